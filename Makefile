@@ -1,0 +1,43 @@
+# pkmflex top-level driver. The two set-up commands of the README:
+#   make run    install the Debian packages if missing, build, run the main job
+#   make test   the same build, then the cmocka suite (normal build, then ASan + UBSan build)
+DEBS := cmake make gcc pkg-config libsuitesparse-dev libarpack2-dev libhdf5-dev libcmocka-dev \
+        liblapack-dev libblas-dev hdf5-tools python3-h5py libcyaml-dev
+PKM_WERROR ?= OFF
+JOBS ?= 2
+BUILD := build
+ASAN_BUILD := build-asan
+
+.PHONY: all deps build run test test-asan format clean
+all: build
+
+deps:
+	@missing=$$(for p in $(DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
+	    | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    echo "installing Debian packages:" $$missing; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD) -DPKM_WERROR=$(PKM_WERROR) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	./$(BUILD)/pkmflex compare navaro --table cases/navaro/table3_cast3m.csv
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	$(MAKE) --no-print-directory test-asan
+
+test-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DPKM_WERROR=$(PKM_WERROR) -DPKM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

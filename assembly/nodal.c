@@ -1,0 +1,230 @@
+/* assembly/nodal.c: direct finite-element assembly with jointed nodes sharing dofs.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Every node carries a displacement twist u = (translation, rotation) in global axes. The nodes
+ * and the ground form a graph whose edges are joints (u_b = u_a + S d, d the joint's free
+ * motions) and rigid-body attachments (u_t = Ad(x_t - x_o) u_o). A spanning forest expresses
+ * every node through independent coordinates: 6 at the root of a component that does not reach
+ * the ground, plus the free motions of each joint. Element matrices in global axes are then
+ * projected: K = sum E_e^T K_e E_e. This is the reference the virtual-tree formulation is
+ * checked against, and the one that scales to fine meshes. */
+#include "assembly/assembly_impl.h"
+#include "core/core_impl.h"
+#include "mesh/mesh_impl.h"
+#include "pkm/assembly.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A node's displacement as a sparse combination of reduced coordinates. */
+typedef struct rep {
+    int n;        /* terms */
+    int64_t *c;   /* coordinate indices */
+    double (*v)[6]; /* twist per unit coordinate */
+} rep;
+
+typedef struct edge {
+    int a, b;      /* vertices (nnodes = ground) */
+    int joint;     /* joint index, or -1 for a rigid attachment */
+} edge;
+
+/* u_b from u_a across an edge, or the reverse: joint edges shift by nothing (coincident nodes),
+ * rigid edges move the reference point. */
+static void transfer(const double x_from[3], const double x_to[3], const double u[6], double out[6])
+{
+    double r[3] = {x_to[0] - x_from[0], x_to[1] - x_from[1], x_to[2] - x_from[2]}, wxr[3];
+    pkm_cross3(u + 3, r, wxr);
+    for (int k = 0; k < 3; k++) {
+        out[k] = u[k] + wxr[k];
+        out[3 + k] = u[3 + k];
+    }
+}
+
+static pkm_status rep_alloc(rep *r, int n, pkm_ctx *ctx)
+{
+    r->n = n;
+    r->c = malloc(sizeof(*r->c) * (size_t)(n > 0 ? n : 1));
+    r->v = malloc(sizeof(*r->v) * (size_t)(n > 0 ? n : 1));
+    if (r->c == NULL || r->v == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate dof map");
+    return PKM_OK;
+}
+
+/* Fill E (rows r0..r0+5, ncol columns matching idx) from a node representation. */
+static void rep_rows(const rep *r, const int64_t *idx, int ncol, double *E, int r0)
+{
+    for (int t = 0; t < r->n; t++) {
+        int col = 0;
+        while (idx[col] != r->c[t]) col++;
+        for (int k = 0; k < 6; k++) E[(r0 + k) * ncol + col] += r->v[t][k];
+    }
+}
+
+/* Distinct coordinates of up to two representations into idx; returns their count. */
+static int merge_idx(const rep *a, const rep *b, int64_t *idx)
+{
+    int n = 0;
+    const rep *rs[2] = {a, b};
+    for (int s = 0; s < 2; s++) {
+        if (rs[s] == NULL) continue;
+        for (int t = 0; t < rs[s]->n; t++) {
+            int seen = 0;
+            for (int q = 0; q < n && !seen; q++) seen = (idx[q] == rs[s]->c[t]);
+            if (!seen) idx[n++] = rs[s]->c[t];
+        }
+    }
+    return n;
+}
+
+pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly_info *info,
+                              pkm_ctx *ctx)
+{
+    *out = NULL;
+    const int nv = m->nnodes + 1, ground = m->nnodes;
+    pkm_status rc = PKM_OK;
+    rep *reps = calloc((size_t)nv, sizeof(*reps));
+    edge *edges = malloc(sizeof(*edges) * (size_t)(m->njoints + m->nnodes + 1));
+    int *visited = calloc((size_t)nv, sizeof(*visited));
+    int *queue = malloc(sizeof(*queue) * (size_t)nv);
+    int64_t *idx = NULL;
+    double *E = NULL;
+    pkm_trip trip;
+    memset(&trip, 0, sizeof(trip));
+    if (reps == NULL || edges == NULL || visited == NULL || queue == NULL) {
+        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
+        goto done;
+    }
+    int ne = 0;
+    for (int j = 0; j < m->njoints; j++) {
+        const pkm_joint *jt = &m->joints[j];
+        edges[ne++] = (edge){jt->node[0] < 0 ? ground : jt->node[0],
+                             jt->node[1] < 0 ? ground : jt->node[1], j};
+    }
+    for (int i = 0; i < m->nnodes; i++) {
+        const pkm_body *b = &m->bodies[m->nodes[i].body];
+        if (b->kind == PKM_BODY_RIGID && i != b->first_node)
+            edges[ne++] = (edge){b->first_node, i, -1};
+    }
+    int *used = calloc((size_t)(ne > 0 ? ne : 1), sizeof(*used));
+    if (used == NULL) {
+        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
+        goto done;
+    }
+    /* Breadth-first over the node graph, the ground's component first. */
+    int64_t ncoord = 0;
+    for (int r = -1; r < m->nnodes && rc == PKM_OK; r++) {
+        const int root = (r < 0) ? ground : r;
+        if (visited[root]) continue;
+        if (root == ground) {
+            rc = rep_alloc(&reps[root], 0, ctx);
+        } else {
+            rc = rep_alloc(&reps[root], 6, ctx);
+            for (int k = 0; rc == PKM_OK && k < 6; k++) {
+                reps[root].c[k] = ncoord++;
+                memset(reps[root].v[k], 0, sizeof(reps[root].v[k]));
+                reps[root].v[k][k] = 1.0;
+            }
+        }
+        visited[root] = 1;
+        int qh = 0, qt = 0;
+        queue[qt++] = root;
+        while (rc == PKM_OK && qh < qt) {
+            int u = queue[qh++];
+            for (int e = 0; e < ne && rc == PKM_OK; e++) {
+                if (used[e] || (edges[e].a != u && edges[e].b != u)) continue;
+                used[e] = 1;
+                int w = (edges[e].a == u) ? edges[e].b : edges[e].a;
+                double sign = (edges[e].a == u) ? 1.0 : -1.0;
+                if (visited[w]) {
+                    const char *what = edges[e].joint >= 0 ? m->joints[edges[e].joint].name
+                                                           : m->bodies[m->nodes[w].body].name;
+                    rc = PKM_FAIL(ctx, PKM_ERR_MODEL,
+                                  "nodal assembly: '%s' closes a loop of joints and rigid bodies "
+                                  "without a flexible element in it (over-constrained)",
+                                  what);
+                    break;
+                }
+                double S[3][6];
+                int nf = 0;
+                if (edges[e].joint >= 0) nf = pkm_joint_free_twists(&m->joints[edges[e].joint], S);
+                const double *xu = (u == ground) ? m->nodes[w].x : m->nodes[u].x;
+                rc = rep_alloc(&reps[w], reps[u].n + nf, ctx);
+                if (rc != PKM_OK) break;
+                for (int t = 0; t < reps[u].n; t++) {
+                    reps[w].c[t] = reps[u].c[t];
+                    transfer(xu, m->nodes[w].x, reps[u].v[t], reps[w].v[t]);
+                }
+                for (int f = 0; f < nf; f++) {
+                    reps[w].c[reps[u].n + f] = ncoord++;
+                    for (int k = 0; k < 6; k++) reps[w].v[reps[u].n + f][k] = sign * S[f][k];
+                }
+                visited[w] = 1;
+                queue[qt++] = w;
+            }
+        }
+    }
+    free(used);
+    if (rc != PKM_OK) goto done;
+
+    rc = pkm_trip_init(&trip, ncoord, ctx);
+    if (rc != PKM_OK) goto done;
+    int maxn = 0;
+    for (int i = 0; i < m->nnodes; i++) maxn = (reps[i].n > maxn) ? reps[i].n : maxn;
+    idx = malloc(sizeof(*idx) * (size_t)(2 * maxn + 1));
+    E = malloc(sizeof(*E) * (size_t)(12 * (2 * maxn + 1)));
+    if (idx == NULL || E == NULL) {
+        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate element maps");
+        goto done;
+    }
+    for (int e = 0; e < m->nelems && rc == PKM_OK; e++) {
+        const pkm_elem *el = &m->elems[e];
+        const pkm_body *b = &m->bodies[el->body];
+        double R[3][3], l, Kl[12][12], Ml[12][12], Kg[12][12], Mg[12][12];
+        rc = pkm_fem_beam3d_frame(m->nodes[el->n1].x, m->nodes[el->n2].x, b->zref, R, &l, ctx);
+        if (rc != PKM_OK) break;
+        pkm_fem_beam3d_stiffness(&b->section, &b->material, l, Kl);
+        pkm_fem_beam3d_mass(&b->section, &b->material, l, b->mass_flags, Ml);
+        pkm_fem_rotate12(R, Kl, Kg);
+        pkm_fem_rotate12(R, Ml, Mg);
+        int ncol = merge_idx(&reps[el->n1], &reps[el->n2], idx);
+        memset(E, 0, sizeof(*E) * (size_t)(12 * ncol));
+        rep_rows(&reps[el->n1], idx, ncol, E, 0);
+        rep_rows(&reps[el->n2], idx, ncol, E, 6);
+        rc = pkm_trip_add_congruence(&trip, 12, ncol, idx, E, &Kg[0][0], &Mg[0][0], ctx);
+    }
+    for (int bi = 0; bi < m->nbodies && rc == PKM_OK; bi++) {
+        const pkm_body *b = &m->bodies[bi];
+        if (b->kind != PKM_BODY_RIGID) continue;
+        const int o = b->first_node;
+        double c[3], Mr[6][6];
+        for (int k = 0; k < 3; k++) c[k] = b->com[k] - m->nodes[o].x[k];
+        double Jc[3][3];
+        memcpy(Jc, b->inertia, sizeof(Jc));
+        pkm_fem_rigid_mass(b->mass, c, Jc, Mr);
+        int ncol = merge_idx(&reps[o], NULL, idx);
+        memset(E, 0, sizeof(*E) * (size_t)(6 * ncol));
+        rep_rows(&reps[o], idx, ncol, E, 0);
+        rc = pkm_trip_add_congruence(&trip, 6, ncol, idx, E, NULL, &Mr[0][0], ctx);
+    }
+    if (rc != PKM_OK) goto done;
+    rc = pkm_trip_to_pencil(&trip, out, ctx);
+    if (rc == PKM_OK && info != NULL) {
+        memset(info, 0, sizeof(*info));
+        info->n_total = 6 * (int64_t)m->nnodes;
+        info->n_reduced = ncoord;
+    }
+done:
+    if (reps != NULL)
+        for (int i = 0; i < nv; i++) {
+            free(reps[i].c);
+            free(reps[i].v);
+        }
+    free(reps);
+    free(edges);
+    free(visited);
+    free(queue);
+    free(idx);
+    free(E);
+    pkm_trip_free(&trip);
+    return rc;
+}

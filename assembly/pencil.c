@@ -1,0 +1,95 @@
+/* assembly/pencil.c: the symmetric (K, M) pencil in upper-triangular CSC form.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "assembly/assembly_impl.h"
+#include "core/core_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+pkm_status pkm_pencil_alloc(int64_t n, int64_t nnz, pkm_pencil **out, pkm_ctx *ctx)
+{
+    *out = NULL;
+    pkm_pencil *p = calloc(1, sizeof(*p));
+    if (p == NULL) goto fail;
+    p->n = n;
+    p->nnz = nnz;
+    p->colptr = calloc((size_t)n + 1, sizeof(*p->colptr));
+    p->rowind = calloc((size_t)(nnz > 0 ? nnz : 1), sizeof(*p->rowind));
+    p->k = calloc((size_t)(nnz > 0 ? nnz : 1), sizeof(*p->k));
+    p->m = calloc((size_t)(nnz > 0 ? nnz : 1), sizeof(*p->m));
+    if (p->colptr == NULL || p->rowind == NULL || p->k == NULL || p->m == NULL) goto fail;
+    *out = p;
+    return PKM_OK;
+fail:
+    pkm_pencil_destroy(&p);
+    return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate a pencil of order %lld with %lld entries",
+                    (long long)n, (long long)nnz);
+}
+
+void pkm_pencil_destroy(pkm_pencil **p)
+{
+    if (p == NULL || *p == NULL) return;
+    free((*p)->colptr);
+    free((*p)->rowind);
+    free((*p)->k);
+    free((*p)->m);
+    free(*p);
+    *p = NULL;
+}
+
+pkm_status pkm_pencil_from_dense(int64_t n, const double *K, const double *M, pkm_pencil **out,
+                                 pkm_ctx *ctx)
+{
+    *out = NULL;
+    if (n <= 0) return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil order %lld must be > 0", (long long)n);
+    int64_t nnz = 0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i <= j; i++)
+            if (i == j || K[i + j * n] != 0.0 || M[i + j * n] != 0.0) nnz++;
+    pkm_pencil *p = NULL;
+    pkm_status rc = pkm_pencil_alloc(n, nnz, &p, ctx);
+    if (rc != PKM_OK) return rc;
+    int64_t k = 0;
+    for (int64_t j = 0; j < n; j++) {
+        p->colptr[j] = k;
+        for (int64_t i = 0; i <= j; i++) {
+            if (i != j && K[i + j * n] == 0.0 && M[i + j * n] == 0.0) continue;
+            p->rowind[k] = i;
+            p->k[k] = K[i + j * n];
+            p->m[k] = M[i + j * n];
+            k++;
+        }
+    }
+    p->colptr[n] = k;
+    *out = p;
+    return PKM_OK;
+}
+
+void pkm_pencil_to_dense(const pkm_pencil *p, double *K, double *M)
+{
+    const int64_t n = p->n;
+    if (K != NULL) memset(K, 0, sizeof(double) * (size_t)(n * n));
+    if (M != NULL) memset(M, 0, sizeof(double) * (size_t)(n * n));
+    for (int64_t j = 0; j < n; j++) {
+        for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++) {
+            int64_t i = p->rowind[q];
+            if (K != NULL) K[i + j * n] = K[j + i * n] = p->k[q];
+            if (M != NULL) M[i + j * n] = M[j + i * n] = p->m[q];
+        }
+    }
+}
+
+void pkm_pencil_matvec(const pkm_pencil *p, char which, const double *x, double *y)
+{
+    const double *a = (which == 'K') ? p->k : p->m;
+    memset(y, 0, sizeof(double) * (size_t)p->n);
+    for (int64_t j = 0; j < p->n; j++) {
+        double yj = 0.0;
+        for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++) {
+            int64_t i = p->rowind[q];
+            yj += a[q] * x[i];
+            if (i != j) y[i] += a[q] * x[j];
+        }
+        y[j] += yj;
+    }
+}

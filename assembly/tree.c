@@ -1,0 +1,633 @@
+/* assembly/tree.c: virtual-tree assembly with symmetric leg-variable loop closure.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Germain et al. 2015, secs. 3-4. Every loop is opened: the platform is cut free (its twist x_p
+ * becomes 6 coordinates) and the joints that close loops inside a leg are cut; every joint is
+ * virtually actuated (its free motions are coordinates). Each beam element carries a floating
+ * frame at its node nearer the ground and 6 elastic coordinates of its other node (eqs. 16-27).
+ * The coordinates of a leg, q_t,i, move downstream nodes rigidly: each is a unit screw, and the
+ * twist of a node is the sum of the screws upstream of it (eqs. 33-37: the derivative of the
+ * chain of homogeneous transforms is a screw). Each cut joint gives 6 closure equations (eqs.
+ * 42-46); they are solved for the 6 elastic coordinates of one element of the loop, whose block
+ * J_v^f has the closed-form inverse of eq. 51, so the eliminated coordinates of a leg depend only
+ * on that leg's independent coordinates and on x_p (eqs. 47-52). The reduced pencil is
+ * M = J^T M_tot J, K = J^T K_tot J (eq. 54), accumulated element by element. */
+#include "assembly/assembly_impl.h"
+#include "core/core_impl.h"
+#include "mesh/mesh_impl.h"
+#include "pkm/assembly.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct leg {
+    int ncoord;      /* coordinates of the virtual tree, q_t,i */
+    int n0;          /* independent ones, q_t,i^0 */
+    int64_t first;   /* reduced index of the first independent coordinate */
+    int nnodes;      /* nodes of the leg's bodies */
+    double *J;       /* nnodes x 6 x ncoord: screw (v_O, w) of each node per coordinate */
+    int *indep;      /* ncoord: local independent index, or -1 if eliminated */
+    double *Q;       /* ncoord x (n0 + np): q_t,i = Q [q_t,i^0; x_p] (eq. 52, leg rows) */
+} leg;
+
+typedef struct tree {
+    const pkm_model *m;
+    int np;           /* 6 with a platform, else 0 */
+    int nlegs;
+    leg *legs;
+    int *body_leg;    /* per body: leg index, -1 for the platform */
+    int *parent;      /* per body: tree joint, -1 if none */
+    int *entry;       /* per body: node where the tree enters it */
+    int *order;       /* bodies in breadth-first order */
+    int norder;
+    int *is_tree;     /* per joint */
+    int *joint_leg;   /* per joint */
+    int *joint_coord; /* per joint: first leg coordinate of its free motions */
+    int *elem_coord;  /* per element: first of its 6 elastic coordinates */
+    int *elem_start;  /* per element: node carrying the floating frame */
+    int *node_local;  /* per node: index within its leg */
+    int *last_elem;   /* per node: last element on its path from the ground, -1 if none */
+    int *elim_elem;   /* per joint: element eliminated for this cut, -1 */
+} tree;
+
+static void tree_free(tree *t)
+{
+    if (t->legs != NULL)
+        for (int l = 0; l < t->nlegs; l++) {
+            free(t->legs[l].J);
+            free(t->legs[l].indep);
+            free(t->legs[l].Q);
+        }
+    free(t->legs);
+    free(t->body_leg);
+    free(t->parent);
+    free(t->entry);
+    free(t->order);
+    free(t->is_tree);
+    free(t->joint_leg);
+    free(t->joint_coord);
+    free(t->elem_coord);
+    free(t->elem_start);
+    free(t->node_local);
+    free(t->last_elem);
+    free(t->elim_elem);
+}
+
+static int find_root(int *uf, int x)
+{
+    while (uf[x] != x) x = uf[x] = uf[uf[x]];
+    return x;
+}
+
+/* Twist (v, w) at point y of the screw s = (v_O, w): v = v_O + w x y. */
+static void screw_at(const double s[6], const double y[3], double t[6])
+{
+    double wxy[3];
+    pkm_cross3(s + 3, y, wxy);
+    for (int k = 0; k < 3; k++) {
+        t[k] = s[k] + wxy[k];
+        t[3 + k] = s[3 + k];
+    }
+}
+
+/* Screw of a twist (v, w) given at point y: v_O = v - w x y. */
+static void twist_to_screw(const double t[6], const double y[3], double s[6])
+{
+    double wxy[3];
+    pkm_cross3(t + 3, y, wxy);
+    for (int k = 0; k < 3; k++) {
+        s[k] = t[k] - wxy[k];
+        s[3 + k] = t[3 + k];
+    }
+}
+
+static double *node_J(const tree *t, int node)
+{
+    const leg *L = &t->legs[t->body_leg[t->m->nodes[node].body]];
+    return L->J + (size_t)t->node_local[node] * 6 * (size_t)L->ncoord;
+}
+
+/* Local frame of element e oriented from its floating-frame node to its other node. */
+static pkm_status elem_frame(const tree *t, int e, int *s, int *tn, double R[3][3], double *l,
+                             pkm_ctx *ctx)
+{
+    const pkm_elem *el = &t->m->elems[e];
+    *s = t->elem_start[e];
+    *tn = (*s == el->n1) ? el->n2 : el->n1;
+    return pkm_fem_beam3d_frame(t->m->nodes[*s].x, t->m->nodes[*tn].x,
+                                t->m->bodies[el->body].zref, R, l, ctx);
+}
+
+/* Breadth-first spanning tree of the bodies from the ground, not entering the platform and not
+ * using joints flagged as cuts; the other joints are the loop-closure cuts. */
+static pkm_status build_tree(tree *t, pkm_ctx *ctx)
+{
+    const pkm_model *m = t->m;
+    int *seen = calloc((size_t)m->nbodies + 1, sizeof(*seen));
+    if (seen == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the virtual tree");
+    for (int b = 0; b < m->nbodies; b++) t->parent[b] = t->entry[b] = -1;
+    /* The ground is vertex -1; it is popped first. */
+    int qh = 0;
+    t->norder = 0;
+    for (int u = PKM_GROUND;; u = (qh < t->norder) ? t->order[qh++] : -2) {
+        if (u == -2) break;
+        for (int j = 0; j < m->njoints; j++) {
+            const pkm_joint *jt = &m->joints[j];
+            if (jt->cut || (jt->body[0] != u && jt->body[1] != u)) continue;
+            int side = (jt->body[0] == u) ? 1 : 0, v = jt->body[side];
+            if (v == PKM_GROUND || v == m->platform || seen[v]) continue;
+            seen[v] = 1;
+            t->parent[v] = j;
+            t->entry[v] = jt->node[side];
+            t->is_tree[j] = 1;
+            t->order[t->norder++] = v;
+        }
+    }
+    free(seen);
+    for (int b = 0; b < m->nbodies; b++)
+        if (b != m->platform && t->parent[b] < 0)
+            return PKM_FAIL(ctx, PKM_ERR_MODEL,
+                            "body '%s' is not connected to the ground except through the platform "
+                            "or cut joints",
+                            m->bodies[b].name);
+    return PKM_OK;
+}
+
+/* Legs: groups of bodies joined without passing through the ground or the platform. */
+static pkm_status find_legs(tree *t, pkm_ctx *ctx)
+{
+    const pkm_model *m = t->m;
+    int *uf = malloc(sizeof(*uf) * (size_t)(m->nbodies + 1));
+    if (uf == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate legs");
+    for (int b = 0; b < m->nbodies; b++) uf[b] = b;
+    for (int j = 0; j < m->njoints; j++) {
+        int a = m->joints[j].body[0], b = m->joints[j].body[1];
+        if (a < 0 || b < 0 || a == m->platform || b == m->platform) continue;
+        uf[find_root(uf, a)] = find_root(uf, b);
+    }
+    t->nlegs = 0;
+    for (int b = 0; b < m->nbodies; b++) t->body_leg[b] = -1;
+    for (int b = 0; b < m->nbodies; b++) {
+        if (b == m->platform) continue;
+        int r = find_root(uf, b);
+        if (t->body_leg[r] < 0 || r == b) {
+            if (t->body_leg[r] < 0) t->body_leg[r] = t->nlegs++;
+        }
+        t->body_leg[b] = t->body_leg[r];
+    }
+    free(uf);
+    for (int j = 0; j < m->njoints; j++) {
+        const pkm_joint *jt = &m->joints[j];
+        t->joint_leg[j] = -1;
+        for (int s = 0; s < 2; s++)
+            if (jt->body[s] >= 0 && jt->body[s] != m->platform)
+                t->joint_leg[j] = t->body_leg[jt->body[s]];
+        if (t->joint_leg[j] < 0)
+            return PKM_FAIL(ctx, PKM_ERR_MODEL,
+                            "joint '%s' connects the platform to the ground directly; model it "
+                            "through a leg",
+                            jt->name);
+    }
+    t->legs = calloc((size_t)(t->nlegs > 0 ? t->nlegs : 1), sizeof(*t->legs));
+    if (t->legs == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate legs");
+    return PKM_OK;
+}
+
+/* Coordinates of each leg: free motions of its joints, then 6 per element (in tree order). */
+static void number_coordinates(tree *t)
+{
+    const pkm_model *m = t->m;
+    double S[3][6];
+    for (int j = 0; j < m->njoints; j++) {
+        leg *L = &t->legs[t->joint_leg[j]];
+        t->joint_coord[j] = L->ncoord;
+        L->ncoord += pkm_joint_free_twists(&m->joints[j], S);
+    }
+    for (int i = 0; i < t->norder; i++) {
+        const pkm_body *b = &m->bodies[t->order[i]];
+        leg *L = &t->legs[t->body_leg[t->order[i]]];
+        for (int e = b->first_elem; e < b->first_elem + b->nelem; e++) {
+            t->elem_coord[e] = L->ncoord;
+            L->ncoord += 6;
+        }
+    }
+    for (int n = 0; n < m->nnodes; n++) {
+        int b = m->nodes[n].body;
+        if (b == m->platform) continue;
+        t->node_local[n] = t->legs[t->body_leg[b]].nnodes++;
+    }
+}
+
+/* Add the unit screws of element e's elastic coordinates (frame R, other node x) to J. */
+static void add_elastic_screws(double *J, int ncoord, int c0, double R[3][3],
+                               const double x[3])
+{
+    for (int k = 0; k < 3; k++) {
+        double s[6] = {0}, w[3] = {R[k][0], R[k][1], R[k][2]};
+        /* translation along local axis k of the element's far node */
+        for (int r = 0; r < 3; r++) J[r * ncoord + c0 + k] += w[r];
+        /* rotation about local axis k through the far node: v_O = x cross w */
+        pkm_cross3(x, w, s);
+        for (int r = 0; r < 3; r++) {
+            J[r * ncoord + c0 + 3 + k] += s[r];
+            J[(3 + r) * ncoord + c0 + 3 + k] += w[r];
+        }
+    }
+}
+
+/* Screws of every node: down the tree in breadth-first order (eqs. 33-37). */
+static pkm_status propagate(tree *t, pkm_ctx *ctx)
+{
+    const pkm_model *m = t->m;
+    for (int l = 0; l < t->nlegs; l++) {
+        leg *L = &t->legs[l];
+        L->J = calloc((size_t)L->nnodes * 6 * (size_t)(L->ncoord > 0 ? L->ncoord : 1),
+                      sizeof(double));
+        if (L->J == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate leg Jacobians");
+    }
+    for (int i = 0; i < t->norder; i++) {
+        const int bi = t->order[i];
+        const pkm_body *b = &m->bodies[bi];
+        const pkm_joint *jt = &m->joints[t->parent[bi]];
+        const int nc = t->legs[t->body_leg[bi]].ncoord;
+        const int child = (jt->node[1] == t->entry[bi] && jt->body[1] == bi) ? 1 : 0;
+        const int pnode = jt->node[1 - child];
+        double *Je = node_J(t, t->entry[bi]);
+        if (pnode >= 0) {
+            memcpy(Je, node_J(t, pnode), sizeof(double) * 6 * (size_t)nc);
+            t->last_elem[t->entry[bi]] = t->last_elem[pnode];
+        } else {
+            t->last_elem[t->entry[bi]] = -1;
+        }
+        /* Joint motions of the child relative to the parent: u_b = u_a + S d. */
+        double S[3][6];
+        int nf = pkm_joint_free_twists(jt, S);
+        for (int f = 0; f < nf; f++) {
+            double s[6];
+            twist_to_screw(S[f], jt->point, s);
+            for (int r = 0; r < 6; r++)
+                Je[r * nc + t->joint_coord[t->parent[bi]] + f] += (child ? 1.0 : -1.0) * s[r];
+        }
+        if (b->kind == PKM_BODY_RIGID) {
+            for (int n = 0; n < m->nnodes; n++)
+                if (m->nodes[n].body == bi && n != t->entry[bi]) {
+                    memcpy(node_J(t, n), Je, sizeof(double) * 6 * (size_t)nc);
+                    t->last_elem[n] = t->last_elem[t->entry[bi]];
+                }
+            continue;
+        }
+        const int k0 = t->entry[bi] - b->first_node;
+        for (int dir = -1; dir <= 1; dir += 2) {
+            for (int k = k0 + dir; k >= 0 && k < b->nnodes; k += dir) {
+                const int from = b->first_node + k - dir, to = b->first_node + k;
+                const int e = b->first_elem + (dir > 0 ? k - 1 : k);
+                int s, tn;
+                double R[3][3], l;
+                t->elem_start[e] = from;
+                pkm_status rc = elem_frame(t, e, &s, &tn, R, &l, ctx);
+                if (rc != PKM_OK) return rc;
+                double *Jt = node_J(t, to);
+                memcpy(Jt, node_J(t, from), sizeof(double) * 6 * (size_t)nc);
+                add_elastic_screws(Jt, nc, t->elem_coord[e], R, m->nodes[to].x);
+                t->last_elem[to] = e;
+            }
+        }
+    }
+    return PKM_OK;
+}
+
+/* Closure equations of cut joint j, twist form at the joint point (eqs. 42-46):
+ * C [q_t,i; x_p] = t_b - t_a - S d = 0, C is 6 x (ncoord + np) row-major. */
+static void closure_rows(const tree *t, int j, double *C)
+{
+    const pkm_model *m = t->m;
+    const pkm_joint *jt = &m->joints[j];
+    const leg *L = &t->legs[t->joint_leg[j]];
+    const int nc = L->ncoord, w = nc + t->np;
+    memset(C, 0, sizeof(double) * 6 * (size_t)w);
+    for (int side = 0; side < 2; side++) {
+        const double sg = side ? 1.0 : -1.0;
+        if (jt->body[side] < 0) continue;
+        if (jt->body[side] == m->platform) {
+            /* Rigid-body relation of eqs. 43-44: t(y) = (v_P + w x (y - P), w). */
+            const double *P = m->nodes[m->bodies[m->platform].first_node].x;
+            double d[3] = {jt->point[0] - P[0], jt->point[1] - P[1], jt->point[2] - P[2]};
+            for (int k = 0; k < 3; k++) {
+                C[k * w + nc + k] += sg;
+                C[(3 + k) * w + nc + 3 + k] += sg;
+            }
+            /* w x d = -[d]x w */
+            C[0 * w + nc + 4] += sg * d[2];
+            C[0 * w + nc + 5] -= sg * d[1];
+            C[1 * w + nc + 3] -= sg * d[2];
+            C[1 * w + nc + 5] += sg * d[0];
+            C[2 * w + nc + 3] += sg * d[1];
+            C[2 * w + nc + 4] -= sg * d[0];
+            continue;
+        }
+        const double *J = node_J(t, jt->node[side]);
+        for (int c = 0; c < nc; c++) {
+            double s[6], tw[6];
+            for (int r = 0; r < 6; r++) s[r] = J[r * nc + c];
+            screw_at(s, jt->point, tw);
+            for (int r = 0; r < 6; r++) C[r * w + c] += sg * tw[r];
+        }
+    }
+    double S[3][6];
+    int nf = pkm_joint_free_twists(jt, S);
+    for (int f = 0; f < nf; f++)
+        for (int r = 0; r < 6; r++) C[r * w + t->joint_coord[j] + f] -= S[f][r];
+}
+
+/* Whether element e moves node n (its coordinates are upstream of n). */
+static int moves(const tree *t, int e, int n)
+{
+    if (n < 0 || t->m->nodes[n].body == t->m->platform) return 0;
+    if (t->body_leg[t->m->nodes[n].body] != t->body_leg[t->m->elems[e].body]) return 0;
+    const leg *L = &t->legs[t->body_leg[t->m->nodes[n].body]];
+    const double *J = node_J(t, n);
+    for (int r = 0; r < 6; r++)
+        for (int k = 0; k < 6; k++)
+            if (J[r * L->ncoord + t->elem_coord[e] + k] != 0.0) return 1;
+    return 0;
+}
+
+/* For each cut, the element whose elastic coordinates it eliminates: the last element on the
+ * path to one of its nodes that moves no node of another cut, so that J_v^f is block diagonal
+ * with blocks of the form of eq. 50. */
+static pkm_status choose_eliminated(tree *t, pkm_ctx *ctx)
+{
+    const pkm_model *m = t->m;
+    for (int j = 0; j < m->njoints; j++) t->elim_elem[j] = -1;
+    for (int j = 0; j < m->njoints; j++) {
+        if (t->is_tree[j]) continue;
+        const pkm_joint *jt = &m->joints[j];
+        for (int side = 0; side < 2 && t->elim_elem[j] < 0; side++) {
+            const int n = jt->node[side];
+            if (n < 0 || jt->body[side] == m->platform) continue;
+            const int e = t->last_elem[n];
+            if (e < 0) continue;
+            int ok = 1;
+            for (int j2 = 0; j2 < m->njoints && ok; j2++) {
+                if (j2 == j || t->is_tree[j2]) continue;
+                if (t->elim_elem[j2] == e) ok = 0;
+                for (int s2 = 0; s2 < 2 && ok; s2++)
+                    if (moves(t, e, m->joints[j2].node[s2])) ok = 0;
+            }
+            if (ok) t->elim_elem[j] = e;
+        }
+        if (t->elim_elem[j] < 0)
+            return PKM_FAIL(ctx, PKM_ERR_MODEL,
+                            "joint '%s' closes a loop, but no beam element on its loop moves only "
+                            "this joint's nodes, so its closure cannot be eliminated; split a link "
+                            "of this loop into its own body or mark another joint of the loop as "
+                            "the cut",
+                            jt->name);
+    }
+    return PKM_OK;
+}
+
+/* The rows of eq. 52 for each leg: identity on independent coordinates, and
+ * q_f = -(J_v^f)^-1 [J_v^0  -J_p] [q^0; x_p] (eq. 49) on the eliminated ones. */
+static pkm_status build_closure(tree *t, pkm_ctx *ctx)
+{
+    const pkm_model *m = t->m;
+    for (int l = 0; l < t->nlegs; l++) {
+        leg *L = &t->legs[l];
+        L->indep = malloc(sizeof(int) * (size_t)(L->ncoord > 0 ? L->ncoord : 1));
+        if (L->indep == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate closure");
+        for (int c = 0; c < L->ncoord; c++) L->indep[c] = 0;
+    }
+    for (int j = 0; j < m->njoints; j++) {
+        if (t->elim_elem[j] < 0) continue;
+        leg *L = &t->legs[t->joint_leg[j]];
+        for (int k = 0; k < 6; k++) L->indep[t->elem_coord[t->elim_elem[j]] + k] = -1;
+    }
+    int64_t first = 0;
+    for (int l = 0; l < t->nlegs; l++) {
+        leg *L = &t->legs[l];
+        L->n0 = 0;
+        for (int c = 0; c < L->ncoord; c++)
+            if (L->indep[c] >= 0) L->indep[c] = L->n0++;
+        L->first = first;
+        first += L->n0;
+        const int w = L->n0 + t->np;
+        L->Q = calloc((size_t)(L->ncoord > 0 ? L->ncoord : 1) * (size_t)(w > 0 ? w : 1),
+                      sizeof(double));
+        if (L->Q == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate closure");
+        for (int c = 0; c < L->ncoord; c++)
+            if (L->indep[c] >= 0) L->Q[c * w + L->indep[c]] = 1.0;
+    }
+    for (int j = 0; j < m->njoints; j++) {
+        const int e = t->elim_elem[j];
+        if (e < 0) continue;
+        const pkm_joint *jt = &m->joints[j];
+        leg *L = &t->legs[t->joint_leg[j]];
+        const int nc = L->ncoord, wc = nc + t->np, w = L->n0 + t->np;
+        double *C = malloc(sizeof(double) * 6 * (size_t)wc);
+        if (C == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate closure");
+        closure_rows(t, j, C);
+        /* (J_v^f)^-1 by eq. 51: J_v^f = sg [R^T, -[d]x R^T; 0, R^T], d = y - x_far, sg = +1
+         * when the element is on side b of the joint, -1 on side a. */
+        int s, tn;
+        double R[3][3], l;
+        pkm_status rc = elem_frame(t, e, &s, &tn, R, &l, ctx);
+        if (rc != PKM_OK) {
+            free(C);
+            return rc;
+        }
+        const double sg = (t->last_elem[jt->node[1]] == e && jt->node[1] >= 0 &&
+                           jt->body[1] != m->platform)
+                              ? 1.0
+                              : -1.0;
+        double d[3] = {jt->point[0] - m->nodes[tn].x[0], jt->point[1] - m->nodes[tn].x[1],
+                       jt->point[2] - m->nodes[tn].x[2]};
+        double Rd[3][3]; /* R [d]x */
+        for (int a = 0; a < 3; a++) {
+            Rd[a][0] = R[a][1] * d[2] - R[a][2] * d[1];
+            Rd[a][1] = R[a][2] * d[0] - R[a][0] * d[2];
+            Rd[a][2] = R[a][0] * d[1] - R[a][1] * d[0];
+        }
+        double Finv[6][6] = {{0}};
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) {
+                Finv[a][b] = sg * R[a][b];
+                Finv[a][3 + b] = sg * Rd[a][b];
+                Finv[3 + a][3 + b] = sg * R[a][b];
+            }
+        const int c0 = t->elem_coord[e];
+        for (int a = 0; a < 6; a++) {
+            double *row = L->Q + (size_t)(c0 + a) * (size_t)w;
+            for (int c = 0; c < wc; c++) {
+                if (c < nc && (c >= c0 && c < c0 + 6)) continue;
+                double v = 0.0;
+                for (int r = 0; r < 6; r++) v -= Finv[a][r] * C[r * wc + c];
+                if (v == 0.0) continue;
+                row[(c < nc) ? L->indep[c] : L->n0 + (c - nc)] += v;
+            }
+        }
+        free(C);
+    }
+    return PKM_OK;
+}
+
+/* E = A Q for a leg: A is nrow x ncoord (row-major), E nrow x (n0 + np). */
+static void times_Q(const leg *L, int np, int nrow, const double *A, double *E)
+{
+    const int w = L->n0 + np;
+    memset(E, 0, sizeof(double) * (size_t)nrow * (size_t)w);
+    for (int r = 0; r < nrow; r++)
+        for (int c = 0; c < L->ncoord; c++) {
+            const double a = A[r * L->ncoord + c];
+            if (a == 0.0) continue;
+            const double *q = L->Q + (size_t)c * (size_t)w;
+            for (int k = 0; k < w; k++) E[r * w + k] += a * q[k];
+        }
+}
+
+static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm_ctx *ctx)
+{
+    const pkm_model *m = t->m;
+    int maxc = 1, maxw = 1;
+    for (int l = 0; l < t->nlegs; l++) {
+        maxc = (t->legs[l].ncoord > maxc) ? t->legs[l].ncoord : maxc;
+        maxw = (t->legs[l].n0 + t->np > maxw) ? t->legs[l].n0 + t->np : maxw;
+    }
+    double *A = malloc(sizeof(double) * 12 * (size_t)maxc);
+    double *E = malloc(sizeof(double) * 12 * (size_t)maxw);
+    int64_t *idx = malloc(sizeof(int64_t) * (size_t)maxw);
+    pkm_status rc = PKM_OK;
+    if (A == NULL || E == NULL || idx == NULL) {
+        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate element Jacobians");
+        goto done;
+    }
+    for (int e = 0; e < m->nelems && rc == PKM_OK; e++) {
+        const pkm_body *b = &m->bodies[m->elems[e].body];
+        const leg *L = &t->legs[t->body_leg[m->elems[e].body]];
+        const int nc = L->ncoord, w = L->n0 + t->np;
+        int s, tn;
+        double R[3][3], l, Mf[12][12], Kf6[6][6], Kf[12][12] = {{0}};
+        rc = elem_frame(t, e, &s, &tn, R, &l, ctx);
+        if (rc != PKM_OK) break;
+        pkm_fem_beam3d_floating_mass(&b->section, &b->material, l, b->mass_flags, Mf);
+        pkm_fem_beam3d_floating_stiffness(&b->section, &b->material, l, Kf6);
+        for (int a = 0; a < 6; a++)
+            for (int c = 0; c < 6; c++) Kf[6 + a][6 + c] = Kf6[a][c];
+        /* J_ij of eqs. 28-32: the frame twist at the start node in local axes, then the element's
+         * own elastic coordinates. */
+        memset(A, 0, sizeof(double) * 12 * (size_t)nc);
+        const double *J = node_J(t, s);
+        for (int c = 0; c < nc; c++) {
+            double sc[6], tw[6];
+            for (int r = 0; r < 6; r++) sc[r] = J[r * nc + c];
+            screw_at(sc, m->nodes[s].x, tw);
+            for (int a = 0; a < 3; a++)
+                for (int k = 0; k < 3; k++) {
+                    A[a * nc + c] += R[a][k] * tw[k];
+                    A[(3 + a) * nc + c] += R[a][k] * tw[3 + k];
+                }
+        }
+        for (int k = 0; k < 6; k++) A[(6 + k) * nc + t->elem_coord[e] + k] = 1.0;
+        times_Q(L, t->np, 12, A, E);
+        for (int k = 0; k < L->n0; k++) idx[k] = L->first + k;
+        for (int k = 0; k < t->np; k++) idx[L->n0 + k] = nred - t->np + k;
+        rc = pkm_trip_add_congruence(trip, 12, w, idx, E, &Kf[0][0], &Mf[0][0], ctx);
+    }
+    /* Rigid bodies: the platform on x_p directly, the others through their leg's screws. */
+    for (int bi = 0; bi < m->nbodies && rc == PKM_OK; bi++) {
+        const pkm_body *b = &m->bodies[bi];
+        if (b->kind != PKM_BODY_RIGID) continue;
+        const double *o = m->nodes[b->first_node].x;
+        double c[3] = {b->com[0] - o[0], b->com[1] - o[1], b->com[2] - o[2]}, Mr[6][6];
+        double Jc[3][3];
+        memcpy(Jc, b->inertia, sizeof(Jc));
+        pkm_fem_rigid_mass(b->mass, c, Jc, Mr);
+        if (bi == m->platform) {
+            memset(E, 0, sizeof(double) * 36);
+            for (int k = 0; k < 6; k++) {
+                E[k * 6 + k] = 1.0;
+                idx[k] = nred - 6 + k;
+            }
+            rc = pkm_trip_add_congruence(trip, 6, 6, idx, E, NULL, &Mr[0][0], ctx);
+            continue;
+        }
+        const leg *L = &t->legs[t->body_leg[bi]];
+        const int nc = L->ncoord;
+        const double *J = node_J(t, b->first_node);
+        for (int cc = 0; cc < nc; cc++) {
+            double sc[6], tw[6];
+            for (int r = 0; r < 6; r++) sc[r] = J[r * nc + cc];
+            screw_at(sc, o, tw);
+            for (int r = 0; r < 6; r++) A[r * nc + cc] = tw[r];
+        }
+        times_Q(L, t->np, 6, A, E);
+        for (int k = 0; k < L->n0; k++) idx[k] = L->first + k;
+        for (int k = 0; k < t->np; k++) idx[L->n0 + k] = nred - t->np + k;
+        rc = pkm_trip_add_congruence(trip, 6, L->n0 + t->np, idx, E, NULL, &Mr[0][0], ctx);
+    }
+done:
+    free(A);
+    free(E);
+    free(idx);
+    return rc;
+}
+
+pkm_status pkm_assemble_tree(const pkm_model *m, pkm_pencil **out, pkm_assembly_info *info,
+                             pkm_ctx *ctx)
+{
+    *out = NULL;
+    tree t;
+    memset(&t, 0, sizeof(t));
+    t.m = m;
+    t.np = (m->platform >= 0) ? 6 : 0;
+    pkm_trip trip;
+    memset(&trip, 0, sizeof(trip));
+    pkm_status rc = PKM_OK;
+    const size_t nb = (size_t)m->nbodies + 1, nj = (size_t)m->njoints + 1;
+    const size_t ne = (size_t)m->nelems + 1, nn = (size_t)m->nnodes + 1;
+    t.body_leg = calloc(nb, sizeof(int));
+    t.parent = calloc(nb, sizeof(int));
+    t.entry = calloc(nb, sizeof(int));
+    t.order = calloc(nb, sizeof(int));
+    t.is_tree = calloc(nj, sizeof(int));
+    t.joint_leg = calloc(nj, sizeof(int));
+    t.joint_coord = calloc(nj, sizeof(int));
+    t.elim_elem = calloc(nj, sizeof(int));
+    t.elem_coord = calloc(ne, sizeof(int));
+    t.elem_start = calloc(ne, sizeof(int));
+    t.node_local = calloc(nn, sizeof(int));
+    t.last_elem = calloc(nn, sizeof(int));
+    if (t.body_leg == NULL || t.parent == NULL || t.entry == NULL || t.order == NULL ||
+        t.is_tree == NULL || t.joint_leg == NULL || t.joint_coord == NULL ||
+        t.elim_elem == NULL || t.elem_coord == NULL || t.elem_start == NULL ||
+        t.node_local == NULL || t.last_elem == NULL) {
+        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the virtual tree");
+        goto done;
+    }
+    if ((rc = build_tree(&t, ctx)) != PKM_OK) goto done;
+    if ((rc = find_legs(&t, ctx)) != PKM_OK) goto done;
+    number_coordinates(&t);
+    if ((rc = propagate(&t, ctx)) != PKM_OK) goto done;
+    if ((rc = choose_eliminated(&t, ctx)) != PKM_OK) goto done;
+    if ((rc = build_closure(&t, ctx)) != PKM_OK) goto done;
+    int64_t ntot = t.np, nred = t.np;
+    for (int l = 0; l < t.nlegs; l++) {
+        ntot += t.legs[l].ncoord;
+        nred += t.legs[l].n0;
+    }
+    if ((rc = pkm_trip_init(&trip, nred, ctx)) != PKM_OK) goto done;
+    if ((rc = assemble_legs(&t, &trip, nred, ctx)) != PKM_OK) goto done;
+    if ((rc = pkm_trip_to_pencil(&trip, out, ctx)) != PKM_OK) goto done;
+    if (info != NULL) {
+        memset(info, 0, sizeof(*info));
+        info->n_total = ntot;
+        info->n_reduced = nred;
+        info->n_legs = t.nlegs;
+        for (int j = 0; j < m->njoints; j++) info->n_cuts += !t.is_tree[j];
+    }
+done:
+    pkm_trip_free(&trip);
+    tree_free(&t);
+    return rc;
+}

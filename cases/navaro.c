@@ -1,0 +1,189 @@
+/* cases/navaro.c: the NaVARo planar parallel robot (Germain et al. 2015, sec. 5).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Leg i: links 1i = A_iD_i and 2i = A_iB_i clamped at A_i (clutches locked), 3i = B_iC_i,
+ * 4i = C_iE_i through D_i, 5i = E_iP rigidly joined at P; revolute joints about z at B, C, D, E.
+ * A_iB_iC_iD_i is a rhombus of side l. The parallelogram loop is opened at D_i, as in the paper
+ * (sec. 5.1), and the platform P is cut free. The data are the paper's Tables 1-2 with the
+ * readings that reproduce its Table 3 (cases/navaro/README.md). */
+#include "core/core_impl.h"
+#include "pkm/cases.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+pkm_navaro_params pkm_navaro_params_default(void)
+{
+    pkm_navaro_params p;
+    memset(&p, 0, sizeof(p));
+    p.base_radius = 0.7 / sqrt(3.0);
+    p.link_length = 0.21;
+    p.platform_radius = 0.2027;
+    /* Duralumin, Germain et al. 2015 sec. 5.1; G from nu = 0.33 (the printed G = 28 900 MPa
+     * is inconsistent with the Table 3 frequencies). */
+    p.material.E = 74.0e9;
+    p.material.G = 74.0e9 / (2.0 * 1.33);
+    p.material.rho = 2800.0;
+    /* Table 2. Links 1-4: 24 mm out of plane x 10 mm in plane. */
+    p.leg_section = (pkm_section){.A = 2.4e-4, .Iy = 1.152e-8, .Iz = 2.0e-9, .I0 = 5.902e-9,
+                                  .Ip = 1.352e-8};
+    /* Links 5: 40 mm in plane x 10 mm; Iy = 3.333e-9 (printed 3.333e-8), Ip = Iy + Iz. */
+    p.platform_section = (pkm_section){.A = 4.0e-4, .Iy = 3.333e-9, .Iz = 5.333e-8,
+                                       .I0 = 1.123e-8, .Ip = 3.333e-9 + 5.333e-8};
+    p.elements_per_link = 1;
+    p.mass_flags = PKM_FEM_ROTARY_INERTIA;
+    return p;
+}
+
+/* Base angles gamma_i of Table 1. */
+static const double navaro_gamma[3] = {PKM_PI / 2.0, -5.0 * PKM_PI / 6.0, -PKM_PI / 6.0};
+
+pkm_status pkm_navaro_leg_points(const pkm_navaro_params *p, const double pose[3], int leg,
+                                 double pts[5][3], pkm_ctx *ctx)
+{
+    if (!isfinite(pose[0]) || !isfinite(pose[1]) || !isfinite(pose[2]))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "navaro: pose (%g, %g, %g) is not finite", pose[0],
+                        pose[1], pose[2]);
+    const double g = navaro_gamma[leg], l = p->link_length;
+    const double A[2] = {p->base_radius * cos(g), p->base_radius * sin(g)};
+    const double ge = g + PKM_PI / 3.0 + pose[2];
+    const double E[2] = {pose[0] + p->platform_radius * cos(ge),
+                         pose[1] + p->platform_radius * sin(ge)};
+    const double dx = E[0] - A[0], dy = E[1] - A[1], s = hypot(dx, dy);
+    /* The 2R chain A-D-E reaches |AE| in (0, 2l); at the ends the leg is folded or stretched
+     * (a serial singularity), which a modal model cannot represent either. */
+    if (!(s < 2.0 * l * (1.0 - 1e-9)) || !(s > 2.0 * l * 1e-9))
+        return PKM_FAIL(ctx, PKM_ERR_UNREACHABLE,
+                        "navaro: leg %d cannot reach pose (x %g m, y %g m, theta %g rad): "
+                        "|A%dE%d| = %.6g m, the leg spans (0, %.6g) m",
+                        leg + 1, pose[0], pose[1], pose[2], leg + 1, leg + 1, s, 2.0 * l);
+    /* Assembly mode: D on the clockwise side of A -> E, the same for all legs. */
+    const double phi = atan2(dy, dx), a = acos(s / (2.0 * l));
+    const double D[2] = {A[0] + l * cos(phi - a), A[1] + l * sin(phi - a)};
+    const double B[2] = {A[0] + D[0] - E[0], A[1] + D[1] - E[1]};
+    const double C[2] = {2.0 * D[0] - E[0], 2.0 * D[1] - E[1]};
+    const double *xy[5] = {A, B, C, D, E};
+    for (int k = 0; k < 5; k++) {
+        pts[k][0] = xy[k][0];
+        pts[k][1] = xy[k][1];
+        pts[k][2] = 0.0;
+    }
+    return PKM_OK;
+}
+
+pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pkm_model **out,
+                            pkm_ctx *ctx)
+{
+    *out = NULL;
+    if (p->elements_per_link < 1)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "navaro: elements_per_link = %d must be >= 1",
+                        p->elements_per_link);
+    double pts[3][5][3];
+    for (int i = 0; i < 3; i++) {
+        pkm_status rc = pkm_navaro_leg_points(p, pose, i, pts[i], ctx);
+        if (rc != PKM_OK) return rc;
+    }
+    pkm_model *m = NULL;
+    pkm_status rc = pkm_model_create(&m, ctx);
+    if (rc != PKM_OK) return rc;
+    const double P[3] = {pose[0], pose[1], 0.0};
+    const int ne = p->elements_per_link, ne4[2] = {ne, ne};
+    int link[3][5];
+    for (int i = 0; i < 3 && rc == PKM_OK; i++) {
+        double(*q)[3] = pts[i];
+        enum { A, B, C, D, E };
+        const double l1[2][3] = {{q[A][0], q[A][1], 0}, {q[D][0], q[D][1], 0}};
+        const double l2[2][3] = {{q[A][0], q[A][1], 0}, {q[B][0], q[B][1], 0}};
+        const double l3[2][3] = {{q[B][0], q[B][1], 0}, {q[C][0], q[C][1], 0}};
+        const double l4[3][3] = {
+            {q[C][0], q[C][1], 0}, {q[D][0], q[D][1], 0}, {q[E][0], q[E][1], 0}};
+        const double l5[2][3] = {{q[E][0], q[E][1], 0}, {P[0], P[1], 0}};
+        const double(*geo[5])[3] = {l1, l2, l3, l4, l5};
+        for (int k = 0; k < 5 && rc == PKM_OK; k++) {
+            char name[32];
+            snprintf(name, sizeof(name), "link %d%d", k + 1, i + 1);
+            pkm_beam_desc d = {.name = name,
+                               .npoints = (k == 3) ? 3 : 2,
+                               .points = geo[k],
+                               .nelem = (k == 3) ? ne4 : &ne,
+                               .zref = {0.0, 0.0, 1.0},
+                               .section = (k == 4) ? p->platform_section : p->leg_section,
+                               .material = p->material,
+                               .mass_flags = p->mass_flags};
+            rc = pkm_model_add_beam(m, &d, &link[i][k], ctx);
+        }
+    }
+    int platform = -1;
+    if (rc == PKM_OK) {
+        /* The platform's mass is in the three beams 5i; P itself is a massless rigid node. */
+        pkm_rigid_desc d = {.name = "platform", .origin = {P[0], P[1], 0}, .mass = 0.0,
+                            .com = {P[0], P[1], 0}};
+        rc = pkm_model_add_rigid(m, &d, &platform, ctx);
+    }
+    if (rc == PKM_OK) rc = pkm_model_set_platform(m, platform, ctx);
+    for (int i = 0; i < 3 && rc == PKM_OK; i++) {
+        double(*q)[3] = pts[i];
+        char nm[7][16];
+        const char *tag[7] = {"A1", "A2", "B", "C", "D", "E", "P"};
+        for (int k = 0; k < 7; k++) snprintf(nm[k], sizeof(nm[k]), "%s%d", tag[k], i + 1);
+        const pkm_joint_desc js[7] = {
+            {.name = nm[0], .type = PKM_JOINT_CLAMPED, .body_a = PKM_GROUND,
+             .body_b = link[i][0], .point = {q[0][0], q[0][1], 0}},
+            {.name = nm[1], .type = PKM_JOINT_CLAMPED, .body_a = PKM_GROUND,
+             .body_b = link[i][1], .point = {q[0][0], q[0][1], 0}},
+            {.name = nm[2], .type = PKM_JOINT_REVOLUTE, .body_a = link[i][1],
+             .body_b = link[i][2], .point = {q[1][0], q[1][1], 0}, .axis = {0, 0, 1}},
+            {.name = nm[3], .type = PKM_JOINT_REVOLUTE, .body_a = link[i][2],
+             .body_b = link[i][3], .point = {q[2][0], q[2][1], 0}, .axis = {0, 0, 1}},
+            /* Opened in the virtual tree, as the paper opens the parallelogram at D_i. */
+            {.name = nm[4], .type = PKM_JOINT_REVOLUTE, .body_a = link[i][3],
+             .body_b = link[i][0], .point = {q[3][0], q[3][1], 0}, .axis = {0, 0, 1}, .cut = 1},
+            {.name = nm[5], .type = PKM_JOINT_REVOLUTE, .body_a = link[i][3],
+             .body_b = link[i][4], .point = {q[4][0], q[4][1], 0}, .axis = {0, 0, 1}},
+            {.name = nm[6], .type = PKM_JOINT_CLAMPED, .body_a = link[i][4], .body_b = platform,
+             .point = {P[0], P[1], 0}},
+        };
+        for (int k = 0; k < 7 && rc == PKM_OK; k++) rc = pkm_model_add_joint(m, &js[k], NULL, ctx);
+    }
+    if (rc != PKM_OK) {
+        pkm_model_destroy(&m);
+        return rc;
+    }
+    *out = m;
+    return PKM_OK;
+}
+
+static pkm_status navaro_build_default(const double *pose, pkm_model **out, pkm_ctx *ctx)
+{
+    pkm_navaro_params p = pkm_navaro_params_default();
+    return pkm_navaro_build(&p, pose, out, ctx);
+}
+
+static const char *const navaro_names[3] = {"x", "y", "theta"};
+static const char *const navaro_units[3] = {"m", "m", "rad"};
+static const double navaro_home[3] = {0.0, 0.0, 0.0};
+
+static const pkm_case navaro_case = {
+    .name = "navaro",
+    .description = "NaVARo 3-dof planar parallel robot (Germain et al. 2015), clutches locked",
+    .npose = 3,
+    .pose_names = navaro_names,
+    .pose_units = navaro_units,
+    .home = navaro_home,
+    .build = navaro_build_default,
+};
+
+static const pkm_case *const case_list[] = {&navaro_case, NULL};
+
+const pkm_case *const *pkm_case_list(void)
+{
+    return case_list;
+}
+
+const pkm_case *pkm_case_find(const char *name)
+{
+    for (int i = 0; name != NULL && case_list[i] != NULL; i++)
+        if (strcmp(case_list[i]->name, name) == 0) return case_list[i];
+    return NULL;
+}

@@ -1,0 +1,14 @@
+/* core/core_impl.h: private helpers shared by every module (error recording, small dense maths).
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef PKM_CORE_IMPL_H
+#define PKM_CORE_IMPL_H
+
+#include "pkm/status.h"
+
+/* Record the first failure in ctx with this source position and return the status. */
+#define PKM_FAIL(ctx, status, ...) pkm_ctx_fail((ctx), (status), __FILE__, __LINE__, __VA_ARGS__)
+
+/* -std=c11 hides M_PI. */
+#define PKM_PI 3.14159265358979323846
+
+#endif

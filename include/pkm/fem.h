@@ -1,0 +1,84 @@
+/* include/pkm/fem.h: element kernels. Pure functions over fixed-size arrays, SI units.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The 3D Euler-Bernoulli beam of Germain et al. 2015, sec. 2.4, in two equivalent forms:
+ *  - nodal form: dofs (u, v, w, rx, ry, rz) at node 1 then node 2, in the element's local axes
+ *    (x along the beam from node 1 to node 2), used by the direct finite-element assembly;
+ *  - floating-frame form (Germain et al. 2015, eqs. 23-27): the 6 rigid velocities (v, w) of the
+ *    frame attached at node 1 followed by the 6 elastic coordinates of node 2 relative to that
+ *    frame (the end displacement and rotation of a beam clamped at node 1), used by the
+ *    virtual-tree (leg-variable Jacobian) assembly.
+ * Both forms describe the same energies: the floating-frame matrices equal T^T K T and T^T M T
+ * of the nodal ones for the rigid-frame map T (tested). */
+#ifndef PKM_FEM_H
+#define PKM_FEM_H
+
+#include "pkm/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Beam cross-section, local axes: x along the beam, y and z the principal axes of the section. */
+typedef struct pkm_section {
+    double A;  /* area, m^2 */
+    double Iy; /* second moment of area about local y (governs bending in the x-z plane), m^4 */
+    double Iz; /* second moment of area about local z (governs bending in the x-y plane), m^4 */
+    double I0; /* torsion constant (stiffness G*I0), m^4 */
+    double Ip; /* polar moment of area for torsional inertia (rho*Ip*l), usually Iy + Iz, m^4 */
+} pkm_section;
+
+typedef struct pkm_material {
+    double E;   /* Young's modulus, Pa */
+    double G;   /* shear modulus, Pa */
+    double rho; /* density, kg/m^3 */
+} pkm_material;
+
+/* Options of the beam mass kernels. */
+enum {
+    PKM_FEM_ROTARY_INERTIA = 1 /* include the section rotary inertia rho*Iy, rho*Iz in bending */
+};
+
+/* Check that every section and material property is finite and > 0. On failure records a
+ * message naming `what` (e.g. "link 5i") and the offending property. */
+pkm_status pkm_fem_props_check(const pkm_section *s, const pkm_material *m, const char *what,
+                               pkm_ctx *ctx);
+
+/* Nodal 12x12 stiffness of a 3D Euler-Bernoulli beam of length l in local axes. */
+void pkm_fem_beam3d_stiffness(const pkm_section *s, const pkm_material *m, double l,
+                              double K[12][12]);
+
+/* Nodal 12x12 consistent mass (cubic Hermite bending, linear axial and torsion, torsional
+ * inertia rho*Ip*l) in local axes; flags: PKM_FEM_ROTARY_INERTIA or 0. */
+void pkm_fem_beam3d_mass(const pkm_section *s, const pkm_material *m, double l, unsigned flags,
+                         double M[12][12]);
+
+/* Floating-frame stiffness of the elastic coordinates (Germain et al. 2015, eq. 23). */
+void pkm_fem_beam3d_floating_stiffness(const pkm_section *s, const pkm_material *m, double l,
+                                       double K[6][6]);
+
+/* Floating-frame 12x12 mass on (frame velocity, frame angular velocity, elastic velocities), all
+ * in local axes, frame origin at node 1 (Germain et al. 2015, eqs. 8, 16-17, 24-27). */
+void pkm_fem_beam3d_floating_mass(const pkm_section *s, const pkm_material *m, double l,
+                                  unsigned flags, double M[12][12]);
+
+/* Local frame of a beam from xa to xb: rows of R are the local x, y, z axes in global
+ * coordinates; local x = (xb - xa)/l, local z is zref made orthogonal to x, y = z cross x.
+ * Fails (PKM_ERR_MODEL) if l is zero or zref is (nearly) parallel to the beam. */
+pkm_status pkm_fem_beam3d_frame(const double xa[3], const double xb[3], const double zref[3],
+                                double R[3][3], double *l, pkm_ctx *ctx);
+
+/* Global 12x12 matrix G = T^T L T, T = blockdiag(R, R, R, R), for a local 12x12 matrix L; R and
+ * L are only read (not const-qualified because C11 does not convert double (*)[n] to
+ * const double (*)[n]); G may alias L. */
+void pkm_fem_rotate12(double R[3][3], double L[12][12], double G[12][12]);
+
+/* Rigid body: 6x6 mass matrix on the twist (v, w) at a reference point O, global axes.
+ * m: mass (kg); c: centre of mass minus O (m); Jc: inertia tensor about the centre of mass in
+ * global axes (kg m^2, row-major 3x3, only read). */
+void pkm_fem_rigid_mass(double m, const double c[3], double Jc[3][3], double M[6][6]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

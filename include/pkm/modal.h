@@ -1,0 +1,84 @@
+/* include/pkm/modal.h: natural frequencies of the pencil K x = w^2 M x.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The sparse path is ARPACK-ng's symmetric implicitly restarted Lanczos in shift-invert mode
+ * (mode 3) on (K - sigma M)^-1 M, with K - sigma M factorised by CHOLMOD: symbolic analysis once
+ * per pattern (pkm_modal_create), numeric factorisation per solve. The dense path (LAPACK
+ * dsygvd) is a reference for tests and small models. Every returned mode is checked: its
+ * relative residual (see pkm_modes.residual) and the M-orthonormality of the set.
+ *
+ * Threads: a pkm_modal object must not be used by two threads at once, and ARPACK keeps Fortran
+ * SAVE state between its reverse-communication calls, so sparse solves are not reentrant: run at
+ * most one pkm_modal_solve at a time per process. The library takes no lock. */
+#ifndef PKM_MODAL_H
+#define PKM_MODAL_H
+
+#include <stdint.h>
+
+#include "pkm/pencil.h"
+#include "pkm/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pkm_modal_opts {
+    int nev; /* number of lowest modes wanted (>= 1) */
+    /* Lanczos basis size, > nev + 2 and <= n; 0 = automatic. nev + 2 Ritz values are computed
+     * so that a multiple eigenvalue at the end of the wanted set is complete. */
+    int ncv;
+    /* Shift, rad^2/s^2, below the lowest eigenvalue (K - sigma M must be positive definite).
+     * NaN = automatic: 0 if K is positive definite, else -1e-6 max diag K / max diag M (rigid or
+     * mechanism modes). */
+    double sigma;
+    double tol;          /* ARPACK relative tolerance; 0 = machine precision */
+    int maxiter;         /* ARPACK restarts; 0 = automatic */
+    double max_residual; /* a mode whose relative residual exceeds this fails the solve; 0 = 1e-6 */
+} pkm_modal_opts;
+
+/* Defaults: nev = 10, automatic ncv, sigma, tol and maxiter, max_residual 1e-6. */
+pkm_modal_opts pkm_modal_opts_default(void);
+
+/* The result of one modal solve. Plain struct; allocated by pkm_modes_create. */
+typedef struct pkm_modes {
+    int64_t n;       /* order of the pencil */
+    int nev;         /* modes held */
+    double *omega2;  /* nev eigenvalues w^2, ascending, rad^2/s^2 */
+    double *freq_hz; /* nev natural frequencies sqrt(max(w^2,0)) / (2 pi), Hz */
+    /* nev relative residuals ||K x - w^2 M x|| / max(||K x||, max(|w^2|, s) ||M x||) with
+     * s = 1e-6 max diag K / max diag M: ||r|| / ||K x|| for an elastic mode; for a rigid mode
+     * (w^2 ~ 0) ||K x|| is rounding noise and s sets the scale instead. */
+    double *residual;
+    double *vectors;   /* n x nev column-major, M-orthonormal mode shapes */
+    double orth_error; /* max |X^T M X - I| over the returned modes */
+    double sigma;      /* shift actually used (sparse path), rad^2/s^2 */
+    int iterations;    /* ARPACK restarts used (0 for the dense path) */
+    int op_count;      /* applications of (K - sigma M)^-1 M (0 for the dense path) */
+} pkm_modes;
+
+pkm_status pkm_modes_create(int64_t n, int nev, pkm_modes **out, pkm_ctx *ctx);
+void pkm_modes_destroy(pkm_modes **modes);
+
+/* Sparse shift-invert solver bound to one sparsity pattern. */
+typedef struct pkm_modal pkm_modal;
+
+/* Symbolic analysis of the pattern of `pattern` (its values are not used). */
+pkm_status pkm_modal_create(const pkm_pencil *pattern, pkm_modal **out, pkm_ctx *ctx);
+void pkm_modal_destroy(pkm_modal **solver);
+
+/* Lowest opts->nev modes of p, which must have the pattern given to pkm_modal_create.
+ * out must have been created with out->n == p->n and out->nev >= opts->nev; out->nev is set to
+ * opts->nev. Errors: PKM_ERR_SINGULAR (K - sigma M not positive definite even after the
+ * automatic shift), PKM_ERR_SOLVER (ARPACK or CHOLMOD error), PKM_ERR_NOCONV, PKM_ERR_ACCURACY. */
+pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_modal_opts *opts,
+                           pkm_modes *out, pkm_ctx *ctx);
+
+/* Dense reference: all eigenpairs by LAPACK dsygvd, the lowest opts->nev returned in out, with
+ * the same checks. */
+pkm_status pkm_modal_solve_dense(const pkm_pencil *p, const pkm_modal_opts *opts, pkm_modes *out,
+                                 pkm_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,86 @@
+/* include/pkm/model.h: the mechanism model: bodies, joints, platform. SI units, global axes.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A mechanism is a set of bodies (flexible beams split into elements, rigid bodies) connected to
+ * each other and to the ground by joints. One rigid body may be named the platform: the virtual
+ * tree of Germain et al. 2015 (sec. 3) cuts it free, and the connected groups of bodies between
+ * the ground and the platform are the legs. Joints are located at a point; each body must have a
+ * node there (a beam: one of its polyline points; a rigid body: any point, attached rigidly). */
+#ifndef PKM_MODEL_H
+#define PKM_MODEL_H
+
+#include "pkm/fem.h"
+#include "pkm/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Body index of the fixed base in joint descriptions. */
+#define PKM_GROUND (-1)
+
+typedef enum pkm_joint_type {
+    PKM_JOINT_CLAMPED = 0,  /* rigid connection, no relative motion */
+    PKM_JOINT_REVOLUTE = 1, /* relative rotation about axis */
+    PKM_JOINT_PRISMATIC = 2, /* relative translation along axis */
+    PKM_JOINT_SPHERICAL = 3, /* relative rotation about any axis */
+    PKM_JOINT_UNIVERSAL = 4 /* relative rotations about axis and axis2 */
+} pkm_joint_type;
+
+/* A flexible beam body along a polyline. Nodes are placed at every polyline point (the places
+ * where joints may attach) and between them as the element counts ask. */
+typedef struct pkm_beam_desc {
+    const char *name;        /* for messages; copied */
+    int npoints;             /* >= 2 */
+    const double (*points)[3]; /* npoints positions, m */
+    const int *nelem;        /* npoints - 1 element counts (>= 1), or NULL for one element each */
+    double zref[3];          /* direction of the section's local z axis (need not be unit) */
+    pkm_section section;
+    pkm_material material;
+    unsigned mass_flags; /* PKM_FEM_ROTARY_INERTIA or 0 */
+} pkm_beam_desc;
+
+/* A rigid body; mass 0 is allowed (a massless connector, e.g. a platform whose mass is in the
+ * beams attached to it). Its reference point is `origin`. */
+typedef struct pkm_rigid_desc {
+    const char *name;
+    double origin[3];     /* reference point, m */
+    double mass;          /* kg, >= 0 */
+    double com[3];        /* centre of mass, m (global) */
+    double inertia[3][3]; /* inertia tensor about the centre of mass, global axes, kg m^2 */
+} pkm_rigid_desc;
+
+typedef struct pkm_joint_desc {
+    const char *name;
+    pkm_joint_type type;
+    int body_a;        /* body index or PKM_GROUND */
+    int body_b;        /* body index or PKM_GROUND (not both) */
+    double point[3];   /* location, m */
+    double axis[3];    /* revolute/prismatic/universal first axis (need not be unit) */
+    double axis2[3];   /* universal second axis */
+    int cut;           /* nonzero: open this joint in the virtual tree (a loop-closure joint) */
+} pkm_joint_desc;
+
+typedef struct pkm_model pkm_model;
+
+pkm_status pkm_model_create(pkm_model **out, pkm_ctx *ctx);
+void pkm_model_destroy(pkm_model **model);
+
+/* Each add returns the new body/joint index in *id (may be NULL). Errors name the body or joint:
+ * PKM_ERR_INVALID for bad properties (zero or negative section data ...), PKM_ERR_MODEL for bad
+ * geometry (zero-length segment, joint point not on a node of its body, ...). */
+pkm_status pkm_model_add_beam(pkm_model *m, const pkm_beam_desc *d, int *id, pkm_ctx *ctx);
+pkm_status pkm_model_add_rigid(pkm_model *m, const pkm_rigid_desc *d, int *id, pkm_ctx *ctx);
+pkm_status pkm_model_add_joint(pkm_model *m, const pkm_joint_desc *d, int *id, pkm_ctx *ctx);
+
+/* Name a rigid body as the platform (the body cut free in the virtual tree). */
+pkm_status pkm_model_set_platform(pkm_model *m, int body, pkm_ctx *ctx);
+
+int pkm_model_body_count(const pkm_model *m);
+int pkm_model_node_count(const pkm_model *m);
+int pkm_model_element_count(const pkm_model *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

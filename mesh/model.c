@@ -1,0 +1,316 @@
+/* mesh/model.c: building a mechanism model: bodies, nodes, elements, joints.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "mesh/mesh_impl.h"
+#include "core/core_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Grow *arr (element size sz) so that it holds at least need items. */
+static int grow(void **arr, int *cap, int need, size_t sz)
+{
+    if (need <= *cap) return 1;
+    int ncap = (*cap > 0) ? *cap : 8;
+    while (ncap < need) ncap *= 2;
+    void *p = realloc(*arr, (size_t)ncap * sz);
+    if (p == NULL) return 0;
+    *arr = p;
+    *cap = ncap;
+    return 1;
+}
+
+static void copy_name(char dst[PKM_NAME_LEN], const char *src, const char *fallback, int idx)
+{
+    if (src != NULL && src[0] != '\0')
+        snprintf(dst, PKM_NAME_LEN, "%s", src);
+    else
+        snprintf(dst, PKM_NAME_LEN, "%s %d", fallback, idx);
+}
+
+static int all_finite(const double *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i])) return 0;
+    return 1;
+}
+
+static double norm3(const double v[3])
+{
+    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+pkm_status pkm_model_create(pkm_model **out, pkm_ctx *ctx)
+{
+    *out = calloc(1, sizeof(**out));
+    if (*out == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate a model");
+    (*out)->platform = -1;
+    return PKM_OK;
+}
+
+void pkm_model_destroy(pkm_model **model)
+{
+    if (model == NULL || *model == NULL) return;
+    free((*model)->bodies);
+    free((*model)->nodes);
+    free((*model)->elems);
+    free((*model)->joints);
+    free(*model);
+    *model = NULL;
+}
+
+int pkm_model_body_count(const pkm_model *m)
+{
+    return m->nbodies;
+}
+
+int pkm_model_node_count(const pkm_model *m)
+{
+    return m->nnodes;
+}
+
+int pkm_model_element_count(const pkm_model *m)
+{
+    return m->nelems;
+}
+
+static pkm_status add_node(pkm_model *m, const double x[3], int body, pkm_ctx *ctx)
+{
+    if (!grow((void **)&m->nodes, &m->cap_nodes, m->nnodes + 1, sizeof(pkm_node)))
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate model nodes");
+    pkm_node *n = &m->nodes[m->nnodes++];
+    memcpy(n->x, x, sizeof(n->x));
+    n->body = body;
+    return PKM_OK;
+}
+
+pkm_status pkm_model_add_beam(pkm_model *m, const pkm_beam_desc *d, int *id, pkm_ctx *ctx)
+{
+    const int b = m->nbodies;
+    char name[PKM_NAME_LEN];
+    copy_name(name, d->name, "beam", b);
+    if (d->npoints < 2 || d->points == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "beam '%s': needs at least 2 points (got %d)", name,
+                        d->npoints);
+    pkm_status rc = pkm_fem_props_check(&d->section, &d->material, name, ctx);
+    if (rc != PKM_OK) return rc;
+    if (!all_finite(d->zref, 3) || norm3(d->zref) == 0.0)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "beam '%s': section axis zref must be a nonzero vector",
+                        name);
+    int total = 0;
+    for (int s = 0; s + 1 < d->npoints; s++) {
+        int ne = (d->nelem != NULL) ? d->nelem[s] : 1;
+        if (ne < 1 || ne > 1000000)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "beam '%s': segment %d has %d elements (need >= 1)",
+                            name, s + 1, ne);
+        if (!all_finite(d->points[s], 3) || !all_finite(d->points[s + 1], 3))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "beam '%s': point %d is not finite", name, s + 1);
+        /* The frame check rejects zero-length segments and zref along the beam. */
+        double R[3][3], l;
+        rc = pkm_fem_beam3d_frame(d->points[s], d->points[s + 1], d->zref, R, &l, ctx);
+        if (rc != PKM_OK) return rc;
+        total += ne;
+    }
+    if (!grow((void **)&m->bodies, &m->cap_bodies, b + 1, sizeof(pkm_body)) ||
+        !grow((void **)&m->elems, &m->cap_elems, m->nelems + total, sizeof(pkm_elem)))
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate beam '%s'", name);
+    pkm_body *body = &m->bodies[b];
+    memset(body, 0, sizeof(*body));
+    body->kind = PKM_BODY_BEAM;
+    memcpy(body->name, name, sizeof(name));
+    memcpy(body->zref, d->zref, sizeof(body->zref));
+    body->section = d->section;
+    body->material = d->material;
+    body->mass_flags = d->mass_flags;
+    body->first_node = m->nnodes;
+    body->first_elem = m->nelems;
+    rc = add_node(m, d->points[0], b, ctx);
+    for (int s = 0; rc == PKM_OK && s + 1 < d->npoints; s++) {
+        int ne = (d->nelem != NULL) ? d->nelem[s] : 1;
+        for (int e = 1; rc == PKM_OK && e <= ne; e++) {
+            double x[3], t = (double)e / ne;
+            for (int k = 0; k < 3; k++)
+                x[k] = (e == ne) ? d->points[s + 1][k]
+                                 : d->points[s][k] + t * (d->points[s + 1][k] - d->points[s][k]);
+            rc = add_node(m, x, b, ctx);
+            pkm_elem *el = &m->elems[m->nelems++];
+            el->body = b;
+            el->n1 = m->nnodes - 2;
+            el->n2 = m->nnodes - 1;
+        }
+    }
+    if (rc != PKM_OK) return rc;
+    body->nnodes = m->nnodes - body->first_node;
+    body->nelem = m->nelems - body->first_elem;
+    m->nbodies++;
+    if (id != NULL) *id = b;
+    return PKM_OK;
+}
+
+pkm_status pkm_model_add_rigid(pkm_model *m, const pkm_rigid_desc *d, int *id, pkm_ctx *ctx)
+{
+    const int b = m->nbodies;
+    char name[PKM_NAME_LEN];
+    copy_name(name, d->name, "rigid body", b);
+    if (!isfinite(d->mass) || d->mass < 0.0)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "rigid body '%s': mass %g kg must be >= 0", name,
+                        d->mass);
+    if (!all_finite(d->origin, 3) || !all_finite(d->com, 3) || !all_finite(&d->inertia[0][0], 9))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "rigid body '%s': non-finite origin, centre or inertia",
+                        name);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < i; j++)
+            if (fabs(d->inertia[i][j] - d->inertia[j][i]) >
+                1e-12 * (fabs(d->inertia[i][j]) + fabs(d->inertia[j][i]) + 1e-300))
+                return PKM_FAIL(ctx, PKM_ERR_INVALID, "rigid body '%s': inertia tensor not symmetric",
+                                name);
+    if (!grow((void **)&m->bodies, &m->cap_bodies, b + 1, sizeof(pkm_body)))
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate rigid body '%s'", name);
+    pkm_body *body = &m->bodies[b];
+    memset(body, 0, sizeof(*body));
+    body->kind = PKM_BODY_RIGID;
+    memcpy(body->name, name, sizeof(name));
+    body->mass = d->mass;
+    memcpy(body->com, d->com, sizeof(body->com));
+    memcpy(body->inertia, d->inertia, sizeof(body->inertia));
+    body->first_node = m->nnodes;
+    pkm_status rc = add_node(m, d->origin, b, ctx);
+    if (rc != PKM_OK) return rc;
+    body->nnodes = 1;
+    m->nbodies++;
+    if (id != NULL) *id = b;
+    return PKM_OK;
+}
+
+/* The node of body b at point x: a beam's node within a relative tolerance of its size; for a
+ * rigid body an existing attachment node at x or a new one (rigid bodies grow attachment nodes
+ * as joints are added, so their nodes need not be consecutive). */
+static pkm_status body_node_at(pkm_model *m, int b, const double x[3], const char *jname,
+                               int *node, pkm_ctx *ctx)
+{
+    pkm_body *body = &m->bodies[b];
+    double scale = 0.0;
+    for (int i = 0; i < m->nnodes; i++)
+        if (m->nodes[i].body == b) scale = fmax(scale, norm3(m->nodes[i].x));
+    const double tol = 1e-9 * fmax(scale, 1.0);
+    int best = -1;
+    double dbest = INFINITY;
+    for (int i = 0; i < m->nnodes; i++) {
+        if (m->nodes[i].body != b) continue;
+        const double *y = m->nodes[i].x;
+        double d[3] = {y[0] - x[0], y[1] - x[1], y[2] - x[2]};
+        double dist = norm3(d);
+        if (dist < dbest) dbest = dist, best = i;
+    }
+    if (dbest <= tol) {
+        *node = best;
+        return PKM_OK;
+    }
+    if (body->kind == PKM_BODY_BEAM)
+        return PKM_FAIL(ctx, PKM_ERR_MODEL,
+                        "joint '%s': point (%g, %g, %g) m is not a node of beam '%s' (nearest node "
+                        "%.3g m away); add it to the beam's points",
+                        jname, x[0], x[1], x[2], body->name, dbest);
+    pkm_status rc = add_node(m, x, b, ctx);
+    if (rc != PKM_OK) return rc;
+    body->nnodes++;
+    *node = m->nnodes - 1;
+    return PKM_OK;
+}
+
+static int unit3(const double a[3], double u[3])
+{
+    double n = norm3(a);
+    if (!(n > 0.0) || !isfinite(n)) return 0;
+    for (int k = 0; k < 3; k++) u[k] = a[k] / n;
+    return 1;
+}
+
+pkm_status pkm_model_add_joint(pkm_model *m, const pkm_joint_desc *d, int *id, pkm_ctx *ctx)
+{
+    const int jidx = m->njoints;
+    char name[PKM_NAME_LEN];
+    copy_name(name, d->name, "joint", jidx);
+    if (d->type < PKM_JOINT_CLAMPED || d->type > PKM_JOINT_UNIVERSAL)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': unknown joint type %d", name,
+                        (int)d->type);
+    for (int s = 0; s < 2; s++) {
+        int b = s ? d->body_b : d->body_a;
+        if (b != PKM_GROUND && (b < 0 || b >= m->nbodies))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': body index %d does not exist", name,
+                            b);
+    }
+    if (d->body_a == d->body_b)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': connects a body to itself", name);
+    if (!all_finite(d->point, 3))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': point is not finite", name);
+    pkm_joint j;
+    memset(&j, 0, sizeof(j));
+    memcpy(j.name, name, sizeof(name));
+    j.type = d->type;
+    j.cut = d->cut;
+    memcpy(j.point, d->point, sizeof(j.point));
+    if (d->type == PKM_JOINT_REVOLUTE || d->type == PKM_JOINT_PRISMATIC ||
+        d->type == PKM_JOINT_UNIVERSAL) {
+        if (!unit3(d->axis, j.axis))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': axis must be a nonzero vector", name);
+    }
+    if (d->type == PKM_JOINT_UNIVERSAL) {
+        if (!unit3(d->axis2, j.axis2))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': axis2 must be a nonzero vector",
+                            name);
+        double c[3] = {j.axis[1] * j.axis2[2] - j.axis[2] * j.axis2[1],
+                       j.axis[2] * j.axis2[0] - j.axis[0] * j.axis2[2],
+                       j.axis[0] * j.axis2[1] - j.axis[1] * j.axis2[0]};
+        if (norm3(c) < 1e-8)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': universal axes are parallel", name);
+    }
+    for (int s = 0; s < 2; s++) {
+        int b = s ? d->body_b : d->body_a;
+        j.body[s] = b;
+        j.node[s] = -1;
+        if (b == PKM_GROUND) continue;
+        pkm_status rc = body_node_at(m, b, d->point, name, &j.node[s], ctx);
+        if (rc != PKM_OK) return rc;
+    }
+    if (!grow((void **)&m->joints, &m->cap_joints, jidx + 1, sizeof(pkm_joint)))
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate joint '%s'", name);
+    m->joints[m->njoints++] = j;
+    if (id != NULL) *id = jidx;
+    return PKM_OK;
+}
+
+pkm_status pkm_model_set_platform(pkm_model *m, int body, pkm_ctx *ctx)
+{
+    if (body < 0 || body >= m->nbodies || m->bodies[body].kind != PKM_BODY_RIGID)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "platform: body %d is not a rigid body of the model",
+                        body);
+    m->platform = body;
+    return PKM_OK;
+}
+
+int pkm_joint_free_twists(const pkm_joint *j, double S[3][6])
+{
+    memset(S, 0, sizeof(double) * 18);
+    switch (j->type) {
+    case PKM_JOINT_CLAMPED:
+        return 0;
+    case PKM_JOINT_REVOLUTE:
+        for (int k = 0; k < 3; k++) S[0][3 + k] = j->axis[k];
+        return 1;
+    case PKM_JOINT_PRISMATIC:
+        for (int k = 0; k < 3; k++) S[0][k] = j->axis[k];
+        return 1;
+    case PKM_JOINT_SPHERICAL:
+        for (int k = 0; k < 3; k++) S[k][3 + k] = 1.0;
+        return 3;
+    case PKM_JOINT_UNIVERSAL:
+        for (int k = 0; k < 3; k++) {
+            S[0][3 + k] = j->axis[k];
+            S[1][3 + k] = j->axis2[k];
+        }
+        return 2;
+    }
+    return 0;
+}
