@@ -9,8 +9,12 @@
 #include "core/core_impl.h"
 #include "pkm/cases.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 pkm_navaro_params pkm_navaro_params_default(void)
@@ -26,11 +30,11 @@ pkm_navaro_params pkm_navaro_params_default(void)
     p.material.G = 74.0e9 / (2.0 * 1.33);
     p.material.rho = 2800.0;
     /* Table 2. Links 1-4: 24 mm out of plane x 10 mm in plane. */
-    p.leg_section = (pkm_section){.A = 2.4e-4, .Iy = 1.152e-8, .Iz = 2.0e-9, .I0 = 5.902e-9,
-                                  .Ip = 1.352e-8};
+    p.leg_section =
+        (pkm_section){.A = 2.4e-4, .Iy = 1.152e-8, .Iz = 2.0e-9, .I0 = 5.902e-9, .Ip = 1.352e-8};
     /* Links 5: 40 mm in plane x 10 mm; Iy = 3.333e-9 (printed 3.333e-8), Ip = Iy + Iz. */
-    p.platform_section = (pkm_section){.A = 4.0e-4, .Iy = 3.333e-9, .Iz = 5.333e-8,
-                                       .I0 = 1.123e-8, .Ip = 3.333e-9 + 5.333e-8};
+    p.platform_section = (pkm_section){
+        .A = 4.0e-4, .Iy = 3.333e-9, .Iz = 5.333e-8, .I0 = 1.123e-8, .Ip = 3.333e-9 + 5.333e-8};
     p.elements_per_link = 1;
     p.mass_flags = PKM_FEM_ROTARY_INERTIA;
     return p;
@@ -102,7 +106,7 @@ pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pk
         const double(*geo[5])[3] = {l1, l2, l3, l4, l5};
         for (int k = 0; k < 5 && rc == PKM_OK; k++) {
             char name[32];
-            snprintf(name, sizeof(name), "link %d%d", k + 1, i + 1);
+            snprintf(name, sizeof(name), "leg %d link %d", i + 1, k + 1);
             pkm_beam_desc d = {.name = name,
                                .npoints = (k == 3) ? 3 : 2,
                                .points = geo[k],
@@ -117,8 +121,8 @@ pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pk
     int platform = -1;
     if (rc == PKM_OK) {
         /* The platform's mass is in the three beams 5i; P itself is a massless rigid node. */
-        pkm_rigid_desc d = {.name = "platform", .origin = {P[0], P[1], 0}, .mass = 0.0,
-                            .com = {P[0], P[1], 0}};
+        pkm_rigid_desc d = {
+            .name = "platform", .origin = {P[0], P[1], 0}, .mass = 0.0, .com = {P[0], P[1], 0}};
         rc = pkm_model_add_rigid(m, &d, &platform, ctx);
     }
     if (rc == PKM_OK) rc = pkm_model_set_platform(m, platform, ctx);
@@ -126,25 +130,53 @@ pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pk
         double(*q)[3] = pts[i];
         char nm[7][16];
         const char *tag[7] = {"A1", "A2", "B", "C", "D", "E", "P"};
-        for (int k = 0; k < 7; k++) snprintf(nm[k], sizeof(nm[k]), "%s%d", tag[k], i + 1);
+        for (int k = 0; k < 7; k++)
+            snprintf(nm[k], sizeof(nm[k]), "%s%d", tag[k], i + 1);
         const pkm_joint_desc js[7] = {
-            {.name = nm[0], .type = PKM_JOINT_CLAMPED, .body_a = PKM_GROUND,
-             .body_b = link[i][0], .point = {q[0][0], q[0][1], 0}},
-            {.name = nm[1], .type = PKM_JOINT_CLAMPED, .body_a = PKM_GROUND,
-             .body_b = link[i][1], .point = {q[0][0], q[0][1], 0}},
-            {.name = nm[2], .type = PKM_JOINT_REVOLUTE, .body_a = link[i][1],
-             .body_b = link[i][2], .point = {q[1][0], q[1][1], 0}, .axis = {0, 0, 1}},
-            {.name = nm[3], .type = PKM_JOINT_REVOLUTE, .body_a = link[i][2],
-             .body_b = link[i][3], .point = {q[2][0], q[2][1], 0}, .axis = {0, 0, 1}},
+            {.name = nm[0],
+             .type = PKM_JOINT_CLAMPED,
+             .body_a = PKM_GROUND,
+             .body_b = link[i][0],
+             .point = {q[0][0], q[0][1], 0}},
+            {.name = nm[1],
+             .type = PKM_JOINT_CLAMPED,
+             .body_a = PKM_GROUND,
+             .body_b = link[i][1],
+             .point = {q[0][0], q[0][1], 0}},
+            {.name = nm[2],
+             .type = PKM_JOINT_REVOLUTE,
+             .body_a = link[i][1],
+             .body_b = link[i][2],
+             .point = {q[1][0], q[1][1], 0},
+             .axis = {0, 0, 1}},
+            {.name = nm[3],
+             .type = PKM_JOINT_REVOLUTE,
+             .body_a = link[i][2],
+             .body_b = link[i][3],
+             .point = {q[2][0], q[2][1], 0},
+             .axis = {0, 0, 1}},
             /* Opened in the virtual tree, as the paper opens the parallelogram at D_i. */
-            {.name = nm[4], .type = PKM_JOINT_REVOLUTE, .body_a = link[i][3],
-             .body_b = link[i][0], .point = {q[3][0], q[3][1], 0}, .axis = {0, 0, 1}, .cut = 1},
-            {.name = nm[5], .type = PKM_JOINT_REVOLUTE, .body_a = link[i][3],
-             .body_b = link[i][4], .point = {q[4][0], q[4][1], 0}, .axis = {0, 0, 1}},
-            {.name = nm[6], .type = PKM_JOINT_CLAMPED, .body_a = link[i][4], .body_b = platform,
+            {.name = nm[4],
+             .type = PKM_JOINT_REVOLUTE,
+             .body_a = link[i][3],
+             .body_b = link[i][0],
+             .point = {q[3][0], q[3][1], 0},
+             .axis = {0, 0, 1},
+             .cut = 1},
+            {.name = nm[5],
+             .type = PKM_JOINT_REVOLUTE,
+             .body_a = link[i][3],
+             .body_b = link[i][4],
+             .point = {q[4][0], q[4][1], 0},
+             .axis = {0, 0, 1}},
+            {.name = nm[6],
+             .type = PKM_JOINT_CLAMPED,
+             .body_a = link[i][4],
+             .body_b = platform,
              .point = {P[0], P[1], 0}},
         };
-        for (int k = 0; k < 7 && rc == PKM_OK; k++) rc = pkm_model_add_joint(m, &js[k], NULL, ctx);
+        for (int k = 0; k < 7 && rc == PKM_OK; k++)
+            rc = pkm_model_add_joint(m, &js[k], NULL, ctx);
     }
     if (rc != PKM_OK) {
         pkm_model_destroy(&m);
@@ -154,11 +186,86 @@ pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pk
     return PKM_OK;
 }
 
-static pkm_status navaro_build_default(const double *pose, pkm_model **out, pkm_ctx *ctx)
+/* Parameters settable by name (--set key=value): offset of a double, or of the int
+ * elements_per_link. */
+typedef struct navaro_key {
+    const char *key;
+    size_t offset;
+    int is_int;
+} navaro_key;
+
+#define NAVARO_D(name, field)                                                                      \
+    {                                                                                              \
+        name, offsetof(pkm_navaro_params, field), 0                                                \
+    }
+static const navaro_key navaro_keys[] = {
+    NAVARO_D("base_radius", base_radius),
+    NAVARO_D("link_length", link_length),
+    NAVARO_D("platform_radius", platform_radius),
+    NAVARO_D("E", material.E),
+    NAVARO_D("G", material.G),
+    NAVARO_D("rho", material.rho),
+    NAVARO_D("leg.A", leg_section.A),
+    NAVARO_D("leg.Iy", leg_section.Iy),
+    NAVARO_D("leg.Iz", leg_section.Iz),
+    NAVARO_D("leg.I0", leg_section.I0),
+    NAVARO_D("leg.Ip", leg_section.Ip),
+    NAVARO_D("platform.A", platform_section.A),
+    NAVARO_D("platform.Iy", platform_section.Iy),
+    NAVARO_D("platform.Iz", platform_section.Iz),
+    NAVARO_D("platform.I0", platform_section.I0),
+    NAVARO_D("platform.Ip", platform_section.Ip),
+    {"elements_per_link", offsetof(pkm_navaro_params, elements_per_link), 1},
+};
+#undef NAVARO_D
+#define NAVARO_NKEYS ((int)(sizeof(navaro_keys) / sizeof(navaro_keys[0])))
+
+pkm_status pkm_navaro_params_set(pkm_navaro_params *p, const char *key, const char *value,
+                                 pkm_ctx *ctx)
 {
-    pkm_navaro_params p = pkm_navaro_params_default();
-    return pkm_navaro_build(&p, pose, out, ctx);
+    for (int i = 0; i < NAVARO_NKEYS; i++) {
+        if (strcmp(navaro_keys[i].key, key) != 0) continue;
+        char *end = NULL;
+        errno = 0;
+        if (navaro_keys[i].is_int) {
+            long v = strtol(value, &end, 10);
+            if (end == value || *end != '\0' || errno != 0 || v < INT_MIN || v > INT_MAX)
+                return PKM_FAIL(ctx, PKM_ERR_INVALID, "navaro: %s = '%s' is not an integer", key,
+                                value);
+            *(int *)((char *)p + navaro_keys[i].offset) = (int)v;
+            return PKM_OK;
+        }
+        double v = strtod(value, &end);
+        if (end == value || *end != '\0' || errno != 0 || !isfinite(v))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "navaro: %s = '%s' is not a finite number", key,
+                            value);
+        *(double *)((char *)p + navaro_keys[i].offset) = v;
+        return PKM_OK;
+    }
+    return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                    "navaro: unknown parameter '%s' (see pkmflex modes --help)", key);
 }
+
+static void navaro_default(void *params)
+{
+    *(pkm_navaro_params *)params = pkm_navaro_params_default();
+}
+
+static pkm_status navaro_set(void *params, const char *key, const char *value, pkm_ctx *ctx)
+{
+    return pkm_navaro_params_set(params, key, value, ctx);
+}
+
+static pkm_status navaro_build(const void *params, const double *pose, pkm_model **out,
+                               pkm_ctx *ctx)
+{
+    return pkm_navaro_build(params, pose, out, ctx);
+}
+
+static const char *const navaro_help[] = {
+    "base_radius, link_length, platform_radius [m]; E, G [Pa]; rho [kg/m^3];",
+    "leg.{A [m^2], Iy, Iz, I0, Ip [m^4]} (links 1-4); platform.{A, Iy, Iz, I0, Ip} (links 5);",
+    "elements_per_link (link 4 gets twice as many)", NULL};
 
 static const char *const navaro_names[3] = {"x", "y", "theta"};
 static const char *const navaro_units[3] = {"m", "m", "rad"};
@@ -171,7 +278,11 @@ static const pkm_case navaro_case = {
     .pose_names = navaro_names,
     .pose_units = navaro_units,
     .home = navaro_home,
-    .build = navaro_build_default,
+    .params_size = sizeof(pkm_navaro_params),
+    .params_default = navaro_default,
+    .params_set = navaro_set,
+    .params_help = navaro_help,
+    .build = navaro_build,
 };
 
 static const pkm_case *const case_list[] = {&navaro_case, NULL};

@@ -3,6 +3,8 @@
 #ifndef PKM_CASES_H
 #define PKM_CASES_H
 
+#include <stddef.h>
+
 #include "pkm/model.h"
 
 #ifdef __cplusplus
@@ -34,16 +36,26 @@ pkm_status pkm_navaro_leg_points(const pkm_navaro_params *p, const double pose[3
 pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pkm_model **out,
                             pkm_ctx *ctx);
 
-/* A built-in case as the command line sees it: a name and its pose coordinates. */
+/* Set one parameter by name from text ("E=7.4e10", "leg.A=2.4e-4", "elements_per_link=4").
+ * PKM_ERR_INVALID naming the key if it is unknown or the value is not a number of the right kind
+ * (range checks happen when the model is built). */
+pkm_status pkm_navaro_params_set(pkm_navaro_params *p, const char *key, const char *value,
+                                 pkm_ctx *ctx);
+
+/* A built-in case as the command line sees it: a name, its pose coordinates, its parameters. */
 typedef struct pkm_case {
     const char *name;
     const char *description;
-    int npose;                       /* pose coordinates */
-    const char *const *pose_names;   /* e.g. "x", "y", "theta" */
-    const char *const *pose_units;   /* SI units: "m", "rad" */
-    const double *home;              /* default pose */
-    /* Model at a pose with the case's default parameters. */
-    pkm_status (*build)(const double *pose, pkm_model **out, pkm_ctx *ctx);
+    int npose;                     /* pose coordinates */
+    const char *const *pose_names; /* e.g. "x", "y", "theta" */
+    const char *const *pose_units; /* SI units: "m", "rad" */
+    const double *home;            /* default pose */
+    size_t params_size;            /* bytes of the case's parameter struct */
+    void (*params_default)(void *params);
+    pkm_status (*params_set)(void *params, const char *key, const char *value, pkm_ctx *ctx);
+    /* NULL-terminated "key: meaning [unit]" lines for --help */
+    const char *const *params_help;
+    pkm_status (*build)(const void *params, const double *pose, pkm_model **out, pkm_ctx *ctx);
 } pkm_case;
 
 /* The built-in case of that name, or NULL. */

@@ -1,0 +1,418 @@
+/* cli/main.c: the pkmflex command line: subcommands, option parsing, printing, exit codes.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Exit status: 0 success; 1 `compare` found a frequency outside the tolerance; 2 bad input
+ * (usage, unknown case, malformed pose or table, unreachable pose, invalid parameter);
+ * 3 the computation failed (singular pencil, eigensolver failure, failed accuracy check). */
+#include "pkm/analysis.h"
+#include "pkm/cases.h"
+#include "pkm/io.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define EXIT_TOL     1
+#define EXIT_INPUT   2
+#define EXIT_COMPUTE 3
+#define MAX_SETS     64
+
+static const char *prog = "pkmflex";
+
+static int usage_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: error: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, " (try '%s --help')\n", prog);
+    va_end(ap);
+    return EXIT_INPUT;
+}
+
+/* One line on stderr for a library failure; the exit status follows its kind. */
+static int report(pkm_status st, const pkm_ctx *ctx)
+{
+    fprintf(stderr, "%s: error: %s\n", prog, ctx->msg[0] ? ctx->msg : pkm_status_str(st));
+    switch (st) {
+    case PKM_ERR_INVALID:
+    case PKM_ERR_MODEL:
+    case PKM_ERR_UNREACHABLE:
+    case PKM_ERR_PARSE:
+    case PKM_ERR_IO:
+        return EXIT_INPUT;
+    default:
+        return EXIT_COMPUTE;
+    }
+}
+
+static void print_main_help(void)
+{
+    printf("pkmflex %s: natural frequencies of parallel robots (beam finite elements,\n"
+           "loop closure by leg-variable Jacobian elimination, ARPACK + CHOLMOD).\n\n"
+           "usage: pkmflex <command> [options]\n\n"
+           "commands:\n"
+           "  modes CASE --pose ...      natural frequencies at one pose\n"
+           "  compare CASE --table FILE  compare with a reference table (e.g. Cast3M)\n"
+           "  cases                      list the built-in robots and their pose coordinates\n\n"
+           "Units: input is SI (m, rad, Pa, kg/m^3); frequencies are printed in Hz.\n"
+           "Run 'pkmflex <command> --help' for the options of a command.\n"
+           "Exit status: 0 ok, 1 compare out of tolerance, 2 bad input, 3 computation failed.\n",
+           PKM_VERSION_STRING);
+}
+
+static void print_common_options(void)
+{
+    printf("  --nev N                number of lowest modes (default 10 for modes, the table's\n"
+           "                         column count for compare)\n"
+           "  --set KEY=VALUE        override a case parameter (SI units), repeatable\n"
+           "  --formulation F        tree (Germain et al. 2015 virtual tree + leg-variable\n"
+           "                         elimination, default) or nodal (direct FE assembly)\n"
+           "  --solver S             arpack (sparse shift-invert, default) or dense (LAPACK)\n"
+           "case parameters (--set):\n");
+    for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
+        printf("  %s:\n", (*c)->name);
+        for (const char *const *h = (*c)->params_help; *h != NULL; h++)
+            printf("    %s\n", *h);
+    }
+}
+
+static void print_modes_help(void)
+{
+    printf("usage: pkmflex modes CASE --pose P1,P2,... [options]\n\n"
+           "Natural frequencies (Hz) of CASE at one pose, lowest first, with the relative\n"
+           "residual ||K x - w^2 M x|| / ||K x|| of each mode.\n\n"
+           "  --pose P1,P2,...       pose coordinates in SI units; navaro: x,y,theta (m, m, rad)\n"
+           "  --format table|csv     output format (csv header: mode,freq_hz,residual)\n");
+    print_common_options();
+}
+
+static void print_compare_help(void)
+{
+    printf("usage: pkmflex compare CASE --table FILE [options]\n\n"
+           "For every pose of a reference table (CSV: pose id, pose coordinates in SI units,\n"
+           "frequencies in Hz), computes the natural frequencies and prints reference,\n"
+           "computed and relative error per mode, then the maximum error.\n\n"
+           "  --table FILE           reference table, e.g. cases/navaro/table3_cast3m.csv\n"
+           "  --tol PCT              tolerance on the relative error in percent (default 0.05)\n");
+    print_common_options();
+}
+
+typedef struct options {
+    const char *case_name;
+    const char *pose_text;
+    const char *table;
+    const char *format;
+    double tol_pct;
+    int nev;
+    pkm_formulation form;
+    pkm_eigensolver eig;
+    int nsets;
+    const char *sets[MAX_SETS];
+} options;
+
+/* Parse "a,b,c" into exactly n finite numbers. */
+static int parse_pose(const char *text, int n, double *pose)
+{
+    const char *p = text;
+    for (int k = 0; k < n; k++) {
+        char *end = NULL;
+        pose[k] = strtod(p, &end);
+        if (end == p || !isfinite(pose[k])) return 0;
+        p = end;
+        if (k + 1 < n) {
+            if (*p != ',') return 0;
+            p++;
+        }
+    }
+    return *p == '\0';
+}
+
+static int parse_int(const char *text, int lo, int hi, int *v)
+{
+    char *end = NULL;
+    long x = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || x < lo || x > hi) return 0;
+    *v = (int)x;
+    return 1;
+}
+
+static int is_known_option(const char *a)
+{
+    static const char *const known[] = {"--pose", "--table",  "--format",      "--nev", "--tol",
+                                        "--set",  "--solver", "--formulation", NULL};
+    for (int i = 0; known[i] != NULL; i++)
+        if (strcmp(a, known[i]) == 0) return 1;
+    return 0;
+}
+
+/* Options shared by the subcommands; returns 0 on success, an exit status otherwise, -1 when
+ * help was printed. */
+static int parse_options(int argc, char **argv, options *o, void (*help)(void))
+{
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const int has_val = (i + 1 < argc);
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            help();
+            return -1;
+        } else if (a[0] != '-') {
+            if (o->case_name != NULL) return usage_error("unexpected argument '%s'", a);
+            o->case_name = a;
+        } else if (!is_known_option(a)) {
+            return usage_error("unknown option '%s'", a);
+        } else if (!has_val) {
+            return usage_error("option '%s' needs a value", a);
+        } else if (strcmp(a, "--pose") == 0) {
+            o->pose_text = argv[++i];
+        } else if (strcmp(a, "--table") == 0) {
+            o->table = argv[++i];
+        } else if (strcmp(a, "--format") == 0) {
+            o->format = argv[++i];
+            if (strcmp(o->format, "table") != 0 && strcmp(o->format, "csv") != 0)
+                return usage_error("--format '%s': expected table or csv", o->format);
+        } else if (strcmp(a, "--nev") == 0) {
+            if (!parse_int(argv[++i], 1, 100000, &o->nev))
+                return usage_error("--nev '%s': expected an integer >= 1", argv[i]);
+        } else if (strcmp(a, "--tol") == 0) {
+            char *end = NULL;
+            o->tol_pct = strtod(argv[++i], &end);
+            if (end == argv[i] || *end != '\0' || !(o->tol_pct >= 0.0) || !isfinite(o->tol_pct))
+                return usage_error("--tol '%s': expected a percentage >= 0", argv[i]);
+        } else if (strcmp(a, "--set") == 0) {
+            if (o->nsets == MAX_SETS)
+                return usage_error("too many --set options (max %d)", MAX_SETS);
+            if (strchr(argv[i + 1], '=') == NULL)
+                return usage_error("--set '%s': expected KEY=VALUE", argv[i + 1]);
+            o->sets[o->nsets++] = argv[++i];
+        } else if (strcmp(a, "--formulation") == 0) {
+            const char *f = argv[++i];
+            if (strcmp(f, "tree") == 0)
+                o->form = PKM_FORM_TREE;
+            else if (strcmp(f, "nodal") == 0)
+                o->form = PKM_FORM_NODAL;
+            else
+                return usage_error("--formulation '%s': expected tree or nodal", f);
+        } else if (strcmp(a, "--solver") == 0) {
+            const char *s = argv[++i];
+            if (strcmp(s, "arpack") == 0)
+                o->eig = PKM_EIG_ARPACK;
+            else if (strcmp(s, "dense") == 0)
+                o->eig = PKM_EIG_DENSE;
+            else
+                return usage_error("--solver '%s': expected arpack or dense", s);
+        }
+    }
+    return 0;
+}
+
+/* The case named on the command line with its --set overrides applied. */
+static int load_case(const options *o, const pkm_case **c, void **params)
+{
+    *params = NULL;
+    if (o->case_name == NULL) return usage_error("no CASE given");
+    *c = pkm_case_find(o->case_name);
+    if (*c == NULL) {
+        fprintf(stderr, "%s: error: unknown case '%s'; built-in cases:", prog, o->case_name);
+        for (const pkm_case *const *k = pkm_case_list(); *k != NULL; k++)
+            fprintf(stderr, " %s", (*k)->name);
+        fprintf(stderr, "\n");
+        return EXIT_INPUT;
+    }
+    *params = calloc(1, (*c)->params_size);
+    if (*params == NULL) {
+        fprintf(stderr, "%s: error: out of memory\n", prog);
+        return EXIT_COMPUTE;
+    }
+    (*c)->params_default(*params);
+    for (int i = 0; i < o->nsets; i++) {
+        char key[128];
+        const char *eq = strchr(o->sets[i], '=');
+        size_t len = (size_t)(eq - o->sets[i]);
+        if (len == 0 || len >= sizeof(key)) return usage_error("--set '%s': bad key", o->sets[i]);
+        memcpy(key, o->sets[i], len);
+        key[len] = '\0';
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        pkm_status st = (*c)->params_set(*params, key, eq + 1, &ctx);
+        if (st != PKM_OK) return report(st, &ctx);
+    }
+    return 0;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmd_modes(int argc, char **argv)
+{
+    options o = {.format = "table", .nev = 10, .form = PKM_FORM_TREE, .eig = PKM_EIG_ARPACK};
+    int rc = parse_options(argc, argv, &o, print_modes_help);
+    if (rc != 0) return rc < 0 ? 0 : rc;
+    const pkm_case *c = NULL;
+    void *params = NULL;
+    pkm_model *m = NULL;
+    pkm_analysis *an = NULL;
+    double pose[16];
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    if ((rc = load_case(&o, &c, &params)) != 0) goto done;
+    if (o.pose_text == NULL) {
+        memcpy(pose, c->home, sizeof(double) * (size_t)c->npose);
+    } else if (!parse_pose(o.pose_text, c->npose, pose)) {
+        fprintf(stderr, "%s: error: --pose '%s': expected %d comma-separated numbers", prog,
+                o.pose_text, c->npose);
+        for (int k = 0; k < c->npose; k++)
+            fprintf(stderr, "%s%s [%s]", k ? ", " : " ", c->pose_names[k], c->pose_units[k]);
+        fprintf(stderr, "\n");
+        rc = EXIT_INPUT;
+        goto done;
+    }
+    pkm_modal_opts mo = pkm_modal_opts_default();
+    mo.nev = o.nev;
+    const pkm_modes *md = NULL;
+    pkm_assembly_info info;
+    const double t0 = now_seconds();
+    pkm_status st = c->build(params, pose, &m, &ctx);
+    if (st == PKM_OK) st = pkm_analysis_create(o.form, o.eig, &mo, &an, &ctx);
+    if (st == PKM_OK) st = pkm_analysis_solve(an, m, &md, &info, &ctx);
+    const double t1 = now_seconds();
+    if (st != PKM_OK) {
+        rc = report(st, &ctx);
+        goto done;
+    }
+    if (strcmp(o.format, "csv") == 0) {
+        printf("mode,freq_hz,residual\n");
+        for (int k = 0; k < md->nev; k++)
+            printf("%d,%.10g,%.3e\n", k + 1, md->freq_hz[k], md->residual[k]);
+    } else {
+        printf("# %s at", c->name);
+        for (int k = 0; k < c->npose; k++)
+            printf(" %s = %g %s", c->pose_names[k], pose[k], c->pose_units[k]);
+        printf("\n# %lld independent coordinates (%lld before loop closure), %s formulation, %s,"
+               " %.3f ms\n",
+               (long long)info.n_reduced, (long long)info.n_total,
+               o.form == PKM_FORM_TREE ? "tree" : "nodal",
+               o.eig == PKM_EIG_ARPACK ? "ARPACK shift-invert" : "LAPACK dense", 1e3 * (t1 - t0));
+        printf("# M-orthonormality error %.1e\n", md->orth_error);
+        printf("%4s  %14s  %10s\n", "mode", "freq [Hz]", "residual");
+        for (int k = 0; k < md->nev; k++)
+            printf("%4d  %14.6f  %10.2e\n", k + 1, md->freq_hz[k], md->residual[k]);
+    }
+    rc = 0;
+done:
+    pkm_analysis_destroy(&an);
+    pkm_model_destroy(&m);
+    free(params);
+    return rc;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+    options o = {.tol_pct = 0.05, .nev = 0, .form = PKM_FORM_TREE, .eig = PKM_EIG_ARPACK};
+    int rc = parse_options(argc, argv, &o, print_compare_help);
+    if (rc != 0) return rc < 0 ? 0 : rc;
+    const pkm_case *c = NULL;
+    void *params = NULL;
+    pkm_table *tab = NULL;
+    pkm_analysis *an = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    if ((rc = load_case(&o, &c, &params)) != 0) goto done;
+    if (o.table == NULL) {
+        rc = usage_error("compare: --table FILE is required");
+        goto done;
+    }
+    pkm_status st = pkm_table_read(o.table, c->npose, &tab, &ctx);
+    if (st != PKM_OK) {
+        rc = report(st, &ctx);
+        goto done;
+    }
+    pkm_modal_opts mo = pkm_modal_opts_default();
+    mo.nev = (o.nev > tab->nfreq) ? o.nev : tab->nfreq;
+    if ((st = pkm_analysis_create(o.form, o.eig, &mo, &an, &ctx)) != PKM_OK) {
+        rc = report(st, &ctx);
+        goto done;
+    }
+    printf("# %s against %s (tolerance %g %%)\n", c->name, o.table, o.tol_pct);
+    printf("%4s  %4s  %12s  %12s  %10s  %9s\n", "pose", "mode", "ref [Hz]", "pkmflex [Hz]",
+           "error [%]", "residual");
+    double worst = 0.0, worst_res = 0.0, t_total = 0.0;
+    int worst_pose = 0, worst_mode = 0;
+    for (int r = 0; r < tab->nrows; r++) {
+        const double *pose = tab->pose + (size_t)r * (size_t)c->npose;
+        pkm_model *m = NULL;
+        const pkm_modes *md = NULL;
+        const double t0 = now_seconds();
+        st = c->build(params, pose, &m, &ctx);
+        if (st == PKM_OK) st = pkm_analysis_solve(an, m, &md, NULL, &ctx);
+        t_total += now_seconds() - t0;
+        pkm_model_destroy(&m);
+        if (st != PKM_OK) {
+            fprintf(stderr, "%s: error: pose %d of %s: %s\n", prog, tab->id[r], o.table, ctx.msg);
+            rc = (report(st, &(pkm_ctx){0}) == EXIT_INPUT) ? EXIT_INPUT : EXIT_COMPUTE;
+            goto done;
+        }
+        for (int k = 0; k < tab->nfreq; k++) {
+            const double ref = tab->freq[(size_t)r * (size_t)tab->nfreq + (size_t)k];
+            const double err = 100.0 * fabs(md->freq_hz[k] - ref) / ref;
+            printf("%4d  %4d  %12.4f  %12.4f  %10.4f  %9.1e%s\n", tab->id[r], k + 1, ref,
+                   md->freq_hz[k], err, md->residual[k], err > o.tol_pct ? "  OUT" : "");
+            if (err > worst) worst = err, worst_pose = tab->id[r], worst_mode = k + 1;
+            if (md->residual[k] > worst_res) worst_res = md->residual[k];
+        }
+    }
+    printf("# max error %.4f %% (pose %d, mode %d), worst residual %.1e, %.3f ms per pose\n", worst,
+           worst_pose, worst_mode, worst_res, 1e3 * t_total / tab->nrows);
+    printf("# %s\n", worst <= o.tol_pct ? "all within tolerance" : "OUT OF TOLERANCE");
+    rc = (worst <= o.tol_pct) ? 0 : EXIT_TOL;
+done:
+    pkm_analysis_destroy(&an);
+    pkm_table_destroy(&tab);
+    free(params);
+    return rc;
+}
+
+static int cmd_cases(void)
+{
+    for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
+        printf("%s: %s\n  pose:", (*c)->name, (*c)->description);
+        for (int k = 0; k < (*c)->npose; k++)
+            printf(" %s [%s]", (*c)->pose_names[k], (*c)->pose_units[k]);
+        printf("\n");
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_main_help();
+        return EXIT_INPUT;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        print_main_help();
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("pkmflex %s\n", PKM_VERSION_STRING);
+        return 0;
+    }
+    if (strcmp(cmd, "modes") == 0) return cmd_modes(argc, argv);
+    if (strcmp(cmd, "compare") == 0) return cmd_compare(argc, argv);
+    if (strcmp(cmd, "cases") == 0) return cmd_cases();
+    return usage_error("unknown command '%s'", cmd);
+}

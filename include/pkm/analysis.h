@@ -1,0 +1,37 @@
+/* include/pkm/analysis.h: one pose's modal analysis, reusable across poses.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Assembles the reduced pencil of a model and solves for its lowest modes. The CHOLMOD symbolic
+ * analysis is kept while the sparsity pattern stays the same (the same mechanism at another pose),
+ * so a sweep pays only for the numeric factorisation and the Lanczos iterations per pose. One
+ * analysis object serves one thread. */
+#ifndef PKM_ANALYSIS_H
+#define PKM_ANALYSIS_H
+
+#include "pkm/assembly.h"
+#include "pkm/modal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pkm_eigensolver {
+    PKM_EIG_ARPACK = 0, /* sparse shift-invert Lanczos (ARPACK-ng + CHOLMOD) */
+    PKM_EIG_DENSE = 1   /* LAPACK dsygvd, all eigenpairs (reference, small models) */
+} pkm_eigensolver;
+
+typedef struct pkm_analysis pkm_analysis;
+
+pkm_status pkm_analysis_create(pkm_formulation form, pkm_eigensolver eig,
+                               const pkm_modal_opts *opts, pkm_analysis **out, pkm_ctx *ctx);
+void pkm_analysis_destroy(pkm_analysis **a);
+
+/* Modes of m; *modes is owned by the analysis and valid until the next solve or destroy.
+ * info (may be NULL) receives the assembly sizes. */
+pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_modes **modes,
+                              pkm_assembly_info *info, pkm_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

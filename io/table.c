@@ -1,0 +1,160 @@
+/* io/table.c: CSV reference tables (pose, reference frequencies).
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/core_impl.h"
+#include "pkm/io.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LINE_MAX_LEN 4096
+
+void pkm_table_destroy(pkm_table **t)
+{
+    if (t == NULL || *t == NULL) return;
+    free((*t)->id);
+    free((*t)->pose);
+    free((*t)->freq);
+    free(*t);
+    *t = NULL;
+}
+
+/* Strip the trailing newline / carriage return; 1 if the line is blank or a comment. */
+static int skip_line(char *s)
+{
+    s[strcspn(s, "\r\n")] = '\0';
+    const char *p = s;
+    while (*p == ' ' || *p == '\t') p++;
+    return *p == '\0' || *p == '#';
+}
+
+static int count_fields(const char *s)
+{
+    int n = 1;
+    for (; *s; s++) n += (*s == ',');
+    return n;
+}
+
+/* Parse field k of a data line as a finite double; on failure record file:line:column. */
+static pkm_status parse_field(const char *path, int lineno, const char *start, const char *line,
+                              int k, double *v, pkm_ctx *ctx)
+{
+    char *end = NULL;
+    errno = 0;
+    double x = strtod(start, &end);
+    while (end != NULL && (*end == ' ' || *end == '\t')) end++;
+    if (end == start || (*end != ',' && *end != '\0') || errno == ERANGE || !isfinite(x)) {
+        size_t len = strcspn(start, ",");
+        return PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d:%d: field %d '%.*s' is not a finite number",
+                        path, lineno, (int)(start - line) + 1, k + 1, (int)(len > 40 ? 40 : len),
+                        start);
+    }
+    *v = x;
+    return PKM_OK;
+}
+
+pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx *ctx)
+{
+    *out = NULL;
+    if (npose < 1) return PKM_FAIL(ctx, PKM_ERR_INVALID, "table: npose = %d must be >= 1", npose);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    pkm_status rc = PKM_OK;
+    pkm_table *t = calloc(1, sizeof(*t));
+    char line[LINE_MAX_LEN];
+    int lineno = 0, ncols = 0, cap = 0;
+    double *vals = NULL;
+    if (t == NULL) {
+        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: cannot allocate the table", path);
+        goto done;
+    }
+    t->npose = npose;
+    while (fgets(line, sizeof(line), f) != NULL) {
+        lineno++;
+        if (strlen(line) == sizeof(line) - 1 && line[sizeof(line) - 2] != '\n') {
+            rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: line longer than %d characters", path,
+                          lineno, LINE_MAX_LEN - 2);
+            goto done;
+        }
+        if (skip_line(line)) continue;
+        if (ncols == 0) {
+            ncols = count_fields(line);
+            t->nfreq = ncols - 1 - npose;
+            if (t->nfreq < 1) {
+                rc = PKM_FAIL(ctx, PKM_ERR_PARSE,
+                              "%s:%d: header has %d columns; expected the pose id, %d pose "
+                              "coordinates and at least one frequency",
+                              path, lineno, ncols, npose);
+                goto done;
+            }
+            continue;
+        }
+        const int nf = count_fields(line);
+        if (nf != ncols) {
+            rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: %d fields, the header has %d", path, lineno,
+                          nf, ncols);
+            goto done;
+        }
+        if (t->nrows == cap) {
+            cap = cap ? 2 * cap : 16;
+            int *id = realloc(t->id, sizeof(*id) * (size_t)cap);
+            if (id != NULL) t->id = id;
+            double *v = realloc(vals, sizeof(*v) * (size_t)cap * (size_t)ncols);
+            if (v != NULL) vals = v;
+            if (id == NULL || v == NULL) {
+                rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: cannot allocate the table", path);
+                goto done;
+            }
+        }
+        const char *p = line;
+        double *row = vals + (size_t)t->nrows * (size_t)ncols;
+        for (int k = 0; k < ncols; k++) {
+            while (*p == ' ' || *p == '\t') p++;
+            rc = parse_field(path, lineno, p, line, k, &row[k], ctx);
+            if (rc != PKM_OK) goto done;
+            if (k >= 1 + npose && !(row[k] > 0.0)) {
+                rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: frequency %g Hz in field %d must be > 0",
+                              path, lineno, row[k], k + 1);
+                goto done;
+            }
+            p += strcspn(p, ",");
+            if (*p == ',') p++;
+        }
+        if (row[0] != floor(row[0]) || fabs(row[0]) > 1e9) {
+            rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: pose id '%g' is not an integer", path,
+                          lineno, row[0]);
+            goto done;
+        }
+        t->id[t->nrows] = (int)row[0];
+        t->nrows++;
+    }
+    if (ferror(f)) {
+        rc = PKM_FAIL(ctx, PKM_ERR_IO, "%s: read error", path);
+        goto done;
+    }
+    if (t->nrows == 0) {
+        rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s: no data rows", path);
+        goto done;
+    }
+    t->pose = malloc(sizeof(double) * (size_t)t->nrows * (size_t)npose);
+    t->freq = malloc(sizeof(double) * (size_t)t->nrows * (size_t)t->nfreq);
+    if (t->pose == NULL || t->freq == NULL) {
+        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: cannot allocate the table", path);
+        goto done;
+    }
+    for (int r = 0; r < t->nrows; r++) {
+        const double *row = vals + (size_t)r * (size_t)ncols;
+        memcpy(t->pose + (size_t)r * npose, row + 1, sizeof(double) * (size_t)npose);
+        memcpy(t->freq + (size_t)r * t->nfreq, row + 1 + npose, sizeof(double) * (size_t)t->nfreq);
+    }
+    *out = t;
+    t = NULL;
+done:
+    free(vals);
+    pkm_table_destroy(&t);
+    fclose(f);
+    return rc;
+}
