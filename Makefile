@@ -1,5 +1,6 @@
 # pkmflex top-level driver. The two set-up commands of the README:
-#   make run    install the Debian packages if missing, build, run the main job
+#   make run    install the Debian packages if missing, build, run the main job (Table 3
+#               comparison, then a frequency map to navaro_map.h5)
 #   make test   the same build, then the cmocka suite (normal build, then ASan + UBSan build)
 DEBS := cmake make gcc pkg-config libsuitesparse-dev libarpack2-dev libhdf5-dev libcmocka-dev \
         liblapack-dev libblas-dev hdf5-tools python3-h5py libcyaml-dev
@@ -23,8 +24,12 @@ build: deps
 	cmake -S . -B $(BUILD) -DPKM_WERROR=$(PKM_WERROR) -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build $(BUILD) -j $(JOBS)
 
+# The main job: NaVARo against Cast3M (Germain et al. 2015, Table 3), then its frequency map over
+# the workspace at theta = -pi/3 (the orientation of poses 2-8) written to navaro_map.h5.
 run: build
 	./$(BUILD)/pkmflex compare navaro --table cases/navaro/table3_cast3m.csv
+	./$(BUILD)/pkmflex map navaro --grid x=-0.22:0.22:45,y=-0.22:0.22:45 \
+	    --pose 0,0,-1.0471975511965976 --nev 8 -o navaro_map.h5
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

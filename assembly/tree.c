@@ -437,8 +437,8 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
             free(C);
             return rc;
         }
-        const double sg = (t->last_elem[jt->node[1]] == e && jt->node[1] >= 0 &&
-                           jt->body[1] != m->platform)
+        const double sg = (jt->node[1] >= 0 && jt->body[1] != m->platform &&
+                           t->last_elem[jt->node[1]] == e)
                               ? 1.0
                               : -1.0;
         double d[3] = {jt->point[0] - m->nodes[tn].x[0], jt->point[1] - m->nodes[tn].x[1],

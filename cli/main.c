@@ -4,9 +4,12 @@
  * Exit status: 0 success; 1 `compare` found a frequency outside the tolerance; 2 bad input
  * (usage, unknown case, malformed pose or table, unreachable pose, invalid parameter);
  * 3 the computation failed (singular pencil, eigensolver failure, failed accuracy check). */
+#define _POSIX_C_SOURCE 200809L
+
 #include "pkm/analysis.h"
 #include "pkm/cases.h"
 #include "pkm/io.h"
+#include "pkm/map.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -14,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define EXIT_TOL     1
 #define EXIT_INPUT   2
@@ -63,6 +67,7 @@ static void print_main_help(void)
            "commands:\n"
            "  modes CASE --pose ...      natural frequencies at one pose\n"
            "  compare CASE --table FILE  compare with a reference table (e.g. Cast3M)\n"
+           "  map CASE --grid ... -o F   frequency map over a grid of poses, to HDF5\n"
            "  cases                      list the built-in robots and their pose coordinates\n\n"
            "Units: input is SI (m, rad, Pa, kg/m^3); frequencies are printed in Hz.\n"
            "Run 'pkmflex <command> --help' for the options of a command.\n"
@@ -107,11 +112,31 @@ static void print_compare_help(void)
     print_common_options();
 }
 
+static void print_map_help(void)
+{
+    printf(
+        "usage: pkmflex map CASE --grid AXIS=START:STOP:COUNT[,...] -o FILE.h5 [options]\n\n"
+        "Natural frequencies over a regular grid of poses, written to an HDF5 file (layout in\n"
+        "docs/hdf5-layout.md). Axes are pose coordinates of the case (navaro: x, y [m],\n"
+        "theta [rad]); coordinates not named stay at their --pose value. Poses that are\n"
+        "unreachable or singular, or where the solver fails, are recorded in /status with\n"
+        "NaN frequencies and the sweep goes on. The file is written under a temporary name\n"
+        "and renamed when complete.\n\n"
+        "  --grid SPEC            e.g. x=-0.1:0.1:21,y=-0.1:0.1:21 (COUNT points, ends included)\n"
+        "  --pose P1,P2,...       base pose for the coordinates not swept (default: home)\n"
+        "  -o, --output FILE.h5   output file\n"
+        "  --quiet                no progress bar\n");
+    print_common_options();
+}
+
 typedef struct options {
     const char *case_name;
     const char *pose_text;
     const char *table;
     const char *format;
+    const char *grid;
+    const char *output;
+    int quiet;
     double tol_pct;
     int nev;
     pkm_formulation form;
@@ -148,8 +173,9 @@ static int parse_int(const char *text, int lo, int hi, int *v)
 
 static int is_known_option(const char *a)
 {
-    static const char *const known[] = {"--pose", "--table",  "--format",      "--nev", "--tol",
-                                        "--set",  "--solver", "--formulation", NULL};
+    static const char *const known[] = {"--pose", "--table", "--format", "--nev",
+                                        "--tol",  "--set",   "--solver", "--formulation",
+                                        "--grid", "-o",      "--output", NULL};
     for (int i = 0; known[i] != NULL; i++)
         if (strcmp(a, known[i]) == 0) return 1;
     return 0;
@@ -165,6 +191,8 @@ static int parse_options(int argc, char **argv, options *o, void (*help)(void))
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             help();
             return -1;
+        } else if (strcmp(a, "--quiet") == 0) {
+            o->quiet = 1;
         } else if (a[0] != '-') {
             if (o->case_name != NULL) return usage_error("unexpected argument '%s'", a);
             o->case_name = a;
@@ -174,6 +202,10 @@ static int parse_options(int argc, char **argv, options *o, void (*help)(void))
             return usage_error("option '%s' needs a value", a);
         } else if (strcmp(a, "--pose") == 0) {
             o->pose_text = argv[++i];
+        } else if (strcmp(a, "--grid") == 0) {
+            o->grid = argv[++i];
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            o->output = argv[++i];
         } else if (strcmp(a, "--table") == 0) {
             o->table = argv[++i];
         } else if (strcmp(a, "--format") == 0) {
@@ -385,6 +417,146 @@ done:
     return rc;
 }
 
+/* Parse "x=-0.1:0.1:21,theta=0:1:5" into the map's axes. */
+static int parse_grid(const char *spec, const pkm_case *c, pkm_map *map)
+{
+    const char *p = spec;
+    map->naxes = 0;
+    while (*p != '\0') {
+        if (map->naxes == PKM_MAP_MAX_AXES)
+            return usage_error("--grid '%s': at most %d axes", spec, PKM_MAP_MAX_AXES);
+        const char *eq = strchr(p, '=');
+        if (eq == NULL) return usage_error("--grid '%s': expected AXIS=START:STOP:COUNT", spec);
+        const size_t len = (size_t)(eq - p);
+        int idx = -1;
+        for (int k = 0; k < c->npose; k++)
+            if (strlen(c->pose_names[k]) == len && strncmp(p, c->pose_names[k], len) == 0) idx = k;
+        if (idx < 0)
+            return usage_error("--grid: '%.*s' is not a pose coordinate of %s", (int)len, p,
+                               c->name);
+        for (int a = 0; a < map->naxes; a++)
+            if (map->axes[a].pose_index == idx)
+                return usage_error("--grid: axis '%s' given twice", c->pose_names[idx]);
+        pkm_map_axis *ax = &map->axes[map->naxes];
+        char *end = NULL;
+        ax->start = strtod(eq + 1, &end);
+        if (end == eq + 1 || *end != ':' || !isfinite(ax->start))
+            return usage_error("--grid '%s': bad START for axis '%s'", spec, c->pose_names[idx]);
+        const char *q = end + 1;
+        ax->stop = strtod(q, &end);
+        if (end == q || *end != ':' || !isfinite(ax->stop))
+            return usage_error("--grid '%s': bad STOP for axis '%s'", spec, c->pose_names[idx]);
+        q = end + 1;
+        long n = strtol(q, &end, 10);
+        if (end == q || (*end != ',' && *end != '\0') || n < 1 || n > 10000000)
+            return usage_error("--grid '%s': COUNT of axis '%s' must be an integer >= 1", spec,
+                               c->pose_names[idx]);
+        ax->count = (int)n;
+        ax->pose_index = idx;
+        snprintf(ax->name, sizeof(ax->name), "%s", c->pose_names[idx]);
+        snprintf(ax->unit, sizeof(ax->unit), "%s", c->pose_units[idx]);
+        map->naxes++;
+        p = (*end == ',') ? end + 1 : end;
+    }
+    if (map->naxes == 0) return usage_error("--grid '%s': no axis", spec);
+    return 0;
+}
+
+typedef struct progress {
+    double t0, last;
+} progress;
+
+/* A progress bar with rate and time left, redrawn at most 10 times a second. */
+static void show_progress(int64_t done, int64_t total, void *user)
+{
+    progress *pg = user;
+    const double t = now_seconds();
+    if (done < total && t - pg->last < 0.1) return;
+    pg->last = t;
+    const double rate = done / fmax(t - pg->t0, 1e-9), frac = (double)done / (double)total;
+    char bar[31];
+    const int fill = (int)(30 * frac);
+    for (int k = 0; k < 30; k++)
+        bar[k] = (k < fill) ? '#' : '.';
+    bar[30] = '\0';
+    fprintf(stderr, "\r[%s] %3.0f%% %lld/%lld poses, %.0f poses/s, %.1f s left ", bar, 100.0 * frac,
+            (long long)done, (long long)total, rate, (double)(total - done) / rate);
+    if (done == total) fprintf(stderr, "\n");
+}
+
+static int cmd_map(int argc, char **argv)
+{
+    options o = {.nev = 8, .form = PKM_FORM_TREE, .eig = PKM_EIG_ARPACK};
+    int rc = parse_options(argc, argv, &o, print_map_help);
+    if (rc != 0) return rc < 0 ? 0 : rc;
+    const pkm_case *c = NULL;
+    void *params = NULL;
+    pkm_map map;
+    memset(&map, 0, sizeof(map));
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    if ((rc = load_case(&o, &c, &params)) != 0) goto done;
+    if (o.grid == NULL || o.output == NULL) {
+        rc = usage_error("map: --grid and -o FILE.h5 are required");
+        goto done;
+    }
+    if ((rc = parse_grid(o.grid, c, &map)) != 0) goto done;
+    snprintf(map.case_name, sizeof(map.case_name), "%s", c->name);
+    map.npose = c->npose;
+    for (int k = 0; k < c->npose; k++)
+        snprintf(map.pose_names[k], sizeof(map.pose_names[k]), "%s", c->pose_names[k]);
+    memcpy(map.base_pose, c->home, sizeof(double) * (size_t)c->npose);
+    if (o.pose_text != NULL && !parse_pose(o.pose_text, c->npose, map.base_pose)) {
+        rc = usage_error("--pose '%s': expected %d comma-separated numbers", o.pose_text, c->npose);
+        goto done;
+    }
+    map.nev = o.nev;
+    map.formulation = o.form;
+    map.eigensolver = o.eig;
+    map.opts = pkm_modal_opts_default();
+    map.opts.nev = o.nev;
+    pkm_status st = pkm_map_alloc(&map, &ctx);
+    if (st != PKM_OK) {
+        rc = report(st, &ctx);
+        goto done;
+    }
+    progress pg = {now_seconds(), 0.0};
+    const int bar = !o.quiet && isatty(STDERR_FILENO);
+    st = pkm_map_sweep(c, params, &map, bar ? show_progress : NULL, &pg, &ctx);
+    const double elapsed = now_seconds() - pg.t0;
+    if (st != PKM_OK) {
+        rc = report(st, &ctx);
+        goto done;
+    }
+    st = pkm_map_write_h5(&map, o.output, &ctx);
+    if (st != PKM_OK) {
+        rc = report(st, &ctx);
+        goto done;
+    }
+    int64_t count[4] = {0};
+    for (int64_t p = 0; p < map.npoints; p++)
+        if (map.status[p] >= 0 && map.status[p] <= 3) count[map.status[p]]++;
+    printf("# %s map, %lld poses in %.3f s (%.0f poses/s): %lld ok, %lld unreachable, "
+           "%lld singular, %lld failed\n",
+           c->name, (long long)map.npoints, elapsed, map.npoints / fmax(elapsed, 1e-9),
+           (long long)count[0], (long long)count[1], (long long)count[2], (long long)count[3]);
+    for (int k = 0; k < map.nev && count[0] > 0; k++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int64_t p = 0; p < map.npoints; p++)
+            if (map.status[p] == PKM_POSE_OK) {
+                lo = fmin(lo, map.freq_hz[p * map.nev + k]);
+                hi = fmax(hi, map.freq_hz[p * map.nev + k]);
+            }
+        printf("f%-3d %10.4f .. %10.4f Hz\n", k + 1, lo, hi);
+    }
+    printf("# written to %s\n", o.output);
+    rc = 0;
+done:
+    pkm_map_free(&map);
+    free(params);
+    return rc;
+}
+
 static int cmd_cases(void)
 {
     for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
@@ -413,6 +585,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "modes") == 0) return cmd_modes(argc, argv);
     if (strcmp(cmd, "compare") == 0) return cmd_compare(argc, argv);
+    if (strcmp(cmd, "map") == 0) return cmd_map(argc, argv);
     if (strcmp(cmd, "cases") == 0) return cmd_cases();
     return usage_error("unknown command '%s'", cmd);
 }

@@ -106,10 +106,14 @@ pkm_status pkm_model_add_beam(pkm_model *m, const pkm_beam_desc *d, int *id, pkm
                             name, s + 1, ne);
         if (!all_finite(d->points[s], 3) || !all_finite(d->points[s + 1], 3))
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "beam '%s': point %d is not finite", name, s + 1);
-        /* The frame check rejects zero-length segments and zref along the beam. */
+        /* The frame check rejects zero-length segments and zref along the beam; its message is
+         * prefixed with the beam's name. */
         double R[3][3], l;
-        rc = pkm_fem_beam3d_frame(d->points[s], d->points[s + 1], d->zref, R, &l, ctx);
-        if (rc != PKM_OK) return rc;
+        pkm_ctx fctx;
+        pkm_ctx_clear(&fctx);
+        rc = pkm_fem_beam3d_frame(d->points[s], d->points[s + 1], d->zref, R, &l, &fctx);
+        if (rc != PKM_OK)
+            return PKM_FAIL(ctx, rc, "beam '%s', segment %d: %s", name, s + 1, fctx.msg);
         total += ne;
     }
     if (!grow((void **)&m->bodies, &m->cap_bodies, b + 1, sizeof(pkm_body)) ||

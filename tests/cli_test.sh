@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/cli_test.sh PKMFLEX ROOT: the command line's exit codes and one-line errors.
+# tests/cli_test.sh PKMFLEX ROOT: the command line's exit codes and one-line errors, and the
+# map command's file (read back with h5py).
 set -u
 bin=$1
 root=$2
@@ -44,6 +45,11 @@ expect 2 modes navaro --bogus
 expect 2 compare navaro
 expect 2 compare navaro --table /nonexistent/table.csv
 expect 2 nosuchcommand
+expect 2 map navaro --grid q=0:1:3 -o /tmp/never.h5
+expect 2 map navaro --grid x=0:1:0 -o /tmp/never.h5
+expect 2 map navaro --grid x=0:1 -o /tmp/never.h5
+expect 2 map navaro --grid x=0:0.01:2
+expect 2 map navaro --grid x=0:0.01:2 -o /nonexistent/dir/map.h5 --quiet
 # csv header is exact and the mode count follows --nev
 hdr=$("$bin" modes navaro --pose 0,0,0 --nev 3 --format csv | head -n 1)
 rows=$("$bin" modes navaro --pose 0,0,0 --nev 3 --format csv | tail -n +2 | grep -c '')
@@ -53,5 +59,60 @@ else
     echo "FAIL: csv header '$hdr', $rows rows"
     fails=$((fails + 1))
 fi
+# check NAME COMMAND...: a shell condition counted as one test.
+check() {
+    local name=$1
+    shift
+    if "$@"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $name"
+        fails=$((fails + 1))
+    fi
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+py=""
+for cand in "${PYTHON:-}" python3 /usr/bin/python3; do
+    if [ -n "$cand" ] && "$cand" -c 'import h5py' 2>/dev/null; then
+        py=$cand
+        break
+    fi
+done
+[ -n "$py" ] || { echo "FAIL: no python3 with h5py (Debian python3-h5py)"; fails=$((fails + 1)); }
+
+# A grid crossing the workspace boundary records unreachable poses and still writes the file.
+expect 0 map navaro --grid x=-0.3:0.3:7,y=0:0:1 --nev 4 -o "$tmp/edge.h5" --quiet
+check "map across the boundary" "$py" -c '
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+st, fr = f["status"][...], f["freq_hz"][...]
+assert st.shape == (7, 1) and fr.shape == (7, 1, 4), (st.shape, fr.shape)
+assert (st == 1).any() and (st == 0).any(), st.ravel()
+assert np.isnan(fr[st == 1]).all() and np.isfinite(fr[st == 0]).all()
+' "$tmp/edge.h5"
+
+# Every map pose equals the single-pose result (pose 4 of Table 3).
+pose="0.18186533479473213,0.105,-1.0471975511965976"
+expect 0 map navaro --grid x=0.18186533479473213:0.18186533479473213:1 \
+    --pose "$pose" --nev 6 -o "$tmp/one.h5" --quiet
+"$bin" modes navaro --pose "$pose" --nev 6 --format csv >"$tmp/one.csv"
+check "map point equals modes" "$py" -c '
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+ref = np.loadtxt(sys.argv[2], delimiter=",", skiprows=1)[:, 1]
+got = f["freq_hz"][0, :]
+assert np.allclose(got, ref, rtol=1e-9, atol=0), (got, ref)
+' "$tmp/one.h5" "$tmp/one.csv"
+
+# Killing a sweep half-way leaves no file at the output path (it is written at the end, under a
+# temporary name, then renamed).
+"$bin" map navaro --grid x=-0.06:0.06:200,y=-0.06:0.06:200 -o "$tmp/killed.h5" --quiet \
+    >/dev/null 2>&1 &
+sleep 1
+kill -9 $! 2>/dev/null
+wait $! 2>/dev/null
+check "killed sweep leaves no file" test ! -e "$tmp/killed.h5"
+
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]

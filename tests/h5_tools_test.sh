@@ -1,0 +1,50 @@
+#!/bin/sh
+# tests/h5_tools_test.sh FILE: the map file written by test_io_h5map is readable by ordinary
+# tools: h5dump (hdf5-tools) and Python's h5py, with the shapes, units and attributes of
+# docs/hdf5-layout.md.
+set -eu
+f=$1
+command -v h5dump >/dev/null || { echo "FAIL: h5dump not found (Debian package hdf5-tools)"; exit 1; }
+h5dump "$f" >/dev/null || { echo "FAIL: h5dump cannot read $f"; exit 1; }
+hdr=$(h5dump -H "$f")
+for want in 'DATASET "freq_hz"' 'DATASET "residual"' 'DATASET "status"' 'DATASET "tracked_mode"' \
+    'GROUP "grid"' 'DATASET "x"' 'DATASET "theta"' 'ATTRIBUTE "pkmflex_version"'; do
+    printf '%s\n' "$hdr" | grep -qF "$want" || { echo "FAIL: h5dump -H: no $want"; exit 1; }
+done
+h5dump -H -d /freq_hz "$f" | grep -qF 'SIMPLE { ( 3, 4, 5 ) / ( 3, 4, 5 ) }' ||
+    { echo "FAIL: h5dump: /freq_hz is not 3 x 4 x 5"; h5dump -H -d /freq_hz "$f"; exit 1; }
+h5dump -H -d /status "$f" | grep -qF 'H5T_STD_I8LE' ||
+    { echo "FAIL: h5dump: /status is not int8"; exit 1; }
+# The first python3 with h5py: a python3 earlier on PATH (pyenv, a venv) may lack Debian's
+# python3-h5py, which installs for /usr/bin/python3.
+py=
+for c in ${PYTHON:-} python3 /usr/bin/python3; do
+    if "$c" -c 'import h5py' 2>/dev/null; then py=$c; break; fi
+done
+[ -n "$py" ] || { echo "FAIL: no python3 with h5py (Debian package python3-h5py)"; exit 1; }
+"$py" - "$f" <<'PY'
+import math
+import sys
+
+import h5py
+
+with h5py.File(sys.argv[1], "r") as f:
+    axes = f.attrs["axes"].split(",")
+    assert axes == ["x", "theta"], axes
+    shape = tuple(f["grid"][a].shape[0] for a in axes)
+    nev = int(f.attrs["nev"])
+    assert shape == (3, 4) and nev == 5, (shape, nev)
+    for name in ("freq_hz", "residual", "tracked_mode"):
+        assert f[name].shape == shape + (nev,), (name, f[name].shape)
+    assert f["status"].shape == shape, f["status"].shape
+    assert f["status"].dtype == "int8" and f["tracked_mode"].dtype == "int32"
+    assert f["freq_hz"].attrs["units"] == "Hz"
+    assert f["grid/x"].attrs["units"] == "m" and int(f["grid/x"].attrs["pose_index"]) == 0
+    assert f.attrs["case"] == "synthetic" and f.attrs["formulation"] == "nodal"
+    assert list(f.attrs["base_pose"]) == [0.01, -0.02, 0.3]
+    st = f["status"][()]
+    fr = f["freq_hz"][()]
+    assert math.isnan(fr[0, 1, 0]) and st[0, 1] == 1
+    assert fr[0, 0, 0] == 10.0 and st[0, 0] == 0
+print("h5dump and h5py read the map")
+PY
