@@ -18,7 +18,7 @@
 #include <string.h>
 
 #define PI     3.14159265358979323846
-#define TABLE3 PKM_TEST_DATA "/../../cases/navaro/table3_cast3m.csv"
+#define TABLE3 PKM_SOURCE_DIR "/cases/navaro/table3_cast3m.csv"
 
 /* Steel of the brief: E = 206 GPa, nu = 0.3 (G = E / 2.6). */
 static pkm_material steel(double rho)

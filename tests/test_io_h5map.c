@@ -399,7 +399,7 @@ static pkm_status read_capturing_stderr(const char *path, pkm_map *m, pkm_ctx *c
 static void test_read_not_hdf5(void **state)
 {
     (void)state;
-    const char *csv = PKM_TEST_DATA "/../../cases/navaro/table3_cast3m.csv";
+    const char *csv = PKM_SOURCE_DIR "/cases/navaro/table3_cast3m.csv";
     assert_true(file_exists(csv));
     /* HDF5's default is to print its error stack: the reader must silence it and restore it. */
     H5E_auto2_t f0 = NULL;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TABLE3 PKM_TEST_DATA "/../../cases/navaro/table3_cast3m.csv"
+#define TABLE3 PKM_SOURCE_DIR "/cases/navaro/table3_cast3m.csv"
 
 /* LAPACK Cholesky; the trailing size_t is the hidden length of the CHARACTER argument uplo
  * (GNU Fortran argument passing conventions). */
