@@ -137,6 +137,7 @@ typedef struct options {
     const char *grid;
     const char *output;
     int quiet;
+    int threads;
     double tol_pct;
     int nev;
     pkm_formulation form;
@@ -173,9 +174,9 @@ static int parse_int(const char *text, int lo, int hi, int *v)
 
 static int is_known_option(const char *a)
 {
-    static const char *const known[] = {"--pose", "--table", "--format", "--nev",
-                                        "--tol",  "--set",   "--solver", "--formulation",
-                                        "--grid", "-o",      "--output", NULL};
+    static const char *const known[] = {
+        "--pose",        "--table", "--format", "--nev",    "--tol",     "--set", "--solver",
+        "--formulation", "--grid",  "-o",       "--output", "--threads", NULL};
     for (int i = 0; known[i] != NULL; i++)
         if (strcmp(a, known[i]) == 0) return 1;
     return 0;
@@ -202,6 +203,9 @@ static int parse_options(int argc, char **argv, options *o, void (*help)(void))
             return usage_error("option '%s' needs a value", a);
         } else if (strcmp(a, "--pose") == 0) {
             o->pose_text = argv[++i];
+        } else if (strcmp(a, "--threads") == 0) {
+            if (!parse_int(argv[++i], 1, 256, &o->threads))
+                return usage_error("--threads '%s': expected an integer from 1 to 256", argv[i]);
         } else if (strcmp(a, "--grid") == 0) {
             o->grid = argv[++i];
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
@@ -486,7 +490,7 @@ static void show_progress(int64_t done, int64_t total, void *user)
 
 static int cmd_map(int argc, char **argv)
 {
-    options o = {.nev = 8, .form = PKM_FORM_TREE, .eig = PKM_EIG_ARPACK};
+    options o = {.nev = 8, .form = PKM_FORM_TREE, .eig = PKM_EIG_ARPACK, .threads = 1};
     int rc = parse_options(argc, argv, &o, print_map_help);
     if (rc != 0) return rc < 0 ? 0 : rc;
     const pkm_case *c = NULL;
@@ -522,7 +526,7 @@ static int cmd_map(int argc, char **argv)
     }
     progress pg = {now_seconds(), 0.0};
     const int bar = !o.quiet && isatty(STDERR_FILENO);
-    st = pkm_map_sweep(c, params, &map, bar ? show_progress : NULL, &pg, &ctx);
+    st = pkm_map_sweep(c, params, &map, o.threads, bar ? show_progress : NULL, &pg, &ctx);
     const double elapsed = now_seconds() - pg.t0;
     if (st != PKM_OK) {
         rc = report(st, &ctx);

@@ -105,6 +105,18 @@ got = f["freq_hz"][0, :]
 assert np.allclose(got, ref, rtol=1e-9, atol=0), (got, ref)
 ' "$tmp/one.h5" "$tmp/one.csv"
 
+# Worker processes give the same map as one process.
+expect 0 map navaro --grid x=-0.25:0.25:9,y=-0.2:0.2:7 --nev 5 -o "$tmp/w1.h5" --quiet
+expect 0 map navaro --grid x=-0.25:0.25:9,y=-0.2:0.2:7 --nev 5 -o "$tmp/w2.h5" --quiet --threads 2
+check "2 workers equal 1" "$py" -c '
+import sys, h5py, numpy as np
+a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+assert (a["status"][...] == b["status"][...]).all()
+assert np.array_equal(a["freq_hz"][...], b["freq_hz"][...], equal_nan=True)
+assert (a["status"][...] == 0).sum() > 10 and (a["status"][...] == 1).sum() > 0
+' "$tmp/w1.h5" "$tmp/w2.h5"
+expect 2 map navaro --grid x=0:0.01:2 -o "$tmp/bad.h5" --threads 0
+
 # Killing a sweep half-way leaves no file at the output path (it is written at the end, under a
 # temporary name, then renamed).
 "$bin" map navaro --grid x=-0.06:0.06:200,y=-0.06:0.06:200 -o "$tmp/killed.h5" --quiet \

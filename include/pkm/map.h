@@ -49,7 +49,7 @@ typedef struct pkm_map {
     pkm_formulation formulation;
     pkm_eigensolver eigensolver;
     pkm_modal_opts opts;
-    int64_t ncoord;      /* order of the pencil (0 if no pose succeeded) */
+    int64_t ncoord; /* order of the pencil (0 if no pose succeeded) */
     /* results, npoints (x nev), row-major in the grid order */
     signed char *status; /* pkm_pose_status */
     double *freq_hz;     /* NaN where status != OK */
@@ -74,8 +74,12 @@ typedef void (*pkm_progress_fn)(int64_t done, int64_t total, void *user);
  * base_pose, formulation, eigensolver and opts set, arrays from pkm_map_alloc). Unreachable,
  * singular and failed poses are recorded in map->status and the sweep goes on; only errors
  * that would repeat at every pose (invalid parameters, an ill-formed model, memory) stop it.
+ *
+ * nworkers > 1 computes the poses in that many worker processes (POSIX fork, results in shared
+ * memory): ARPACK keeps Fortran SAVE state, so poses cannot share one process's ARPACK across
+ * threads. Each worker uses one thread; progress is reported from the calling process only.
  * progress may be NULL. */
-pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
+pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map, int nworkers,
                          pkm_progress_fn progress, void *user, pkm_ctx *ctx);
 
 /* HDF5 file (layout in docs/hdf5-layout.md), written to PATH.tmp then renamed, so a crash
