@@ -22,24 +22,24 @@
 #include <string.h>
 
 typedef struct leg {
-    int ncoord;      /* coordinates of the virtual tree, q_t,i */
-    int n0;          /* independent ones, q_t,i^0 */
-    int64_t first;   /* reduced index of the first independent coordinate */
-    int nnodes;      /* nodes of the leg's bodies */
-    double *J;       /* nnodes x 6 x ncoord: screw (v_O, w) of each node per coordinate */
-    int *indep;      /* ncoord: local independent index, or -1 if eliminated */
-    double *Q;       /* ncoord x (n0 + np): q_t,i = Q [q_t,i^0; x_p] (eq. 52, leg rows) */
+    int ncoord;    /* coordinates of the virtual tree, q_t,i */
+    int n0;        /* independent ones, q_t,i^0 */
+    int64_t first; /* reduced index of the first independent coordinate */
+    int nnodes;    /* nodes of the leg's bodies */
+    double *J;     /* nnodes x 6 x ncoord: screw (v_O, w) of each node per coordinate */
+    int *indep;    /* ncoord: local independent index, or -1 if eliminated */
+    double *Q;     /* ncoord x (n0 + np): q_t,i = Q [q_t,i^0; x_p] (eq. 52, leg rows) */
 } leg;
 
 typedef struct tree {
     const pkm_model *m;
-    int np;           /* 6 with a platform, else 0 */
+    int np; /* 6 with a platform, else 0 */
     int nlegs;
     leg *legs;
-    int *body_leg;    /* per body: leg index, -1 for the platform */
-    int *parent;      /* per body: tree joint, -1 if none */
-    int *entry;       /* per body: node where the tree enters it */
-    int *order;       /* bodies in breadth-first order */
+    int *body_leg; /* per body: leg index, -1 for the platform */
+    int *parent;   /* per body: tree joint, -1 if none */
+    int *entry;    /* per body: node where the tree enters it */
+    int *order;    /* bodies in breadth-first order */
     int norder;
     int *is_tree;     /* per joint */
     int *joint_leg;   /* per joint */
@@ -76,7 +76,8 @@ static void tree_free(tree *t)
 
 static int find_root(int *uf, int x)
 {
-    while (uf[x] != x) x = uf[x] = uf[uf[x]];
+    while (uf[x] != x)
+        x = uf[x] = uf[uf[x]];
     return x;
 }
 
@@ -108,6 +109,21 @@ static double *node_J(const tree *t, int node)
     return L->J + (size_t)t->node_local[node] * 6 * (size_t)L->ncoord;
 }
 
+/* Twists at point y of node n's coordinates: T (6 x ncoord, row-major) = [I, -[y]x; 0, I] J_n. */
+static void node_twists(const tree *t, int n, const double y[3], double *T)
+{
+    const int nc = t->legs[t->body_leg[t->m->nodes[n].body]].ncoord;
+    const double *J = node_J(t, n);
+    for (int c = 0; c < nc; c++) {
+        double sc[6], tw[6];
+        for (int r = 0; r < 6; r++)
+            sc[r] = J[r * nc + c];
+        screw_at(sc, y, tw);
+        for (int r = 0; r < 6; r++)
+            T[r * nc + c] = tw[r];
+    }
+}
+
 /* Local frame of element e oriented from its floating-frame node to its other node. */
 static pkm_status elem_frame(const tree *t, int e, int *s, int *tn, double R[3][3], double *l,
                              pkm_ctx *ctx)
@@ -115,8 +131,8 @@ static pkm_status elem_frame(const tree *t, int e, int *s, int *tn, double R[3][
     const pkm_elem *el = &t->m->elems[e];
     *s = t->elem_start[e];
     *tn = (*s == el->n1) ? el->n2 : el->n1;
-    return pkm_fem_beam3d_frame(t->m->nodes[*s].x, t->m->nodes[*tn].x,
-                                t->m->bodies[el->body].zref, R, l, ctx);
+    return pkm_fem_beam3d_frame(t->m->nodes[*s].x, t->m->nodes[*tn].x, t->m->bodies[el->body].zref,
+                                R, l, ctx);
 }
 
 /* Breadth-first spanning tree of the bodies from the ground, not entering the platform and not
@@ -126,7 +142,8 @@ static pkm_status build_tree(tree *t, pkm_ctx *ctx)
     const pkm_model *m = t->m;
     int *seen = calloc((size_t)m->nbodies + 1, sizeof(*seen));
     if (seen == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the virtual tree");
-    for (int b = 0; b < m->nbodies; b++) t->parent[b] = t->entry[b] = -1;
+    for (int b = 0; b < m->nbodies; b++)
+        t->parent[b] = t->entry[b] = -1;
     /* The ground is vertex -1; it is popped first. */
     int qh = 0;
     t->norder = 0;
@@ -160,14 +177,16 @@ static pkm_status find_legs(tree *t, pkm_ctx *ctx)
     const pkm_model *m = t->m;
     int *uf = malloc(sizeof(*uf) * (size_t)(m->nbodies + 1));
     if (uf == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate legs");
-    for (int b = 0; b < m->nbodies; b++) uf[b] = b;
+    for (int b = 0; b < m->nbodies; b++)
+        uf[b] = b;
     for (int j = 0; j < m->njoints; j++) {
         int a = m->joints[j].body[0], b = m->joints[j].body[1];
         if (a < 0 || b < 0 || a == m->platform || b == m->platform) continue;
         uf[find_root(uf, a)] = find_root(uf, b);
     }
     t->nlegs = 0;
-    for (int b = 0; b < m->nbodies; b++) t->body_leg[b] = -1;
+    for (int b = 0; b < m->nbodies; b++)
+        t->body_leg[b] = -1;
     for (int b = 0; b < m->nbodies; b++) {
         if (b == m->platform) continue;
         int r = find_root(uf, b);
@@ -220,13 +239,13 @@ static void number_coordinates(tree *t)
 }
 
 /* Add the unit screws of element e's elastic coordinates (frame R, other node x) to J. */
-static void add_elastic_screws(double *J, int ncoord, int c0, double R[3][3],
-                               const double x[3])
+static void add_elastic_screws(double *J, int ncoord, int c0, double R[3][3], const double x[3])
 {
     for (int k = 0; k < 3; k++) {
         double s[6] = {0}, w[3] = {R[k][0], R[k][1], R[k][2]};
         /* translation along local axis k of the element's far node */
-        for (int r = 0; r < 3; r++) J[r * ncoord + c0 + k] += w[r];
+        for (int r = 0; r < 3; r++)
+            J[r * ncoord + c0 + k] += w[r];
         /* rotation about local axis k through the far node: v_O = x cross w */
         pkm_cross3(x, w, s);
         for (int r = 0; r < 3; r++) {
@@ -242,8 +261,8 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
     const pkm_model *m = t->m;
     for (int l = 0; l < t->nlegs; l++) {
         leg *L = &t->legs[l];
-        L->J = calloc((size_t)L->nnodes * 6 * (size_t)(L->ncoord > 0 ? L->ncoord : 1),
-                      sizeof(double));
+        L->J =
+            calloc((size_t)L->nnodes * 6 * (size_t)(L->ncoord > 0 ? L->ncoord : 1), sizeof(double));
         if (L->J == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate leg Jacobians");
     }
     for (int i = 0; i < t->norder; i++) {
@@ -298,8 +317,9 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
 }
 
 /* Closure equations of cut joint j, twist form at the joint point (eqs. 42-46):
- * C [q_t,i; x_p] = t_b - t_a - S d = 0, C is 6 x (ncoord + np) row-major. */
-static void closure_rows(const tree *t, int j, double *C)
+ * C [q_t,i; x_p] = t_b - t_a - S d = 0, C is 6 x (ncoord + np) row-major; T is 6 x ncoord
+ * scratch. */
+static void closure_rows(const tree *t, int j, double *C, double *T)
 {
     const pkm_model *m = t->m;
     const pkm_joint *jt = &m->joints[j];
@@ -326,18 +346,16 @@ static void closure_rows(const tree *t, int j, double *C)
             C[2 * w + nc + 4] -= sg * d[0];
             continue;
         }
-        const double *J = node_J(t, jt->node[side]);
-        for (int c = 0; c < nc; c++) {
-            double s[6], tw[6];
-            for (int r = 0; r < 6; r++) s[r] = J[r * nc + c];
-            screw_at(s, jt->point, tw);
-            for (int r = 0; r < 6; r++) C[r * w + c] += sg * tw[r];
-        }
+        node_twists(t, jt->node[side], jt->point, T);
+        for (int r = 0; r < 6; r++)
+            for (int c = 0; c < nc; c++)
+                C[r * w + c] += sg * T[r * nc + c];
     }
     double S[3][6];
     int nf = pkm_joint_free_twists(jt, S);
     for (int f = 0; f < nf; f++)
-        for (int r = 0; r < 6; r++) C[r * w + t->joint_coord[j] + f] -= S[f][r];
+        for (int r = 0; r < 6; r++)
+            C[r * w + t->joint_coord[j] + f] -= S[f][r];
 }
 
 /* Whether element e moves node n (its coordinates are upstream of n). */
@@ -359,7 +377,8 @@ static int moves(const tree *t, int e, int n)
 static pkm_status choose_eliminated(tree *t, pkm_ctx *ctx)
 {
     const pkm_model *m = t->m;
-    for (int j = 0; j < m->njoints; j++) t->elim_elem[j] = -1;
+    for (int j = 0; j < m->njoints; j++)
+        t->elim_elem[j] = -1;
     for (int j = 0; j < m->njoints; j++) {
         if (t->is_tree[j]) continue;
         const pkm_joint *jt = &m->joints[j];
@@ -397,12 +416,14 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
         leg *L = &t->legs[l];
         L->indep = malloc(sizeof(int) * (size_t)(L->ncoord > 0 ? L->ncoord : 1));
         if (L->indep == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate closure");
-        for (int c = 0; c < L->ncoord; c++) L->indep[c] = 0;
+        for (int c = 0; c < L->ncoord; c++)
+            L->indep[c] = 0;
     }
     for (int j = 0; j < m->njoints; j++) {
         if (t->elim_elem[j] < 0) continue;
         leg *L = &t->legs[t->joint_leg[j]];
-        for (int k = 0; k < 6; k++) L->indep[t->elem_coord[t->elim_elem[j]] + k] = -1;
+        for (int k = 0; k < 6; k++)
+            L->indep[t->elem_coord[t->elim_elem[j]] + k] = -1;
     }
     int64_t first = 0;
     for (int l = 0; l < t->nlegs; l++) {
@@ -425,9 +446,9 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
         const pkm_joint *jt = &m->joints[j];
         leg *L = &t->legs[t->joint_leg[j]];
         const int nc = L->ncoord, wc = nc + t->np, w = L->n0 + t->np;
-        double *C = malloc(sizeof(double) * 6 * (size_t)wc);
+        double *C = malloc(sizeof(double) * 6 * (size_t)(wc + nc));
         if (C == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate closure");
-        closure_rows(t, j, C);
+        closure_rows(t, j, C, C + 6 * wc);
         /* (J_v^f)^-1 by eq. 51: J_v^f = sg [R^T, -[d]x R^T; 0, R^T], d = y - x_far, sg = +1
          * when the element is on side b of the joint, -1 on side a. */
         int s, tn;
@@ -437,10 +458,10 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
             free(C);
             return rc;
         }
-        const double sg = (jt->node[1] >= 0 && jt->body[1] != m->platform &&
-                           t->last_elem[jt->node[1]] == e)
-                              ? 1.0
-                              : -1.0;
+        const double sg =
+            (jt->node[1] >= 0 && jt->body[1] != m->platform && t->last_elem[jt->node[1]] == e)
+                ? 1.0
+                : -1.0;
         double d[3] = {jt->point[0] - m->nodes[tn].x[0], jt->point[1] - m->nodes[tn].x[1],
                        jt->point[2] - m->nodes[tn].x[2]};
         double Rd[3][3]; /* R [d]x */
@@ -462,7 +483,8 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
             for (int c = 0; c < wc; c++) {
                 if (c < nc && (c >= c0 && c < c0 + 6)) continue;
                 double v = 0.0;
-                for (int r = 0; r < 6; r++) v -= Finv[a][r] * C[r * wc + c];
+                for (int r = 0; r < 6; r++)
+                    v -= Finv[a][r] * C[r * wc + c];
                 if (v == 0.0) continue;
                 row[(c < nc) ? L->indep[c] : L->n0 + (c - nc)] += v;
             }
@@ -482,7 +504,8 @@ static void times_Q(const leg *L, int np, int nrow, const double *A, double *E)
             const double a = A[r * L->ncoord + c];
             if (a == 0.0) continue;
             const double *q = L->Q + (size_t)c * (size_t)w;
-            for (int k = 0; k < w; k++) E[r * w + k] += a * q[k];
+            for (int k = 0; k < w; k++)
+                E[r * w + k] += a * q[k];
         }
 }
 
@@ -495,10 +518,11 @@ static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm
         maxw = (t->legs[l].n0 + t->np > maxw) ? t->legs[l].n0 + t->np : maxw;
     }
     double *A = malloc(sizeof(double) * 12 * (size_t)maxc);
+    double *Tw = malloc(sizeof(double) * 6 * (size_t)maxc);
     double *E = malloc(sizeof(double) * 12 * (size_t)maxw);
     int64_t *idx = malloc(sizeof(int64_t) * (size_t)maxw);
     pkm_status rc = PKM_OK;
-    if (A == NULL || E == NULL || idx == NULL) {
+    if (A == NULL || Tw == NULL || E == NULL || idx == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate element Jacobians");
         goto done;
     }
@@ -513,25 +537,25 @@ static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm
         pkm_fem_beam3d_floating_mass(&b->section, &b->material, l, b->mass_flags, Mf);
         pkm_fem_beam3d_floating_stiffness(&b->section, &b->material, l, Kf6);
         for (int a = 0; a < 6; a++)
-            for (int c = 0; c < 6; c++) Kf[6 + a][6 + c] = Kf6[a][c];
+            for (int c = 0; c < 6; c++)
+                Kf[6 + a][6 + c] = Kf6[a][c];
         /* J_ij of eqs. 28-32: the frame twist at the start node in local axes, then the element's
          * own elastic coordinates. */
         memset(A, 0, sizeof(double) * 12 * (size_t)nc);
-        const double *J = node_J(t, s);
-        for (int c = 0; c < nc; c++) {
-            double sc[6], tw[6];
-            for (int r = 0; r < 6; r++) sc[r] = J[r * nc + c];
-            screw_at(sc, m->nodes[s].x, tw);
+        node_twists(t, s, m->nodes[s].x, Tw);
+        for (int c = 0; c < nc; c++)
             for (int a = 0; a < 3; a++)
                 for (int k = 0; k < 3; k++) {
-                    A[a * nc + c] += R[a][k] * tw[k];
-                    A[(3 + a) * nc + c] += R[a][k] * tw[3 + k];
+                    A[a * nc + c] += R[a][k] * Tw[k * nc + c];
+                    A[(3 + a) * nc + c] += R[a][k] * Tw[(3 + k) * nc + c];
                 }
-        }
-        for (int k = 0; k < 6; k++) A[(6 + k) * nc + t->elem_coord[e] + k] = 1.0;
+        for (int k = 0; k < 6; k++)
+            A[(6 + k) * nc + t->elem_coord[e] + k] = 1.0;
         times_Q(L, t->np, 12, A, E);
-        for (int k = 0; k < L->n0; k++) idx[k] = L->first + k;
-        for (int k = 0; k < t->np; k++) idx[L->n0 + k] = nred - t->np + k;
+        for (int k = 0; k < L->n0; k++)
+            idx[k] = L->first + k;
+        for (int k = 0; k < t->np; k++)
+            idx[L->n0 + k] = nred - t->np + k;
         rc = pkm_trip_add_congruence(trip, 12, w, idx, E, &Kf[0][0], &Mf[0][0], ctx);
     }
     /* Rigid bodies: the platform on x_p directly, the others through their leg's screws. */
@@ -553,21 +577,17 @@ static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm
             continue;
         }
         const leg *L = &t->legs[t->body_leg[bi]];
-        const int nc = L->ncoord;
-        const double *J = node_J(t, b->first_node);
-        for (int cc = 0; cc < nc; cc++) {
-            double sc[6], tw[6];
-            for (int r = 0; r < 6; r++) sc[r] = J[r * nc + cc];
-            screw_at(sc, o, tw);
-            for (int r = 0; r < 6; r++) A[r * nc + cc] = tw[r];
-        }
+        node_twists(t, b->first_node, o, A);
         times_Q(L, t->np, 6, A, E);
-        for (int k = 0; k < L->n0; k++) idx[k] = L->first + k;
-        for (int k = 0; k < t->np; k++) idx[L->n0 + k] = nred - t->np + k;
+        for (int k = 0; k < L->n0; k++)
+            idx[k] = L->first + k;
+        for (int k = 0; k < t->np; k++)
+            idx[L->n0 + k] = nred - t->np + k;
         rc = pkm_trip_add_congruence(trip, 6, L->n0 + t->np, idx, E, NULL, &Mr[0][0], ctx);
     }
 done:
     free(A);
+    free(Tw);
     free(E);
     free(idx);
     return rc;
@@ -599,9 +619,9 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_pencil **out, pkm_assembly_
     t.node_local = calloc(nn, sizeof(int));
     t.last_elem = calloc(nn, sizeof(int));
     if (t.body_leg == NULL || t.parent == NULL || t.entry == NULL || t.order == NULL ||
-        t.is_tree == NULL || t.joint_leg == NULL || t.joint_coord == NULL ||
-        t.elim_elem == NULL || t.elem_coord == NULL || t.elem_start == NULL ||
-        t.node_local == NULL || t.last_elem == NULL) {
+        t.is_tree == NULL || t.joint_leg == NULL || t.joint_coord == NULL || t.elim_elem == NULL ||
+        t.elem_coord == NULL || t.elem_start == NULL || t.node_local == NULL ||
+        t.last_elem == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the virtual tree");
         goto done;
     }
@@ -624,7 +644,8 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_pencil **out, pkm_assembly_
         info->n_total = ntot;
         info->n_reduced = nred;
         info->n_legs = t.nlegs;
-        for (int j = 0; j < m->njoints; j++) info->n_cuts += !t.is_tree[j];
+        for (int j = 0; j < m->njoints; j++)
+            info->n_cuts += !t.is_tree[j];
     }
 done:
     pkm_trip_free(&trip);
