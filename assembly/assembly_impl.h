@@ -10,11 +10,11 @@ pkm_status pkm_pencil_alloc(int64_t n, int64_t nnz, pkm_pencil **out, pkm_ctx *c
 
 /* Upper-triangle triplets of K and M accumulated from element congruences E^T A E. */
 typedef struct pkm_trip {
-    int64_t n;            /* order of the pencil */
-    int64_t len, cap;     /* entries held, room */
-    int64_t *row, *col;   /* row <= col */
+    int64_t n;          /* order of the pencil */
+    int64_t len, cap;   /* entries held, room */
+    int64_t *row, *col; /* row <= col */
     double *k, *m;
-    double *work;         /* scratch for congruences */
+    double *work; /* scratch for congruences */
     int64_t work_cap;
 } pkm_trip;
 
@@ -27,6 +27,10 @@ void pkm_trip_free(pkm_trip *t);
 pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_t *idx,
                                    const double *E, const double *Ka, const double *Ma,
                                    pkm_ctx *ctx);
+
+/* Add one upper-triangle entry (row <= col is enforced by swapping). */
+pkm_status pkm_trip_add_entry(pkm_trip *t, int64_t row, int64_t col, double k, double m,
+                              pkm_ctx *ctx);
 
 /* Compress to a pencil: sorted upper CSC, duplicates summed, every diagonal entry present. */
 pkm_status pkm_trip_to_pencil(const pkm_trip *t, pkm_pencil **out, pkm_ctx *ctx);

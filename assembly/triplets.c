@@ -43,7 +43,8 @@ static int trip_reserve(pkm_trip *t, int64_t extra)
 {
     if (t->len + extra <= t->cap) return 1;
     int64_t cap = t->cap;
-    while (cap < t->len + extra) cap *= 2;
+    while (cap < t->len + extra)
+        cap *= 2;
     int64_t *r = realloc(t->row, sizeof(*r) * (size_t)cap);
     if (r == NULL) return 0;
     t->row = r;
@@ -61,19 +62,20 @@ static int trip_reserve(pkm_trip *t, int64_t extra)
 }
 
 /* B = E^T A E (ncol x ncol, row-major) with AE (nrow x ncol) as scratch. */
-static void congruence(int nrow, int ncol, const double *E, const double *A, double *AE,
-                       double *B)
+static void congruence(int nrow, int ncol, const double *E, const double *A, double *AE, double *B)
 {
     for (int i = 0; i < nrow; i++)
         for (int j = 0; j < ncol; j++) {
             double s = 0.0;
-            for (int k = 0; k < nrow; k++) s += A[i * nrow + k] * E[k * ncol + j];
+            for (int k = 0; k < nrow; k++)
+                s += A[i * nrow + k] * E[k * ncol + j];
             AE[i * ncol + j] = s;
         }
     for (int i = 0; i < ncol; i++)
         for (int j = i; j < ncol; j++) {
             double s = 0.0;
-            for (int k = 0; k < nrow; k++) s += E[k * ncol + i] * AE[k * ncol + j];
+            for (int k = 0; k < nrow; k++)
+                s += E[k * ncol + i] * AE[k * ncol + j];
             B[i * ncol + j] = s;
         }
 }
@@ -111,6 +113,18 @@ pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_
     return PKM_OK;
 }
 
+pkm_status pkm_trip_add_entry(pkm_trip *t, int64_t row, int64_t col, double k, double m,
+                              pkm_ctx *ctx)
+{
+    if (!trip_reserve(t, 1)) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow assembly triplets");
+    t->row[t->len] = (row < col) ? row : col;
+    t->col[t->len] = (row < col) ? col : row;
+    t->k[t->len] = k;
+    t->m[t->len] = m;
+    t->len++;
+    return PKM_OK;
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -131,9 +145,12 @@ pkm_status pkm_trip_to_pencil(const pkm_trip *t, pkm_pencil **out, pkm_ctx *ctx)
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate CSC compression workspace");
         goto done;
     }
-    for (int64_t q = 0; q < t->len; q++) cnt[t->col[q] + 1]++;
-    for (int64_t j = 0; j < n; j++) cnt[j + 1] += 1;
-    for (int64_t j = 0; j < n; j++) cnt[j + 1] += cnt[j];
+    for (int64_t q = 0; q < t->len; q++)
+        cnt[t->col[q] + 1]++;
+    for (int64_t j = 0; j < n; j++)
+        cnt[j + 1] += 1;
+    for (int64_t j = 0; j < n; j++)
+        cnt[j + 1] += cnt[j];
     /* perm holds triplet numbers, -1 - j for the added diagonal of column j. */
     {
         int64_t *pos = malloc(sizeof(*pos) * (size_t)(n > 0 ? n : 1));
@@ -142,15 +159,18 @@ pkm_status pkm_trip_to_pencil(const pkm_trip *t, pkm_pencil **out, pkm_ctx *ctx)
             goto done;
         }
         memcpy(pos, cnt, sizeof(*pos) * (size_t)n);
-        for (int64_t j = 0; j < n; j++) perm[pos[j]++] = -1 - j;
-        for (int64_t q = 0; q < t->len; q++) perm[pos[t->col[q]]++] = q;
+        for (int64_t j = 0; j < n; j++)
+            perm[pos[j]++] = -1 - j;
+        for (int64_t q = 0; q < t->len; q++)
+            perm[pos[t->col[q]]++] = q;
         free(pos);
     }
     /* Count distinct rows per column. */
     int64_t nnz = 0;
     for (int64_t j = 0; j < n; j++) {
         int64_t a = cnt[j], b = cnt[j + 1], len = 0;
-        for (int64_t q = a; q < b; q++) rows[len++] = perm[q] < 0 ? j : t->row[perm[q]];
+        for (int64_t q = a; q < b; q++)
+            rows[len++] = perm[q] < 0 ? j : t->row[perm[q]];
         qsort(rows, (size_t)len, sizeof(*rows), cmp_i64);
         for (int64_t q = 0; q < len; q++)
             if (q == 0 || rows[q] != rows[q - 1]) nnz++;
@@ -161,7 +181,8 @@ pkm_status pkm_trip_to_pencil(const pkm_trip *t, pkm_pencil **out, pkm_ctx *ctx)
     for (int64_t j = 0; j < n; j++) {
         int64_t a = cnt[j], b = cnt[j + 1], len = 0;
         p->colptr[j] = k;
-        for (int64_t q = a; q < b; q++) rows[len++] = perm[q] < 0 ? j : t->row[perm[q]];
+        for (int64_t q = a; q < b; q++)
+            rows[len++] = perm[q] < 0 ? j : t->row[perm[q]];
         qsort(rows, (size_t)len, sizeof(*rows), cmp_i64);
         int64_t start = k;
         for (int64_t q = 0; q < len; q++)

@@ -6,6 +6,7 @@
  * reading of cases/navaro/README.md. */
 #include "test_util.h"
 
+#include "pkm/analysis.h"
 #include "pkm/assembly.h"
 #include "pkm/cases.h"
 #include "pkm/io.h"
@@ -389,6 +390,44 @@ static void test_refinement(void **state)
     print_message("NaVARo refinement 1 -> 4 elements per link: max rel change %.2e\n", worst);
 }
 
+/* One analysis over a sweep keeps its symbolic analysis: the union pattern stops growing after
+ * a few poses, and every pose still gives the result of a fresh analysis. */
+static void test_pattern_reuse(void **state)
+{
+    (void)state;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_navaro_params par = pkm_navaro_params_default();
+    pkm_modal_opts o = pkm_modal_opts_default();
+    o.nev = 6;
+    pkm_analysis *sweep = NULL;
+    assert_pkm_ok(pkm_analysis_create(PKM_FORM_TREE, PKM_EIG_ARPACK, &o, &sweep, &ctx), &ctx);
+    int solved = 0;
+    for (int i = 0; i < 12; i++)
+        for (int j = 0; j < 12; j++) {
+            const double pose[3] = {-0.2 + 0.4 * i / 11.0, -0.2 + 0.4 * j / 11.0, -1.05};
+            pkm_model *m = NULL;
+            if (pkm_navaro_build(&par, pose, &m, &ctx) != PKM_OK) {
+                pkm_ctx_clear(&ctx);
+                continue;
+            }
+            const pkm_modes *a = NULL, *b = NULL;
+            pkm_analysis *fresh = NULL;
+            assert_pkm_ok(pkm_analysis_solve(sweep, m, &a, NULL, &ctx), &ctx);
+            assert_pkm_ok(pkm_analysis_create(PKM_FORM_TREE, PKM_EIG_ARPACK, &o, &fresh, &ctx),
+                          &ctx);
+            assert_pkm_ok(pkm_analysis_solve(fresh, m, &b, NULL, &ctx), &ctx);
+            for (int k = 0; k < o.nev; k++)
+                assert_close(a->omega2[k], b->omega2[k], 1e-10, 0.0);
+            pkm_analysis_destroy(&fresh);
+            pkm_model_destroy(&m);
+            solved++;
+        }
+    assert_true(solved > 50);
+    assert_in_range(pkm_analysis_symbolic_count(sweep), 1, 3);
+    pkm_analysis_destroy(&sweep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -401,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_invalid_params),
         cmocka_unit_test(test_case_registry),
         cmocka_unit_test(test_refinement),
+        cmocka_unit_test(test_pattern_reuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Assembles the reduced pencil of a model and solves for its lowest modes. The CHOLMOD symbolic
- * analysis is kept while the sparsity pattern stays the same (the same mechanism at another pose),
- * so a sweep pays only for the numeric factorisation and the Lanczos iterations per pose. One
+ * analysis is done on the union of the sparsity patterns seen so far and kept while new pencils
+ * fit in it (the same mechanism at another pose), so a sweep pays only for the numeric
+ * factorisation and the Lanczos iterations per pose. One
  * analysis object serves one thread. */
 #ifndef PKM_ANALYSIS_H
 #define PKM_ANALYSIS_H
@@ -30,6 +31,10 @@ void pkm_analysis_destroy(pkm_analysis **a);
  * info (may be NULL) receives the assembly sizes. */
 pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_modes **modes,
                               pkm_assembly_info *info, pkm_ctx *ctx);
+
+/* Symbolic analyses done so far (the sparse path analyses the union of the patterns seen, so
+ * this stays small over a sweep of one mechanism). */
+int pkm_analysis_symbolic_count(const pkm_analysis *a);
 
 #ifdef __cplusplus
 }
