@@ -61,6 +61,16 @@ static int trip_reserve(pkm_trip *t, int64_t extra)
     return 1;
 }
 
+/* Append one entry, upper triangle (room already reserved). */
+static void trip_push(pkm_trip *t, int64_t row, int64_t col, double k, double m)
+{
+    t->row[t->len] = (row < col) ? row : col;
+    t->col[t->len] = (row < col) ? col : row;
+    t->k[t->len] = k;
+    t->m[t->len] = m;
+    t->len++;
+}
+
 /* B = E^T A E (ncol x ncol, row-major) with AE (nrow x ncol) as scratch. */
 static void congruence(int nrow, int ncol, const double *E, const double *A, double *AE, double *B)
 {
@@ -102,13 +112,7 @@ pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_
     for (int i = 0; i < ncol; i++)
         for (int j = i; j < ncol; j++) {
             double kv = BK[i * ncol + j], mv = BM[i * ncol + j];
-            if (kv == 0.0 && mv == 0.0) continue;
-            int64_t r = idx[i], c = idx[j];
-            t->row[t->len] = (r < c) ? r : c;
-            t->col[t->len] = (r < c) ? c : r;
-            t->k[t->len] = kv;
-            t->m[t->len] = mv;
-            t->len++;
+            if (kv != 0.0 || mv != 0.0) trip_push(t, idx[i], idx[j], kv, mv);
         }
     return PKM_OK;
 }
@@ -117,11 +121,7 @@ pkm_status pkm_trip_add_entry(pkm_trip *t, int64_t row, int64_t col, double k, d
                               pkm_ctx *ctx)
 {
     if (!trip_reserve(t, 1)) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow assembly triplets");
-    t->row[t->len] = (row < col) ? row : col;
-    t->col[t->len] = (row < col) ? col : row;
-    t->k[t->len] = k;
-    t->m[t->len] = m;
-    t->len++;
+    trip_push(t, row, col, k, m);
     return PKM_OK;
 }
 
