@@ -43,10 +43,9 @@ static int usage_error(const char *fmt, ...)
     return EXIT_INPUT;
 }
 
-/* One line on stderr for a library failure; the exit status follows its kind. */
-static int report(pkm_status st, const pkm_ctx *ctx)
+/* Exit status for a library failure: bad input or a failed computation. */
+static int exit_status_of(pkm_status st)
 {
-    fprintf(stderr, "%s: error: %s\n", prog, ctx->msg[0] ? ctx->msg : pkm_status_str(st));
     switch (st) {
     case PKM_ERR_INVALID:
     case PKM_ERR_MODEL:
@@ -57,6 +56,13 @@ static int report(pkm_status st, const pkm_ctx *ctx)
     default:
         return EXIT_COMPUTE;
     }
+}
+
+/* One line on stderr for a library failure; the exit status follows its kind. */
+static int report(pkm_status st, const pkm_ctx *ctx)
+{
+    fprintf(stderr, "%s: error: %s\n", prog, ctx->msg[0] ? ctx->msg : pkm_status_str(st));
+    return exit_status_of(st);
 }
 
 static void print_main_help(void)
@@ -172,13 +178,99 @@ static int parse_int(const char *text, int lo, int hi, int *v)
     return 1;
 }
 
-static int is_known_option(const char *a)
+/* The options that take a value: one table serves to recognise them and to dispatch. */
+typedef enum opt_id {
+    OPT_POSE,
+    OPT_TABLE,
+    OPT_FORMAT,
+    OPT_NEV,
+    OPT_TOL,
+    OPT_SET,
+    OPT_SOLVER,
+    OPT_FORMULATION,
+    OPT_GRID,
+    OPT_OUTPUT,
+    OPT_THREADS
+} opt_id;
+
+static const struct {
+    const char *name;
+    opt_id id;
+} value_options[] = {
+    {"--pose", OPT_POSE},     {"--table", OPT_TABLE},
+    {"--format", OPT_FORMAT}, {"--nev", OPT_NEV},
+    {"--tol", OPT_TOL},       {"--set", OPT_SET},
+    {"--solver", OPT_SOLVER}, {"--formulation", OPT_FORMULATION},
+    {"--grid", OPT_GRID},     {"-o", OPT_OUTPUT},
+    {"--output", OPT_OUTPUT}, {"--threads", OPT_THREADS},
+};
+
+/* Index of a value option in value_options, or -1. */
+static int find_value_option(const char *a)
 {
-    static const char *const known[] = {
-        "--pose",        "--table", "--format", "--nev",    "--tol",     "--set", "--solver",
-        "--formulation", "--grid",  "-o",       "--output", "--threads", NULL};
-    for (int i = 0; known[i] != NULL; i++)
-        if (strcmp(a, known[i]) == 0) return 1;
+    for (size_t k = 0; k < sizeof(value_options) / sizeof(value_options[0]); k++)
+        if (strcmp(a, value_options[k].name) == 0) return (int)k;
+    return -1;
+}
+
+/* Store the value v of entry k of value_options into o; 0 or an exit status. */
+static int set_option(options *o, int k, const char *v)
+{
+    switch (value_options[k].id) {
+    case OPT_POSE:
+        o->pose_text = v;
+        break;
+    case OPT_TABLE:
+        o->table = v;
+        break;
+    case OPT_GRID:
+        o->grid = v;
+        break;
+    case OPT_OUTPUT:
+        o->output = v;
+        break;
+    case OPT_FORMAT:
+        if (strcmp(v, "table") != 0 && strcmp(v, "csv") != 0)
+            return usage_error("--format '%s': expected table or csv", v);
+        o->format = v;
+        break;
+    case OPT_NEV:
+        if (!parse_int(v, 1, 100000, &o->nev))
+            return usage_error("--nev '%s': expected an integer >= 1", v);
+        break;
+    case OPT_THREADS:
+        if (!parse_int(v, 1, 256, &o->threads))
+            return usage_error("--threads '%s': expected an integer from 1 to 256", v);
+        break;
+    case OPT_TOL: {
+        char *end = NULL;
+        o->tol_pct = strtod(v, &end);
+        if (end == v || *end != '\0' || !(o->tol_pct >= 0.0) || !isfinite(o->tol_pct))
+            return usage_error("--tol '%s': expected a percentage >= 0", v);
+        break;
+    }
+    case OPT_SET:
+        if (o->nsets == MAX_SETS) return usage_error("too many --set options (max %d)", MAX_SETS);
+        if (strchr(v, '=') == NULL) return usage_error("--set '%s': expected KEY=VALUE", v);
+        o->sets[o->nsets++] = v;
+        break;
+    case OPT_FORMULATION:
+        if (strcmp(v, "tree") == 0)
+            o->form = PKM_FORM_TREE;
+        else if (strcmp(v, "nodal") == 0)
+            o->form = PKM_FORM_NODAL;
+        else
+            return usage_error("--formulation '%s': expected tree or nodal", v);
+        break;
+    case OPT_SOLVER:
+        if (strcmp(v, "arpack") == 0)
+            o->eig = PKM_EIG_ARPACK;
+        else if (strcmp(v, "dense") == 0)
+            o->eig = PKM_EIG_DENSE;
+        else
+            return usage_error("--solver '%s': expected arpack or dense", v);
+        break;
+    }
     return 0;
 }
 
@@ -188,65 +280,24 @@ static int parse_options(int argc, char **argv, options *o, void (*help)(void))
 {
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        const int has_val = (i + 1 < argc);
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             help();
             return -1;
-        } else if (strcmp(a, "--quiet") == 0) {
+        }
+        if (strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
-        } else if (a[0] != '-') {
+            continue;
+        }
+        if (a[0] != '-') {
             if (o->case_name != NULL) return usage_error("unexpected argument '%s'", a);
             o->case_name = a;
-        } else if (!is_known_option(a)) {
-            return usage_error("unknown option '%s'", a);
-        } else if (!has_val) {
-            return usage_error("option '%s' needs a value", a);
-        } else if (strcmp(a, "--pose") == 0) {
-            o->pose_text = argv[++i];
-        } else if (strcmp(a, "--threads") == 0) {
-            if (!parse_int(argv[++i], 1, 256, &o->threads))
-                return usage_error("--threads '%s': expected an integer from 1 to 256", argv[i]);
-        } else if (strcmp(a, "--grid") == 0) {
-            o->grid = argv[++i];
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            o->output = argv[++i];
-        } else if (strcmp(a, "--table") == 0) {
-            o->table = argv[++i];
-        } else if (strcmp(a, "--format") == 0) {
-            o->format = argv[++i];
-            if (strcmp(o->format, "table") != 0 && strcmp(o->format, "csv") != 0)
-                return usage_error("--format '%s': expected table or csv", o->format);
-        } else if (strcmp(a, "--nev") == 0) {
-            if (!parse_int(argv[++i], 1, 100000, &o->nev))
-                return usage_error("--nev '%s': expected an integer >= 1", argv[i]);
-        } else if (strcmp(a, "--tol") == 0) {
-            char *end = NULL;
-            o->tol_pct = strtod(argv[++i], &end);
-            if (end == argv[i] || *end != '\0' || !(o->tol_pct >= 0.0) || !isfinite(o->tol_pct))
-                return usage_error("--tol '%s': expected a percentage >= 0", argv[i]);
-        } else if (strcmp(a, "--set") == 0) {
-            if (o->nsets == MAX_SETS)
-                return usage_error("too many --set options (max %d)", MAX_SETS);
-            if (strchr(argv[i + 1], '=') == NULL)
-                return usage_error("--set '%s': expected KEY=VALUE", argv[i + 1]);
-            o->sets[o->nsets++] = argv[++i];
-        } else if (strcmp(a, "--formulation") == 0) {
-            const char *f = argv[++i];
-            if (strcmp(f, "tree") == 0)
-                o->form = PKM_FORM_TREE;
-            else if (strcmp(f, "nodal") == 0)
-                o->form = PKM_FORM_NODAL;
-            else
-                return usage_error("--formulation '%s': expected tree or nodal", f);
-        } else if (strcmp(a, "--solver") == 0) {
-            const char *s = argv[++i];
-            if (strcmp(s, "arpack") == 0)
-                o->eig = PKM_EIG_ARPACK;
-            else if (strcmp(s, "dense") == 0)
-                o->eig = PKM_EIG_DENSE;
-            else
-                return usage_error("--solver '%s': expected arpack or dense", s);
+            continue;
         }
+        const int k = find_value_option(a);
+        if (k < 0) return usage_error("unknown option '%s'", a);
+        if (i + 1 >= argc) return usage_error("option '%s' needs a value", a);
+        const int rc = set_option(o, k, argv[++i]);
+        if (rc != 0) return rc;
     }
     return 0;
 }
@@ -398,7 +449,7 @@ static int cmd_compare(int argc, char **argv)
         pkm_model_destroy(&m);
         if (st != PKM_OK) {
             fprintf(stderr, "%s: error: pose %d of %s: %s\n", prog, tab->id[r], o.table, ctx.msg);
-            rc = (report(st, &(pkm_ctx){0}) == EXIT_INPUT) ? EXIT_INPUT : EXIT_COMPUTE;
+            rc = exit_status_of(st);
             goto done;
         }
         for (int k = 0; k < tab->nfreq; k++) {

@@ -105,6 +105,10 @@ got = f["freq_hz"][0, :]
 assert np.allclose(got, ref, rtol=1e-9, atol=0), (got, ref)
 ' "$tmp/one.h5" "$tmp/one.csv"
 
+# A table pose out of the workspace: one error line naming the pose, exit 2.
+printf 'pose,x_m,y_m,theta_rad,f1_Hz\n1,0.5,0,0,40\n' >"$tmp/far.csv"
+expect 2 compare navaro --table "$tmp/far.csv"
+
 # Worker processes give the same map as one process.
 grid="x=-0.25:0.25:9,y=-0.2:0.2:7"
 expect 0 map navaro --grid "$grid" --pose 0,0,-1.05 --nev 5 -o "$tmp/w1.h5" --quiet
