@@ -80,6 +80,11 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly
                               pkm_ctx *ctx)
 {
     *out = NULL;
+    for (int b = 0; b < m->nbodies; b++)
+        if (m->bodies[b].kind == PKM_BODY_BEAM && m->bodies[b].element != PKM_BEAM_CUBIC)
+            return PKM_FAIL(ctx, PKM_ERR_MODEL,
+                            "nodal assembly: beam '%s': quintic elements are not implemented yet",
+                            m->bodies[b].name);
     const int nv = m->nnodes + 1, ground = m->nnodes;
     pkm_status rc = PKM_OK;
     rep *reps = calloc((size_t)nv, sizeof(*reps));
@@ -144,7 +149,7 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly
                                   what);
                     break;
                 }
-                double S[3][6];
+                double S[PKM_JOINT_MAX_FREE][6];
                 int nf = 0;
                 if (edges[e].joint >= 0) nf = pkm_joint_free_twists(&m->joints[edges[e].joint], S);
                 const double *xu = (u == ground) ? m->nodes[w].x : m->nodes[u].x;

@@ -217,7 +217,7 @@ static pkm_status find_legs(tree *t, pkm_ctx *ctx)
 static void number_coordinates(tree *t)
 {
     const pkm_model *m = t->m;
-    double S[3][6];
+    double S[PKM_JOINT_MAX_FREE][6];
     for (int j = 0; j < m->njoints; j++) {
         leg *L = &t->legs[t->joint_leg[j]];
         t->joint_coord[j] = L->ncoord;
@@ -280,7 +280,7 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
             t->last_elem[t->entry[bi]] = -1;
         }
         /* Joint motions of the child relative to the parent: u_b = u_a + S d. */
-        double S[3][6];
+        double S[PKM_JOINT_MAX_FREE][6];
         int nf = pkm_joint_free_twists(jt, S);
         for (int f = 0; f < nf; f++) {
             double s[6];
@@ -351,7 +351,7 @@ static void closure_rows(const tree *t, int j, double *C, double *T)
             for (int c = 0; c < nc; c++)
                 C[r * w + c] += sg * T[r * nc + c];
     }
-    double S[3][6];
+    double S[PKM_JOINT_MAX_FREE][6];
     int nf = pkm_joint_free_twists(jt, S);
     for (int f = 0; f < nf; f++)
         for (int r = 0; r < 6; r++)
@@ -597,6 +597,12 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_pencil **out, pkm_assembly_
                              pkm_ctx *ctx)
 {
     *out = NULL;
+    for (int b = 0; b < m->nbodies; b++)
+        if (m->bodies[b].kind == PKM_BODY_BEAM && m->bodies[b].element != PKM_BEAM_CUBIC)
+            return PKM_FAIL(ctx, PKM_ERR_MODEL,
+                            "tree assembly: beam '%s' uses quintic elements; the virtual-tree "
+                            "formulation has cubic elements only (use the nodal formulation)",
+                            m->bodies[b].name);
     tree t;
     memset(&t, 0, sizeof(t));
     t.m = m;

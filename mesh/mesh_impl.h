@@ -20,6 +20,8 @@ typedef struct pkm_body {
     pkm_section section;
     pkm_material material;
     unsigned mass_flags;
+    pkm_beam_element element;
+    int end_curvature_zero;
     double mass, com[3], inertia[3][3]; /* rigid */
 } pkm_body;
 
@@ -40,6 +42,7 @@ typedef struct pkm_joint {
     int node[2]; /* their nodes at the joint point, -1 for the ground */
     double point[3];
     double axis[3], axis2[3]; /* unit */
+    double pitch;             /* helical: m per turn */
     int cut;
 } pkm_joint;
 
@@ -55,8 +58,11 @@ struct pkm_model {
     int platform; /* body index or -1 */
 };
 
-/* Free directions of a joint as unit twists (v at the joint point, then w), columns of S[6][3];
- * returns their number (0 for clamped, 3 for spherical). */
-int pkm_joint_free_twists(const pkm_joint *j, double S[3][6]);
+/* Most free directions a joint has (a spherical joint: 3). */
+#define PKM_JOINT_MAX_FREE 3
+
+/* Free directions of a joint as twists (v at the joint point, then w), rows of S; returns their
+ * number (0 for clamped, 3 for spherical). */
+int pkm_joint_free_twists(const pkm_joint *j, double S[PKM_JOINT_MAX_FREE][6]);
 
 #endif

@@ -95,6 +95,9 @@ pkm_status pkm_model_add_beam(pkm_model *m, const pkm_beam_desc *d, int *id, pkm
                         d->npoints);
     pkm_status rc = pkm_fem_props_check(&d->section, &d->material, name, ctx);
     if (rc != PKM_OK) return rc;
+    if (d->element < PKM_BEAM_CUBIC || d->element > PKM_BEAM_QUINTIC_C0)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "beam '%s': unknown element kind %d", name,
+                        (int)d->element);
     if (!all_finite(d->zref, 3) || norm3(d->zref) == 0.0)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "beam '%s': section axis zref must be a nonzero vector",
                         name);
@@ -127,6 +130,8 @@ pkm_status pkm_model_add_beam(pkm_model *m, const pkm_beam_desc *d, int *id, pkm
     body->section = d->section;
     body->material = d->material;
     body->mass_flags = d->mass_flags;
+    body->element = d->element;
+    body->end_curvature_zero = d->end_curvature_zero;
     body->first_node = m->nnodes;
     body->first_elem = m->nelems;
     rc = add_node(m, d->points[0], b, ctx);
@@ -236,7 +241,7 @@ pkm_status pkm_model_add_joint(pkm_model *m, const pkm_joint_desc *d, int *id, p
     const int jidx = m->njoints;
     char name[PKM_NAME_LEN];
     copy_name(name, d->name, "joint", jidx);
-    if (d->type < PKM_JOINT_CLAMPED || d->type > PKM_JOINT_UNIVERSAL)
+    if (d->type < PKM_JOINT_CLAMPED || d->type > PKM_JOINT_HELICAL)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': unknown joint type %d", name,
                         (int)d->type);
     for (int s = 0; s < 2; s++) {
@@ -256,7 +261,7 @@ pkm_status pkm_model_add_joint(pkm_model *m, const pkm_joint_desc *d, int *id, p
     j.cut = d->cut;
     memcpy(j.point, d->point, sizeof(j.point));
     if (d->type == PKM_JOINT_REVOLUTE || d->type == PKM_JOINT_PRISMATIC ||
-        d->type == PKM_JOINT_UNIVERSAL) {
+        d->type == PKM_JOINT_UNIVERSAL || d->type == PKM_JOINT_HELICAL) {
         if (!unit3(d->axis, j.axis))
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': axis must be a nonzero vector", name);
     }
@@ -269,6 +274,12 @@ pkm_status pkm_model_add_joint(pkm_model *m, const pkm_joint_desc *d, int *id, p
                        j.axis[0] * j.axis2[1] - j.axis[1] * j.axis2[0]};
         if (norm3(c) < 1e-8)
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': universal axes are parallel", name);
+    }
+    if (d->type == PKM_JOINT_HELICAL) {
+        if (!isfinite(d->pitch) || d->pitch == 0.0)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': helical pitch %g m must be nonzero",
+                            name, d->pitch);
+        j.pitch = d->pitch;
     }
     for (int s = 0; s < 2; s++) {
         int b = s ? d->body_b : d->body_a;
@@ -294,9 +305,9 @@ pkm_status pkm_model_set_platform(pkm_model *m, int body, pkm_ctx *ctx)
     return PKM_OK;
 }
 
-int pkm_joint_free_twists(const pkm_joint *j, double S[3][6])
+int pkm_joint_free_twists(const pkm_joint *j, double S[PKM_JOINT_MAX_FREE][6])
 {
-    memset(S, 0, sizeof(double) * 18);
+    memset(S, 0, sizeof(double) * 6 * PKM_JOINT_MAX_FREE);
     switch (j->type) {
     case PKM_JOINT_CLAMPED:
         return 0;
@@ -315,6 +326,13 @@ int pkm_joint_free_twists(const pkm_joint *j, double S[3][6])
             S[1][3 + k] = j->axis2[k];
         }
         return 2;
+    case PKM_JOINT_HELICAL:
+        /* Rotation about the axis carries the translation pitch/(2 pi) per radian. */
+        for (int k = 0; k < 3; k++) {
+            S[0][k] = j->pitch / (2.0 * PKM_PI) * j->axis[k];
+            S[0][3 + k] = j->axis[k];
+        }
+        return 1;
     }
     return 0;
 }

@@ -24,8 +24,20 @@ typedef enum pkm_joint_type {
     PKM_JOINT_REVOLUTE = 1, /* relative rotation about axis */
     PKM_JOINT_PRISMATIC = 2, /* relative translation along axis */
     PKM_JOINT_SPHERICAL = 3, /* relative rotation about any axis */
-    PKM_JOINT_UNIVERSAL = 4 /* relative rotations about axis and axis2 */
+    PKM_JOINT_UNIVERSAL = 4, /* relative rotations about axis and axis2 */
+    PKM_JOINT_HELICAL = 5    /* screw motion about axis: translation pitch/(2 pi) per radian (a
+                                lead screw's nut, Li et al. 2020, eq. 26) */
 } pkm_joint_type;
+
+/* The element a beam body is split into. */
+typedef enum pkm_beam_element {
+    PKM_BEAM_CUBIC = 0,   /* 12-dof Euler-Bernoulli beam (Germain et al. 2015, eqs. 23-27) */
+    PKM_BEAM_QUINTIC = 1, /* 18-dof quintic-Hermite beam with curvature dofs (Li et al. 2020,
+                             eqs. 1-7) */
+    PKM_BEAM_QUINTIC_C0 = 2 /* the quintic field with the curvature dofs held at zero at every
+                               node: the lead-screw element of Li et al. 2020, eq. 15, as printed
+                               (it does not converge: about +9.5 % on every mode) */
+} pkm_beam_element;
 
 /* A flexible beam body along a polyline. Nodes are placed at every polyline point (the places
  * where joints may attach) and between them as the element counts ask. */
@@ -38,6 +50,9 @@ typedef struct pkm_beam_desc {
     pkm_section section;
     pkm_material material;
     unsigned mass_flags; /* PKM_FEM_ROTARY_INERTIA or 0 */
+    pkm_beam_element element; /* PKM_BEAM_CUBIC (0) unless set */
+    int end_curvature_zero;   /* quintic: nonzero holds the curvature dofs at the beam's first and
+                                 last node at zero (Li et al. 2020, eq. 9) */
 } pkm_beam_desc;
 
 /* A rigid body; mass 0 is allowed (a massless connector, e.g. a platform whose mass is in the
@@ -58,6 +73,7 @@ typedef struct pkm_joint_desc {
     double point[3];   /* location, m */
     double axis[3];    /* revolute/prismatic/universal first axis (need not be unit) */
     double axis2[3];   /* universal second axis */
+    double pitch;      /* helical: translation along axis per turn (the screw lead), m */
     int cut;           /* nonzero: open this joint in the virtual tree (a loop-closure joint) */
 } pkm_joint_desc;
 
