@@ -106,8 +106,8 @@ void pkm_fem_quintic_rotate(double R[3][3], double L[18][18], double G[18][18]);
  * model: a helical joint (PKM_JOINT_HELICAL, pitch p) between the screw and the nut. */
 void pkm_fem_screw_paper_stiffness(const pkm_section *s, const pkm_material *m, double l,
                                    double K[6][6]);
-void pkm_fem_screw_paper_mass(const pkm_section *s, const pkm_material *m, double l,
-                              unsigned flags, double M[6][6]);
+void pkm_fem_screw_paper_mass(const pkm_section *s, const pkm_material *m, double l, unsigned flags,
+                              double M[6][6]);
 void pkm_fem_screw_consistent_stiffness(const pkm_section *s, const pkm_material *m, double l,
                                         double K[8][8]);
 void pkm_fem_screw_consistent_mass(const pkm_section *s, const pkm_material *m, double l,
