@@ -138,11 +138,13 @@ typedef struct log_buf {
     char msg[160];
 } log_buf;
 
+static void log_capture(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
 #if defined(__GNUC__)
-__attribute__((format(printf, 3, 0)))
+    __attribute__((format(printf, 3, 0)))
 #endif
-static void
-log_capture(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
+    ;
+
+static void log_capture(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
 {
     log_buf *b = ctx;
     if (level < CYAML_LOG_ERROR || b->msg[0] != '\0') return;
@@ -189,11 +191,13 @@ typedef struct frame {
     key_class cls; /* of the key whose value comes next */
 } frame;
 
+static void scan_fail(scan *s, yaml_mark_t mark, const char *fmt, ...)
 #if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 3, 4)))
 #endif
-static void
-scan_fail(scan *s, yaml_mark_t mark, const char *fmt, ...)
+    ;
+
+static void scan_fail(scan *s, yaml_mark_t mark, const char *fmt, ...)
 {
     if (s->problem) return;
     s->problem = 1;
@@ -316,8 +320,10 @@ static void scan_text(const char *text, size_t len, scan *s)
                         scan_fail(s, ev.start_mark, "'%s' takes a single value, not %s",
                                   path + (f->len > 0 ? 11 : 0), node_kind(t));
                     } else if (f->cls == KEY_VALUE) {
-                        if (s->target != NULL && strcmp(path, s->target) == 0)
-                            s->target_found = 1, s->target_mark = ev.start_mark;
+                        if (s->target != NULL && strcmp(path, s->target) == 0) {
+                            s->target_found = 1;
+                            s->target_mark = ev.start_mark;
+                        }
                     } else if (t != YAML_MAPPING_START_EVENT) {
                         scan_fail(s, ev.start_mark,
                                   "'%s' is a group of parameters: expected a mapping of keys",
