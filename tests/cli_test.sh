@@ -122,6 +122,60 @@ assert (a["status"][...] == 0).sum() > 10 and (a["status"][...] == 1).sum() > 0
 ' "$tmp/w1.h5" "$tmp/w2.h5"
 expect 2 map navaro --grid x=0:0.01:2 -o "$tmp/bad.h5" --threads 0
 
+# Case files. cases/navaro.yaml (the source of the built-in) gives the built-in's Table 3
+# numbers; `cases --show` prints it.
+expect 0 cases
+expect 0 cases --show navaro
+expect 2 cases --show nosuch
+expect 2 cases navaro
+check "cases --show prints cases/navaro.yaml" \
+    sh -c '"$1" cases --show navaro | cmp -s - "$2"' sh "$bin" "$root/cases/navaro.yaml"
+(cd "$root" && "$bin" compare ./cases/navaro.yaml --table cases/navaro/table3_cast3m.csv) \
+    >"$tmp/file_t3.txt"
+check "compare ./cases/navaro.yaml passes" test $? -eq 0
+"$bin" compare navaro --table "$table" >"$tmp/builtin_t3.txt"
+check "case file and built-in give the same Table 3 numbers" \
+    cmp -s <(grep -v '^#' "$tmp/file_t3.txt") <(grep -v '^#' "$tmp/builtin_t3.txt")
+# An edited copy changes the frequencies exactly as --set does, and --set applies after it.
+sed 's/^  link_length: 210 mm/  link_length: 200 mm/' "$root/cases/navaro.yaml" >"$tmp/short.yaml"
+differ() { ! cmp -s "$1" "$2"; }
+check "edited copy differs from cases/navaro.yaml" differ "$tmp/short.yaml" "$root/cases/navaro.yaml"
+p2="0.02,0.01,-0.2"
+"$bin" modes "$tmp/short.yaml" --pose "$p2" --nev 6 --format csv >"$tmp/short_file.csv"
+"$bin" modes navaro --pose "$p2" --nev 6 --format csv --set link_length=0.2 >"$tmp/short_set.csv"
+"$bin" modes navaro --pose "$p2" --nev 6 --format csv >"$tmp/default.csv"
+"$bin" modes "$tmp/short.yaml" --pose "$p2" --nev 6 --format csv --set link_length=210mm \
+    >"$tmp/back.csv"
+check "edited file = --set" cmp -s "$tmp/short_file.csv" "$tmp/short_set.csv"
+check "edited file changes the frequencies" differ "$tmp/short_file.csv" "$tmp/default.csv"
+check "--set after the file" cmp -s "$tmp/back.csv" "$tmp/default.csv"
+expect 0 map "$tmp/short.yaml" --grid x=0:0.01:2 --nev 3 -o "$tmp/short.h5" --quiet
+# Malformed files: exit 2, one line, FILE:LINE:COLUMN of the offending node.
+# expect_at TEXT WHERE: the file holding TEXT fails at WHERE (line:column).
+expect_at() {
+    printf '%s' "$1" >"$tmp/bad.yaml"
+    expect 2 modes "$tmp/bad.yaml"
+    local err
+    err=$("$bin" modes "$tmp/bad.yaml" 2>&1 >/dev/null)
+    case "$err" in
+    *"$tmp/bad.yaml:$2: "*) pass=$((pass + 1)) ;;
+    *)
+        echo "FAIL: want $2 for:"
+        printf '%s\n' "$1"
+        echo "got: $err"
+        fails=$((fails + 1))
+        ;;
+    esac
+}
+expect_at $'case: navaro\nparameters: {link_length: 1\n' 3:1
+expect_at $'case: navaro\nparameters:\n  leg:\n    A: 2.4e-4\n    Ixx: 1e-8\n' 5:5
+expect_at $'case: navaro\nparameters:\n  material: {E: high, rho: 2800}\n' 3:17
+expect_at $'# wrong unit\ncase: navaro\nparameters:\n  link_length: 3 kg\n' 4:16
+expect_at $'parameters:\n  link_length: 0.2\n' 1:1
+expect_at $'case: navaro\nparameters:\n  mass: heavy\n' 3:9
+expect 2 modes "$tmp/nonexistent.yaml"
+expect 2 modes navaro --set link_length=3kg
+
 # Killing a sweep half-way leaves no file at the output path (it is written at the end, under a
 # temporary name, then renamed).
 "$bin" map navaro --grid x=-0.06:0.06:200,y=-0.06:0.06:200 -o "$tmp/killed.h5" --quiet \
