@@ -775,14 +775,20 @@ static int resume_from(const char *partial, pkm_map *map)
     pkm_map prev;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
+    if (access(partial, F_OK) != 0) {
+        fprintf(stderr, "%s: error: --resume: no checkpoint %s to continue\n", prog, partial);
+        return EXIT_INPUT;
+    }
     pkm_status st = pkm_map_read_h5(partial, &prev, &ctx);
     if (st != PKM_OK) {
         fprintf(stderr, "%s: error: --resume: %s\n", prog, ctx.msg);
         return EXIT_INPUT;
     }
     if (pkm_map_same_setup(&prev, map, &ctx) != PKM_OK) {
-        fprintf(stderr, "%s: error: --resume: %s was computed with %s (this command)\n", prog,
-                partial, ctx.msg);
+        fprintf(stderr,
+                "%s: error: --resume: %s is another computation: %s (checkpoint against this "
+                "command)\n",
+                prog, partial, ctx.msg);
         pkm_map_free(&prev);
         return EXIT_INPUT;
     }

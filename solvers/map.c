@@ -146,7 +146,7 @@ pkm_status pkm_map_same_grid(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "pose coordinate %d is '%s' against '%s'", k,
                             a->pose_names[k], b->pose_names[k]);
         if (!same_value(a->base_pose[k], b->base_pose[k]))
-            return PKM_FAIL(ctx, PKM_ERR_INVALID, "base pose %s = %.17g against %.17g",
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "base pose %s = %.15g against %.15g",
                             a->pose_names[k], a->base_pose[k], b->base_pose[k]);
     }
     if (a->naxes != b->naxes)
@@ -159,7 +159,7 @@ pkm_status pkm_map_same_grid(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
         if (x->count != y->count || !same_value(x->start, y->start) ||
             !same_value(x->stop, y->stop))
             return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                            "axis '%s' is %.17g:%.17g:%d against %.17g:%.17g:%d", x->name, x->start,
+                            "axis '%s' is %.15g:%.15g:%d against %.15g:%.15g:%d", x->name, x->start,
                             x->stop, x->count, y->start, y->stop, y->count);
     }
     return PKM_OK;
