@@ -74,7 +74,7 @@ static void print_main_help(void)
            "commands:\n"
            "  modes CASE --pose ...      natural frequencies at one pose\n"
            "  compare CASE --table FILE  compare with a reference table (e.g. Cast3M)\n"
-           "  compare F.h5 --against R.h5  compare two frequency maps mode by mode\n"
+           "  compare F --against R      compare two map files (HDF5) mode by mode\n"
            "  map CASE --grid ... -o F   frequency map over a grid of poses, to HDF5\n"
            "  cases                      list the built-in robots and their pose coordinates\n\n"
            "Units: input is SI (m, rad, Pa, kg/m^3); frequencies are printed in Hz.\n"

@@ -69,6 +69,7 @@ typedef struct sweep_out {
     double *freq_hz, *residual, *modes;
     int64_t *ncoord;
     atomic_llong *done;
+    pid_t parent; /* in a worker process: the sweeping process; else 0 */
 } sweep_out;
 
 /* Progress and checkpoints of the calling process. */
@@ -164,6 +165,8 @@ static pkm_status sweep_range(const pkm_case *c, const void *params, pkm_map *ma
     pkm_status rc = PKM_OK;
     for (int64_t p = first; rc == PKM_OK && p < map->npoints; p += stride) {
         if (out->status[p] != PKM_POSE_PENDING) continue;
+        /* A worker whose sweeping process was killed stops: nobody will read its results. */
+        if (out->parent != 0 && getppid() != out->parent) break;
         const pkm_modes *md = NULL;
         rc = solve_pose(c, params, map, an, p, out, &md, ctx);
         const long long d = atomic_fetch_add(out->done, 1) + 1;
@@ -229,6 +232,7 @@ static pkm_status sweep_parallel(const pkm_case *c, const void *params, pkm_map 
 
     pkm_status rc = PKM_OK;
     pid_t pids[256];
+    const pid_t parent = getpid();
     int started = 0;
     for (; started < nworkers; started++) {
         pid_t pid = fork();
@@ -239,6 +243,7 @@ static pkm_status sweep_parallel(const pkm_case *c, const void *params, pkm_map 
         }
         if (pid == 0) {
             /* Worker: interleaved poses balance the cost of unreachable and reachable ones. */
+            out.parent = parent;
             pkm_ctx wctx;
             pkm_ctx_clear(&wctx);
             pkm_modal_opts opts = map->opts;
@@ -325,9 +330,10 @@ pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
     pkm_status rc = pkm_analysis_create(map->formulation, map->eigensolver, &opts, &an, ctx);
     if (rc != PKM_OK) return rc;
     sweep_ctl ctl = {so, now_seconds() + so->checkpoint_interval};
+    map->tracking_note[0] = '\0'; /* a resumed checkpoint's note no longer holds */
     atomic_llong done;
     atomic_init(&done, 0);
-    sweep_out out = {map->status, map->freq_hz, map->residual, map->modes, &map->ncoord, &done};
+    sweep_out out = {map->status, map->freq_hz, map->residual, map->modes, &map->ncoord, &done, 0};
 
     /* A resumed map whose vectors were not kept: its OK points are computed again if vectors
      * are to be kept now, as tracking needs them. */

@@ -108,15 +108,16 @@ pkm_status pkm_map_same_grid(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
  * options and tracking options: b continues the computation of a. */
 pkm_status pkm_map_same_setup(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
 
-/* Mode tracking over the grid from map->modes (pkm/track.h): the OK points are labelled in
- * breadth-first order from the first OK point (row-major) of each connected set of OK points,
- * neighbours being the points one step away along one axis (fastest axis first). Each point
- * takes its ids from the point it was reached from (tracking_parent) through pkm_track_link,
- * with the Euclidean MAC of the reduced coordinates. A point not connected to an earlier set
- * through OK neighbours starts a new set with ids equal to the ranks: ids of different sets are
- * not related. The ids at every OK point are a permutation of 0..nev-1, so a mode that leaves the
- * computed set hands its id to the one that enters, a link flagged by a low MAC. Without
- * map->modes, ids are the ranks (PKM_TRACK_RANK). */
+/* Mode tracking over the grid from map->modes (pkm/track.h), with the Euclidean MAC of the
+ * reduced coordinates. Neighbours are points one step apart along one axis. The OK points are
+ * labelled best link first (Prim's algorithm on the links' summed MAC: a maximum spanning tree)
+ * from a root, the OK point nearest the grid's centre, whose ids are its ranks; each point takes
+ * its ids from the point it was linked from (tracking_parent). A point not connected to a
+ * labelled set through OK neighbours starts a new set at the unlabelled OK point nearest the
+ * centre, again with ids equal to the ranks: ids of different sets are not related. The ids at
+ * every OK point are a permutation of 0..nev-1, so a mode that leaves the computed set hands its
+ * id to the one that enters, a link flagged by a low MAC. Without map->modes, ids are the ranks
+ * (PKM_TRACK_RANK, tracking_note says why). */
 pkm_status pkm_map_track(pkm_map *map, pkm_ctx *ctx);
 
 /* Value of axis a at index k. */
