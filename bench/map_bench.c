@@ -171,7 +171,7 @@ typedef struct map_result {
 static pkm_status map_setup(const pkm_case *c, int grid, pkm_formulation f, pkm_eigensolver e,
                             pkm_map *map, pkm_ctx *ctx)
 {
-    memset(map, 0, sizeof(*map));
+    pkm_map_init(map);
     snprintf(map->case_name, sizeof(map->case_name), "%s", c->name);
     map->npose = c->npose;
     for (int i = 0; i < c->npose; i++) {
@@ -359,7 +359,9 @@ static int map_bench(const void *arg, void *res)
             continue;
         }
         const double t0 = now_s();
-        st = pkm_map_sweep(c, &par, &map[i], cfg[i].workers, NULL, NULL, &ctx);
+        pkm_sweep_opts so = pkm_sweep_opts_default();
+        so.nworkers = cfg[i].workers;
+        st = pkm_map_sweep(c, &par, &map[i], &so, &ctx);
         const double t = now_s() - t0;
         if (st != PKM_OK) {
             print_failure(cfg[i].label, st, &ctx);

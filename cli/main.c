@@ -12,6 +12,7 @@
 #include "pkm/io.h"
 #include "pkm/map.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -75,6 +76,7 @@ static void print_main_help(void)
         "commands:\n"
         "  modes CASE --pose ...      natural frequencies at one pose\n"
         "  compare CASE --table FILE  compare with a reference table (e.g. Cast3M)\n"
+        "  compare F --against R      compare two map files (HDF5) mode by mode\n"
         "  map CASE --grid ... -o F   frequency map over a grid of poses, to HDF5\n"
         "  cases [--show NAME]        list the built-in robots, or print the case file of one\n\n"
         "CASE is a built-in name (navaro) or a case file: a path containing '/' or ending in\n"
@@ -121,11 +123,17 @@ static void print_modes_help(void)
 
 static void print_compare_help(void)
 {
-    printf("usage: pkmflex compare CASE --table FILE [options]\n\n"
+    printf("usage: pkmflex compare CASE --table FILE [options]\n"
+           "       pkmflex compare F.h5 --against REF.h5 [--tol PCT]\n\n"
            "For every pose of a reference table (CSV: pose id, pose coordinates in SI units,\n"
            "frequencies in Hz), computes the natural frequencies and prints reference,\n"
            "computed and relative error per mode, then the maximum error.\n\n"
+           "With --against, compares two map files (pkmflex map) of the same grid instead:\n"
+           "for each mode rank, the maximum and mean of |f - f_ref| / f_ref over the poses\n"
+           "computed in both, and the pose of the maximum. Poses computed in one file only\n"
+           "count as out of tolerance. A different grid is an error naming the difference.\n\n"
            "  --table FILE           reference table, e.g. cases/navaro/table3_cast3m.csv\n"
+           "  --against REF.h5       reference map file\n"
            "  --tol PCT              tolerance on the relative error in percent (default 0.05)\n");
     print_common_options();
 }
@@ -140,9 +148,25 @@ static void print_map_help(void)
         "unreachable or singular, or where the solver fails, are recorded in /status with\n"
         "NaN frequencies and the sweep goes on. The file is written under a temporary name\n"
         "and renamed when complete.\n\n"
+        "Modes are ranked by frequency at each pose and tracked across neighbouring poses by\n"
+        "the modal assurance criterion (MAC), repeated frequencies as subspaces: /tracked_mode\n"
+        "follows one physical mode through crossings, /tracking_mac flags uncertain links.\n"
+        "Tracking keeps every pose's mode vectors (poses x nev x coordinates x 8 bytes); above\n"
+        "1 GiB the ids are the ranks (attribute tracking_note says so).\n\n"
+        "While the sweep runs, FILE.h5.partial holds the results so far (a valid map file,\n"
+        "status -1 where not computed); --resume continues it and removes it at the end.\n\n"
         "  --grid SPEC            e.g. x=-0.1:0.1:21,y=-0.1:0.1:21 (COUNT points, ends included)\n"
         "  --pose P1,P2,...       base pose for the coordinates not swept (default: home)\n"
         "  -o, --output FILE.h5   output file\n"
+        "  --threads T            worker processes (default 1)\n"
+        "  --modes                also store the mode shapes (/modes), whatever their size\n"
+        "  --mac-threshold X      links with a MAC below X are flagged (default 0.8)\n"
+        "  --cluster-tol X        relative frequency gap below which modes form one subspace\n"
+        "                         (default 1e-5)\n"
+        "  --checkpoint S         seconds between checkpoints to FILE.h5.partial (default 5,\n"
+        "                         0 = none)\n"
+        "  --resume               continue FILE.h5.partial (same case, parameters, grid, nev\n"
+        "                         and solver settings, else an error naming the difference)\n"
         "  --quiet                no progress bar\n");
     print_common_options();
 }
@@ -154,7 +178,13 @@ typedef struct options {
     const char *format;
     const char *grid;
     const char *output;
+    const char *against;
     int quiet;
+    int modes;
+    int resume;
+    double checkpoint_s;
+    double mac_threshold;
+    double cluster_tol;
     int threads;
     double tol_pct;
     int nev;
@@ -202,20 +232,44 @@ typedef enum opt_id {
     OPT_FORMULATION,
     OPT_GRID,
     OPT_OUTPUT,
-    OPT_THREADS
+    OPT_THREADS,
+    OPT_AGAINST,
+    OPT_CHECKPOINT,
+    OPT_MAC_THRESHOLD,
+    OPT_CLUSTER_TOL
 } opt_id;
 
 static const struct {
     const char *name;
     opt_id id;
 } value_options[] = {
-    {"--pose", OPT_POSE},     {"--table", OPT_TABLE},
-    {"--format", OPT_FORMAT}, {"--nev", OPT_NEV},
-    {"--tol", OPT_TOL},       {"--set", OPT_SET},
-    {"--solver", OPT_SOLVER}, {"--formulation", OPT_FORMULATION},
-    {"--grid", OPT_GRID},     {"-o", OPT_OUTPUT},
-    {"--output", OPT_OUTPUT}, {"--threads", OPT_THREADS},
+    {"--pose", OPT_POSE},
+    {"--table", OPT_TABLE},
+    {"--format", OPT_FORMAT},
+    {"--nev", OPT_NEV},
+    {"--tol", OPT_TOL},
+    {"--set", OPT_SET},
+    {"--solver", OPT_SOLVER},
+    {"--formulation", OPT_FORMULATION},
+    {"--grid", OPT_GRID},
+    {"-o", OPT_OUTPUT},
+    {"--output", OPT_OUTPUT},
+    {"--threads", OPT_THREADS},
+    {"--against", OPT_AGAINST},
+    {"--checkpoint", OPT_CHECKPOINT},
+    {"--mac-threshold", OPT_MAC_THRESHOLD},
+    {"--cluster-tol", OPT_CLUSTER_TOL},
 };
+
+/* A finite number in [lo, hi]. */
+static int parse_real(const char *text, double lo, double hi, double *v)
+{
+    char *end = NULL;
+    const double x = strtod(text, &end);
+    if (end == text || *end != '\0' || !(x >= lo && x <= hi)) return 0;
+    *v = x;
+    return 1;
+}
 
 /* Index of a value option in value_options, or -1. */
 static int find_value_option(const char *a)
@@ -240,6 +294,21 @@ static int set_option(options *o, int k, const char *v)
         break;
     case OPT_OUTPUT:
         o->output = v;
+        break;
+    case OPT_AGAINST:
+        o->against = v;
+        break;
+    case OPT_CHECKPOINT:
+        if (!parse_real(v, 0.0, 1e9, &o->checkpoint_s))
+            return usage_error("--checkpoint '%s': expected seconds >= 0", v);
+        break;
+    case OPT_MAC_THRESHOLD:
+        if (!parse_real(v, 0.0, 1.0, &o->mac_threshold))
+            return usage_error("--mac-threshold '%s': expected a number from 0 to 1", v);
+        break;
+    case OPT_CLUSTER_TOL:
+        if (!parse_real(v, 0.0, 1.0, &o->cluster_tol))
+            return usage_error("--cluster-tol '%s': expected a number from 0 to 1", v);
         break;
     case OPT_FORMAT:
         if (strcmp(v, "table") != 0 && strcmp(v, "csv") != 0)
@@ -298,6 +367,14 @@ static int parse_options(int argc, char **argv, options *o, void (*help)(void))
         }
         if (strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
+            continue;
+        }
+        if (strcmp(a, "--modes") == 0) {
+            o->modes = 1;
+            continue;
+        }
+        if (strcmp(a, "--resume") == 0) {
+            o->resume = 1;
             continue;
         }
         if (a[0] != '-') {
@@ -428,11 +505,113 @@ done:
     return rc;
 }
 
+/* "x = 0.1 m, y = -0.2 m" for point p of map. */
+static void point_text(const pkm_map *map, int64_t p, char *out, size_t cap)
+{
+    int idx[PKM_MAP_MAX_AXES];
+    for (int a = map->naxes - 1; a >= 0; a--) {
+        idx[a] = (int)(p % map->axes[a].count);
+        p /= map->axes[a].count;
+    }
+    size_t len = 0;
+    out[0] = '\0';
+    for (int a = 0; a < map->naxes && len < cap; a++) {
+        const pkm_map_axis *ax = &map->axes[a];
+        len += (size_t)snprintf(out + len, cap - len, "%s%s = %g %s", a > 0 ? ", " : "", ax->name,
+                                pkm_map_axis_value(ax, idx[a]), ax->unit);
+    }
+}
+
+/* compare F.h5 --against REF.h5: the relative difference per mode rank over the poses computed
+ * in both maps. */
+static int compare_maps(const options *o)
+{
+    if (o->case_name == NULL) return usage_error("compare --against: no map file F.h5 given");
+    if (o->table != NULL) return usage_error("compare: --table and --against exclude each other");
+    pkm_map a, b;
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    int rc = 0;
+    double *sum = NULL, *worst = NULL;
+    int64_t *worst_p = NULL;
+    pkm_status st = pkm_map_read_h5(o->case_name, &a, &ctx);
+    if (st == PKM_OK) st = pkm_map_read_h5(o->against, &b, &ctx);
+    if (st != PKM_OK) {
+        rc = report(st, &ctx);
+        goto done;
+    }
+    if ((st = pkm_map_same_grid(&a, &b, &ctx)) != PKM_OK) {
+        fprintf(stderr, "%s: error: %s and %s have different grids: %s\n", prog, o->case_name,
+                o->against, ctx.msg);
+        rc = EXIT_INPUT;
+        goto done;
+    }
+    const int nev = a.nev < b.nev ? a.nev : b.nev;
+    sum = calloc((size_t)nev, sizeof(*sum));
+    worst = calloc((size_t)nev, sizeof(*worst));
+    worst_p = calloc((size_t)nev, sizeof(*worst_p));
+    if (sum == NULL || worst == NULL || worst_p == NULL) {
+        fprintf(stderr, "%s: error: out of memory\n", prog);
+        rc = EXIT_COMPUTE;
+        goto done;
+    }
+    for (int k = 0; k < nev; k++)
+        worst[k] = -1.0;
+    int64_t both = 0, differ = 0;
+    for (int64_t p = 0; p < a.npoints; p++) {
+        const int oka = a.status[p] == PKM_POSE_OK, okb = b.status[p] == PKM_POSE_OK;
+        if (oka != okb) differ++;
+        if (!oka || !okb) continue;
+        both++;
+        for (int k = 0; k < nev; k++) {
+            const double fa = a.freq_hz[p * a.nev + k], fb = b.freq_hz[p * b.nev + k];
+            const double d = (fa == fb) ? 0.0 : fabs(fa - fb) / fabs(fb);
+            sum[k] += d;
+            if (d > worst[k]) {
+                worst[k] = d;
+                worst_p[k] = p;
+            }
+        }
+    }
+    printf("# %s (%s) against %s (%s): %lld poses computed in both, %lld in one only "
+           "(tolerance %g %%)\n",
+           o->case_name, a.case_name, o->against, b.case_name, (long long)both, (long long)differ,
+           o->tol_pct);
+    if (a.nev != b.nev) printf("# %d and %d modes: the first %d compared\n", a.nev, b.nev, nev);
+    printf("%4s  %12s  %12s  %s\n", "mode", "max [%]", "mean [%]", "worst pose");
+    double max_all = 0.0;
+    int max_mode = 1;
+    for (int k = 0; k < nev && both > 0; k++) {
+        char where[512];
+        point_text(&a, worst_p[k], where, sizeof(where));
+        printf("%4d  %12.6g  %12.6g  %s\n", k + 1, 100.0 * worst[k], 100.0 * sum[k] / both, where);
+        if (worst[k] > max_all) max_all = worst[k], max_mode = k + 1;
+    }
+    const int ok = both > 0 && differ == 0 && 100.0 * max_all <= o->tol_pct;
+    if (both > 0)
+        printf("# max difference %.6g %% (mode %d)%s\n", 100.0 * max_all, max_mode,
+               differ > 0 ? ", and poses computed in one map only" : "");
+    else
+        printf("# no pose computed in both maps\n");
+    printf("# %s\n", ok ? "all within tolerance" : "OUT OF TOLERANCE");
+    rc = ok ? 0 : EXIT_TOL;
+done:
+    free(sum);
+    free(worst);
+    free(worst_p);
+    pkm_map_free(&a);
+    pkm_map_free(&b);
+    return rc;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
     options o = {.tol_pct = 0.05, .nev = 0, .form = PKM_FORM_TREE, .eig = PKM_EIG_ARPACK};
     int rc = parse_options(argc, argv, &o, print_compare_help);
     if (rc != 0) return rc < 0 ? 0 : rc;
+    if (o.against != NULL) return compare_maps(&o);
     const pkm_case *c = NULL;
     void *params = NULL;
     pkm_table *tab = NULL;
@@ -561,15 +740,104 @@ static void show_progress(int64_t done, int64_t total, void *user)
     if (done == total) fprintf(stderr, "\n");
 }
 
+/* What the sweep's callbacks need: the progress bar and the checkpoint file. */
+typedef struct sweep_ui {
+    progress pg;
+    int bar;
+    const char *partial; /* FILE.h5.partial */
+} sweep_ui;
+
+static void sweep_progress(int64_t done, int64_t total, void *user)
+{
+    sweep_ui *ui = user;
+    if (ui->bar) show_progress(done, total, &ui->pg);
+}
+
+static pkm_status sweep_checkpoint(const pkm_map *snap, void *user, pkm_ctx *ctx)
+{
+    const sweep_ui *ui = user;
+    return pkm_map_write_h5(snap, ui->partial, ctx);
+}
+
+/* The map's settings from the command line: grid, base pose, case parameters, solver and
+ * tracking settings; 0 or an exit status. */
+static int map_setup(const options *o, const pkm_case *c, pkm_map *map)
+{
+    pkm_map_init(map);
+    int rc = parse_grid(o->grid, c, map);
+    if (rc != 0) return rc;
+    snprintf(map->case_name, sizeof(map->case_name), "%s", c->name);
+    map->npose = c->npose;
+    for (int k = 0; k < c->npose; k++)
+        snprintf(map->pose_names[k], sizeof(map->pose_names[k]), "%s", c->pose_names[k]);
+    memcpy(map->base_pose, c->home, sizeof(double) * (size_t)c->npose);
+    if (o->pose_text != NULL && !parse_pose(o->pose_text, c->npose, map->base_pose))
+        return usage_error("--pose '%s': expected %d comma-separated numbers", o->pose_text,
+                           c->npose);
+    size_t len = 0;
+    for (int i = 0; i < o->nsets; i++) {
+        len += (size_t)snprintf(map->case_params + len, sizeof(map->case_params) - len, "%s%s",
+                                i > 0 ? ";" : "", o->sets[i]);
+        if (len >= sizeof(map->case_params))
+            return usage_error("--set: the parameters take more than %zu characters",
+                               sizeof(map->case_params) - 1);
+    }
+    map->nev = o->nev;
+    map->formulation = o->form;
+    map->eigensolver = o->eig;
+    map->opts.nev = o->nev;
+    map->track.mac_threshold = o->mac_threshold;
+    map->track.cluster_tol = o->cluster_tol;
+    return 0;
+}
+
+/* --resume: *map becomes the checkpoint, which must continue the computation map describes. */
+static int resume_from(const char *partial, pkm_map *map)
+{
+    pkm_map prev;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    if (access(partial, F_OK) != 0) {
+        fprintf(stderr, "%s: error: --resume: no checkpoint %s to continue\n", prog, partial);
+        return EXIT_INPUT;
+    }
+    pkm_status st = pkm_map_read_h5(partial, &prev, &ctx);
+    if (st != PKM_OK) {
+        fprintf(stderr, "%s: error: --resume: %s\n", prog, ctx.msg);
+        return EXIT_INPUT;
+    }
+    if (pkm_map_same_setup(&prev, map, &ctx) != PKM_OK) {
+        fprintf(stderr,
+                "%s: error: --resume: %s is another computation: %s (checkpoint against this "
+                "command)\n",
+                prog, partial, ctx.msg);
+        pkm_map_free(&prev);
+        return EXIT_INPUT;
+    }
+    prev.keep_modes = map->keep_modes;
+    prev.track_bytes = map->track_bytes;
+    pkm_map_free(map);
+    *map = prev;
+    return 0;
+}
+
 static int cmd_map(int argc, char **argv)
 {
-    options o = {.nev = 8, .form = PKM_FORM_TREE, .eig = PKM_EIG_ARPACK, .threads = 1};
+    const pkm_track_opts tdef = pkm_track_opts_default();
+    options o = {.nev = 8,
+                 .form = PKM_FORM_TREE,
+                 .eig = PKM_EIG_ARPACK,
+                 .threads = 1,
+                 .checkpoint_s = 5.0,
+                 .mac_threshold = tdef.mac_threshold,
+                 .cluster_tol = tdef.cluster_tol};
     int rc = parse_options(argc, argv, &o, print_map_help);
     if (rc != 0) return rc < 0 ? 0 : rc;
     const pkm_case *c = NULL;
     void *params = NULL;
+    char *partial = NULL;
     pkm_map map;
-    memset(&map, 0, sizeof(map));
+    pkm_map_init(&map);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     if ((rc = load_case(&o, &c, &params)) != 0) goto done;
@@ -577,39 +845,53 @@ static int cmd_map(int argc, char **argv)
         rc = usage_error("map: --grid and -o FILE.h5 are required");
         goto done;
     }
-    if ((rc = parse_grid(o.grid, c, &map)) != 0) goto done;
-    snprintf(map.case_name, sizeof(map.case_name), "%s", c->name);
-    map.npose = c->npose;
-    for (int k = 0; k < c->npose; k++)
-        snprintf(map.pose_names[k], sizeof(map.pose_names[k]), "%s", c->pose_names[k]);
-    memcpy(map.base_pose, c->home, sizeof(double) * (size_t)c->npose);
-    if (o.pose_text != NULL && !parse_pose(o.pose_text, c->npose, map.base_pose)) {
-        rc = usage_error("--pose '%s': expected %d comma-separated numbers", o.pose_text, c->npose);
+    if ((rc = map_setup(&o, c, &map)) != 0) goto done;
+    map.keep_modes = o.modes;
+    const size_t plen = strlen(o.output) + sizeof(".partial");
+    partial = malloc(plen);
+    if (partial == NULL) {
+        fprintf(stderr, "%s: error: out of memory\n", prog);
+        rc = EXIT_COMPUTE;
         goto done;
     }
-    map.nev = o.nev;
-    map.formulation = o.form;
-    map.eigensolver = o.eig;
-    map.opts = pkm_modal_opts_default();
-    map.opts.nev = o.nev;
-    pkm_status st = pkm_map_alloc(&map, &ctx);
+    snprintf(partial, plen, "%s.partial", o.output);
+    pkm_status st = PKM_OK;
+    if (o.resume) {
+        if ((rc = resume_from(partial, &map)) != 0) goto done;
+    } else if (access(partial, F_OK) == 0) {
+        /* A checkpoint is somebody's hours of work: never overwrite it unasked. */
+        fprintf(stderr,
+                "%s: error: %s exists (an interrupted sweep): continue it with --resume, or "
+                "remove it\n",
+                prog, partial);
+        rc = EXIT_INPUT;
+        goto done;
+    } else if ((st = pkm_map_alloc(&map, &ctx)) != PKM_OK) {
+        rc = report(st, &ctx);
+        goto done;
+    }
+    sweep_ui ui = {{now_seconds(), 0.0}, !o.quiet && isatty(STDERR_FILENO), partial};
+    pkm_sweep_opts so = pkm_sweep_opts_default();
+    so.nworkers = o.threads;
+    so.progress = sweep_progress;
+    so.checkpoint = o.checkpoint_s > 0.0 ? sweep_checkpoint : NULL;
+    so.checkpoint_interval = o.checkpoint_s;
+    so.user = &ui;
+    st = pkm_map_sweep(c, params, &map, &so, &ctx);
+    const double elapsed = now_seconds() - ui.pg.t0;
     if (st != PKM_OK) {
         rc = report(st, &ctx);
         goto done;
     }
-    progress pg = {now_seconds(), 0.0};
-    const int bar = !o.quiet && isatty(STDERR_FILENO);
-    st = pkm_map_sweep(c, params, &map, o.threads, bar ? show_progress : NULL, &pg, &ctx);
-    const double elapsed = now_seconds() - pg.t0;
-    if (st != PKM_OK) {
-        rc = report(st, &ctx);
-        goto done;
-    }
+    /* The vectors were kept for tracking; they go to the file only with --modes. */
+    if (!o.modes) pkm_map_free_modes(&map);
     st = pkm_map_write_h5(&map, o.output, &ctx);
     if (st != PKM_OK) {
         rc = report(st, &ctx);
         goto done;
     }
+    if (unlink(partial) != 0 && errno != ENOENT)
+        fprintf(stderr, "%s: warning: cannot remove %s: %s\n", prog, partial, strerror(errno));
     int64_t count[4] = {0};
     for (int64_t p = 0; p < map.npoints; p++)
         if (map.status[p] >= 0 && map.status[p] <= 3) count[map.status[p]]++;
@@ -626,10 +908,28 @@ static int cmd_map(int argc, char **argv)
             }
         printf("f%-3d %10.4f .. %10.4f Hz\n", k + 1, lo, hi);
     }
+    if (map.tracking == PKM_TRACK_MAC) {
+        int64_t links = 0, low = 0;
+        double worst = 1.0;
+        for (int64_t p = 0; p < map.npoints; p++) {
+            if (map.tracking_parent[p] < 0) continue;
+            links++;
+            for (int k = 0; k < map.nev; k++) {
+                const double m = map.tracking_mac[p * map.nev + k];
+                low += m < map.track.mac_threshold;
+                worst = fmin(worst, m);
+            }
+        }
+        printf("# modes tracked by MAC over %lld links: %lld mode links below %g (lowest %.3f)\n",
+               (long long)links, (long long)low, map.track.mac_threshold, worst);
+    } else {
+        printf("# modes ranked by frequency, not tracked: %s\n", map.tracking_note);
+    }
     printf("# written to %s\n", o.output);
     rc = 0;
 done:
     pkm_map_free(&map);
+    free(partial);
     pkm_case_params_destroy(&params);
     return rc;
 }

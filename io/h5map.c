@@ -31,7 +31,7 @@
 #endif
 
 #define MAP_FORMAT         "pkmflex-map"
-#define MAP_FORMAT_VERSION 1
+#define MAP_FORMAT_VERSION 2 /* 2: mode tracking, case parameters, /modes */
 #define STATUS_MEANING     "-1 pending, 0 ok, 1 unreachable, 2 singular, 3 solver failure"
 /* The default raw-data chunk cache holds 1 MiB per dataset; a chunk larger than that bypasses it
  * (HDF5 User Guide, "Chunking in HDF5"), so chunks are kept below that size. */
@@ -144,10 +144,19 @@ static pkm_status check_map(const h5io *io, const pkm_map *map)
                         "coordinates",
                         map->naxes, map->nev, map->npose);
     if (map->status == NULL || map->freq_hz == NULL || map->residual == NULL ||
-        map->tracked == NULL)
+        map->tracked == NULL || map->tracking_mac == NULL || map->tracking_parent == NULL)
         return OWN_FAIL(io, PKM_ERR_INVALID, "map arrays are not allocated");
-    if (memchr(map->case_name, '\0', sizeof(map->case_name)) == NULL)
-        return OWN_FAIL(io, PKM_ERR_INVALID, "case name is not terminated");
+    if (map->modes != NULL && map->ncoord < 1)
+        return OWN_FAIL(io, PKM_ERR_INVALID, "map has mode vectors of %lld coordinates",
+                        (long long)map->ncoord);
+    if (memchr(map->case_name, '\0', sizeof(map->case_name)) == NULL ||
+        memchr(map->case_params, '\0', sizeof(map->case_params)) == NULL ||
+        memchr(map->tracking_note, '\0', sizeof(map->tracking_note)) == NULL)
+        return OWN_FAIL(io, PKM_ERR_INVALID,
+                        "case name, parameters or tracking note is not "
+                        "terminated");
+    if (map->tracking != PKM_TRACK_RANK && map->tracking != PKM_TRACK_MAC)
+        return OWN_FAIL(io, PKM_ERR_INVALID, "unknown tracking %d", (int)map->tracking);
     if (formulation_name(map->formulation) == NULL || eigensolver_name(map->eigensolver) == NULL)
         return OWN_FAIL(io, PKM_ERR_INVALID, "unknown formulation %d or eigensolver %d",
                         (int)map->formulation, (int)map->eigensolver);
@@ -325,6 +334,7 @@ static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *ma
     if (rc == PKM_OK)
         rc = write_int_attr(io, file, "/", "format_version", H5T_STD_I32LE, MAP_FORMAT_VERSION);
     if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "case", map->case_name);
+    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "case_parameters", map->case_params);
     const char *names[16] = {NULL};
     for (int k = 0; k < map->npose; k++)
         names[k] = map->pose_names[k];
@@ -351,6 +361,12 @@ static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *ma
         rc = write_int_attr(io, file, "/", "maxiter", H5T_STD_I32LE, map->opts.maxiter);
     if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "max_residual", map->opts.max_residual);
     if (rc == PKM_OK) rc = write_int_attr(io, file, "/", "ncoord", H5T_STD_I64LE, map->ncoord);
+    if (rc == PKM_OK)
+        rc = write_str_attr(io, file, "/", "tracking",
+                            map->tracking == PKM_TRACK_MAC ? "mac" : "rank");
+    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "tracking_note", map->tracking_note);
+    if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "mac_threshold", map->track.mac_threshold);
+    if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "cluster_tol", map->track.cluster_tol);
     return rc;
 }
 
@@ -386,6 +402,65 @@ static pkm_status write_grid(const h5io *io, hid_t file, const pkm_map *map)
     return rc;
 }
 
+/* /modes [grid..., nev, ncoord], one chunk per pose, NaN-filled: only the OK poses are written,
+ * so a pose without modes takes no space and a checkpoint taken while workers run writes only
+ * complete vectors. */
+static pkm_status write_modes(const h5io *io, hid_t file, const pkm_map *map)
+{
+    const int rank = map->naxes + 2;
+    hsize_t dims[PKM_MAP_MAX_AXES + 2], chunk[PKM_MAP_MAX_AXES + 2], start[PKM_MAP_MAX_AXES + 2];
+    for (int a = 0; a < map->naxes; a++) {
+        dims[a] = (hsize_t)map->axes[a].count;
+        chunk[a] = 1;
+    }
+    dims[map->naxes] = chunk[map->naxes] = (hsize_t)map->nev;
+    dims[map->naxes + 1] = chunk[map->naxes + 1] = (hsize_t)map->ncoord;
+    const hsize_t per_point = (hsize_t)map->nev * (hsize_t)map->ncoord;
+    const double nan = NAN;
+    pkm_status rc = PKM_OK;
+    hid_t space = H5I_INVALID_HID, mspace = H5I_INVALID_HID, dcpl = H5I_INVALID_HID,
+          dset = H5I_INVALID_HID;
+    space = H5Screate_simple(rank, dims, NULL);
+    mspace = H5Screate_simple(1, &per_point, NULL);
+    dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (space < 0 || mspace < 0 || dcpl < 0 || H5Pset_chunk(dcpl, rank, chunk) < 0 ||
+        H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &nan) < 0) {
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot set up dataset /modes");
+        goto done;
+    }
+    dset = H5Dcreate2(file, "modes", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (dset < 0) {
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot create dataset /modes");
+        goto done;
+    }
+    start[map->naxes] = start[map->naxes + 1] = 0;
+    for (int64_t p = 0; p < map->npoints && rc == PKM_OK; p++) {
+        if (map->status[p] != PKM_POSE_OK) continue;
+        int64_t q = p;
+        for (int a = map->naxes - 1; a >= 0; a--) {
+            start[a] = (hsize_t)(q % map->axes[a].count);
+            q /= map->axes[a].count;
+        }
+        if (H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, chunk, NULL) < 0 ||
+            H5Dwrite(dset, H5T_NATIVE_DOUBLE, mspace, space, H5P_DEFAULT,
+                     map->modes + (size_t)p * (size_t)per_point) < 0)
+            rc = H5_FAIL(io, PKM_ERR_IO, "cannot write the modes of point %lld to /modes",
+                         (long long)p);
+    }
+    if (rc == PKM_OK)
+        rc = write_str_attr(io, dset, "/modes", "description",
+                            "mode shapes in the independent coordinates of the reduced pencil "
+                            "(mass-orthonormal: x^T M x = 1), one row per frequency rank; NaN "
+                            "where status != 0");
+done:
+    if (dset >= 0 && H5Dclose(dset) < 0 && rc == PKM_OK)
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot close /modes");
+    if (dcpl >= 0) H5Pclose(dcpl);
+    if (mspace >= 0) H5Sclose(mspace);
+    if (space >= 0) H5Sclose(space);
+    return rc;
+}
+
 static pkm_status write_contents(const h5io *io, hid_t file, const pkm_map *map)
 {
     hsize_t dims[PKM_MAP_MAX_AXES + 1];
@@ -411,7 +486,22 @@ static pkm_status write_contents(const h5io *io, hid_t file, const pkm_map *map)
     if (rc == PKM_OK)
         rc = write_described(io, file, "tracked_mode", H5T_STD_I32LE, H5T_NATIVE_INT, r + 1, dims,
                              map->tracked, "description",
-                             "id of the tracked mode found at each rank; -1 where status != 0");
+                             "id of the physical mode found at each frequency rank, linked "
+                             "across neighbouring poses by the MAC (root attribute tracking = "
+                             "mac) or equal to the rank (tracking = rank); -1 where status != 0");
+    if (rc == PKM_OK)
+        rc = write_described(io, file, "tracking_mac", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1,
+                             dims, map->tracking_mac, "description",
+                             "MAC of the link that gave each mode its id, from the mode of the "
+                             "same id at the pose /tracking_parent; below the root attribute "
+                             "mac_threshold the link is uncertain; NaN without parent");
+    if (rc == PKM_OK)
+        rc = write_described(io, file, "tracking_parent", H5T_STD_I64LE, H5T_NATIVE_INT64, r, dims,
+                             map->tracking_parent, "description",
+                             "row-major index of the neighbouring pose each pose took its mode "
+                             "ids from; -1 for the first pose of a connected set of computed "
+                             "poses (ids = ranks) and where status != 0");
+    if (rc == PKM_OK && map->modes != NULL) rc = write_modes(io, file, map);
     return rc;
 }
 
@@ -686,7 +776,7 @@ done:
 static pkm_status read_dataset(const h5io *io, hid_t file, const char *name, hid_t mtype,
                                H5T_class_t cls, int rank, const hsize_t *want, void *buf)
 {
-    hsize_t dims[PKM_MAP_MAX_AXES + 1];
+    hsize_t dims[PKM_MAP_MAX_AXES + 2];
     hid_t dset = H5I_INVALID_HID;
     pkm_status rc = open_dataset(io, file, name, cls, rank, dims, &dset);
     if (rc != PKM_OK) return rc;
@@ -748,6 +838,53 @@ done:
     return rc;
 }
 
+/* Version 2: how the ids were made, the links, and /modes if present. */
+static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
+{
+    char text[LIST_LEN];
+    pkm_status rc = read_str_attr(io, file, "/", "tracking", text, sizeof(text));
+    if (rc == PKM_OK) {
+        if (strcmp(text, "mac") == 0)
+            map->tracking = PKM_TRACK_MAC;
+        else if (strcmp(text, "rank") == 0)
+            map->tracking = PKM_TRACK_RANK;
+        else
+            rc = OWN_FAIL(io, PKM_ERR_PARSE,
+                          "attribute 'tracking' = '%s', expected 'mac' or "
+                          "'rank'",
+                          text);
+    }
+    if (rc == PKM_OK)
+        rc = read_str_attr(io, file, "/", "tracking_note", map->tracking_note,
+                           sizeof(map->tracking_note));
+    hsize_t dims[PKM_MAP_MAX_AXES + 2];
+    for (int a = 0; a < map->naxes; a++)
+        dims[a] = (hsize_t)map->axes[a].count;
+    dims[map->naxes] = (hsize_t)map->nev;
+    dims[map->naxes + 1] = (hsize_t)map->ncoord;
+    const int r = map->naxes;
+    if (rc == PKM_OK)
+        rc = read_dataset(io, file, "/tracking_mac", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 1, dims,
+                          map->tracking_mac);
+    if (rc == PKM_OK)
+        rc = read_dataset(io, file, "/tracking_parent", H5T_NATIVE_INT64, H5T_INTEGER, r, dims,
+                          map->tracking_parent);
+    for (int64_t p = 0; p < map->npoints && rc == PKM_OK; p++)
+        if (map->tracking_parent[p] < -1 || map->tracking_parent[p] >= map->npoints)
+            rc = OWN_FAIL(io, PKM_ERR_PARSE,
+                          "dataset /tracking_parent: value %lld at point %lld is not a point",
+                          (long long)map->tracking_parent[p], (long long)p);
+    if (rc != PKM_OK || H5Lexists(file, "modes", H5P_DEFAULT) <= 0) return rc;
+    if (map->ncoord < 1)
+        return OWN_FAIL(io, PKM_ERR_PARSE, "dataset /modes with attribute ncoord = %lld",
+                        (long long)map->ncoord);
+    rc = pkm_map_alloc_modes(map, io->ctx);
+    if (rc == PKM_OK)
+        rc =
+            read_dataset(io, file, "/modes", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 2, dims, map->modes);
+    return rc;
+}
+
 static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
 {
     char text[LIST_LEN];
@@ -758,8 +895,20 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
                       MAP_FORMAT);
     if (rc == PKM_OK)
         rc = read_int_attr(io, file, "/", "format_version", 1, MAP_FORMAT_VERSION, &i);
+    const int version = (int)i;
     if (rc == PKM_OK)
         rc = read_str_attr(io, file, "/", "case", map->case_name, sizeof(map->case_name));
+    /* Version 1 had no tracking settings nor case parameters: the defaults apply. */
+    map->track = pkm_track_opts_default();
+    if (rc == PKM_OK && version >= 2)
+        rc = read_str_attr(io, file, "/", "case_parameters", map->case_params,
+                           sizeof(map->case_params));
+    if (rc == PKM_OK && version >= 2)
+        rc = read_num_attr(io, file, "/", "mac_threshold", H5T_NATIVE_DOUBLE, 0, 1,
+                           &map->track.mac_threshold);
+    if (rc == PKM_OK && version >= 2)
+        rc = read_num_attr(io, file, "/", "cluster_tol", H5T_NATIVE_DOUBLE, 0, 1,
+                           &map->track.cluster_tol);
     if (rc == PKM_OK) rc = read_str_attr(io, file, "/", "pose_names", text, sizeof(text));
     if (rc == PKM_OK) rc = split_names(io, "pose_names", text, map->pose_names, 16, &map->npose);
     if (rc == PKM_OK)
@@ -838,6 +987,10 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
     if (rc == PKM_OK)
         rc = read_dataset(io, file, "/tracked_mode", H5T_NATIVE_INT, H5T_INTEGER, r + 1, dims,
                           map->tracked);
+    if (rc == PKM_OK && version >= 2)
+        rc = read_tracking(io, file, map);
+    else if (rc == PKM_OK)
+        snprintf(map->tracking_note, sizeof(map->tracking_note), "format version 1");
     for (int64_t p = 0; p < map->npoints && rc == PKM_OK; p++)
         if (map->status[p] < PKM_POSE_PENDING || map->status[p] > PKM_POSE_FAILED)
             rc = OWN_FAIL(io, PKM_ERR_PARSE,

@@ -1,11 +1,24 @@
-/* solvers/map.c: frequency-map storage and grid indexing.
+/* solvers/map.c: frequency-map storage, grid indexing and comparison of map set-ups.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+
 #include "core/core_impl.h"
 #include "pkm/map.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+void pkm_map_init(pkm_map *map)
+{
+    memset(map, 0, sizeof(*map));
+    map->opts = pkm_modal_opts_default();
+    map->track = pkm_track_opts_default();
+    map->track_bytes = PKM_MAP_TRACK_BYTES;
+}
 
 pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx)
 {
@@ -16,8 +29,8 @@ pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx)
     int64_t np = 1;
     for (int a = 0; a < map->naxes; a++) {
         if (map->axes[a].count < 1 || np > INT64_MAX / 2 / map->axes[a].count)
-            return PKM_FAIL(ctx, PKM_ERR_INVALID, "map: axis '%s' has %d points",
-                            map->axes[a].name, map->axes[a].count);
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "map: axis '%s' has %d points", map->axes[a].name,
+                            map->axes[a].count);
         np *= map->axes[a].count;
     }
     map->npoints = np;
@@ -26,19 +39,59 @@ pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx)
     map->freq_hz = malloc(sizeof(*map->freq_hz) * nv);
     map->residual = malloc(sizeof(*map->residual) * nv);
     map->tracked = malloc(sizeof(*map->tracked) * nv);
+    map->tracking_mac = malloc(sizeof(*map->tracking_mac) * nv);
+    map->tracking_parent = malloc(sizeof(*map->tracking_parent) * (size_t)np);
     if (map->status == NULL || map->freq_hz == NULL || map->residual == NULL ||
-        map->tracked == NULL) {
+        map->tracked == NULL || map->tracking_mac == NULL || map->tracking_parent == NULL) {
         pkm_map_free(map);
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map: cannot allocate %lld points x %d modes",
                         (long long)np, map->nev);
     }
-    for (int64_t p = 0; p < np; p++) map->status[p] = PKM_POSE_PENDING;
+    for (int64_t p = 0; p < np; p++) {
+        map->status[p] = PKM_POSE_PENDING;
+        map->tracking_parent[p] = -1;
+    }
     for (size_t i = 0; i < nv; i++) {
         map->freq_hz[i] = NAN;
         map->residual[i] = NAN;
         map->tracked[i] = -1;
+        map->tracking_mac[i] = NAN;
     }
+    map->tracking = PKM_TRACK_RANK;
+    map->tracking_note[0] = '\0';
     return PKM_OK;
+}
+
+pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx)
+{
+    pkm_map_free_modes(map);
+    if (map->ncoord < 1 || map->npoints < 1 || map->nev < 1)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "map: cannot keep modes of %lld coordinates",
+                        (long long)map->ncoord);
+    const uint64_t per_point = (uint64_t)map->nev * (uint64_t)map->ncoord;
+    if (per_point > SIZE_MAX / sizeof(double) / (uint64_t)map->npoints)
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map: %lld points x %llu mode values overflow",
+                        (long long)map->npoints, (unsigned long long)per_point);
+    const size_t count = (size_t)map->npoints * (size_t)per_point;
+    const size_t bytes = count * sizeof(double);
+    /* Shared, so that the worker processes of a sweep (forked later) write into it in place. */
+    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED)
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map: cannot map %zu bytes for the mode vectors: %s",
+                        bytes, strerror(errno));
+    map->modes = mem;
+    map->modes_bytes = bytes;
+    for (size_t i = 0; i < count; i++)
+        map->modes[i] = NAN;
+    return PKM_OK;
+}
+
+void pkm_map_free_modes(pkm_map *map)
+{
+    if (map == NULL || map->modes == NULL) return;
+    munmap(map->modes, map->modes_bytes);
+    map->modes = NULL;
+    map->modes_bytes = 0;
 }
 
 void pkm_map_free(pkm_map *map)
@@ -48,9 +101,13 @@ void pkm_map_free(pkm_map *map)
     free(map->freq_hz);
     free(map->residual);
     free(map->tracked);
+    free(map->tracking_mac);
+    free(map->tracking_parent);
+    pkm_map_free_modes(map);
     map->status = NULL;
-    map->freq_hz = map->residual = NULL;
+    map->freq_hz = map->residual = map->tracking_mac = NULL;
     map->tracked = NULL;
+    map->tracking_parent = NULL;
 }
 
 double pkm_map_axis_value(const pkm_map_axis *a, int k)
@@ -63,11 +120,79 @@ double pkm_map_axis_value(const pkm_map_axis *a, int k)
 
 void pkm_map_pose(const pkm_map *map, int64_t p, double *pose)
 {
-    for (int k = 0; k < map->npose; k++) pose[k] = map->base_pose[k];
+    for (int k = 0; k < map->npose; k++)
+        pose[k] = map->base_pose[k];
     /* Row-major: the last axis varies fastest. */
     for (int a = map->naxes - 1; a >= 0; a--) {
         const int c = map->axes[a].count;
         pose[map->axes[a].pose_index] = pkm_map_axis_value(&map->axes[a], (int)(p % c));
         p /= c;
     }
+}
+
+/* Equal numbers: values that went through a file come back bit for bit; NaN (automatic sigma)
+ * equals NaN. */
+static int same_value(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || a == b;
+}
+
+pkm_status pkm_map_same_grid(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
+{
+    if (a->npose != b->npose)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "%d pose coordinates against %d", a->npose, b->npose);
+    for (int k = 0; k < a->npose; k++) {
+        if (strcmp(a->pose_names[k], b->pose_names[k]) != 0)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "pose coordinate %d is '%s' against '%s'", k,
+                            a->pose_names[k], b->pose_names[k]);
+        if (!same_value(a->base_pose[k], b->base_pose[k]))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "base pose %s = %.15g against %.15g",
+                            a->pose_names[k], a->base_pose[k], b->base_pose[k]);
+    }
+    if (a->naxes != b->naxes)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "%d axes against %d", a->naxes, b->naxes);
+    for (int i = 0; i < a->naxes; i++) {
+        const pkm_map_axis *x = &a->axes[i], *y = &b->axes[i];
+        if (strcmp(x->name, y->name) != 0 || x->pose_index != y->pose_index)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "axis %d is '%s' against '%s'", i, x->name,
+                            y->name);
+        if (x->count != y->count || !same_value(x->start, y->start) ||
+            !same_value(x->stop, y->stop))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                            "axis '%s' is %.15g:%.15g:%d against %.15g:%.15g:%d", x->name, x->start,
+                            x->stop, x->count, y->start, y->stop, y->count);
+    }
+    return PKM_OK;
+}
+
+pkm_status pkm_map_same_setup(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
+{
+    if (strcmp(a->case_name, b->case_name) != 0)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "case '%s' against '%s'", a->case_name, b->case_name);
+    if (strcmp(a->case_params, b->case_params) != 0)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "case parameters '%s' against '%s'", a->case_params,
+                        b->case_params);
+    pkm_status st = pkm_map_same_grid(a, b, ctx);
+    if (st != PKM_OK) return st;
+    if (a->nev != b->nev)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "nev %d against %d", a->nev, b->nev);
+    if (a->formulation != b->formulation || a->eigensolver != b->eigensolver)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "formulation/eigensolver %d/%d against %d/%d",
+                        (int)a->formulation, (int)a->eigensolver, (int)b->formulation,
+                        (int)b->eigensolver);
+    const pkm_modal_opts *x = &a->opts, *y = &b->opts;
+    if (x->ncv != y->ncv || x->maxiter != y->maxiter || !same_value(x->sigma, y->sigma) ||
+        !same_value(x->tol, y->tol) || !same_value(x->max_residual, y->max_residual))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "solver settings ncv %d, maxiter %d, sigma %g, tol %g, max_residual %g "
+                        "against %d, %d, %g, %g, %g",
+                        x->ncv, x->maxiter, x->sigma, x->tol, x->max_residual, y->ncv, y->maxiter,
+                        y->sigma, y->tol, y->max_residual);
+    if (!same_value(a->track.mac_threshold, b->track.mac_threshold) ||
+        !same_value(a->track.cluster_tol, b->track.cluster_tol))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "tracking MAC threshold %g, cluster tolerance %g against %g, %g",
+                        a->track.mac_threshold, a->track.cluster_tol, b->track.mac_threshold,
+                        b->track.cluster_tol);
+    return PKM_OK;
 }

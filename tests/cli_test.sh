@@ -185,5 +185,85 @@ kill -9 $! 2>/dev/null
 wait $! 2>/dev/null
 check "killed sweep leaves no file" test ! -e "$tmp/killed.h5"
 
+# --modes stores the mode shapes; tracked ids are a permutation of 0..nev-1 at every OK pose.
+expect 0 map navaro --grid x=-0.3:0.3:7,y=-0.02:0.02:3 --nev 4 --modes -o "$tmp/modes.h5" --quiet
+check "map --modes and tracked ids" "$py" -c '
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+st, md, tr = f["status"][...], f["modes"][...], f["tracked_mode"][...]
+n = int(f.attrs["ncoord"])
+assert md.shape == (7, 3, 4, n) and f["modes"].chunks == (1, 1, 4, n), md.shape
+assert np.isnan(md[st != 0]).all() and np.isfinite(md[st == 0]).all()
+assert f.attrs["tracking"] == "mac" and f["tracking_mac"].shape == (7, 3, 4)
+for i, j in zip(*np.nonzero(st == 0)):
+    assert sorted(tr[i, j]) == [0, 1, 2, 3], tr[i, j]
+assert (tr[st != 0] == -1).all()
+' "$tmp/modes.h5"
+
+# compare F.h5 --against REF.h5: a map against itself differs by 0; against a map with E and G
+# scaled by 1.21 (all stiffness scales, masses do not) every frequency differs by sqrt(1.21) - 1.
+cgrid="x=-0.1:0.1:5,y=-0.1:0.1:5"
+expect 0 map navaro --grid "$cgrid" --nev 5 -o "$tmp/ref.h5" --quiet
+G121=$("$py" -c 'print(repr(74.0e9 / 2.66 * 1.21))')
+expect 0 map navaro --grid "$cgrid" --nev 5 -o "$tmp/stiff.h5" --quiet --set material.E=8.954e10 \
+    --set material.G="$G121"
+expect 0 compare "$tmp/ref.h5" --against "$tmp/ref.h5" --tol 0
+expect 1 compare "$tmp/stiff.h5" --against "$tmp/ref.h5" --tol 9.99
+expect 0 compare "$tmp/stiff.h5" --against "$tmp/ref.h5" --tol 10.001
+"$bin" compare "$tmp/stiff.h5" --against "$tmp/ref.h5" >"$tmp/cmp.txt"
+check "compare: sqrt(1.21) - 1 = 10 % for every mode" awk '
+    $1 ~ /^[0-9]+$/ { n++; if ($2 < 10 - 1e-6 || $2 > 10 + 1e-6 || $3 < 10 - 1e-6 || $3 > 10 + 1e-6) bad++ }
+    END { exit !(n == 5 && bad == 0) }' "$tmp/cmp.txt"
+"$bin" compare "$tmp/ref.h5" --against "$tmp/ref.h5" --tol 0 >"$tmp/self.txt"
+check "compare: itself 0" awk '$1 ~ /^[0-9]+$/ { n++; if ($2 != 0 || $3 != 0) bad++ }
+    END { exit !(n == 5 && bad == 0) }' "$tmp/self.txt"
+expect 0 map navaro --grid "x=-0.1:0.1:5,y=-0.1:0.1:4" --nev 5 -o "$tmp/other.h5" --quiet
+expect 2 compare "$tmp/other.h5" --against "$tmp/ref.h5"
+err=$("$bin" compare "$tmp/other.h5" --against "$tmp/ref.h5" 2>&1 >/dev/null)
+check "compare names the grid difference" grep -q "axis 'y'" <<<"$err"
+expect 2 compare "$tmp/ref.h5" --against "$tmp/missing.h5"
+expect 2 compare "$tmp/ref.h5" --against "$tmp/ref.h5" --table "$table"
+
+# Resume: a sweep killed half-way leaves no F.h5 but a valid F.h5.partial with some poses done;
+# --resume computes the rest and gives the uninterrupted result.
+rgrid="x=-0.2:0.2:50,y=-0.2:0.2:50"
+ropts="--pose 0,0,-1.05 --nev 6 --quiet"
+expect 0 map navaro --grid "$rgrid" $ropts -o "$tmp/whole.h5" --threads 2
+"$bin" map navaro --grid "$rgrid" $ropts -o "$tmp/res.h5" --checkpoint 0.2 >/dev/null 2>&1 &
+rpid=$!
+for _ in $(seq 100); do
+    [ -e "$tmp/res.h5.partial" ] && break
+    sleep 0.05
+done
+sleep 0.3
+kill -9 $rpid 2>/dev/null
+wait $rpid 2>/dev/null
+check "killed sweep: no F.h5" test ! -e "$tmp/res.h5"
+check "killed sweep: h5dump opens F.h5.partial" h5dump -H "$tmp/res.h5.partial" >/dev/null
+check "killed sweep: some but not all poses done" "$py" -c '
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+st = f["status"][...]
+assert (st >= 0).any() and (st == -1).any(), ((st >= 0).sum(), (st == -1).sum())
+assert "modes" in f  # the vectors that tracking needs go with the checkpoint
+' "$tmp/res.h5.partial"
+expect 2 map navaro --grid "$rgrid" $ropts -o "$tmp/res.h5"
+expect 2 map navaro --grid "$rgrid" --pose 0,0,-1.05 --nev 7 --quiet -o "$tmp/res.h5" --resume
+err=$("$bin" map navaro --grid "$rgrid" --pose 0,0,-1.05 --nev 7 --quiet -o "$tmp/res.h5" \
+    --resume 2>&1 >/dev/null)
+check "resume names the difference" grep -q "nev 6 against 7" <<<"$err"
+expect 2 map navaro --grid "$rgrid" $ropts -o "$tmp/none.h5" --resume
+expect 0 map navaro --grid "$rgrid" $ropts -o "$tmp/res.h5" --resume --threads 2
+check "resume removes F.h5.partial" test ! -e "$tmp/res.h5.partial"
+expect 0 compare "$tmp/res.h5" --against "$tmp/whole.h5" --tol 1e-7
+check "resumed map equals the uninterrupted one" "$py" -c '
+import sys, h5py, numpy as np
+a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+assert (a["status"][...] == b["status"][...]).all()
+assert np.allclose(a["freq_hz"][...], b["freq_hz"][...], rtol=1e-9, atol=0, equal_nan=True)
+assert (a["tracked_mode"][...] == b["tracked_mode"][...]).all()
+assert a.attrs["tracking"] == "mac" and "modes" not in a
+' "$tmp/res.h5" "$tmp/whole.h5"
+
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -8,7 +8,9 @@ command -v h5dump >/dev/null || { echo "FAIL: h5dump not found (Debian package h
 h5dump "$f" >/dev/null || { echo "FAIL: h5dump cannot read $f"; exit 1; }
 hdr=$(h5dump -H "$f")
 for want in 'DATASET "freq_hz"' 'DATASET "residual"' 'DATASET "status"' 'DATASET "tracked_mode"' \
-    'GROUP "grid"' 'DATASET "x"' 'DATASET "theta"' 'ATTRIBUTE "pkmflex_version"'; do
+    'DATASET "tracking_mac"' 'DATASET "tracking_parent"' 'DATASET "modes"' \
+    'GROUP "grid"' 'DATASET "x"' 'DATASET "theta"' 'ATTRIBUTE "pkmflex_version"' \
+    'ATTRIBUTE "tracking"' 'ATTRIBUTE "mac_threshold"' 'ATTRIBUTE "cluster_tol"'; do
     printf '%s\n' "$hdr" | grep -qF "$want" || { echo "FAIL: h5dump -H: no $want"; exit 1; }
 done
 h5dump -H -d /freq_hz "$f" | grep -qF 'SIMPLE { ( 3, 4, 5 ) / ( 3, 4, 5 ) }' ||
@@ -34,10 +36,15 @@ with h5py.File(sys.argv[1], "r") as f:
     shape = tuple(f["grid"][a].shape[0] for a in axes)
     nev = int(f.attrs["nev"])
     assert shape == (3, 4) and nev == 5, (shape, nev)
-    for name in ("freq_hz", "residual", "tracked_mode"):
+    for name in ("freq_hz", "residual", "tracked_mode", "tracking_mac"):
         assert f[name].shape == shape + (nev,), (name, f[name].shape)
-    assert f["status"].shape == shape, f["status"].shape
+    assert f["status"].shape == shape and f["tracking_parent"].shape == shape
     assert f["status"].dtype == "int8" and f["tracked_mode"].dtype == "int32"
+    assert f["tracking_parent"].dtype == "int64" and f["tracking_mac"].dtype == "float64"
+    ncoord = int(f.attrs["ncoord"])
+    assert f["modes"].shape == shape + (nev, ncoord) and f["modes"].chunks == (1, 1, nev, ncoord)
+    assert f.attrs["tracking"] == "mac" and 0 < f.attrs["mac_threshold"] < 1
+    assert f.attrs["case_parameters"] == "E=8e10;leg.A=2e-4"
     assert f["freq_hz"].attrs["units"] == "Hz"
     assert f["grid/x"].attrs["units"] == "m" and int(f["grid/x"].attrs["pose_index"]) == 0
     assert f.attrs["case"] == "synthetic" and f.attrs["formulation"] == "nodal"
@@ -46,5 +53,7 @@ with h5py.File(sys.argv[1], "r") as f:
     fr = f["freq_hz"][()]
     assert math.isnan(fr[0, 1, 0]) and st[0, 1] == 1
     assert fr[0, 0, 0] == 10.0 and st[0, 0] == 0
+    modes = f["modes"][()]
+    assert math.isnan(modes[0, 1, 0, 0]) and not math.isnan(modes[0, 0, 0, 0])
 print("h5dump and h5py read the map")
 PY

@@ -22,6 +22,7 @@
 #define NTH  4
 #define NEV  5
 #define NPTS (NX * NTH)
+#define NC   7 /* coordinates of the synthetic mode vectors */
 
 /* A 3 x 4 grid (x, theta) with 5 modes, a mix of statuses, frequencies from a formula. */
 static void make_map(pkm_map *m)
@@ -50,9 +51,13 @@ static void make_map(pkm_map *m)
     m->opts.maxiter = 321;
     m->opts.max_residual = 3e-7;
     m->ncoord = 42;
+    snprintf(m->case_params, sizeof(m->case_params), "E=8e10;leg.A=2e-4");
+    m->track.mac_threshold = 0.7;
+    m->track.cluster_tol = 3e-6;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     assert_pkm_ok(pkm_map_alloc(m, &ctx), &ctx);
+    m->tracking = PKM_TRACK_MAC;
     for (int64_t p = 0; p < m->npoints; p++) {
         const int s = (p == 1)    ? PKM_POSE_UNREACHABLE
                       : (p == 6)  ? PKM_POSE_SINGULAR
@@ -65,8 +70,23 @@ static void make_map(pkm_map *m)
             m->freq_hz[p * NEV + k] = 10.0 * (k + 1) + 0.25 * (double)p + 1e-3 * k * k;
             m->residual[p * NEV + k] = 1e-12 * (double)(1 + k + NEV * p);
             m->tracked[p * NEV + k] = (k + (int)p) % NEV;
+            m->tracking_mac[p * NEV + k] = (p == 0) ? NAN : 1.0 - 0.01 * (double)(k + p);
         }
+        m->tracking_parent[p] = (p == 0) ? -1 : (p % NTH == 0 ? p - NTH : p - 1);
     }
+}
+
+/* make_map with mode vectors of NC coordinates, NaN where the status is not OK. */
+static void make_map_with_modes(pkm_map *m)
+{
+    make_map(m);
+    m->ncoord = NC;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_alloc_modes(m, &ctx), &ctx);
+    for (int64_t p = 0; p < m->npoints; p++)
+        for (int i = 0; i < NEV * NC && m->status[p] == PKM_POSE_OK; i++)
+            m->modes[p * NEV * NC + i] = (double)(1000 * p + i) / 7.0;
 }
 
 static void out_path(char *buf, size_t cap, const char *name)
@@ -116,12 +136,22 @@ static void assert_maps_equal(const pkm_map *a, const pkm_map *b)
     assert_int_equal(a->opts.maxiter, b->opts.maxiter);
     assert_same(a->opts.max_residual, b->opts.max_residual);
     assert_int_equal(a->ncoord, b->ncoord);
+    assert_string_equal(a->case_params, b->case_params);
+    assert_same(a->track.mac_threshold, b->track.mac_threshold);
+    assert_same(a->track.cluster_tol, b->track.cluster_tol);
+    assert_int_equal(a->tracking, b->tracking);
+    assert_string_equal(a->tracking_note, b->tracking_note);
+    assert_true((a->modes == NULL) == (b->modes == NULL));
+    for (int64_t i = 0; a->modes != NULL && i < a->npoints * a->nev * a->ncoord; i++)
+        assert_same(a->modes[i], b->modes[i]);
     for (int64_t p = 0; p < a->npoints; p++) {
         assert_int_equal(a->status[p], b->status[p]);
+        assert_int_equal(a->tracking_parent[p], b->tracking_parent[p]);
         for (int k = 0; k < a->nev; k++) {
             assert_same(a->freq_hz[p * a->nev + k], b->freq_hz[p * b->nev + k]);
             assert_same(a->residual[p * a->nev + k], b->residual[p * b->nev + k]);
             assert_int_equal(a->tracked[p * a->nev + k], b->tracked[p * b->nev + k]);
+            assert_same(a->tracking_mac[p * a->nev + k], b->tracking_mac[p * b->nev + k]);
         }
     }
 }
@@ -159,6 +189,28 @@ static void test_roundtrip(void **state)
     pkm_map_free(&m);
     assert_int_equal(unlink(path), 0);
     assert_no_open_objects();
+}
+
+/* /modes is written when the map holds mode vectors, and read back (NaN where not OK). */
+static void test_roundtrip_modes(void **state)
+{
+    (void)state;
+    char path[512];
+    out_path(path, sizeof(path), "map_modes.h5");
+    pkm_map m, r;
+    make_map_with_modes(&m);
+    snprintf(m.tracking_note, sizeof(m.tracking_note), "a note");
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+    assert_pkm_ok(pkm_map_read_h5(path, &r, &ctx), &ctx);
+    assert_no_open_objects();
+    assert_non_null(r.modes);
+    assert_true(isnan(r.modes[1 * NEV * NC])); /* point 1 is unreachable */
+    assert_maps_equal(&m, &r);
+    pkm_map_free(&r);
+    pkm_map_free(&m);
+    assert_int_equal(unlink(path), 0);
 }
 
 /* A scalar variable-length string attribute of obj. */
@@ -226,7 +278,7 @@ static void test_raw_layout(void **state)
     char path[512];
     out_path(path, sizeof(path), "map_raw.h5");
     pkm_map m;
-    make_map(&m);
+    make_map_with_modes(&m);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
@@ -242,7 +294,13 @@ static void test_raw_layout(void **state)
     assert_str_attr(f, "pkmflex_version", NULL);
     assert_int_equal(int_attr(f, "nev"), NEV);
     assert_int_equal(int_attr(f, "ncv"), 17);
-    assert_int_equal(int_attr(f, "ncoord"), 42);
+    assert_int_equal(int_attr(f, "ncoord"), NC);
+    assert_int_equal(int_attr(f, "format_version"), 2);
+    assert_str_attr(f, "case_parameters", "E=8e10;leg.A=2e-4");
+    assert_str_attr(f, "tracking", "mac");
+    assert_int_equal(H5Aexists(f, "tracking_note"), 1);
+    assert_int_equal(H5Aexists(f, "mac_threshold"), 1);
+    assert_int_equal(H5Aexists(f, "cluster_tol"), 1);
 
     static double freq[NPTS * NEV];
     const hsize_t fdims[3] = {NX, NTH, NEV};
@@ -277,6 +335,43 @@ static void test_raw_layout(void **state)
     H5Dclose(d);
     assert_int_equal(tracked[1 * NEV + 2], -1);
     assert_int_equal(tracked[2 * NEV + 4], (4 + 2) % NEV);
+
+    double mac[NPTS * NEV];
+    d = H5Dopen2(f, "/tracking_mac", H5P_DEFAULT);
+    assert_true(d >= 0);
+    assert_shape(d, 3, fdims, H5T_FLOAT, 8);
+    assert_str_attr(d, "description", NULL);
+    assert_true(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, mac) >= 0);
+    H5Dclose(d);
+    assert_true(isnan(mac[0]));
+    assert_same(mac[2 * NEV + 3], 1.0 - 0.01 * (3 + 2));
+
+    long long parent[NPTS];
+    d = H5Dopen2(f, "/tracking_parent", H5P_DEFAULT);
+    assert_true(d >= 0);
+    assert_shape(d, 2, fdims, H5T_INTEGER, 8);
+    assert_true(H5Dread(d, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, parent) >= 0);
+    H5Dclose(d);
+    assert_int_equal(parent[0], -1);
+    assert_int_equal(parent[5], 4);
+    assert_int_equal(parent[4], 0);
+
+    /* /modes: [x, theta, nev, ncoord], one chunk per pose, NaN where the status is not OK */
+    static double modes[NPTS * NEV * NC];
+    const hsize_t mdims[4] = {NX, NTH, NEV, NC};
+    d = H5Dopen2(f, "/modes", H5P_DEFAULT);
+    assert_true(d >= 0);
+    assert_shape(d, 4, mdims, H5T_FLOAT, 8);
+    assert_str_attr(d, "description", NULL);
+    plist = H5Dget_create_plist(d);
+    hsize_t chunk[4] = {0};
+    assert_int_equal(H5Pget_chunk(plist, 4, chunk), 4);
+    assert_true(chunk[0] == 1 && chunk[1] == 1 && chunk[2] == NEV && chunk[3] == NC);
+    H5Pclose(plist);
+    assert_true(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, modes) >= 0);
+    H5Dclose(d);
+    assert_same(modes[(2 * NEV + 1) * NC + 3], (1000.0 * 2 + NC + 3) / 7.0);
+    assert_true(isnan(modes[(6 * NEV + 1) * NC + 3])); /* point 6 is singular */
 
     signed char st[NPTS];
     d = H5Dopen2(f, "/status", H5P_DEFAULT);
@@ -484,6 +579,39 @@ static void test_read_malformed(void **state)
     assert_non_null(strstr(ctx.msg, "'nev'"));
     assert_no_open_objects();
 
+    /* a parent that is not a point */
+    pkm_ctx_clear(&ctx);
+    m.tracking_parent[3] = NPTS;
+    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx.msg, "/tracking_parent"));
+    m.tracking_parent[3] = 2;
+    assert_no_open_objects();
+
+    /* format version 1 (no tracking datasets, settings or case parameters) still reads */
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+    f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0);
+    const char *v2[] = {"case_parameters", "tracking", "tracking_note", "mac_threshold",
+                        "cluster_tol"};
+    for (size_t k = 0; k < sizeof(v2) / sizeof(v2[0]); k++)
+        assert_true(H5Adelete(f, v2[k]) >= 0);
+    assert_true(H5Ldelete(f, "/tracking_mac", H5P_DEFAULT) >= 0);
+    assert_true(H5Ldelete(f, "/tracking_parent", H5P_DEFAULT) >= 0);
+    const int one = 1;
+    hid_t a = H5Aopen(f, "format_version", H5P_DEFAULT);
+    assert_true(a >= 0 && H5Awrite(a, H5T_NATIVE_INT, &one) >= 0);
+    H5Aclose(a);
+    assert_true(H5Fclose(f) >= 0);
+    assert_pkm_ok(pkm_map_read_h5(path, &r, &ctx), &ctx);
+    assert_int_equal(r.tracking, PKM_TRACK_RANK);
+    assert_string_equal(r.case_params, "");
+    assert_true(isnan(r.tracking_mac[2 * NEV]) && r.tracking_parent[2] == -1);
+    assert_same(r.freq_hz[2 * NEV], m.freq_hz[2 * NEV]);
+    pkm_map_free(&r);
+    assert_no_open_objects();
+
     pkm_map_free(&m);
     assert_int_equal(unlink(path), 0);
 }
@@ -512,7 +640,7 @@ static void test_write_tools_file(void **state)
     char path[512];
     out_path(path, sizeof(path), "map_tools.h5");
     pkm_map m;
-    make_map(&m);
+    make_map_with_modes(&m);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
@@ -524,6 +652,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_roundtrip_modes),
         cmocka_unit_test(test_raw_layout),
         cmocka_unit_test(test_nonexistent_directory),
         cmocka_unit_test(test_failed_write_keeps_old_file),

@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * A map holds, for every grid point (row-major over the axes in the order given), a status and
- * the lowest nev frequencies with their residuals. A pose that cannot be computed is data, not a
- * failure: its status says why and its frequencies are NaN. */
+ * the lowest nev frequencies with their residuals, and the id of the physical mode found at each
+ * rank (tracked across neighbouring poses, pkm/track.h). A pose that cannot be computed is data,
+ * not a failure: its status says why and its frequencies are NaN. */
 #ifndef PKM_MAP_H
 #define PKM_MAP_H
 
@@ -11,6 +12,7 @@
 
 #include "pkm/analysis.h"
 #include "pkm/cases.h"
+#include "pkm/track.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +29,15 @@ typedef enum pkm_pose_status {
     PKM_POSE_SINGULAR = 2,    /* singular or ill-conditioned pencil (mechanism mode) */
     PKM_POSE_FAILED = 3       /* eigensolver failure or failed accuracy check */
 } pkm_pose_status;
+
+/* How /tracked_mode was made. */
+typedef enum pkm_tracking {
+    PKM_TRACK_RANK = 0, /* id = frequency rank (mode vectors not kept, or not tracked yet) */
+    PKM_TRACK_MAC = 1   /* ids linked across neighbouring poses by pkm_map_track */
+} pkm_tracking;
+
+/* Default bound on the mode vectors kept for tracking: npoints * nev * ncoord * 8 bytes. */
+#define PKM_MAP_TRACK_BYTES ((int64_t)1 << 30)
 
 typedef struct pkm_map_axis {
     char name[PKM_MAP_NAME_LEN]; /* a pose coordinate of the case, e.g. "x" */
@@ -49,17 +60,65 @@ typedef struct pkm_map {
     pkm_formulation formulation;
     pkm_eigensolver eigensolver;
     pkm_modal_opts opts;
+    /* case parameters changed from the case's defaults, as given ("KEY=VALUE;..."), "" if none;
+     * recorded so that a resumed sweep can check it continues the same computation */
+    char case_params[1024];
+    /* mode tracking settings, recorded as attributes */
+    pkm_track_opts track;
+    /* The mode vectors of every computed pose are kept for tracking while they take at most
+     * track_bytes (0 = PKM_MAP_TRACK_BYTES); above that /tracked_mode is the frequency rank.
+     * keep_modes keeps them whatever their size (pkmflex map --modes). */
+    int64_t track_bytes;
+    int keep_modes;
     int64_t ncoord; /* order of the pencil (0 if no pose succeeded) */
     /* results, npoints (x nev), row-major in the grid order */
     signed char *status; /* pkm_pose_status */
     double *freq_hz;     /* NaN where status != OK */
     double *residual;    /* NaN where status != OK */
-    int *tracked;        /* tracked mode id per point and mode, -1 where status != OK */
+    int *tracked;        /* tracked mode id per point and rank, -1 where status != OK */
+    /* MAC of the link that gave each mode its id (from the mode of the parent pose), NaN at a
+     * pose without parent and where status != OK */
+    double *tracking_mac;
+    int64_t *tracking_parent; /* point whose ids a point took (row-major index), -1 if none */
+    pkm_tracking tracking;    /* how tracked was made */
+    char tracking_note[160];  /* why tracking is PKM_TRACK_RANK, "" otherwise */
+    /* npoints x nev x ncoord mode shapes (M-orthonormal), NaN where status != OK, or NULL; in
+     * shared memory (pkm_map_alloc_modes) so that sweep workers fill it in place */
+    double *modes;
+    size_t modes_bytes; /* bytes mapped at modes */
 } pkm_map;
 
-/* Allocate the result arrays for the axes and nev already set in *map (status PENDING, NaN). */
+/* A map with no axes yet: zeroed, default modal and tracking options, MAC tracking. */
+void pkm_map_init(pkm_map *map);
+
+/* Allocate the result arrays for the axes and nev already set in *map (status PENDING, NaN, ids
+ * and parents -1, tracking PKM_TRACK_RANK). */
 pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx);
+
+/* Allocate map->modes for map->ncoord coordinates (NaN), shared with processes forked later. */
+pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx);
+void pkm_map_free_modes(pkm_map *map);
 void pkm_map_free(pkm_map *map);
+
+/* PKM_ERR_INVALID naming the first difference if a and b do not have the same axes (names,
+ * counts, start and stop values), pose coordinates and base pose. */
+pkm_status pkm_map_same_grid(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
+
+/* pkm_map_same_grid, and the same case, case parameters, nev, formulation, eigensolver, modal
+ * options and tracking options: b continues the computation of a. */
+pkm_status pkm_map_same_setup(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
+
+/* Mode tracking over the grid from map->modes (pkm/track.h), with the Euclidean MAC of the
+ * reduced coordinates. Neighbours are points one step apart along one axis. The OK points are
+ * labelled best link first (Prim's algorithm on the links' summed MAC: a maximum spanning tree)
+ * from a root, the OK point nearest the grid's centre, whose ids are its ranks; each point takes
+ * its ids from the point it was linked from (tracking_parent). A point not connected to a
+ * labelled set through OK neighbours starts a new set at the unlabelled OK point nearest the
+ * centre, again with ids equal to the ranks: ids of different sets are not related. The ids at
+ * every OK point are a permutation of 0..nev-1, so a mode that leaves the computed set hands its
+ * id to the one that enters, a link flagged by a low MAC. Without map->modes, ids are the ranks
+ * (PKM_TRACK_RANK, tracking_note says why). */
+pkm_status pkm_map_track(pkm_map *map, pkm_ctx *ctx);
 
 /* Value of axis a at index k. */
 double pkm_map_axis_value(const pkm_map_axis *a, int k);
@@ -70,23 +129,47 @@ void pkm_map_pose(const pkm_map *map, int64_t p, double *pose);
 /* Called after each computed point with the number done so far and the total. */
 typedef void (*pkm_progress_fn)(int64_t done, int64_t total, void *user);
 
+/* Called with the results so far: every point of snap is PENDING or final, and its modes (if
+ * kept) are complete for the OK points. An error stops the sweep with that error. */
+typedef pkm_status (*pkm_checkpoint_fn)(const pkm_map *snap, void *user, pkm_ctx *ctx);
+
+typedef struct pkm_sweep_opts {
+    int nworkers;                 /* worker processes, 1 to 256; 1 = the calling process */
+    pkm_progress_fn progress;     /* may be NULL */
+    pkm_checkpoint_fn checkpoint; /* may be NULL */
+    /* seconds between checkpoints, at least; also at least 10 times the last checkpoint's
+     * duration, so that checkpoints take at most about a tenth of the sweep */
+    double checkpoint_interval;
+    void *user; /* passed to progress and checkpoint */
+} pkm_sweep_opts;
+
+/* One process, no progress, no checkpoint, checkpoint_interval 10 s. */
+pkm_sweep_opts pkm_sweep_opts_default(void);
+
 /* Compute every PENDING point of map for case c with the given parameters (map->axes, nev,
- * base_pose, formulation, eigensolver and opts set, arrays from pkm_map_alloc). Unreachable,
- * singular and failed poses are recorded in map->status and the sweep goes on; only errors
- * that would repeat at every pose (invalid parameters, an ill-formed model, memory) stop it.
+ * base_pose, formulation, eigensolver, opts, track settings set, arrays from pkm_map_alloc), then
+ * track the modes (pkm_map_track). Unreachable, singular and failed poses are recorded in
+ * map->status and the sweep goes on; only errors that would repeat at every pose (invalid
+ * parameters, an ill-formed model, memory) stop it.
  *
- * nworkers > 1 computes the poses in that many worker processes (POSIX fork, results in shared
- * memory): ARPACK keeps Fortran SAVE state, so poses cannot share one process's ARPACK across
- * threads. Each worker uses one thread; progress is reported from the calling process only.
- * progress may be NULL. */
-pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map, int nworkers,
-                         pkm_progress_fn progress, void *user, pkm_ctx *ctx);
+ * The mode vectors are kept in map->modes if map->keep_modes or if they fit in the tracking
+ * bound; their size is known after the first OK pose, which is computed in the calling process
+ * first. A map resumed from a checkpoint keeps its OK points; if vectors are to be kept but
+ * map->modes is NULL, its OK points are computed again (their vectors are needed).
+ *
+ * nworkers > 1 computes the poses in that many worker processes (POSIX fork, results and mode
+ * vectors in shared memory): ARPACK keeps Fortran SAVE state, so poses cannot share one
+ * process's ARPACK across threads. Each worker uses one thread; progress and checkpoints are
+ * reported from the calling process only. */
+pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
+                         const pkm_sweep_opts *so, pkm_ctx *ctx);
 
 /* HDF5 file (layout in docs/hdf5-layout.md), written to PATH.tmp then renamed, so a crash
- * never leaves a partial file at PATH. */
+ * never leaves a partial file at PATH. /modes is written if map->modes is not NULL. */
 pkm_status pkm_map_write_h5(const pkm_map *map, const char *path, pkm_ctx *ctx);
 
-/* Read a file written by pkm_map_write_h5 (map is filled; release with pkm_map_free). */
+/* Read a file written by pkm_map_write_h5 (map is filled, with /modes if the file has it;
+ * release with pkm_map_free). */
 pkm_status pkm_map_read_h5(const char *path, pkm_map *map, pkm_ctx *ctx);
 
 #ifdef __cplusplus

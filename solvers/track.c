@@ -1,0 +1,395 @@
+/* solvers/track.c: linking modes across neighbouring poses (pkm/track.h) and over a map's grid.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/core_impl.h"
+#include "pkm/map.h"
+#include "pkm/track.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+pkm_track_opts pkm_track_opts_default(void)
+{
+    return (pkm_track_opts){.mac_threshold = 0.8, .cluster_tol = 1e-5};
+}
+
+void pkm_track_clusters(int nev, const double *freq, double cluster_tol, int *first)
+{
+    for (int k = 0; k < nev; k++) {
+        const int joined = k > 0 && freq[k] - freq[k - 1] <= cluster_tol * fabs(freq[k]);
+        first[k] = joined ? first[k - 1] : k;
+    }
+}
+
+/* Size of the cluster that starts at rank s. */
+static int cluster_size(int nev, const int *first, int s)
+{
+    int e = s + 1;
+    while (e < nev && first[e] == s)
+        e++;
+    return e - s;
+}
+
+static double dot(int64_t n, const double *x, const double *y)
+{
+    double s = 0.0;
+    for (int64_t i = 0; i < n; i++)
+        s += x[i] * y[i];
+    return s;
+}
+
+/* W-orthonormalise the columns of q (n x nev) within each cluster by modified Gram-Schmidt,
+ * applied twice ("twice is enough", Giraud et al. 2005) since the modes of a cluster at another
+ * pose need not be W-orthogonal. wq receives W q (wq == q when weight is NULL). */
+static pkm_status orthonormalise(int64_t n, int nev, const int *first, const pkm_pencil *weight,
+                                 double *q, double *wq, const char *pose, pkm_ctx *ctx)
+{
+    for (int k = 0; k < nev; k++) {
+        double *x = q + (size_t)k * (size_t)n, *wx = wq + (size_t)k * (size_t)n;
+        for (int pass = 0; pass < 2; pass++)
+            for (int j = first[k]; j < k; j++) {
+                const double r = dot(n, wq + (size_t)j * (size_t)n, x);
+                const double *y = q + (size_t)j * (size_t)n;
+                for (int64_t i = 0; i < n; i++)
+                    x[i] -= r * y[i];
+            }
+        if (weight != NULL) pkm_pencil_matvec(weight, 'M', x, wx);
+        const double nrm2 = dot(n, x, wx);
+        if (!(nrm2 > 0.0) || !isfinite(nrm2))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                            "track: mode %d of pose %s has a zero or non-finite norm "
+                            "(within its cluster)",
+                            k, pose);
+        const double s = 1.0 / sqrt(nrm2);
+        for (int64_t i = 0; i < n; i++)
+            x[i] *= s;
+        if (weight != NULL)
+            for (int64_t i = 0; i < n; i++)
+                wx[i] *= s;
+    }
+    return PKM_OK;
+}
+
+/* Minimum-cost assignment of an n x n cost matrix (row-major): row i gets column col[i].
+ * Shortest augmenting paths with row and column potentials (Kuhn 1955, Munkres 1957; the O(n^3)
+ * form of Jonker and Volgenant 1987), 1-based internally with column 0 as the path's root.
+ * dwork holds 3 (n + 1) doubles, iwork 3 (n + 1) ints. */
+static void assign_min_cost(int n, const double *cost, int *col, double *dwork, int *iwork)
+{
+    double *u = dwork, *v = u + n + 1, *minv = v + n + 1;
+    int *rowof = iwork, *way = rowof + n + 1, *used = way + n + 1;
+    for (int j = 0; j <= n; j++) {
+        u[j] = v[j] = 0.0;
+        rowof[j] = way[j] = 0;
+    }
+    for (int i = 1; i <= n; i++) {
+        rowof[0] = i;
+        int j0 = 0;
+        for (int j = 0; j <= n; j++) {
+            minv[j] = INFINITY;
+            used[j] = 0;
+        }
+        do {
+            used[j0] = 1;
+            const int i0 = rowof[j0];
+            double delta = INFINITY;
+            int j1 = 0;
+            for (int j = 1; j <= n; j++) {
+                if (used[j]) continue;
+                const double cur =
+                    cost[(size_t)(i0 - 1) * (size_t)n + (size_t)(j - 1)] - u[i0] - v[j];
+                if (cur < minv[j]) {
+                    minv[j] = cur;
+                    way[j] = j0;
+                }
+                if (minv[j] < delta) {
+                    delta = minv[j];
+                    j1 = j;
+                }
+            }
+            for (int j = 0; j <= n; j++) {
+                if (used[j]) {
+                    u[rowof[j]] += delta;
+                    v[j] -= delta;
+                } else {
+                    minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+        } while (rowof[j0] != 0);
+        do {
+            const int j1 = way[j0];
+            rowof[j0] = rowof[j1];
+            j0 = j1;
+        } while (j0 != 0);
+    }
+    for (int j = 1; j <= n; j++)
+        col[rowof[j] - 1] = j - 1;
+}
+
+pkm_status pkm_track_link(int64_t n, int nev, const double *freq_a, const double *vec_a,
+                          const double *freq_b, const double *vec_b, const pkm_pencil *weight,
+                          double cluster_tol, int *match, double *mac, pkm_ctx *ctx)
+{
+    if (n < 1 || nev < 1 || nev > n || !(cluster_tol >= 0.0) || (weight && weight->n != n))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "track: n = %lld, nev = %d, cluster_tol = %g, weight of order %lld",
+                        (long long)n, nev, cluster_tol, weight ? (long long)weight->n : 0LL);
+    const size_t nn = (size_t)n * (size_t)nev, mm = (size_t)nev * (size_t)nev;
+    const size_t nvec = weight != NULL ? 4 : 2;
+    double *dwork = malloc(sizeof(double) * (nvec * nn + 2 * mm + 3 * ((size_t)nev + 1)));
+    int *iwork = malloc(sizeof(int) * (2 * (size_t)nev + 3 * ((size_t)nev + 1)));
+    if (dwork == NULL || iwork == NULL) {
+        free(dwork);
+        free(iwork);
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "track: cannot allocate for %d modes of order %lld",
+                        nev, (long long)n);
+    }
+    double *qa = dwork, *qb = qa + nn, *wqa = qa, *wqb = qb;
+    if (weight != NULL) {
+        wqa = qb + nn;
+        wqb = wqa + nn;
+    }
+    double *sim = dwork + nvec * nn, *cost = sim + mm, *hwork = cost + mm;
+    int *fa = iwork, *fb = fa + nev, *hiwork = fb + nev;
+    memcpy(qa, vec_a, sizeof(double) * nn);
+    memcpy(qb, vec_b, sizeof(double) * nn);
+    pkm_track_clusters(nev, freq_a, cluster_tol, fa);
+    pkm_track_clusters(nev, freq_b, cluster_tol, fb);
+    pkm_status st = orthonormalise(n, nev, fa, weight, qa, wqa, "a", ctx);
+    if (st == PKM_OK) st = orthonormalise(n, nev, fb, weight, qb, wqb, "b", ctx);
+    if (st != PKM_OK) goto done;
+
+    /* sim[i][j] = (qa_i^T W qb_j)^2, then summed over each pair of clusters and spread over
+     * their members: ||Qg^T W Qh||_F^2 / min(p, q). */
+    for (int i = 0; i < nev; i++)
+        for (int j = 0; j < nev; j++) {
+            const double c = dot(n, wqa + (size_t)i * (size_t)n, qb + (size_t)j * (size_t)n);
+            sim[(size_t)i * (size_t)nev + (size_t)j] = c * c;
+        }
+    for (int i = 0; i < nev; i++) {
+        if (fa[i] != i) continue;
+        const int p = cluster_size(nev, fa, i);
+        for (int j = 0; j < nev; j++) {
+            if (fb[j] != j) continue;
+            const int q = cluster_size(nev, fb, j);
+            double s = 0.0;
+            for (int r = i; r < i + p; r++)
+                for (int c = j; c < j + q; c++)
+                    s += sim[(size_t)r * (size_t)nev + (size_t)c];
+            s = fmin(1.0, s / (p < q ? p : q));
+            /* Ties (within a cluster, or equal MACs) go to the pairing nearest in rank; the
+             * penalty, at most 1e-12 nev per mode, only decides between MACs equal to that
+             * precision. */
+            for (int r = i; r < i + p; r++)
+                for (int c = j; c < j + q; c++) {
+                    sim[(size_t)r * (size_t)nev + (size_t)c] = s;
+                    cost[(size_t)r * (size_t)nev + (size_t)c] = 1.0 - s + 1e-12 * abs(r - c);
+                }
+        }
+    }
+    assign_min_cost(nev, cost, match, hwork, hiwork);
+    for (int i = 0; i < nev; i++)
+        mac[i] = sim[(size_t)i * (size_t)nev + (size_t)match[i]];
+done:
+    free(dwork);
+    free(iwork);
+    return st;
+}
+
+/* Ids equal to the ranks at every OK point, no links. */
+static void track_by_rank(pkm_map *map)
+{
+    for (int64_t p = 0; p < map->npoints; p++) {
+        map->tracking_parent[p] = -1;
+        for (int k = 0; k < map->nev; k++) {
+            map->tracked[p * map->nev + k] = (map->status[p] == PKM_POSE_OK) ? k : -1;
+            map->tracking_mac[p * map->nev + k] = NAN;
+        }
+    }
+    map->tracking = PKM_TRACK_RANK;
+}
+
+/* A candidate link from the labelled point `from` to the unlabelled point `to`. */
+typedef struct track_edge {
+    double score; /* sum of the MACs of the link's pairs */
+    int64_t from, to;
+} track_edge;
+
+/* Max-heap order: the better score first; equal scores by the lower indices, for a result that
+ * does not depend on the order of computation. */
+static int edge_before(const track_edge *a, const track_edge *b)
+{
+    if (a->score != b->score) return a->score > b->score;
+    if (a->to != b->to) return a->to < b->to;
+    return a->from < b->from;
+}
+
+static void heap_push(track_edge *h, int64_t *n, track_edge e)
+{
+    int64_t i = (*n)++;
+    while (i > 0 && edge_before(&e, &h[(i - 1) / 2])) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = e;
+}
+
+static track_edge heap_pop(track_edge *h, int64_t *n)
+{
+    const track_edge top = h[0], last = h[--(*n)];
+    int64_t i = 0;
+    for (;;) {
+        int64_t c = 2 * i + 1;
+        if (c >= *n) break;
+        if (c + 1 < *n && edge_before(&h[c + 1], &h[c])) c++;
+        if (!edge_before(&h[c], &last)) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n > 0) h[i] = last;
+    return top;
+}
+
+typedef struct root_order {
+    double dist;
+    int64_t p;
+} root_order;
+
+static int root_cmp(const void *x, const void *y)
+{
+    const root_order *a = x, *b = y;
+    if (a->dist != b->dist) return a->dist < b->dist ? -1 : 1;
+    return (a->p > b->p) - (a->p < b->p);
+}
+
+/* Working state of pkm_map_track. */
+typedef struct track_state {
+    pkm_map *map;
+    int64_t stride[PKM_MAP_MAX_AXES];
+    track_edge *heap;
+    int64_t nheap;
+    int *match;
+    double *mac;
+    unsigned char *labelled;
+} track_state;
+
+static pkm_status link_points(track_state *t, int64_t p, int64_t q, pkm_ctx *ctx)
+{
+    const pkm_map *map = t->map;
+    const size_t per_point = (size_t)map->nev * (size_t)map->ncoord;
+    return pkm_track_link(map->ncoord, map->nev, map->freq_hz + p * map->nev,
+                          map->modes + (size_t)p * per_point, map->freq_hz + q * map->nev,
+                          map->modes + (size_t)q * per_point, NULL, map->track.cluster_tol,
+                          t->match, t->mac, ctx);
+}
+
+/* Candidate links from the newly labelled point p to its unlabelled OK neighbours. */
+static pkm_status push_neighbours(track_state *t, int64_t p, pkm_ctx *ctx)
+{
+    const pkm_map *map = t->map;
+    for (int a = map->naxes - 1; a >= 0; a--) {
+        const int64_t idx = (p / t->stride[a]) % map->axes[a].count;
+        for (int d = -1; d <= 1; d += 2) {
+            if (idx + d < 0 || idx + d >= map->axes[a].count) continue;
+            const int64_t q = p + d * t->stride[a];
+            if (t->labelled[q] || map->status[q] != PKM_POSE_OK) continue;
+            const pkm_status st = link_points(t, p, q, ctx);
+            if (st != PKM_OK) return st;
+            double score = 0.0;
+            for (int k = 0; k < map->nev; k++)
+                score += t->mac[k];
+            heap_push(t->heap, &t->nheap, (track_edge){score, p, q});
+        }
+    }
+    return PKM_OK;
+}
+
+/* Label the connected set of OK points around root, best links first (Prim's algorithm on the
+ * grid graph weighted by the links' summed MAC: a maximum spanning tree, so that the tree avoids
+ * the weak links where it can). */
+static pkm_status label_from(track_state *t, int64_t root, pkm_ctx *ctx)
+{
+    pkm_map *map = t->map;
+    const int nev = map->nev;
+    t->labelled[root] = 1; /* its ids are the ranks (track_by_rank) */
+    t->nheap = 0;
+    pkm_status st = push_neighbours(t, root, ctx);
+    while (st == PKM_OK && t->nheap > 0) {
+        const track_edge e = heap_pop(t->heap, &t->nheap);
+        if (t->labelled[e.to]) continue;
+        st = link_points(t, e.from, e.to, ctx);
+        if (st != PKM_OK) break;
+        for (int i = 0; i < nev; i++) {
+            map->tracked[e.to * nev + t->match[i]] = map->tracked[e.from * nev + i];
+            map->tracking_mac[e.to * nev + t->match[i]] = t->mac[i];
+        }
+        map->tracking_parent[e.to] = e.from;
+        t->labelled[e.to] = 1;
+        st = push_neighbours(t, e.to, ctx);
+    }
+    return st;
+}
+
+pkm_status pkm_map_track(pkm_map *map, pkm_ctx *ctx)
+{
+    track_by_rank(map);
+    if (map->modes == NULL) {
+        if (map->tracking_note[0] == '\0')
+            snprintf(map->tracking_note, sizeof(map->tracking_note), "mode vectors not kept");
+        return PKM_OK;
+    }
+    const int64_t np = map->npoints;
+    if (np < 1 || map->nev < 1 || map->naxes < 1) return PKM_OK;
+    track_state t = {.map = map};
+    int64_t step = 1;
+    size_t nok = 0;
+    for (int a = map->naxes - 1; a >= 0; a--) {
+        t.stride[a] = step;
+        step *= map->axes[a].count;
+    }
+    for (int64_t p = 0; p < np; p++)
+        nok += map->status[p] == PKM_POSE_OK;
+    /* Each OK point pushes at most one link per neighbour. */
+    root_order *order = malloc(sizeof(*order) * (nok + 1));
+    t.heap = malloc(sizeof(*t.heap) * (nok * 2 * (size_t)map->naxes + 1));
+    t.match = malloc(sizeof(*t.match) * (size_t)map->nev);
+    t.mac = malloc(sizeof(*t.mac) * (size_t)map->nev);
+    t.labelled = calloc((size_t)np, 1);
+    pkm_status st = PKM_OK;
+    if (order == NULL || t.heap == NULL || t.match == NULL || t.mac == NULL || t.labelled == NULL) {
+        st = PKM_FAIL(ctx, PKM_ERR_NOMEM, "track: cannot allocate for %lld points", (long long)np);
+        goto done;
+    }
+    /* Roots nearest the centre of the grid first: ids are the ranks there, and the first root
+     * is rarely at the edge of the workspace, where modes change fastest. */
+    int64_t n = 0;
+    for (int64_t p = 0; p < np; p++) {
+        if (map->status[p] != PKM_POSE_OK) continue;
+        double d2 = 0.0;
+        for (int a = 0; a < map->naxes; a++) {
+            const double c = 0.5 * (map->axes[a].count - 1);
+            const double x = (double)((p / t.stride[a]) % map->axes[a].count) - c;
+            d2 += x * x / fmax(c * c, 1.0);
+        }
+        order[n++] = (root_order){d2, p};
+    }
+    qsort(order, (size_t)n, sizeof(*order), root_cmp);
+    for (int64_t i = 0; i < n && st == PKM_OK; i++)
+        if (!t.labelled[order[i].p]) st = label_from(&t, order[i].p, ctx);
+    if (st == PKM_OK) {
+        map->tracking = PKM_TRACK_MAC;
+        map->tracking_note[0] = '\0';
+    } else {
+        track_by_rank(map);
+    }
+done:
+    free(order);
+    free(t.heap);
+    free(t.match);
+    free(t.mac);
+    free(t.labelled);
+    return st;
+}
