@@ -7,7 +7,7 @@
  * (sec. 5.1), and the platform P is cut free. The data are the paper's Tables 1-2 with the
  * readings that reproduce its Table 3 (cases/navaro/README.md). */
 #include "core/core_impl.h"
-#include "pkm/cases.h"
+#include "cases/cases_impl.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -271,7 +271,7 @@ static const char *const navaro_names[3] = {"x", "y", "theta"};
 static const char *const navaro_units[3] = {"m", "m", "rad"};
 static const double navaro_home[3] = {0.0, 0.0, 0.0};
 
-static const pkm_case navaro_case = {
+const pkm_case pkm_navaro_case = {
     .name = "navaro",
     .description = "NaVARo 3-dof planar parallel robot (Germain et al. 2015), clutches locked",
     .npose = 3,
@@ -284,17 +284,3 @@ static const pkm_case navaro_case = {
     .params_help = navaro_help,
     .build = navaro_build,
 };
-
-static const pkm_case *const case_list[] = {&navaro_case, NULL};
-
-const pkm_case *const *pkm_case_list(void)
-{
-    return case_list;
-}
-
-const pkm_case *pkm_case_find(const char *name)
-{
-    for (int i = 0; name != NULL && case_list[i] != NULL; i++)
-        if (strcmp(case_list[i]->name, name) == 0) return case_list[i];
-    return NULL;
-}

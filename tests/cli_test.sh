@@ -45,6 +45,14 @@ expect 2 modes navaro --bogus
 expect 2 compare navaro
 expect 2 compare navaro --table /nonexistent/table.csv
 expect 2 nosuchcommand
+# pss5upu: five pose coordinates; the spherical variant needs the UPU (nodal formulation).
+expect 0 modes pss5upu --pose 0.05,0,0,0,0 --nev 6
+expect 0 modes pss5upu --pose 0.05,0,0,0,0 --nev 6 --formulation nodal --set variant=spherical \
+    --set upu=rigid
+expect 2 modes pss5upu --pose 0,0,0
+expect 2 modes pss5upu --pose 0,0,0.5,0,0
+expect 2 modes pss5upu --set variant=bogus
+expect 2 modes pss5upu --set link.nelem=0
 expect 2 map navaro --grid q=0:1:3 -o /tmp/never.h5
 expect 2 map navaro --grid x=0:1:0 -o /tmp/never.h5
 expect 2 map navaro --grid x=0:1 -o /tmp/never.h5
@@ -91,6 +99,16 @@ assert st.shape == (7, 1) and fr.shape == (7, 1, 4), (st.shape, fr.shape)
 assert (st == 1).any() and (st == 0).any(), st.ravel()
 assert np.isnan(fr[st == 1]).all() and np.isfinite(fr[st == 0]).all()
 ' "$tmp/edge.h5"
+
+# A pss5upu map over a tilt axis: 5 pose coordinates in the file, the centre's f1 = f2.
+expect 0 map pss5upu --grid beta=-0.1:0.1:3 --nev 3 -o "$tmp/pss.h5" --quiet
+check "pss5upu map" "$py" -c '
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+st, fr = f["status"][...], f["freq_hz"][...]
+assert st.shape == (3,) and (st == 0).all(), st
+assert abs(fr[1, 0] - fr[1, 1]) < 1e-6 * fr[1, 0] and np.isfinite(fr).all(), fr
+' "$tmp/pss.h5"
 
 # Every map pose equals the single-pose result (pose 4 of Table 3).
 pose="0.18186533479473213,0.105,-1.0471975511965976"
