@@ -528,15 +528,15 @@ static const char *const *const choice_names[] = {
 
 #define PSS_D(name, field)                                                                         \
     {                                                                                              \
-        name, PSS_DOUBLE, offsetof(pkm_pss5upu_params, field), PSS_VARIANT                         \
+        .key = name, .kind = PSS_DOUBLE, .offset = offsetof(pkm_pss5upu_params, field)             \
     }
 #define PSS_I(name, field)                                                                         \
     {                                                                                              \
-        name, PSS_INT, offsetof(pkm_pss5upu_params, field), PSS_VARIANT                            \
+        .key = name, .kind = PSS_INT, .offset = offsetof(pkm_pss5upu_params, field)                \
     }
 #define PSS_C(name, which)                                                                         \
     {                                                                                              \
-        name, PSS_CHOICE, 0, which                                                                 \
+        .key = name, .kind = PSS_CHOICE, .choice = which                                           \
     }
 static const pss_key pss_keys[] = {
     PSS_D("base.radius", base_radius),

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define TEST_PI 3.14159265358979323846
+
 static const double home[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
 
 static double dist3(const double a[3], const double b[3])
@@ -50,7 +52,7 @@ static void omega2(const pkm_pss5upu_params *par, const double pose[5], pkm_form
 
 static double hz(double w2)
 {
-    return sqrt(fmax(w2, 0.0)) / (2.0 * 3.14159265358979323846);
+    return sqrt(fmax(w2, 0.0)) / (2.0 * TEST_PI);
 }
 
 /* 1. Home: every slider at the home travel, the platform at the height a link of length L
@@ -63,7 +65,7 @@ static void test_home_pose(void **state)
     pkm_ctx_clear(&ctx);
     pkm_pss5upu_geometry g;
     assert_pkm_ok(pkm_pss5upu_inverse(&par, home, &g, &ctx), &ctx);
-    const double s = 0.216, th = 3.14159265358979323846 / 6.0;
+    const double s = 0.216, th = TEST_PI / 6.0;
     const double dr = 0.686 - s * cos(th) - 0.306;
     const double h0 = s * sin(th) + sqrt(0.52 * 0.52 - dr * dr);
     assert_close(g.h0, h0, 1e-14, 0.0);
@@ -111,7 +113,7 @@ static void test_inverse_kinematics(void **state)
         const double xp[3] = {g.rot[0][0], g.rot[1][0], g.rot[2][0]};
         assert_close(dot3(n, xp) / sqrt(dot3(n, n)), 0.0, 0.0, 1e-14);
         for (int i = 0; i < PKM_PSS5UPU_LEGS; i++) {
-            const double phi = 2.0 * 3.14159265358979323846 * i / 5.0;
+            const double phi = 2.0 * TEST_PI * i / 5.0;
             const double ap[3] = {0.306 * cos(phi), 0.306 * sin(phi), 0.0};
             for (int k = 0; k < 3; k++)
                 assert_close(g.platform_joint[i][k] - c[k], dot3(g.rot[k], ap), 0.0, 1e-15);
@@ -282,8 +284,7 @@ static void test_formulations_and_symmetry(void **state)
 {
     (void)state;
     const double pose[5] = {0.06, 0.025, -0.02, 0.0, 0.0};
-    const double c = cos(2.0 * 3.14159265358979323846 / 5.0),
-                 s = sin(2.0 * 3.14159265358979323846 / 5.0);
+    const double c = cos(2.0 * TEST_PI / 5.0), s = sin(2.0 * TEST_PI / 5.0);
     const double turned[5] = {c * pose[0] - s * pose[1], s * pose[0] + c * pose[1], pose[2], 0, 0};
     const double mirror[5] = {pose[0], -pose[1], pose[2], 0.0, 0.0};
     for (int v = 0; v < 2; v++) {
@@ -294,7 +295,8 @@ static void test_formulations_and_symmetry(void **state)
         omega2(&par, pose, PKM_FORM_NODAL, 8, n);
         omega2(&par, turned, PKM_FORM_NODAL, 8, r);
         omega2(&par, mirror, PKM_FORM_NODAL, 8, mi);
-        /* without the UPU the spherical variant turns freely about the normal: skip mode 1 */
+        /* five S-S links hold five of the platform's six motions: without the UPU the spherical
+         * variant has a 0 Hz mode, skipped */
         for (int k = v; k < 8; k++) {
             assert_close(t[k], n[k], 1e-8, 0.0);
             assert_close(r[k], n[k], 1e-8, 0.0);
