@@ -3,7 +3,7 @@
 #               comparison, then a frequency map to navaro_map.h5)
 #   make test   the same build, then the cmocka suite (normal build, then ASan + UBSan build)
 DEBS := cmake make gcc pkg-config libsuitesparse-dev libarpack2-dev libhdf5-dev libcmocka-dev \
-        liblapack-dev libblas-dev hdf5-tools python3-h5py libcyaml-dev
+        liblapack-dev libblas-dev hdf5-tools python3-h5py libcyaml-dev libyaml-dev
 PKM_WERROR ?= OFF
 JOBS ?= 2
 BUILD := build

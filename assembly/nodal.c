@@ -7,7 +7,16 @@
  * every node through independent coordinates: 6 at the root of a component that does not reach
  * the ground, plus the free motions of each joint. Element matrices in global axes are then
  * projected: K = sum E_e^T K_e E_e. This is the reference the virtual-tree formulation is
- * checked against, and the one that scales to fine meshes. */
+ * checked against, and the one that scales to fine meshes.
+ *
+ * Quintic beams (Li et al. 2020, eqs. 1-7) add curvature coordinates, three per node and side, in
+ * the element's local axes: two elements meeting at a node share them when they have the same
+ * local frame (one straight segment) and no joint attaches there. At a kink the curvature is not
+ * continuous, and a joint may apply a concentrated moment, which makes the curvature jump; the
+ * two sides then keep their own coordinates, as at the ends. With end_curvature_zero the beam's
+ * first and last node have none (Li et al. 2020, eq. 9: zero curvature and twist rate at the
+ * spherical joints of a link); PKM_BEAM_QUINTIC_C0 has none anywhere (the printed lead-screw
+ * element of eq. 15, in 3D). */
 #include "assembly/assembly_impl.h"
 #include "core/core_impl.h"
 #include "mesh/mesh_impl.h"
@@ -19,14 +28,14 @@
 
 /* A node's displacement as a sparse combination of reduced coordinates. */
 typedef struct rep {
-    int n;        /* terms */
-    int64_t *c;   /* coordinate indices */
+    int n;          /* terms */
+    int64_t *c;     /* coordinate indices */
     double (*v)[6]; /* twist per unit coordinate */
 } rep;
 
 typedef struct edge {
-    int a, b;      /* vertices (nnodes = ground) */
-    int joint;     /* joint index, or -1 for a rigid attachment */
+    int a, b;  /* vertices (nnodes = ground) */
+    int joint; /* joint index, or -1 for a rigid attachment */
 } edge;
 
 /* u_b from u_a across an edge, or the reverse: joint edges shift by nothing (coincident nodes),
@@ -46,7 +55,8 @@ static pkm_status rep_alloc(rep *r, int n, pkm_ctx *ctx)
     r->n = n;
     r->c = malloc(sizeof(*r->c) * (size_t)(n > 0 ? n : 1));
     r->v = malloc(sizeof(*r->v) * (size_t)(n > 0 ? n : 1));
-    if (r->c == NULL || r->v == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate dof map");
+    if (r->c == NULL || r->v == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate dof map");
     return PKM_OK;
 }
 
@@ -55,8 +65,10 @@ static void rep_rows(const rep *r, const int64_t *idx, int ncol, double *E, int 
 {
     for (int t = 0; t < r->n; t++) {
         int col = 0;
-        while (idx[col] != r->c[t]) col++;
-        for (int k = 0; k < 6; k++) E[(r0 + k) * ncol + col] += r->v[t][k];
+        while (idx[col] != r->c[t])
+            col++;
+        for (int k = 0; k < 6; k++)
+            E[(r0 + k) * ncol + col] += r->v[t][k];
     }
 }
 
@@ -69,29 +81,123 @@ static int merge_idx(const rep *a, const rep *b, int64_t *idx)
         if (rs[s] == NULL) continue;
         for (int t = 0; t < rs[s]->n; t++) {
             int seen = 0;
-            for (int q = 0; q < n && !seen; q++) seen = (idx[q] == rs[s]->c[t]);
+            for (int q = 0; q < n && !seen; q++)
+                seen = (idx[q] == rs[s]->c[t]);
             if (!seen) idx[n++] = rs[s]->c[t];
         }
     }
     return n;
 }
 
+/* Frames of consecutive elements agree: they lie on one straight segment. */
+static int same_frame(double A[3][3], double B[3][3])
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (fabs(A[i][j] - B[i][j]) > 1e-9) return 0;
+    return 1;
+}
+
+/* Number the curvature coordinates of the quintic beams from *ncoord on: cc[2 e + s] is the first
+ * of the three of element e at its node s + 1, or -1 (see the top of the file). */
+static pkm_status number_curvatures(const pkm_model *m, int64_t *cc, int64_t *ncoord, pkm_ctx *ctx)
+{
+    pkm_status rc = PKM_OK;
+    char *jointed = calloc((size_t)(m->nnodes > 0 ? m->nnodes : 1), 1);
+    if (jointed == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
+    for (int j = 0; j < m->njoints; j++)
+        for (int s = 0; s < 2; s++)
+            if (m->joints[j].node[s] >= 0) jointed[m->joints[j].node[s]] = 1;
+    for (int e = 0; e < 2 * m->nelems; e++)
+        cc[e] = -1;
+    for (int bi = 0; bi < m->nbodies && rc == PKM_OK; bi++) {
+        const pkm_body *b = &m->bodies[bi];
+        if (b->kind != PKM_BODY_BEAM || b->element != PKM_BEAM_QUINTIC) continue;
+        const int first = b->first_elem, last = b->first_elem + b->nelem - 1;
+        double prev[3][3];
+        for (int e = first; e <= last && rc == PKM_OK; e++) {
+            const pkm_elem *el = &m->elems[e];
+            double R[3][3], l;
+            rc = pkm_fem_beam3d_frame(m->nodes[el->n1].x, m->nodes[el->n2].x, b->zref, R, &l, ctx);
+            if (rc != PKM_OK) break;
+            if (e == first) {
+                if (!b->end_curvature_zero) cc[2 * e] = *ncoord, *ncoord += 3;
+            } else if (!jointed[el->n1] && same_frame(prev, R)) {
+                cc[2 * e] = cc[2 * e - 1];
+            } else {
+                cc[2 * e] = *ncoord, *ncoord += 3;
+            }
+            if (e < last || !b->end_curvature_zero) cc[2 * e + 1] = *ncoord, *ncoord += 3;
+            memcpy(prev, R, sizeof(prev));
+        }
+    }
+    free(jointed);
+    return rc;
+}
+
+/* Cubic element e: the 12x12 nodal matrices in global axes onto the coordinates of its nodes. */
+static pkm_status add_cubic(const pkm_model *m, const pkm_elem *el, const rep *reps, int64_t *idx,
+                            double *E, pkm_trip *trip, pkm_ctx *ctx)
+{
+    const pkm_body *b = &m->bodies[el->body];
+    double R[3][3], l, Kl[12][12], Ml[12][12], Kg[12][12], Mg[12][12];
+    pkm_status rc =
+        pkm_fem_beam3d_frame(m->nodes[el->n1].x, m->nodes[el->n2].x, b->zref, R, &l, ctx);
+    if (rc != PKM_OK) return rc;
+    pkm_fem_beam3d_stiffness(&b->section, &b->material, l, Kl);
+    pkm_fem_beam3d_mass(&b->section, &b->material, l, b->mass_flags, Ml);
+    pkm_fem_rotate12(R, Kl, Kg);
+    pkm_fem_rotate12(R, Ml, Mg);
+    int ncol = merge_idx(&reps[el->n1], &reps[el->n2], idx);
+    memset(E, 0, sizeof(*E) * (size_t)(12 * ncol));
+    rep_rows(&reps[el->n1], idx, ncol, E, 0);
+    rep_rows(&reps[el->n2], idx, ncol, E, 6);
+    return pkm_trip_add_congruence(trip, 12, ncol, idx, E, &Kg[0][0], &Mg[0][0], ctx);
+}
+
+/* Quintic element e (18 dofs: twist and curvature per node): node twists through the node
+ * representations, curvatures onto their own coordinates cc[0..1] (absent ones held at zero). */
+static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const rep *reps,
+                              const int64_t cc[2], int64_t *idx, double *E, pkm_trip *trip,
+                              pkm_ctx *ctx)
+{
+    const pkm_body *b = &m->bodies[el->body];
+    double R[3][3], l, K[18][18], M[18][18];
+    pkm_status rc =
+        pkm_fem_beam3d_frame(m->nodes[el->n1].x, m->nodes[el->n2].x, b->zref, R, &l, ctx);
+    if (rc != PKM_OK) return rc;
+    pkm_fem_quintic_stiffness(&b->section, &b->material, l, K);
+    pkm_fem_quintic_mass(&b->section, &b->material, l, b->mass_flags, M);
+    pkm_fem_quintic_rotate(R, K, K);
+    pkm_fem_quintic_rotate(R, M, M);
+    int ncol = merge_idx(&reps[el->n1], &reps[el->n2], idx), ccol[2];
+    for (int s = 0; s < 2; s++) {
+        ccol[s] = ncol;
+        if (cc[s] < 0) continue;
+        for (int k = 0; k < 3; k++)
+            idx[ncol++] = cc[s] + k;
+    }
+    memset(E, 0, sizeof(*E) * (size_t)(18 * ncol));
+    rep_rows(&reps[el->n1], idx, ncol, E, 0);
+    rep_rows(&reps[el->n2], idx, ncol, E, 9);
+    for (int s = 0; s < 2; s++)
+        if (cc[s] >= 0)
+            for (int k = 0; k < 3; k++)
+                E[(9 * s + 6 + k) * ncol + ccol[s] + k] = 1.0;
+    return pkm_trip_add_congruence(trip, 18, ncol, idx, E, &K[0][0], &M[0][0], ctx);
+}
+
 pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly_info *info,
                               pkm_ctx *ctx)
 {
     *out = NULL;
-    for (int b = 0; b < m->nbodies; b++)
-        if (m->bodies[b].kind == PKM_BODY_BEAM && m->bodies[b].element != PKM_BEAM_CUBIC)
-            return PKM_FAIL(ctx, PKM_ERR_MODEL,
-                            "nodal assembly: beam '%s': quintic elements are not implemented yet",
-                            m->bodies[b].name);
     const int nv = m->nnodes + 1, ground = m->nnodes;
     pkm_status rc = PKM_OK;
     rep *reps = calloc((size_t)nv, sizeof(*reps));
     edge *edges = malloc(sizeof(*edges) * (size_t)(m->njoints + m->nnodes + 1));
     int *visited = calloc((size_t)nv, sizeof(*visited));
     int *queue = malloc(sizeof(*queue) * (size_t)nv);
-    int64_t *idx = NULL;
+    int64_t *idx = NULL, *cc = NULL;
     double *E = NULL;
     pkm_trip trip;
     memset(&trip, 0, sizeof(trip));
@@ -161,7 +267,8 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly
                 }
                 for (int f = 0; f < nf; f++) {
                     reps[w].c[reps[u].n + f] = ncoord++;
-                    for (int k = 0; k < 6; k++) reps[w].v[reps[u].n + f][k] = sign * S[f][k];
+                    for (int k = 0; k < 6; k++)
+                        reps[w].v[reps[u].n + f][k] = sign * S[f][k];
                 }
                 visited[w] = 1;
                 queue[qt++] = w;
@@ -170,39 +277,41 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly
     }
     free(used);
     if (rc != PKM_OK) goto done;
+    const int64_t ntwist = ncoord;
+    cc = malloc(sizeof(*cc) * (size_t)(2 * m->nelems + 1));
+    if (cc == NULL) {
+        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
+        goto done;
+    }
+    rc = number_curvatures(m, cc, &ncoord, ctx);
+    if (rc != PKM_OK) goto done;
 
     rc = pkm_trip_init(&trip, ncoord, ctx);
     if (rc != PKM_OK) goto done;
     int maxn = 0;
-    for (int i = 0; i < m->nnodes; i++) maxn = (reps[i].n > maxn) ? reps[i].n : maxn;
-    idx = malloc(sizeof(*idx) * (size_t)(2 * maxn + 1));
-    E = malloc(sizeof(*E) * (size_t)(12 * (2 * maxn + 1)));
+    for (int i = 0; i < m->nnodes; i++)
+        maxn = (reps[i].n > maxn) ? reps[i].n : maxn;
+    /* Room for two node representations and two curvature triples. */
+    idx = malloc(sizeof(*idx) * (size_t)(2 * maxn + 6));
+    E = malloc(sizeof(*E) * (size_t)(18 * (2 * maxn + 6)));
     if (idx == NULL || E == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate element maps");
         goto done;
     }
     for (int e = 0; e < m->nelems && rc == PKM_OK; e++) {
         const pkm_elem *el = &m->elems[e];
-        const pkm_body *b = &m->bodies[el->body];
-        double R[3][3], l, Kl[12][12], Ml[12][12], Kg[12][12], Mg[12][12];
-        rc = pkm_fem_beam3d_frame(m->nodes[el->n1].x, m->nodes[el->n2].x, b->zref, R, &l, ctx);
-        if (rc != PKM_OK) break;
-        pkm_fem_beam3d_stiffness(&b->section, &b->material, l, Kl);
-        pkm_fem_beam3d_mass(&b->section, &b->material, l, b->mass_flags, Ml);
-        pkm_fem_rotate12(R, Kl, Kg);
-        pkm_fem_rotate12(R, Ml, Mg);
-        int ncol = merge_idx(&reps[el->n1], &reps[el->n2], idx);
-        memset(E, 0, sizeof(*E) * (size_t)(12 * ncol));
-        rep_rows(&reps[el->n1], idx, ncol, E, 0);
-        rep_rows(&reps[el->n2], idx, ncol, E, 6);
-        rc = pkm_trip_add_congruence(&trip, 12, ncol, idx, E, &Kg[0][0], &Mg[0][0], ctx);
+        if (m->bodies[el->body].element == PKM_BEAM_CUBIC)
+            rc = add_cubic(m, el, reps, idx, E, &trip, ctx);
+        else
+            rc = add_quintic(m, el, reps, cc + 2 * e, idx, E, &trip, ctx);
     }
     for (int bi = 0; bi < m->nbodies && rc == PKM_OK; bi++) {
         const pkm_body *b = &m->bodies[bi];
         if (b->kind != PKM_BODY_RIGID) continue;
         const int o = b->first_node;
         double c[3], Mr[6][6];
-        for (int k = 0; k < 3; k++) c[k] = b->com[k] - m->nodes[o].x[k];
+        for (int k = 0; k < 3; k++)
+            c[k] = b->com[k] - m->nodes[o].x[k];
         double Jc[3][3];
         memcpy(Jc, b->inertia, sizeof(Jc));
         pkm_fem_rigid_mass(b->mass, c, Jc, Mr);
@@ -215,7 +324,7 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly
     rc = pkm_trip_to_pencil(&trip, out, ctx);
     if (rc == PKM_OK && info != NULL) {
         memset(info, 0, sizeof(*info));
-        info->n_total = 6 * (int64_t)m->nnodes;
+        info->n_total = 6 * (int64_t)m->nnodes + (ncoord - ntwist);
         info->n_reduced = ncoord;
     }
 done:
@@ -229,6 +338,7 @@ done:
     free(visited);
     free(queue);
     free(idx);
+    free(cc);
     free(E);
     pkm_trip_free(&trip);
     return rc;

@@ -12,6 +12,7 @@
 #include "pkm/analysis.h"
 #include "pkm/assembly.h"
 #include "pkm/cases.h"
+#include "pkm/casefile.h"
 #include "pkm/map.h"
 #include "pkm/modal.h"
 
@@ -56,6 +57,16 @@ static void print_failure(const char *what, pkm_status st, const pkm_ctx *ctx)
 static const char *form_name(pkm_formulation f)
 {
     return f == PKM_FORM_TREE ? "tree" : "nodal";
+}
+
+/* The built-in NaVARo parameters (cases/navaro.yaml); PKM_OK or the failure in ctx. */
+static pkm_status navaro_defaults(pkm_navaro_params *par, pkm_ctx *ctx)
+{
+    void *p = NULL;
+    pkm_status st = pkm_case_params_create(pkm_case_find("navaro"), &p, ctx);
+    if (st == PKM_OK) *par = *(const pkm_navaro_params *)p;
+    pkm_case_params_destroy(&p);
+    return st;
 }
 
 /* ---- forked measurements ---------------------------------------------------------------- */
@@ -317,7 +328,13 @@ static int map_bench(const void *arg, void *res)
         printf("  FAILED: case 'navaro' not found\n");
         return 1;
     }
-    const pkm_navaro_params par = pkm_navaro_params_default();
+    pkm_navaro_params par;
+    pkm_ctx pctx;
+    pkm_ctx_clear(&pctx);
+    if (navaro_defaults(&par, &pctx) != PKM_OK) {
+        printf("  FAILED: %s\n", pctx.msg);
+        return 1;
+    }
     static const struct {
         const char *label;
         pkm_formulation f;
@@ -452,7 +469,8 @@ static int size_bench(const void *arg, void *res)
     memset(r, 0, sizeof(*r));
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    pkm_navaro_params par = pkm_navaro_params_default();
+    pkm_navaro_params par;
+    if (navaro_defaults(&par, &ctx) != PKM_OK) return size_fail(r, "parameters", ctx.status, &ctx);
     par.elements_per_link = job->k;
     const double pose[3] = {0.0, 0.0, 0.0};
     pkm_model *m = NULL;

@@ -4,41 +4,15 @@
  * Leg i: links 1i = A_iD_i and 2i = A_iB_i clamped at A_i (clutches locked), 3i = B_iC_i,
  * 4i = C_iE_i through D_i, 5i = E_iP rigidly joined at P; revolute joints about z at B, C, D, E.
  * A_iB_iC_iD_i is a rhombus of side l. The parallelogram loop is opened at D_i, as in the paper
- * (sec. 5.1), and the platform P is cut free. The data are the paper's Tables 1-2 with the
- * readings that reproduce its Table 3 (cases/navaro/README.md). */
-#include "core/core_impl.h"
+ * (sec. 5.1), and the platform P is cut free. Every number of the model (dimensions, material,
+ * sections, mesh) is a parameter; the values, the paper's Tables 1-2 with the readings that
+ * reproduce its Table 3 (cases/navaro/README.md), are in cases/navaro.yaml. */
 #include "cases/cases_impl.h"
+#include "core/core_impl.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-pkm_navaro_params pkm_navaro_params_default(void)
-{
-    pkm_navaro_params p;
-    memset(&p, 0, sizeof(p));
-    p.base_radius = 0.7 / sqrt(3.0);
-    p.link_length = 0.21;
-    p.platform_radius = 0.2027;
-    /* Duralumin, Germain et al. 2015 sec. 5.1; G from nu = 0.33 (the printed G = 28 900 MPa
-     * is inconsistent with the Table 3 frequencies). */
-    p.material.E = 74.0e9;
-    p.material.G = 74.0e9 / (2.0 * 1.33);
-    p.material.rho = 2800.0;
-    /* Table 2. Links 1-4: 24 mm out of plane x 10 mm in plane. */
-    p.leg_section =
-        (pkm_section){.A = 2.4e-4, .Iy = 1.152e-8, .Iz = 2.0e-9, .I0 = 5.902e-9, .Ip = 1.352e-8};
-    /* Links 5: 40 mm in plane x 10 mm; Iy = 3.333e-9 (printed 3.333e-8), Ip = Iy + Iz. */
-    p.platform_section = (pkm_section){
-        .A = 4.0e-4, .Iy = 3.333e-9, .Iz = 5.333e-8, .I0 = 1.123e-8, .Ip = 3.333e-9 + 5.333e-8};
-    p.elements_per_link = 1;
-    p.mass_flags = PKM_FEM_ROTARY_INERTIA;
-    return p;
-}
 
 /* Base angles gamma_i of Table 1. */
 static const double navaro_gamma[3] = {PKM_PI / 2.0, -5.0 * PKM_PI / 6.0, -PKM_PI / 6.0};
@@ -186,86 +160,40 @@ pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pk
     return PKM_OK;
 }
 
-/* Parameters settable by name (--set key=value): offset of a double, or of the int
- * elements_per_link. */
-typedef struct navaro_key {
-    const char *key;
-    size_t offset;
-    int is_int;
-} navaro_key;
+/* The parameter table: every number of the model; the values are in cases/navaro.yaml. */
+static const pkm_param_choice navaro_mass[] = {
+    {"rotary", PKM_FEM_ROTARY_INERTIA}, {"translational", 0}, {NULL, 0}};
 
-#define NAVARO_D(name, field)                                                                      \
-    {                                                                                              \
-        name, offsetof(pkm_navaro_params, field), 0                                                \
-    }
-static const navaro_key navaro_keys[] = {
-    NAVARO_D("base_radius", base_radius),
-    NAVARO_D("link_length", link_length),
-    NAVARO_D("platform_radius", platform_radius),
-    NAVARO_D("E", material.E),
-    NAVARO_D("G", material.G),
-    NAVARO_D("rho", material.rho),
-    NAVARO_D("leg.A", leg_section.A),
-    NAVARO_D("leg.Iy", leg_section.Iy),
-    NAVARO_D("leg.Iz", leg_section.Iz),
-    NAVARO_D("leg.I0", leg_section.I0),
-    NAVARO_D("leg.Ip", leg_section.Ip),
-    NAVARO_D("platform.A", platform_section.A),
-    NAVARO_D("platform.Iy", platform_section.Iy),
-    NAVARO_D("platform.Iz", platform_section.Iz),
-    NAVARO_D("platform.I0", platform_section.I0),
-    NAVARO_D("platform.Ip", platform_section.Ip),
-    {"elements_per_link", offsetof(pkm_navaro_params, elements_per_link), 1},
+#define NAVARO_D(key, field, unit, help) PKM_PARAM_DOUBLE(pkm_navaro_params, key, field, unit, help)
+static const pkm_param_desc navaro_params[] = {
+    NAVARO_D("base_radius", base_radius, "m", "|O A_i|, base circumradius"),
+    NAVARO_D("link_length", link_length, "m", "rhombus side |A_i D_i| = |D_i E_i|"),
+    NAVARO_D("platform_radius", platform_radius, "m", "|P E_i|, platform circumradius"),
+    NAVARO_D("material.E", material.E, "Pa", "Young's modulus"),
+    NAVARO_D("material.G", material.G, "Pa", "shear modulus"),
+    NAVARO_D("material.rho", material.rho, "kg/m^3", "density"),
+    NAVARO_D("leg.A", leg_section.A, "m^2", "links 1-4: area"),
+    NAVARO_D("leg.Iy", leg_section.Iy, "m^4", "links 1-4: out-of-plane bending"),
+    NAVARO_D("leg.Iz", leg_section.Iz, "m^4", "links 1-4: in-plane bending"),
+    NAVARO_D("leg.I0", leg_section.I0, "m^4", "links 1-4: torsion constant"),
+    NAVARO_D("leg.Ip", leg_section.Ip, "m^4", "links 1-4: polar moment (torsional inertia)"),
+    NAVARO_D("platform.A", platform_section.A, "m^2", "links 5: area"),
+    NAVARO_D("platform.Iy", platform_section.Iy, "m^4", "links 5: out-of-plane bending"),
+    NAVARO_D("platform.Iz", platform_section.Iz, "m^4", "links 5: in-plane bending"),
+    NAVARO_D("platform.I0", platform_section.I0, "m^4", "links 5: torsion constant"),
+    NAVARO_D("platform.Ip", platform_section.Ip, "m^4", "links 5: polar moment"),
+    PKM_PARAM_INT(pkm_navaro_params, "elements_per_link", elements_per_link,
+                  "beam elements per link (link 4 gets twice as many)"),
+    PKM_PARAM_ENUM(pkm_navaro_params, "mass", mass_flags, navaro_mass,
+                   "beam mass: rotary (with section rotary inertia) or translational"),
 };
 #undef NAVARO_D
-#define NAVARO_NKEYS ((int)(sizeof(navaro_keys) / sizeof(navaro_keys[0])))
-
-pkm_status pkm_navaro_params_set(pkm_navaro_params *p, const char *key, const char *value,
-                                 pkm_ctx *ctx)
-{
-    for (int i = 0; i < NAVARO_NKEYS; i++) {
-        if (strcmp(navaro_keys[i].key, key) != 0) continue;
-        char *end = NULL;
-        errno = 0;
-        if (navaro_keys[i].is_int) {
-            long v = strtol(value, &end, 10);
-            if (end == value || *end != '\0' || errno != 0 || v < INT_MIN || v > INT_MAX)
-                return PKM_FAIL(ctx, PKM_ERR_INVALID, "navaro: %s = '%s' is not an integer", key,
-                                value);
-            *(int *)((char *)p + navaro_keys[i].offset) = (int)v;
-            return PKM_OK;
-        }
-        double v = strtod(value, &end);
-        if (end == value || *end != '\0' || errno != 0 || !isfinite(v))
-            return PKM_FAIL(ctx, PKM_ERR_INVALID, "navaro: %s = '%s' is not a finite number", key,
-                            value);
-        *(double *)((char *)p + navaro_keys[i].offset) = v;
-        return PKM_OK;
-    }
-    return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                    "navaro: unknown parameter '%s' (see pkmflex modes --help)", key);
-}
-
-static void navaro_default(void *params)
-{
-    *(pkm_navaro_params *)params = pkm_navaro_params_default();
-}
-
-static pkm_status navaro_set(void *params, const char *key, const char *value, pkm_ctx *ctx)
-{
-    return pkm_navaro_params_set(params, key, value, ctx);
-}
 
 static pkm_status navaro_build(const void *params, const double *pose, pkm_model **out,
                                pkm_ctx *ctx)
 {
     return pkm_navaro_build(params, pose, out, ctx);
 }
-
-static const char *const navaro_help[] = {
-    "base_radius, link_length, platform_radius [m]; E, G [Pa]; rho [kg/m^3];",
-    "leg.{A [m^2], Iy, Iz, I0, Ip [m^4]} (links 1-4); platform.{A, Iy, Iz, I0, Ip} (links 5);",
-    "elements_per_link (link 4 gets twice as many)", NULL};
 
 static const char *const navaro_names[3] = {"x", "y", "theta"};
 static const char *const navaro_units[3] = {"m", "m", "rad"};
@@ -279,8 +207,10 @@ const pkm_case pkm_navaro_case = {
     .pose_units = navaro_units,
     .home = navaro_home,
     .params_size = sizeof(pkm_navaro_params),
-    .params_default = navaro_default,
-    .params_set = navaro_set,
-    .params_help = navaro_help,
+    .params = navaro_params,
+    .nparams = (int)(sizeof(navaro_params) / sizeof(navaro_params[0])),
+    .yaml = (const char *)pkm_navaro_yaml,
+    .yaml_name = "cases/navaro.yaml",
+    .formulation = PKM_FORM_TREE,
     .build = navaro_build,
 };

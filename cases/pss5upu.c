@@ -7,109 +7,20 @@
  * 26), a link from b_i on the slider to a_i on the platform (beam). A U-P-U chain joins the base
  * centre O to the platform centre p. The paper gives neither the joint layout, the rail
  * direction, the home pose nor the link section consistently (docs/cases/pss5upu.md lists what
- * is missing); every value it does not give is a parameter, with the reason for its default
- * below. */
+ * is missing). Every number is a parameter; the values, with the source of each or the reason
+ * for the choice where the paper gives none, are in cases/pss5upu.yaml. */
 #include "core/core_impl.h"
 #include "cases/cases_impl.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Table 1 of Li et al. 2020 as printed, for the link section presets. */
-#define PSS_TABLE1_LINK_AREA          2826e-6 /* S_ab, m^2 (pi 30^2 with pi = 3.14: a 60 mm bar) */
-#define PSS_TABLE1_LINK_MASS          2.5     /* m_l, kg */
-#define PSS_TABLE1_LINK_AXIAL_INERTIA 7.8e-4  /* I_li about the link axis, kg m^2 */
-#define PSS_TABLE1_SCREW_AREA         1256e-6 /* S_L, m^2 (pi 20^2 with pi = 3.14: 40 mm) */
-
 /* The nut must stay this far from the screw ends, m: at an end the nut node is the bearing's
  * node and the slider's joint loop would hold no flexible element. */
 #define PSS_END_CLEARANCE 1e-6
-
-/* Section of a solid round bar of area A: I = A^2 / (4 pi) about a diameter, twice that polar. */
-static pkm_section round_bar(double A)
-{
-    const double I = A * A / (4.0 * PKM_PI);
-    return (pkm_section){.A = A, .Iy = I, .Iz = I, .I0 = 2.0 * I, .Ip = 2.0 * I};
-}
-
-pkm_status pkm_pss5upu_link_section(pkm_pss5upu_params *p, const char *name, pkm_ctx *ctx)
-{
-    if (strcmp(name, "solid") == 0) {
-        p->link_section = round_bar(PSS_TABLE1_LINK_AREA);
-        return PKM_OK;
-    }
-    if (strcmp(name, "tube") == 0) {
-        const double rl = p->link_material.rho * p->link_length;
-        if (!(rl > 0.0) || !isfinite(rl))
-            return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                            "pss5upu: link.section=tube needs link.rho and link.L > 0");
-        /* Round tube (radii ro, ri): m = rho L A, I_axial = m (ro^2 + ri^2) / 2 and the area
-         * moment I = A (ro^2 + ri^2) / 4, so A = m / (rho L), I = I_axial / (2 rho L). */
-        const double A = PSS_TABLE1_LINK_MASS / rl, I = PSS_TABLE1_LINK_AXIAL_INERTIA / (2.0 * rl);
-        p->link_section = (pkm_section){.A = A, .Iy = I, .Iz = I, .I0 = 2.0 * I, .Ip = 2.0 * I};
-        return PKM_OK;
-    }
-    return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: link.section = '%s': expected solid or tube",
-                    name);
-}
-
-pkm_pss5upu_params pkm_pss5upu_params_default(void)
-{
-    pkm_pss5upu_params p;
-    memset(&p, 0, sizeof(p));
-    /* Table 1: circumradii of the base and platform pentagons. */
-    p.base_radius = 0.686;
-    p.platform_radius = 0.306;
-    /* Not given: regular pentagons, aligned at home, x towards B_1 and x_p towards a_1 (sec. 2:
-     * the only layout information in the text). */
-    for (int i = 0; i < PKM_PSS5UPU_LEGS; i++)
-        p.base_angle[i] = p.platform_angle[i] = 2.0 * PKM_PI * i / PKM_PSS5UPU_LEGS;
-    /* Table 1 gives the rail angle to the base (pi/6) but not its direction: rails rising
-     * towards the centre from B_i, the motor end. Rising outwards, links of 0.52 m cannot lift
-     * the platform above about 0.3 m. */
-    p.rail_angle = PKM_PI / 6.0;
-    /* Table 1's screw length L_s = 0.432 m taken as the slider travel; home at mid-travel, which
-     * puts the platform centre at h0 = 0.5909 m. */
-    p.travel = 0.432;
-    p.home_travel = 0.216;
-    p.link_length = 0.52;
-    p.link_material = (pkm_material){.E = 2.06e11, .G = 7.94e10, .rho = 7.9e3};
-    /* Table 1's m_l = 2.5 kg and I_li contradict S_ab = 2826 mm^2 with rho = 7900 kg/m^3 (11.6
-     * kg). The paper's mass and stiffness matrices (eqs. 5-7) use rho S_ab, so S_ab it is: a
-     * solid 60 mm bar (link.section=tube gives the 2.5 kg tube). */
-    p.link_section = round_bar(PSS_TABLE1_LINK_AREA);
-    /* Cubic elements (the quintic element of eqs. 1-7 is a parameter); 4 per link puts f1 within
-     * 1e-4 of the converged value (docs/cases/pss5upu.md). */
-    p.link_element = PKM_BEAM_CUBIC;
-    p.link_nelem = 4;
-    /* Table 1: solid 40 mm screw (area S_L), its own E and G, lead 10 mm. */
-    p.screw_section = round_bar(PSS_TABLE1_SCREW_AREA);
-    p.screw_material = (pkm_material){.E = 2.19e11, .G = 8.44e10, .rho = 7.9e3};
-    p.screw_element = PKM_BEAM_CUBIC;
-    p.screw_nelem = 2;
-    p.screw_lead = 0.01;
-    /* Eq. 13 holds the far end across the screw and leaves it free along it; the motor end is
-     * clamped (the motor holds the screw's turn, which the helical nut needs). */
-    p.screw_end = PKM_PSS5UPU_SCREW_SUPPORTED;
-    p.slider_mass = 0.84;
-    p.platform_mass = 8.2;
-    p.platform_inertia[0] = 0.24;
-    p.platform_inertia[1] = 0.24;
-    p.platform_inertia[2] = 0.47;
-    /* Eq. 5 has translational and torsional inertia only, no rotary inertia in bending. */
-    p.mass_flags = 0;
-    p.variant = PKM_PSS5UPU_PAPER;
-    /* Eq. 38 has no UPU term, so the paper's model has no central chain; upu=rigid adds it
-     * (rigid and massless, as assumption 2 of sec. 2 says; the nodal formulation only: the
-     * virtual tree cannot close a loop of rigid bodies). */
-    p.upu = PKM_PSS5UPU_UPU_NONE;
-    return p;
-}
 
 static void mat_mul3(double A[3][3], double B[3][3], double C[3][3])
 {
@@ -274,22 +185,27 @@ pkm_status pkm_pss5upu_inverse(const pkm_pss5upu_params *p, const double pose[5]
 
 static pkm_status check_params(const pkm_pss5upu_params *p, pkm_ctx *ctx)
 {
-    if (p->link_nelem < 1 || p->screw_nelem < 1)
+    if (p->variant != PKM_PSS5UPU_PAPER && p->variant != PKM_PSS5UPU_SPHERICAL)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: unknown variant %u", p->variant);
+    const char *vname = (p->variant == PKM_PSS5UPU_PAPER) ? "paper" : "spherical";
+    if (p->link_mesh[p->variant].nelem < 1 || p->screw_nelem < 1)
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                        "pss5upu: link.nelem = %d and screw.nelem = %d must be >= 1", p->link_nelem,
-                        p->screw_nelem);
+                        "pss5upu: link.%s.nelem = %d and screw.nelem = %d must be >= 1", vname,
+                        p->link_mesh[p->variant].nelem, p->screw_nelem);
     for (int k = 0; k < 3; k++)
         if (!(p->platform_inertia[k] >= 0.0) || !isfinite(p->platform_inertia[k]))
             return PKM_FAIL(ctx, PKM_ERR_INVALID,
                             "pss5upu: platform inertia %g kg m^2 must be finite and >= 0",
                             p->platform_inertia[k]);
-    if (p->variant != PKM_PSS5UPU_PAPER && p->variant != PKM_PSS5UPU_SPHERICAL)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: unknown variant %d", (int)p->variant);
     if (p->upu != PKM_PSS5UPU_UPU_NONE && p->upu != PKM_PSS5UPU_UPU_RIGID &&
         p->upu != PKM_PSS5UPU_UPU_LOCKED)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: unknown upu mode %d", (int)p->upu);
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: unknown upu mode %u", p->upu);
     if (p->screw_end != PKM_PSS5UPU_SCREW_FREE && p->screw_end != PKM_PSS5UPU_SCREW_SUPPORTED)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: unknown screw end %d", (int)p->screw_end);
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: unknown screw end %u", p->screw_end);
+    if (p->link_element > PKM_BEAM_QUINTIC_C0 || p->screw_element > PKM_BEAM_QUINTIC_C0)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: unknown beam element %u",
+                        (p->link_element > PKM_BEAM_QUINTIC_C0) ? p->link_element
+                                                                : p->screw_element);
     return PKM_OK;
 }
 
@@ -327,7 +243,7 @@ static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
                         .section = p->screw_section,
                         .material = p->screw_material,
                         .mass_flags = p->mass_flags,
-                        .element = p->screw_element};
+                        .element = (pkm_beam_element)p->screw_element};
     memcpy(sd.zref, t, sizeof(t));
     int screw, slider, link, support = -1;
     pkm_status rc = pkm_model_add_beam(m, &sd, &screw, ctx);
@@ -338,19 +254,21 @@ static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
     memcpy(rd.origin, b, sizeof(rd.origin));
     memcpy(rd.com, b, sizeof(rd.com));
     if ((rc = pkm_model_add_rigid(m, &rd, &slider, ctx)) != PKM_OK) return rc;
-    /* Link from b_i to a_i. Eq. 9 (curvature zero at both ends) applies to quintic elements. */
+    /* Link from b_i to a_i, meshed as its variant asks; eq. 9 (curvatures zero at both ends)
+     * applies to quintic elements. */
+    const pkm_pss5upu_link_mesh *lm = &p->link_mesh[p->variant];
     const double lpts[2][3] = {{b[0], b[1], b[2]}, {a[0], a[1], a[2]}};
     const double u[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
     snprintf(nm, sizeof(nm), "link %d", i + 1);
     pkm_beam_desc ld = {.name = nm,
                         .npoints = 2,
                         .points = lpts,
-                        .nelem = &p->link_nelem,
+                        .nelem = &lm->nelem,
                         .section = p->link_section,
                         .material = p->link_material,
                         .mass_flags = p->mass_flags,
-                        .element = p->link_element,
-                        .end_curvature_zero = (p->variant == PKM_PSS5UPU_PAPER)};
+                        .element = (pkm_beam_element)p->link_element,
+                        .end_curvature_zero = (int)lm->end_curvature_zero};
     section_axis(u, t, ld.zref);
     if ((rc = pkm_model_add_beam(m, &ld, &link, ctx)) != PKM_OK) return rc;
     if (p->screw_end == PKM_PSS5UPU_SCREW_SUPPORTED) {
@@ -497,201 +415,99 @@ pkm_status pkm_pss5upu_build(const pkm_pss5upu_params *p, const double pose[5], 
     return PKM_OK;
 }
 
-/* Parameters settable by name (--set key=value). */
-typedef enum pss_kind { PSS_DOUBLE, PSS_INT, PSS_CHOICE } pss_kind;
+/* The parameter table: every number of the model; the values are in cases/pss5upu.yaml. */
+static const pkm_param_choice pss_variant[] = {
+    {"paper", PKM_PSS5UPU_PAPER}, {"spherical", PKM_PSS5UPU_SPHERICAL}, {NULL, 0}};
+static const pkm_param_choice pss_upu[] = {{"none", PKM_PSS5UPU_UPU_NONE},
+                                           {"rigid", PKM_PSS5UPU_UPU_RIGID},
+                                           {"locked", PKM_PSS5UPU_UPU_LOCKED},
+                                           {NULL, 0}};
+static const pkm_param_choice pss_element[] = {{"cubic", PKM_BEAM_CUBIC},
+                                               {"quintic", PKM_BEAM_QUINTIC},
+                                               {"quintic_c0", PKM_BEAM_QUINTIC_C0},
+                                               {NULL, 0}};
+static const pkm_param_choice pss_curvature[] = {{"zero", 1}, {"free", 0}, {NULL, 0}};
+static const pkm_param_choice pss_end[] = {
+    {"supported", PKM_PSS5UPU_SCREW_SUPPORTED}, {"free", PKM_PSS5UPU_SCREW_FREE}, {NULL, 0}};
+static const pkm_param_choice pss_mass[] = {
+    {"rotary", PKM_FEM_ROTARY_INERTIA}, {"translational", 0}, {NULL, 0}};
 
-typedef enum pss_choice {
-    PSS_VARIANT,
-    PSS_UPU,
-    PSS_LINK_SECTION,
-    PSS_LINK_ELEMENT,
-    PSS_SCREW_ELEMENT,
-    PSS_SCREW_END,
-    PSS_ROTARY
-} pss_choice;
-
-typedef struct pss_key {
-    const char *key;
-    pss_kind kind;
-    size_t offset;     /* PSS_DOUBLE, PSS_INT */
-    pss_choice choice; /* PSS_CHOICE */
-} pss_key;
-
-static const char *const variant_names[] = {"paper", "spherical", NULL};
-static const char *const upu_names[] = {"none", "rigid", "locked", NULL};
-static const char *const section_names[] = {"solid", "tube", NULL};
-static const char *const element_names[] = {"cubic", "quintic", "quintic_c0", NULL};
-static const char *const end_names[] = {"free", "supported", NULL};
-static const char *const rotary_names[] = {"0", "1", NULL};
-static const char *const *const choice_names[] = {
-    variant_names, upu_names, section_names, element_names, element_names, end_names, rotary_names};
-
-#define PSS_D(name, field)                                                                         \
-    {                                                                                              \
-        .key = name, .kind = PSS_DOUBLE, .offset = offsetof(pkm_pss5upu_params, field)             \
-    }
-#define PSS_I(name, field)                                                                         \
-    {                                                                                              \
-        .key = name, .kind = PSS_INT, .offset = offsetof(pkm_pss5upu_params, field)                \
-    }
-#define PSS_C(name, which)                                                                         \
-    {                                                                                              \
-        .key = name, .kind = PSS_CHOICE, .choice = which                                           \
-    }
-static const pss_key pss_keys[] = {
-    PSS_D("base.radius", base_radius),
-    PSS_D("platform.radius", platform_radius),
-    PSS_D("base.phi1", base_angle[0]),
-    PSS_D("base.phi2", base_angle[1]),
-    PSS_D("base.phi3", base_angle[2]),
-    PSS_D("base.phi4", base_angle[3]),
-    PSS_D("base.phi5", base_angle[4]),
-    PSS_D("platform.phi1", platform_angle[0]),
-    PSS_D("platform.phi2", platform_angle[1]),
-    PSS_D("platform.phi3", platform_angle[2]),
-    PSS_D("platform.phi4", platform_angle[3]),
-    PSS_D("platform.phi5", platform_angle[4]),
-    PSS_D("rail.angle", rail_angle),
-    PSS_D("rail.travel", travel),
-    PSS_D("rail.home", home_travel),
-    PSS_D("link.L", link_length),
-    PSS_D("link.A", link_section.A),
-    PSS_D("link.Iy", link_section.Iy),
-    PSS_D("link.Iz", link_section.Iz),
-    PSS_D("link.I0", link_section.I0),
-    PSS_D("link.Ip", link_section.Ip),
-    PSS_D("link.E", link_material.E),
-    PSS_D("link.G", link_material.G),
-    PSS_D("link.rho", link_material.rho),
-    PSS_C("link.section", PSS_LINK_SECTION),
-    PSS_C("link.element", PSS_LINK_ELEMENT),
-    PSS_I("link.nelem", link_nelem),
-    PSS_D("screw.A", screw_section.A),
-    PSS_D("screw.Iy", screw_section.Iy),
-    PSS_D("screw.Iz", screw_section.Iz),
-    PSS_D("screw.I0", screw_section.I0),
-    PSS_D("screw.Ip", screw_section.Ip),
-    PSS_D("screw.E", screw_material.E),
-    PSS_D("screw.G", screw_material.G),
-    PSS_D("screw.rho", screw_material.rho),
-    PSS_C("screw.element", PSS_SCREW_ELEMENT),
-    PSS_I("screw.nelem", screw_nelem),
-    PSS_D("screw.lead", screw_lead),
-    PSS_C("screw.end", PSS_SCREW_END),
-    PSS_D("slider.mass", slider_mass),
-    PSS_D("platform.mass", platform_mass),
-    PSS_D("platform.Ixx", platform_inertia[0]),
-    PSS_D("platform.Iyy", platform_inertia[1]),
-    PSS_D("platform.Izz", platform_inertia[2]),
-    PSS_C("rotary_inertia", PSS_ROTARY),
-    PSS_C("variant", PSS_VARIANT),
-    PSS_C("upu", PSS_UPU),
+#define PSS_D(key, field, unit, help) PKM_PARAM_DOUBLE(pkm_pss5upu_params, key, field, unit, help)
+#define PSS_I(key, field, help)       PKM_PARAM_INT(pkm_pss5upu_params, key, field, help)
+#define PSS_E(key, field, choices, help)                                                           \
+    PKM_PARAM_ENUM(pkm_pss5upu_params, key, field, choices, help)
+static const pkm_param_desc pss_params[] = {
+    PSS_D("base.radius", base_radius, "m", "R = |O B_i|, base circumradius"),
+    PSS_D("base.phi1", base_angle[0], "rad", "angle of B_1 about z from x"),
+    PSS_D("base.phi2", base_angle[1], "rad", "angle of B_2"),
+    PSS_D("base.phi3", base_angle[2], "rad", "angle of B_3"),
+    PSS_D("base.phi4", base_angle[3], "rad", "angle of B_4"),
+    PSS_D("base.phi5", base_angle[4], "rad", "angle of B_5"),
+    PSS_D("platform.radius", platform_radius, "m", "r = |p a_i|, platform circumradius"),
+    PSS_D("platform.phi1", platform_angle[0], "rad", "angle of a_1 about the platform z"),
+    PSS_D("platform.phi2", platform_angle[1], "rad", "angle of a_2"),
+    PSS_D("platform.phi3", platform_angle[2], "rad", "angle of a_3"),
+    PSS_D("platform.phi4", platform_angle[3], "rad", "angle of a_4"),
+    PSS_D("platform.phi5", platform_angle[4], "rad", "angle of a_5"),
+    PSS_D("platform.mass", platform_mass, "kg", "platform mass"),
+    PSS_D("platform.Ixx", platform_inertia[0], "kg m^2", "platform inertia about its x_p"),
+    PSS_D("platform.Iyy", platform_inertia[1], "kg m^2", "platform inertia about its y_p"),
+    PSS_D("platform.Izz", platform_inertia[2], "kg m^2", "platform inertia about its normal"),
+    PSS_D("rail.angle", rail_angle, "rad", "rail rise to the base plane, towards the centre"),
+    PSS_D("rail.travel", travel, "m", "slider travel from B_i (the screw's length)"),
+    PSS_D("rail.home", home_travel, "m", "slider travel at the home pose"),
+    PSS_D("link.L", link_length, "m", "link length |a_i b_i|"),
+    PSS_D("link.A", link_section.A, "m^2", "link area"),
+    PSS_D("link.Iy", link_section.Iy, "m^4", "link bending moment, local y"),
+    PSS_D("link.Iz", link_section.Iz, "m^4", "link bending moment, local z"),
+    PSS_D("link.I0", link_section.I0, "m^4", "link torsion constant"),
+    PSS_D("link.Ip", link_section.Ip, "m^4", "link polar moment (torsional inertia)"),
+    PSS_D("link.E", link_material.E, "Pa", "link Young's modulus"),
+    PSS_D("link.G", link_material.G, "Pa", "link shear modulus"),
+    PSS_D("link.rho", link_material.rho, "kg/m^3", "link density"),
+    PSS_E("link.element", link_element, pss_element, "link beam: cubic, quintic or quintic_c0"),
+    PSS_I("link.paper.nelem", link_mesh[PKM_PSS5UPU_PAPER].nelem,
+          "elements per link, variant paper"),
+    PSS_E("link.paper.end_curvature", link_mesh[PKM_PSS5UPU_PAPER].end_curvature_zero,
+          pss_curvature, "quintic link-end curvatures, variant paper: zero (eq. 9) or free"),
+    PSS_I("link.spherical.nelem", link_mesh[PKM_PSS5UPU_SPHERICAL].nelem,
+          "elements per link, variant spherical"),
+    PSS_E("link.spherical.end_curvature", link_mesh[PKM_PSS5UPU_SPHERICAL].end_curvature_zero,
+          pss_curvature, "quintic link-end curvatures, variant spherical: zero or free"),
+    PSS_D("screw.A", screw_section.A, "m^2", "screw area"),
+    PSS_D("screw.Iy", screw_section.Iy, "m^4", "screw bending moment, local y"),
+    PSS_D("screw.Iz", screw_section.Iz, "m^4", "screw bending moment, local z"),
+    PSS_D("screw.I0", screw_section.I0, "m^4", "screw torsion constant"),
+    PSS_D("screw.Ip", screw_section.Ip, "m^4", "screw polar moment (torsional inertia)"),
+    PSS_D("screw.E", screw_material.E, "Pa", "screw Young's modulus"),
+    PSS_D("screw.G", screw_material.G, "Pa", "screw shear modulus"),
+    PSS_D("screw.rho", screw_material.rho, "kg/m^3", "screw density"),
+    PSS_D("screw.lead", screw_lead, "m", "slider travel per screw turn"),
+    PSS_E("screw.element", screw_element, pss_element, "screw beam: cubic, quintic or quintic_c0"),
+    PSS_I("screw.nelem", screw_nelem, "screw elements on each side of the nut"),
+    PSS_E("screw.end", screw_end, pss_end, "far end of the screw: supported or free"),
+    PSS_D("slider.mass", slider_mass, "kg", "slider mass (a point mass on the rail)"),
+    PSS_E("mass", mass_flags, pss_mass,
+          "beam mass: rotary (with section rotary inertia) or "
+          "translational"),
+    PSS_E("variant", variant, pss_variant, "link joints: paper (welded at a_i) or spherical"),
+    PSS_E("upu", upu, pss_upu, "central chain: none, rigid (P passive) or locked"),
 };
 #undef PSS_D
 #undef PSS_I
-#undef PSS_C
-#define PSS_NKEYS ((int)(sizeof(pss_keys) / sizeof(pss_keys[0])))
-
-static pkm_status set_choice(pkm_pss5upu_params *p, const pss_key *k, const char *value,
-                             pkm_ctx *ctx)
-{
-    const char *const *names = choice_names[k->choice];
-    int v = -1;
-    for (int i = 0; names[i] != NULL && v < 0; i++)
-        if (strcmp(names[i], value) == 0) v = i;
-    if (v < 0) {
-        char list[96] = "";
-        for (int i = 0; names[i] != NULL; i++) {
-            strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-            strncat(list, names[i], sizeof(list) - strlen(list) - 1);
-        }
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: %s = '%s': expected one of %s", k->key,
-                        value, list);
-    }
-    switch (k->choice) {
-    case PSS_VARIANT:
-        p->variant = (pkm_pss5upu_variant)v;
-        break;
-    case PSS_UPU:
-        p->upu = (pkm_pss5upu_upu)v;
-        break;
-    case PSS_LINK_SECTION:
-        return pkm_pss5upu_link_section(p, value, ctx);
-    case PSS_LINK_ELEMENT:
-        p->link_element = (pkm_beam_element)v;
-        break;
-    case PSS_SCREW_ELEMENT:
-        p->screw_element = (pkm_beam_element)v;
-        break;
-    case PSS_SCREW_END:
-        p->screw_end = (pkm_pss5upu_screw_end)v;
-        break;
-    case PSS_ROTARY:
-        p->mass_flags = v ? PKM_FEM_ROTARY_INERTIA : 0u;
-        break;
-    }
-    return PKM_OK;
-}
-
-pkm_status pkm_pss5upu_params_set(pkm_pss5upu_params *p, const char *key, const char *value,
-                                  pkm_ctx *ctx)
-{
-    for (int i = 0; i < PSS_NKEYS; i++) {
-        const pss_key *k = &pss_keys[i];
-        if (strcmp(k->key, key) != 0) continue;
-        if (k->kind == PSS_CHOICE) return set_choice(p, k, value, ctx);
-        char *end = NULL;
-        errno = 0;
-        if (k->kind == PSS_INT) {
-            long v = strtol(value, &end, 10);
-            if (end == value || *end != '\0' || errno != 0 || v < INT_MIN || v > INT_MAX)
-                return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: %s = '%s' is not an integer", key,
-                                value);
-            *(int *)((char *)p + k->offset) = (int)v;
-            return PKM_OK;
-        }
-        double v = strtod(value, &end);
-        if (end == value || *end != '\0' || errno != 0 || !isfinite(v))
-            return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: %s = '%s' is not a finite number", key,
-                            value);
-        *(double *)((char *)p + k->offset) = v;
-        return PKM_OK;
-    }
-    return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                    "pss5upu: unknown parameter '%s' (see pkmflex modes --help)", key);
-}
-
-static void pss_default(void *params)
-{
-    *(pkm_pss5upu_params *)params = pkm_pss5upu_params_default();
-}
-
-static pkm_status pss_set(void *params, const char *key, const char *value, pkm_ctx *ctx)
-{
-    return pkm_pss5upu_params_set(params, key, value, ctx);
-}
+#undef PSS_E
 
 static pkm_status pss_build(const void *params, const double *pose, pkm_model **out, pkm_ctx *ctx)
 {
     return pkm_pss5upu_build(params, pose, out, ctx);
 }
 
-static const char *const pss_help[] = {
-    "base.radius, platform.radius [m]; base.phi1..5, platform.phi1..5 [rad] (joint angles);",
-    "rail.angle [rad], rail.travel, rail.home (home slider travel) [m];",
-    "link.{L [m], A [m^2], Iy, Iz, I0, Ip [m^4], E, G [Pa], rho [kg/m^3]};",
-    "link.section=solid|tube (Table 1 S_ab bar or the m_l = 2.5 kg tube); link.nelem;",
-    "link.element, screw.element = cubic|quintic|quintic_c0;",
-    "screw.{A, Iy, Iz, I0, Ip, E, G, rho, lead [m], nelem (each side of the nut)};",
-    "screw.end=free|supported; slider.mass, platform.mass [kg];",
-    "platform.{Ixx, Iyy, Izz} [kg m^2]; rotary_inertia=0|1;",
-    "variant=paper|spherical; upu=none|rigid|locked (use --formulation nodal with a UPU)",
-    NULL};
-
 static const char *const pss_names[5] = {"x", "y", "z", "alpha", "beta"};
 static const char *const pss_units[5] = {"m", "m", "m", "rad", "rad"};
 static const double pss_home[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
 
+/* Nodal: the virtual tree cannot close the UPU's loop of rigid bodies, nor assemble quintic
+ * beams. */
 const pkm_case pkm_pss5upu_case = {
     .name = "pss5upu",
     .description = "5-PSS/UPU parallel mechanism with elastic links and lead screws (Li et al. "
@@ -701,8 +517,10 @@ const pkm_case pkm_pss5upu_case = {
     .pose_units = pss_units,
     .home = pss_home,
     .params_size = sizeof(pkm_pss5upu_params),
-    .params_default = pss_default,
-    .params_set = pss_set,
-    .params_help = pss_help,
+    .params = pss_params,
+    .nparams = (int)(sizeof(pss_params) / sizeof(pss_params[0])),
+    .yaml = (const char *)pkm_pss5upu_yaml,
+    .yaml_name = "cases/pss5upu.yaml",
+    .formulation = PKM_FORM_NODAL,
     .build = pss_build,
 };

@@ -1,8 +1,12 @@
-/* cases/registry.c: the list of built-in cases the command line looks up by name.
+/* cases/registry.c: the list of built-in cases and the one setter of their parameter tables.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cases/cases_impl.h"
+#include "core/core_impl.h"
 
-#include <stddef.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const pkm_case *const case_list[] = {&pkm_navaro_case, &pkm_pss5upu_case, NULL};
@@ -17,4 +21,67 @@ const pkm_case *pkm_case_find(const char *name)
     for (int i = 0; name != NULL && case_list[i] != NULL; i++)
         if (strcmp(case_list[i]->name, name) == 0) return case_list[i];
     return NULL;
+}
+
+const pkm_param_desc *pkm_case_param_find(const pkm_case *c, const char *key)
+{
+    for (int i = 0; key != NULL && i < c->nparams; i++)
+        if (strcmp(c->params[i].key, key) == 0) return &c->params[i];
+    return NULL;
+}
+
+/* "a, b, c": the choice names of an ENUM entry. */
+static void choice_names(const pkm_param_desc *d, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (const pkm_param_choice *ch = d->choices; ch->name != NULL; ch++) {
+        const int w = snprintf(buf + n, size - n, "%s%s", n > 0 ? ", " : "", ch->name);
+        if (w < 0 || (size_t)w >= size - n) break;
+        n += (size_t)w;
+    }
+}
+
+pkm_status pkm_case_param_set(const pkm_case *c, void *params, const char *key, const char *value,
+                              pkm_ctx *ctx)
+{
+    const pkm_param_desc *d = pkm_case_param_find(c, key);
+    if (d == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "%s: unknown parameter '%s' (pkmflex cases --show %s lists them)", c->name,
+                        key, c->name);
+    char *field = (char *)params + d->offset;
+    switch (d->kind) {
+    case PKM_PARAM_DOUBLE: {
+        pkm_ctx local;
+        pkm_ctx_clear(&local);
+        double v = 0.0;
+        if (pkm_quantity_parse(value, d->unit, &v, &local) != PKM_OK)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "%s: parameter %s: %s", c->name, key, local.msg);
+        *(double *)(void *)field = v;
+        return PKM_OK;
+    }
+    case PKM_PARAM_INT: {
+        char *end = NULL;
+        errno = 0;
+        const long v = strtol(value, &end, 10);
+        if (end == value || *end != '\0' || errno != 0 || v < INT_MIN || v > INT_MAX)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "%s: parameter %s: '%s' is not an integer",
+                            c->name, key, value);
+        *(int *)(void *)field = (int)v;
+        return PKM_OK;
+    }
+    case PKM_PARAM_ENUM: {
+        for (const pkm_param_choice *ch = d->choices; ch->name != NULL; ch++)
+            if (strcmp(ch->name, value) == 0) {
+                *(unsigned *)(void *)field = ch->value;
+                return PKM_OK;
+            }
+        char names[160];
+        choice_names(d, names, sizeof(names));
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "%s: parameter %s: '%s' is not one of %s", c->name,
+                        key, value, names);
+    }
+    }
+    return PKM_FAIL(ctx, PKM_ERR_INVALID, "%s: parameter %s has an unknown kind", c->name, key);
 }

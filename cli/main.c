@@ -8,6 +8,7 @@
 
 #include "pkm/analysis.h"
 #include "pkm/cases.h"
+#include "pkm/casefile.h"
 #include "pkm/io.h"
 #include "pkm/map.h"
 
@@ -67,33 +68,46 @@ static int report(pkm_status st, const pkm_ctx *ctx)
 
 static void print_main_help(void)
 {
-    printf("pkmflex %s: natural frequencies of parallel robots (beam finite elements,\n"
-           "loop closure by leg-variable Jacobian elimination, ARPACK + CHOLMOD).\n\n"
-           "usage: pkmflex <command> [options]\n\n"
-           "commands:\n"
-           "  modes CASE --pose ...      natural frequencies at one pose\n"
-           "  compare CASE --table FILE  compare with a reference table (e.g. Cast3M)\n"
-           "  map CASE --grid ... -o F   frequency map over a grid of poses, to HDF5\n"
-           "  cases                      list the built-in robots and their pose coordinates\n\n"
-           "Units: input is SI (m, rad, Pa, kg/m^3); frequencies are printed in Hz.\n"
-           "Run 'pkmflex <command> --help' for the options of a command.\n"
-           "Exit status: 0 ok, 1 compare out of tolerance, 2 bad input, 3 computation failed.\n",
-           PKM_VERSION_STRING);
+    printf(
+        "pkmflex %s: natural frequencies of parallel robots (beam finite elements,\n"
+        "loop closure by leg-variable Jacobian elimination, ARPACK + CHOLMOD).\n\n"
+        "usage: pkmflex <command> [options]\n\n"
+        "commands:\n"
+        "  modes CASE --pose ...      natural frequencies at one pose\n"
+        "  compare CASE --table FILE  compare with a reference table (e.g. Cast3M)\n"
+        "  map CASE --grid ... -o F   frequency map over a grid of poses, to HDF5\n"
+        "  cases [--show NAME]        list the built-in robots, or print the case file of one\n\n"
+        "CASE is a built-in name (navaro, pss5upu) or a case file: a path containing '/' or ending "
+        "in\n"
+        ".yaml or .yml, whose `case:` names the built-in topology and whose `parameters:` set\n"
+        "its numbers ('pkmflex cases --show navaro' prints a complete one to copy).\n"
+        "Units: input is SI (m, rad, Pa, kg/m^3), or a number and a unit in case files and\n"
+        "--set (210 mm, 74 GPa); frequencies are printed in Hz.\n"
+        "Run 'pkmflex <command> --help' for the options of a command.\n"
+        "Exit status: 0 ok, 1 compare out of tolerance, 2 bad input, 3 computation failed.\n",
+        PKM_VERSION_STRING);
 }
 
 static void print_common_options(void)
 {
     printf("  --nev N                number of lowest modes (default 10 for modes, the table's\n"
            "                         column count for compare)\n"
-           "  --set KEY=VALUE        override a case parameter (SI units), repeatable\n"
+           "  --set KEY=VALUE        override a case parameter, after the case file: an SI\n"
+           "                         number or a number and a unit (leg.A=2.4cm^2), repeatable\n"
            "  --formulation F        tree (Germain et al. 2015 virtual tree + leg-variable\n"
-           "                         elimination, default) or nodal (direct FE assembly)\n"
+           "                         elimination) or nodal (direct FE assembly); default:\n"
+           "                         the case's own (navaro: tree, pss5upu: nodal)\n"
            "  --solver S             arpack (sparse shift-invert, default) or dense (LAPACK)\n"
-           "case parameters (--set):\n");
+           "case parameters (--set KEY=VALUE; in a case file, leg.A is `leg: {A: VALUE}`):\n");
     for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
         printf("  %s:\n", (*c)->name);
-        for (const char *const *h = (*c)->params_help; *h != NULL; h++)
-            printf("    %s\n", *h);
+        for (int k = 0; k < (*c)->nparams; k++) {
+            const pkm_param_desc *d = &(*c)->params[k];
+            char name[64];
+            snprintf(name, sizeof(name), "%s%s%s%s", d->key, d->unit[0] ? " [" : "", d->unit,
+                     d->unit[0] ? "]" : "");
+            printf("    %-24s %s\n", name, d->help);
+        }
     }
 }
 
@@ -102,7 +116,8 @@ static void print_modes_help(void)
     printf("usage: pkmflex modes CASE --pose P1,P2,... [options]\n\n"
            "Natural frequencies (Hz) of CASE at one pose, lowest first, with the relative\n"
            "residual ||K x - w^2 M x|| / ||K x|| of each mode.\n\n"
-           "  --pose P1,P2,...       pose coordinates in SI units; navaro: x,y,theta (m, m, rad)\n"
+           "  --pose P1,P2,...       pose coordinates in SI units; navaro: x,y,theta (m, m, rad);\n"
+           "                         pss5upu: x,y,z,alpha,beta (m, m, m, rad, rad)\n"
            "  --format table|csv     output format (csv header: mode,freq_hz,residual)\n");
     print_common_options();
 }
@@ -147,6 +162,7 @@ typedef struct options {
     double tol_pct;
     int nev;
     pkm_formulation form;
+    int form_given; /* --formulation was given; otherwise the case's own */
     pkm_eigensolver eig;
     int nsets;
     const char *sets[MAX_SETS];
@@ -261,6 +277,7 @@ static int set_option(options *o, int k, const char *v)
             o->form = PKM_FORM_NODAL;
         else
             return usage_error("--formulation '%s': expected tree or nodal", v);
+        o->form_given = 1;
         break;
     case OPT_SOLVER:
         if (strcmp(v, "arpack") == 0)
@@ -302,25 +319,38 @@ static int parse_options(int argc, char **argv, options *o, void (*help)(void))
     return 0;
 }
 
-/* The case named on the command line with its --set overrides applied. */
-static int load_case(const options *o, const pkm_case **c, void **params)
+/* A case file rather than a built-in name: a path with a '/' or a .yaml / .yml name. */
+static int is_case_file(const char *arg)
+{
+    const size_t n = strlen(arg);
+    return strchr(arg, '/') != NULL || (n > 5 && strcmp(arg + n - 5, ".yaml") == 0) ||
+           (n > 4 && strcmp(arg + n - 4, ".yml") == 0);
+}
+
+/* The case named on the command line (a built-in or a case file) with its --set overrides
+ * applied after the file; the case's formulation unless --formulation was given. */
+static int load_case(options *o, const pkm_case **c, void **params)
 {
     *params = NULL;
     if (o->case_name == NULL) return usage_error("no CASE given");
-    *c = pkm_case_find(o->case_name);
-    if (*c == NULL) {
-        fprintf(stderr, "%s: error: unknown case '%s'; built-in cases:", prog, o->case_name);
-        for (const pkm_case *const *k = pkm_case_list(); *k != NULL; k++)
-            fprintf(stderr, " %s", (*k)->name);
-        fprintf(stderr, "\n");
-        return EXIT_INPUT;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_status st;
+    if (is_case_file(o->case_name)) {
+        st = pkm_case_file_load(o->case_name, c, params, &ctx);
+    } else {
+        *c = pkm_case_find(o->case_name);
+        if (*c == NULL) {
+            fprintf(stderr, "%s: error: unknown case '%s'; built-in cases:", prog, o->case_name);
+            for (const pkm_case *const *k = pkm_case_list(); *k != NULL; k++)
+                fprintf(stderr, " %s", (*k)->name);
+            fprintf(stderr, " (or a case file: a path with '/' or ending in .yaml)\n");
+            return EXIT_INPUT;
+        }
+        st = pkm_case_params_create(*c, params, &ctx);
     }
-    *params = calloc(1, (*c)->params_size);
-    if (*params == NULL) {
-        fprintf(stderr, "%s: error: out of memory\n", prog);
-        return EXIT_COMPUTE;
-    }
-    (*c)->params_default(*params);
+    if (st != PKM_OK) return report(st, &ctx);
+    if (!o->form_given) o->form = (*c)->formulation;
     for (int i = 0; i < o->nsets; i++) {
         char key[128];
         const char *eq = strchr(o->sets[i], '=');
@@ -328,9 +358,7 @@ static int load_case(const options *o, const pkm_case **c, void **params)
         if (len == 0 || len >= sizeof(key)) return usage_error("--set '%s': bad key", o->sets[i]);
         memcpy(key, o->sets[i], len);
         key[len] = '\0';
-        pkm_ctx ctx;
-        pkm_ctx_clear(&ctx);
-        pkm_status st = (*c)->params_set(*params, key, eq + 1, &ctx);
+        st = pkm_case_param_set(*c, *params, key, eq + 1, &ctx);
         if (st != PKM_OK) return report(st, &ctx);
     }
     return 0;
@@ -385,7 +413,7 @@ static int cmd_modes(int argc, char **argv)
         for (int k = 0; k < md->nev; k++)
             printf("%d,%.10g,%.3e\n", k + 1, md->freq_hz[k], md->residual[k]);
     } else {
-        printf("# %s at", c->name);
+        printf("# %s at", o.case_name);
         for (int k = 0; k < c->npose; k++)
             printf(" %s = %g %s", c->pose_names[k], pose[k], c->pose_units[k]);
         printf("\n# %lld independent coordinates (%lld before loop closure), %s formulation, %s,"
@@ -402,7 +430,7 @@ static int cmd_modes(int argc, char **argv)
 done:
     pkm_analysis_destroy(&an);
     pkm_model_destroy(&m);
-    free(params);
+    pkm_case_params_destroy(&params);
     return rc;
 }
 
@@ -433,7 +461,7 @@ static int cmd_compare(int argc, char **argv)
         rc = report(st, &ctx);
         goto done;
     }
-    printf("# %s against %s (tolerance %g %%)\n", c->name, o.table, o.tol_pct);
+    printf("# %s against %s (tolerance %g %%)\n", o.case_name, o.table, o.tol_pct);
     printf("%4s  %4s  %12s  %12s  %10s  %9s\n", "pose", "mode", "ref [Hz]", "pkmflex [Hz]",
            "error [%]", "residual");
     double worst = 0.0, worst_res = 0.0, t_total = 0.0;
@@ -468,7 +496,7 @@ static int cmd_compare(int argc, char **argv)
 done:
     pkm_analysis_destroy(&an);
     pkm_table_destroy(&tab);
-    free(params);
+    pkm_case_params_destroy(&params);
     return rc;
 }
 
@@ -608,17 +636,36 @@ static int cmd_map(int argc, char **argv)
     rc = 0;
 done:
     pkm_map_free(&map);
-    free(params);
+    pkm_case_params_destroy(&params);
     return rc;
 }
 
-static int cmd_cases(void)
+static void print_cases_help(void)
 {
+    printf("usage: pkmflex cases [--show NAME]\n\n"
+           "Lists the built-in robots and their pose coordinates; with --show, prints the case\n"
+           "file of the built-in NAME (every parameter, with its source): a starting point for\n"
+           "your own case file.\n");
+}
+
+static int cmd_cases(int argc, char **argv)
+{
+    if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+        print_cases_help();
+        return 0;
+    }
+    if (argc == 4 && strcmp(argv[2], "--show") == 0) {
+        const pkm_case *c = pkm_case_find(argv[3]);
+        if (c == NULL) return usage_error("cases --show: unknown case '%s'", argv[3]);
+        fputs(c->yaml, stdout);
+        return 0;
+    }
+    if (argc != 2) return usage_error("cases: expected no argument or --show NAME");
     for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
         printf("%s: %s\n  pose:", (*c)->name, (*c)->description);
         for (int k = 0; k < (*c)->npose; k++)
             printf(" %s [%s]", (*c)->pose_names[k], (*c)->pose_units[k]);
-        printf("\n");
+        printf("\n  parameters: pkmflex cases --show %s\n", (*c)->name);
     }
     return 0;
 }
@@ -641,6 +688,6 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "modes") == 0) return cmd_modes(argc, argv);
     if (strcmp(cmd, "compare") == 0) return cmd_compare(argc, argv);
     if (strcmp(cmd, "map") == 0) return cmd_map(argc, argv);
-    if (strcmp(cmd, "cases") == 0) return cmd_cases();
+    if (strcmp(cmd, "cases") == 0) return cmd_cases(argc, argv);
     return usage_error("unknown command '%s'", cmd);
 }

@@ -1,7 +1,9 @@
 # Locates the Debian-packaged dependencies and exposes them as imported targets:
 #   pkm::cholmod (SuiteSparse CHOLMOD 3.x, no CMake/pkg-config files on Debian 12),
 #   pkm::arpack  (ARPACK-ng with the ICB C interface arpack.h), pkm::hdf5 (serial HDF5),
-#   LAPACK_LIBRARIES (reference or optimised LAPACK + BLAS).
+#   LAPACK_LIBRARIES (reference or optimised LAPACK + BLAS),
+#   pkm::yaml (libcyaml for case files, and libyaml, which it is built on, for error positions;
+#   both through pkg-config).
 find_path(CHOLMOD_INCLUDE_DIR cholmod.h PATH_SUFFIXES suitesparse)
 find_library(CHOLMOD_LIBRARY cholmod)
 find_library(SUITESPARSECONFIG_LIBRARY suitesparseconfig)
@@ -9,6 +11,8 @@ find_path(ARPACK_INCLUDE_DIR arpack.h PATH_SUFFIXES arpack)
 find_library(ARPACK_LIBRARY arpack)
 find_package(LAPACK REQUIRED)
 find_package(HDF5 REQUIRED COMPONENTS C)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(PKM_YAML REQUIRED IMPORTED_TARGET libcyaml yaml-0.1)
 
 include(FindPackageHandleStandardArgs)
 find_package_handle_standard_args(PkmDeps
@@ -26,4 +30,6 @@ if(PkmDeps_FOUND AND NOT TARGET pkm::cholmod)
   target_include_directories(pkm::hdf5 SYSTEM INTERFACE ${HDF5_C_INCLUDE_DIRS} ${HDF5_INCLUDE_DIRS})
   target_link_libraries(pkm::hdf5 INTERFACE ${HDF5_C_LIBRARIES})
   target_compile_definitions(pkm::hdf5 INTERFACE ${HDF5_C_DEFINITIONS} ${HDF5_DEFINITIONS})
+  add_library(pkm::yaml INTERFACE IMPORTED)
+  target_link_libraries(pkm::yaml INTERFACE PkgConfig::PKM_YAML)
 endif()

@@ -45,14 +45,17 @@ expect 2 modes navaro --bogus
 expect 2 compare navaro
 expect 2 compare navaro --table /nonexistent/table.csv
 expect 2 nosuchcommand
-# pss5upu: five pose coordinates; the spherical variant needs the UPU (nodal formulation).
-expect 0 modes pss5upu --pose 0.05,0,0,0,0 --nev 6
-expect 0 modes pss5upu --pose 0.05,0,0,0,0 --nev 6 --formulation nodal --set variant=spherical \
-    --set upu=rigid
+# pss5upu: five pose coordinates, the nodal formulation by default (quintic links and the UPU);
+# the tree formulation rejects quintic elements in one line.
+expect 0 modes pss5upu
+expect 0 modes pss5upu --pose 0.05,0,0,0,0
+expect 0 modes pss5upu --pose 0.05,0,0,0,0 --nev 6 --set variant=spherical
+expect 0 modes pss5upu --nev 3 --formulation tree --set link.element=cubic --set upu=none
+expect 2 modes pss5upu --formulation tree
 expect 2 modes pss5upu --pose 0,0,0
 expect 2 modes pss5upu --pose 0,0,0.5,0,0
 expect 2 modes pss5upu --set variant=bogus
-expect 2 modes pss5upu --set link.nelem=0
+expect 2 modes pss5upu --set link.paper.nelem=0
 expect 2 map navaro --grid q=0:1:3 -o /tmp/never.h5
 expect 2 map navaro --grid x=0:1:0 -o /tmp/never.h5
 expect 2 map navaro --grid x=0:1 -o /tmp/never.h5
@@ -109,6 +112,17 @@ st, fr = f["status"][...], f["freq_hz"][...]
 assert st.shape == (3,) and (st == 0).all(), st
 assert abs(fr[1, 0] - fr[1, 1]) < 1e-6 * fr[1, 0] and np.isfinite(fr).all(), fr
 ' "$tmp/pss.h5"
+# A pss5upu position map: every pose reachable, the mirror y -> -y of the layout leaves the
+# frequencies unchanged, and the centre's f1 = f2.
+expect 0 map pss5upu --grid x=-0.05:0.05:5,y=-0.05:0.05:5 --nev 4 -o "$tmp/pxy.h5" --quiet
+check "pss5upu position map" "$py" -c '
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+st, fr = f["status"][...], f["freq_hz"][...]
+assert st.shape == (5, 5) and (st == 0).all(), st
+assert np.allclose(fr, fr[:, ::-1, :], rtol=1e-8, atol=0), fr[..., 0]
+assert abs(fr[2, 2, 0] - fr[2, 2, 1]) < 1e-6 * fr[2, 2, 0]
+' "$tmp/pxy.h5"
 
 # Every map pose equals the single-pose result (pose 4 of Table 3).
 pose="0.18186533479473213,0.105,-1.0471975511965976"
@@ -139,6 +153,75 @@ assert np.allclose(a["freq_hz"][...], b["freq_hz"][...], rtol=1e-12, atol=0, equ
 assert (a["status"][...] == 0).sum() > 10 and (a["status"][...] == 1).sum() > 0
 ' "$tmp/w1.h5" "$tmp/w2.h5"
 expect 2 map navaro --grid x=0:0.01:2 -o "$tmp/bad.h5" --threads 0
+
+# Case files. cases/navaro.yaml (the source of the built-in) gives the built-in's Table 3
+# numbers; `cases --show` prints it.
+expect 0 cases
+expect 0 cases --show navaro
+expect 2 cases --show nosuch
+expect 2 cases navaro
+check "cases --show prints cases/navaro.yaml" \
+    sh -c '"$1" cases --show navaro | cmp -s - "$2"' sh "$bin" "$root/cases/navaro.yaml"
+(cd "$root" && "$bin" compare ./cases/navaro.yaml --table cases/navaro/table3_cast3m.csv) \
+    >"$tmp/file_t3.txt"
+check "compare ./cases/navaro.yaml passes" test $? -eq 0
+"$bin" compare navaro --table "$table" >"$tmp/builtin_t3.txt"
+check "case file and built-in give the same Table 3 numbers" \
+    cmp -s <(grep -v '^#' "$tmp/file_t3.txt") <(grep -v '^#' "$tmp/builtin_t3.txt")
+# An edited copy changes the frequencies exactly as --set does, and --set applies after it.
+sed 's/^  link_length: 210 mm/  link_length: 200 mm/' "$root/cases/navaro.yaml" >"$tmp/short.yaml"
+differ() { ! cmp -s "$1" "$2"; }
+check "edited copy differs from cases/navaro.yaml" differ "$tmp/short.yaml" "$root/cases/navaro.yaml"
+p2="0.02,0.01,-0.2"
+"$bin" modes "$tmp/short.yaml" --pose "$p2" --nev 6 --format csv >"$tmp/short_file.csv"
+"$bin" modes navaro --pose "$p2" --nev 6 --format csv --set link_length=0.2 >"$tmp/short_set.csv"
+"$bin" modes navaro --pose "$p2" --nev 6 --format csv >"$tmp/default.csv"
+"$bin" modes "$tmp/short.yaml" --pose "$p2" --nev 6 --format csv --set link_length=210mm \
+    >"$tmp/back.csv"
+check "edited file = --set" cmp -s "$tmp/short_file.csv" "$tmp/short_set.csv"
+check "edited file changes the frequencies" differ "$tmp/short_file.csv" "$tmp/default.csv"
+check "--set after the file" cmp -s "$tmp/back.csv" "$tmp/default.csv"
+expect 0 map "$tmp/short.yaml" --grid x=0:0.01:2 --nev 3 -o "$tmp/short.h5" --quiet
+# cases/pss5upu.yaml: `cases --show` prints it, a copy gives the built-in's numbers, and an
+# edited copy equals --set.
+check "cases --show prints cases/pss5upu.yaml" \
+    sh -c '"$1" cases --show pss5upu | cmp -s - "$2"' sh "$bin" "$root/cases/pss5upu.yaml"
+cp "$root/cases/pss5upu.yaml" "$tmp/my.yaml"
+"$bin" modes "$tmp/my.yaml" --nev 6 --format csv >"$tmp/my.csv"
+"$bin" modes pss5upu --nev 6 --format csv >"$tmp/pss.csv"
+check "pss5upu case file copy = built-in" cmp -s "$tmp/my.csv" "$tmp/pss.csv"
+sed 's/^  variant: paper/  variant: spherical/' "$root/cases/pss5upu.yaml" >"$tmp/sph.yaml"
+p5="0.05,0,0,0,0"
+"$bin" modes "$tmp/sph.yaml" --pose "$p5" --nev 6 --format csv >"$tmp/sph_file.csv"
+"$bin" modes pss5upu --pose "$p5" --nev 6 --format csv --set variant=spherical >"$tmp/sph_set.csv"
+check "pss5upu edited file = --set" cmp -s "$tmp/sph_file.csv" "$tmp/sph_set.csv"
+"$bin" modes pss5upu --pose "$p5" --nev 6 --format csv >"$tmp/pss5.csv"
+check "pss5upu edited file changes the frequencies" differ "$tmp/sph_file.csv" "$tmp/pss5.csv"
+# Malformed files: exit 2, one line, FILE:LINE:COLUMN of the offending node.
+# expect_at TEXT WHERE: the file holding TEXT fails at WHERE (line:column).
+expect_at() {
+    printf '%s' "$1" >"$tmp/bad.yaml"
+    expect 2 modes "$tmp/bad.yaml"
+    local err
+    err=$("$bin" modes "$tmp/bad.yaml" 2>&1 >/dev/null)
+    case "$err" in
+    *"$tmp/bad.yaml:$2: "*) pass=$((pass + 1)) ;;
+    *)
+        echo "FAIL: want $2 for:"
+        printf '%s\n' "$1"
+        echo "got: $err"
+        fails=$((fails + 1))
+        ;;
+    esac
+}
+expect_at $'case: navaro\nparameters: {link_length: 1\n' 3:1
+expect_at $'case: navaro\nparameters:\n  leg:\n    A: 2.4e-4\n    Ixx: 1e-8\n' 5:5
+expect_at $'case: navaro\nparameters:\n  material: {E: high, rho: 2800}\n' 3:17
+expect_at $'# wrong unit\ncase: navaro\nparameters:\n  link_length: 3 kg\n' 4:16
+expect_at $'parameters:\n  link_length: 0.2\n' 1:1
+expect_at $'case: navaro\nparameters:\n  mass: heavy\n' 3:9
+expect 2 modes "$tmp/nonexistent.yaml"
+expect 2 modes navaro --set link_length=3kg
 
 # Killing a sweep half-way leaves no file at the output path (it is written at the end, under a
 # temporary name, then renamed).

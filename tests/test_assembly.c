@@ -6,6 +6,7 @@
  * kinematics and the loop closure. Analytic references: Euler-Bernoulli beams (Blevins, "Formulas
  * for natural frequency and mode shape", 1979, table 8-1) and exact massless-beam flexibilities
  * (Timoshenko & Gere, cantilever tip load and tip moment). */
+#include "navaro_defaults.h"
 #include "test_util.h"
 
 #include "pkm/assembly.h"
@@ -172,7 +173,7 @@ static void test_formulations_agree_navaro(void **state)
     pkm_table *t = NULL;
     assert_pkm_ok(pkm_table_read(TABLE3, 3, &t, &ctx), &ctx);
     assert_int_equal(t->nrows, 8);
-    const pkm_navaro_params par = pkm_navaro_params_default();
+    const pkm_navaro_params par = navaro_defaults();
     double worst = 0.0;
     for (int r = 0; r < t->nrows; r++) {
         pkm_model *m = NULL;
@@ -609,7 +610,7 @@ static void test_pencil_storage(void **state)
     (void)state;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    const pkm_navaro_params par = pkm_navaro_params_default();
+    const pkm_navaro_params par = navaro_defaults();
     const double pose[3] = {0.02, -0.01, 0.1};
     pkm_model *m = NULL;
     assert_pkm_ok(pkm_navaro_build(&par, pose, &m, &ctx), &ctx);

@@ -4,6 +4,7 @@
  * Reference: Germain, Briot, Caro, Wenger, "Natural frequency computation of parallel robots",
  * J. Comput. Nonlinear Dynam. 10 (2015), Table 3 (cases/navaro/table3_cast3m.csv), with the data
  * reading of cases/navaro/README.md. */
+#include "navaro_defaults.h"
 #include "test_util.h"
 
 #include "pkm/analysis.h"
@@ -50,7 +51,7 @@ static pkm_pencil *navaro_pencil(const pkm_navaro_params *par, const double pose
 /* Lowest nev modes of the default NaVARo (tree formulation) at pose by the sparse path. */
 static pkm_modes *sparse_modes(const double pose[3], int nev, pkm_pencil **pencil)
 {
-    const pkm_navaro_params par = pkm_navaro_params_default();
+    const pkm_navaro_params par = navaro_defaults();
     pkm_pencil *p = navaro_pencil(&par, pose, PKM_FORM_TREE, NULL);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -209,7 +210,7 @@ static void test_residuals(void **state)
 static void test_order_and_definiteness(void **state)
 {
     (void)state;
-    const pkm_navaro_params par = pkm_navaro_params_default();
+    const pkm_navaro_params par = navaro_defaults();
     const double poses[2][3] = {{0.0, 0.0, 0.0}, {0.18186533479473213, 0.105, -1.0471975511965976}};
     for (int f = 0; f < 2; f++)
         for (int q = 0; q < 2; q++) {
@@ -237,13 +238,14 @@ static void test_order_and_definiteness(void **state)
         }
 }
 
-/* The default parameters of a case, caller-freed. */
+/* The default parameters of a case (pkm_case_params_destroy). */
 static void *case_params(const pkm_case *c)
 {
     assert_int_equal(c->params_size, sizeof(pkm_navaro_params));
-    void *cp = malloc(c->params_size);
-    assert_non_null(cp);
-    c->params_default(cp);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    void *cp = NULL;
+    assert_pkm_ok(pkm_case_params_create(c, &cp, &ctx), &ctx);
     return cp;
 }
 
@@ -252,7 +254,7 @@ static void *case_params(const pkm_case *c)
 static void test_unreachable(void **state)
 {
     (void)state;
-    const pkm_navaro_params par = pkm_navaro_params_default();
+    const pkm_navaro_params par = navaro_defaults();
     const double pose[3] = {0.5, 0.0, 0.0};
     const double d1 = 0.7 / sqrt(3.0), c150 = -sqrt(3.0) / 2.0;
     const double dist = hypot(0.5 + 0.2027 * c150, 0.2027 * 0.5 - d1);
@@ -277,7 +279,7 @@ static void test_unreachable(void **state)
     pkm_ctx_clear(&ctx);
     assert_int_equal(c->build(cp, pose, &m, &ctx), PKM_ERR_UNREACHABLE);
     assert_null(m);
-    free(cp);
+    pkm_case_params_destroy(&cp);
 }
 
 /* 7. Zero or negative section properties are rejected, naming the property. */
@@ -288,14 +290,14 @@ static void test_invalid_params(void **state)
     pkm_ctx ctx;
     pkm_model *m = NULL;
 
-    pkm_navaro_params par = pkm_navaro_params_default();
+    pkm_navaro_params par = navaro_defaults();
     par.leg_section.A = 0.0;
     pkm_ctx_clear(&ctx);
     assert_int_equal(pkm_navaro_build(&par, pose, &m, &ctx), PKM_ERR_INVALID);
     assert_null(m);
     assert_non_null(strstr(ctx.msg, "area A"));
 
-    par = pkm_navaro_params_default();
+    par = navaro_defaults();
     par.platform_section.Iz = -1.0;
     pkm_ctx_clear(&ctx);
     assert_int_equal(pkm_navaro_build(&par, pose, &m, &ctx), PKM_ERR_INVALID);
@@ -303,14 +305,14 @@ static void test_invalid_params(void **state)
     assert_non_null(strstr(ctx.msg, "Iz"));
     assert_non_null(strstr(ctx.msg, "link 5"));
 
-    par = pkm_navaro_params_default();
+    par = navaro_defaults();
     par.material.rho = -2800.0;
     pkm_ctx_clear(&ctx);
     assert_int_equal(pkm_navaro_build(&par, pose, &m, &ctx), PKM_ERR_INVALID);
     assert_null(m);
     assert_non_null(strstr(ctx.msg, "rho"));
 
-    par = pkm_navaro_params_default();
+    par = navaro_defaults();
     par.elements_per_link = 0;
     pkm_ctx_clear(&ctx);
     assert_int_equal(pkm_navaro_build(&par, pose, &m, &ctx), PKM_ERR_INVALID);
@@ -336,7 +338,7 @@ static void test_case_registry(void **state)
     pkm_model *m = NULL;
     void *cp = case_params(c);
     assert_pkm_ok(c->build(cp, c->home, &m, &ctx), &ctx);
-    free(cp);
+    pkm_case_params_destroy(&cp);
     /* 3 legs x 6 links (link 4 has two elements) x 1 element = 18 elements */
     assert_int_equal(pkm_model_element_count(m), 18);
     assert_int_equal(pkm_model_body_count(m), 16);
@@ -346,7 +348,7 @@ static void test_case_registry(void **state)
 /* Lowest 5 frequencies (Hz) of NaVARo at pose with ne elements per link (dense path). */
 static void refined_freqs(int ne, const double pose[3], pkm_formulation f, double hz[5])
 {
-    pkm_navaro_params par = pkm_navaro_params_default();
+    pkm_navaro_params par = navaro_defaults();
     par.elements_per_link = ne;
     pkm_pencil *p = navaro_pencil(&par, pose, f, NULL);
     pkm_ctx ctx;
@@ -397,7 +399,7 @@ static void test_pattern_reuse(void **state)
     (void)state;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    const pkm_navaro_params par = pkm_navaro_params_default();
+    const pkm_navaro_params par = navaro_defaults();
     pkm_modal_opts o = pkm_modal_opts_default();
     o.nev = 6;
     pkm_analysis *sweep = NULL;

@@ -1,18 +1,85 @@
-/* include/pkm/cases.h: built-in robots, each built only through the public model API.
- * SPDX-License-Identifier: LGPL-2.1-or-later */
+/* include/pkm/cases.h: built-in robots, each built only through the public model API, and the
+ * parameter tables that make their numbers settable by name (--set, case files).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * How a case is declared (cases/navaro.c is the example to copy):
+ *  1. Its parameters are a plain struct (pkm_navaro_params): every number the model needs, in SI.
+ *     The C file holds only topology and kinematics (joint layout, base angles); it has no
+ *     default values.
+ *  2. A table of pkm_param_desc, one entry per parameter, built with PKM_PARAM_DOUBLE / _INT /
+ *     _ENUM: dotted key, field offset, SI unit, help line. The key "leg.A" is written
+ *     `leg: {A: ...}` in a case file and `--set leg.A=...` on the command line.
+ *  3. cases/<name>.yaml: a case file (format in include/pkm/casefile.h) that sets EVERY
+ *     parameter of the table, with comments citing the source of each number. CMake embeds its
+ *     bytes at build time (pkm_embed_text in cases/CMakeLists.txt, cmake/PkmEmbed.cmake) as
+ *     `const unsigned char pkm_<name>_yaml[]`, declared in cases/cases_impl.h, so the defaults
+ *     travel with the binary. pkm_case_params_create (casefile.h) parses this text; a built-in
+ *     whose text misses a parameter of its table fails there, naming the parameter.
+ *  4. A pkm_case with .params/.nparams = the table, .yaml = the embedded text, .yaml_name = its
+ *     source path, added to the registry list in cases/registry.c. */
 #ifndef PKM_CASES_H
 #define PKM_CASES_H
 
 #include <stddef.h>
 
+#include "pkm/assembly.h"
 #include "pkm/model.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* What a parameter's field holds. */
+typedef enum pkm_param_kind {
+    PKM_PARAM_DOUBLE, /* double, a quantity in the entry's SI unit */
+    PKM_PARAM_INT,    /* int, a plain integer */
+    PKM_PARAM_ENUM    /* unsigned, given by one of the entry's choice names */
+} pkm_param_kind;
+
+/* One name of an enumerated parameter and the value it stores. */
+typedef struct pkm_param_choice {
+    const char *name;
+    unsigned value;
+} pkm_param_choice;
+
+/* One settable parameter of a case's parameter struct. */
+typedef struct pkm_param_desc {
+    const char *key;                 /* dotted name, e.g. "leg.A" */
+    pkm_param_kind kind;             /* type of the field at offset */
+    size_t offset;                   /* offsetof(params struct, field) */
+    const char *unit;                /* DOUBLE: SI unit (see pkm_quantity_parse); else "" */
+    const char *help;                /* one line for --help */
+    const pkm_param_choice *choices; /* ENUM: the names, ended by {NULL, 0}; else NULL */
+} pkm_param_desc;
+
+#define PKM_PARAM_DOUBLE(type, key, field, unit, help)                                             \
+    {                                                                                              \
+        (key), PKM_PARAM_DOUBLE, offsetof(type, field), (unit), (help), NULL                       \
+    }
+#define PKM_PARAM_INT(type, key, field, help)                                                      \
+    {                                                                                              \
+        (key), PKM_PARAM_INT, offsetof(type, field), "", (help), NULL                              \
+    }
+#define PKM_PARAM_ENUM(type, key, field, choices, help)                                            \
+    {                                                                                              \
+        (key), PKM_PARAM_ENUM, offsetof(type, field), "", (help), (choices)                        \
+    }
+
+/* Parse a quantity: a finite decimal number in the SI unit `unit`, or a number followed by a
+ * unit of the same dimension ("210 mm" for unit "m" gives 0.21). Units known:
+ *   m: m, cm, mm                    m^2: m^2, cm^2, mm^2           m^4: m^4, cm^4, mm^4
+ *   Pa: Pa, kPa, MPa, GPa, N/mm^2   kg: kg, g                      kg/m^3: kg/m^3, g/cm^3
+ *   kg m^2: kg m^2, g cm^2, kg mm^2 rad: rad, deg                  N/m: N/m, N/mm
+ *   N m/rad: N m/rad, N m/deg       "": a pure number, no unit allowed
+ * ('*' may stand for the space of a product: "kg*m^2"). Decimal prefixes shift the decimal
+ * exponent before rounding, so "210 mm" is exactly the double nearest 0.21. PKM_ERR_INVALID
+ * with a message naming the text and the expected unit: not a number, unknown unit, unit of
+ * another dimension, or an unknown SI unit in `unit` itself. */
+pkm_status pkm_quantity_parse(const char *text, const char *unit, double *value, pkm_ctx *ctx);
+
 /* NaVARo, the 3-dof planar parallel robot of Germain et al. 2015, sec. 5, with the printed data
- * read as the Cast3M model of their Table 3 requires (see cases/navaro/README.md). */
+ * read as the Cast3M model of their Table 3 requires (see cases/navaro/README.md). The values
+ * are in cases/navaro.yaml (the built-in defaults). */
 typedef struct pkm_navaro_params {
     double base_radius;     /* |O A_i|, m (base triangle side 0.700 m) */
     double link_length;     /* |A_i D_i| = |D_i E_i| = rhombus side, m */
@@ -24,9 +91,6 @@ typedef struct pkm_navaro_params {
     unsigned mass_flags;          /* PKM_FEM_ROTARY_INERTIA or 0 */
 } pkm_navaro_params;
 
-/* The Table 3 model: duralumin E = 74 GPa, nu = 0.33, rho = 2800 kg/m^3, one element per link. */
-pkm_navaro_params pkm_navaro_params_default(void);
-
 /* Joint positions of leg i (0..2) at pose (x, y, theta) [m, m, rad]: A, B, C, D, E (m, z = 0).
  * PKM_ERR_UNREACHABLE (naming the leg and the distance |A_i E_i|) when the leg cannot reach. */
 pkm_status pkm_navaro_leg_points(const pkm_navaro_params *p, const double pose[3], int leg,
@@ -36,18 +100,12 @@ pkm_status pkm_navaro_leg_points(const pkm_navaro_params *p, const double pose[3
 pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pkm_model **out,
                             pkm_ctx *ctx);
 
-/* Set one parameter by name from text ("E=7.4e10", "leg.A=2.4e-4", "elements_per_link=4").
- * PKM_ERR_INVALID naming the key if it is unknown or the value is not a number of the right kind
- * (range checks happen when the model is built). */
-pkm_status pkm_navaro_params_set(pkm_navaro_params *p, const char *key, const char *value,
-                                 pkm_ctx *ctx);
-
 /* The 5-PSS/UPU parallel mechanism of Li et al. 2020 (Chin. J. Mech. Eng. 33): five legs, each a
  * slider driven along an inclined rail by a lead screw (P), a link with spherical joints at both
  * ends (S-S), and a central U-P-U chain that keeps the platform from turning about its normal.
  * Pose (x, y, z, alpha, beta) [m, m, m, rad, rad], z relative to the home height h0. The paper
- * leaves most of the geometry out; every value it does not give is a field below, with the
- * reason for its default in cases/pss5upu.c and docs/cases/pss5upu.md. */
+ * leaves most of the geometry out; every value is a field below, set in cases/pss5upu.yaml with
+ * its source or the reason for the choice (docs/cases/pss5upu.md). */
 #define PKM_PSS5UPU_LEGS 5
 
 typedef enum pkm_pss5upu_variant {
@@ -74,44 +132,41 @@ typedef enum pkm_pss5upu_screw_end {
                                        free along it and in rotation (Li et al. 2020, eq. 13) */
 } pkm_pss5upu_screw_end;
 
+/* The link mesh of one variant: the welded link of the paper and the pinned link of the drawing
+ * call for different meshes, so each variant has its own. */
+typedef struct pkm_pss5upu_link_mesh {
+    int nelem;                   /* elements per link */
+    unsigned end_curvature_zero; /* quintic: 1 holds the curvatures at both link ends at zero
+                                    (Li et al. 2020, eq. 9), 0 leaves them free */
+} pkm_pss5upu_link_mesh;
+
 typedef struct pkm_pss5upu_params {
-    double base_radius;                      /* R = |O B_i|, m (Table 1) */
-    double platform_radius;                  /* r = |p a_i| in the platform, m (Table 1) */
+    double base_radius;                      /* R = |O B_i|, m */
+    double platform_radius;                  /* r = |p a_i| in the platform, m */
     double base_angle[PKM_PSS5UPU_LEGS];     /* angle of B_i about z from x, rad */
     double platform_angle[PKM_PSS5UPU_LEGS]; /* angle of a_i about the platform z, rad */
     double rail_angle;  /* rail inclination to the base plane, rising towards the centre, rad */
     double travel;      /* slider travel along the rail from B_i, m; also the screw's length */
     double home_travel; /* slider travel at the home pose (sets the home height h0), m */
-    double link_length; /* |a_i b_i|, m (Table 1) */
+    double link_length; /* |a_i b_i|, m */
     pkm_section link_section;
     pkm_material link_material;
-    pkm_beam_element link_element;
-    int link_nelem; /* elements per link */
+    unsigned link_element;              /* a pkm_beam_element */
+    pkm_pss5upu_link_mesh link_mesh[2]; /* indexed by pkm_pss5upu_variant */
     pkm_section screw_section;
     pkm_material screw_material;
-    pkm_beam_element screw_element;
-    int screw_nelem;   /* elements between the motor end and the nut, and again
-                          between the nut and the far end */
-    double screw_lead; /* slider travel per screw turn, m (Table 1 P) */
-    pkm_pss5upu_screw_end screw_end;
-    double slider_mass;         /* kg (Table 1 m_o); a point mass, the rail holds its turns */
-    double platform_mass;       /* kg (Table 1 m) */
+    unsigned screw_element;     /* a pkm_beam_element */
+    int screw_nelem;            /* elements between the motor end and the nut, and again
+                                   between the nut and the far end */
+    double screw_lead;          /* slider travel per screw turn, m */
+    unsigned screw_end;         /* a pkm_pss5upu_screw_end */
+    double slider_mass;         /* kg; a point mass, the rail holds its turns */
+    double platform_mass;       /* kg */
     double platform_inertia[3]; /* about the platform centre, platform axes, kg m^2 */
     unsigned mass_flags;        /* PKM_FEM_ROTARY_INERTIA or 0, links and screws */
-    pkm_pss5upu_variant variant;
-    pkm_pss5upu_upu upu;
+    unsigned variant;           /* a pkm_pss5upu_variant */
+    unsigned upu;               /* a pkm_pss5upu_upu */
 } pkm_pss5upu_params;
-
-/* The defaults of docs/cases/pss5upu.md: regular pentagons aligned at home, rails rising at 30
- * degrees towards the centre from B_i, sliders at mid-travel, solid 60 mm links, variant paper,
- * no UPU (as eq. 38), cubic elements (4 per link, 2 + 2 per screw). */
-pkm_pss5upu_params pkm_pss5upu_params_default(void);
-
-/* Section of the links from Table 1 of Li et al. 2020: "solid" takes the area S_ab (a solid
- * round bar, I = S^2 / 4 pi), "tube" the round tube whose mass and axial moment of inertia are
- * Table 1's m_l = 2.5 kg and I_li,z = 0.00078 kg m^2 with the current link density and length.
- * PKM_ERR_INVALID for another name. */
-pkm_status pkm_pss5upu_link_section(pkm_pss5upu_params *p, const char *name, pkm_ctx *ctx);
 
 /* Joint positions and actuator travels of one pose. */
 typedef struct pkm_pss5upu_geometry {
@@ -138,12 +193,6 @@ pkm_status pkm_pss5upu_inverse(const pkm_pss5upu_params *p, const double pose[5]
 pkm_status pkm_pss5upu_build(const pkm_pss5upu_params *p, const double pose[5], pkm_model **out,
                              pkm_ctx *ctx);
 
-/* Set one parameter by name from text (key "link.L", value "0.5"; "variant", "spherical"; "upu",
- * "rigid"); the keys are listed in docs/cases/pss5upu.md.
- * PKM_ERR_INVALID naming the key if it is unknown or the value is not of its kind. */
-pkm_status pkm_pss5upu_params_set(pkm_pss5upu_params *p, const char *key, const char *value,
-                                  pkm_ctx *ctx);
-
 /* A built-in case as the command line sees it: a name, its pose coordinates, its parameters. */
 typedef struct pkm_case {
     const char *name;
@@ -153,10 +202,13 @@ typedef struct pkm_case {
     const char *const *pose_units; /* SI units: "m", "rad" */
     const double *home;            /* default pose */
     size_t params_size;            /* bytes of the case's parameter struct */
-    void (*params_default)(void *params);
-    pkm_status (*params_set)(void *params, const char *key, const char *value, pkm_ctx *ctx);
-    /* NULL-terminated "key: meaning [unit]" lines for --help */
-    const char *const *params_help;
+    const pkm_param_desc *params;  /* its parameter table */
+    int nparams;
+    const char *yaml;      /* the default case file, embedded at build time, NUL-terminated */
+    const char *yaml_name; /* its source, for messages: "cases/navaro.yaml" */
+    /* The formulation the command line uses unless told otherwise: the one that handles every
+     * option of the case (e.g. a loop of rigid bodies needs PKM_FORM_NODAL). */
+    pkm_formulation formulation;
     pkm_status (*build)(const void *params, const double *pose, pkm_model **out, pkm_ctx *ctx);
 } pkm_case;
 
@@ -165,6 +217,16 @@ const pkm_case *pkm_case_find(const char *name);
 
 /* NULL-terminated list of the built-in cases. */
 const pkm_case *const *pkm_case_list(void);
+
+/* The table entry of c with that key, or NULL. */
+const pkm_param_desc *pkm_case_param_find(const pkm_case *c, const char *key);
+
+/* Set one parameter of c by key from text: a quantity (pkm_quantity_parse) for a DOUBLE, a
+ * decimal integer for an INT, a choice name for an ENUM. The one setter behind --set and the
+ * case files. PKM_ERR_INVALID naming the case and the key if the key is unknown or the value
+ * does not parse (range checks happen when the model is built). */
+pkm_status pkm_case_param_set(const pkm_case *c, void *params, const char *key, const char *value,
+                              pkm_ctx *ctx);
 
 #ifdef __cplusplus
 }

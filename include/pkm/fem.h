@@ -73,6 +73,46 @@ pkm_status pkm_fem_beam3d_frame(const double xa[3], const double xb[3], const do
  * const double (*)[n]); G may alias L. */
 void pkm_fem_rotate12(double R[3][3], double L[12][12], double G[12][12]);
 
+/* Quintic-Hermite spatial beam (Li et al. 2020, eqs. 1-7), local axes as the nodal 3D beam above.
+ * 18 dofs: per node (u, v, w, rx, ry, rz, kx, ky, kz), node 1 then node 2, where rz = v',
+ * ry = -w' (as in pkm_fem_beam3d_stiffness) and (kx, ky, kz) = d(rx, ry, rz)/dx = (phi', -w'',
+ * v'') is the curvature vector: the twist rate and the two bending curvatures. Lateral v, w are
+ * quintic Hermite (value, slope, curvature), axial u linear, twist phi = rx cubic Hermite (phi,
+ * phi'). Stiffness EA, EIz (v), EIy (w), G*I0; mass rho*A on the displacements, rho*Ip on the
+ * twist, with PKM_FEM_ROTARY_INERTIA also rho*Iz v'^2 + rho*Iy w'^2. Integrated exactly. */
+void pkm_fem_quintic_stiffness(const pkm_section *s, const pkm_material *m, double l,
+                               double K[18][18]);
+void pkm_fem_quintic_mass(const pkm_section *s, const pkm_material *m, double l, unsigned flags,
+                          double M[18][18]);
+
+/* Global 18x18 matrix G = T^T L T, T = blockdiag(R, R, I, R, R, I): the translation and rotation
+ * triples go to global axes, the curvature triples stay in the element's local axes. Curvature
+ * coordinates are shared only between elements of one straight segment, which all have the same
+ * local frame, so local components serve as common coordinates there and no rotation is needed;
+ * at a kink the curvature is not continuous (the bending moment of one segment becomes partly
+ * torsion of the next) and each segment keeps its own. R, L only read; G may alias L. */
+void pkm_fem_quintic_rotate(double R[3][3], double L[18][18], double G[18][18]);
+
+/* Planar lead-screw beam of Li et al. 2020, eqs. 12-17: axial u linear, lateral deflection w
+ * along the section's local z axis (bending stiffness E*Iy) with theta = dw/dx, the slope (the
+ * sign of eq. 15, opposite to beam3d's ry). Mass rho*A (u^2 + w^2), with PKM_FEM_ROTARY_INERTIA
+ * also rho*Iy w'^2; stiffness EA u'^2 + EIy w''^2.
+ *  - paper: eq. 15 as printed, lateral shapes n1, n2, n4, n5 of the quintic only, dofs (u, w,
+ *    theta) per node: the curvature is forced to zero at every node, so a refined mesh converges
+ *    to frequencies about sqrt(1.2) - 1 = 9.5 % too high (each element keeps a bubble
+ *    6 xi (1 - xi) in its curvature, whose mean square is 1.2 times that of a constant);
+ *  - consistent: the full quintic, dofs (u, w, theta, kappa = w'') per node; converges.
+ * The slider's lumped mass and the lead coupling dS = u + p/(2 pi) phi of eq. 26 belong to the
+ * model: a helical joint (PKM_JOINT_HELICAL, pitch p) between the screw and the nut. */
+void pkm_fem_screw_paper_stiffness(const pkm_section *s, const pkm_material *m, double l,
+                                   double K[6][6]);
+void pkm_fem_screw_paper_mass(const pkm_section *s, const pkm_material *m, double l, unsigned flags,
+                              double M[6][6]);
+void pkm_fem_screw_consistent_stiffness(const pkm_section *s, const pkm_material *m, double l,
+                                        double K[8][8]);
+void pkm_fem_screw_consistent_mass(const pkm_section *s, const pkm_material *m, double l,
+                                   unsigned flags, double M[8][8]);
+
 /* Rigid body: 6x6 mass matrix on the twist (v, w) at a reference point O, global axes.
  * m: mass (kg); c: centre of mass minus O (m); Jc: inertia tensor about the centre of mass in
  * global axes (kg m^2, row-major 3x3, only read). */

@@ -20,8 +20,8 @@ extern "C" {
 #define PKM_GROUND (-1)
 
 typedef enum pkm_joint_type {
-    PKM_JOINT_CLAMPED = 0,  /* rigid connection, no relative motion */
-    PKM_JOINT_REVOLUTE = 1, /* relative rotation about axis */
+    PKM_JOINT_CLAMPED = 0,   /* rigid connection, no relative motion */
+    PKM_JOINT_REVOLUTE = 1,  /* relative rotation about axis */
     PKM_JOINT_PRISMATIC = 2, /* relative translation along axis */
     PKM_JOINT_SPHERICAL = 3, /* relative rotation about any axis */
     PKM_JOINT_UNIVERSAL = 4, /* relative rotations about axis and axis2 */
@@ -29,11 +29,13 @@ typedef enum pkm_joint_type {
                                 lead screw's nut, Li et al. 2020, eq. 26) */
 } pkm_joint_type;
 
-/* The element a beam body is split into. */
+/* The element a beam body is split into. The quintic kinds are assembled by PKM_FORM_NODAL only;
+ * their curvature coordinates are shared between the elements of a straight segment and split
+ * at kinks and at nodes where a joint attaches. */
 typedef enum pkm_beam_element {
-    PKM_BEAM_CUBIC = 0,   /* 12-dof Euler-Bernoulli beam (Germain et al. 2015, eqs. 23-27) */
-    PKM_BEAM_QUINTIC = 1, /* 18-dof quintic-Hermite beam with curvature dofs (Li et al. 2020,
-                             eqs. 1-7) */
+    PKM_BEAM_CUBIC = 0,     /* 12-dof Euler-Bernoulli beam (Germain et al. 2015, eqs. 23-27) */
+    PKM_BEAM_QUINTIC = 1,   /* 18-dof quintic-Hermite beam with curvature dofs (Li et al. 2020,
+                               eqs. 1-7) */
     PKM_BEAM_QUINTIC_C0 = 2 /* the quintic field with the curvature dofs held at zero at every
                                node: the lead-screw element of Li et al. 2020, eq. 15, as printed
                                (it does not converge: about +9.5 % on every mode) */
@@ -42,17 +44,19 @@ typedef enum pkm_beam_element {
 /* A flexible beam body along a polyline. Nodes are placed at every polyline point (the places
  * where joints may attach) and between them as the element counts ask. */
 typedef struct pkm_beam_desc {
-    const char *name;        /* for messages; copied */
-    int npoints;             /* >= 2 */
+    const char *name;          /* for messages; copied */
+    int npoints;               /* >= 2 */
     const double (*points)[3]; /* npoints positions, m */
-    const int *nelem;        /* npoints - 1 element counts (>= 1), or NULL for one element each */
-    double zref[3];          /* direction of the section's local z axis (need not be unit) */
+    const int *nelem;          /* npoints - 1 element counts (>= 1), or NULL for one element each */
+    double zref[3];            /* direction of the section's local z axis (need not be unit) */
     pkm_section section;
     pkm_material material;
-    unsigned mass_flags; /* PKM_FEM_ROTARY_INERTIA or 0 */
+    unsigned mass_flags;      /* PKM_FEM_ROTARY_INERTIA or 0 */
     pkm_beam_element element; /* PKM_BEAM_CUBIC (0) unless set */
-    int end_curvature_zero;   /* quintic: nonzero holds the curvature dofs at the beam's first and
-                                 last node at zero (Li et al. 2020, eq. 9) */
+    int end_curvature_zero;   /* quintic: nonzero holds the curvature dofs (both bending
+                                 curvatures and the twist rate) at the beam's first and last node
+                                 at zero (Li et al. 2020, eq. 9): exact at spherical ends, too
+                                 stiff at clamped ones */
 } pkm_beam_desc;
 
 /* A rigid body; mass 0 is allowed (a massless connector, e.g. a platform whose mass is in the
@@ -68,13 +72,13 @@ typedef struct pkm_rigid_desc {
 typedef struct pkm_joint_desc {
     const char *name;
     pkm_joint_type type;
-    int body_a;        /* body index or PKM_GROUND */
-    int body_b;        /* body index or PKM_GROUND (not both) */
-    double point[3];   /* location, m */
-    double axis[3];    /* revolute/prismatic/universal first axis (need not be unit) */
-    double axis2[3];   /* universal second axis */
-    double pitch;      /* helical: translation along axis per turn (the screw lead), m */
-    int cut;           /* nonzero: open this joint in the virtual tree (a loop-closure joint) */
+    int body_a;      /* body index or PKM_GROUND */
+    int body_b;      /* body index or PKM_GROUND (not both) */
+    double point[3]; /* location, m */
+    double axis[3];  /* revolute/prismatic/universal first axis (need not be unit) */
+    double axis2[3]; /* universal second axis */
+    double pitch;    /* helical: translation along axis per turn (the screw lead), m */
+    int cut;         /* nonzero: open this joint in the virtual tree (a loop-closure joint) */
 } pkm_joint_desc;
 
 typedef struct pkm_model pkm_model;

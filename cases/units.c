@@ -1,0 +1,181 @@
+/* cases/units.c: quantities with units for the parameter tables (--set, case files).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A small fixed list on purpose: the units in which robot data are printed (mm, MPa, GPa,
+ * g/cm^3, mm^4, deg), each tied to the SI unit of its dimension. Dimensions are compared by that
+ * SI unit's name, so a parameter declared in "m" accepts exactly the length units below. */
+#include "core/core_impl.h"
+#include "pkm/cases.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The SI units a parameter table may declare and what they measure (for messages). */
+static const struct {
+    const char *si;
+    const char *dimension;
+} dimensions[] = {
+    {"m", "a length"},
+    {"m^2", "an area"},
+    {"m^4", "a second moment of area"},
+    {"Pa", "a stress"},
+    {"kg", "a mass"},
+    {"kg/m^3", "a density"},
+    {"kg m^2", "a moment of inertia"},
+    {"rad", "an angle"},
+    {"N/m", "a stiffness"},
+    {"N m/rad", "a rotational stiffness"},
+    {"", "a pure number"},
+};
+
+/* value [si] = number x 10^pow10 x factor. The decimal part is applied to the number's text,
+ * so "210 mm" rounds once, to the double nearest 0.21; factor is 1 except for degrees. */
+static const struct {
+    const char *name;
+    const char *si;
+    int pow10;
+    double factor;
+} units[] = {
+    {"m", "m", 0, 1.0},
+    {"cm", "m", -2, 1.0},
+    {"mm", "m", -3, 1.0},
+    {"m^2", "m^2", 0, 1.0},
+    {"cm^2", "m^2", -4, 1.0},
+    {"mm^2", "m^2", -6, 1.0},
+    {"m^4", "m^4", 0, 1.0},
+    {"cm^4", "m^4", -8, 1.0},
+    {"mm^4", "m^4", -12, 1.0},
+    {"Pa", "Pa", 0, 1.0},
+    {"kPa", "Pa", 3, 1.0},
+    {"MPa", "Pa", 6, 1.0},
+    {"GPa", "Pa", 9, 1.0},
+    {"N/mm^2", "Pa", 6, 1.0},
+    {"kg", "kg", 0, 1.0},
+    {"g", "kg", -3, 1.0},
+    {"kg/m^3", "kg/m^3", 0, 1.0},
+    {"g/cm^3", "kg/m^3", 3, 1.0},
+    {"kg m^2", "kg m^2", 0, 1.0},
+    {"g cm^2", "kg m^2", -7, 1.0},
+    {"kg mm^2", "kg m^2", -6, 1.0},
+    {"rad", "rad", 0, 1.0},
+    {"deg", "rad", 0, PKM_PI / 180.0},
+    {"N/m", "N/m", 0, 1.0},
+    {"N/mm", "N/m", 3, 1.0},
+    {"N m/rad", "N m/rad", 0, 1.0},
+    {"N m/deg", "N m/rad", 0, 180.0 / PKM_PI},
+};
+
+#define NDIMS  (sizeof(dimensions) / sizeof(dimensions[0]))
+#define NUNITS (sizeof(units) / sizeof(units[0]))
+
+static const char *dimension_of(const char *si)
+{
+    for (size_t k = 0; k < NDIMS; k++)
+        if (strcmp(dimensions[k].si, si) == 0) return dimensions[k].dimension;
+    return NULL;
+}
+
+/* "a length in m (m, cm, mm)": what a parameter in SI unit si accepts. */
+static void describe(const char *si, char *buf, size_t size)
+{
+    if (si[0] == '\0') {
+        snprintf(buf, size, "a pure number without unit");
+        return;
+    }
+    int n = snprintf(buf, size, "%s in %s (", dimension_of(si), si);
+    const char *sep = "";
+    for (size_t k = 0; k < NUNITS && n > 0 && (size_t)n < size; k++)
+        if (strcmp(units[k].si, si) == 0) {
+            n += snprintf(buf + n, size - (size_t)n, "%s%s", sep, units[k].name);
+            sep = ", ";
+        }
+    if (n > 0 && (size_t)n < size) snprintf(buf + n, size - (size_t)n, ")");
+}
+
+/* Length of the decimal number at s: [+-]digits[.digits][(e|E)[+-]digits], at least one digit
+ * in the mantissa; 0 if s does not start with one. *mant is the length of the mantissa part. */
+static size_t scan_number(const char *s, size_t *mant)
+{
+    size_t i = 0, digits = 0;
+    if (s[i] == '+' || s[i] == '-') i++;
+    for (; isdigit((unsigned char)s[i]); i++)
+        digits++;
+    if (s[i] == '.')
+        for (i++; isdigit((unsigned char)s[i]); i++)
+            digits++;
+    if (digits == 0) return 0;
+    *mant = i;
+    if (s[i] == 'e' || s[i] == 'E') {
+        size_t j = i + 1;
+        if (s[j] == '+' || s[j] == '-') j++;
+        if (isdigit((unsigned char)s[j])) {
+            while (isdigit((unsigned char)s[j]))
+                j++;
+            i = j;
+        }
+    }
+    return i;
+}
+
+pkm_status pkm_quantity_parse(const char *text, const char *unit, double *value, pkm_ctx *ctx)
+{
+    if (dimension_of(unit) == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "unit '%s' is not one of the SI units of a table",
+                        unit);
+    char want[160];
+    describe(unit, want, sizeof(want));
+    const char *s = text;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t mant = 0;
+    const size_t len = scan_number(s, &mant);
+    if (len == 0 || mant >= 64)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "'%s' is not a number: expected %s", text, want);
+    long exp10 = 0;
+    if (len > mant) {
+        errno = 0;
+        exp10 = strtol(s + mant + 1, NULL, 10);
+        if (errno != 0 || exp10 > 100000 || exp10 < -100000)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "'%s' is out of range", text);
+    }
+    /* The unit: the rest without surrounding blanks, '*' read as the space of a product. */
+    char u[32];
+    size_t n = 0;
+    for (const char *p = s + len; *p != '\0'; p++) {
+        const char ch = (*p == '*' || *p == '\t') ? ' ' : *p;
+        if (ch == ' ' && (n == 0 || u[n - 1] == ' ')) continue;
+        if (n + 1 >= sizeof(u))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "'%s': unknown unit, expected %s", text, want);
+        u[n++] = ch;
+    }
+    while (n > 0 && u[n - 1] == ' ')
+        n--;
+    u[n] = '\0';
+    int pow10 = 0;
+    double factor = 1.0;
+    if (n > 0) {
+        size_t k = 0;
+        while (k < NUNITS && strcmp(units[k].name, u) != 0)
+            k++;
+        if (k == NUNITS)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "'%s': unknown unit '%s', expected %s", text, u,
+                            want);
+        if (strcmp(units[k].si, unit) != 0)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "'%s': unit '%s' is %s, expected %s", text, u,
+                            dimension_of(units[k].si), want);
+        pow10 = units[k].pow10;
+        factor = units[k].factor;
+    }
+    char num[96];
+    snprintf(num, sizeof(num), "%.*se%ld", (int)mant, s, exp10 + pow10);
+    errno = 0;
+    const double v = strtod(num, NULL) * factor;
+    if (errno == ERANGE || !isfinite(v))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "'%s' is out of range", text);
+    *value = v;
+    return PKM_OK;
+}

@@ -1,0 +1,49 @@
+/* include/pkm/casefile.h: case files, YAML documents that name a built-in topology and set the
+ * numbers of its parameter table (include/pkm/cases.h).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ *   # comment
+ *   case: navaro                   # the built-in topology (required)
+ *   parameters:                    # optional; the keys of the case's table, nested at the dots
+ *     link_length: 210 mm          # a quantity: an SI number, or a number and a unit
+ *     material: {E: 74 GPa, rho: 2800}
+ *     leg:
+ *       A: 2.4e-4                  # leg.A
+ *     elements_per_link: 2         # an integer
+ *     mass: rotary                 # one of the parameter's choice names
+ *
+ * Parameters the file does not set keep the built-in values (the case's embedded file, e.g.
+ * cases/navaro.yaml). Everything else is an error PKM_ERR_PARSE whose message starts with
+ * "FILE:LINE:COLUMN: " (1-based) at the offending node: a YAML syntax error, an unknown or
+ * repeated key, a mapping or sequence where a value belongs (or the reverse), a value that is not
+ * a number, integer or choice, a unit of the wrong dimension (the message names the key and the
+ * expected unit), a missing `case` or an unknown case name, a YAML alias. */
+#ifndef PKM_CASEFILE_H
+#define PKM_CASEFILE_H
+
+#include <stddef.h>
+
+#include "pkm/cases.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A new parameter struct of c (c->params_size bytes) holding its built-in values, parsed from
+ * its embedded case file. Fails (PKM_ERR_PARSE, or PKM_ERR_INVALID naming the parameter when
+ * that file does not set every parameter of the table) only for a broken build. */
+pkm_status pkm_case_params_create(const pkm_case *c, void **params, pkm_ctx *ctx);
+void pkm_case_params_destroy(void **params);
+
+/* Read the case file at path: *c is the case it names, *params (pkm_case_params_destroy) its
+ * built-in values overridden by the file's. PKM_ERR_IO if the file cannot be read. */
+pkm_status pkm_case_file_load(const char *path, const pkm_case **c, void **params, pkm_ctx *ctx);
+
+/* The same from len bytes of text; name stands for the file in messages. */
+pkm_status pkm_case_text_load(const char *text, size_t len, const char *name, const pkm_case **c,
+                              void **params, pkm_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
