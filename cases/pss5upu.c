@@ -15,7 +15,6 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* The nut must stay this far from the screw ends, m: at an end the nut node is the bearing's
