@@ -211,5 +211,6 @@ const pkm_case pkm_navaro_case = {
     .nparams = (int)(sizeof(navaro_params) / sizeof(navaro_params[0])),
     .yaml = (const char *)pkm_navaro_yaml,
     .yaml_name = "cases/navaro.yaml",
+    .formulation = PKM_FORM_TREE,
     .build = navaro_build,
 };

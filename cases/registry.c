@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const pkm_case *const case_list[] = {&pkm_navaro_case, NULL};
+static const pkm_case *const case_list[] = {&pkm_navaro_case, &pkm_pss5upu_case, NULL};
 
 const pkm_case *const *pkm_case_list(void)
 {

@@ -79,7 +79,8 @@ static void print_main_help(void)
         "  compare F --against R      compare two map files (HDF5) mode by mode\n"
         "  map CASE --grid ... -o F   frequency map over a grid of poses, to HDF5\n"
         "  cases [--show NAME]        list the built-in robots, or print the case file of one\n\n"
-        "CASE is a built-in name (navaro) or a case file: a path containing '/' or ending in\n"
+        "CASE is a built-in name (navaro, pss5upu) or a case file: a path containing '/' or ending "
+        "in\n"
         ".yaml or .yml, whose `case:` names the built-in topology and whose `parameters:` set\n"
         "its numbers ('pkmflex cases --show navaro' prints a complete one to copy).\n"
         "Units: input is SI (m, rad, Pa, kg/m^3), or a number and a unit in case files and\n"
@@ -96,7 +97,8 @@ static void print_common_options(void)
            "  --set KEY=VALUE        override a case parameter, after the case file: an SI\n"
            "                         number or a number and a unit (leg.A=2.4cm^2), repeatable\n"
            "  --formulation F        tree (Germain et al. 2015 virtual tree + leg-variable\n"
-           "                         elimination, default) or nodal (direct FE assembly)\n"
+           "                         elimination) or nodal (direct FE assembly); default:\n"
+           "                         the case's own (navaro: tree, pss5upu: nodal)\n"
            "  --solver S             arpack (sparse shift-invert, default) or dense (LAPACK)\n"
            "case parameters (--set KEY=VALUE; in a case file, leg.A is `leg: {A: VALUE}`):\n");
     for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
@@ -116,7 +118,8 @@ static void print_modes_help(void)
     printf("usage: pkmflex modes CASE --pose P1,P2,... [options]\n\n"
            "Natural frequencies (Hz) of CASE at one pose, lowest first, with the relative\n"
            "residual ||K x - w^2 M x|| / ||K x|| of each mode.\n\n"
-           "  --pose P1,P2,...       pose coordinates in SI units; navaro: x,y,theta (m, m, rad)\n"
+           "  --pose P1,P2,...       pose coordinates in SI units; navaro: x,y,theta (m, m, rad);\n"
+           "                         pss5upu: x,y,z,alpha,beta (m, m, m, rad, rad)\n"
            "  --format table|csv     output format (csv header: mode,freq_hz,residual)\n");
     print_common_options();
 }
@@ -189,6 +192,7 @@ typedef struct options {
     double tol_pct;
     int nev;
     pkm_formulation form;
+    int form_given; /* --formulation was given; otherwise the case's own */
     pkm_eigensolver eig;
     int nsets;
     const char *sets[MAX_SETS];
@@ -342,6 +346,7 @@ static int set_option(options *o, int k, const char *v)
             o->form = PKM_FORM_NODAL;
         else
             return usage_error("--formulation '%s': expected tree or nodal", v);
+        o->form_given = 1;
         break;
     case OPT_SOLVER:
         if (strcmp(v, "arpack") == 0)
@@ -400,8 +405,8 @@ static int is_case_file(const char *arg)
 }
 
 /* The case named on the command line (a built-in or a case file) with its --set overrides
- * applied after the file. */
-static int load_case(const options *o, const pkm_case **c, void **params)
+ * applied after the file; the case's formulation unless --formulation was given. */
+static int load_case(options *o, const pkm_case **c, void **params)
 {
     *params = NULL;
     if (o->case_name == NULL) return usage_error("no CASE given");
@@ -422,6 +427,7 @@ static int load_case(const options *o, const pkm_case **c, void **params)
         st = pkm_case_params_create(*c, params, &ctx);
     }
     if (st != PKM_OK) return report(st, &ctx);
+    if (!o->form_given) o->form = (*c)->formulation;
     for (int i = 0; i < o->nsets; i++) {
         char key[128];
         const char *eq = strchr(o->sets[i], '=');

@@ -45,6 +45,17 @@ expect 2 modes navaro --bogus
 expect 2 compare navaro
 expect 2 compare navaro --table /nonexistent/table.csv
 expect 2 nosuchcommand
+# pss5upu: five pose coordinates, the nodal formulation by default (quintic links and the UPU);
+# the tree formulation rejects quintic elements in one line.
+expect 0 modes pss5upu
+expect 0 modes pss5upu --pose 0.05,0,0,0,0
+expect 0 modes pss5upu --pose 0.05,0,0,0,0 --nev 6 --set variant=spherical
+expect 0 modes pss5upu --nev 3 --formulation tree --set link.element=cubic --set upu=none
+expect 2 modes pss5upu --formulation tree
+expect 2 modes pss5upu --pose 0,0,0
+expect 2 modes pss5upu --pose 0,0,0.5,0,0
+expect 2 modes pss5upu --set variant=bogus
+expect 2 modes pss5upu --set link.paper.nelem=0
 expect 2 map navaro --grid q=0:1:3 -o /tmp/never.h5
 expect 2 map navaro --grid x=0:1:0 -o /tmp/never.h5
 expect 2 map navaro --grid x=0:1 -o /tmp/never.h5
@@ -91,6 +102,27 @@ assert st.shape == (7, 1) and fr.shape == (7, 1, 4), (st.shape, fr.shape)
 assert (st == 1).any() and (st == 0).any(), st.ravel()
 assert np.isnan(fr[st == 1]).all() and np.isfinite(fr[st == 0]).all()
 ' "$tmp/edge.h5"
+
+# A pss5upu map over a tilt axis: 5 pose coordinates in the file, the centre's f1 = f2.
+expect 0 map pss5upu --grid beta=-0.1:0.1:3 --nev 3 -o "$tmp/pss.h5" --quiet
+check "pss5upu map" "$py" -c '
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+st, fr = f["status"][...], f["freq_hz"][...]
+assert st.shape == (3,) and (st == 0).all(), st
+assert abs(fr[1, 0] - fr[1, 1]) < 1e-6 * fr[1, 0] and np.isfinite(fr).all(), fr
+' "$tmp/pss.h5"
+# A pss5upu position map: every pose reachable, the mirror y -> -y of the layout leaves the
+# frequencies unchanged, and the centre's f1 = f2.
+expect 0 map pss5upu --grid x=-0.05:0.05:5,y=-0.05:0.05:5 --nev 4 -o "$tmp/pxy.h5" --quiet
+check "pss5upu position map" "$py" -c '
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+st, fr = f["status"][...], f["freq_hz"][...]
+assert st.shape == (5, 5) and (st == 0).all(), st
+assert np.allclose(fr, fr[:, ::-1, :], rtol=1e-8, atol=0), fr[..., 0]
+assert abs(fr[2, 2, 0] - fr[2, 2, 1]) < 1e-6 * fr[2, 2, 0]
+' "$tmp/pxy.h5"
 
 # Every map pose equals the single-pose result (pose 4 of Table 3).
 pose="0.18186533479473213,0.105,-1.0471975511965976"
@@ -150,6 +182,21 @@ check "edited file = --set" cmp -s "$tmp/short_file.csv" "$tmp/short_set.csv"
 check "edited file changes the frequencies" differ "$tmp/short_file.csv" "$tmp/default.csv"
 check "--set after the file" cmp -s "$tmp/back.csv" "$tmp/default.csv"
 expect 0 map "$tmp/short.yaml" --grid x=0:0.01:2 --nev 3 -o "$tmp/short.h5" --quiet
+# cases/pss5upu.yaml: `cases --show` prints it, a copy gives the built-in's numbers, and an
+# edited copy equals --set.
+check "cases --show prints cases/pss5upu.yaml" \
+    sh -c '"$1" cases --show pss5upu | cmp -s - "$2"' sh "$bin" "$root/cases/pss5upu.yaml"
+cp "$root/cases/pss5upu.yaml" "$tmp/my.yaml"
+"$bin" modes "$tmp/my.yaml" --nev 6 --format csv >"$tmp/my.csv"
+"$bin" modes pss5upu --nev 6 --format csv >"$tmp/pss.csv"
+check "pss5upu case file copy = built-in" cmp -s "$tmp/my.csv" "$tmp/pss.csv"
+sed 's/^  variant: paper/  variant: spherical/' "$root/cases/pss5upu.yaml" >"$tmp/sph.yaml"
+p5="0.05,0,0,0,0"
+"$bin" modes "$tmp/sph.yaml" --pose "$p5" --nev 6 --format csv >"$tmp/sph_file.csv"
+"$bin" modes pss5upu --pose "$p5" --nev 6 --format csv --set variant=spherical >"$tmp/sph_set.csv"
+check "pss5upu edited file = --set" cmp -s "$tmp/sph_file.csv" "$tmp/sph_set.csv"
+"$bin" modes pss5upu --pose "$p5" --nev 6 --format csv >"$tmp/pss5.csv"
+check "pss5upu edited file changes the frequencies" differ "$tmp/sph_file.csv" "$tmp/pss5.csv"
 # Malformed files: exit 2, one line, FILE:LINE:COLUMN of the offending node.
 # expect_at TEXT WHERE: the file holding TEXT fails at WHERE (line:column).
 expect_at() {

@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 
+#include "pkm/assembly.h"
 #include "pkm/model.h"
 
 #ifdef __cplusplus
@@ -99,6 +100,99 @@ pkm_status pkm_navaro_leg_points(const pkm_navaro_params *p, const double pose[3
 pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pkm_model **out,
                             pkm_ctx *ctx);
 
+/* The 5-PSS/UPU parallel mechanism of Li et al. 2020 (Chin. J. Mech. Eng. 33): five legs, each a
+ * slider driven along an inclined rail by a lead screw (P), a link with spherical joints at both
+ * ends (S-S), and a central U-P-U chain that keeps the platform from turning about its normal.
+ * Pose (x, y, z, alpha, beta) [m, m, m, rad, rad], z relative to the home height h0. The paper
+ * leaves most of the geometry out; every value is a field below, set in cases/pss5upu.yaml with
+ * its source or the reason for the choice (docs/cases/pss5upu.md). */
+#define PKM_PSS5UPU_LEGS 5
+
+typedef enum pkm_pss5upu_variant {
+    /* As the paper writes it: link spherical at the slider, welded to the platform (Li et al.
+     * 2020, eq. 25: the rotations at a_i are the platform's). */
+    PKM_PSS5UPU_PAPER = 0,
+    /* What the drawing shows: spherical at both ends (a universal joint at the slider stands in
+     * for the spherical joint there, so that the link cannot spin about its own axis, an idle
+     * motion at 0 Hz). A regular layout is singular at its centre. */
+    PKM_PSS5UPU_SPHERICAL = 1
+} pkm_pss5upu_variant;
+
+typedef enum pkm_pss5upu_upu {
+    PKM_PSS5UPU_UPU_NONE = 0,  /* no central chain (Li et al. 2020, eq. 38 has no UPU term) */
+    PKM_PSS5UPU_UPU_RIGID = 1, /* rigid massless bodies, ideal joints, P passive: the chain
+                                  removes only the turn about the platform normal */
+    PKM_PSS5UPU_UPU_LOCKED = 2 /* as RIGID with the P joint locked: a rigid U-U strut, which also
+                                  fixes the distance from the base centre to the platform centre */
+} pkm_pss5upu_upu;
+
+typedef enum pkm_pss5upu_screw_end {
+    PKM_PSS5UPU_SCREW_FREE = 0,     /* far end of the screw free */
+    PKM_PSS5UPU_SCREW_SUPPORTED = 1 /* far end in a floating bearing: held across the screw,
+                                       free along it and in rotation (Li et al. 2020, eq. 13) */
+} pkm_pss5upu_screw_end;
+
+/* The link mesh of one variant: the welded link of the paper and the pinned link of the drawing
+ * call for different meshes, so each variant has its own. */
+typedef struct pkm_pss5upu_link_mesh {
+    int nelem;                   /* elements per link */
+    unsigned end_curvature_zero; /* quintic: 1 holds the curvatures at both link ends at zero
+                                    (Li et al. 2020, eq. 9), 0 leaves them free */
+} pkm_pss5upu_link_mesh;
+
+typedef struct pkm_pss5upu_params {
+    double base_radius;                      /* R = |O B_i|, m */
+    double platform_radius;                  /* r = |p a_i| in the platform, m */
+    double base_angle[PKM_PSS5UPU_LEGS];     /* angle of B_i about z from x, rad */
+    double platform_angle[PKM_PSS5UPU_LEGS]; /* angle of a_i about the platform z, rad */
+    double rail_angle;  /* rail inclination to the base plane, rising towards the centre, rad */
+    double travel;      /* slider travel along the rail from B_i, m; also the screw's length */
+    double home_travel; /* slider travel at the home pose (sets the home height h0), m */
+    double link_length; /* |a_i b_i|, m */
+    pkm_section link_section;
+    pkm_material link_material;
+    unsigned link_element;              /* a pkm_beam_element */
+    pkm_pss5upu_link_mesh link_mesh[2]; /* indexed by pkm_pss5upu_variant */
+    pkm_section screw_section;
+    pkm_material screw_material;
+    unsigned screw_element;     /* a pkm_beam_element */
+    int screw_nelem;            /* elements between the motor end and the nut, and again
+                                   between the nut and the far end */
+    double screw_lead;          /* slider travel per screw turn, m */
+    unsigned screw_end;         /* a pkm_pss5upu_screw_end */
+    double slider_mass;         /* kg; a point mass, the rail holds its turns */
+    double platform_mass;       /* kg */
+    double platform_inertia[3]; /* about the platform centre, platform axes, kg m^2 */
+    unsigned mass_flags;        /* PKM_FEM_ROTARY_INERTIA or 0, links and screws */
+    unsigned variant;           /* a pkm_pss5upu_variant */
+    unsigned upu;               /* a pkm_pss5upu_upu */
+} pkm_pss5upu_params;
+
+/* Joint positions and actuator travels of one pose. */
+typedef struct pkm_pss5upu_geometry {
+    double h0;        /* home height of the platform centre above the base plane, m */
+    double centre[3]; /* platform centre p, m */
+    double rot[3][3]; /* platform orientation: columns are the platform axes, global */
+    double upu_q1;    /* UPU base joint angle about x, rad */
+    double base[PKM_PSS5UPU_LEGS][3];           /* B_i, motor end of rail i, m */
+    double rail[PKM_PSS5UPU_LEGS][3];           /* unit direction of rail i */
+    double s[PKM_PSS5UPU_LEGS];                 /* slider travel, m */
+    double slider[PKM_PSS5UPU_LEGS][3];         /* b_i = B_i + s_i rail_i, m */
+    double platform_joint[PKM_PSS5UPU_LEGS][3]; /* a_i, m */
+} pkm_pss5upu_geometry;
+
+/* Inverse kinematics at pose (x, y, z, alpha, beta): platform centre (x, y, h0 + z), orientation
+ * Rx(q1) Ry(beta) Rx(alpha - q1) with q1 the UPU base angle (the orientations the UPU chain
+ * allows), each slider's travel from |a_i - b_i| = L. PKM_ERR_UNREACHABLE naming the leg if a link
+ * cannot reach its rail or the travel leaves (0, travel); PKM_ERR_INVALID for bad parameters. */
+pkm_status pkm_pss5upu_inverse(const pkm_pss5upu_params *p, const double pose[5],
+                               pkm_pss5upu_geometry *g, pkm_ctx *ctx);
+
+/* The mechanism at pose: per leg the screw (beam), slider (rigid, prismatic to the ground and
+ * helical to the screw), link (beam); the platform (rigid); the UPU chain. */
+pkm_status pkm_pss5upu_build(const pkm_pss5upu_params *p, const double pose[5], pkm_model **out,
+                             pkm_ctx *ctx);
+
 /* A built-in case as the command line sees it: a name, its pose coordinates, its parameters. */
 typedef struct pkm_case {
     const char *name;
@@ -112,6 +206,9 @@ typedef struct pkm_case {
     int nparams;
     const char *yaml;      /* the default case file, embedded at build time, NUL-terminated */
     const char *yaml_name; /* its source, for messages: "cases/navaro.yaml" */
+    /* The formulation the command line uses unless told otherwise: the one that handles every
+     * option of the case (e.g. a loop of rigid bodies needs PKM_FORM_NODAL). */
+    pkm_formulation formulation;
     pkm_status (*build)(const void *params, const double *pose, pkm_model **out, pkm_ctx *ctx);
 } pkm_case;
 
