@@ -18,7 +18,7 @@ extern "C" {
 
 typedef enum pkm_eigensolver {
     PKM_EIG_ARPACK = 0, /* sparse shift-invert Lanczos (ARPACK-ng + CHOLMOD) */
-    PKM_EIG_DENSE = 1   /* LAPACK dsygvd, all eigenpairs (reference, small models) */
+    PKM_EIG_DENSE = 1   /* LAPACK dsygvx, the lowest nev eigenpairs (reference, small models) */
 } pkm_eigensolver;
 
 typedef struct pkm_analysis pkm_analysis;
