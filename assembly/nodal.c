@@ -76,10 +76,9 @@ static int merge_idx(const rep *a, const rep *b, int64_t *idx)
     return n;
 }
 
-pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly_info *info,
+pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
                               pkm_ctx *ctx)
 {
-    *out = NULL;
     for (int b = 0; b < m->nbodies; b++)
         if (m->bodies[b].kind == PKM_BODY_BEAM && m->bodies[b].element != PKM_BEAM_CUBIC)
             return PKM_FAIL(ctx, PKM_ERR_MODEL,
@@ -93,8 +92,6 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly
     int *queue = malloc(sizeof(*queue) * (size_t)nv);
     int64_t *idx = NULL;
     double *E = NULL;
-    pkm_trip trip;
-    memset(&trip, 0, sizeof(trip));
     if (reps == NULL || edges == NULL || visited == NULL || queue == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
         goto done;
@@ -171,7 +168,7 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly
     free(used);
     if (rc != PKM_OK) goto done;
 
-    rc = pkm_trip_init(&trip, ncoord, ctx);
+    rc = pkm_trip_begin(trip, ncoord, ctx);
     if (rc != PKM_OK) goto done;
     int maxn = 0;
     for (int i = 0; i < m->nnodes; i++) maxn = (reps[i].n > maxn) ? reps[i].n : maxn;
@@ -195,7 +192,7 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly
         memset(E, 0, sizeof(*E) * (size_t)(12 * ncol));
         rep_rows(&reps[el->n1], idx, ncol, E, 0);
         rep_rows(&reps[el->n2], idx, ncol, E, 6);
-        rc = pkm_trip_add_congruence(&trip, 12, ncol, idx, E, &Kg[0][0], &Mg[0][0], ctx);
+        rc = pkm_trip_add_congruence(trip, 12, ncol, idx, E, &Kg[0][0], &Mg[0][0], ctx);
     }
     for (int bi = 0; bi < m->nbodies && rc == PKM_OK; bi++) {
         const pkm_body *b = &m->bodies[bi];
@@ -209,10 +206,8 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly
         int ncol = merge_idx(&reps[o], NULL, idx);
         memset(E, 0, sizeof(*E) * (size_t)(6 * ncol));
         rep_rows(&reps[o], idx, ncol, E, 0);
-        rc = pkm_trip_add_congruence(&trip, 6, ncol, idx, E, NULL, &Mr[0][0], ctx);
+        rc = pkm_trip_add_congruence(trip, 6, ncol, idx, E, NULL, &Mr[0][0], ctx);
     }
-    if (rc != PKM_OK) goto done;
-    rc = pkm_trip_to_pencil(&trip, out, ctx);
     if (rc == PKM_OK && info != NULL) {
         memset(info, 0, sizeof(*info));
         info->n_total = 6 * (int64_t)m->nnodes;
@@ -230,6 +225,5 @@ done:
     free(queue);
     free(idx);
     free(E);
-    pkm_trip_free(&trip);
     return rc;
 }

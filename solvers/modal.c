@@ -565,6 +565,7 @@ pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_mod
     if (s == NULL) return PKM_FAIL(ctx, PKM_ERR_INVALID, "modal solve: NULL solver");
     pkm_status rc = pkm_modal_check_args(p, opts, out, ctx);
     if (rc != PKM_OK) return rc;
+    out->zero_modes = 0;
     if (p->n != s->n || p->nnz != s->nnz)
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "pencil of order %lld with %lld entries, solver analysed order %lld "

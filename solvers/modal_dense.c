@@ -22,6 +22,7 @@ pkm_status pkm_modal_solve_dense(const pkm_pencil *p, const pkm_modal_opts *opts
 {
     pkm_status rc = pkm_modal_check_args(p, opts, out, ctx);
     if (rc != PKM_OK) return rc;
+    out->zero_modes = 0;
     int n = 0, lwork = 0;
     const int64_t n64 = p->n;
     /* dsygvx: lwork >= 8 n; the blocked tridiagonal reduction is faster with (nb + 3) n, and
