@@ -41,11 +41,11 @@ typedef struct pkm_trip_record {
  * nonzero for the first time, e.g. leaving a symmetric pose) makes the assembly record again,
  * keeping the old entries so that the pattern only grows. */
 typedef struct pkm_asm_cache {
-    pkm_formulation form;  /* formulation recorded (meaningful once pencil != NULL) */
-    pkm_trip_record rec;   /* calls of the recorded topology */
-    pkm_pencil *pencil;    /* pattern of the record; values of the last assembly */
-    int64_t version;       /* incremented whenever the pattern changes */
-    int64_t records;       /* recording passes done (first pose, new entries, new topology) */
+    pkm_formulation form; /* formulation recorded (meaningful once pencil != NULL) */
+    pkm_trip_record rec;  /* calls of the recorded topology */
+    pkm_pencil *pencil;   /* pattern of the record; values of the last assembly */
+    int64_t version;      /* incremented whenever the pattern changes */
+    int64_t records;      /* recording passes done (first pose, new entries, new topology) */
 } pkm_asm_cache;
 
 /* Upper-triangle triplets of K and M accumulated from element congruences E^T A E; or, with a

@@ -41,7 +41,8 @@ pkm_status pkm_pencil_from_dense(int64_t n, const double *K, const double *M, pk
                                  pkm_ctx *ctx)
 {
     *out = NULL;
-    if (n <= 0) return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil order %lld must be > 0", (long long)n);
+    if (n <= 0)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil order %lld must be > 0", (long long)n);
     int64_t nnz = 0;
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i <= j; i++)

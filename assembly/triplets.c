@@ -165,8 +165,7 @@ static const pkm_trip_call *cached_call(const pkm_trip *t, int nrow, int ncol, c
 }
 
 /* Append the call's record (kept columns keep[0..nk)) to t->rec, with room for its entries. */
-static int record_call(pkm_trip *t, int nrow, int ncol, const int64_t *idx, int nk,
-                       const int *keep)
+static int record_call(pkm_trip *t, int nrow, int ncol, const int64_t *idx, int nk, const int *keep)
 {
     pkm_trip_record *r = &t->rec;
     const int64_t ne = (int64_t)nk * (nk + 1) / 2;

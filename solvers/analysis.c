@@ -68,8 +68,9 @@ pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_mod
     pkm_status rc = pkm_assemble_cached(m, a->form, a->cache, &p, &version, info, ctx);
     if (rc != PKM_OK) return rc;
     if (a->opts.nev >= p->n)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "nev = %d modes asked of a model with %lld coordinates",
-                        a->opts.nev, (long long)p->n);
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "nev = %d modes asked of a model with %lld coordinates", a->opts.nev,
+                        (long long)p->n);
     if (a->modes == NULL || a->modes->n != p->n) {
         pkm_modes_destroy(&a->modes);
         rc = pkm_modes_create(p->n, a->opts.nev, &a->modes, ctx);

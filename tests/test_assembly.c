@@ -768,8 +768,8 @@ static void test_assembly_cache(void **state)
     (void)state;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    const double poses[6][3] = {{0.0, 0.0, 0.0},   {0.01, 0.0, 0.0},  {0.02, -0.03, 0.1},
-                                {0.0, 0.0, 0.0},   {-0.04, 0.05, 0.0}, {0.03, 0.01, -0.2}};
+    const double poses[6][3] = {{0.0, 0.0, 0.0}, {0.01, 0.0, 0.0},   {0.02, -0.03, 0.1},
+                                {0.0, 0.0, 0.0}, {-0.04, 0.05, 0.0}, {0.03, 0.01, -0.2}};
     for (int f = 0; f < 2; f++) {
         pkm_asm_cache *cache = NULL;
         assert_pkm_ok(pkm_asm_cache_create(&cache, &ctx), &ctx);
