@@ -29,8 +29,8 @@ _Static_assert(sizeof(a_int) == sizeof(int), "ARPACK a_int is not int");
  * coordinates). Rounding makes a computed zero eigenvalue ~ eps lambda_max (the assembled K is
  * exact only to eps ||K||), and d <= lambda_max; an elastic lowest mode sits well above 1e-13 d
  * (~450 eps d) up to spreads lambda_max / lambda_1 ~ 1e12, the limit of double precision for
- * these models (docs/performance.md: NaVARo with 1024 elements per link has d / lambda_1 ~
- * 3e11 and lambda_1 ~ 30x the threshold). */
+ * these models (docs/performance.md: NaVARo with 1024 elements per link has d / lambda_1 =
+ * 2.6e11 and lambda_1 38x the threshold). */
 #define PKM_MODAL_ZERO_REL 1e-13
 /* Extra Ritz values computed beyond nev so that a repeated eigenvalue at the end of the wanted
  * set is complete before the set is cut. */
