@@ -66,8 +66,7 @@ typedef struct pkm_trip {
     pkm_trip_record rec;  /* record mode with a cache: the calls being recorded */
 } pkm_trip;
 
-/* Plain triplets of order n. */
-pkm_status pkm_trip_init(pkm_trip *t, int64_t n, pkm_ctx *ctx);
+/* Release a trip's arrays (the caller zeroes a trip before use; pkm_trip_begin allocates). */
 void pkm_trip_free(pkm_trip *t);
 
 /* Called by a formulation once it knows the order n, before its first congruence; t was set up
@@ -82,10 +81,6 @@ pkm_status pkm_trip_begin(pkm_trip *t, int64_t n, pkm_ctx *ctx);
 pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_t *idx,
                                    const double *E, const double *Ka, const double *Ma,
                                    pkm_ctx *ctx);
-
-/* Add one upper-triangle entry (row <= col is enforced by swapping). Plain triplets only. */
-pkm_status pkm_trip_add_entry(pkm_trip *t, int64_t row, int64_t col, double k, double m,
-                              pkm_ctx *ctx);
 
 /* Compress to a pencil: sorted upper CSC, duplicates summed, every diagonal entry present. pos
  * (may be NULL): for every triplet, the index of its entry in the pencil. */

@@ -64,14 +64,6 @@ pkm_status pkm_trip_begin(pkm_trip *t, int64_t n, pkm_ctx *ctx)
     return PKM_OK;
 }
 
-pkm_status pkm_trip_init(pkm_trip *t, int64_t n, pkm_ctx *ctx)
-{
-    memset(t, 0, sizeof(*t));
-    pkm_status rc = pkm_trip_begin(t, n, ctx);
-    if (rc != PKM_OK) pkm_trip_free(t);
-    return rc;
-}
-
 void pkm_trip_free(pkm_trip *t)
 {
     free(t->row);
@@ -291,14 +283,6 @@ pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_
             if (in) trip_push(t, idx[keep[a]], idx[keep[b]], kv, mv);
         }
     t->call++;
-    return PKM_OK;
-}
-
-pkm_status pkm_trip_add_entry(pkm_trip *t, int64_t row, int64_t col, double k, double m,
-                              pkm_ctx *ctx)
-{
-    if (!trip_reserve(t, 1)) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow assembly triplets");
-    trip_push(t, row, col, k, m);
     return PKM_OK;
 }
 
