@@ -3,12 +3,53 @@
 #ifndef PKM_ASSEMBLY_IMPL_H
 #define PKM_ASSEMBLY_IMPL_H
 
+#include "pkm/assembly.h"
 #include "pkm/pencil.h"
 
 /* Pencil with room for nnz entries, all zero (colptr, rowind to be filled by the caller). */
 pkm_status pkm_pencil_alloc(int64_t n, int64_t nnz, pkm_pencil **out, pkm_ctx *ctx);
 
-/* Upper-triangle triplets of K and M accumulated from element congruences E^T A E. */
+/* One congruence call as recorded by a cached assembly: its coordinates, the columns of E
+ * kept (those with a nonzero entry at some pose seen) and where the entries of its upper
+ * triangle go in the pencil. */
+typedef struct pkm_trip_call {
+    int nrow, ncol, nkeep;
+    int64_t idx_off;  /* its ncol coordinates in the record's idx */
+    int64_t keep_off; /* its nkeep kept local columns (ascending) in the record's keep */
+    int64_t pos_off;  /* its nkeep (nkeep + 1) / 2 entry positions in the record's pos */
+} pkm_trip_call;
+
+/* The record of one topology: the congruence calls in the order a formulation makes them. */
+typedef struct pkm_trip_record {
+    pkm_trip_call *calls;
+    int64_t ncalls, calls_cap;
+    int64_t *idx;
+    int64_t idx_len, idx_cap;
+    int *keep;
+    int64_t keep_len, keep_cap;
+    /* Per entry (a, b), a <= b, of each call's kept block, row by row: its index in the
+     * pencil's values, or -1 for an entry zero at every pose seen (not in the pattern). While
+     * recording: the triplet number instead. */
+    int64_t *pos;
+    int64_t pos_len, pos_cap;
+} pkm_trip_record;
+
+/* Per-topology assembly cache (cached scatter map): the pencil of the last pose and, for every
+ * congruence call of the formulation, the positions of its entries in that pencil. At the next
+ * pose of the same mechanism the values are accumulated straight into the pencil, without
+ * triplets or sorting; a call that does not match its record (another topology, or an entry
+ * nonzero for the first time, e.g. leaving a symmetric pose) makes the assembly record again,
+ * keeping the old entries so that the pattern only grows. */
+typedef struct pkm_asm_cache {
+    pkm_formulation form; /* formulation recorded (meaningful once pencil != NULL) */
+    pkm_trip_record rec;  /* calls of the recorded topology */
+    pkm_pencil *pencil;   /* pattern of the record; values of the last assembly */
+    int64_t version;      /* incremented whenever the pattern changes */
+    int64_t records;      /* recording passes done (first pose, new entries, new topology) */
+} pkm_asm_cache;
+
+/* Upper-triangle triplets of K and M accumulated from element congruences E^T A E; or, with a
+ * cache in scatter mode, the same values added into the cached pencil. */
 typedef struct pkm_trip {
     int64_t n;          /* order of the pencil */
     int64_t len, cap;   /* entries held, room */
@@ -16,32 +57,55 @@ typedef struct pkm_trip {
     double *k, *m;
     double *work; /* scratch for congruences */
     int64_t work_cap;
+    int *iwork; /* integer scratch for congruences */
+    int64_t iwork_cap;
+    pkm_asm_cache *cache; /* NULL: plain triplets */
+    int scatter;          /* 1: add into cache->pencil through cache->rec.pos */
+    int miss;             /* scatter mode met a call that does not match the record */
+    int64_t call;         /* congruence calls made so far */
+    pkm_trip_record rec;  /* record mode with a cache: the calls being recorded */
 } pkm_trip;
 
-pkm_status pkm_trip_init(pkm_trip *t, int64_t n, pkm_ctx *ctx);
+/* Release a trip's arrays (the caller zeroes a trip before use; pkm_trip_begin allocates). */
 void pkm_trip_free(pkm_trip *t);
+
+/* Called by a formulation once it knows the order n, before its first congruence; t was set up
+ * by the caller (pkm_assemble, plain or cached). */
+pkm_status pkm_trip_begin(pkm_trip *t, int64_t n, pkm_ctx *ctx);
 
 /* Add E^T Ka E to K and E^T Ma E to M, where E is nrow x ncol (row-major) mapping the reduced
  * coordinates idx[0..ncol-1] (distinct) to the element's nrow coordinates; Ka, Ma are nrow x nrow
- * row-major, either may be NULL (no contribution). */
+ * row-major, either may be NULL (no contribution). Zero columns of E are skipped; entries of
+ * E^T A E that are zero in both K and M are not stored unless a cache has seen them nonzero at
+ * an earlier pose (the pattern of a cache only grows). */
 pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_t *idx,
                                    const double *E, const double *Ka, const double *Ma,
                                    pkm_ctx *ctx);
 
-/* Add one upper-triangle entry (row <= col is enforced by swapping). */
-pkm_status pkm_trip_add_entry(pkm_trip *t, int64_t row, int64_t col, double k, double m,
+/* Compress to a pencil: sorted upper CSC, duplicates summed, every diagonal entry present. pos
+ * (may be NULL): for every triplet, the index of its entry in the pencil. */
+pkm_status pkm_trip_to_pencil(const pkm_trip *t, int64_t *pos, pkm_pencil **out, pkm_ctx *ctx);
+
+pkm_status pkm_asm_cache_create(pkm_asm_cache **out, pkm_ctx *ctx);
+void pkm_asm_cache_destroy(pkm_asm_cache **c);
+
+/* Assemble m through the cache: *out is the cache's pencil (valid until the next call or the
+ * destruction of the cache), *version the cache's pattern version. Same values as
+ * pkm_assemble, summed in the same order. */
+pkm_status pkm_assemble_cached(const pkm_model *m, pkm_formulation form, pkm_asm_cache *c,
+                               const pkm_pencil **out, int64_t *version, pkm_assembly_info *info,
+                               pkm_ctx *ctx);
+
+/* Run formulation f into t (plain, or set up by pkm_assemble_cached). */
+pkm_status pkm_assemble_formulation(const pkm_model *m, pkm_formulation f, pkm_trip *t,
+                                    pkm_assembly_info *info, pkm_ctx *ctx);
+
+/* The two formulations (assembly/nodal.c, assembly/tree.c): they call pkm_trip_begin with the
+ * order, then pkm_trip_add_congruence per element, into a trip set up by the caller. */
+pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
                               pkm_ctx *ctx);
-
-/* Compress to a pencil: sorted upper CSC, duplicates summed, every diagonal entry present. */
-pkm_status pkm_trip_to_pencil(const pkm_trip *t, pkm_pencil **out, pkm_ctx *ctx);
-
-/* The two formulations (assembly/nodal.c, assembly/tree.c). */
-struct pkm_model;
-struct pkm_assembly_info;
-pkm_status pkm_assemble_nodal(const struct pkm_model *m, pkm_pencil **out,
-                              struct pkm_assembly_info *info, pkm_ctx *ctx);
-pkm_status pkm_assemble_tree(const struct pkm_model *m, pkm_pencil **out,
-                             struct pkm_assembly_info *info, pkm_ctx *ctx);
+pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
+                             pkm_ctx *ctx);
 
 /* Small dense helpers on 3-vectors and 6-twists (v, w). */
 void pkm_cross3(const double a[3], const double b[3], double c[3]);

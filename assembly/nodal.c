@@ -187,10 +187,9 @@ static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const rep 
     return pkm_trip_add_congruence(trip, 18, ncol, idx, E, &K[0][0], &M[0][0], ctx);
 }
 
-pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly_info *info,
+pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
                               pkm_ctx *ctx)
 {
-    *out = NULL;
     const int nv = m->nnodes + 1, ground = m->nnodes;
     pkm_status rc = PKM_OK;
     rep *reps = calloc((size_t)nv, sizeof(*reps));
@@ -199,8 +198,6 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly
     int *queue = malloc(sizeof(*queue) * (size_t)nv);
     int64_t *idx = NULL, *cc = NULL;
     double *E = NULL;
-    pkm_trip trip;
-    memset(&trip, 0, sizeof(trip));
     if (reps == NULL || edges == NULL || visited == NULL || queue == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
         goto done;
@@ -286,7 +283,7 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly
     rc = number_curvatures(m, cc, &ncoord, ctx);
     if (rc != PKM_OK) goto done;
 
-    rc = pkm_trip_init(&trip, ncoord, ctx);
+    rc = pkm_trip_begin(trip, ncoord, ctx);
     if (rc != PKM_OK) goto done;
     int maxn = 0;
     for (int i = 0; i < m->nnodes; i++)
@@ -301,9 +298,9 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly
     for (int e = 0; e < m->nelems && rc == PKM_OK; e++) {
         const pkm_elem *el = &m->elems[e];
         if (m->bodies[el->body].element == PKM_BEAM_CUBIC)
-            rc = add_cubic(m, el, reps, idx, E, &trip, ctx);
+            rc = add_cubic(m, el, reps, idx, E, trip, ctx);
         else
-            rc = add_quintic(m, el, reps, cc + 2 * e, idx, E, &trip, ctx);
+            rc = add_quintic(m, el, reps, cc + 2 * e, idx, E, trip, ctx);
     }
     for (int bi = 0; bi < m->nbodies && rc == PKM_OK; bi++) {
         const pkm_body *b = &m->bodies[bi];
@@ -318,10 +315,8 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_pencil **out, pkm_assembly
         int ncol = merge_idx(&reps[o], NULL, idx);
         memset(E, 0, sizeof(*E) * (size_t)(6 * ncol));
         rep_rows(&reps[o], idx, ncol, E, 0);
-        rc = pkm_trip_add_congruence(&trip, 6, ncol, idx, E, NULL, &Mr[0][0], ctx);
+        rc = pkm_trip_add_congruence(trip, 6, ncol, idx, E, NULL, &Mr[0][0], ctx);
     }
-    if (rc != PKM_OK) goto done;
-    rc = pkm_trip_to_pencil(&trip, out, ctx);
     if (rc == PKM_OK && info != NULL) {
         memset(info, 0, sizeof(*info));
         info->n_total = 6 * (int64_t)m->nnodes + (ncoord - ntwist);
@@ -340,6 +335,5 @@ done:
     free(idx);
     free(cc);
     free(E);
-    pkm_trip_free(&trip);
     return rc;
 }

@@ -41,7 +41,8 @@ pkm_status pkm_pencil_from_dense(int64_t n, const double *K, const double *M, pk
                                  pkm_ctx *ctx)
 {
     *out = NULL;
-    if (n <= 0) return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil order %lld must be > 0", (long long)n);
+    if (n <= 0)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil order %lld must be > 0", (long long)n);
     int64_t nnz = 0;
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i <= j; i++)
@@ -81,15 +82,27 @@ void pkm_pencil_to_dense(const pkm_pencil *p, double *K, double *M)
 
 void pkm_pencil_matvec(const pkm_pencil *p, char which, const double *x, double *y)
 {
-    const double *a = (which == 'K') ? p->k : p->m;
-    memset(y, 0, sizeof(double) * (size_t)p->n);
+    /* One pass over the upper triangle: entry (i, j), i < j, adds to y_i and y_j; the diagonal,
+     * the last entry of a column (rows sorted, row <= column), adds once. Restrict-qualified
+     * locals let the compiler keep x_j and the column sum in registers. */
+    const double *restrict a = (which == 'K') ? p->k : p->m;
+    const int64_t *restrict cp = p->colptr, *restrict ri = p->rowind;
+    const double *restrict xx = x;
+    double *restrict yy = y;
+    memset(yy, 0, sizeof(double) * (size_t)p->n);
     for (int64_t j = 0; j < p->n; j++) {
+        const double xj = xx[j];
+        int64_t end = cp[j + 1];
         double yj = 0.0;
-        for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++) {
-            int64_t i = p->rowind[q];
-            yj += a[q] * x[i];
-            if (i != j) y[i] += a[q] * x[j];
+        if (end > cp[j] && ri[end - 1] == j) {
+            end--;
+            yj = a[end] * xj;
         }
-        y[j] += yj;
+        for (int64_t q = cp[j]; q < end; q++) {
+            const int64_t i = ri[q];
+            yj += a[q] * xx[i];
+            yy[i] += a[q] * xj;
+        }
+        yy[j] += yj;
     }
 }

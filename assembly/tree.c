@@ -593,10 +593,9 @@ done:
     return rc;
 }
 
-pkm_status pkm_assemble_tree(const pkm_model *m, pkm_pencil **out, pkm_assembly_info *info,
+pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
                              pkm_ctx *ctx)
 {
-    *out = NULL;
     for (int b = 0; b < m->nbodies; b++)
         if (m->bodies[b].kind == PKM_BODY_BEAM && m->bodies[b].element != PKM_BEAM_CUBIC)
             return PKM_FAIL(ctx, PKM_ERR_MODEL,
@@ -607,8 +606,6 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_pencil **out, pkm_assembly_
     memset(&t, 0, sizeof(t));
     t.m = m;
     t.np = (m->platform >= 0) ? 6 : 0;
-    pkm_trip trip;
-    memset(&trip, 0, sizeof(trip));
     pkm_status rc = PKM_OK;
     const size_t nb = (size_t)m->nbodies + 1, nj = (size_t)m->njoints + 1;
     const size_t ne = (size_t)m->nelems + 1, nn = (size_t)m->nnodes + 1;
@@ -642,9 +639,8 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_pencil **out, pkm_assembly_
         ntot += t.legs[l].ncoord;
         nred += t.legs[l].n0;
     }
-    if ((rc = pkm_trip_init(&trip, nred, ctx)) != PKM_OK) goto done;
-    if ((rc = assemble_legs(&t, &trip, nred, ctx)) != PKM_OK) goto done;
-    if ((rc = pkm_trip_to_pencil(&trip, out, ctx)) != PKM_OK) goto done;
+    if ((rc = pkm_trip_begin(trip, nred, ctx)) != PKM_OK) goto done;
+    if ((rc = assemble_legs(&t, trip, nred, ctx)) != PKM_OK) goto done;
     if (info != NULL) {
         memset(info, 0, sizeof(*info));
         info->n_total = ntot;
@@ -654,7 +650,6 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_pencil **out, pkm_assembly_
             info->n_cuts += !t.is_tree[j];
     }
 done:
-    pkm_trip_free(&trip);
     tree_free(&t);
     return rc;
 }

@@ -1,4 +1,5 @@
-/* assembly/triplets.c: accumulation of element congruences and compression to CSC.
+/* assembly/triplets.c: accumulation of element congruences, compression to CSC, and the cached
+ * scatter map that skips both at the next pose of the same mechanism.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "assembly/assembly_impl.h"
 #include "core/core_impl.h"
@@ -13,18 +14,52 @@ void pkm_cross3(const double a[3], const double b[3], double c[3])
     c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-pkm_status pkm_trip_init(pkm_trip *t, int64_t n, pkm_ctx *ctx)
+/* Grow *p (elements of size elem, *cap held) to hold need; 0 if out of memory. */
+static int grow(void **p, int64_t *cap, int64_t need, size_t elem)
 {
-    memset(t, 0, sizeof(*t));
+    if (need <= *cap) return 1;
+    int64_t c = *cap > 0 ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, elem * (size_t)c);
+    if (q == NULL) return 0;
+    *p = q;
+    *cap = c;
+    return 1;
+}
+
+static void record_free(pkm_trip_record *r)
+{
+    free(r->calls);
+    free(r->idx);
+    free(r->keep);
+    free(r->pos);
+    memset(r, 0, sizeof(*r));
+}
+
+pkm_status pkm_trip_begin(pkm_trip *t, int64_t n, pkm_ctx *ctx)
+{
     t->n = n;
-    t->cap = 1024;
-    t->row = malloc(sizeof(*t->row) * (size_t)t->cap);
-    t->col = malloc(sizeof(*t->col) * (size_t)t->cap);
-    t->k = malloc(sizeof(*t->k) * (size_t)t->cap);
-    t->m = malloc(sizeof(*t->m) * (size_t)t->cap);
-    if (t->row == NULL || t->col == NULL || t->k == NULL || t->m == NULL) {
-        pkm_trip_free(t);
-        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate assembly triplets");
+    t->len = 0;
+    t->call = 0;
+    if (t->scatter) {
+        pkm_pencil *p = t->cache->pencil;
+        if (p->n != n) {
+            t->miss = 1;
+            return PKM_OK;
+        }
+        memset(p->k, 0, sizeof(double) * (size_t)p->nnz);
+        memset(p->m, 0, sizeof(double) * (size_t)p->nnz);
+        return PKM_OK;
+    }
+    if (t->cap == 0) {
+        t->cap = 1024;
+        t->row = malloc(sizeof(*t->row) * (size_t)t->cap);
+        t->col = malloc(sizeof(*t->col) * (size_t)t->cap);
+        t->k = malloc(sizeof(*t->k) * (size_t)t->cap);
+        t->m = malloc(sizeof(*t->m) * (size_t)t->cap);
+        if (t->row == NULL || t->col == NULL || t->k == NULL || t->m == NULL)
+            return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate assembly triplets");
     }
     return PKM_OK;
 }
@@ -36,6 +71,8 @@ void pkm_trip_free(pkm_trip *t)
     free(t->k);
     free(t->m);
     free(t->work);
+    free(t->iwork);
+    record_free(&t->rec);
     memset(t, 0, sizeof(*t));
 }
 
@@ -71,57 +108,181 @@ static void trip_push(pkm_trip *t, int64_t row, int64_t col, double k, double m)
     t->len++;
 }
 
-/* B = E^T A E (ncol x ncol, row-major) with AE (nrow x ncol) as scratch. */
-static void congruence(int nrow, int ncol, const double *E, const double *A, double *AE, double *B)
+/* The kept columns of E in compressed form: for kept column c, its cnt[c] nonzero entries
+ * (rows[c nrow + t], vals[c nrow + t]) in ascending row order. */
+typedef struct ecols {
+    int nrow, nk;
+    const int *keep, *cnt, *rows;
+    const double *vals;
+} ecols;
+
+/* B = E_k^T A E_k (nk x nk, row-major, upper triangle) over the kept columns, AE (nrow x nk)
+ * scratch. Zero entries of E are skipped; the nonzero terms are summed in the same ascending
+ * order as a dense product, so the values are those of the dense congruence. */
+static void congruence(const ecols *e, const double *A, double *AE, double *B)
 {
+    const int nrow = e->nrow, nk = e->nk;
     for (int i = 0; i < nrow; i++)
-        for (int j = 0; j < ncol; j++) {
+        for (int c = 0; c < nk; c++) {
+            const int *r = e->rows + (size_t)c * (size_t)nrow;
+            const double *v = e->vals + (size_t)c * (size_t)nrow;
             double s = 0.0;
-            for (int k = 0; k < nrow; k++)
-                s += A[i * nrow + k] * E[k * ncol + j];
-            AE[i * ncol + j] = s;
+            for (int q = 0; q < e->cnt[c]; q++)
+                s += A[i * nrow + r[q]] * v[q];
+            AE[i * nk + c] = s;
         }
-    for (int i = 0; i < ncol; i++)
-        for (int j = i; j < ncol; j++) {
+    for (int a = 0; a < nk; a++) {
+        const int *r = e->rows + (size_t)a * (size_t)nrow;
+        const double *v = e->vals + (size_t)a * (size_t)nrow;
+        for (int b = a; b < nk; b++) {
             double s = 0.0;
-            for (int k = 0; k < nrow; k++)
-                s += E[k * ncol + i] * AE[k * ncol + j];
-            B[i * ncol + j] = s;
+            for (int q = 0; q < e->cnt[a]; q++)
+                s += v[q] * AE[r[q] * nk + b];
+            B[a * nk + b] = s;
         }
+    }
+}
+
+/* The record of call t->call in the cache, if it has the same shape and coordinates. */
+static const pkm_trip_call *cached_call(const pkm_trip *t, int nrow, int ncol, const int64_t *idx)
+{
+    if (t->cache == NULL || t->cache->pencil == NULL) return NULL;
+    const pkm_trip_record *r = &t->cache->rec;
+    if (t->call >= r->ncalls) return NULL;
+    const pkm_trip_call *c = &r->calls[t->call];
+    if (c->nrow != nrow || c->ncol != ncol ||
+        memcmp(r->idx + c->idx_off, idx, sizeof(int64_t) * (size_t)ncol) != 0)
+        return NULL;
+    return c;
+}
+
+/* Append the call's record (kept columns keep[0..nk)) to t->rec, with room for its entries. */
+static int record_call(pkm_trip *t, int nrow, int ncol, const int64_t *idx, int nk, const int *keep)
+{
+    pkm_trip_record *r = &t->rec;
+    const int64_t ne = (int64_t)nk * (nk + 1) / 2;
+    if (!grow((void **)&r->calls, &r->calls_cap, r->ncalls + 1, sizeof(*r->calls)) ||
+        !grow((void **)&r->idx, &r->idx_cap, r->idx_len + ncol, sizeof(*r->idx)) ||
+        !grow((void **)&r->keep, &r->keep_cap, r->keep_len + nk, sizeof(*r->keep)) ||
+        !grow((void **)&r->pos, &r->pos_cap, r->pos_len + ne, sizeof(*r->pos)))
+        return 0;
+    pkm_trip_call *c = &r->calls[r->ncalls++];
+    c->nrow = nrow;
+    c->ncol = ncol;
+    c->nkeep = nk;
+    c->idx_off = r->idx_len;
+    c->keep_off = r->keep_len;
+    c->pos_off = r->pos_len;
+    memcpy(r->idx + r->idx_len, idx, sizeof(int64_t) * (size_t)ncol);
+    memcpy(r->keep + r->keep_len, keep, sizeof(int) * (size_t)nk);
+    r->idx_len += ncol;
+    r->keep_len += nk;
+    r->pos_len += ne;
+    return 1;
+}
+
+/* Index of entry (a, b), a <= b, of an nk x nk upper triangle stored row by row. */
+static int64_t upper_index(int64_t a, int64_t b, int64_t nk)
+{
+    return a * nk - a * (a - 1) / 2 + (b - a);
 }
 
 pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_t *idx,
                                    const double *E, const double *Ka, const double *Ma,
                                    pkm_ctx *ctx)
 {
-    if (ncol <= 0) return PKM_OK;
-    const int64_t need = (int64_t)nrow * ncol + 2 * (int64_t)ncol * ncol;
-    if (need > t->work_cap) {
-        double *w = realloc(t->work, sizeof(*w) * (size_t)need);
-        if (w == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate assembly scratch");
-        t->work = w;
-        t->work_cap = need;
+    if (ncol <= 0 || t->miss) return PKM_OK;
+    const pkm_trip_call *old = cached_call(t, nrow, ncol, idx);
+    if (t->scatter && old == NULL) {
+        t->miss = 1;
+        return PKM_OK;
     }
-    double *AE = t->work, *BK = AE + (int64_t)nrow * ncol, *BM = BK + (int64_t)ncol * ncol;
-    memset(BK, 0, sizeof(double) * (size_t)ncol * (size_t)ncol);
-    memset(BM, 0, sizeof(double) * (size_t)ncol * (size_t)ncol);
-    if (Ka != NULL) congruence(nrow, ncol, E, Ka, AE, BK);
-    if (Ma != NULL) congruence(nrow, ncol, E, Ma, AE, BM);
-    if (!trip_reserve(t, (int64_t)ncol * (ncol + 1) / 2))
-        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow assembly triplets");
-    for (int i = 0; i < ncol; i++)
-        for (int j = i; j < ncol; j++) {
-            double kv = BK[i * ncol + j], mv = BM[i * ncol + j];
-            if (kv != 0.0 || mv != 0.0) trip_push(t, idx[i], idx[j], kv, mv);
+    /* Scratch: doubles vals (nrow ncol), AE (nrow ncol), BK, BM (ncol^2); ints keep, cnt, okeep
+     * (ncol each), rows (nrow ncol). */
+    const int64_t nd = 2 * (int64_t)nrow * ncol + 2 * (int64_t)ncol * ncol;
+    const int64_t ni = 3 * (int64_t)ncol + (int64_t)nrow * ncol;
+    if (!grow((void **)&t->work, &t->work_cap, nd, sizeof(double)) ||
+        !grow((void **)&t->iwork, &t->iwork_cap, ni, sizeof(int)))
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate assembly scratch");
+    int *keep = t->iwork, *cnt = keep + ncol, *okeep = cnt + ncol, *rows = okeep + ncol;
+    double *vals = t->work, *AE = vals + (int64_t)nrow * ncol;
+    /* okeep: a column's place in the record's kept columns, -1 if not kept there. */
+    for (int c = 0; c < ncol; c++)
+        okeep[c] = -1;
+    if (old != NULL) {
+        const int *ok = t->cache->rec.keep + old->keep_off;
+        for (int q = 0; q < old->nkeep; q++)
+            okeep[ok[q]] = q;
+    }
+    int nk = 0;
+    for (int c = 0; c < ncol; c++) {
+        int nz = 0;
+        for (int r = 0; r < nrow && !nz; r++)
+            nz = E[r * ncol + c] != 0.0;
+        if (nz && okeep[c] < 0 && t->scatter) {
+            t->miss = 1; /* a column nonzero for the first time: record again */
+            return PKM_OK;
         }
-    return PKM_OK;
-}
-
-pkm_status pkm_trip_add_entry(pkm_trip *t, int64_t row, int64_t col, double k, double m,
-                              pkm_ctx *ctx)
-{
-    if (!trip_reserve(t, 1)) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow assembly triplets");
-    trip_push(t, row, col, k, m);
+        if (nz || okeep[c] >= 0) keep[nk++] = c;
+    }
+    for (int q = 0; q < nk; q++) {
+        cnt[q] = 0;
+        for (int r = 0; r < nrow; r++) {
+            const double v = E[r * ncol + keep[q]];
+            if (v == 0.0) continue;
+            rows[q * nrow + cnt[q]] = r;
+            vals[q * nrow + cnt[q]] = v;
+            cnt[q]++;
+        }
+    }
+    const ecols ec = {nrow, nk, keep, cnt, rows, vals};
+    double *BK = AE + (int64_t)nrow * nk, *BM = BK + (int64_t)nk * nk;
+    if (Ka != NULL)
+        congruence(&ec, Ka, AE, BK);
+    else
+        memset(BK, 0, sizeof(double) * (size_t)nk * (size_t)nk);
+    if (Ma != NULL)
+        congruence(&ec, Ma, AE, BM);
+    else
+        memset(BM, 0, sizeof(double) * (size_t)nk * (size_t)nk);
+    const int64_t *opos = old != NULL ? t->cache->rec.pos + old->pos_off : NULL;
+    if (t->scatter) {
+        /* The kept columns are the record's (checked above), so entries index alike. */
+        pkm_pencil *p = t->cache->pencil;
+        int64_t e = 0;
+        for (int a = 0; a < nk; a++)
+            for (int b = a; b < nk; b++, e++) {
+                const double kv = BK[a * nk + b], mv = BM[a * nk + b];
+                if (opos[e] >= 0) {
+                    p->k[opos[e]] += kv;
+                    p->m[opos[e]] += mv;
+                } else if (kv != 0.0 || mv != 0.0) {
+                    t->miss = 1; /* an entry nonzero for the first time: record again */
+                    return PKM_OK;
+                }
+            }
+        t->call++;
+        return PKM_OK;
+    }
+    if (t->cache != NULL && !record_call(t, nrow, ncol, idx, nk, keep))
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow the assembly record");
+    if (!trip_reserve(t, (int64_t)nk * (nk + 1) / 2))
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow assembly triplets");
+    int64_t *pos = t->cache != NULL ? t->rec.pos + t->rec.calls[t->rec.ncalls - 1].pos_off : NULL;
+    int64_t e = 0;
+    for (int a = 0; a < nk; a++)
+        for (int b = a; b < nk; b++, e++) {
+            const double kv = BK[a * nk + b], mv = BM[a * nk + b];
+            /* Kept if nonzero now or in the pattern already (the pattern only grows). */
+            int in = kv != 0.0 || mv != 0.0;
+            if (!in && opos != NULL) {
+                const int oa = okeep[keep[a]], ob = okeep[keep[b]];
+                in = oa >= 0 && ob >= 0 && opos[upper_index(oa, ob, old->nkeep)] >= 0;
+            }
+            if (pos != NULL) pos[e] = in ? t->len : -1;
+            if (in) trip_push(t, idx[keep[a]], idx[keep[b]], kv, mv);
+        }
+    t->call++;
     return PKM_OK;
 }
 
@@ -131,7 +292,7 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-pkm_status pkm_trip_to_pencil(const pkm_trip *t, pkm_pencil **out, pkm_ctx *ctx)
+pkm_status pkm_trip_to_pencil(const pkm_trip *t, int64_t *pos_out, pkm_pencil **out, pkm_ctx *ctx)
 {
     *out = NULL;
     const int64_t n = t->n;
@@ -151,7 +312,8 @@ pkm_status pkm_trip_to_pencil(const pkm_trip *t, pkm_pencil **out, pkm_ctx *ctx)
         cnt[j + 1] += 1;
     for (int64_t j = 0; j < n; j++)
         cnt[j + 1] += cnt[j];
-    /* perm holds triplet numbers, -1 - j for the added diagonal of column j. */
+    /* perm holds triplet numbers, -1 - j for the added diagonal of column j; within a column
+     * the triplets keep their order, so duplicates are summed in the order they were added. */
     {
         int64_t *pos = malloc(sizeof(*pos) * (size_t)(n > 0 ? n : 1));
         if (pos == NULL) {
@@ -200,6 +362,7 @@ pkm_status pkm_trip_to_pencil(const pkm_trip *t, pkm_pencil **out, pkm_ctx *ctx)
             }
             p->k[lo] += t->k[perm[q]];
             p->m[lo] += t->m[perm[q]];
+            if (pos_out != NULL) pos_out[perm[q]] = lo;
         }
     }
     p->colptr[n] = k;
@@ -211,4 +374,89 @@ done:
     free(perm);
     free(rows);
     return rc;
+}
+
+pkm_status pkm_asm_cache_create(pkm_asm_cache **out, pkm_ctx *ctx)
+{
+    *out = calloc(1, sizeof(**out));
+    if (*out == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate an assembly cache");
+    return PKM_OK;
+}
+
+void pkm_asm_cache_destroy(pkm_asm_cache **c)
+{
+    if (c == NULL || *c == NULL) return;
+    record_free(&(*c)->rec);
+    pkm_pencil_destroy(&(*c)->pencil);
+    free(*c);
+    *c = NULL;
+}
+
+static int same_pattern(const pkm_pencil *a, const pkm_pencil *b)
+{
+    return a != NULL && b != NULL && a->n == b->n && a->nnz == b->nnz &&
+           memcmp(a->colptr, b->colptr, sizeof(int64_t) * (size_t)(a->n + 1)) == 0 &&
+           memcmp(a->rowind, b->rowind, sizeof(int64_t) * (size_t)a->nnz) == 0;
+}
+
+/* Recording pass done: compress, turn triplet numbers into positions, keep the record and the
+ * pencil in the cache. */
+static pkm_status keep_record(pkm_trip *t, pkm_formulation form, pkm_ctx *ctx)
+{
+    pkm_asm_cache *c = t->cache;
+    int64_t *tpos = malloc(sizeof(int64_t) * (size_t)(t->len > 0 ? t->len : 1));
+    if (tpos == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the assembly scatter map");
+    pkm_pencil *p = NULL;
+    pkm_status rc = pkm_trip_to_pencil(t, tpos, &p, ctx);
+    if (rc != PKM_OK) {
+        free(tpos);
+        return rc;
+    }
+    for (int64_t e = 0; e < t->rec.pos_len; e++)
+        if (t->rec.pos[e] >= 0) t->rec.pos[e] = tpos[t->rec.pos[e]];
+    free(tpos);
+    if (!same_pattern(p, c->pencil)) c->version++;
+    pkm_pencil_destroy(&c->pencil);
+    c->pencil = p;
+    record_free(&c->rec);
+    c->rec = t->rec;
+    memset(&t->rec, 0, sizeof(t->rec));
+    c->form = form;
+    c->records++;
+    return PKM_OK;
+}
+
+pkm_status pkm_assemble_cached(const pkm_model *m, pkm_formulation form, pkm_asm_cache *c,
+                               const pkm_pencil **out, int64_t *version, pkm_assembly_info *info,
+                               pkm_ctx *ctx)
+{
+    *out = NULL;
+    pkm_assembly_info inf;
+    memset(&inf, 0, sizeof(inf));
+    pkm_trip t;
+    memset(&t, 0, sizeof(t));
+    t.cache = c;
+    pkm_status rc = PKM_OK;
+    if (c->pencil != NULL && c->form == form) {
+        t.scatter = 1;
+        rc = pkm_assemble_formulation(m, form, &t, &inf, ctx);
+        /* Every recorded call must have been made, in order. */
+        if (rc == PKM_OK && !t.miss && t.call == c->rec.ncalls) {
+            pkm_trip_free(&t);
+            goto ok;
+        }
+        pkm_trip_free(&t);
+        if (rc != PKM_OK) return rc;
+        t.cache = c;
+    }
+    rc = pkm_assemble_formulation(m, form, &t, &inf, ctx);
+    if (rc == PKM_OK) rc = keep_record(&t, form, ctx);
+    pkm_trip_free(&t);
+    if (rc != PKM_OK) return rc;
+ok:
+    *out = c->pencil;
+    *version = c->version;
+    if (info != NULL) *info = inf;
+    return PKM_OK;
 }

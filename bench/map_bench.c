@@ -2,13 +2,15 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Part 1: poses per second of the map pipeline (inverse kinematics, assembly, 8 modes) over a
- * grid of poses for tree + ARPACK, nodal + ARPACK and tree + dense LAPACK, with their ratios and
- * the time split of one pose. Part 2: one pose, elements_per_link k = 1 ... 1024: coordinates,
- * assembly and solve times, peak memory, the first 10 frequencies and their convergence.
- * Every measurement runs in a forked child (own peak memory, a time limit, no state shared
- * between measurements); the parent only schedules and prints. Ratios, never assertions. */
+ * grid of poses for tree and nodal formulations, each with ARPACK and with the dense LAPACK
+ * baseline (dsygvx, the same 8 modes of the same matrices), 1 and 2 worker processes, with
+ * their ratios and the time split of one pose. Part 2: one pose, elements_per_link k = 1 ... 1024:
+ * coordinates, assembly and solve times, peak memory, the first 10 frequencies and their
+ * convergence. Every measurement runs in a forked child (own peak memory, a time limit, no state
+ * shared between measurements); the parent only schedules and prints. Ratios, never assertions. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "assembly/assembly_impl.h"
 #include "pkm/analysis.h"
 #include "pkm/assembly.h"
 #include "pkm/cases.h"
@@ -219,32 +221,27 @@ static double map_max_rel_diff(const pkm_map *a, const pkm_map *b)
     return worst;
 }
 
-static int same_pattern(const pkm_pencil *a, const pkm_pencil *b)
-{
-    return a->n == b->n && a->nnz == b->nnz &&
-           memcmp(a->colptr, b->colptr, sizeof(int64_t) * (size_t)(a->n + 1)) == 0 &&
-           memcmp(a->rowind, b->rowind, sizeof(int64_t) * (size_t)a->nnz) == 0;
-}
-
-/* Time split of configuration (a) over the poses of map: build (IK + model), pkm_assemble,
- * pkm_modal_solve with a solver created once per pattern. */
-static int map_split(const pkm_navaro_params *par, const pkm_map *map)
+/* Time split over the poses of map in formulation f, through the same cached assembly and
+ * symbolic reuse as a sweep: build (IK + model), pkm_assemble_cached, symbolic analysis (when
+ * the pattern grows), pkm_modal_solve. */
+static int map_split(const pkm_navaro_params *par, const pkm_map *map, pkm_formulation f)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_modal_opts opts = pkm_modal_opts_default();
     opts.nev = MAP_NEV;
     pkm_modal *solver = NULL;
-    pkm_pencil *ref = NULL;
     pkm_modes *modes = NULL;
+    pkm_asm_cache *cache = NULL;
     double t_build = 0.0, t_asm = 0.0, t_solve = 0.0, t_sym = 0.0;
-    int64_t done = 0, patterns = 0;
-    int rc = 0;
+    int64_t done = 0, patterns = 0, version = 0, ops = 0;
+    int rc = pkm_asm_cache_create(&cache, &ctx) == PKM_OK ? 0 : 1;
     for (int64_t p = 0; p < map->npoints && rc == 0; p++) {
         double pose[16];
         pkm_map_pose(map, p, pose);
         pkm_model *m = NULL;
-        pkm_pencil *pen = NULL;
+        const pkm_pencil *pen = NULL;
+        int64_t v = 0;
         const double t0 = now_s();
         pkm_status st = pkm_navaro_build(par, pose, &m, &ctx);
         const double t1 = now_s();
@@ -257,7 +254,7 @@ static int map_split(const pkm_navaro_params *par, const pkm_map *map)
             rc = 1;
             break;
         }
-        st = pkm_assemble(m, PKM_FORM_TREE, &pen, NULL, &ctx);
+        st = pkm_assemble_cached(m, f, cache, &pen, &v, NULL, &ctx);
         const double t2 = now_s();
         pkm_model_destroy(&m);
         if (st != PKM_OK) {
@@ -265,26 +262,22 @@ static int map_split(const pkm_navaro_params *par, const pkm_map *map)
             rc = 1;
             break;
         }
-        if (ref == NULL || !same_pattern(ref, pen)) {
+        if (solver == NULL || v != version) {
             pkm_modal_destroy(&solver);
-            pkm_pencil_destroy(&ref);
             pkm_modes_destroy(&modes);
             st = pkm_modal_create(pen, &solver, &ctx);
             if (st == PKM_OK) st = pkm_modes_create(pen->n, MAP_NEV, &modes, &ctx);
             if (st != PKM_OK) {
                 print_failure("split: symbolic analysis", st, &ctx);
-                pkm_pencil_destroy(&pen);
                 rc = 1;
                 break;
             }
-            ref = pen;
-            pen = NULL;
+            version = v;
             patterns++;
         }
         const double t3 = now_s();
-        st = pkm_modal_solve(solver, pen != NULL ? pen : ref, &opts, modes, &ctx);
+        st = pkm_modal_solve(solver, pen, &opts, modes, &ctx);
         const double t4 = now_s();
-        pkm_pencil_destroy(&pen);
         if (st != PKM_OK) {
             /* A failed pose is data in a map; here it is reported and skipped. */
             print_failure("split: solve", st, &ctx);
@@ -295,16 +288,17 @@ static int map_split(const pkm_navaro_params *par, const pkm_map *map)
         t_asm += t2 - t1;
         t_sym += t3 - t2;
         t_solve += t4 - t3;
+        ops += modes->op_count;
         done++;
     }
     if (rc == 0 && done > 0) {
         const double tot = t_build + t_asm + t_sym + t_solve;
-        printf("\nTime split of one pose, (a) tree + ARPACK, averaged over %lld poses "
-               "(%lld sparsity pattern(s)):\n",
-               (long long)done, (long long)patterns);
+        printf("\nTime split of one pose, %s + ARPACK, averaged over %lld poses (%lld sparsity "
+               "pattern(s), %.1f operator applications per solve):\n",
+               form_name(f), (long long)done, (long long)patterns, (double)ops / (double)done);
         printf("  %-34s %10.2f us  %5.1f %%\n", "model build + IK", 1e6 * t_build / (double)done,
                100.0 * t_build / tot);
-        printf("  %-34s %10.2f us  %5.1f %%\n", "assembly (pkm_assemble)",
+        printf("  %-34s %10.2f us  %5.1f %%\n", "assembly (cached scatter map)",
                1e6 * t_asm / (double)done, 100.0 * t_asm / tot);
         printf("  %-34s %10.2f us  %5.1f %%\n", "symbolic analysis (per pattern)",
                1e6 * t_sym / (double)done, 100.0 * t_sym / tot);
@@ -314,8 +308,8 @@ static int map_split(const pkm_navaro_params *par, const pkm_map *map)
                (double)done / tot);
     }
     pkm_modes_destroy(&modes);
-    pkm_pencil_destroy(&ref);
     pkm_modal_destroy(&solver);
+    pkm_asm_cache_destroy(&cache);
     return rc;
 }
 
@@ -335,22 +329,25 @@ static int map_bench(const void *arg, void *res)
         printf("  FAILED: %s\n", pctx.msg);
         return 1;
     }
+    enum { NCFG = 6 };
     static const struct {
         const char *label;
         pkm_formulation f;
         pkm_eigensolver e;
         int workers;
-    } cfg[4] = {{"(a) tree  + ARPACK", PKM_FORM_TREE, PKM_EIG_ARPACK, 1},
-                {"(b) nodal + ARPACK", PKM_FORM_NODAL, PKM_EIG_ARPACK, 1},
-                {"(c) tree  + dense LAPACK", PKM_FORM_TREE, PKM_EIG_DENSE, 1},
-                {"(a2) (a), 2 worker procs", PKM_FORM_TREE, PKM_EIG_ARPACK, 2}};
-    pkm_map map[4];
-    double rate[4] = {0.0, 0.0, 0.0, 0.0};
-    int ok[4] = {0, 0, 0, 0};
+    } cfg[NCFG] = {{"(a) tree  + ARPACK", PKM_FORM_TREE, PKM_EIG_ARPACK, 1},
+                   {"(b) nodal + ARPACK", PKM_FORM_NODAL, PKM_EIG_ARPACK, 1},
+                   {"(c) tree  + dense dsygvx", PKM_FORM_TREE, PKM_EIG_DENSE, 1},
+                   {"(d) nodal + dense dsygvx", PKM_FORM_NODAL, PKM_EIG_DENSE, 1},
+                   {"(a2) (a), 2 worker procs", PKM_FORM_TREE, PKM_EIG_ARPACK, 2},
+                   {"(b2) (b), 2 worker procs", PKM_FORM_NODAL, PKM_EIG_ARPACK, 2}};
+    pkm_map map[NCFG];
+    double rate[NCFG] = {0.0};
+    int ok[NCFG] = {0};
     memset(map, 0, sizeof(map));
     printf("%-26s %8s %6s %6s %6s %10s %12s\n", "configuration", "n", "ok", "unreach", "failed",
            "time s", "ok poses/s");
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NCFG; i++) {
         pkm_ctx ctx;
         pkm_ctx_clear(&ctx);
         pkm_status st = map_setup(c, job->grid, cfg[i].f, cfg[i].e, &map[i], &ctx);
@@ -378,23 +375,27 @@ static int map_bench(const void *arg, void *res)
                t, rate[i]);
         fflush(stdout); /* a child killed by its time limit keeps what it printed */
     }
-    if (ok[0] && ok[2])
-        printf("ratio (a)/(c) tree ARPACK / tree dense:  %8.2f\n", rate[0] / rate[2]);
-    if (ok[1] && ok[2])
-        printf("ratio (b)/(c) nodal ARPACK / tree dense: %8.2f\n", rate[1] / rate[2]);
-    if (ok[0] && ok[1])
-        printf("ratio (a)/(b) tree / nodal (ARPACK):     %8.2f\n", rate[0] / rate[1]);
-    if (ok[0] && ok[3])
-        printf("ratio (a2)/(a) 2 workers / 1 process:    %8.2f\n", rate[3] / rate[0]);
-    if (ok[0] && ok[2])
-        printf("max relative frequency difference (a) vs (c): %.2e\n",
-               map_max_rel_diff(&map[0], &map[2]));
-    if (ok[0] && ok[1])
-        printf("max relative frequency difference (a) vs (b): %.2e\n",
-               map_max_rel_diff(&map[0], &map[1]));
+    static const struct {
+        int num, den;
+        const char *label;
+    } ratio[] = {{0, 2, "(a)/(c) tree ARPACK / tree dense (same matrices)"},
+                 {1, 3, "(b)/(d) nodal ARPACK / nodal dense (same matrices)"},
+                 {1, 2, "(b)/(c) nodal ARPACK / tree dense"},
+                 {0, 1, "(a)/(b) tree / nodal (ARPACK)"},
+                 {4, 0, "(a2)/(a) 2 workers / 1 process, tree"},
+                 {5, 1, "(b2)/(b) 2 workers / 1 process, nodal"}};
+    for (size_t r = 0; r < sizeof(ratio) / sizeof(ratio[0]); r++)
+        if (ok[ratio[r].num] && ok[ratio[r].den])
+            printf("ratio %-52s %8.2f\n", ratio[r].label, rate[ratio[r].num] / rate[ratio[r].den]);
+    static const int diff[][2] = {{0, 2}, {1, 3}, {0, 1}, {0, 4}, {1, 5}};
+    for (size_t d = 0; d < sizeof(diff) / sizeof(diff[0]); d++)
+        if (ok[diff[d][0]] && ok[diff[d][1]])
+            printf("max relative frequency difference %.4s vs %.4s: %.2e\n", cfg[diff[d][0]].label,
+                   cfg[diff[d][1]].label, map_max_rel_diff(&map[diff[d][0]], &map[diff[d][1]]));
     int rc = 0;
-    if (ok[0]) rc = map_split(&par, &map[0]);
-    for (int i = 0; i < 4; i++)
+    if (ok[0]) rc |= map_split(&par, &map[0], PKM_FORM_TREE);
+    if (ok[1]) rc |= map_split(&par, &map[1], PKM_FORM_NODAL);
+    for (int i = 0; i < NCFG; i++)
         pkm_map_free(&map[i]);
     out->maxrss_kb = maxrss_kb();
     return rc;
@@ -416,7 +417,7 @@ typedef struct size_result {
     long maxrss_kb;
     double lam_max_est; /* max_i K_ii / M_ii: a lower bound of the largest eigenvalue */
     double omega2[SIZE_NEV], freq[SIZE_NEV];
-    double max_residual;
+    double max_residual, max_backward; /* over the modes: relative residual, backward error */
     int iterations, op_count;
 } size_result;
 
@@ -528,6 +529,7 @@ static int size_bench(const void *arg, void *res)
         r->omega2[i] = modes->omega2[i];
         r->freq[i] = modes->freq_hz[i];
         if (modes->residual[i] > r->max_residual) r->max_residual = modes->residual[i];
+        if (modes->backward_error[i] > r->max_backward) r->max_backward = modes->backward_error[i];
     }
     r->iterations = modes->iterations;
     r->op_count = modes->op_count;
@@ -555,10 +557,11 @@ static void print_size_row(const size_row *row)
     if (!row->ok) {
         if (row->out.received == sizeof(*r) && r->status != PKM_OK) {
             /* The work done before the failure is still timed. */
-            printf("%-6s %5d %9lld %10lld %10.4f %10.4f %10.4f %10.4f %10ld %9s %10s %10s %4s\n",
+            printf("%-6s %5d %9lld %10lld %10.4f %10.4f %10.4f %10.4f %10ld %9s %10s %10s %4s %9s "
+                   "%9s\n",
                    form_name(row->job.form), row->job.k, (long long)r->n_reduced, (long long)r->nnz,
                    r->t_asm, r->t_sym, r->t_solve, r->t_sym + r->t_solve, r->maxrss_kb, "-", "-",
-                   "-", "-");
+                   "-", "-", "-", "-");
             printf("  FAILED %s at %s: %s (%d): %s\n", what, r->stage,
                    pkm_status_str((pkm_status)r->status), r->status, r->msg);
         } else {
@@ -566,10 +569,12 @@ static void print_size_row(const size_row *row)
         }
         return;
     }
-    printf("%-6s %5d %9lld %10lld %10.4f %10.4f %10.4f %10.4f %10ld %9.2e %10.2e %10.2e %4d\n",
+    printf("%-6s %5d %9lld %10lld %10.4f %10.4f %10.4f %10.4f %10ld %9.2e %10.2e %10.2e %4d %9.2e "
+           "%9.2e\n",
            form_name(row->job.form), row->job.k, (long long)r->n_reduced, (long long)r->nnz,
            r->t_asm, r->t_sym, r->t_solve, r->t_sym + r->t_solve, r->maxrss_kb, spread_of(r),
-           DBL_EPSILON * spread_of(r), pair_split(r), r->op_count);
+           DBL_EPSILON * spread_of(r), pair_split(r), r->op_count, r->max_residual,
+           r->max_backward);
 }
 
 static void print_size_tables(const size_row *rows, int nrows)
@@ -632,7 +637,7 @@ static void usage(FILE *f, const char *argv0)
 /* Part 1 in a child; 0 if it ran. */
 static int run_map_part(int quick)
 {
-    const map_job mj = {.grid = quick ? 10 : 40};
+    const map_job mj = {.grid = quick ? 10 : 60};
     printf("\n== 1. Map pipeline: %dx%d grid, x, y in [%g, %g] m, theta = 0, %d modes per pose, "
            "one process, one thread of ours ==\n",
            mj.grid, mj.grid, -MAP_HALF_WIDTH, MAP_HALF_WIDTH, MAP_NEV);
@@ -675,11 +680,14 @@ static int run_size_part(int quick)
         "lambda_1 (the pencil's condition);\neps*spread is the textbook rounding estimate. "
         "pair split = largest relative split |f_i+1 - f_i| / f_i\nof a mode pair that the 3-fold "
         "symmetry of pose (0, 0, 0) makes exactly degenerate: the rounding\nerror actually "
-        "measured. Times of a failed row are those spent until the failure.\n",
+        "measured. Times of a failed row are those spent until the failure. relres, bwd err:\n"
+        "largest relative residual ||Kx - w^2 Mx|| / ||Kx|| and normwise backward error\n"
+        "||Kx - w^2 Mx|| / ((||K|| + w^2 ||M||) ||x||) over the 10 modes (the acceptance test: "
+        "<= 1e-10).\n",
         SIZE_LIMIT_S);
-    printf("%-6s %5s %9s %10s %10s %10s %10s %10s %10s %9s %10s %10s %4s\n", "form", "k", "n",
-           "nnz(K)", "assemble s", "symbolic s", "solve s", "sym+solve", "peak kB", "spread",
-           "eps*spread", "pair split", "ops");
+    printf("%-6s %5s %9s %10s %10s %10s %10s %10s %10s %9s %10s %10s %4s %9s %9s\n", "form", "k",
+           "n", "nnz(K)", "assemble s", "symbolic s", "solve s", "sym+solve", "peak kB", "spread",
+           "eps*spread", "pair split", "ops", "relres", "bwd err");
     for (int j = 0; j < nrows; j++) {
         size_row *row = &rows[j];
         if (run_child(size_bench, &row->job, &row->res, sizeof(row->res), SIZE_LIMIT_S,

@@ -24,12 +24,30 @@ _Static_assert(sizeof(a_int) == sizeof(int), "ARPACK a_int is not int");
 
 /* Automatic shift and rigid-mode scale, relative to max diag K / max diag M. */
 #define PKM_MODAL_ZERO_SCALE 1e-6
+/* Zero-energy threshold, relative to d = max_i K_ii / M_ii (the Rayleigh quotient of a unit
+ * coordinate, so a lower bound of the largest eigenvalue, and independent of the units of the
+ * coordinates). Rounding makes a computed zero eigenvalue ~ eps lambda_max (the assembled K is
+ * exact only to eps ||K||), and d <= lambda_max; an elastic lowest mode sits well above 1e-13 d
+ * (~450 eps d) up to spreads lambda_max / lambda_1 ~ 1e12, the limit of double precision for
+ * these models (docs/performance.md: NaVARo with 1024 elements per link has d / lambda_1 =
+ * 2.6e11 and lambda_1 38x the threshold). */
+#define PKM_MODAL_ZERO_REL 1e-13
 /* Extra Ritz values computed beyond nev so that a repeated eigenvalue at the end of the wanted
  * set is complete before the set is cut. */
-#define PKM_MODAL_NEV_MARGIN   2
-#define PKM_MODAL_MAXITER      300
-#define PKM_MODAL_MAX_ORTH     1e-6
-#define PKM_MODAL_MAX_RESIDUAL 1e-6
+#define PKM_MODAL_NEV_MARGIN 2
+#define PKM_MODAL_MAXITER    300
+#define PKM_MODAL_MAX_ORTH   1e-6
+/* Default acceptance: normwise backward error. A backward-stable dense solver reaches ~n eps;
+ * shift-invert Lanczos with Ritz tolerance tol reaches ~tol (the residual of OP's Ritz pair
+ * mapped back through K - sigma M), so 1e-10 accepts the default tol = 1e-12 with a margin of
+ * rounding growth, and still refuses a mode that is not an eigenpair of any pencil within 1e-10
+ * of (K, M). */
+#define PKM_MODAL_MAX_BACKWARD 1e-10
+/* Default ARPACK tolerance: the Ritz values of OP are converged to 1e-12 relative. Their error
+ * is then ~(1e-12)^2 / gap (Rayleigh-Ritz, symmetric), far below 1e-9 in w^2, and the modes
+ * pass the backward-error test; machine precision (tol = 0) costs ~1.7x more Lanczos steps on
+ * the NaVARo map for no digit that the pencil itself holds (docs/performance.md). */
+#define PKM_MODAL_TOL 1e-12
 
 struct pkm_modal {
     cholmod_common c;
@@ -39,7 +57,8 @@ struct pkm_modal {
     cholmod_factor *L;
     cholmod_dense *B, *X, *Y, *E; /* cholmod_l_solve2 right-hand side, result and workspace */
     /* ARPACK workspace: n-sized arrays allocated once, ncv-sized ones grown on demand. */
-    double *resid, *workd, *tmp;
+    double *resid, *workd, *tmp, *work2; /* work2: 2 n for the residual checks */
+    double *dinv; /* n reciprocals of the diagonal of a simplicial LL' factor */
     int ncv_cap, nev_cap;
     double *v, *workl, *d, *z;
     a_int *select;
@@ -54,7 +73,9 @@ pkm_modal_opts pkm_modal_opts_default(void)
     o.sigma = NAN;
     o.tol = 0.0;
     o.maxiter = 0;
-    o.max_residual = PKM_MODAL_MAX_RESIDUAL;
+    o.max_backward_error = 0.0;
+    o.max_residual = 0.0;
+    o.allow_zero_modes = 0;
     return o;
 }
 
@@ -71,8 +92,10 @@ pkm_status pkm_modes_create(int64_t n, int nev, pkm_modes **out, pkm_ctx *ctx)
     m->omega2 = calloc((size_t)nev, sizeof(double));
     m->freq_hz = calloc((size_t)nev, sizeof(double));
     m->residual = calloc((size_t)nev, sizeof(double));
+    m->backward_error = calloc((size_t)nev, sizeof(double));
     m->vectors = calloc((size_t)n * (size_t)nev, sizeof(double));
-    if (m->omega2 == NULL || m->freq_hz == NULL || m->residual == NULL || m->vectors == NULL)
+    if (m->omega2 == NULL || m->freq_hz == NULL || m->residual == NULL ||
+        m->backward_error == NULL || m->vectors == NULL)
         goto fail;
     *out = m;
     return PKM_OK;
@@ -88,6 +111,7 @@ void pkm_modes_destroy(pkm_modes **modes)
     free((*modes)->omega2);
     free((*modes)->freq_hz);
     free((*modes)->residual);
+    free((*modes)->backward_error);
     free((*modes)->vectors);
     free(*modes);
     *modes = NULL;
@@ -114,26 +138,40 @@ pkm_status pkm_modal_check_args(const pkm_pencil *p, const pkm_modal_opts *opts,
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "result holds %d modes of order %lld, solve wants %d of order %lld",
                         out->nev, (long long)out->n, opts->nev, (long long)p->n);
-    if (opts->ncv < 0 || opts->maxiter < 0 || !(opts->tol >= 0.0) || !(opts->max_residual >= 0.0))
+    if (opts->ncv < 0 || opts->maxiter < 0 || !(opts->tol >= 0.0) || !(opts->max_residual >= 0.0) ||
+        !(opts->max_backward_error >= 0.0))
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                        "ncv = %d, maxiter = %d, tol = %g, max_residual = %g must be >= 0",
-                        opts->ncv, opts->maxiter, opts->tol, opts->max_residual);
+                        "ncv = %d, maxiter = %d, tol = %g, max_residual = %g, "
+                        "max_backward_error = %g must be >= 0",
+                        opts->ncv, opts->maxiter, opts->tol, opts->max_residual,
+                        opts->max_backward_error);
     return PKM_OK;
 }
 
-/* 1e-6 of max diag K / max diag M, in rad^2/s^2: below it an eigenvalue is zero to working
- * accuracy (rigid or mechanism mode); 0 if M has no positive diagonal. */
-static double zero_scale(const pkm_pencil *p)
+/* Scales of the pencil's diagonal: max diag K, max diag M and max_i K_ii / M_ii over M_ii > 0. */
+typedef struct diag_scales {
+    double dk, dm, ratio;
+} diag_scales;
+
+static diag_scales diag_scales_of(const pkm_pencil *p)
 {
-    double dk = 0.0, dm = 0.0;
+    diag_scales d = {0.0, 0.0, 0.0};
     for (int64_t j = 0; j < p->n; j++) {
         int64_t q = p->colptr[j + 1] - 1; /* rows sorted, row <= column: diagonal is last */
         if (q >= p->colptr[j] && p->rowind[q] == j) {
-            dk = fmax(dk, p->k[q]);
-            dm = fmax(dm, p->m[q]);
+            d.dk = fmax(d.dk, p->k[q]);
+            d.dm = fmax(d.dm, p->m[q]);
+            if (p->m[q] > 0.0) d.ratio = fmax(d.ratio, p->k[q] / p->m[q]);
         }
     }
-    return dm > 0.0 ? PKM_MODAL_ZERO_SCALE * dk / dm : 0.0;
+    return d;
+}
+
+/* 1e-6 of max diag K / max diag M, in rad^2/s^2: the automatic shift for a singular K and the
+ * scale of a rigid mode's residual; 0 if M has no positive diagonal. */
+static double zero_scale(const diag_scales *d)
+{
+    return d->dm > 0.0 ? PKM_MODAL_ZERO_SCALE * d->dk / d->dm : 0.0;
 }
 
 static double norm2(int64_t n, const double *x)
@@ -144,20 +182,73 @@ static double norm2(int64_t n, const double *x)
     return sqrt(s);
 }
 
+/* Largest column 2-norm of the symmetric matrix with upper values a (sq: n scratch): a lower
+ * bound of its 2-norm, within a factor sqrt(n). */
+static double max_column_norm(const pkm_pencil *p, const double *a, double *sq)
+{
+    memset(sq, 0, sizeof(double) * (size_t)p->n);
+    for (int64_t j = 0; j < p->n; j++)
+        for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++) {
+            const int64_t i = p->rowind[q];
+            sq[j] += a[q] * a[q];
+            if (i != j) sq[i] += a[q] * a[q];
+        }
+    double m = 0.0;
+    for (int64_t j = 0; j < p->n; j++)
+        m = fmax(m, sq[j]);
+    return sqrt(m);
+}
+
+/* The zero-energy mode j of out is refused: its value, the threshold and its three largest
+ * coordinates go into the message, the mode itself stays in out. */
+static pkm_status refuse_zero_mode(const pkm_modes *out, int j, double threshold, pkm_ctx *ctx)
+{
+    const int64_t n = out->n;
+    const double *x = out->vectors + (size_t)j * (size_t)n;
+    int64_t top[3] = {-1, -1, -1};
+    for (int64_t i = 0; i < n; i++) {
+        for (int t = 0; t < 3; t++) {
+            if (top[t] < 0 || fabs(x[i]) > fabs(x[top[t]])) {
+                for (int u = 2; u > t; u--)
+                    top[u] = top[u - 1];
+                top[t] = i;
+                break;
+            }
+        }
+    }
+    char coords[160] = "";
+    size_t len = 0;
+    for (int t = 0; t < 3 && top[t] >= 0 && len < sizeof(coords); t++) {
+        int w = snprintf(coords + len, sizeof(coords) - len, "%s%lld (%.3g)", t ? ", " : "",
+                         (long long)top[t], x[top[t]]);
+        if (w < 0) break;
+        len += (size_t)w;
+    }
+    return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
+                    "mode %d is a zero-energy (mechanism) mode: omega^2 = %.3g rad^2/s^2 is below "
+                    "%.3g (1e-13 max K_ii/M_ii), %d such mode(s); its largest coordinates "
+                    "(index, value): %s",
+                    j, out->omega2[j], threshold, out->zero_modes, coords);
+}
+
 pkm_status pkm_modes_finish(const pkm_pencil *p, const pkm_modal_opts *opts, const double *w2,
-                            const double *vecs, const int *order, pkm_modes *out, pkm_ctx *ctx)
+                            const double *vecs, const int *order, double *work, pkm_modes *out,
+                            pkm_ctx *ctx)
 {
     const int64_t n = p->n;
     const int nev = opts->nev;
-    const double max_res = opts->max_residual > 0.0 ? opts->max_residual : PKM_MODAL_MAX_RESIDUAL;
+    const double max_be =
+        opts->max_backward_error > 0.0 ? opts->max_backward_error : PKM_MODAL_MAX_BACKWARD;
     pkm_status rc = PKM_OK;
-    double *kx = calloc((size_t)n, sizeof(double));
-    double *mx = calloc((size_t)n, sizeof(double));
-    if (kx == NULL || mx == NULL) {
-        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate residual work for order %lld",
-                      (long long)n);
-        goto done;
+    double *own = NULL;
+    if (work == NULL) {
+        own = malloc(sizeof(double) * 2 * (size_t)n);
+        if (own == NULL)
+            return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate residual work for order %lld",
+                            (long long)n);
+        work = own;
     }
+    double *kx = work, *mx = work + n;
     out->nev = nev;
     for (int j = 0; j < nev; j++) {
         int src = order != NULL ? order[j] : j;
@@ -166,10 +257,9 @@ pkm_status pkm_modes_finish(const pkm_pencil *p, const pkm_modal_opts *opts, con
         memcpy(out->vectors + (size_t)j * (size_t)n, vecs + (size_t)src * (size_t)n,
                sizeof(double) * (size_t)n);
     }
-    /* Residual relative to max(||K x||, max(|w^2|, s) ||M x||): for an elastic mode both terms
-     * equal ||K x||; for a rigid mode ||K x|| is rounding noise, so the scale s below which w^2
-     * is zero to working accuracy stands in for |w^2|. */
-    const double s = zero_scale(p);
+    const diag_scales ds = diag_scales_of(p);
+    const double s = zero_scale(&ds);
+    const double norm_k = max_column_norm(p, p->k, kx), norm_m = max_column_norm(p, p->m, kx);
     double orth = 0.0;
     int orth_i = 0, orth_j = 0;
     for (int j = 0; j < nev; j++) {
@@ -177,15 +267,21 @@ pkm_status pkm_modes_finish(const pkm_pencil *p, const pkm_modal_opts *opts, con
         pkm_pencil_matvec(p, 'K', x, kx);
         pkm_pencil_matvec(p, 'M', x, mx);
         const double lam = out->omega2[j];
+        /* Relative residual against max(||K x||, max(|w^2|, s) ||M x||): for an elastic mode
+         * both terms equal ||K x||; for a rigid mode ||K x|| is rounding noise, so the scale s
+         * below which w^2 is zero to working accuracy stands in for |w^2|. */
         const double den = fmax(norm2(n, kx), fmax(fabs(lam), s) * norm2(n, mx));
         for (int64_t i = 0; i < n; i++)
             kx[i] -= lam * mx[i];
-        out->residual[j] = den > 0.0 ? norm2(n, kx) / den : INFINITY;
+        const double r = norm2(n, kx);
+        out->residual[j] = den > 0.0 ? r / den : INFINITY;
+        const double be_den = (norm_k + fabs(lam) * norm_m) * norm2(n, x);
+        out->backward_error[j] = be_den > 0.0 ? r / be_den : INFINITY;
         for (int i = 0; i <= j; i++) {
             const double *y = out->vectors + (size_t)i * (size_t)n;
             double g = 0.0;
-            for (int64_t r = 0; r < n; r++)
-                g += y[r] * mx[r];
+            for (int64_t q = 0; q < n; q++)
+                g += y[q] * mx[q];
             double e = fabs(g - (i == j ? 1.0 : 0.0));
             if (!(e <= orth)) {
                 orth = e;
@@ -195,11 +291,26 @@ pkm_status pkm_modes_finish(const pkm_pencil *p, const pkm_modal_opts *opts, con
         }
     }
     out->orth_error = orth;
+    const double zero = PKM_MODAL_ZERO_REL * ds.ratio;
+    out->zero_modes = 0;
+    while (out->zero_modes < nev && out->omega2[out->zero_modes] < zero)
+        out->zero_modes++;
+    if (out->zero_modes > 0 && !opts->allow_zero_modes) {
+        rc = refuse_zero_mode(out, 0, zero, ctx);
+        goto done;
+    }
     for (int j = 0; j < nev; j++) {
-        if (!(out->residual[j] <= max_res)) {
+        if (!(out->backward_error[j] <= max_be)) {
+            rc = PKM_FAIL(ctx, PKM_ERR_ACCURACY,
+                          "mode %d (omega^2 = %.6g): backward error %.3e exceeds %.1e (relative "
+                          "residual %.3e)",
+                          j, out->omega2[j], out->backward_error[j], max_be, out->residual[j]);
+            goto done;
+        }
+        if (opts->max_residual > 0.0 && !(out->residual[j] <= opts->max_residual)) {
             rc = PKM_FAIL(ctx, PKM_ERR_ACCURACY,
                           "mode %d (omega^2 = %.6g): relative residual %.3e exceeds %.1e", j,
-                          out->omega2[j], out->residual[j], max_res);
+                          out->omega2[j], out->residual[j], opts->max_residual);
             goto done;
         }
     }
@@ -208,8 +319,7 @@ pkm_status pkm_modes_finish(const pkm_pencil *p, const pkm_modal_opts *opts, con
                       "modes %d and %d: |X^T M X - I| = %.3e exceeds %.1e (not M-orthonormal)",
                       orth_i, orth_j, orth, PKM_MODAL_MAX_ORTH);
 done:
-    free(kx);
-    free(mx);
+    free(own);
     return rc;
 }
 
@@ -267,7 +377,10 @@ pkm_status pkm_modal_create(const pkm_pencil *pattern, pkm_modal **out, pkm_ctx 
     s->resid = calloc((size_t)n, sizeof(double));
     s->workd = calloc(3 * (size_t)n, sizeof(double));
     s->tmp = calloc((size_t)n, sizeof(double));
-    if (s->resid == NULL || s->workd == NULL || s->tmp == NULL) {
+    s->work2 = calloc(2 * (size_t)n, sizeof(double));
+    s->dinv = calloc((size_t)n, sizeof(double));
+    if (s->resid == NULL || s->workd == NULL || s->tmp == NULL || s->work2 == NULL ||
+        s->dinv == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate Lanczos vectors of order %lld",
                       (long long)n);
         goto fail;
@@ -313,6 +426,8 @@ void pkm_modal_destroy(pkm_modal **solver)
     free(s->resid);
     free(s->workd);
     free(s->tmp);
+    free(s->work2);
+    free(s->dinv);
     free_lanczos(s);
     free(s);
     *solver = NULL;
@@ -360,12 +475,52 @@ static pkm_status factor_shift(pkm_modal *s, const pkm_pencil *p, double sigma, 
         return PKM_FAIL(ctx, s->c.status == CHOLMOD_OUT_OF_MEMORY ? PKM_ERR_NOMEM : PKM_ERR_SOLVER,
                         "cholmod_l_factorize of K - sigma M (sigma = %g) failed (status %d)", sigma,
                         s->c.status);
+    const cholmod_factor *L = s->L;
+    if (!L->is_super && L->is_ll) {
+        const SuiteSparse_long *lp = L->p;
+        const double *lx = L->x;
+        for (int64_t j = 0; j < s->n; j++)
+            s->dinv[j] = 1.0 / lx[lp[j]];
+    }
     return PKM_OK;
 }
 
-/* y = (K - sigma M)^-1 x with the current factor. */
+/* y = (K - sigma M)^-1 x with the current factor. A simplicial LL' factor (CHOLMOD's choice
+ * for small or very sparse pencils, e.g. every NaVARo map pose) is applied here directly:
+ * A(p, p) = L L^T, so x = P^T L^-T L^-1 P b with (P b)_k = b_Perm[k], each column of L holding
+ * its diagonal first, then Lnz[j] - 1 entries below it (CHOLMOD user guide, cholmod_factor).
+ * This spares cholmod_l_solve2's per-call checks and copies, which cost more than the
+ * substitutions themselves at n ~ 100, and multiplies by the reciprocal diagonal (dinv, set
+ * once per factorisation) instead of dividing twice per column and solve. Supernodal factors
+ * go through cholmod_l_solve2. */
 static pkm_status shifted_solve(pkm_modal *s, const double *x, double *y, pkm_ctx *ctx)
 {
+    const cholmod_factor *L = s->L;
+    if (!L->is_super && L->is_ll) {
+        const int64_t n = s->n;
+        const SuiteSparse_long *lp = L->p, *li = L->i, *lnz = L->nz, *perm = L->Perm;
+        const double *lx = L->x, *dinv = s->dinv;
+        double *w = s->B->x;
+        for (int64_t k = 0; k < n; k++)
+            w[k] = x[perm != NULL ? perm[k] : k];
+        for (int64_t j = 0; j < n; j++) {
+            const int64_t q0 = lp[j], q1 = lp[j] + lnz[j];
+            const double wj = w[j] * dinv[j];
+            w[j] = wj;
+            for (int64_t q = q0 + 1; q < q1; q++)
+                w[li[q]] -= lx[q] * wj;
+        }
+        for (int64_t j = n - 1; j >= 0; j--) {
+            const int64_t q0 = lp[j], q1 = lp[j] + lnz[j];
+            double t = w[j];
+            for (int64_t q = q0 + 1; q < q1; q++)
+                t -= lx[q] * w[li[q]];
+            w[j] = t * dinv[j];
+        }
+        for (int64_t k = 0; k < n; k++)
+            y[perm != NULL ? perm[k] : k] = w[k];
+        return PKM_OK;
+    }
     memcpy(s->B->x, x, sizeof(double) * (size_t)s->n);
     if (!cholmod_l_solve2(CHOLMOD_A, s->L, s->B, NULL, &s->X, NULL, &s->Y, &s->E, &s->c) ||
         s->X == NULL)
@@ -400,7 +555,8 @@ static pkm_status choose_shift(pkm_modal *s, const pkm_pencil *p, double *sigma,
      * the scale of the pencil's diagonal, so that K - sigma M is positive definite while the
      * elastic modes stay well separated from sigma. */
     const int64_t k_minor = minor;
-    const double s0 = zero_scale(p);
+    const diag_scales ds = diag_scales_of(p);
+    const double s0 = zero_scale(&ds);
     if (!(s0 > 0.0))
         return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
                         "K is not positive definite (column %lld) and M has no positive "
@@ -422,6 +578,7 @@ pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_mod
     if (s == NULL) return PKM_FAIL(ctx, PKM_ERR_INVALID, "modal solve: NULL solver");
     pkm_status rc = pkm_modal_check_args(p, opts, out, ctx);
     if (rc != PKM_OK) return rc;
+    out->zero_modes = 0;
     if (p->n != s->n || p->nnz != s->nnz)
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "pencil of order %lld with %lld entries, solver analysed order %lld "
@@ -448,9 +605,15 @@ pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_mod
                             "ncv = %d must be in (%d, %d] (nev + %d internal modes, order)",
                             (int)ncv, (int)nev_int, (int)n, PKM_MODAL_NEV_MARGIN);
     } else {
-        /* ncv >= 2 nev is ARPACK's recommendation (Users' Guide, dsaupd remark 4); the floor of
-         * nev + 20 gives small requests room for clusters. */
-        ncv = 2 * nev_int + 1 > nev_int + 20 ? 2 * nev_int + 1 : nev_int + 20;
+        /* ncv >= 2 nev is ARPACK's recommendation (Users' Guide, dsaupd remark 4). 2 nev + 1
+         * (at least nev + 2 + 1 for the internal margin, and 12 so that small requests have
+         * room for clusters) minimises the work on the NaVARo map: every Lanczos step costs
+         * O(n ncv) reorthogonalisation and every restart O(n ncv^2), and at n ~ 100 these, not
+         * the solves, dominate; 2 nev + 1 took 2.76 M instructions per 8-mode solve against 3.63
+         * M for the former 2 (nev + 2) + 20 (docs/performance.md). */
+        ncv = 2 * nev + 1;
+        if (ncv < nev_int + 1) ncv = nev_int + 1;
+        if (ncv < 12) ncv = 12;
         if (ncv > n) ncv = n;
     }
     rc = ensure_lanczos(s, ncv, nev_int, ctx);
@@ -470,6 +633,7 @@ pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_mod
     /* Mode 3, shift-invert, B = M: the Ritz values of OP = (K - sigma M)^-1 M largest in
      * magnitude are the eigenvalues nearest sigma (Lehoucq et al., ARPACK Users' Guide, sec.
      * 3.2 and dsaupd). Since K - sigma M is positive definite, they are the lowest. */
+    const double tol = opts->tol > 0.0 ? opts->tol : PKM_MODAL_TOL;
     a_int ido = 0, info = 1, iparam[11] = {0}, ipntr[11] = {0};
     const a_int lworkl = ncv * (ncv + 8);
     iparam[0] = 1; /* exact shifts */
@@ -477,8 +641,8 @@ pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_mod
     iparam[3] = 1;
     iparam[6] = 3;
     for (;;) {
-        dsaupd_c(&ido, "G", n, "LM", nev_int, opts->tol, s->resid, ncv, s->v, n, iparam, ipntr,
-                 s->workd, s->workl, lworkl, &info);
+        dsaupd_c(&ido, "G", n, "LM", nev_int, tol, s->resid, ncv, s->v, n, iparam, ipntr, s->workd,
+                 s->workl, lworkl, &info);
         if (info < 0 || ido == 99) break;
         double *x = arpack_vec(s->workd, ipntr[0]), *y = arpack_vec(s->workd, ipntr[1]);
         switch (ido) {
@@ -506,8 +670,8 @@ pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_mod
                         "%d solves (ncv %d)",
                         (int)info, (int)iparam[4], (int)nev_int, (int)iparam[2], (int)iparam[8],
                         (int)ncv);
-    dseupd_c(1, "A", s->select, s->d, s->z, n, sigma, "G", n, "LM", nev_int, opts->tol, s->resid,
-             ncv, s->v, n, iparam, ipntr, s->workd, s->workl, lworkl, &info);
+    dseupd_c(1, "A", s->select, s->d, s->z, n, sigma, "G", n, "LM", nev_int, tol, s->resid, ncv,
+             s->v, n, iparam, ipntr, s->workd, s->workl, lworkl, &info);
     if (info != 0)
         return PKM_FAIL(ctx, PKM_ERR_SOLVER, "dseupd failed with info = %d (%d converged)",
                         (int)info, (int)iparam[4]);
@@ -519,7 +683,7 @@ pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_mod
             s->order[i] = s->order[i - 1];
         s->order[i] = j;
     }
-    rc = pkm_modes_finish(p, opts, s->d, s->z, s->order, out, ctx);
+    rc = pkm_modes_finish(p, opts, s->d, s->z, s->order, s->work2, out, ctx);
     out->sigma = sigma;
     out->iterations = (int)iparam[2];
     out->op_count = (int)iparam[8];

@@ -14,8 +14,10 @@ pkm_status pkm_modal_check_args(const pkm_pencil *p, const pkm_modal_opts *opts,
                                 const pkm_modes *out, pkm_ctx *ctx);
 
 /* Copy the eigenpairs order[0..nev) (identity if order is NULL) of w2 and the n x * column-major
- * vecs into out, fill frequencies, then compute and check residuals and M-orthonormality. */
+ * vecs into out, fill frequencies, then compute residuals and backward errors and check them,
+ * the M-orthonormality and the zero-energy threshold. work: 2 n doubles, or NULL to allocate. */
 pkm_status pkm_modes_finish(const pkm_pencil *p, const pkm_modal_opts *opts, const double *w2,
-                            const double *vecs, const int *order, pkm_modes *out, pkm_ctx *ctx);
+                            const double *vecs, const int *order, double *work, pkm_modes *out,
+                            pkm_ctx *ctx);
 
 #endif

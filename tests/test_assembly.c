@@ -9,8 +9,11 @@
 #include "navaro_defaults.h"
 #include "test_util.h"
 
+#include "assembly/assembly_impl.h"
+#include "pkm/analysis.h"
 #include "pkm/assembly.h"
 #include "pkm/io.h"
+#include "pkm/map.h"
 #include "pkm/modal.h"
 #include "pkm/model.h"
 #include "pkm/cases.h"
@@ -626,6 +629,194 @@ static void test_pencil_storage(void **state)
     pkm_model_destroy(&m);
 }
 
+/* Beam along x of length L in 8 elements, a spherical joint to the ground at x = 0 and, at
+ * x = L, a spherical joint (spin = 1: the beam can spin about its own axis, a mechanism) or a
+ * clamped one (spin = 0). */
+static pkm_model *spin_beam(int spin, double L, pkm_section s, pkm_material mat)
+{
+    pkm_model *m = new_model();
+    const double a[3] = {0, 0, 0}, b[3] = {L, 0, 0};
+    int beam = add_beam(m, "spinning link", a, b, 8, s, mat);
+    add_joint(m, "left ball", PKM_JOINT_SPHERICAL, PKM_GROUND, beam, a, 0);
+    add_joint(m, "right end", spin ? PKM_JOINT_SPHERICAL : PKM_JOINT_CLAMPED, beam, PKM_GROUND, b,
+              0);
+    return m;
+}
+
+/* 8. A mechanism mode is reported as singular, with the mode, never as a 0 Hz frequency: the
+ * beam on two ball joints spins freely about its axis. The refused mode has no strain energy
+ * (x^T K x ~ eps ||K|| ||x||^2); with zero modes allowed, the next ones are the pinned-pinned
+ * bending pair (Blevins table 8-1, beta L = pi), in both formulations. */
+static void test_mechanism_singular(void **state)
+{
+    (void)state;
+    const double L = 0.4;
+    const pkm_section s = circle(0.01);
+    const pkm_material mat = steel(7900.0);
+    const double w_pp = eb_omega(PI, L, s, mat, s.Iz);
+    pkm_model *m = spin_beam(1, L, s, mat);
+    for (int f = 0; f < 2; f++) {
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        pkm_modal_opts o = pkm_modal_opts_default();
+        o.nev = 3;
+        pkm_analysis *an = NULL;
+        assert_pkm_ok(pkm_analysis_create(forms[f], PKM_EIG_ARPACK, &o, &an, &ctx), &ctx);
+        const pkm_modes *md = NULL;
+        assert_int_equal(pkm_analysis_solve(an, m, &md, NULL, &ctx), PKM_ERR_SINGULAR);
+        assert_non_null(md);
+        assert_int_equal(md->zero_modes, 1);
+        assert_non_null(strstr(ctx.msg, "mode 0"));
+        assert_non_null(strstr(ctx.msg, "mechanism"));
+        print_message("%s: %s\n", forms[f] == PKM_FORM_TREE ? "tree" : "nodal", ctx.msg);
+        /* Strain energy of the refused mode, from the pencil itself. */
+        pkm_pencil *p = NULL;
+        assert_pkm_ok(pkm_assemble(m, forms[f], &p, NULL, &ctx), &ctx);
+        assert_int_equal(p->n, md->n);
+        double *kx = calloc((size_t)p->n, sizeof(double));
+        assert_non_null(kx);
+        pkm_pencil_matvec(p, 'K', md->vectors, kx);
+        double xkx = 0.0, xx = 0.0, kmax = 0.0;
+        for (int64_t i = 0; i < p->n; i++) {
+            xkx += md->vectors[i] * kx[i];
+            xx += md->vectors[i] * md->vectors[i];
+        }
+        for (int64_t q = 0; q < p->nnz; q++)
+            kmax = fmax(kmax, fabs(p->k[q]));
+        assert_true(fabs(xkx) <= 1e-12 * kmax * xx);
+        free(kx);
+        pkm_pencil_destroy(&p);
+        pkm_analysis_destroy(&an);
+
+        /* The same model with zero-energy modes allowed: spin, then the bending pair. */
+        o.allow_zero_modes = 1;
+        assert_pkm_ok(pkm_analysis_create(forms[f], PKM_EIG_ARPACK, &o, &an, &ctx), &ctx);
+        assert_pkm_ok(pkm_analysis_solve(an, m, &md, NULL, &ctx), &ctx);
+        assert_int_equal(md->zero_modes, 1);
+        assert_close(sqrt(md->omega2[1]), w_pp, 1e-4, 0.0);
+        assert_close(sqrt(md->omega2[2]), w_pp, 1e-4, 0.0);
+        pkm_analysis_destroy(&an);
+
+        /* The dense path refuses the same mode. */
+        o.allow_zero_modes = 0;
+        assert_pkm_ok(pkm_analysis_create(forms[f], PKM_EIG_DENSE, &o, &an, &ctx), &ctx);
+        assert_int_equal(pkm_analysis_solve(an, m, &md, NULL, &ctx), PKM_ERR_SINGULAR);
+        assert_non_null(md);
+        assert_int_equal(md->zero_modes, 1);
+        pkm_analysis_destroy(&an);
+    }
+    pkm_model_destroy(&m);
+}
+
+/* The spin_beam mechanism as a one-coordinate case: pose[0] > 0.5 makes it spin. */
+static pkm_status spin_case_build(const void *params, const double *pose, pkm_model **out,
+                                  pkm_ctx *ctx)
+{
+    (void)params;
+    (void)ctx;
+    *out = spin_beam(pose[0] > 0.5, 0.4, circle(0.01), steel(7900.0));
+    return PKM_OK;
+}
+
+/* 9. A map sweep records the mechanism pose as PKM_POSE_SINGULAR and the other as OK. */
+static void test_sweep_records_singular(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"spin"}, *const units[] = {"-"};
+    static const double home[] = {0.0};
+    const pkm_case c = {.name = "spin beam",
+                        .npose = 1,
+                        .pose_names = names,
+                        .pose_units = units,
+                        .home = home,
+                        .build = spin_case_build};
+    for (int f = 0; f < 2; f++) {
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        pkm_map map;
+        pkm_map_init(&map);
+        snprintf(map.case_name, sizeof(map.case_name), "%s", c.name);
+        map.npose = 1;
+        snprintf(map.pose_names[0], sizeof(map.pose_names[0]), "spin");
+        map.naxes = 1;
+        snprintf(map.axes[0].name, sizeof(map.axes[0].name), "spin");
+        snprintf(map.axes[0].unit, sizeof(map.axes[0].unit), "-");
+        map.axes[0].count = 3;
+        map.axes[0].start = 0.0;
+        map.axes[0].stop = 1.0; /* spin = 0, 0.5 (no mechanism), 1 (mechanism) */
+        map.nev = 2;
+        map.formulation = forms[f];
+        map.eigensolver = PKM_EIG_ARPACK;
+        map.opts = pkm_modal_opts_default();
+        map.opts.nev = 2;
+        assert_pkm_ok(pkm_map_alloc(&map, &ctx), &ctx);
+        const pkm_sweep_opts so = pkm_sweep_opts_default();
+        assert_pkm_ok(pkm_map_sweep(&c, NULL, &map, &so, &ctx), &ctx);
+        assert_int_equal(map.status[0], PKM_POSE_OK);
+        assert_int_equal(map.status[1], PKM_POSE_OK);
+        assert_int_equal(map.status[2], PKM_POSE_SINGULAR);
+        assert_true(map.freq_hz[0] > 0.0);
+        assert_true(isnan(map.freq_hz[4]) && isnan(map.freq_hz[5]));
+        pkm_map_free(&map);
+    }
+}
+
+/* 10. The assembly cache (scatter map) gives the values of a fresh assembly, bit for bit, on a
+ * pattern that contains the fresh one's, over a NaVARo sweep that starts at the symmetric pose
+ * (where some entries vanish and appear later), passes the same poses again (nothing new to
+ * record) and changes topology (elements per link), in both formulations. */
+static void test_assembly_cache(void **state)
+{
+    (void)state;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const double poses[6][3] = {{0.0, 0.0, 0.0}, {0.01, 0.0, 0.0},   {0.02, -0.03, 0.1},
+                                {0.0, 0.0, 0.0}, {-0.04, 0.05, 0.0}, {0.03, 0.01, -0.2}};
+    for (int f = 0; f < 2; f++) {
+        pkm_asm_cache *cache = NULL;
+        assert_pkm_ok(pkm_asm_cache_create(&cache, &ctx), &ctx);
+        int64_t records[3] = {0, 0, 0};
+        for (int step = 0; step < 18; step++) {
+            pkm_navaro_params par = navaro_defaults();
+            par.elements_per_link = step < 12 ? 1 : 2;
+            pkm_model *m = NULL;
+            assert_pkm_ok(pkm_navaro_build(&par, poses[step % 6], &m, &ctx), &ctx);
+            pkm_pencil *ref = NULL;
+            const pkm_pencil *p = NULL;
+            int64_t version = 0;
+            pkm_assembly_info ia, ib;
+            assert_pkm_ok(pkm_assemble(m, forms[f], &ref, &ia, &ctx), &ctx);
+            assert_pkm_ok(pkm_assemble_cached(m, forms[f], cache, &p, &version, &ib, &ctx), &ctx);
+            assert_int_equal(ia.n_reduced, ib.n_reduced);
+            assert_int_equal(p->n, ref->n);
+            check_storage(p);
+            for (int64_t j = 0; j < p->n; j++) {
+                int64_t r = ref->colptr[j];
+                for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++) {
+                    if (r < ref->colptr[j + 1] && ref->rowind[r] == p->rowind[q]) {
+                        assert_true(p->k[q] == ref->k[r] && p->m[q] == ref->m[r]);
+                        r++;
+                    } else {
+                        assert_true(p->k[q] == 0.0 && p->m[q] == 0.0);
+                    }
+                }
+                assert_int_equal(r, ref->colptr[j + 1]); /* every fresh entry is in the cache */
+            }
+            pkm_pencil_destroy(&ref);
+            pkm_model_destroy(&m);
+            records[step / 6] = cache->records;
+        }
+        print_message("%s: recording passes after 6, 12, 18 poses: %lld, %lld, %lld\n",
+                      f ? "nodal" : "tree", (long long)records[0], (long long)records[1],
+                      (long long)records[2]);
+        assert_in_range(records[0], 1, 6);
+        assert_int_equal(records[1], records[0]); /* the same poses again: scatter only */
+        assert_true(records[2] > records[1]);     /* new topology: recorded */
+        pkm_asm_cache_destroy(&cache);
+        assert_null(cache);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -639,6 +830,9 @@ int main(void)
         cmocka_unit_test(test_rigid_in_loop),
         cmocka_unit_test(test_model_errors),
         cmocka_unit_test(test_pencil_storage),
+        cmocka_unit_test(test_mechanism_singular),
+        cmocka_unit_test(test_sweep_records_singular),
+        cmocka_unit_test(test_assembly_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -56,7 +56,9 @@ static double dot3(const double a[3], const double b[3])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-/* Lowest nev eigenvalues w^2 (rad^2/s^2) of the case at pose, dense LAPACK path. */
+/* Lowest nev eigenvalues w^2 (rad^2/s^2) of the case at pose, dense LAPACK path. Zero-energy
+ * modes are allowed here (the singular centre's are the point of some tests); that the solver
+ * refuses them by default is test_spherical_singular_centre's check. */
 static void omega2(const pkm_pss5upu_params *par, const double pose[5], pkm_formulation f, int nev,
                    double *w2)
 {
@@ -69,6 +71,7 @@ static void omega2(const pkm_pss5upu_params *par, const double pose[5], pkm_form
     pkm_modes *md = NULL;
     pkm_modal_opts o = pkm_modal_opts_default();
     o.nev = nev;
+    o.allow_zero_modes = 1;
     assert_pkm_ok(pkm_modes_create(p->n, nev, &md, &ctx), &ctx);
     assert_pkm_ok(pkm_modal_solve_dense(p, &o, md, &ctx), &ctx);
     memcpy(w2, md->omega2, sizeof(double) * (size_t)nev);
@@ -437,6 +440,35 @@ static void test_spherical_singular_centre(void **state)
     assert_true(fabs(c[0]) < 1e-9 * c[2]);
     assert_true(fabs(c[1]) < 1e-9 * c[2]);
     assert_true(off[0] > 1e-4 * off[2]);
+    /* By default both solvers refuse the centre as singular, naming the two mechanism modes. */
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_model *m = NULL;
+    assert_pkm_ok(pkm_pss5upu_build(&par, home, &m, &ctx), &ctx);
+    pkm_pencil *p = NULL;
+    assert_pkm_ok(pkm_assemble(m, PKM_FORM_NODAL, &p, NULL, &ctx), &ctx);
+    pkm_modes *md = NULL;
+    pkm_modal_opts o = pkm_modal_opts_default();
+    o.nev = 4;
+    assert_pkm_ok(pkm_modes_create(p->n, o.nev, &md, &ctx), &ctx);
+    for (int s = 0; s < 2; s++) {
+        pkm_ctx_clear(&ctx);
+        pkm_modal *solver = NULL;
+        pkm_status st;
+        if (s == 0) {
+            st = pkm_modal_solve_dense(p, &o, md, &ctx);
+        } else {
+            assert_pkm_ok(pkm_modal_create(p, &solver, &ctx), &ctx);
+            st = pkm_modal_solve(solver, p, &o, md, &ctx);
+            pkm_modal_destroy(&solver);
+        }
+        assert_int_equal(st, PKM_ERR_SINGULAR);
+        assert_int_equal(md->zero_modes, 2);
+        assert_non_null(strstr(ctx.msg, "mechanism"));
+    }
+    pkm_modes_destroy(&md);
+    pkm_pencil_destroy(&p);
+    pkm_model_destroy(&m);
     assert_true(hz(off[0]) > 10.0 && hz(off[0]) < 30.0);
     print_message("pss5upu spherical: centre w1^2/w3^2 = %.1e, %.1e; x = 50 mm f1 = %.3f Hz\n",
                   c[0] / c[2], c[1] / c[2], hz(off[0]));

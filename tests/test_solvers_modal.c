@@ -236,7 +236,19 @@ static void test_singular_k_auto_shift(void **state)
     pkm_modal_opts o = pkm_modal_opts_default();
     o.nev = 6;
     solved sv;
+    /* By default the rigid mode is a zero-energy mode and refused, naming it; the mode is left in
+     * the result: the uniform translation, M-normalised (x_i = 1/sqrt(n) for unit masses). */
+    assert_int_equal(sparse_solve(chains(n, 1, FREE_FREE, 1.0, 1.0), &o, &sv), PKM_ERR_SINGULAR);
+    assert_int_equal(sv.md->zero_modes, 1);
+    assert_non_null(strstr(sv.ctx.msg, "mode 0"));
+    assert_non_null(strstr(sv.ctx.msg, "zero-energy"));
+    for (int64_t i = 0; i < n; i++)
+        assert_close(fabs(sv.md->vectors[i]), 1.0 / sqrt((double)n), 1e-8, 0.0);
+    solved_free(&sv);
+
+    o.allow_zero_modes = 1;
     assert_pkm_ok(sparse_solve(chains(n, 1, FREE_FREE, 1.0, 1.0), &o, &sv), &sv.ctx);
+    assert_int_equal(sv.md->zero_modes, 1);
     assert_true(sv.md->sigma < 0.0);
     assert_true(fabs(sv.md->omega2[0]) <= 1e-10 * sv.md->omega2[1]);
     for (int j = 1; j < o.nev; j++)

@@ -1,11 +1,11 @@
 /* include/pkm/analysis.h: one pose's modal analysis, reusable across poses.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Assembles the reduced pencil of a model and solves for its lowest modes. The CHOLMOD symbolic
- * analysis is done on the union of the sparsity patterns seen so far and kept while new pencils
- * fit in it (the same mechanism at another pose), so a sweep pays only for the numeric
- * factorisation and the Lanczos iterations per pose. One
- * analysis object serves one thread. */
+ * Assembles the reduced pencil of a model and solves for its lowest modes. The assembly keeps a
+ * scatter map of the mechanism's topology (element entries straight into the pencil, no
+ * triplets or sorting) and the CHOLMOD symbolic analysis is kept while the pattern stays (the
+ * same mechanism at another pose), so a sweep pays only for the element matrices, the numeric
+ * factorisation and the Lanczos iterations per pose. One analysis object serves one thread. */
 #ifndef PKM_ANALYSIS_H
 #define PKM_ANALYSIS_H
 
@@ -18,7 +18,7 @@ extern "C" {
 
 typedef enum pkm_eigensolver {
     PKM_EIG_ARPACK = 0, /* sparse shift-invert Lanczos (ARPACK-ng + CHOLMOD) */
-    PKM_EIG_DENSE = 1   /* LAPACK dsygvd, all eigenpairs (reference, small models) */
+    PKM_EIG_DENSE = 1   /* LAPACK dsygvx, the lowest nev eigenpairs (reference, small models) */
 } pkm_eigensolver;
 
 typedef struct pkm_analysis pkm_analysis;
@@ -28,12 +28,13 @@ pkm_status pkm_analysis_create(pkm_formulation form, pkm_eigensolver eig,
 void pkm_analysis_destroy(pkm_analysis **a);
 
 /* Modes of m; *modes is owned by the analysis and valid until the next solve or destroy.
- * info (may be NULL) receives the assembly sizes. */
+ * info (may be NULL) receives the assembly sizes. On PKM_ERR_SINGULAR from a zero-energy
+ * (mechanism) mode, *modes is set too: its first zero_modes modes are the offending ones. */
 pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_modes **modes,
                               pkm_assembly_info *info, pkm_ctx *ctx);
 
-/* Symbolic analyses done so far (the sparse path analyses the union of the patterns seen, so
- * this stays small over a sweep of one mechanism). */
+/* Symbolic analyses done so far (one per pattern of the assembly cache, which only grows over a
+ * sweep of one mechanism, so this stays small). */
 int pkm_analysis_symbolic_count(const pkm_analysis *a);
 
 #ifdef __cplusplus

@@ -4,8 +4,9 @@
  * The sparse path is ARPACK-ng's symmetric implicitly restarted Lanczos in shift-invert mode
  * (mode 3) on (K - sigma M)^-1 M, with K - sigma M factorised by CHOLMOD: symbolic analysis once
  * per pattern (pkm_modal_create), numeric factorisation per solve. The dense path (LAPACK
- * dsygvd) is a reference for tests and small models. Every returned mode is checked: its
- * relative residual (see pkm_modes.residual) and the M-orthonormality of the set.
+ * dsygvx) is a reference for tests and small models. Every returned mode is checked: its
+ * backward error (see pkm_modes.backward_error), the M-orthonormality of the set, and that it
+ * is not a zero-energy (mechanism) mode unless those are allowed.
  *
  * Threads: a pkm_modal object must not be used by two threads at once, and ARPACK keeps Fortran
  * SAVE state between its reverse-communication calls, so sparse solves are not reentrant: run at
@@ -24,19 +25,31 @@ extern "C" {
 
 typedef struct pkm_modal_opts {
     int nev; /* number of lowest modes wanted (>= 1) */
-    /* Lanczos basis size, > nev + 2 and <= n; 0 = automatic. nev + 2 Ritz values are computed
-     * so that a multiple eigenvalue at the end of the wanted set is complete. */
+    /* Lanczos basis size, > nev + 2 and <= n; 0 = automatic (2 nev + 1, at least nev + 3 and 12).
+     * nev + 2 Ritz values are computed so that a multiple eigenvalue at the end of the wanted
+     * set is complete. */
     int ncv;
     /* Shift, rad^2/s^2, below the lowest eigenvalue (K - sigma M must be positive definite).
      * NaN = automatic: 0 if K is positive definite, else -1e-6 max diag K / max diag M (rigid or
      * mechanism modes). */
     double sigma;
-    double tol;          /* ARPACK relative tolerance; 0 = machine precision */
-    int maxiter;         /* ARPACK restarts; 0 = automatic */
-    double max_residual; /* a mode whose relative residual exceeds this fails the solve; 0 = 1e-6 */
+    double tol;  /* ARPACK relative tolerance of the Ritz values; 0 = 1e-12 (see modal.c) */
+    int maxiter; /* ARPACK restarts; 0 = automatic */
+    /* Acceptance test of every returned mode: its normwise backward error (pkm_modes) must not
+     * exceed this; 0 = 1e-10. */
+    double max_backward_error;
+    /* Optional second test: the relative residual (pkm_modes) must not exceed this; 0 = not
+     * checked (it measures the conditioning of fine meshes as much as the solver, see
+     * docs/performance.md). */
+    double max_residual;
+    /* A mode whose eigenvalue is below 1e-13 max_i(K_ii / M_ii) is a zero-energy mode: a
+     * mechanism mode of a singular pose, or a rigid-body mode of a free-floating structure. 0
+     * (default): the solve fails with PKM_ERR_SINGULAR naming it; 1: such modes are returned. */
+    int allow_zero_modes;
 } pkm_modal_opts;
 
-/* Defaults: nev = 10, automatic ncv, sigma, tol and maxiter, max_residual 1e-6. */
+/* Defaults: nev = 10, automatic ncv, sigma, tol and maxiter, backward error <= 1e-10, relative
+ * residual not checked, zero-energy modes refused. */
 pkm_modal_opts pkm_modal_opts_default(void);
 
 /* The result of one modal solve. Plain struct; allocated by pkm_modes_create. */
@@ -47,13 +60,24 @@ typedef struct pkm_modes {
     double *freq_hz; /* nev natural frequencies sqrt(max(w^2,0)) / (2 pi), Hz */
     /* nev relative residuals ||K x - w^2 M x|| / max(||K x||, max(|w^2|, s) ||M x||) with
      * s = 1e-6 max diag K / max diag M: ||r|| / ||K x|| for an elastic mode; for a rigid mode
-     * (w^2 ~ 0) ||K x|| is rounding noise and s sets the scale instead. */
+     * (w^2 ~ 0) ||K x|| is rounding noise and s sets the scale instead. Reported, checked only
+     * if opts.max_residual > 0. */
     double *residual;
+    /* nev normwise backward errors ||K x - w^2 M x|| / ((||K|| + |w^2| ||M||) ||x||) (Higham and
+     * Higham 1998; Tisseur 2000, Theorem 1): the smallest relative perturbation of K and M of
+     * which (w^2, x) is an exact eigenpair, with ||A|| the largest column 2-norm (a lower bound
+     * of the 2-norm, so the value is an upper bound of the 2-norm backward error). The
+     * acceptance test. */
+    double *backward_error;
     double *vectors;   /* n x nev column-major, M-orthonormal mode shapes */
     double orth_error; /* max |X^T M X - I| over the returned modes */
     double sigma;      /* shift actually used (sparse path), rad^2/s^2 */
     int iterations;    /* ARPACK restarts used (0 for the dense path) */
     int op_count;      /* applications of (K - sigma M)^-1 M (0 for the dense path) */
+    /* Leading modes below the zero-energy threshold (see pkm_modal_opts.allow_zero_modes). On
+     * PKM_ERR_SINGULAR from such a mode the modes are still filled in: the first zero_modes are
+     * the offending mechanism modes. */
+    int zero_modes;
 } pkm_modes;
 
 pkm_status pkm_modes_create(int64_t n, int nev, pkm_modes **out, pkm_ctx *ctx);
@@ -69,12 +93,15 @@ void pkm_modal_destroy(pkm_modal **solver);
 /* Lowest opts->nev modes of p, which must have the pattern given to pkm_modal_create.
  * out must have been created with out->n == p->n and out->nev >= opts->nev; out->nev is set to
  * opts->nev. Errors: PKM_ERR_SINGULAR (K - sigma M not positive definite even after the
- * automatic shift), PKM_ERR_SOLVER (ARPACK or CHOLMOD error), PKM_ERR_NOCONV, PKM_ERR_ACCURACY. */
+ * automatic shift; or a zero-energy mode, reported with its largest coordinates and left in out,
+ * see pkm_modes.zero_modes), PKM_ERR_SOLVER (ARPACK or CHOLMOD error), PKM_ERR_NOCONV,
+ * PKM_ERR_ACCURACY. */
 pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_modal_opts *opts,
                            pkm_modes *out, pkm_ctx *ctx);
 
-/* Dense reference: all eigenpairs by LAPACK dsygvd, the lowest opts->nev returned in out, with
- * the same checks. */
+/* Dense reference: the lowest opts->nev eigenpairs by LAPACK dsygvx (Cholesky reduction,
+ * tridiagonalisation, bisection and inverse iteration for the wanted ones only), with the same
+ * checks. */
 pkm_status pkm_modal_solve_dense(const pkm_pencil *p, const pkm_modal_opts *opts, pkm_modes *out,
                                  pkm_ctx *ctx);
 

@@ -32,7 +32,8 @@ pkm_status pkm_pencil_from_dense(int64_t n, const double *K, const double *M, pk
 /* Dense column-major copies (n*n each, caller-allocated) of K and M; either may be NULL. */
 void pkm_pencil_to_dense(const pkm_pencil *p, double *K, double *M);
 
-/* y = A x for A = K (which = 'K') or M (which = 'M'), using the symmetric upper storage. */
+/* y = A x for A = K (which = 'K') or M (which = 'M'), using the symmetric upper storage; x and y
+ * must not overlap. */
 void pkm_pencil_matvec(const pkm_pencil *p, char which, const double *x, double *y);
 
 void pkm_pencil_destroy(pkm_pencil **p);
