@@ -123,6 +123,18 @@ assert st.shape == (5, 5) and (st == 0).all(), st
 assert np.allclose(fr, fr[:, ::-1, :], rtol=1e-8, atol=0), fr[..., 0]
 assert abs(fr[2, 2, 0] - fr[2, 2, 1]) < 1e-6 * fr[2, 2, 0]
 ' "$tmp/pxy.h5"
+# The spherical variant across its singular centre: the centre is recorded as singular (status
+# 2, NaN), the poses beside it are finite, and the map is written; `modes` there is exit 3.
+expect 0 map pss5upu --set variant=spherical --grid x=-0.05:0.05:3 --nev 3 -o "$tmp/psing.h5" \
+    --quiet
+check "pss5upu spherical centre singular in a map" "$py" -c '
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+st, fr = f["status"][...], f["freq_hz"][...]
+assert list(st) == [0, 2, 0], st
+assert np.isnan(fr[1]).all() and np.isfinite(fr[[0, 2]]).all() and (fr[[0, 2]] > 10).all(), fr
+' "$tmp/psing.h5"
+expect 3 modes pss5upu --set variant=spherical
 
 # Every map pose equals the single-pose result (pose 4 of Table 3).
 pose="0.18186533479473213,0.105,-1.0471975511965976"
