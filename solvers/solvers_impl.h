@@ -3,6 +3,7 @@
 #ifndef PKM_SOLVERS_IMPL_H
 #define PKM_SOLVERS_IMPL_H
 
+#include "pkm/map.h"
 #include "pkm/modal.h"
 
 /* Narrow a 64-bit count to the int used by ARPACK (a_int) and LAPACK; PKM_ERR_INVALID naming
@@ -19,5 +20,9 @@ pkm_status pkm_modal_check_args(const pkm_pencil *p, const pkm_modal_opts *opts,
 pkm_status pkm_modes_finish(const pkm_pencil *p, const pkm_modal_opts *opts, const double *w2,
                             const double *vecs, const int *order, double *work, pkm_modes *out,
                             pkm_ctx *ctx);
+
+/* Tracked ids equal to the frequency ranks at every OK point (-1 elsewhere), no links: the ids
+ * of a sweep in progress, or of a map whose mode vectors were not kept. */
+void pkm_map_track_ranks(pkm_map *map);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "core/core_impl.h"
 #include "pkm/map.h"
+#include "solvers/solvers_impl.h"
 
 #include <errno.h>
 #include <math.h>
@@ -81,14 +82,7 @@ typedef struct sweep_ctl {
 /* Ids equal to the ranks: the tracked ids of a sweep in progress. */
 static void rank_ids(pkm_map *map, const char *note)
 {
-    for (int64_t p = 0; p < map->npoints; p++) {
-        map->tracking_parent[p] = -1;
-        for (int k = 0; k < map->nev; k++) {
-            map->tracked[p * map->nev + k] = (map->status[p] == PKM_POSE_OK) ? k : -1;
-            map->tracking_mac[p * map->nev + k] = NAN;
-        }
-    }
-    map->tracking = PKM_TRACK_RANK;
+    pkm_map_track_ranks(map);
     snprintf(map->tracking_note, sizeof(map->tracking_note), "%s", note);
 }
 

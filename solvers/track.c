@@ -1,6 +1,7 @@
 /* solvers/track.c: linking modes across neighbouring poses (pkm/track.h) and over a map's grid.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/core_impl.h"
+#include "solvers/solvers_impl.h"
 #include "pkm/map.h"
 #include "pkm/track.h"
 
@@ -199,8 +200,7 @@ done:
     return st;
 }
 
-/* Ids equal to the ranks at every OK point, no links. */
-static void track_by_rank(pkm_map *map)
+void pkm_map_track_ranks(pkm_map *map)
 {
     for (int64_t p = 0; p < map->npoints; p++) {
         map->tracking_parent[p] = -1;
@@ -314,7 +314,7 @@ static pkm_status label_from(track_state *t, int64_t root, pkm_ctx *ctx)
 {
     pkm_map *map = t->map;
     const int nev = map->nev;
-    t->labelled[root] = 1; /* its ids are the ranks (track_by_rank) */
+    t->labelled[root] = 1; /* its ids are the ranks (pkm_map_track_ranks) */
     t->nheap = 0;
     pkm_status st = push_neighbours(t, root, ctx);
     while (st == PKM_OK && t->nheap > 0) {
@@ -335,7 +335,7 @@ static pkm_status label_from(track_state *t, int64_t root, pkm_ctx *ctx)
 
 pkm_status pkm_map_track(pkm_map *map, pkm_ctx *ctx)
 {
-    track_by_rank(map);
+    pkm_map_track_ranks(map);
     if (map->modes == NULL) {
         if (map->tracking_note[0] == '\0')
             snprintf(map->tracking_note, sizeof(map->tracking_note), "mode vectors not kept");
@@ -383,7 +383,7 @@ pkm_status pkm_map_track(pkm_map *map, pkm_ctx *ctx)
         map->tracking = PKM_TRACK_MAC;
         map->tracking_note[0] = '\0';
     } else {
-        track_by_rank(map);
+        pkm_map_track_ranks(map);
     }
 done:
     free(order);
