@@ -838,22 +838,29 @@ done:
     return rc;
 }
 
+/* A string attribute of the root that must be one of two names: *which = 0 or 1. */
+static pkm_status read_choice_attr(const h5io *io, hid_t file, const char *name,
+                                   const char *const names[2], int *which)
+{
+    char text[LIST_LEN];
+    pkm_status rc = read_str_attr(io, file, "/", name, text, sizeof(text));
+    if (rc != PKM_OK) return rc;
+    for (int k = 0; k < 2; k++)
+        if (strcmp(text, names[k]) == 0) {
+            *which = k;
+            return PKM_OK;
+        }
+    return OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' = '%s', expected '%s' or '%s'", name, text,
+                    names[0], names[1]);
+}
+
 /* Version 2: how the ids were made, the links, and /modes if present. */
 static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
 {
-    char text[LIST_LEN];
-    pkm_status rc = read_str_attr(io, file, "/", "tracking", text, sizeof(text));
-    if (rc == PKM_OK) {
-        if (strcmp(text, "mac") == 0)
-            map->tracking = PKM_TRACK_MAC;
-        else if (strcmp(text, "rank") == 0)
-            map->tracking = PKM_TRACK_RANK;
-        else
-            rc = OWN_FAIL(io, PKM_ERR_PARSE,
-                          "attribute 'tracking' = '%s', expected 'mac' or "
-                          "'rank'",
-                          text);
-    }
+    static const char *const tracking[2] = {"mac", "rank"};
+    int which = 0;
+    pkm_status rc = read_choice_attr(io, file, "tracking", tracking, &which);
+    map->tracking = which ? PKM_TRACK_RANK : PKM_TRACK_MAC;
     if (rc == PKM_OK)
         rc = read_str_attr(io, file, "/", "tracking_note", map->tracking_note,
                            sizeof(map->tracking_note));
@@ -914,30 +921,13 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
     if (rc == PKM_OK)
         rc = read_num_attr(io, file, "/", "base_pose", H5T_NATIVE_DOUBLE, 0, map->npose,
                            map->base_pose);
-    if (rc == PKM_OK) rc = read_str_attr(io, file, "/", "formulation", text, sizeof(text));
-    if (rc == PKM_OK) {
-        if (strcmp(text, "tree") == 0)
-            map->formulation = PKM_FORM_TREE;
-        else if (strcmp(text, "nodal") == 0)
-            map->formulation = PKM_FORM_NODAL;
-        else
-            rc = OWN_FAIL(io, PKM_ERR_PARSE,
-                          "attribute 'formulation' = '%s', expected 'tree' "
-                          "or 'nodal'",
-                          text);
-    }
-    if (rc == PKM_OK) rc = read_str_attr(io, file, "/", "eigensolver", text, sizeof(text));
-    if (rc == PKM_OK) {
-        if (strcmp(text, "arpack") == 0)
-            map->eigensolver = PKM_EIG_ARPACK;
-        else if (strcmp(text, "dense") == 0)
-            map->eigensolver = PKM_EIG_DENSE;
-        else
-            rc = OWN_FAIL(io, PKM_ERR_PARSE,
-                          "attribute 'eigensolver' = '%s', expected 'arpack' "
-                          "or 'dense'",
-                          text);
-    }
+    static const char *const formulations[2] = {"tree", "nodal"};
+    static const char *const solvers[2] = {"arpack", "dense"};
+    int which = 0;
+    if (rc == PKM_OK) rc = read_choice_attr(io, file, "formulation", formulations, &which);
+    map->formulation = which ? PKM_FORM_NODAL : PKM_FORM_TREE;
+    if (rc == PKM_OK) rc = read_choice_attr(io, file, "eigensolver", solvers, &which);
+    map->eigensolver = which ? PKM_EIG_DENSE : PKM_EIG_ARPACK;
     if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "nev", 1, INT32_MAX, &i);
     map->nev = map->opts.nev = (int)i;
     if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "ncv", 0, INT32_MAX, &i);
