@@ -41,7 +41,7 @@ _Static_assert(sizeof(a_int) == sizeof(int), "ARPACK a_int is not int");
  * shift-invert Lanczos with Ritz tolerance tol guarantees only ~tol (the residual of OP's Ritz
  * pair mapped back through K - sigma M), but its last restart overshoots tol by several digits:
  * with the default tol = 1e-10 the largest backward error over the NaVARo map is 4e-15 and
- * over the size study up to 110,574 coordinates below 1e-15 (docs/performance.md). 1e-10 still
+ * over the size study up to 110,574 coordinates 1.5e-15 (docs/performance.md). 1e-10 still
  * refuses a mode that is not an eigenpair of any pencil within 1e-10 of (K, M). */
 #define PKM_MODAL_MAX_BACKWARD 1e-10
 /* Default ARPACK tolerance: the Ritz values of OP are converged to 1e-10 relative. Their error
