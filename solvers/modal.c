@@ -38,16 +38,19 @@ _Static_assert(sizeof(a_int) == sizeof(int), "ARPACK a_int is not int");
 #define PKM_MODAL_MAXITER    300
 #define PKM_MODAL_MAX_ORTH   1e-6
 /* Default acceptance: normwise backward error. A backward-stable dense solver reaches ~n eps;
- * shift-invert Lanczos with Ritz tolerance tol reaches ~tol (the residual of OP's Ritz pair
- * mapped back through K - sigma M), so 1e-10 accepts the default tol = 1e-12 with a margin of
- * rounding growth, and still refuses a mode that is not an eigenpair of any pencil within 1e-10
- * of (K, M). */
+ * shift-invert Lanczos with Ritz tolerance tol guarantees only ~tol (the residual of OP's Ritz
+ * pair mapped back through K - sigma M), but its last restart overshoots tol by several digits:
+ * with the default tol = 1e-10 the largest backward error over the NaVARo map is 4e-15 and
+ * over the size study up to 110,574 coordinates 1.5e-15 (docs/performance.md). 1e-10 still
+ * refuses a mode that is not an eigenpair of any pencil within 1e-10 of (K, M). */
 #define PKM_MODAL_MAX_BACKWARD 1e-10
-/* Default ARPACK tolerance: the Ritz values of OP are converged to 1e-12 relative. Their error
- * is then ~(1e-12)^2 / gap (Rayleigh-Ritz, symmetric), far below 1e-9 in w^2, and the modes
- * pass the backward-error test; machine precision (tol = 0) costs ~1.7x more Lanczos steps on
- * the NaVARo map for no digit that the pencil itself holds (docs/performance.md). */
-#define PKM_MODAL_TOL 1e-12
+/* Default ARPACK tolerance: the Ritz values of OP are converged to 1e-10 relative. Their error
+ * is then ~(1e-10)^2 / gap (Rayleigh-Ritz, symmetric), far below 1e-9 in w^2: over the 3,494
+ * poses of the NaVARo map the frequencies stay within 2e-15 of those at 1e-12. With ncv = 2 nev
+ * + 3 it saves ~7 % of the solve time against 1e-12 (25.1 operator applications and 2 restarts
+ * per 8-mode solve instead of 26.9 and 3.2); machine precision (tol = 0) costs ~1.7x more
+ * Lanczos steps for no digit that the pencil itself holds (docs/performance.md). */
+#define PKM_MODAL_TOL 1e-10
 
 struct pkm_modal {
     cholmod_common c;
@@ -605,13 +608,15 @@ pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_mod
                             "ncv = %d must be in (%d, %d] (nev + %d internal modes, order)",
                             (int)ncv, (int)nev_int, (int)n, PKM_MODAL_NEV_MARGIN);
     } else {
-        /* ncv >= 2 nev is ARPACK's recommendation (Users' Guide, dsaupd remark 4). 2 nev + 1
-         * (at least nev + 2 + 1 for the internal margin, and 12 so that small requests have
-         * room for clusters) minimises the work on the NaVARo map: every Lanczos step costs
-         * O(n ncv) reorthogonalisation and every restart O(n ncv^2), and at n ~ 100 these, not
-         * the solves, dominate; 2 nev + 1 took 2.76 M instructions per 8-mode solve against 3.63
-         * M for the former 2 (nev + 2) + 20 (docs/performance.md). */
-        ncv = 2 * nev + 1;
+        /* ncv >= 2 nev is ARPACK's recommendation (Users' Guide, dsaupd remark 4). 2 nev + 3
+         * (nev_int + nev + 1, at least nev + 2 + 1 for the internal margin, and 12 so that small
+         * requests have room for clusters) minimises the work on the NaVARo map: every Lanczos
+         * step costs O(n ncv) reorthogonalisation and every restart O(n ncv^2), and at n ~ 100
+         * these, not the solves, dominate. With the default tol, 8 modes take 25.1 operator
+         * applications and 2.0 restarts at ncv = 19 against 26.8 and 3.0 at 18, 26.0 and 2.0 at
+         * 20; smaller bases restart more (12 restarts at 13 with tol 1e-12) (docs/performance.md).
+         */
+        ncv = 2 * nev + 3;
         if (ncv < nev_int + 1) ncv = nev_int + 1;
         if (ncv < 12) ncv = 12;
         if (ncv > n) ncv = n;
