@@ -25,7 +25,7 @@ extern "C" {
 
 typedef struct pkm_modal_opts {
     int nev; /* number of lowest modes wanted (>= 1) */
-    /* Lanczos basis size, > nev + 2 and <= n; 0 = automatic (2 nev + 1, at least nev + 3 and 12).
+    /* Lanczos basis size, > nev + 2 and <= n; 0 = automatic (2 nev + 3, at least nev + 3 and 12).
      * nev + 2 Ritz values are computed so that a multiple eigenvalue at the end of the wanted
      * set is complete. */
     int ncv;
@@ -33,7 +33,7 @@ typedef struct pkm_modal_opts {
      * NaN = automatic: 0 if K is positive definite, else -1e-6 max diag K / max diag M (rigid or
      * mechanism modes). */
     double sigma;
-    double tol;  /* ARPACK relative tolerance of the Ritz values; 0 = 1e-12 (see modal.c) */
+    double tol;  /* ARPACK relative tolerance of the Ritz values; 0 = 1e-10 (see modal.c) */
     int maxiter; /* ARPACK restarts; 0 = automatic */
     /* Acceptance test of every returned mode: its normwise backward error (pkm_modes) must not
      * exceed this; 0 = 1e-10. */
