@@ -26,14 +26,16 @@ static int skip_line(char *s)
 {
     s[strcspn(s, "\r\n")] = '\0';
     const char *p = s;
-    while (*p == ' ' || *p == '\t') p++;
+    while (*p == ' ' || *p == '\t')
+        p++;
     return *p == '\0' || *p == '#';
 }
 
 static int count_fields(const char *s)
 {
     int n = 1;
-    for (; *s; s++) n += (*s == ',');
+    for (; *s; s++)
+        n += (*s == ',');
     return n;
 }
 
@@ -44,7 +46,8 @@ static pkm_status parse_field(const char *path, int lineno, const char *start, c
     char *end = NULL;
     errno = 0;
     double x = strtod(start, &end);
-    while (end != NULL && (*end == ' ' || *end == '\t')) end++;
+    while (end != NULL && (*end == ' ' || *end == '\t'))
+        end++;
     if (end == start || (*end != ',' && *end != '\0') || errno == ERANGE || !isfinite(x)) {
         size_t len = strcspn(start, ",");
         return PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d:%d: field %d '%.*s' is not a finite number",
@@ -60,8 +63,7 @@ pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx 
     *out = NULL;
     if (npose < 1) return PKM_FAIL(ctx, PKM_ERR_INVALID, "table: npose = %d must be >= 1", npose);
     FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return PKM_FAIL(ctx, PKM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (f == NULL) return PKM_FAIL(ctx, PKM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     pkm_status rc = PKM_OK;
     pkm_table *t = calloc(1, sizeof(*t));
     char line[LINE_MAX_LEN];
@@ -75,8 +77,8 @@ pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx 
     while (fgets(line, sizeof(line), f) != NULL) {
         lineno++;
         if (strlen(line) == sizeof(line) - 1 && line[sizeof(line) - 2] != '\n') {
-            rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: line longer than %d characters", path,
-                          lineno, LINE_MAX_LEN - 2);
+            rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: line longer than %d characters", path, lineno,
+                          LINE_MAX_LEN - 2);
             goto done;
         }
         if (skip_line(line)) continue;
@@ -112,7 +114,8 @@ pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx 
         const char *p = line;
         double *row = vals + (size_t)t->nrows * (size_t)ncols;
         for (int k = 0; k < ncols; k++) {
-            while (*p == ' ' || *p == '\t') p++;
+            while (*p == ' ' || *p == '\t')
+                p++;
             rc = parse_field(path, lineno, p, line, k, &row[k], ctx);
             if (rc != PKM_OK) goto done;
             if (k >= 1 + npose && !(row[k] > 0.0)) {
@@ -124,8 +127,8 @@ pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx 
             if (*p == ',') p++;
         }
         if (row[0] != floor(row[0]) || fabs(row[0]) > 1e9) {
-            rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: pose id '%g' is not an integer", path,
-                          lineno, row[0]);
+            rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: pose id '%g' is not an integer", path, lineno,
+                          row[0]);
             goto done;
         }
         t->id[t->nrows] = (int)row[0];

@@ -15,7 +15,7 @@ typedef struct pkm_body {
     /* beam: nnodes consecutive nodes along the polyline from first_node; rigid: first_node is
      * the origin, attachment nodes (node.body == this body) may be anywhere after it */
     int first_node, nnodes;
-    int first_elem, nelem;  /* beam elements, node i to node i+1 of the body */
+    int first_elem, nelem; /* beam elements, node i to node i+1 of the body */
     double zref[3];
     pkm_section section;
     pkm_material material;

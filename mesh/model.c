@@ -13,7 +13,8 @@ static int grow(void **arr, int *cap, int need, size_t sz)
 {
     if (need <= *cap) return 1;
     int ncap = (*cap > 0) ? *cap : 8;
-    while (ncap < need) ncap *= 2;
+    while (ncap < need)
+        ncap *= 2;
     void *p = realloc(*arr, (size_t)ncap * sz);
     if (p == NULL) return 0;
     *arr = p;
@@ -99,14 +100,14 @@ pkm_status pkm_model_add_beam(pkm_model *m, const pkm_beam_desc *d, int *id, pkm
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "beam '%s': unknown element kind %d", name,
                         (int)d->element);
     if (!all_finite(d->zref, 3) || norm3(d->zref) == 0.0)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "beam '%s': section axis zref must be a nonzero vector",
-                        name);
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "beam '%s': section axis zref must be a nonzero vector", name);
     int total = 0;
     for (int s = 0; s + 1 < d->npoints; s++) {
         int ne = (d->nelem != NULL) ? d->nelem[s] : 1;
         if (ne < 1 || ne > 1000000)
-            return PKM_FAIL(ctx, PKM_ERR_INVALID, "beam '%s': segment %d has %d elements (need >= 1)",
-                            name, s + 1, ne);
+            return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                            "beam '%s': segment %d has %d elements (need >= 1)", name, s + 1, ne);
         if (!all_finite(d->points[s], 3) || !all_finite(d->points[s + 1], 3))
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "beam '%s': point %d is not finite", name, s + 1);
         /* The frame check rejects zero-length segments and zref along the beam; its message is
@@ -166,14 +167,14 @@ pkm_status pkm_model_add_rigid(pkm_model *m, const pkm_rigid_desc *d, int *id, p
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "rigid body '%s': mass %g kg must be >= 0", name,
                         d->mass);
     if (!all_finite(d->origin, 3) || !all_finite(d->com, 3) || !all_finite(&d->inertia[0][0], 9))
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "rigid body '%s': non-finite origin, centre or inertia",
-                        name);
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "rigid body '%s': non-finite origin, centre or inertia", name);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < i; j++)
             if (fabs(d->inertia[i][j] - d->inertia[j][i]) >
                 1e-12 * (fabs(d->inertia[i][j]) + fabs(d->inertia[j][i]) + 1e-300))
-                return PKM_FAIL(ctx, PKM_ERR_INVALID, "rigid body '%s': inertia tensor not symmetric",
-                                name);
+                return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                                "rigid body '%s': inertia tensor not symmetric", name);
     if (!grow((void **)&m->bodies, &m->cap_bodies, b + 1, sizeof(pkm_body)))
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate rigid body '%s'", name);
     pkm_body *body = &m->bodies[b];
@@ -195,8 +196,8 @@ pkm_status pkm_model_add_rigid(pkm_model *m, const pkm_rigid_desc *d, int *id, p
 /* The node of body b at point x: a beam's node within a relative tolerance of its size; for a
  * rigid body an existing attachment node at x or a new one (rigid bodies grow attachment nodes
  * as joints are added, so their nodes need not be consecutive). */
-static pkm_status body_node_at(pkm_model *m, int b, const double x[3], const char *jname,
-                               int *node, pkm_ctx *ctx)
+static pkm_status body_node_at(pkm_model *m, int b, const double x[3], const char *jname, int *node,
+                               pkm_ctx *ctx)
 {
     pkm_body *body = &m->bodies[b];
     double scale = 0.0;
@@ -232,7 +233,8 @@ static int unit3(const double a[3], double u[3])
 {
     double n = norm3(a);
     if (!(n > 0.0) || !isfinite(n)) return 0;
-    for (int k = 0; k < 3; k++) u[k] = a[k] / n;
+    for (int k = 0; k < 3; k++)
+        u[k] = a[k] / n;
     return 1;
 }
 
@@ -263,7 +265,8 @@ pkm_status pkm_model_add_joint(pkm_model *m, const pkm_joint_desc *d, int *id, p
     if (d->type == PKM_JOINT_REVOLUTE || d->type == PKM_JOINT_PRISMATIC ||
         d->type == PKM_JOINT_UNIVERSAL || d->type == PKM_JOINT_HELICAL) {
         if (!unit3(d->axis, j.axis))
-            return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': axis must be a nonzero vector", name);
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': axis must be a nonzero vector",
+                            name);
     }
     if (d->type == PKM_JOINT_UNIVERSAL) {
         if (!unit3(d->axis2, j.axis2))
@@ -312,13 +315,16 @@ int pkm_joint_free_twists(const pkm_joint *j, double S[PKM_JOINT_MAX_FREE][6])
     case PKM_JOINT_CLAMPED:
         return 0;
     case PKM_JOINT_REVOLUTE:
-        for (int k = 0; k < 3; k++) S[0][3 + k] = j->axis[k];
+        for (int k = 0; k < 3; k++)
+            S[0][3 + k] = j->axis[k];
         return 1;
     case PKM_JOINT_PRISMATIC:
-        for (int k = 0; k < 3; k++) S[0][k] = j->axis[k];
+        for (int k = 0; k < 3; k++)
+            S[0][k] = j->axis[k];
         return 1;
     case PKM_JOINT_SPHERICAL:
-        for (int k = 0; k < 3; k++) S[k][3 + k] = 1.0;
+        for (int k = 0; k < 3; k++)
+            S[k][3 + k] = 1.0;
         return 3;
     case PKM_JOINT_UNIVERSAL:
         for (int k = 0; k < 3; k++) {

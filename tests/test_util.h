@@ -15,8 +15,8 @@
     do {                                                                                           \
         double pkm_a_ = (a), pkm_b_ = (b);                                                         \
         double pkm_s_ = fmax(fabs(pkm_a_), fabs(pkm_b_));                                          \
-        if (!(fabs(pkm_a_ - pkm_b_) <= (rtol) * pkm_s_ + (atol))) {                                \
-            print_error("%s = %.17g, %s = %.17g, rel. diff %.3e > rtol %.1e (atol %.1e)\n", #a,   \
+        if (!(fabs(pkm_a_ - pkm_b_) <= (rtol)*pkm_s_ + (atol))) {                                  \
+            print_error("%s = %.17g, %s = %.17g, rel. diff %.3e > rtol %.1e (atol %.1e)\n", #a,    \
                         pkm_a_, #b, pkm_b_, fabs(pkm_a_ - pkm_b_) / (pkm_s_ > 0 ? pkm_s_ : 1.0),   \
                         (double)(rtol), (double)(atol));                                           \
             fail();                                                                                \
@@ -28,8 +28,8 @@
     do {                                                                                           \
         pkm_status pkm_st_ = (call);                                                               \
         if (pkm_st_ != PKM_OK) {                                                                   \
-            print_error("%s returned %d (%s): %s\n", #call, (int)pkm_st_,                          \
-                        pkm_status_str(pkm_st_), (ctx)->msg);                                      \
+            print_error("%s returned %d (%s): %s\n", #call, (int)pkm_st_, pkm_status_str(pkm_st_), \
+                        (ctx)->msg);                                                               \
             fail();                                                                                \
         }                                                                                          \
     } while (0)

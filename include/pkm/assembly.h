@@ -23,10 +23,10 @@ typedef enum pkm_formulation {
 } pkm_formulation;
 
 typedef struct pkm_assembly_info {
-    int64_t n_total;      /* coordinates before loop closure (tree: q_tot; nodal: nodal dofs) */
-    int64_t n_reduced;    /* independent coordinates: order of the pencil */
-    int n_legs;           /* legs found (tree formulation) */
-    int n_cuts;           /* loop-closure joints (tree formulation) */
+    int64_t n_total;   /* coordinates before loop closure (tree: q_tot; nodal: nodal dofs) */
+    int64_t n_reduced; /* independent coordinates: order of the pencil */
+    int n_legs;        /* legs found (tree formulation) */
+    int n_cuts;        /* loop-closure joints (tree formulation) */
 } pkm_assembly_info;
 
 /* Assemble the reduced pencil of m. info may be NULL. PKM_ERR_MODEL if the model cannot be

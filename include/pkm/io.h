@@ -17,11 +17,11 @@ extern "C" {
  * row has as many fields as the header. */
 typedef struct pkm_table {
     int nrows;
-    int npose;      /* pose coordinates per row */
-    int nfreq;      /* frequencies per row */
-    int *id;        /* nrows pose labels (first column) */
-    double *pose;   /* nrows x npose, row-major, SI */
-    double *freq;   /* nrows x nfreq, row-major, Hz */
+    int npose;    /* pose coordinates per row */
+    int nfreq;    /* frequencies per row */
+    int *id;      /* nrows pose labels (first column) */
+    double *pose; /* nrows x npose, row-major, SI */
+    double *freq; /* nrows x nfreq, row-major, Hz */
 } pkm_table;
 
 /* Errors name the file and line (and the field): PKM_ERR_IO if it cannot be read,
