@@ -473,36 +473,40 @@ static void test_global_rotation(void **state)
 
 /* ---- convergence on a clamped-free beam ---- */
 
+/* Lowest w^2 of a clamped-free chain of nel elements whose matrices are the nsel x nsel block
+ * sel (nsel / 2 dofs per node) of full x full K and M; the clamp holds the first two dofs of the
+ * root node. */
+static double clamped_free_lowest(int full, const double *K, const double *M, int nsel,
+                                  const int *sel, int nel)
+{
+    double Ke[36], Me[36];
+    extract(full, K, nsel, sel, Ke);
+    extract(full, M, nsel, sel, Me);
+    const int fixed[3] = {1, 1, 0};
+    chain c = chain_build(nsel / 2, Ke, Me, nel, fixed);
+    const double w2 = chain_lowest(&c);
+    chain_free(&c);
+    return w2;
+}
+
 /* Clamped-free bending in the x-y plane with nel elements of the 18-dof beam (dofs v, rz, kz
  * per node; the clamp fixes v and rz, the curvature at the root is free) or of the cubic beam
  * (v, rz). Returns the lowest w^2. */
 static double bending_lowest(int quintic, int nel, const pkm_section *s)
 {
     const double l = LEN / nel;
-    double Ke[36], Me[36];
-    int nd;
     if (quintic) {
         double K[18][18], M[18][18];
         const int sel[6] = {V1, RZ1, KZ1, V2, RZ2, KZ2};
         pkm_fem_quintic_stiffness(s, &steel, l, K);
         pkm_fem_quintic_mass(s, &steel, l, 0u, M);
-        extract(18, &K[0][0], 6, sel, Ke);
-        extract(18, &M[0][0], 6, sel, Me);
-        nd = 3;
-    } else {
-        double K[12][12], M[12][12];
-        const int sel[4] = {1, 5, 7, 11};
-        pkm_fem_beam3d_stiffness(s, &steel, l, K);
-        pkm_fem_beam3d_mass(s, &steel, l, 0u, M);
-        extract(12, &K[0][0], 4, sel, Ke);
-        extract(12, &M[0][0], 4, sel, Me);
-        nd = 2;
+        return clamped_free_lowest(18, &K[0][0], &M[0][0], 6, sel, nel);
     }
-    const int fixed[3] = {1, 1, 0};
-    chain c = chain_build(nd, Ke, Me, nel, fixed);
-    const double w2 = chain_lowest(&c);
-    chain_free(&c);
-    return w2;
+    double K[12][12], M[12][12];
+    const int sel[4] = {1, 5, 7, 11};
+    pkm_fem_beam3d_stiffness(s, &steel, l, K);
+    pkm_fem_beam3d_mass(s, &steel, l, 0u, M);
+    return clamped_free_lowest(12, &K[0][0], &M[0][0], 4, sel, nel);
 }
 
 static void test_cantilever_bending(void **state)
@@ -629,30 +633,18 @@ static void test_one_element_3d(void **state)
 static double screw_lowest(int consistent, int nel, const pkm_section *s)
 {
     const double l = LEN / nel;
-    double Ke[64], Me[64];
-    int nd;
     if (consistent) {
         double K[8][8], M[8][8];
         const int sel2[6] = {1, 2, 3, 5, 6, 7};
         pkm_fem_screw_consistent_stiffness(s, &steel, l, K);
         pkm_fem_screw_consistent_mass(s, &steel, l, 0u, M);
-        extract(8, &K[0][0], 6, sel2, Ke);
-        extract(8, &M[0][0], 6, sel2, Me);
-        nd = 3;
-    } else {
-        double K[6][6], M[6][6];
-        const int sel2[4] = {1, 2, 4, 5};
-        pkm_fem_screw_paper_stiffness(s, &steel, l, K);
-        pkm_fem_screw_paper_mass(s, &steel, l, 0u, M);
-        extract(6, &K[0][0], 4, sel2, Ke);
-        extract(6, &M[0][0], 4, sel2, Me);
-        nd = 2;
+        return clamped_free_lowest(8, &K[0][0], &M[0][0], 6, sel2, nel);
     }
-    const int fixed[3] = {1, 1, 0};
-    chain c = chain_build(nd, Ke, Me, nel, fixed);
-    const double w2 = chain_lowest(&c);
-    chain_free(&c);
-    return w2;
+    double K[6][6], M[6][6];
+    const int sel2[4] = {1, 2, 4, 5};
+    pkm_fem_screw_paper_stiffness(s, &steel, l, K);
+    pkm_fem_screw_paper_mass(s, &steel, l, 0u, M);
+    return clamped_free_lowest(6, &K[0][0], &M[0][0], 4, sel2, nel);
 }
 
 static void test_screw_cantilever(void **state)
