@@ -104,26 +104,22 @@ static void quiet_end(const h5_quiet *q)
 /* ---------------------------------------------------------------------------------------------
  * Writing */
 
+/* The names of the two-valued settings in the file, indexed by their enum values; the writer
+ * and read_choice_attr use the same tables. */
+static const char *const formulation_names[2] = {
+    [PKM_FORM_TREE] = "tree", [PKM_FORM_NODAL] = "nodal"};
+static const char *const eigensolver_names[2] = {
+    [PKM_EIG_ARPACK] = "arpack", [PKM_EIG_DENSE] = "dense"};
+static const char *const tracking_names[2] = {[PKM_TRACK_RANK] = "rank", [PKM_TRACK_MAC] = "mac"};
+
 static const char *formulation_name(pkm_formulation f)
 {
-    switch (f) {
-    case PKM_FORM_TREE:
-        return "tree";
-    case PKM_FORM_NODAL:
-        return "nodal";
-    }
-    return NULL;
+    return ((unsigned)f < 2u) ? formulation_names[f] : NULL;
 }
 
 static const char *eigensolver_name(pkm_eigensolver e)
 {
-    switch (e) {
-    case PKM_EIG_ARPACK:
-        return "arpack";
-    case PKM_EIG_DENSE:
-        return "dense";
-    }
-    return NULL;
+    return ((unsigned)e < 2u) ? eigensolver_names[e] : NULL;
 }
 
 /* 1 if s is a NUL-terminated string of 1 to cap - 1 characters without any of `bad`. */
@@ -361,9 +357,7 @@ static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *ma
         rc = write_int_attr(io, file, "/", "maxiter", H5T_STD_I32LE, map->opts.maxiter);
     if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "max_residual", map->opts.max_residual);
     if (rc == PKM_OK) rc = write_int_attr(io, file, "/", "ncoord", H5T_STD_I64LE, map->ncoord);
-    if (rc == PKM_OK)
-        rc = write_str_attr(io, file, "/", "tracking",
-                            map->tracking == PKM_TRACK_MAC ? "mac" : "rank");
+    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "tracking", tracking_names[map->tracking]);
     if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "tracking_note", map->tracking_note);
     if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "mac_threshold", map->track.mac_threshold);
     if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "cluster_tol", map->track.cluster_tol);
@@ -857,10 +851,9 @@ static pkm_status read_choice_attr(const h5io *io, hid_t file, const char *name,
 /* Version 2: how the ids were made, the links, and /modes if present. */
 static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
 {
-    static const char *const tracking[2] = {"mac", "rank"};
     int which = 0;
-    pkm_status rc = read_choice_attr(io, file, "tracking", tracking, &which);
-    map->tracking = which ? PKM_TRACK_RANK : PKM_TRACK_MAC;
+    pkm_status rc = read_choice_attr(io, file, "tracking", tracking_names, &which);
+    map->tracking = (pkm_tracking)which;
     if (rc == PKM_OK)
         rc = read_str_attr(io, file, "/", "tracking_note", map->tracking_note,
                            sizeof(map->tracking_note));
@@ -921,13 +914,11 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
     if (rc == PKM_OK)
         rc = read_num_attr(io, file, "/", "base_pose", H5T_NATIVE_DOUBLE, 0, map->npose,
                            map->base_pose);
-    static const char *const formulations[2] = {"tree", "nodal"};
-    static const char *const solvers[2] = {"arpack", "dense"};
     int which = 0;
-    if (rc == PKM_OK) rc = read_choice_attr(io, file, "formulation", formulations, &which);
-    map->formulation = which ? PKM_FORM_NODAL : PKM_FORM_TREE;
-    if (rc == PKM_OK) rc = read_choice_attr(io, file, "eigensolver", solvers, &which);
-    map->eigensolver = which ? PKM_EIG_DENSE : PKM_EIG_ARPACK;
+    if (rc == PKM_OK) rc = read_choice_attr(io, file, "formulation", formulation_names, &which);
+    map->formulation = (pkm_formulation)which;
+    if (rc == PKM_OK) rc = read_choice_attr(io, file, "eigensolver", eigensolver_names, &which);
+    map->eigensolver = (pkm_eigensolver)which;
     if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "nev", 1, INT32_MAX, &i);
     map->nev = map->opts.nev = (int)i;
     if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "ncv", 0, INT32_MAX, &i);
