@@ -96,9 +96,10 @@ pkm_status pkm_modes_create(int64_t n, int nev, pkm_modes **out, pkm_ctx *ctx)
     m->freq_hz = calloc((size_t)nev, sizeof(double));
     m->residual = calloc((size_t)nev, sizeof(double));
     m->backward_error = calloc((size_t)nev, sizeof(double));
+    m->accuracy = calloc((size_t)nev, sizeof(double));
     m->vectors = calloc((size_t)n * (size_t)nev, sizeof(double));
     if (m->omega2 == NULL || m->freq_hz == NULL || m->residual == NULL ||
-        m->backward_error == NULL || m->vectors == NULL)
+        m->backward_error == NULL || m->accuracy == NULL || m->vectors == NULL)
         goto fail;
     *out = m;
     return PKM_OK;
@@ -115,6 +116,7 @@ void pkm_modes_destroy(pkm_modes **modes)
     free((*modes)->freq_hz);
     free((*modes)->residual);
     free((*modes)->backward_error);
+    free((*modes)->accuracy);
     free((*modes)->vectors);
     free(*modes);
     *modes = NULL;

@@ -69,6 +69,10 @@ typedef struct pkm_modes {
      * of the 2-norm, so the value is an upper bound of the 2-norm backward error). The
      * acceptance test. */
     double *backward_error;
+    /* nev estimates of the relative error of freq_hz that the rounding of the assembled K and M
+     * (and of the solve) can cause, independent of the residual: a frequency whose estimate
+     * exceeds the requested accuracy is flagged by the command line and stored in maps. */
+    double *accuracy;
     double *vectors;   /* n x nev column-major, M-orthonormal mode shapes */
     double orth_error; /* max |X^T M X - I| over the returned modes */
     double sigma;      /* shift actually used (sparse path), rad^2/s^2 */
