@@ -64,7 +64,7 @@ expect 2 map navaro --grid x=0:0.01:2 -o /nonexistent/dir/map.h5 --quiet
 # csv header is exact and the mode count follows --nev
 hdr=$("$bin" modes navaro --pose 0,0,0 --nev 3 --format csv | head -n 1)
 rows=$("$bin" modes navaro --pose 0,0,0 --nev 3 --format csv | tail -n +2 | grep -c '')
-if [ "$hdr" = "mode,freq_hz,residual" ] && [ "$rows" -eq 3 ]; then
+if [ "$hdr" = "mode,freq_hz,residual,accuracy" ] && [ "$rows" -eq 3 ]; then
     pass=$((pass + 1))
 else
     echo "FAIL: csv header '$hdr', $rows rows"
