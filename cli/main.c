@@ -117,7 +117,11 @@ static void print_modes_help(void)
 {
     printf("usage: pkmflex modes CASE --pose P1,P2,... [options]\n\n"
            "Natural frequencies (Hz) of CASE at one pose, lowest first, with the relative\n"
-           "residual ||K x - w^2 M x|| / ||K x|| of each mode.\n\n"
+           "residual ||K x - w^2 M x|| / ||K x|| of each mode and its accuracy: an estimate\n"
+           "(an upper bound in every case measured) of the relative error of the frequency\n"
+           "that the rounding of the assembled matrices can cause. Frequencies whose accuracy\n"
+           "exceeds 1e-6 are flagged '!'; above 1e-3 the command fails (exit 3): the mesh is\n"
+           "too fine for double precision (docs/performance.md).\n\n"
            "  --pose P1,P2,...       pose coordinates in SI units; navaro: x,y,theta (m, m, rad);\n"
            "                         pss5upu: x,y,z,alpha,beta (m, m, m, rad, rad)\n"
            "  --format table|csv     output format (csv header: mode,freq_hz,residual,accuracy)\n");

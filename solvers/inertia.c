@@ -44,6 +44,20 @@ struct pkm_inertia {
     cholmod_factor *L; /* simplicial LDL^T, symbolic analysis kept across counts */
 };
 
+cholmod_sparse *pkm_solvers_cholmod_pattern(const pkm_pencil *pattern, cholmod_common *c)
+{
+    const int64_t n = pattern->n, nnz = pattern->nnz;
+    cholmod_sparse *A =
+        cholmod_l_allocate_sparse((size_t)n, (size_t)n, (size_t)nnz, 1, 1, 1, CHOLMOD_REAL, c);
+    if (A == NULL) return NULL;
+    SuiteSparse_long *ap = A->p, *ai = A->i;
+    for (int64_t j = 0; j <= n; j++)
+        ap[j] = (SuiteSparse_long)pattern->colptr[j];
+    for (int64_t q = 0; q < nnz; q++)
+        ai[q] = (SuiteSparse_long)pattern->rowind[q];
+    return A;
+}
+
 pkm_status pkm_inertia_create(const pkm_pencil *pattern, pkm_inertia **out, pkm_ctx *ctx)
 {
     *out = NULL;
@@ -58,14 +72,8 @@ pkm_status pkm_inertia_create(const pkm_pencil *pattern, pkm_inertia **out, pkm_
     in->c.print = 0;
     in->c.supernodal = CHOLMOD_SIMPLICIAL;
     in->c.final_ll = 0;
-    in->A =
-        cholmod_l_allocate_sparse((size_t)n, (size_t)n, (size_t)nnz, 1, 1, 1, CHOLMOD_REAL, &in->c);
+    in->A = pkm_solvers_cholmod_pattern(pattern, &in->c);
     if (in->A == NULL) goto fail;
-    SuiteSparse_long *ap = in->A->p, *ai = in->A->i;
-    for (int64_t j = 0; j <= n; j++)
-        ap[j] = (SuiteSparse_long)pattern->colptr[j];
-    for (int64_t q = 0; q < nnz; q++)
-        ai[q] = (SuiteSparse_long)pattern->rowind[q];
     in->L = cholmod_l_analyze(in->A, &in->c);
     if (in->L == NULL || in->c.status != CHOLMOD_OK) goto fail;
     *out = in;

@@ -6,6 +6,8 @@
 #include "pkm/map.h"
 #include "pkm/modal.h"
 
+#include <cholmod.h>
+
 /* Narrow a 64-bit count to the int used by ARPACK (a_int) and LAPACK; PKM_ERR_INVALID naming
  * `what` if it does not fit. */
 pkm_status pkm_solvers_to_int(int64_t value, const char *what, int *out, pkm_ctx *ctx);
@@ -36,6 +38,10 @@ double pkm_modal_zero_scale(const pkm_diag_scales *d);
 /* Rounding floor of the eigenvalue lam of the M-normalised vector x: the change of lam that
  * perturbations of K and M of the size of their rounding can cause (see modes.c). */
 double pkm_modal_rounding_floor(const pkm_pencil *p, const double *x, double lam);
+
+/* CHOLMOD's copy of the pattern of `pattern` (upper, sorted, packed, real; values not set), or
+ * NULL with c->status set. */
+cholmod_sparse *pkm_solvers_cholmod_pattern(const pkm_pencil *pattern, cholmod_common *c);
 
 /* Eigenvalue counter by the inertia of K - tau M (inertia.c): CHOLMOD simplicial LDL^T, its
  * symbolic analysis done once per pattern. */

@@ -324,5 +324,34 @@ assert (a["tracked_mode"][...] == b["tracked_mode"][...]).all()
 assert a.attrs["tracking"] == "mac" and "modes" not in a
 ' "$tmp/res.h5" "$tmp/whole.h5"
 
+# Issue 8. A lost copy of a triple eigenvalue: mode 10 of pss5upu at home is 861.75 Hz (was
+# 1075.90 from ARPACK), as from the dense solver.
+"$bin" modes pss5upu --pose 0,0,0,0,0 --format csv >"$tmp/pss_arpack.csv"
+"$bin" modes pss5upu --pose 0,0,0,0,0 --format csv --solver dense >"$tmp/pss_dense.csv"
+check "pss5upu home: ARPACK = dense, mode 10 = 861.75 Hz" "$py" -c '
+import sys, numpy as np
+a = np.loadtxt(sys.argv[1], delimiter=",", skiprows=1)
+d = np.loadtxt(sys.argv[2], delimiter=",", skiprows=1)
+assert np.allclose(a[:, 1], d[:, 1], rtol=1e-8, atol=0), (a[:, 1], d[:, 1])
+assert abs(a[9, 1] - 861.749808) < 1e-5, a[9, 1]
+' "$tmp/pss_arpack.csv" "$tmp/pss_dense.csv"
+# Out-of-range parameters: one line, exit 2, no LAPACK message on stdout.
+for p in leg.A=1e300 material.rho=1e300 leg.Iz=1e300 leg.Ip=1e300 platform.A=1e300; do
+    expect 2 modes navaro --set "$p"
+    check "modes navaro --set $p prints nothing on stdout" \
+        test -z "$("$bin" modes navaro --set "$p" 2>/dev/null)"
+done
+expect 2 modes pss5upu --set slider.mass=1e300
+# Fine meshes: frequencies the rounding may have moved by more than 1e-6 are flagged (128
+# elements per link: ~1e-5); past 1e-3 (512: 3.6e-3) the solve fails, naming the mode.
+out=$(timeout 120 "$bin" modes navaro --formulation nodal --set elements_per_link=128 --nev 4)
+check "fine mesh: flagged frequencies" grep -q "^# ! 4 frequencies" <<<"$out"
+err=$(timeout 120 "$bin" modes navaro --formulation nodal --set elements_per_link=512 --nev 2 \
+    2>&1 >/dev/null)
+check "fine mesh: refused past 1e-3 (exit 3)" test $? -eq 3
+check "fine mesh: the refusal names the mode" grep -q "mode 0 (.* Hz): the rounding" <<<"$err"
+out=$("$bin" modes navaro --nev 4)
+check "default mesh: nothing flagged" test -z "$(grep '!' <<<"$out")"
+
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -43,6 +43,26 @@ static pkm_pencil *case_pencil(const char *name, const double *pose, pkm_formula
     return p;
 }
 
+/* The lowest nev modes of p by the dense solver or by ARPACK, which must succeed. */
+static pkm_modes *solved_modes(const pkm_pencil *p, int nev, int dense)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_modal_opts o = pkm_modal_opts_default();
+    o.nev = nev;
+    pkm_modes *md = NULL;
+    pkm_modal *s = NULL;
+    assert_pkm_ok(pkm_modes_create(p->n, nev, &md, &ctx), &ctx);
+    if (dense) {
+        assert_pkm_ok(pkm_modal_solve_dense(p, &o, md, &ctx), &ctx);
+    } else {
+        assert_pkm_ok(pkm_modal_create(p, &s, &ctx), &ctx);
+        assert_pkm_ok(pkm_modal_solve(s, p, &o, md, &ctx), &ctx);
+        pkm_modal_destroy(&s);
+    }
+    return md;
+}
+
 /* nev = 1..NEV_MAX by ARPACK and by the dense solver against one dense solve of NEV_MAX modes:
  * every frequency to 1e-8. Issue 8: at the pss5upu home pose ARPACK lost a copy of a repeated
  * eigenvalue for nev = 5, 6, 10, 11, 14, 19, 20, 24, 32, 35-38 and 40 (mode 10: 1075.90 Hz for
@@ -135,13 +155,9 @@ static void test_dropped_eigenpair_caught(void **state)
 {
     (void)state;
     pkm_pencil *p = case_pencil("pss5upu", NULL, PKM_FORM_NODAL, NULL);
+    pkm_modes *md = solved_modes(p, 12, 1);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    pkm_modal_opts o = pkm_modal_opts_default();
-    o.nev = 12;
-    pkm_modes *md = NULL;
-    assert_pkm_ok(pkm_modes_create(p->n, o.nev, &md, &ctx), &ctx);
-    assert_pkm_ok(pkm_modal_solve_dense(p, &o, md, &ctx), &ctx);
     assert_close(md->freq_hz[2], 856.257595, 1e-8, 0.0);
     assert_true(md->freq_hz[1] < 0.9 * md->freq_hz[2] && md->freq_hz[3] > md->freq_hz[2] * 1.001);
     for (int j = 7; j < 10; j++)
@@ -167,6 +183,122 @@ static void test_dropped_eigenpair_caught(void **state)
     pkm_pencil_destroy(&p);
 }
 
+/* Accuracy estimate against the actual error of a fine mesh: NaVARo nodal, elements_per_link
+ * 256 against 64 (converged: the frequencies of 32 and 64 agree to 6e-8). Every estimate bounds
+ * its error (measured margin 4.7x, docs/performance.md), at 16 elements it is small (3e-9: not
+ * absurdly pessimistic), and a bound above max_accuracy refuses the solve naming the mode. */
+static void test_accuracy_bounds_fine_mesh_error(void **state)
+{
+    (void)state;
+    const char *const n16[] = {"elements_per_link=16", NULL};
+    const char *const n64[] = {"elements_per_link=64", NULL};
+    const char *const n256[] = {"elements_per_link=256", NULL};
+    const char *const *sets[] = {n16, n64, n256};
+    pkm_modes *md[3] = {NULL, NULL, NULL};
+    pkm_modal_opts o = pkm_modal_opts_default();
+    o.nev = 10;
+    o.max_accuracy = 1.0;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    for (int k = 0; k < 3; k++) {
+        pkm_pencil *p = case_pencil("navaro", NULL, PKM_FORM_NODAL, sets[k]);
+        pkm_modal *s = NULL;
+        assert_pkm_ok(pkm_modes_create(p->n, o.nev, &md[k], &ctx), &ctx);
+        assert_pkm_ok(pkm_modal_create(p, &s, &ctx), &ctx);
+        assert_pkm_ok(pkm_modal_solve(s, p, &o, md[k], &ctx), &ctx);
+        if (k == 2) {
+            pkm_modal_opts strict = o;
+            strict.max_accuracy = 1e-4; /* below the estimates of modes 1-2 (1.5e-4) */
+            assert_int_equal(pkm_modal_solve(s, p, &strict, md[k], &ctx), PKM_ERR_ACCURACY);
+            assert_non_null(strstr(ctx.msg, "mode 0"));
+            assert_non_null(strstr(ctx.msg, "rounding"));
+        }
+        pkm_modal_destroy(&s);
+        pkm_pencil_destroy(&p);
+    }
+    for (int j = 0; j < o.nev; j++) {
+        const double err = fabs(md[2]->freq_hz[j] - md[1]->freq_hz[j]) / md[1]->freq_hz[j];
+        print_message("mode %d: error %.2e, estimate %.2e\n", j, err, md[2]->accuracy[j]);
+        assert_true(md[2]->accuracy[j] >= err);
+        assert_true(md[0]->accuracy[j] < 1e-8);
+    }
+    for (int k = 0; k < 3; k++)
+        pkm_modes_destroy(&md[k]);
+}
+
+/* The zero-energy test follows the mesh: pss5upu with 1024 elements per link keeps its
+ * physical 145 Hz pair (the former threshold, 1e-13 max K_ii/M_ii, called it a mechanism). */
+static void test_fine_mesh_not_mechanism(void **state)
+{
+    (void)state;
+    const char *const sets[] = {"link.paper.nelem=1024", NULL};
+    pkm_pencil *p = case_pencil("pss5upu", NULL, PKM_FORM_NODAL, sets);
+    pkm_modes *md = solved_modes(p, 2, 0);
+    assert_int_equal(md->zero_modes, 0);
+    assert_close(md->freq_hz[0], 145.16, 1e-3, 0.0);
+    pkm_modes_destroy(&md);
+    pkm_pencil_destroy(&p);
+}
+
+/* A 3 x 3 spring chain with one entry replaced: non-finite or overflowing pencils are refused
+ * by both solvers before LAPACK sees them. */
+static void test_bad_values_refused(void **state)
+{
+    (void)state;
+    const double K[9] = {2, -1, 0, -1, 2, -1, 0, -1, 1}, M[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const double bad[] = {INFINITY, NAN, 1e300};
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_modal_opts o = pkm_modal_opts_default();
+    o.nev = 1;
+    for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+        for (int which = 0; which < 2; which++) {
+            pkm_pencil *p = NULL;
+            assert_pkm_ok(pkm_pencil_from_dense(3, K, M, &p, &ctx), &ctx);
+            pkm_modal *s = NULL;
+            pkm_modes *md = NULL;
+            assert_pkm_ok(pkm_modal_create(p, &s, &ctx), &ctx);
+            assert_pkm_ok(pkm_modes_create(3, 1, &md, &ctx), &ctx);
+            (which ? p->m : p->k)[p->nnz - 1] = bad[b];
+            pkm_ctx_clear(&ctx);
+            assert_int_equal(pkm_modal_solve(s, p, &o, md, &ctx), PKM_ERR_INVALID);
+            assert_non_null(strstr(ctx.msg, b < 2 ? "not finite" : "overflow"));
+            pkm_ctx_clear(&ctx);
+            assert_int_equal(pkm_modal_solve_dense(p, &o, md, &ctx), PKM_ERR_INVALID);
+            pkm_modes_destroy(&md);
+            pkm_modal_destroy(&s);
+            pkm_pencil_destroy(&p);
+        }
+    }
+}
+
+/* LAPACK's own argument check goes through pkmflex's xerbla_ (solvers/xerbla.c): an illegal
+ * UPLO makes DPOTRF report argument 1 and return, and the report becomes PKM_ERR_SOLVER. With
+ * the library's default XERBLA this process would have ended here with status 0. */
+extern void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info,
+                    size_t uplo_len);
+
+static void test_lapack_argument_error_typed(void **state)
+{
+    (void)state;
+    double a[4] = {2, 1, 1, 2};
+    const int n = 2;
+    int info = 0;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_lapack_clear();
+    dpotrf_("X", &n, a, &n, &info, 1);
+    assert_int_equal(info, -1);
+    assert_int_equal(pkm_lapack_check("dpotrf", &ctx), PKM_ERR_SOLVER);
+    assert_non_null(strstr(ctx.msg, "DPOTRF"));
+    assert_non_null(strstr(ctx.msg, "argument 1"));
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_lapack_check("dpotrf", &ctx), &ctx); /* reported once */
+    dpotrf_("U", &n, a, &n, &info, 1);
+    assert_int_equal(info, 0);
+    assert_pkm_ok(pkm_lapack_check("dpotrf", &ctx), &ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -174,6 +306,10 @@ int main(void)
         cmocka_unit_test(test_nev_sweep_navaro_pose1),
         cmocka_unit_test(test_nev_sweep_navaro_stiff),
         cmocka_unit_test(test_dropped_eigenpair_caught),
+        cmocka_unit_test(test_accuracy_bounds_fine_mesh_error),
+        cmocka_unit_test(test_fine_mesh_not_mechanism),
+        cmocka_unit_test(test_bad_values_refused),
+        cmocka_unit_test(test_lapack_argument_error_typed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

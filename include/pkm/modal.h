@@ -39,7 +39,7 @@ typedef struct pkm_modal_opts {
      * mechanism modes). */
     double sigma;
     double tol;  /* ARPACK relative tolerance of the Ritz values; 0 = 1e-10 (see modal.c) */
-    int maxiter; /* ARPACK restarts; 0 = automatic */
+    int maxiter; /* ARPACK restarts per run; 0 = 300, fewer above 20,000 coordinates (modal.c) */
     /* Acceptance test of every returned mode: its normwise backward error (pkm_modes) must not
      * exceed this; 0 = 1e-10. */
     double max_backward_error;
@@ -80,7 +80,7 @@ typedef struct pkm_modes {
      * acceptance test. */
     double *backward_error;
     /* nev estimates of the relative error of freq_hz that the rounding of the assembled K and M
-     * and the solve can cause: (d + ||r|| ||x||) / (2 |w^2|) with the rounding floor d = eps
+     * and the solve can cause: (d + |x^T r|) / (2 |w^2|) with the rounding floor d = eps
      * (|x|^T |K| |x| + |w^2| |x|^T |M| |x|) of the M-normalised x and its residual r. An upper
      * bound by measurement (NaVARo, 64 to 2048 elements per link: 4.7x to 1500x the actual
      * error), growing like (L/h)^4 with the mesh: the limit of double precision, which the
