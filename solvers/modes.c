@@ -245,14 +245,24 @@ static pkm_status refuse_zero_mode(const pkm_modes *out, int j, double xkx, doub
 
 double pkm_modal_rounding_floor(const pkm_pencil *p, const double *x, double lam)
 {
+    /* Column by column: the strictly upper entries count twice (symmetry), the diagonal once. */
     double xk = 0.0, xm = 0.0;
-    for (int64_t j = 0; j < p->n; j++)
+    for (int64_t j = 0; j < p->n; j++) {
+        double ck = 0.0, cm = 0.0, dk = 0.0, dm = 0.0;
         for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++) {
             const int64_t i = p->rowind[q];
-            const double xx = (i == j ? 1.0 : 2.0) * fabs(x[i]) * fabs(x[j]);
-            xk += fabs(p->k[q]) * xx;
-            xm += fabs(p->m[q]) * xx;
+            if (i == j) {
+                dk = fabs(p->k[q]);
+                dm = fabs(p->m[q]);
+            } else {
+                ck += fabs(p->k[q]) * fabs(x[i]);
+                cm += fabs(p->m[q]) * fabs(x[i]);
+            }
         }
+        const double axj = fabs(x[j]);
+        xk += axj * (2.0 * ck + dk * axj);
+        xm += axj * (2.0 * cm + dm * axj);
+    }
     return PKM_MODAL_FLOOR_C * DBL_EPSILON * (xk + fabs(lam) * xm);
 }
 
@@ -264,9 +274,9 @@ typedef struct mode_energy {
     double floor, xkx;
 } mode_energy;
 
-/* Residuals, backward errors, rounding floors and energies (en[0..nev)) and accuracy estimates
- * of the modes in out, and their M-orthonormality error (orth_ij: the worst pair). kx, mx: n
- * each. */
+/* Residuals, backward errors, rounding floors (unless given: en[j].floor not NaN) and energies
+ * (en[0..nev)) and accuracy estimates of the modes in out, and their M-orthonormality error
+ * (orth_ij: the worst pair). kx, mx: n each. */
 static void measure_modes(const pkm_pencil *p, pkm_modes *out, mode_energy *en, double *kx,
                           double *mx, int orth_ij[2])
 {
@@ -298,7 +308,7 @@ static void measure_modes(const pkm_pencil *p, pkm_modes *out, mode_energy *en, 
          * quotient of its vector, |x^T r| (~1e-13 relative for ARPACK at tol 1e-10; the error
          * of the Rayleigh quotient itself is second order in the residual). f = sqrt(lambda) /
          * (2 pi): a relative change e of lambda moves f by e / 2. */
-        en[j].floor = pkm_modal_rounding_floor(p, x, lam);
+        if (isnan(en[j].floor)) en[j].floor = pkm_modal_rounding_floor(p, x, lam);
         double xr = 0.0;
         for (int64_t i = 0; i < n; i++)
             xr += x[i] * kx[i];
@@ -360,8 +370,8 @@ static pkm_status check_modes(const pkm_modal_opts *opts, pkm_modes *out, const 
 }
 
 pkm_status pkm_modes_finish(const pkm_pencil *p, const pkm_modal_opts *opts, const double *w2,
-                            const double *vecs, const int *order, double *work, pkm_modes *out,
-                            pkm_ctx *ctx)
+                            const double *floor, const double *vecs, const int *order, double *work,
+                            pkm_modes *out, pkm_ctx *ctx)
 {
     const int64_t n = p->n;
     const int nev = opts->nev;
@@ -374,18 +384,19 @@ pkm_status pkm_modes_finish(const pkm_pencil *p, const pkm_modal_opts *opts, con
         work = own;
     }
     out->nev = nev;
-    for (int j = 0; j < nev; j++) {
-        int src = order != NULL ? order[j] : j;
-        out->omega2[j] = w2[src];
-        out->freq_hz[j] = sqrt(fmax(w2[src], 0.0)) / (2.0 * PKM_PI);
-        memcpy(out->vectors + (size_t)j * (size_t)n, vecs + (size_t)src * (size_t)n,
-               sizeof(double) * (size_t)n);
-    }
     mode_energy *en = malloc(sizeof(*en) * (size_t)nev);
     pkm_status rc = PKM_OK;
     if (en == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate %d rounding floors", nev);
     } else {
+        for (int j = 0; j < nev; j++) {
+            int src = order != NULL ? order[j] : j;
+            out->omega2[j] = w2[src];
+            out->freq_hz[j] = sqrt(fmax(w2[src], 0.0)) / (2.0 * PKM_PI);
+            memcpy(out->vectors + (size_t)j * (size_t)n, vecs + (size_t)src * (size_t)n,
+                   sizeof(double) * (size_t)n);
+            en[j].floor = floor != NULL ? floor[src] : NAN;
+        }
         int orth_ij[2];
         measure_modes(p, out, en, work, work + n, orth_ij);
         rc = check_modes(opts, out, en, orth_ij, ctx);
