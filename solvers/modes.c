@@ -20,9 +20,9 @@
  * which is how fine meshes lose their digits while the backward error stays tiny. C = 1 by
  * measurement, NaVARo nodal, 10 modes, elements_per_link N: against the N = 64 values, the
  * estimate exceeds the actual error of every frequency at N = 128 ... 2048 by a factor 4.7 to
- * 1500 (median ~45); at N <= 64, where the error is below the discretisation change, it exceeds
- * the split of the exactly degenerate pairs (a direct measure of rounding) by 11x to 50x
- * (docs/performance.md). */
+ * 1500 (median 48); at 4 <= N <= 64, where the error is below the discretisation change, it
+ * exceeds the split of the exactly degenerate pairs (a direct measure of rounding) by 11x to 72x,
+ * and at N = 1 it equals half that split (docs/performance.md). */
 #define PKM_MODAL_FLOOR_C 1.0
 /* A mode is zero-energy when its strain energy x^T K x is within PKM_MODAL_ZERO_FLOORS of its
  * rounding floor: zero to the accuracy the pencil holds, however fine the mesh (the former

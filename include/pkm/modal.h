@@ -82,7 +82,7 @@ typedef struct pkm_modes {
     /* nev estimates of the relative error of freq_hz that the rounding of the assembled K and M
      * and the solve can cause: (d + |x^T r|) / (2 |w^2|) with the rounding floor d = eps
      * (|x|^T |K| |x| + |w^2| |x|^T |M| |x|) of the M-normalised x and its residual r. An upper
-     * bound by measurement (NaVARo, 64 to 2048 elements per link: 4.7x to 1500x the actual
+     * bound by measurement (NaVARo, 128 to 2048 elements per link: 4.7x to 1500x the actual
      * error), growing like (L/h)^4 with the mesh: the limit of double precision, which the
      * backward error does not see. Above opts.max_accuracy the solve fails; the command line
      * flags values above 1e-6. */
@@ -110,10 +110,12 @@ void pkm_modal_destroy(pkm_modal **solver);
 
 /* Lowest opts->nev modes of p, which must have the pattern given to pkm_modal_create.
  * out must have been created with out->n == p->n and out->nev >= opts->nev; out->nev is set to
- * opts->nev. Errors: PKM_ERR_SINGULAR (K - sigma M not positive definite even after the
- * automatic shift; or a zero-energy mode, reported with its largest coordinates and left in out,
- * see pkm_modes.zero_modes), PKM_ERR_SOLVER (ARPACK or CHOLMOD error), PKM_ERR_NOCONV,
- * PKM_ERR_ACCURACY. */
+ * opts->nev. Errors: PKM_ERR_INVALID (also a non-finite entry of K or M, named, or scales
+ * beyond 1e+-100), PKM_ERR_SINGULAR (K - sigma M not positive definite even after the automatic
+ * shift; or a zero-energy mode, reported with its largest coordinates and left in out, see
+ * pkm_modes.zero_modes), PKM_ERR_SOLVER (ARPACK, CHOLMOD or LAPACK error, an illegal argument
+ * named with its routine), PKM_ERR_NOCONV (also eigenvalues missing after the deflated runs,
+ * with their count), PKM_ERR_ACCURACY (backward error, orthonormality or accuracy estimate). */
 pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_modal_opts *opts,
                            pkm_modes *out, pkm_ctx *ctx);
 
