@@ -18,6 +18,7 @@
 
 #include <cholmod.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -32,6 +33,9 @@
  * cluster: the shift goes above the whole cluster, never inside it. The solvers' values of one
  * repeated eigenvalue agree to ~1e-12 (pss5upu home pose: 861.749808 Hz three times). */
 #define PKM_INERTIA_CLUSTER 1e-9
+/* A gap narrower than this many cluster fuzzes (fuzz_of) is not trusted when its count
+ * disagrees: the values at its ends may be one eigenvalue computed apart. */
+#define PKM_INERTIA_NARROW 10.0
 /* Shifts tried, as fractions of the gap between two known eigenvalues, until no pivot is tiny. */
 static const double gap_fractions[] = {0.5, 0.3, 0.7, 0.15, 0.85};
 #define PKM_INERTIA_TRIES ((int)(sizeof(gap_fractions) / sizeof(gap_fractions[0])))
@@ -143,11 +147,17 @@ pkm_status pkm_inertia_count(pkm_inertia *in, const pkm_pencil *p, double tau, i
 }
 
 /* Same cluster: closer than PKM_INERTIA_CLUSTER (relative) plus twice their floors. */
-static int same_cluster(const double *w, const double *floor, int i, int j)
+/* How far apart two computed values of one eigenvalue can be: PKM_INERTIA_CLUSTER relative, the
+ * count's resolution and twice their rounding floors. */
+static double fuzz_of(const double *w, const double *floor, double resolution, int i, int j)
 {
-    const double fuzz = PKM_INERTIA_CLUSTER * fmax(fabs(w[i]), fabs(w[j])) +
-                        2.0 * (floor != NULL ? floor[i] + floor[j] : 0.0);
-    return fabs(w[j] - w[i]) <= fuzz;
+    return PKM_INERTIA_CLUSTER * fmax(fabs(w[i]), fabs(w[j])) + resolution +
+           2.0 * (floor != NULL ? floor[i] + floor[j] : 0.0);
+}
+
+static int same_cluster(const double *w, const double *floor, double resolution, int i, int j)
+{
+    return fabs(w[j] - w[i]) <= fuzz_of(w, floor, resolution, i, j);
 }
 
 pkm_status pkm_modal_check_complete(pkm_inertia *in, const pkm_pencil *p, const double *w,
@@ -164,36 +174,49 @@ pkm_status pkm_modal_check_complete(pkm_inertia *in, const pkm_pencil *p, const 
      * (the answer's values below it, and nothing else: the cluster itself may have more copies
      * than were computed, which changes no returned value). Inside a gap a missed eigenvalue,
      * even a copy of a returned one, changes the count. */
+    /* The count is exact for a pencil within the factorisation's backward error, ~eps ||K||
+     * normwise, which can move an eigenvalue by ~eps max_i K_ii / M_ii: two values closer than
+     * that cannot be told apart by any shift (NaVARo tree with E = 1e15: a pair split by 3e-9
+     * relative counted wrong between its values with no pivot below 1e-13). */
+    const pkm_diag_scales ds = pkm_pencil_diag_scales(p);
+    const double resolution = DBL_EPSILON * ds.ratio;
     int hi = nret - 1; /* last known value of the final cluster */
-    while (hi + 1 < nknown && same_cluster(w, floor, hi, hi + 1))
+    while (hi + 1 < nknown && same_cluster(w, floor, resolution, hi, hi + 1))
         hi++;
     int lo = nret - 1; /* first value of the final cluster */
-    while (lo > 0 && same_cluster(w, floor, lo - 1, lo))
+    while (lo > 0 && same_cluster(w, floor, resolution, lo - 1, lo))
         lo--;
     /* A gap in which every shift meets a tiny pivot is narrower than the count can resolve
      * (NaVARo with E = 1e15: a pair split by 3e-9 relative, K - tau M's pivots at 1e-14 of its
-     * diagonal): its two values are one cluster, and the next gap is tried. */
+     * diagonal), and so is a gap less than PKM_INERTIA_NARROW fuzzes wide whose count disagrees
+     * (the same pair in the tree formulation: dsygvx's second value 4e-9 above the first, the
+     * count jumping by two at the first): its two values are one cluster, and the next gap is
+     * tried. A value missed below a wide gap still changes that gap's count. */
     double a = 0.0, b = 0.0, tau = 0.0;
     int64_t count = 0;
     int tiny = 1;
     while (tiny) {
         int64_t expected;
+        double narrow = 0.0; /* gaps up to this wide cannot be trusted against the count */
         if (hi + 1 < nknown) {
             a = w[hi];
             b = w[hi + 1];
             expected = hi + 1;
+            narrow = PKM_INERTIA_NARROW * fuzz_of(w, floor, resolution, hi, hi + 1);
         } else {
             b = w[lo];
             /* Below the lowest value: a gap as wide as the value, or its rounding floor. */
             a = lo > 0 ? w[lo - 1]
                        : w[0] - fmax(fabs(w[0]), 4.0 * (floor != NULL ? floor[0] : 0.0));
             expected = lo;
+            if (lo > 0) narrow = PKM_INERTIA_NARROW * fuzz_of(w, floor, resolution, lo - 1, lo);
         }
         for (int t = 0; t < PKM_INERTIA_TRIES && tiny && b > a; t++) {
             tau = a + gap_fractions[t] * (b - a);
             pkm_status rc = pkm_inertia_count(in, p, tau, &count, &tiny, ctx);
             if (rc != PKM_OK) return rc;
         }
+        if (!tiny && count != expected && b - a <= narrow) tiny = 1;
         if (!tiny) {
             *missing = (int)(count - expected);
         } else if (hi + 1 < nknown) {
@@ -207,8 +230,9 @@ pkm_status pkm_modal_check_complete(pkm_inertia *in, const pkm_pencil *p, const 
     if (tau_used != NULL) *tau_used = tau;
     if (tiny)
         return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
-                        "spectrum check: K - tau M has a vanishing pivot at every shift tried "
-                        "down to omega^2 = %.6g: the eigenvalue count cannot be decided",
+                        "spectrum check: no gap down to omega^2 = %.6g where K - tau M's "
+                        "eigenvalue count can be decided (vanishing pivots, values closer than "
+                        "the count resolves)",
                         a);
     return PKM_OK;
 }

@@ -118,13 +118,17 @@ static void test_nev_sweep_navaro_pose1(void **state)
     }
 }
 
+/* E = 1e15, both formulations: the tree pencil's pair at 198.48 Hz comes out of dsygvx split
+ * by 4e-9, closer than the count resolves (inertia.c). */
 static void test_nev_sweep_navaro_stiff(void **state)
 {
     (void)state;
     const char *const sets[] = {"material.E=1e15", NULL};
-    pkm_pencil *p = case_pencil("navaro", NULL, PKM_FORM_NODAL, sets);
-    sweep_nev(p);
-    pkm_pencil_destroy(&p);
+    for (int f = 0; f < 2; f++) {
+        pkm_pencil *p = case_pencil("navaro", NULL, f ? PKM_FORM_NODAL : PKM_FORM_TREE, sets);
+        sweep_nev(p);
+        pkm_pencil_destroy(&p);
+    }
 }
 
 /* Runs the completeness check on the values `idx` (indices into md, ascending), with the
