@@ -8,7 +8,10 @@
  * way inside dsaupd, and a map then wrote no file). LAPACK's documentation invites applications
  * to supply their own XERBLA; the dynamic linker binds the libraries' calls to the executable's
  * definition, which comes from this object: modal.c and modal_dense.c call pkm_lapack_check, so
- * it is linked into every program that can reach LAPACK through the library.
+ * it is linked into every program that can reach LAPACK through the library. (Checked with nm:
+ * libarpack.so.2 imports dlascl_ and dsteqr_; liblapack.so.3, built without -Bsymbolic, defines
+ * and calls xerbla_ and xerbla_array_; the pkmflex executable exports our xerbla_ in its
+ * dynamic symbol table, which tests/cli_test.sh checks.)
  *
  * The one piece of global state of the library, and why: XERBLA has no user pointer, so the
  * report can only go through a variable, and the caller that checks it may be any thread; a

@@ -342,6 +342,11 @@ for p in leg.A=1e300 material.rho=1e300 leg.Iz=1e300 leg.Ip=1e300 platform.A=1e3
         test -z "$("$bin" modes navaro --set "$p" 2>/dev/null)"
 done
 expect 2 modes pss5upu --set slider.mass=1e300
+# LAPACK's XERBLA is pkmflex's own (solvers/xerbla.c), exported so that liblapack's calls bind
+# to it: an illegal argument becomes an error, not "On entry to ..." and exit 0.
+if command -v nm >/dev/null; then
+    check "pkmflex defines and exports xerbla_" sh -c 'nm -D "$1" | grep -q " T xerbla_$"' sh "$bin"
+fi
 # Fine meshes: frequencies the rounding may have moved by more than 1e-6 are flagged (128
 # elements per link: ~1e-5); past 1e-3 (512: 3.6e-3) the solve fails, naming the mode.
 out=$(timeout 120 "$bin" modes navaro --formulation nodal --set elements_per_link=128 --nev 4)
