@@ -117,10 +117,14 @@ static void print_modes_help(void)
 {
     printf("usage: pkmflex modes CASE --pose P1,P2,... [options]\n\n"
            "Natural frequencies (Hz) of CASE at one pose, lowest first, with the relative\n"
-           "residual ||K x - w^2 M x|| / ||K x|| of each mode.\n\n"
+           "residual ||K x - w^2 M x|| / ||K x|| of each mode and its accuracy: an estimate\n"
+           "(an upper bound in every case measured) of the relative error of the frequency\n"
+           "that the rounding of the assembled matrices can cause. Frequencies whose accuracy\n"
+           "exceeds 1e-6 are flagged '!'; above 1e-3 the command fails (exit 3): the mesh is\n"
+           "too fine for double precision (docs/performance.md).\n\n"
            "  --pose P1,P2,...       pose coordinates in SI units; navaro: x,y,theta (m, m, rad);\n"
            "                         pss5upu: x,y,z,alpha,beta (m, m, m, rad, rad)\n"
-           "  --format table|csv     output format (csv header: mode,freq_hz,residual)\n");
+           "  --format table|csv     output format (csv header: mode,freq_hz,residual,accuracy)\n");
     print_common_options();
 }
 
@@ -448,6 +452,10 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* `modes` flags a frequency whose accuracy estimate (pkm_modes.accuracy) exceeds this: six
+ * significant digits, the ones the table prints for a ~100 Hz mode. */
+#define MODES_FLAG_ACCURACY 1e-6
+
 static int cmd_modes(int argc, char **argv)
 {
     options o = {.format = "table", .nev = 10, .form = PKM_FORM_TREE, .eig = PKM_EIG_ARPACK};
@@ -485,10 +493,15 @@ static int cmd_modes(int argc, char **argv)
         rc = report(st, &ctx);
         goto done;
     }
+    /* A frequency whose rounding-error estimate exceeds MODES_FLAG_ACCURACY holds fewer digits
+     * than printed: flagged in the table, its estimate in both formats. */
+    int flagged = 0;
+    for (int k = md->zero_modes; k < md->nev; k++)
+        flagged += md->accuracy[k] > MODES_FLAG_ACCURACY;
     if (strcmp(o.format, "csv") == 0) {
-        printf("mode,freq_hz,residual\n");
+        printf("mode,freq_hz,residual,accuracy\n");
         for (int k = 0; k < md->nev; k++)
-            printf("%d,%.10g,%.3e\n", k + 1, md->freq_hz[k], md->residual[k]);
+            printf("%d,%.10g,%.3e,%.2e\n", k + 1, md->freq_hz[k], md->residual[k], md->accuracy[k]);
     } else {
         printf("# %s at", o.case_name);
         for (int k = 0; k < c->npose; k++)
@@ -499,9 +512,15 @@ static int cmd_modes(int argc, char **argv)
                o.form == PKM_FORM_TREE ? "tree" : "nodal",
                o.eig == PKM_EIG_ARPACK ? "ARPACK shift-invert" : "LAPACK dense", 1e3 * (t1 - t0));
         printf("# M-orthonormality error %.1e\n", md->orth_error);
-        printf("%4s  %14s  %10s\n", "mode", "freq [Hz]", "residual");
+        printf("%4s  %14s  %10s  %9s\n", "mode", "freq [Hz]", "residual", "accuracy");
         for (int k = 0; k < md->nev; k++)
-            printf("%4d  %14.6f  %10.2e\n", k + 1, md->freq_hz[k], md->residual[k]);
+            printf("%4d  %14.6f  %10.2e  %9.1e%s\n", k + 1, md->freq_hz[k], md->residual[k],
+                   md->accuracy[k],
+                   k >= md->zero_modes && md->accuracy[k] > MODES_FLAG_ACCURACY ? "  !" : "");
+        if (flagged > 0)
+            printf("# ! %d frequenc%s whose relative rounding error may exceed %.0e (the "
+                   "accuracy column): the mesh is too fine for double precision\n",
+                   flagged, flagged == 1 ? "y" : "ies", MODES_FLAG_ACCURACY);
     }
     rc = 0;
 done:

@@ -4,6 +4,7 @@
 #include "core/core_impl.h"
 #include "assembly/assembly_impl.h"
 #include "pkm/analysis.h"
+#include "solvers/solvers_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,8 @@ struct pkm_analysis {
     pkm_eigensolver eig;
     pkm_modal_opts opts;
     pkm_asm_cache *cache; /* scatter map and pencil of the current topology */
-    pkm_modal *solver;    /* symbolic analysis of the cache's pattern ... */
+    pkm_modal *solver;    /* symbolic analysis of the cache's pattern (ARPACK) ... */
+    pkm_inertia *inertia; /* ... or of its eigenvalue counter (dense) ... */
     int64_t version;      /* ... of this version */
     pkm_modes *modes;
     int analyses; /* symbolic analyses done so far */
@@ -50,6 +52,7 @@ void pkm_analysis_destroy(pkm_analysis **a)
 {
     if (a == NULL || *a == NULL) return;
     pkm_modal_destroy(&(*a)->solver);
+    pkm_inertia_destroy(&(*a)->inertia);
     pkm_asm_cache_destroy(&(*a)->cache);
     pkm_modes_destroy(&(*a)->modes);
     free(*a);
@@ -77,7 +80,14 @@ pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_mod
         if (rc != PKM_OK) return rc;
     }
     if (a->eig == PKM_EIG_DENSE) {
-        rc = pkm_modal_solve_dense(p, &a->opts, a->modes, ctx);
+        if (a->inertia == NULL || version != a->version) {
+            pkm_inertia_destroy(&a->inertia);
+            rc = pkm_inertia_create(p, &a->inertia, ctx);
+            if (rc != PKM_OK) return rc;
+            a->version = version;
+            a->analyses++;
+        }
+        rc = pkm_modal_solve_dense_counted(p, &a->opts, a->inertia, a->modes, ctx);
     } else {
         if (a->solver == NULL || version != a->version) {
             pkm_modal_destroy(&a->solver);

@@ -22,28 +22,22 @@ _Static_assert(sizeof(SuiteSparse_long) == sizeof(int64_t), "CHOLMOD long index 
  * built without INTERFACE64). */
 _Static_assert(sizeof(a_int) == sizeof(int), "ARPACK a_int is not int");
 
-/* Automatic shift and rigid-mode scale, relative to max diag K / max diag M. */
-#define PKM_MODAL_ZERO_SCALE 1e-6
-/* Zero-energy threshold, relative to d = max_i K_ii / M_ii (the Rayleigh quotient of a unit
- * coordinate, so a lower bound of the largest eigenvalue, and independent of the units of the
- * coordinates). Rounding makes a computed zero eigenvalue ~ eps lambda_max (the assembled K is
- * exact only to eps ||K||), and d <= lambda_max; an elastic lowest mode sits well above 1e-13 d
- * (~450 eps d) up to spreads lambda_max / lambda_1 ~ 1e12, the limit of double precision for
- * these models (docs/performance.md: NaVARo with 1024 elements per link has d / lambda_1 =
- * 2.6e11 and lambda_1 38x the threshold). */
-#define PKM_MODAL_ZERO_REL 1e-13
 /* Extra Ritz values computed beyond nev so that a repeated eigenvalue at the end of the wanted
  * set is complete before the set is cut. */
 #define PKM_MODAL_NEV_MARGIN 2
-#define PKM_MODAL_MAXITER    300
-#define PKM_MODAL_MAX_ORTH   1e-6
-/* Default acceptance: normwise backward error. A backward-stable dense solver reaches ~n eps;
- * shift-invert Lanczos with Ritz tolerance tol guarantees only ~tol (the residual of OP's Ritz
- * pair mapped back through K - sigma M), but its last restart overshoots tol by several digits:
- * with the default tol = 1e-10 the largest backward error over the NaVARo map is 4e-15 and
- * over the size study up to 110,574 coordinates 1.5e-15 (docs/performance.md). 1e-10 still
- * refuses a mode that is not an eigenpair of any pencil within 1e-10 of (K, M). */
-#define PKM_MODAL_MAX_BACKWARD 1e-10
+/* Default ARPACK restarts: PKM_MODAL_MAXITER up to PKM_MODAL_MAXITER_N coordinates, then in
+ * proportion to 1/n down to PKM_MODAL_MAXITER_MIN, so that a pencil ARPACK cannot converge
+ * fails in seconds: NaVARo at 4096 elements per link (440,000 coordinates; its rounding floor is
+ * above its lowest eigenvalues) ran 301 restarts, 3,324 solves, in 202 s; now 21 restarts in
+ * 18 s. A converging solve takes 2-3 restarts at every size of the size study (up to 110,574
+ * coordinates: 30-36 operator applications with ncv = 23). */
+#define PKM_MODAL_MAXITER     300
+#define PKM_MODAL_MAXITER_MIN 20
+#define PKM_MODAL_MAXITER_N   20000
+/* Lanczos runs per solve: the first, then deflated ones while the Sylvester count finds
+ * eigenvalues missing. One deflated run recovers every case of issue 8 (pss5upu home pose, nev
+ * 1..40; NaVARo with E = 1e15); the bound only stops a pathological pencil. */
+#define PKM_MODAL_RUNS 4
 /* Default ARPACK tolerance: the Ritz values of OP are converged to 1e-10 relative. Their error
  * is then ~(1e-10)^2 / gap (Rayleigh-Ritz, symmetric), far below 1e-9 in w^2: over the 3,494
  * poses of the NaVARo map the frequencies stay within 2e-15 of those at 1e-12. With ncv = 2 nev
@@ -66,267 +60,15 @@ struct pkm_modal {
     double *v, *workl, *d, *z;
     a_int *select;
     int *order;
+    /* Sylvester count of the eigenvalues below a shift (inertia.c), same pattern. */
+    pkm_inertia *inertia;
+    /* The eigenpairs converged so far in this solve, in the order found: values, rounding
+     * floors, n x pool_cap vectors; pool_order lists them ascending, ws and fs are the sorted
+     * values and floors. Grown on demand. */
+    int pool_n, pool_cap;
+    double *pool_w, *pool_f, *pool_x, *pool_ws, *pool_fs;
+    int *pool_order;
 };
-
-pkm_modal_opts pkm_modal_opts_default(void)
-{
-    pkm_modal_opts o;
-    o.nev = 10;
-    o.ncv = 0;
-    o.sigma = NAN;
-    o.tol = 0.0;
-    o.maxiter = 0;
-    o.max_backward_error = 0.0;
-    o.max_residual = 0.0;
-    o.allow_zero_modes = 0;
-    return o;
-}
-
-pkm_status pkm_modes_create(int64_t n, int nev, pkm_modes **out, pkm_ctx *ctx)
-{
-    *out = NULL;
-    if (n < 1 || nev < 1 || (uint64_t)n > SIZE_MAX / sizeof(double) / (uint64_t)nev)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "cannot hold %d modes of order %lld", nev,
-                        (long long)n);
-    pkm_modes *m = calloc(1, sizeof(*m));
-    if (m == NULL) goto fail;
-    m->n = n;
-    m->nev = nev;
-    m->omega2 = calloc((size_t)nev, sizeof(double));
-    m->freq_hz = calloc((size_t)nev, sizeof(double));
-    m->residual = calloc((size_t)nev, sizeof(double));
-    m->backward_error = calloc((size_t)nev, sizeof(double));
-    m->accuracy = calloc((size_t)nev, sizeof(double));
-    m->vectors = calloc((size_t)n * (size_t)nev, sizeof(double));
-    if (m->omega2 == NULL || m->freq_hz == NULL || m->residual == NULL ||
-        m->backward_error == NULL || m->accuracy == NULL || m->vectors == NULL)
-        goto fail;
-    *out = m;
-    return PKM_OK;
-fail:
-    pkm_modes_destroy(&m);
-    return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate %d modes of order %lld", nev,
-                    (long long)n);
-}
-
-void pkm_modes_destroy(pkm_modes **modes)
-{
-    if (modes == NULL || *modes == NULL) return;
-    free((*modes)->omega2);
-    free((*modes)->freq_hz);
-    free((*modes)->residual);
-    free((*modes)->backward_error);
-    free((*modes)->accuracy);
-    free((*modes)->vectors);
-    free(*modes);
-    *modes = NULL;
-}
-
-pkm_status pkm_solvers_to_int(int64_t value, const char *what, int *out, pkm_ctx *ctx)
-{
-    if (value < 0 || value > INT_MAX)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "%s = %lld does not fit the solver's int", what,
-                        (long long)value);
-    *out = (int)value;
-    return PKM_OK;
-}
-
-pkm_status pkm_modal_check_args(const pkm_pencil *p, const pkm_modal_opts *opts,
-                                const pkm_modes *out, pkm_ctx *ctx)
-{
-    if (p == NULL || opts == NULL || out == NULL)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "modal solve: NULL pencil, options or result");
-    if (opts->nev < 1 || (int64_t)opts->nev >= p->n)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "nev = %d must be in [1, n - 1] for n = %lld",
-                        opts->nev, (long long)p->n);
-    if (out->n != p->n || out->nev < opts->nev)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                        "result holds %d modes of order %lld, solve wants %d of order %lld",
-                        out->nev, (long long)out->n, opts->nev, (long long)p->n);
-    if (opts->ncv < 0 || opts->maxiter < 0 || !(opts->tol >= 0.0) || !(opts->max_residual >= 0.0) ||
-        !(opts->max_backward_error >= 0.0))
-        return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                        "ncv = %d, maxiter = %d, tol = %g, max_residual = %g, "
-                        "max_backward_error = %g must be >= 0",
-                        opts->ncv, opts->maxiter, opts->tol, opts->max_residual,
-                        opts->max_backward_error);
-    return PKM_OK;
-}
-
-/* Scales of the pencil's diagonal: max diag K, max diag M and max_i K_ii / M_ii over M_ii > 0. */
-typedef struct diag_scales {
-    double dk, dm, ratio;
-} diag_scales;
-
-static diag_scales diag_scales_of(const pkm_pencil *p)
-{
-    diag_scales d = {0.0, 0.0, 0.0};
-    for (int64_t j = 0; j < p->n; j++) {
-        int64_t q = p->colptr[j + 1] - 1; /* rows sorted, row <= column: diagonal is last */
-        if (q >= p->colptr[j] && p->rowind[q] == j) {
-            d.dk = fmax(d.dk, p->k[q]);
-            d.dm = fmax(d.dm, p->m[q]);
-            if (p->m[q] > 0.0) d.ratio = fmax(d.ratio, p->k[q] / p->m[q]);
-        }
-    }
-    return d;
-}
-
-/* 1e-6 of max diag K / max diag M, in rad^2/s^2: the automatic shift for a singular K and the
- * scale of a rigid mode's residual; 0 if M has no positive diagonal. */
-static double zero_scale(const diag_scales *d)
-{
-    return d->dm > 0.0 ? PKM_MODAL_ZERO_SCALE * d->dk / d->dm : 0.0;
-}
-
-static double norm2(int64_t n, const double *x)
-{
-    double s = 0.0;
-    for (int64_t i = 0; i < n; i++)
-        s += x[i] * x[i];
-    return sqrt(s);
-}
-
-/* Largest column 2-norm of the symmetric matrix with upper values a (sq: n scratch): a lower
- * bound of its 2-norm, within a factor sqrt(n). */
-static double max_column_norm(const pkm_pencil *p, const double *a, double *sq)
-{
-    memset(sq, 0, sizeof(double) * (size_t)p->n);
-    for (int64_t j = 0; j < p->n; j++)
-        for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++) {
-            const int64_t i = p->rowind[q];
-            sq[j] += a[q] * a[q];
-            if (i != j) sq[i] += a[q] * a[q];
-        }
-    double m = 0.0;
-    for (int64_t j = 0; j < p->n; j++)
-        m = fmax(m, sq[j]);
-    return sqrt(m);
-}
-
-/* The zero-energy mode j of out is refused: its value, the threshold and its three largest
- * coordinates go into the message, the mode itself stays in out. */
-static pkm_status refuse_zero_mode(const pkm_modes *out, int j, double threshold, pkm_ctx *ctx)
-{
-    const int64_t n = out->n;
-    const double *x = out->vectors + (size_t)j * (size_t)n;
-    int64_t top[3] = {-1, -1, -1};
-    for (int64_t i = 0; i < n; i++) {
-        for (int t = 0; t < 3; t++) {
-            if (top[t] < 0 || fabs(x[i]) > fabs(x[top[t]])) {
-                for (int u = 2; u > t; u--)
-                    top[u] = top[u - 1];
-                top[t] = i;
-                break;
-            }
-        }
-    }
-    char coords[160] = "";
-    size_t len = 0;
-    for (int t = 0; t < 3 && top[t] >= 0 && len < sizeof(coords); t++) {
-        int w = snprintf(coords + len, sizeof(coords) - len, "%s%lld (%.3g)", t ? ", " : "",
-                         (long long)top[t], x[top[t]]);
-        if (w < 0) break;
-        len += (size_t)w;
-    }
-    return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
-                    "mode %d is a zero-energy (mechanism) mode: omega^2 = %.3g rad^2/s^2 is below "
-                    "%.3g (1e-13 max K_ii/M_ii), %d such mode(s); its largest coordinates "
-                    "(index, value): %s",
-                    j, out->omega2[j], threshold, out->zero_modes, coords);
-}
-
-pkm_status pkm_modes_finish(const pkm_pencil *p, const pkm_modal_opts *opts, const double *w2,
-                            const double *vecs, const int *order, double *work, pkm_modes *out,
-                            pkm_ctx *ctx)
-{
-    const int64_t n = p->n;
-    const int nev = opts->nev;
-    const double max_be =
-        opts->max_backward_error > 0.0 ? opts->max_backward_error : PKM_MODAL_MAX_BACKWARD;
-    pkm_status rc = PKM_OK;
-    double *own = NULL;
-    if (work == NULL) {
-        own = malloc(sizeof(double) * 2 * (size_t)n);
-        if (own == NULL)
-            return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate residual work for order %lld",
-                            (long long)n);
-        work = own;
-    }
-    double *kx = work, *mx = work + n;
-    out->nev = nev;
-    for (int j = 0; j < nev; j++) {
-        int src = order != NULL ? order[j] : j;
-        out->omega2[j] = w2[src];
-        out->freq_hz[j] = sqrt(fmax(w2[src], 0.0)) / (2.0 * PKM_PI);
-        memcpy(out->vectors + (size_t)j * (size_t)n, vecs + (size_t)src * (size_t)n,
-               sizeof(double) * (size_t)n);
-    }
-    const diag_scales ds = diag_scales_of(p);
-    const double s = zero_scale(&ds);
-    const double norm_k = max_column_norm(p, p->k, kx), norm_m = max_column_norm(p, p->m, kx);
-    double orth = 0.0;
-    int orth_i = 0, orth_j = 0;
-    for (int j = 0; j < nev; j++) {
-        const double *x = out->vectors + (size_t)j * (size_t)n;
-        pkm_pencil_matvec(p, 'K', x, kx);
-        pkm_pencil_matvec(p, 'M', x, mx);
-        const double lam = out->omega2[j];
-        /* Relative residual against max(||K x||, max(|w^2|, s) ||M x||): for an elastic mode
-         * both terms equal ||K x||; for a rigid mode ||K x|| is rounding noise, so the scale s
-         * below which w^2 is zero to working accuracy stands in for |w^2|. */
-        const double den = fmax(norm2(n, kx), fmax(fabs(lam), s) * norm2(n, mx));
-        for (int64_t i = 0; i < n; i++)
-            kx[i] -= lam * mx[i];
-        const double r = norm2(n, kx);
-        out->residual[j] = den > 0.0 ? r / den : INFINITY;
-        const double be_den = (norm_k + fabs(lam) * norm_m) * norm2(n, x);
-        out->backward_error[j] = be_den > 0.0 ? r / be_den : INFINITY;
-        for (int i = 0; i <= j; i++) {
-            const double *y = out->vectors + (size_t)i * (size_t)n;
-            double g = 0.0;
-            for (int64_t q = 0; q < n; q++)
-                g += y[q] * mx[q];
-            double e = fabs(g - (i == j ? 1.0 : 0.0));
-            if (!(e <= orth)) {
-                orth = e;
-                orth_i = i;
-                orth_j = j;
-            }
-        }
-    }
-    out->orth_error = orth;
-    const double zero = PKM_MODAL_ZERO_REL * ds.ratio;
-    out->zero_modes = 0;
-    while (out->zero_modes < nev && out->omega2[out->zero_modes] < zero)
-        out->zero_modes++;
-    if (out->zero_modes > 0 && !opts->allow_zero_modes) {
-        rc = refuse_zero_mode(out, 0, zero, ctx);
-        goto done;
-    }
-    for (int j = 0; j < nev; j++) {
-        if (!(out->backward_error[j] <= max_be)) {
-            rc = PKM_FAIL(ctx, PKM_ERR_ACCURACY,
-                          "mode %d (omega^2 = %.6g): backward error %.3e exceeds %.1e (relative "
-                          "residual %.3e)",
-                          j, out->omega2[j], out->backward_error[j], max_be, out->residual[j]);
-            goto done;
-        }
-        if (opts->max_residual > 0.0 && !(out->residual[j] <= opts->max_residual)) {
-            rc = PKM_FAIL(ctx, PKM_ERR_ACCURACY,
-                          "mode %d (omega^2 = %.6g): relative residual %.3e exceeds %.1e", j,
-                          out->omega2[j], out->residual[j], opts->max_residual);
-            goto done;
-        }
-    }
-    if (!(orth <= PKM_MODAL_MAX_ORTH))
-        rc = PKM_FAIL(ctx, PKM_ERR_ACCURACY,
-                      "modes %d and %d: |X^T M X - I| = %.3e exceeds %.1e (not M-orthonormal)",
-                      orth_i, orth_j, orth, PKM_MODAL_MAX_ORTH);
-done:
-    free(own);
-    return rc;
-}
 
 pkm_status pkm_modal_create(const pkm_pencil *pattern, pkm_modal **out, pkm_ctx *ctx)
 {
@@ -367,14 +109,8 @@ pkm_status pkm_modal_create(const pkm_pencil *pattern, pkm_modal **out, pkm_ctx 
      * factorised as LDL^T (CHOLMOD user guide, cholmod_factorize). */
     s->c.print = 0;
     s->c.final_ll = 1;
-    s->A =
-        cholmod_l_allocate_sparse((size_t)n, (size_t)n, (size_t)nnz, 1, 1, 1, CHOLMOD_REAL, &s->c);
+    s->A = pkm_solvers_cholmod_pattern(pattern, &s->c);
     if (s->A == NULL) goto cholmod_fail;
-    SuiteSparse_long *ap = s->A->p, *ai = s->A->i;
-    for (int64_t j = 0; j <= n; j++)
-        ap[j] = (SuiteSparse_long)pattern->colptr[j];
-    for (int64_t q = 0; q < nnz; q++)
-        ai[q] = (SuiteSparse_long)pattern->rowind[q];
     s->L = cholmod_l_analyze(s->A, &s->c);
     if (s->L == NULL || s->c.status != CHOLMOD_OK) goto cholmod_fail;
     s->B = cholmod_l_allocate_dense((size_t)n, 1, (size_t)n, CHOLMOD_REAL, &s->c);
@@ -390,6 +126,8 @@ pkm_status pkm_modal_create(const pkm_pencil *pattern, pkm_modal **out, pkm_ctx 
                       (long long)n);
         goto fail;
     }
+    rc = pkm_inertia_create(pattern, &s->inertia, ctx);
+    if (rc != PKM_OK) goto fail;
     *out = s;
     return PKM_OK;
 cholmod_fail:
@@ -434,6 +172,13 @@ void pkm_modal_destroy(pkm_modal **solver)
     free(s->work2);
     free(s->dinv);
     free_lanczos(s);
+    pkm_inertia_destroy(&s->inertia);
+    free(s->pool_w);
+    free(s->pool_f);
+    free(s->pool_x);
+    free(s->pool_ws);
+    free(s->pool_fs);
+    free(s->pool_order);
     free(s);
     *solver = NULL;
 }
@@ -560,8 +305,8 @@ static pkm_status choose_shift(pkm_modal *s, const pkm_pencil *p, double *sigma,
      * the scale of the pencil's diagonal, so that K - sigma M is positive definite while the
      * elastic modes stay well separated from sigma. */
     const int64_t k_minor = minor;
-    const diag_scales ds = diag_scales_of(p);
-    const double s0 = zero_scale(&ds);
+    const pkm_diag_scales ds = pkm_pencil_diag_scales(p);
+    const double s0 = pkm_modal_zero_scale(&ds);
     if (!(s0 > 0.0))
         return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
                         "K is not positive definite (column %lld) and M has no positive "
@@ -576,81 +321,72 @@ static pkm_status choose_shift(pkm_modal *s, const pkm_pencil *p, double *sigma,
                     (long long)k_minor, *sigma, (long long)minor);
 }
 
-pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_modal_opts *opts,
-                           pkm_modes *out, pkm_ctx *ctx)
+/* Room for `more` further pairs in the pool. */
+static pkm_status pool_reserve(pkm_modal *s, int more, pkm_ctx *ctx)
 {
-    pkm_modal *s = solver;
-    if (s == NULL) return PKM_FAIL(ctx, PKM_ERR_INVALID, "modal solve: NULL solver");
-    pkm_status rc = pkm_modal_check_args(p, opts, out, ctx);
-    if (rc != PKM_OK) return rc;
-    out->zero_modes = 0;
-    if (p->n != s->n || p->nnz != s->nnz)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                        "pencil of order %lld with %lld entries, solver analysed order %lld "
-                        "with %lld",
-                        (long long)p->n, (long long)p->nnz, (long long)s->n, (long long)s->nnz);
-    const SuiteSparse_long *ap = s->A->p, *ai = s->A->i;
-    for (int64_t j = 0; j <= s->n; j++)
-        if (p->colptr[j] != ap[j])
-            return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil pattern differs at column %lld",
-                            (long long)j);
-    for (int64_t q = 0; q < s->nnz; q++)
-        if (p->rowind[q] != ai[q])
-            return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil pattern differs at entry %lld",
-                            (long long)q);
+    const int need = s->pool_n + more;
+    if (need <= s->pool_cap) return PKM_OK;
+    const size_t cap = (size_t)need, n = (size_t)s->n;
+    double *w = realloc(s->pool_w, cap * sizeof(double));
+    if (w != NULL) s->pool_w = w;
+    double *f = realloc(s->pool_f, cap * sizeof(double));
+    if (f != NULL) s->pool_f = f;
+    double *x = realloc(s->pool_x, cap * n * sizeof(double));
+    if (x != NULL) s->pool_x = x;
+    double *ws = realloc(s->pool_ws, cap * sizeof(double));
+    if (ws != NULL) s->pool_ws = ws;
+    double *fs = realloc(s->pool_fs, cap * sizeof(double));
+    if (fs != NULL) s->pool_fs = fs;
+    int *o = realloc(s->pool_order, cap * sizeof(int));
+    if (o != NULL) s->pool_order = o;
+    if (w == NULL || f == NULL || x == NULL || ws == NULL || fs == NULL || o == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot keep %d eigenvectors of order %lld", need,
+                        (long long)s->n);
+    s->pool_cap = need;
+    return PKM_OK;
+}
 
-    a_int n = 0, nev = opts->nev, ncv = 0;
-    rc = pkm_solvers_to_int(p->n, "pencil order", &n, ctx);
-    if (rc != PKM_OK) return rc;
-    const a_int nev_int = (nev + PKM_MODAL_NEV_MARGIN < n - 1) ? nev + PKM_MODAL_NEV_MARGIN : n - 1;
-    if (opts->ncv > 0) {
-        ncv = opts->ncv;
-        if (ncv <= nev_int || ncv > n)
-            return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                            "ncv = %d must be in (%d, %d] (nev + %d internal modes, order)",
-                            (int)ncv, (int)nev_int, (int)n, PKM_MODAL_NEV_MARGIN);
-    } else {
-        /* ncv >= 2 nev is ARPACK's recommendation (Users' Guide, dsaupd remark 4). 2 nev + 3
-         * (nev_int + nev + 1, at least nev + 2 + 1 for the internal margin, and 12 so that small
-         * requests have room for clusters) minimises the work on the NaVARo map: every Lanczos
-         * step costs O(n ncv) reorthogonalisation and every restart O(n ncv^2), and at n ~ 100
-         * these, not the solves, dominate. With the default tol, 8 modes take 25.1 operator
-         * applications and 2.0 restarts at ncv = 19 against 26.8 and 3.0 at 18, 26.0 and 2.0 at
-         * 20; smaller bases restart more (12 restarts at 13 with tol 1e-12) (docs/performance.md).
-         */
-        ncv = 2 * nev + 3;
-        if (ncv < nev_int + 1) ncv = nev_int + 1;
-        if (ncv < 12) ncv = 12;
-        if (ncv > n) ncv = n;
+/* y -= X (X^T M y) over the pool's vectors X (M-orthonormal): y becomes M-orthogonal to the
+ * eigenvectors already found. my: n scratch. */
+static void deflate(const pkm_modal *s, const pkm_pencil *p, double *y, double *my)
+{
+    const int64_t n = s->n;
+    pkm_pencil_matvec(p, 'M', y, my);
+    for (int k = 0; k < s->pool_n; k++) {
+        const double *x = s->pool_x + (size_t)k * (size_t)n;
+        double c = 0.0;
+        for (int64_t i = 0; i < n; i++)
+            c += x[i] * my[i];
+        for (int64_t i = 0; i < n; i++)
+            y[i] -= c * x[i];
     }
-    rc = ensure_lanczos(s, ncv, nev_int, ctx);
-    if (rc != PKM_OK) return rc;
+}
 
-    double sigma = opts->sigma;
-    rc = choose_shift(s, p, &sigma, ctx);
-    if (rc != PKM_OK) return rc;
-
-    /* Deterministic pseudo-random start (Knuth's MMIX LCG): a constant vector can be
-     * M-orthogonal to whole families of modes of a symmetric structure. */
-    uint64_t state = 0x9E3779B97F4A7C15u;
+/* Deterministic pseudo-random start (Knuth's MMIX LCG) of the given seed: a constant vector can
+ * be M-orthogonal to whole families of modes of a symmetric structure. */
+static void start_vector(double *r, a_int n, uint64_t seed)
+{
+    uint64_t state = 0x9E3779B97F4A7C15u ^ seed;
     for (a_int i = 0; i < n; i++) {
         state = state * 6364136223846793005u + 1442695040888963407u;
-        s->resid[i] = (double)(state >> 11) * 0x1p-53 * 2.0 - 1.0;
+        r[i] = (double)(state >> 11) * 0x1p-53 * 2.0 - 1.0;
     }
-    /* Mode 3, shift-invert, B = M: the Ritz values of OP = (K - sigma M)^-1 M largest in
-     * magnitude are the eigenvalues nearest sigma (Lehoucq et al., ARPACK Users' Guide, sec.
-     * 3.2 and dsaupd). Since K - sigma M is positive definite, they are the lowest. */
-    const double tol = opts->tol > 0.0 ? opts->tol : PKM_MODAL_TOL;
-    a_int ido = 0, info = 1, iparam[11] = {0}, ipntr[11] = {0};
-    const a_int lworkl = ncv * (ncv + 8);
-    iparam[0] = 1; /* exact shifts */
-    iparam[2] = opts->maxiter > 0 ? opts->maxiter : PKM_MODAL_MAXITER;
-    iparam[3] = 1;
-    iparam[6] = 3;
+}
+
+/* ARPACK's reverse-communication loop of one run (see lanczos_run); with a pool, every image of
+ * OP is deflated, so the Krylov space stays M-orthogonal to the pool. */
+static pkm_status arpack_iterate(pkm_modal *s, const pkm_pencil *p, const char *site, a_int nev_run,
+                                 a_int ncv, double tol, a_int *iparam, a_int *ipntr, a_int *info,
+                                 pkm_ctx *ctx)
+{
+    const a_int n = (a_int)s->n, lworkl = ncv * (ncv + 8);
+    a_int ido = 0;
     for (;;) {
-        dsaupd_c(&ido, "G", n, "LM", nev_int, tol, s->resid, ncv, s->v, n, iparam, ipntr, s->workd,
-                 s->workl, lworkl, &info);
-        if (info < 0 || ido == 99) break;
+        dsaupd_c(&ido, "G", n, "LM", nev_run, tol, s->resid, ncv, s->v, n, iparam, ipntr, s->workd,
+                 s->workl, lworkl, info);
+        pkm_status rc = pkm_lapack_check(site, ctx);
+        if (rc != PKM_OK) return rc;
+        if (*info < 0 || ido == 99) return PKM_OK;
         double *x = arpack_vec(s->workd, ipntr[0]), *y = arpack_vec(s->workd, ipntr[1]);
         switch (ido) {
         case -1: /* y = (K - sigma M)^-1 M x */
@@ -667,32 +403,188 @@ pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_mod
             return PKM_FAIL(ctx, PKM_ERR_SOLVER, "dsaupd requested unexpected ido = %d", (int)ido);
         }
         if (rc != PKM_OK) return rc;
+        if (ido != 2 && s->pool_n > 0) deflate(s, p, y, s->tmp);
     }
+}
+
+static a_int default_maxiter(int64_t n)
+{
+    if (n <= PKM_MODAL_MAXITER_N) return PKM_MODAL_MAXITER;
+    const int64_t m = PKM_MODAL_MAXITER * PKM_MODAL_MAXITER_N / n;
+    return (a_int)(m > PKM_MODAL_MAXITER_MIN ? m : PKM_MODAL_MAXITER_MIN);
+}
+
+/* One implicitly restarted Lanczos run (ARPACK mode 3: shift-invert, B = M; Lehoucq et al.,
+ * ARPACK Users' Guide, sec. 3.2 and dsaupd) for the nev_run eigenvalues nearest sigma of the
+ * pencil restricted to the M-orthogonal complement of the pool. Since K - sigma M is positive
+ * definite, the Ritz values of OP = (K - sigma M)^-1 M largest in magnitude are the lowest
+ * eigenvalues. The converged pairs are appended to the pool. */
+static pkm_status lanczos_run(pkm_modal *s, const pkm_pencil *p, const pkm_modal_opts *opts,
+                              double sigma, a_int nev_run, a_int ncv, int run, pkm_modes *out,
+                              pkm_ctx *ctx)
+{
+    const a_int n = (a_int)s->n;
+    pkm_status rc = ensure_lanczos(s, ncv, nev_run, ctx);
+    if (rc == PKM_OK) rc = pool_reserve(s, nev_run, ctx);
+    if (rc != PKM_OK) return rc;
+    start_vector(s->resid, n, (uint64_t)run);
+    if (s->pool_n > 0) deflate(s, p, s->resid, s->tmp);
+    const double tol = opts->tol > 0.0 ? opts->tol : PKM_MODAL_TOL;
+    a_int info = 1, iparam[11] = {0}, ipntr[11] = {0};
+    iparam[0] = 1; /* exact shifts */
+    iparam[2] = opts->maxiter > 0 ? opts->maxiter : default_maxiter(s->n);
+    iparam[3] = 1;
+    iparam[6] = 3;
+    rc = arpack_iterate(s, p, "dsaupd", nev_run, ncv, tol, iparam, ipntr, &info, ctx);
+    if (rc != PKM_OK) return rc;
+    out->iterations += (int)iparam[2];
+    out->op_count += (int)iparam[8];
     if (info < 0)
         return PKM_FAIL(ctx, PKM_ERR_SOLVER, "dsaupd failed with info = %d (n %d, nev %d, ncv %d)",
-                        (int)info, (int)n, (int)nev_int, (int)ncv);
-    if (info != 0 || iparam[4] < nev_int)
+                        (int)info, (int)n, (int)nev_run, (int)ncv);
+    if (info != 0 || iparam[4] < nev_run)
         return PKM_FAIL(ctx, PKM_ERR_NOCONV,
                         "dsaupd info = %d: %d of %d Ritz values converged after %d restarts, "
-                        "%d solves (ncv %d)",
-                        (int)info, (int)iparam[4], (int)nev_int, (int)iparam[2], (int)iparam[8],
+                        "%d solves (ncv %d); a pencil whose rounding floor reaches its lowest "
+                        "eigenvalues (a mesh too fine for double precision) cannot converge",
+                        (int)info, (int)iparam[4], (int)nev_run, (int)iparam[2], (int)iparam[8],
                         (int)ncv);
-    dseupd_c(1, "A", s->select, s->d, s->z, n, sigma, "G", n, "LM", nev_int, tol, s->resid, ncv,
-             s->v, n, iparam, ipntr, s->workd, s->workl, lworkl, &info);
+    dseupd_c(1, "A", s->select, s->d, s->z, n, sigma, "G", n, "LM", nev_run, tol, s->resid, ncv,
+             s->v, n, iparam, ipntr, s->workd, s->workl, ncv * (ncv + 8), &info);
+    if ((rc = pkm_lapack_check("dseupd", ctx)) != PKM_OK) return rc;
     if (info != 0)
         return PKM_FAIL(ctx, PKM_ERR_SOLVER, "dseupd failed with info = %d (%d converged)",
                         (int)info, (int)iparam[4]);
-    /* dseupd returns the values ascending; an insertion sort of the indices keeps that order
-     * and guarantees it otherwise. */
-    for (int j = 0; j < nev_int; j++) {
-        int i = j;
-        for (; i > 0 && s->d[s->order[i - 1]] > s->d[j]; i--)
-            s->order[i] = s->order[i - 1];
-        s->order[i] = j;
+    for (a_int j = 0; j < nev_run; j++) {
+        const int k = s->pool_n++;
+        const double *x = s->z + (size_t)j * (size_t)n;
+        s->pool_w[k] = s->d[j];
+        s->pool_f[k] = pkm_modal_rounding_floor(p, x, s->d[j]);
+        memcpy(s->pool_x + (size_t)k * (size_t)n, x, sizeof(double) * (size_t)n);
     }
-    rc = pkm_modes_finish(p, opts, s->d, s->z, s->order, s->work2, out, ctx);
+    /* Insertion sort of the pool's indices by value; ws, fs: the values and floors in order. */
+    for (int j = 0; j < s->pool_n; j++) {
+        int i = j;
+        for (; i > 0 && s->pool_w[s->pool_order[i - 1]] > s->pool_w[j]; i--)
+            s->pool_order[i] = s->pool_order[i - 1];
+        s->pool_order[i] = j;
+    }
+    for (int j = 0; j < s->pool_n; j++) {
+        s->pool_ws[j] = s->pool_w[s->pool_order[j]];
+        s->pool_fs[j] = s->pool_f[s->pool_order[j]];
+    }
+    return PKM_OK;
+}
+
+/* Lanczos basis size for nev_run = nev + 2 wanted values in a space of dimension dim. ncv >= 2 nev
+ * is ARPACK's recommendation (Users' Guide, dsaupd remark 4). 2 nev + 3 (nev_int + nev + 1, at
+ * least nev + 2 + 1 for the internal margin, and 12 so that small requests have room for
+ * clusters) minimises the work on the NaVARo map: every Lanczos step costs O(n ncv)
+ * reorthogonalisation and every restart O(n ncv^2), and at n ~ 100 these, not the solves,
+ * dominate. With the default tol, 8 modes take 25.1 operator applications and 2.0 restarts at
+ * ncv = 19 against 26.8 and 3.0 at 18, 26.0 and 2.0 at 20; smaller bases restart more (12
+ * restarts at 13 with tol 1e-12) (docs/performance.md). */
+static a_int auto_ncv(a_int nev_run, a_int dim)
+{
+    a_int ncv = 2 * (nev_run - PKM_MODAL_NEV_MARGIN) + 3;
+    if (ncv < nev_run + 1) ncv = nev_run + 1;
+    if (ncv < 12) ncv = 12;
+    return ncv > dim ? dim : ncv;
+}
+
+/* The pattern of p must be the analysed one. */
+static pkm_status check_pattern(const pkm_modal *s, const pkm_pencil *p, pkm_ctx *ctx)
+{
+    if (p->n != s->n || p->nnz != s->nnz)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "pencil of order %lld with %lld entries, solver analysed order %lld "
+                        "with %lld",
+                        (long long)p->n, (long long)p->nnz, (long long)s->n, (long long)s->nnz);
+    const SuiteSparse_long *ap = s->A->p, *ai = s->A->i;
+    for (int64_t j = 0; j <= s->n; j++)
+        if (p->colptr[j] != ap[j])
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil pattern differs at column %lld",
+                            (long long)j);
+    for (int64_t q = 0; q < s->nnz; q++)
+        if (p->rowind[q] != ai[q])
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil pattern differs at entry %lld",
+                            (long long)q);
+    return PKM_OK;
+}
+
+/* Lanczos runs until the Sylvester count below a shift above the nev-th value equals the values
+ * found: the first run as ARPACK alone would do it, then, while some are missing, runs on the
+ * M-orthogonal complement of every pair found so far (deflation), each for the missing count
+ * plus the margin, from another start vector. */
+static pkm_status solve_complete(pkm_modal *s, const pkm_pencil *p, const pkm_modal_opts *opts,
+                                 double sigma, a_int nev_int, a_int ncv, pkm_modes *out,
+                                 pkm_ctx *ctx)
+{
+    const int nev = opts->nev;
+    const a_int n = (a_int)s->n;
+    int missing = 0;
+    double tau = 0.0;
+    s->pool_n = 0;
+    for (int run = 0; run < PKM_MODAL_RUNS; run++) {
+        pkm_status rc = lanczos_run(s, p, opts, sigma, nev_int, ncv, run, out, ctx);
+        if (rc != PKM_OK) return rc;
+        rc = pkm_modal_check_complete(s->inertia, p, s->pool_ws, s->pool_fs, nev, s->pool_n,
+                                      &missing, &tau, ctx);
+        if (rc != PKM_OK) return rc;
+        if (missing <= 0) break;
+        /* The complement has dimension n - pool_n; ARPACK needs nev < ncv <= that. */
+        const a_int dim = n - s->pool_n;
+        nev_int = missing + PKM_MODAL_NEV_MARGIN;
+        if (nev_int > dim - 2) nev_int = dim - 2;
+        if (nev_int < 1) break;
+        ncv = auto_ncv(nev_int, dim);
+    }
+    if (missing > 0)
+        return PKM_FAIL(ctx, PKM_ERR_NOCONV,
+                        "incomplete spectrum: %d eigenvalue(s) below omega^2 = %.6g (the "
+                        "Sylvester count of K - tau M) not found after %d Lanczos runs with "
+                        "deflation",
+                        missing, tau, PKM_MODAL_RUNS);
+    if (missing < 0)
+        return PKM_FAIL(ctx, PKM_ERR_SOLVER,
+                        "spectrum check: %d more eigenvalue(s) returned below omega^2 = %.6g than "
+                        "the pencil has (Sylvester count of K - tau M)",
+                        -missing, tau);
+    return PKM_OK;
+}
+
+pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_modal_opts *opts,
+                           pkm_modes *out, pkm_ctx *ctx)
+{
+    pkm_modal *s = solver;
+    if (s == NULL) return PKM_FAIL(ctx, PKM_ERR_INVALID, "modal solve: NULL solver");
+    pkm_status rc = pkm_modal_check_args(p, opts, out, ctx);
+    if (rc == PKM_OK) rc = check_pattern(s, p, ctx);
+    if (rc != PKM_OK) return rc;
+    out->zero_modes = 0;
+    out->iterations = 0;
+    out->op_count = 0;
+    pkm_lapack_clear();
+
+    a_int n = 0, nev = opts->nev, ncv = 0;
+    rc = pkm_solvers_to_int(p->n, "pencil order", &n, ctx);
+    if (rc != PKM_OK) return rc;
+    const a_int nev_int = (nev + PKM_MODAL_NEV_MARGIN < n - 1) ? nev + PKM_MODAL_NEV_MARGIN : n - 1;
+    if (opts->ncv > 0) {
+        ncv = opts->ncv;
+        if (ncv <= nev_int || ncv > n)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                            "ncv = %d must be in (%d, %d] (nev + %d internal modes, order)",
+                            (int)ncv, (int)nev_int, (int)n, PKM_MODAL_NEV_MARGIN);
+    } else {
+        ncv = auto_ncv(nev_int, n);
+    }
+    double sigma = opts->sigma;
+    rc = choose_shift(s, p, &sigma, ctx);
+    if (rc == PKM_OK) rc = solve_complete(s, p, opts, sigma, nev_int, ncv, out, ctx);
+    if (rc != PKM_OK) return rc;
+    rc = pkm_modes_finish(p, opts, s->pool_w, s->pool_f, s->pool_x, s->pool_order, s->work2, out,
+                          ctx);
     out->sigma = sigma;
-    out->iterations = (int)iparam[2];
-    out->op_count = (int)iparam[8];
     return rc;
 }

@@ -17,12 +17,44 @@ extern void dsygvx_(const int *itype, const char *jobz, const char *range, const
                     size_t jobz_len, size_t range_len, size_t uplo_len);
 extern double dlamch_(const char *cmach, size_t cmach_len);
 
+/* The spectrum check of the dense result: w[0..nw) and the n x nw vectors Z, of which the first
+ * nev are the answer and the one beyond (if any) places the shift. dsygvx computes eigenvalues
+ * il..iu by bisection on the Sturm sequence, so a missing one means a failure elsewhere; the
+ * check makes the reference as accountable as the sparse path. floor: nw scratch. */
+static pkm_status check_dense(const pkm_pencil *p, pkm_inertia *inertia, const double *w,
+                              const double *Z, int nev, int nw, double *floor, pkm_ctx *ctx)
+{
+    for (int j = 0; j < nw; j++)
+        floor[j] = pkm_modal_rounding_floor(p, Z + (size_t)j * (size_t)p->n, w[j]);
+    int missing = 0;
+    double tau = 0.0;
+    pkm_status rc = pkm_modal_check_complete(inertia, p, w, floor, nev, nw, &missing, &tau, ctx);
+    if (rc != PKM_OK || missing == 0) return rc;
+    return PKM_FAIL(ctx, PKM_ERR_SOLVER,
+                    "dsygvx: the Sylvester count of K - tau M (tau = %.6g) differs from the %d "
+                    "eigenvalues found below it by %d",
+                    tau, nev, missing);
+}
+
 pkm_status pkm_modal_solve_dense(const pkm_pencil *p, const pkm_modal_opts *opts, pkm_modes *out,
                                  pkm_ctx *ctx)
 {
     pkm_status rc = pkm_modal_check_args(p, opts, out, ctx);
     if (rc != PKM_OK) return rc;
+    pkm_inertia *inertia = NULL;
+    rc = pkm_inertia_create(p, &inertia, ctx);
+    if (rc == PKM_OK) rc = pkm_modal_solve_dense_counted(p, opts, inertia, out, ctx);
+    pkm_inertia_destroy(&inertia);
+    return rc;
+}
+
+pkm_status pkm_modal_solve_dense_counted(const pkm_pencil *p, const pkm_modal_opts *opts,
+                                         pkm_inertia *inertia, pkm_modes *out, pkm_ctx *ctx)
+{
+    pkm_status rc = pkm_modal_check_args(p, opts, out, ctx);
+    if (rc != PKM_OK) return rc;
     out->zero_modes = 0;
+    pkm_lapack_clear();
     int n = 0, lwork = 0;
     const int64_t n64 = p->n;
     /* dsygvx: lwork >= 8 n; the blocked tridiagonal reduction is faster with (nb + 3) n, and
@@ -32,10 +64,12 @@ pkm_status pkm_modal_solve_dense(const pkm_pencil *p, const pkm_modal_opts *opts
         return rc;
     const size_t nn = (size_t)n * (size_t)n;
     const int nev = opts->nev;
+    /* One eigenpair beyond the answer (nev < n) places the shift of the spectrum check. */
+    const int nw = nev + 1;
     double *K = calloc(nn, sizeof(double));
     double *M = calloc(nn, sizeof(double));
-    double *Z = calloc((size_t)n * (size_t)nev, sizeof(double));
-    double *w = calloc((size_t)n, sizeof(double));
+    double *Z = calloc((size_t)n * (size_t)nw, sizeof(double));
+    double *w = calloc((size_t)n + (size_t)nw, sizeof(double)); /* n values, then nw floors */
     double *work = calloc((size_t)lwork, sizeof(double));
     int *iwork = calloc(5 * (size_t)n, sizeof(int));
     int *ifail = calloc((size_t)n, sizeof(int));
@@ -45,13 +79,14 @@ pkm_status pkm_modal_solve_dense(const pkm_pencil *p, const pkm_modal_opts *opts
         goto done;
     }
     pkm_pencil_to_dense(p, K, M);
-    const int itype = 1, il = 1, iu = nev; /* K x = lambda M x, eigenvalues 1..nev */
+    const int itype = 1, il = 1, iu = nw; /* K x = lambda M x, eigenvalues 1..nev + 1 */
     const double vl = 0.0, vu = 0.0;
     /* 2 safmin: eigenvalues to full accuracy by bisection (dsygvx documentation, ABSTOL). */
     const double abstol = 2.0 * dlamch_("S", 1);
     int found = 0, info = 0;
     dsygvx_(&itype, "V", "I", "U", &n, K, &n, M, &n, &vl, &vu, &il, &iu, &abstol, &found, w, Z, &n,
             work, &lwork, iwork, ifail, &info, 1, 1, 1);
+    if ((rc = pkm_lapack_check("dsygvx", ctx)) != PKM_OK) goto done;
     if (info > n) {
         rc = PKM_FAIL(ctx, PKM_ERR_SINGULAR,
                       "dsygvx: M is not positive definite (leading minor of order %d)", info - n);
@@ -65,12 +100,14 @@ pkm_status pkm_modal_solve_dense(const pkm_pencil *p, const pkm_modal_opts *opts
         rc = PKM_FAIL(ctx, PKM_ERR_SOLVER, "dsygvx: argument %d is invalid", -info);
         goto done;
     }
-    if (found != nev) {
-        rc = PKM_FAIL(ctx, PKM_ERR_SOLVER, "dsygvx returned %d of %d eigenpairs", found, nev);
+    if (found != nw) {
+        rc = PKM_FAIL(ctx, PKM_ERR_SOLVER, "dsygvx returned %d of %d eigenpairs", found, nw);
         goto done;
     }
     /* w is ascending and Z holds the M-orthonormal eigenvectors, column-major. */
-    rc = pkm_modes_finish(p, opts, w, Z, NULL, NULL, out, ctx);
+    rc = check_dense(p, inertia, w, Z, nev, nw, w + n, ctx);
+    if (rc != PKM_OK) goto done;
+    rc = pkm_modes_finish(p, opts, w, w + n, Z, NULL, NULL, out, ctx);
     out->sigma = 0.0;
     out->iterations = 0;
     out->op_count = 0;

@@ -6,20 +6,79 @@
 #include "pkm/map.h"
 #include "pkm/modal.h"
 
+#include <cholmod.h>
+
 /* Narrow a 64-bit count to the int used by ARPACK (a_int) and LAPACK; PKM_ERR_INVALID naming
  * `what` if it does not fit. */
 pkm_status pkm_solvers_to_int(int64_t value, const char *what, int *out, pkm_ctx *ctx);
 
-/* Argument checks common to both paths: opts valid, 1 <= nev < n, out sized for p and nev. */
+/* Argument checks common to both paths: opts valid, 1 <= nev < n, out sized for p and nev, the
+ * pencil's entries finite and within the scales the eigensolvers handle (PKM_ERR_INVALID). */
 pkm_status pkm_modal_check_args(const pkm_pencil *p, const pkm_modal_opts *opts,
                                 const pkm_modes *out, pkm_ctx *ctx);
 
 /* Copy the eigenpairs order[0..nev) (identity if order is NULL) of w2 and the n x * column-major
- * vecs into out, fill frequencies, then compute residuals and backward errors and check them,
- * the M-orthonormality and the zero-energy threshold. work: 2 n doubles, or NULL to allocate. */
+ * vecs into out, fill frequencies, then compute residuals, backward errors and accuracy
+ * estimates and check them, the M-orthonormality and the zero-energy test. floor: the rounding
+ * floors of w2 (pkm_modal_rounding_floor, indexed like w2) if the caller has them, else NULL.
+ * work: 2 n doubles, or NULL to allocate. */
 pkm_status pkm_modes_finish(const pkm_pencil *p, const pkm_modal_opts *opts, const double *w2,
-                            const double *vecs, const int *order, double *work, pkm_modes *out,
-                            pkm_ctx *ctx);
+                            const double *floor, const double *vecs, const int *order, double *work,
+                            pkm_modes *out, pkm_ctx *ctx);
+
+/* Scales of the pencil's diagonal: max diag K, max diag M and max_i K_ii / M_ii over M_ii > 0. */
+typedef struct pkm_diag_scales {
+    double dk, dm, ratio;
+} pkm_diag_scales;
+
+pkm_diag_scales pkm_pencil_diag_scales(const pkm_pencil *p);
+
+/* 1e-6 of max diag K / max diag M, in rad^2/s^2: the automatic shift for a singular K and the
+ * scale of a rigid mode's residual; 0 if M has no positive diagonal. */
+double pkm_modal_zero_scale(const pkm_diag_scales *d);
+
+/* Rounding floor of the eigenvalue lam of the M-normalised vector x: the change of lam that
+ * perturbations of K and M of the size of their rounding can cause (see modes.c). */
+double pkm_modal_rounding_floor(const pkm_pencil *p, const double *x, double lam);
+
+/* CHOLMOD's copy of the pattern of `pattern` (upper, sorted, packed, real; values not set), or
+ * NULL with c->status set. */
+cholmod_sparse *pkm_solvers_cholmod_pattern(const pkm_pencil *pattern, cholmod_common *c);
+
+/* Eigenvalue counter by the inertia of K - tau M (inertia.c): CHOLMOD simplicial LDL^T, its
+ * symbolic analysis done once per pattern. */
+typedef struct pkm_inertia pkm_inertia;
+
+pkm_status pkm_inertia_create(const pkm_pencil *pattern, pkm_inertia **out, pkm_ctx *ctx);
+void pkm_inertia_destroy(pkm_inertia **in);
+
+/* Number of eigenvalues of p below tau, i.e. negative pivots of D in P (K - tau M) P^T = L D L^T.
+ * *tiny is set when a pivot is too small for its sign to count (tau is on an eigenvalue). */
+pkm_status pkm_inertia_count(pkm_inertia *in, const pkm_pencil *p, double tau, int64_t *count,
+                             int *tiny, pkm_ctx *ctx);
+
+/* Spectrum completeness. w[0..nknown): computed eigenvalues of p, ascending, of which the first
+ * nret are the solver's answer and the rest extra ones it also found (e.g. ARPACK's margin Ritz
+ * values); floor: their rounding floors (pkm_modal_rounding_floor) or NULL. The eigenvalues of p
+ * below a shift tau in the first gap above w[nret - 1] (above a whole cluster, never inside it)
+ * are counted; *missing = that count - the values of w below tau: 0 when none is missing, > 0
+ * eigenvalues the solver did not find, < 0 values that are no eigenvalues. *tau_used (if not
+ * NULL): the shift. Errors: PKM_ERR_SINGULAR if every shift tried meets a vanishing pivot, the
+ * counter's own failures. */
+pkm_status pkm_modal_check_complete(pkm_inertia *in, const pkm_pencil *p, const double *w,
+                                    const double *floor, int nret, int nknown, int *missing,
+                                    double *tau_used, pkm_ctx *ctx);
+
+/* pkm_modal_solve_dense with the caller's eigenvalue counter (same pattern as p), so that a
+ * sequence of solves analyses the pattern once. */
+pkm_status pkm_modal_solve_dense_counted(const pkm_pencil *p, const pkm_modal_opts *opts,
+                                         pkm_inertia *inertia, pkm_modes *out, pkm_ctx *ctx);
+
+/* LAPACK argument errors (xerbla.c): pkm_lapack_clear forgets a pending report;
+ * pkm_lapack_check turns the report of an XERBLA call since then into PKM_ERR_SOLVER naming the
+ * routine, the argument and `site` (the caller's call), and clears it. */
+void pkm_lapack_clear(void);
+pkm_status pkm_lapack_check(const char *site, pkm_ctx *ctx);
 
 /* Tracked ids equal to the frequency ranks at every OK point (-1 elsewhere), no links: the ids
  * of a sweep in progress, or of a map whose mode vectors were not kept. */

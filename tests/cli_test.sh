@@ -64,7 +64,7 @@ expect 2 map navaro --grid x=0:0.01:2 -o /nonexistent/dir/map.h5 --quiet
 # csv header is exact and the mode count follows --nev
 hdr=$("$bin" modes navaro --pose 0,0,0 --nev 3 --format csv | head -n 1)
 rows=$("$bin" modes navaro --pose 0,0,0 --nev 3 --format csv | tail -n +2 | grep -c '')
-if [ "$hdr" = "mode,freq_hz,residual" ] && [ "$rows" -eq 3 ]; then
+if [ "$hdr" = "mode,freq_hz,residual,accuracy" ] && [ "$rows" -eq 3 ]; then
     pass=$((pass + 1))
 else
     echo "FAIL: csv header '$hdr', $rows rows"
@@ -323,6 +323,40 @@ assert np.allclose(a["freq_hz"][...], b["freq_hz"][...], rtol=1e-9, atol=0, equa
 assert (a["tracked_mode"][...] == b["tracked_mode"][...]).all()
 assert a.attrs["tracking"] == "mac" and "modes" not in a
 ' "$tmp/res.h5" "$tmp/whole.h5"
+
+# Issue 8. A lost copy of a triple eigenvalue: mode 10 of pss5upu at home is 861.75 Hz (was
+# 1075.90 from ARPACK), as from the dense solver.
+"$bin" modes pss5upu --pose 0,0,0,0,0 --format csv >"$tmp/pss_arpack.csv"
+"$bin" modes pss5upu --pose 0,0,0,0,0 --format csv --solver dense >"$tmp/pss_dense.csv"
+check "pss5upu home: ARPACK = dense, mode 10 = 861.75 Hz" "$py" -c '
+import sys, numpy as np
+a = np.loadtxt(sys.argv[1], delimiter=",", skiprows=1)
+d = np.loadtxt(sys.argv[2], delimiter=",", skiprows=1)
+assert np.allclose(a[:, 1], d[:, 1], rtol=1e-8, atol=0), (a[:, 1], d[:, 1])
+assert abs(a[9, 1] - 861.749808) < 1e-5, a[9, 1]
+' "$tmp/pss_arpack.csv" "$tmp/pss_dense.csv"
+# Out-of-range parameters: one line, exit 2, no LAPACK message on stdout.
+for p in leg.A=1e300 material.rho=1e300 leg.Iz=1e300 leg.Ip=1e300 platform.A=1e300; do
+    expect 2 modes navaro --set "$p"
+    check "modes navaro --set $p prints nothing on stdout" \
+        test -z "$("$bin" modes navaro --set "$p" 2>/dev/null)"
+done
+expect 2 modes pss5upu --set slider.mass=1e300
+# LAPACK's XERBLA is pkmflex's own (solvers/xerbla.c), exported so that liblapack's calls bind
+# to it: an illegal argument becomes an error, not "On entry to ..." and exit 0.
+if command -v nm >/dev/null; then
+    check "pkmflex defines and exports xerbla_" sh -c 'nm -D "$1" | grep -q " T xerbla_$"' sh "$bin"
+fi
+# Fine meshes: frequencies the rounding may have moved by more than 1e-6 are flagged (128
+# elements per link: ~1e-5); past 1e-3 (512: 3.6e-3) the solve fails, naming the mode.
+out=$(timeout 120 "$bin" modes navaro --formulation nodal --set elements_per_link=128 --nev 4)
+check "fine mesh: flagged frequencies" grep -q "^# ! 4 frequencies" <<<"$out"
+err=$(timeout 120 "$bin" modes navaro --formulation nodal --set elements_per_link=512 --nev 2 \
+    2>&1 >/dev/null)
+check "fine mesh: refused past 1e-3 (exit 3)" test $? -eq 3
+check "fine mesh: the refusal names the mode" grep -q "mode 0 (.* Hz): the rounding" <<<"$err"
+out=$("$bin" modes navaro --nev 4)
+check "default mesh: nothing flagged" test -z "$(grep '!' <<<"$out")"
 
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -23,7 +23,7 @@ extern "C" {
     X(PKM_ERR_NOCONV, -7, "eigensolver did not converge")                                          \
     X(PKM_ERR_IO, -8, "file input/output error")                                                   \
     X(PKM_ERR_PARSE, -9, "malformed input")                                                        \
-    X(PKM_ERR_ACCURACY, -10, "eigen-solution failed its residual or orthogonality check")
+    X(PKM_ERR_ACCURACY, -10, "eigen-solution failed its residual, orthogonality or accuracy check")
 
 typedef enum pkm_status {
 #define PKM_STATUS_ENUM_(name, value, text) name = value,
