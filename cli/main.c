@@ -155,13 +155,16 @@ static void print_map_help(void)
         "the modal assurance criterion (MAC), repeated frequencies as subspaces: /tracked_mode\n"
         "follows one physical mode through crossings, /tracking_mac flags uncertain links.\n"
         "Tracking keeps every pose's mode vectors (poses x nev x coordinates x 8 bytes); above\n"
-        "1 GiB the ids are the ranks (attribute tracking_note says so).\n\n"
+        "1 GiB the ids are the ranks: a warning says so at the first pose, and the attribute\n"
+        "tracking_note records it.\n\n"
         "While the sweep runs, FILE.h5.partial holds the results so far (a valid map file,\n"
         "status -1 where not computed); --resume continues it and removes it at the end.\n\n"
         "  --grid SPEC            e.g. x=-0.1:0.1:21,y=-0.1:0.1:21 (COUNT points, ends included)\n"
         "  --pose P1,P2,...       base pose for the coordinates not swept (default: home)\n"
         "  -o, --output FILE.h5   output file\n"
-        "  --threads T            worker processes (default 1)\n"
+        "  --threads T            worker processes (default 1); a worker without a result\n"
+        "                         for --stall-timeout S seconds (default: 100 times the\n"
+        "                         slowest pose, at least 600 s) stops the map with exit 3\n"
         "  --modes                also store the mode shapes (/modes), whatever their size\n"
         "  --mac-threshold X      links with a MAC below X are flagged (default 0.8)\n"
         "  --cluster-tol X        relative frequency gap below which modes form one subspace\n"
@@ -186,6 +189,7 @@ typedef struct options {
     int modes;
     int resume;
     double checkpoint_s;
+    double stall_s;
     double mac_threshold;
     double cluster_tol;
     int threads;
@@ -240,7 +244,8 @@ typedef enum opt_id {
     OPT_AGAINST,
     OPT_CHECKPOINT,
     OPT_MAC_THRESHOLD,
-    OPT_CLUSTER_TOL
+    OPT_CLUSTER_TOL,
+    OPT_STALL
 } opt_id;
 
 static const struct {
@@ -263,6 +268,7 @@ static const struct {
     {"--checkpoint", OPT_CHECKPOINT},
     {"--mac-threshold", OPT_MAC_THRESHOLD},
     {"--cluster-tol", OPT_CLUSTER_TOL},
+    {"--stall-timeout", OPT_STALL},
 };
 
 /* A finite number in [lo, hi]. */
@@ -305,6 +311,10 @@ static int set_option(options *o, int k, const char *v)
     case OPT_CHECKPOINT:
         if (!parse_real(v, 0.0, 1e9, &o->checkpoint_s))
             return usage_error("--checkpoint '%s': expected seconds >= 0", v);
+        break;
+    case OPT_STALL:
+        if (!parse_real(v, 0.0, 1e9, &o->stall_s))
+            return usage_error("--stall-timeout '%s': expected seconds >= 0", v);
         break;
     case OPT_MAC_THRESHOLD:
         if (!parse_real(v, 0.0, 1.0, &o->mac_threshold))
@@ -759,6 +769,13 @@ static void sweep_progress(int64_t done, int64_t total, void *user)
     if (ui->bar) show_progress(done, total, &ui->pg);
 }
 
+/* The library's notices (e.g. modes that will not be tracked) as warnings, at once. */
+static void sweep_notice(const char *msg, void *user)
+{
+    (void)user;
+    fprintf(stderr, "%s: warning: modes will not be tracked: %s\n", prog, msg);
+}
+
 static pkm_status sweep_checkpoint(const pkm_map *snap, void *user, pkm_ctx *ctx)
 {
     const sweep_ui *ui = user;
@@ -882,6 +899,8 @@ static int cmd_map(int argc, char **argv)
     so.progress = sweep_progress;
     so.checkpoint = o.checkpoint_s > 0.0 ? sweep_checkpoint : NULL;
     so.checkpoint_interval = o.checkpoint_s;
+    so.notice = sweep_notice;
+    so.stall_timeout = o.stall_s;
     so.user = &ui;
     st = pkm_map_sweep(c, params, &map, &so, &ctx);
     const double elapsed = now_seconds() - ui.pg.t0;

@@ -30,8 +30,10 @@
 #define PKM_VERSION "unknown"
 #endif
 
-#define MAP_FORMAT         "pkmflex-map"
-#define MAP_FORMAT_VERSION 2 /* 2: mode tracking, case parameters, /modes */
+#define MAP_FORMAT "pkmflex-map"
+/* 2: mode tracking, case parameters, /modes; 3: /accuracy, resolved parameters, case file
+ * digest, commit, Fletcher32 checksums */
+#define MAP_FORMAT_VERSION 3
 #define STATUS_MEANING     "-1 pending, 0 ok, 1 unreachable, 2 singular, 3 solver failure"
 /* The default raw-data chunk cache holds 1 MiB per dataset; a chunk larger than that bypasses it
  * (HDF5 User Guide, "Chunking in HDF5"), so chunks are kept below that size. */
@@ -140,7 +142,8 @@ static pkm_status check_map(const h5io *io, const pkm_map *map)
                         "coordinates",
                         map->naxes, map->nev, map->npose);
     if (map->status == NULL || map->freq_hz == NULL || map->residual == NULL ||
-        map->tracked == NULL || map->tracking_mac == NULL || map->tracking_parent == NULL)
+        map->accuracy == NULL || map->tracked == NULL || map->tracking_mac == NULL ||
+        map->tracking_parent == NULL)
         return OWN_FAIL(io, PKM_ERR_INVALID, "map arrays are not allocated");
     if (map->modes != NULL && map->ncoord < 1)
         return OWN_FAIL(io, PKM_ERR_INVALID, "map has mode vectors of %lld coordinates",
@@ -474,6 +477,12 @@ static pkm_status write_contents(const h5io *io, hid_t file, const pkm_map *map)
                              "relative residual of each mode, ||K x - w^2 M x|| / max(||K x||, "
                              "max(|w^2|, s) ||M x||) with s = 1e-6 max diag K / max diag M; "
                              "NaN where status != 0");
+    if (rc == PKM_OK)
+        rc = write_described(io, file, "accuracy", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1, dims,
+                             map->accuracy, "description",
+                             "estimated relative error of each frequency that the rounding of "
+                             "the assembled matrices can cause (pkm_modes.accuracy); NaN where "
+                             "status != 0");
     if (rc == PKM_OK)
         rc = write_described(io, file, "status", H5T_STD_I8LE, H5T_NATIVE_SCHAR, r, dims,
                              map->status, "meaning", STATUS_MEANING);
@@ -963,6 +972,9 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
     if (rc == PKM_OK)
         rc = read_dataset(io, file, "/residual", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 1, dims,
                           map->residual);
+    if (rc == PKM_OK && version >= 3)
+        rc = read_dataset(io, file, "/accuracy", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 1, dims,
+                          map->accuracy);
     if (rc == PKM_OK)
         rc = read_dataset(io, file, "/status", H5T_NATIVE_SCHAR, H5T_INTEGER, r, dims, map->status);
     if (rc == PKM_OK)

@@ -38,11 +38,13 @@ pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx)
     map->status = malloc(sizeof(*map->status) * (size_t)np);
     map->freq_hz = malloc(sizeof(*map->freq_hz) * nv);
     map->residual = malloc(sizeof(*map->residual) * nv);
+    map->accuracy = malloc(sizeof(*map->accuracy) * nv);
     map->tracked = malloc(sizeof(*map->tracked) * nv);
     map->tracking_mac = malloc(sizeof(*map->tracking_mac) * nv);
     map->tracking_parent = malloc(sizeof(*map->tracking_parent) * (size_t)np);
     if (map->status == NULL || map->freq_hz == NULL || map->residual == NULL ||
-        map->tracked == NULL || map->tracking_mac == NULL || map->tracking_parent == NULL) {
+        map->accuracy == NULL || map->tracked == NULL || map->tracking_mac == NULL ||
+        map->tracking_parent == NULL) {
         pkm_map_free(map);
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map: cannot allocate %lld points x %d modes",
                         (long long)np, map->nev);
@@ -54,6 +56,7 @@ pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx)
     for (size_t i = 0; i < nv; i++) {
         map->freq_hz[i] = NAN;
         map->residual[i] = NAN;
+        map->accuracy[i] = NAN;
         map->tracked[i] = -1;
         map->tracking_mac[i] = NAN;
     }
@@ -100,12 +103,13 @@ void pkm_map_free(pkm_map *map)
     free(map->status);
     free(map->freq_hz);
     free(map->residual);
+    free(map->accuracy);
     free(map->tracked);
     free(map->tracking_mac);
     free(map->tracking_parent);
     pkm_map_free_modes(map);
     map->status = NULL;
-    map->freq_hz = map->residual = map->tracking_mac = NULL;
+    map->freq_hz = map->residual = map->accuracy = map->tracking_mac = NULL;
     map->tracked = NULL;
     map->tracking_parent = NULL;
 }

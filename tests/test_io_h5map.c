@@ -69,6 +69,7 @@ static void make_map(pkm_map *m)
         for (int k = 0; k < NEV; k++) {
             m->freq_hz[p * NEV + k] = 10.0 * (k + 1) + 0.25 * (double)p + 1e-3 * k * k;
             m->residual[p * NEV + k] = 1e-12 * (double)(1 + k + NEV * p);
+            m->accuracy[p * NEV + k] = 1e-9 * (double)(2 + k + NEV * p);
             m->tracked[p * NEV + k] = (k + (int)p) % NEV;
             m->tracking_mac[p * NEV + k] = (p == 0) ? NAN : 1.0 - 0.01 * (double)(k + p);
         }
@@ -150,6 +151,7 @@ static void assert_maps_equal(const pkm_map *a, const pkm_map *b)
         for (int k = 0; k < a->nev; k++) {
             assert_same(a->freq_hz[p * a->nev + k], b->freq_hz[p * b->nev + k]);
             assert_same(a->residual[p * a->nev + k], b->residual[p * b->nev + k]);
+            assert_same(a->accuracy[p * a->nev + k], b->accuracy[p * b->nev + k]);
             assert_int_equal(a->tracked[p * a->nev + k], b->tracked[p * b->nev + k]);
             assert_same(a->tracking_mac[p * a->nev + k], b->tracking_mac[p * b->nev + k]);
         }
@@ -295,7 +297,7 @@ static void test_raw_layout(void **state)
     assert_int_equal(int_attr(f, "nev"), NEV);
     assert_int_equal(int_attr(f, "ncv"), 17);
     assert_int_equal(int_attr(f, "ncoord"), NC);
-    assert_int_equal(int_attr(f, "format_version"), 2);
+    assert_int_equal(int_attr(f, "format_version"), 3);
     assert_str_attr(f, "case_parameters", "E=8e10;leg.A=2e-4");
     assert_str_attr(f, "tracking", "mac");
     assert_int_equal(H5Aexists(f, "tracking_note"), 1);

@@ -75,6 +75,7 @@ typedef struct pkm_map {
     signed char *status; /* pkm_pose_status */
     double *freq_hz;     /* NaN where status != OK */
     double *residual;    /* NaN where status != OK */
+    double *accuracy;    /* pkm_modes.accuracy of each mode, NaN where status != OK */
     int *tracked;        /* tracked mode id per point and rank, -1 where status != OK */
     /* MAC of the link that gave each mode its id (from the mode of the parent pose), NaN at a
      * pose without parent and where status != OK */
@@ -133,17 +134,30 @@ typedef void (*pkm_progress_fn)(int64_t done, int64_t total, void *user);
  * kept) are complete for the OK points. An error stops the sweep with that error. */
 typedef pkm_status (*pkm_checkpoint_fn)(const pkm_map *snap, void *user, pkm_ctx *ctx);
 
+/* Called once with a message the user should see at once (e.g. that the modes will not be
+ * tracked, and why); the library itself never prints. */
+typedef void (*pkm_notice_fn)(const char *msg, void *user);
+
+/* Default stall limit of a worker on one pose, seconds (see pkm_sweep_opts.stall_timeout). */
+#define PKM_SWEEP_STALL_MIN 600.0
+
 typedef struct pkm_sweep_opts {
     int nworkers;                 /* worker processes, 1 to 256; 1 = the calling process */
     pkm_progress_fn progress;     /* may be NULL */
     pkm_checkpoint_fn checkpoint; /* may be NULL */
+    pkm_notice_fn notice;         /* may be NULL */
+    /* A worker that has spent more than this on one pose is reported as stalled and the sweep
+     * stops with PKM_ERR_SOLVER naming it; 0 = 100 times the slowest pose so far, at least
+     * PKM_SWEEP_STALL_MIN. */
+    double stall_timeout;
     /* seconds between checkpoints, at least; also at least 10 times the last checkpoint's
      * duration, so that checkpoints take at most about a tenth of the sweep */
     double checkpoint_interval;
     void *user; /* passed to progress and checkpoint */
 } pkm_sweep_opts;
 
-/* One process, no progress, no checkpoint, checkpoint_interval 10 s. */
+/* One process, no progress, checkpoint or notice, checkpoint_interval 10 s, automatic stall
+ * limit. */
 pkm_sweep_opts pkm_sweep_opts_default(void);
 
 /* Compute every PENDING point of map for case c with the given parameters (map->axes, nev,
@@ -153,14 +167,19 @@ pkm_sweep_opts pkm_sweep_opts_default(void);
  * parameters, an ill-formed model, memory) stop it.
  *
  * The mode vectors are kept in map->modes if map->keep_modes or if they fit in the tracking
- * bound; their size is known after the first OK pose, which is computed in the calling process
- * first. A map resumed from a checkpoint keeps its OK points; if vectors are to be kept but
- * map->modes is NULL, its OK points are computed again (their vectors are needed).
+ * bound (else so->notice is told why, and tracking_note records it); their size is known after
+ * the first OK pose, which is computed first. A map resumed from a checkpoint keeps its OK
+ * points; if vectors are to be kept but map->modes is NULL, its OK points are computed again
+ * (their vectors are needed).
  *
  * nworkers > 1 computes the poses in that many worker processes (POSIX fork, results and mode
  * vectors in shared memory): ARPACK keeps Fortran SAVE state, so poses cannot share one
- * process's ARPACK across threads. Each worker uses one thread; progress and checkpoints are
- * reported from the calling process only. */
+ * process's ARPACK across threads. The calling process solves nothing (a first worker, the
+ * probe, finds the vectors' length): CHOLMOD's supernodal factorisation starts libgomp's thread
+ * pool, which does not survive fork(), so a process that has factorised before forking has
+ * workers that hang. For the same reason the calling process must not have used OpenMP before
+ * (e.g. solved a pose itself): such a hang is then reported by the watchdog
+ * (so->stall_timeout). Progress, checkpoints and the watchdog run in the calling process. */
 pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
                          const pkm_sweep_opts *so, pkm_ctx *ctx);
 
