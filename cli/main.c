@@ -784,12 +784,16 @@ static pkm_status sweep_checkpoint(const pkm_map *snap, void *user, pkm_ctx *ctx
 
 /* The map's settings from the command line: grid, base pose, case parameters, solver and
  * tracking settings; 0 or an exit status. */
-static int map_setup(const options *o, const pkm_case *c, pkm_map *map)
+static int map_setup(const options *o, const pkm_case *c, const void *params, pkm_map *map)
 {
     pkm_map_init(map);
     int rc = parse_grid(o->grid, c, map);
     if (rc != 0) return rc;
-    snprintf(map->case_name, sizeof(map->case_name), "%s", c->name);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_status st =
+        pkm_map_set_case(map, c, params, is_case_file(o->case_name) ? o->case_name : NULL, &ctx);
+    if (st != PKM_OK) return report(st, &ctx);
     map->npose = c->npose;
     for (int k = 0; k < c->npose; k++)
         snprintf(map->pose_names[k], sizeof(map->pose_names[k]), "%s", c->pose_names[k]);
@@ -868,7 +872,7 @@ static int cmd_map(int argc, char **argv)
         rc = usage_error("map: --grid and -o FILE.h5 are required");
         goto done;
     }
-    if ((rc = map_setup(&o, c, &map)) != 0) goto done;
+    if ((rc = map_setup(&o, c, params, &map)) != 0) goto done;
     map.keep_modes = o.modes;
     const size_t plen = strlen(o.output) + sizeof(".partial");
     partial = malloc(plen);

@@ -26,10 +26,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef PKM_VERSION
-#define PKM_VERSION "unknown"
-#endif
-
 #define MAP_FORMAT "pkmflex-map"
 /* 2: mode tracking, case parameters, /modes; 3: /accuracy, resolved parameters, case file
  * digest, commit, Fletcher32 checksums */
@@ -150,10 +146,20 @@ static pkm_status check_map(const h5io *io, const pkm_map *map)
                         (long long)map->ncoord);
     if (memchr(map->case_name, '\0', sizeof(map->case_name)) == NULL ||
         memchr(map->case_params, '\0', sizeof(map->case_params)) == NULL ||
-        memchr(map->tracking_note, '\0', sizeof(map->tracking_note)) == NULL)
+        memchr(map->tracking_note, '\0', sizeof(map->tracking_note)) == NULL ||
+        memchr(map->case_file, '\0', sizeof(map->case_file)) == NULL ||
+        memchr(map->case_sha256, '\0', sizeof(map->case_sha256)) == NULL ||
+        memchr(map->version, '\0', sizeof(map->version)) == NULL ||
+        memchr(map->commit, '\0', sizeof(map->commit)) == NULL)
         return OWN_FAIL(io, PKM_ERR_INVALID,
                         "case name, parameters or tracking note is not "
                         "terminated");
+    if (map->nparams < 0 || map->nparams > PKM_MAP_MAX_PARAMS)
+        return OWN_FAIL(io, PKM_ERR_INVALID, "%d case parameters", map->nparams);
+    for (int k = 0; k < map->nparams; k++)
+        if (!good_name(map->params[k].key, sizeof(map->params[k].key), "/") ||
+            memchr(map->params[k].choice, '\0', sizeof(map->params[k].choice)) == NULL)
+            return OWN_FAIL(io, PKM_ERR_INVALID, "case parameter %d has a bad name or choice", k);
     if (map->tracking != PKM_TRACK_RANK && map->tracking != PKM_TRACK_MAC)
         return OWN_FAIL(io, PKM_ERR_INVALID, "unknown tracking %d", (int)map->tracking);
     if (formulation_name(map->formulation) == NULL || eigensolver_name(map->eigensolver) == NULL)
@@ -257,7 +263,7 @@ static void chunk_shape(int rank, const hsize_t *dims, size_t elsize, hsize_t *c
 /* Create and write dataset NAME in loc; on success *out is the open dataset (caller closes). */
 static pkm_status write_dataset(const h5io *io, hid_t loc, const char *name, const char *objname,
                                 hid_t ftype, hid_t mtype, int rank, const hsize_t *dims,
-                                int chunked, const void *buf, hid_t *out)
+                                const void *buf, hid_t *out)
 {
     pkm_status rc = PKM_OK;
     hid_t space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID, dset = H5I_INVALID_HID;
@@ -271,13 +277,11 @@ static pkm_status write_dataset(const h5io *io, hid_t loc, const char *name, con
         rc = H5_FAIL(io, PKM_ERR_IO, "cannot create the creation properties of %s", objname);
         goto done;
     }
-    if (chunked) {
-        hsize_t chunk[PKM_MAP_MAX_AXES + 1];
-        chunk_shape(rank, dims, H5Tget_size(ftype), chunk);
-        if (H5Pset_chunk(dcpl, rank, chunk) < 0) {
-            rc = H5_FAIL(io, PKM_ERR_IO, "cannot set the chunks of %s", objname);
-            goto done;
-        }
+    hsize_t chunk[PKM_MAP_MAX_AXES + 1];
+    chunk_shape(rank, dims, H5Tget_size(ftype), chunk);
+    if (H5Pset_chunk(dcpl, rank, chunk) < 0 || H5Pset_fletcher32(dcpl) < 0) {
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot set the chunks of %s", objname);
+        goto done;
     }
     dset = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) {
@@ -305,7 +309,7 @@ static pkm_status write_described(const h5io *io, hid_t loc, const char *name, h
     char objname[64];
     snprintf(objname, sizeof(objname), "/%s", name);
     hid_t dset = H5I_INVALID_HID;
-    pkm_status rc = write_dataset(io, loc, name, objname, ftype, mtype, rank, dims, 1, buf, &dset);
+    pkm_status rc = write_dataset(io, loc, name, objname, ftype, mtype, rank, dims, buf, &dset);
     if (rc == PKM_OK) rc = write_str_attr(io, dset, objname, attr, text);
     if (dset >= 0 && H5Dclose(dset) < 0 && rc == PKM_OK)
         rc = H5_FAIL(io, PKM_ERR_IO, "cannot close %s", objname);
@@ -346,7 +350,10 @@ static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *ma
         names[a] = map->axes[a].name;
     join_names(list, sizeof(list), names, map->naxes);
     if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "axes", list);
-    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "pkmflex_version", PKM_VERSION);
+    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "pkmflex_version", map->version);
+    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "pkmflex_commit", map->commit);
+    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "case_file", map->case_file);
+    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "case_file_sha256", map->case_sha256);
     if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "created", created);
     if (rc == PKM_OK)
         rc = write_str_attr(io, file, "/", "formulation", formulation_name(map->formulation));
@@ -359,11 +366,34 @@ static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *ma
     if (rc == PKM_OK)
         rc = write_int_attr(io, file, "/", "maxiter", H5T_STD_I32LE, map->opts.maxiter);
     if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "max_residual", map->opts.max_residual);
+    if (rc == PKM_OK)
+        rc = write_f64_attr(io, file, "/", "max_backward_error", map->opts.max_backward_error);
     if (rc == PKM_OK) rc = write_int_attr(io, file, "/", "ncoord", H5T_STD_I64LE, map->ncoord);
     if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "tracking", tracking_names[map->tracking]);
     if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "tracking_note", map->tracking_note);
     if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "mac_threshold", map->track.mac_threshold);
     if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "cluster_tol", map->track.cluster_tol);
+    return rc;
+}
+
+/* /parameters: one attribute per resolved case parameter, named by its key: float64 in SI, int64,
+ * or the choice name. */
+static pkm_status write_params(const h5io *io, hid_t file, const pkm_map *map)
+{
+    hid_t g = H5Gcreate2(file, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0) return H5_FAIL(io, PKM_ERR_IO, "cannot create group /parameters");
+    pkm_status rc = PKM_OK;
+    for (int k = 0; k < map->nparams && rc == PKM_OK; k++) {
+        const pkm_map_param *q = &map->params[k];
+        if (q->kind == PKM_PARAM_DOUBLE)
+            rc = write_f64_attr(io, g, "/parameters", q->key, q->value);
+        else if (q->kind == PKM_PARAM_INT)
+            rc = write_int_attr(io, g, "/parameters", q->key, H5T_STD_I64LE, (int64_t)q->value);
+        else
+            rc = write_str_attr(io, g, "/parameters", q->key, q->choice);
+    }
+    if (H5Gclose(g) < 0 && rc == PKM_OK)
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot close group /parameters");
     return rc;
 }
 
@@ -385,8 +415,8 @@ static pkm_status write_grid(const h5io *io, hid_t file, const pkm_map *map)
             v[k] = pkm_map_axis_value(ax, k);
         const hsize_t n = (hsize_t)ax->count;
         hid_t dset = H5I_INVALID_HID;
-        rc = write_dataset(io, grid, ax->name, objname, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &n, 0,
-                           v, &dset);
+        rc = write_dataset(io, grid, ax->name, objname, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &n, v,
+                           &dset);
         free(v);
         if (rc == PKM_OK) rc = write_str_attr(io, dset, objname, "units", ax->unit);
         if (rc == PKM_OK)
@@ -421,7 +451,7 @@ static pkm_status write_modes(const h5io *io, hid_t file, const pkm_map *map)
     mspace = H5Screate_simple(1, &per_point, NULL);
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (space < 0 || mspace < 0 || dcpl < 0 || H5Pset_chunk(dcpl, rank, chunk) < 0 ||
-        H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &nan) < 0) {
+        H5Pset_fletcher32(dcpl) < 0 || H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &nan) < 0) {
         rc = H5_FAIL(io, PKM_ERR_IO, "cannot set up dataset /modes");
         goto done;
     }
@@ -467,6 +497,7 @@ static pkm_status write_contents(const h5io *io, hid_t file, const pkm_map *map)
     const int r = map->naxes;
 
     pkm_status rc = write_root_attrs(io, file, map);
+    if (rc == PKM_OK) rc = write_params(io, file, map);
     if (rc == PKM_OK) rc = write_grid(io, file, map);
     if (rc == PKM_OK)
         rc = write_described(io, file, "freq_hz", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1, dims,
@@ -857,6 +888,79 @@ static pkm_status read_choice_attr(const h5io *io, hid_t file, const char *name,
                     names[0], names[1]);
 }
 
+/* The class of attribute NAME of obj, or H5T_NO_CLASS. */
+static H5T_class_t attr_class(hid_t obj, const char *name)
+{
+    H5T_class_t cls = H5T_NO_CLASS;
+    const hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+    const hid_t type = attr >= 0 ? H5Aget_type(attr) : H5I_INVALID_HID;
+    if (type >= 0) cls = H5Tget_class(type);
+    if (type >= 0) H5Tclose(type);
+    if (attr >= 0) H5Aclose(attr);
+    return cls;
+}
+
+/* Version 3: /parameters, one attribute per resolved case parameter. */
+static pkm_status read_params(const h5io *io, hid_t file, pkm_map *map)
+{
+    if (H5Lexists(file, "parameters", H5P_DEFAULT) <= 0)
+        return OWN_FAIL(io, PKM_ERR_PARSE, "group /parameters is missing");
+    const hid_t g = H5Gopen2(file, "parameters", H5P_DEFAULT);
+    if (g < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot open group /parameters");
+    pkm_status rc = PKM_OK;
+    H5O_info_t info;
+    if (H5Oget_info2(g, &info, H5O_INFO_NUM_ATTRS) < 0)
+        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect group /parameters");
+    else if (info.num_attrs > PKM_MAP_MAX_PARAMS)
+        rc = OWN_FAIL(io, PKM_ERR_PARSE, "group /parameters has %llu attributes, at most %d",
+                      (unsigned long long)info.num_attrs, PKM_MAP_MAX_PARAMS);
+    map->nparams = 0;
+    for (hsize_t i = 0; rc == PKM_OK && i < info.num_attrs; i++) {
+        pkm_map_param *q = &map->params[map->nparams];
+        memset(q, 0, sizeof(*q));
+        const ssize_t len = H5Aget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, q->key,
+                                               sizeof(q->key), H5P_DEFAULT);
+        if (len < 1 || (size_t)len >= sizeof(q->key)) {
+            rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute %llu of /parameters: bad name",
+                          (unsigned long long)i);
+            break;
+        }
+        const H5T_class_t cls = attr_class(g, q->key);
+        int64_t iv = 0;
+        if (cls == H5T_FLOAT) {
+            q->kind = PKM_PARAM_DOUBLE;
+            rc = read_num_attr(io, g, "/parameters", q->key, H5T_NATIVE_DOUBLE, 0, 1, &q->value);
+        } else if (cls == H5T_INTEGER) {
+            q->kind = PKM_PARAM_INT;
+            rc = read_num_attr(io, g, "/parameters", q->key, H5T_NATIVE_INT64, 1, 1, &iv);
+            q->value = (double)iv;
+        } else {
+            q->kind = PKM_PARAM_ENUM;
+            rc = read_str_attr(io, g, "/parameters", q->key, q->choice, sizeof(q->choice));
+        }
+        map->nparams++;
+    }
+    H5Gclose(g);
+    return rc;
+}
+
+/* Version 3: provenance beyond the parameters. */
+static pkm_status read_provenance(const h5io *io, hid_t file, pkm_map *map)
+{
+    pkm_status rc =
+        read_str_attr(io, file, "/", "pkmflex_commit", map->commit, sizeof(map->commit));
+    if (rc == PKM_OK)
+        rc = read_str_attr(io, file, "/", "case_file", map->case_file, sizeof(map->case_file));
+    if (rc == PKM_OK)
+        rc = read_str_attr(io, file, "/", "case_file_sha256", map->case_sha256,
+                           sizeof(map->case_sha256));
+    if (rc == PKM_OK)
+        rc = read_num_attr(io, file, "/", "max_backward_error", H5T_NATIVE_DOUBLE, 0, 1,
+                           &map->opts.max_backward_error);
+    if (rc == PKM_OK) rc = read_params(io, file, map);
+    return rc;
+}
+
 /* Version 2: how the ids were made, the links, and /modes if present. */
 static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
 {
@@ -907,6 +1011,10 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
     const int version = (int)i;
     if (rc == PKM_OK)
         rc = read_str_attr(io, file, "/", "case", map->case_name, sizeof(map->case_name));
+    if (rc == PKM_OK)
+        rc = read_str_attr(io, file, "/", "pkmflex_version", map->version, sizeof(map->version));
+    snprintf(map->commit, sizeof(map->commit), "unknown");
+    if (rc == PKM_OK && version >= 3) rc = read_provenance(io, file, map);
     /* Version 1 had no tracking settings nor case parameters: the defaults apply. */
     map->track = pkm_track_opts_default();
     if (rc == PKM_OK && version >= 2)

@@ -331,7 +331,15 @@ err=$("$bin" map navaro --grid "$rgrid" --pose 0,0,-1.05 --nev 7 --quiet -o "$tm
     --resume 2>&1 >/dev/null)
 check "resume names the difference" grep -q "nev 6 against 7" <<<"$err"
 expect 2 map navaro --grid "$rgrid" $ropts -o "$tmp/none.h5" --resume
-expect 0 map navaro --grid "$rgrid" $ropts -o "$tmp/res.h5" --resume --threads 2
+# Resume compares every resolved parameter by value: a case file that changes E is another
+# computation (it was accepted and the map mixed two robots), the default E given in GPa is not.
+printf 'case: navaro\nparameters:\n  material: {E: 70 GPa}\n' >"$tmp/e70.yaml"
+expect 2 map "$tmp/e70.yaml" --grid "$rgrid" $ropts -o "$tmp/res.h5" --resume
+err=$("$bin" map "$tmp/e70.yaml" --grid "$rgrid" $ropts -o "$tmp/res.h5" --resume 2>&1 >/dev/null)
+check "resume names the changed parameter" grep -q "material.E = 74000000000 against 70000000000" \
+    <<<"$err"
+expect 0 map navaro --grid "$rgrid" $ropts -o "$tmp/res.h5" --resume --threads 2 \
+    --set material.E=74GPa
 check "resume removes F.h5.partial" test ! -e "$tmp/res.h5.partial"
 expect 0 compare "$tmp/res.h5" --against "$tmp/whole.h5" --tol 1e-7
 check "resumed map equals the uninterrupted one" "$py" -c '
@@ -342,6 +350,31 @@ assert np.allclose(a["freq_hz"][...], b["freq_hz"][...], rtol=1e-9, atol=0, equa
 assert (a["tracked_mode"][...] == b["tracked_mode"][...]).all()
 assert a.attrs["tracking"] == "mac" and "modes" not in a
 ' "$tmp/res.h5" "$tmp/whole.h5"
+
+# The map records its provenance: every resolved parameter in SI, the case file and its SHA-256,
+# version and commit; every dataset carries a Fletcher32 checksum.
+printf 'case: navaro\nparameters:\n  material: {E: 70 GPa}\n' >"$tmp/prov.yaml"
+expect 0 map "$tmp/prov.yaml" --grid x=0:0.01:2 --nev 3 -o "$tmp/prov.h5" --quiet
+sum=$(sha256sum "$tmp/prov.yaml" | cut -d' ' -f1)
+check "map provenance" "$py" -c '
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+assert f.attrs["case_file_sha256"] == sys.argv[2] and f.attrs["case_file"] == sys.argv[3]
+assert f["parameters"].attrs["material.E"] == 70e9 and f["parameters"].attrs["mass"] == "rotary"
+assert f["parameters"].attrs["elements_per_link"] == 1 and f.attrs["pkmflex_commit"] != ""
+assert f.attrs["format_version"] == 3 and f["accuracy"].shape == f["freq_hz"].shape
+for k in ("freq_hz", "residual", "accuracy", "status", "tracked_mode", "tracking_mac",
+          "tracking_parent", "grid/x"):
+    assert f[k].fletcher32, k
+' "$tmp/prov.h5" "$sum" "$tmp/prov.yaml"
+
+# A one-value axis whose STOP differs from START: the identical command resumes its checkpoint
+# (the file stores only the value; its stop was compared and refused). A complete map is a valid
+# checkpoint with nothing left to compute.
+one="x=0.01:0.05:1,y=-0.02:0.02:3"
+expect 0 map navaro --grid "$one" --nev 3 -o "$tmp/one1.h5" --quiet
+mv "$tmp/one1.h5" "$tmp/one1.h5.partial"
+expect 0 map navaro --grid "$one" --nev 3 -o "$tmp/one1.h5" --quiet --resume
 
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]

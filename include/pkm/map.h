@@ -39,6 +39,15 @@ typedef enum pkm_tracking {
 /* Default bound on the mode vectors kept for tracking: npoints * nev * ncoord * 8 bytes. */
 #define PKM_MAP_TRACK_BYTES ((int64_t)1 << 30)
 
+/* One resolved case parameter (pkm_param_desc of the case's table). */
+#define PKM_MAP_MAX_PARAMS 128
+typedef struct pkm_map_param {
+    char key[48];        /* e.g. "material.E" */
+    pkm_param_kind kind; /* DOUBLE: value in SI; INT: value is an integer; ENUM: choice */
+    double value;
+    char choice[32]; /* ENUM: the choice name */
+} pkm_map_param;
+
 typedef struct pkm_map_axis {
     char name[PKM_MAP_NAME_LEN]; /* a pose coordinate of the case, e.g. "x" */
     char unit[PKM_MAP_NAME_LEN]; /* SI unit, e.g. "m" */
@@ -60,9 +69,17 @@ typedef struct pkm_map {
     pkm_formulation formulation;
     pkm_eigensolver eigensolver;
     pkm_modal_opts opts;
-    /* case parameters changed from the case's defaults, as given ("KEY=VALUE;..."), "" if none;
-     * recorded so that a resumed sweep can check it continues the same computation */
+    /* case parameters changed from the case's defaults on the command line, as given
+     * ("KEY=VALUE;..."), "" if none: a record of the command, not compared (params is) */
     char case_params[1024];
+    /* Provenance. Every parameter of the case's table as resolved (built-in values, then the
+     * case file, then --set), in SI: a resumed sweep compares them by value (pkm_map_set_case). */
+    int nparams;
+    pkm_map_param params[PKM_MAP_MAX_PARAMS];
+    char case_file[256];  /* the case file as given, "" for a built-in case */
+    char case_sha256[65]; /* SHA-256 of its bytes, lower-case hex, "" for a built-in */
+    char version[32];     /* pkmflex version that computed the map (pkm_map_init: this one) */
+    char commit[48];      /* its git commit (git describe), "unknown" outside a git tree */
     /* mode tracking settings, recorded as attributes */
     pkm_track_opts track;
     /* The mode vectors of every computed pose are kept for tracking while they take at most
@@ -89,8 +106,15 @@ typedef struct pkm_map {
     size_t modes_bytes; /* bytes mapped at modes */
 } pkm_map;
 
-/* A map with no axes yet: zeroed, default modal and tracking options, MAC tracking. */
+/* A map with no axes yet: zeroed, default modal and tracking options, MAC tracking, this
+ * library's version and commit. */
 void pkm_map_init(pkm_map *map);
+
+/* Record case c with its resolved parameters (map->params, in table order) and, if case_file is
+ * not NULL, the file's path and the SHA-256 of its bytes. PKM_ERR_INVALID if the table does not
+ * fit, PKM_ERR_IO if the file cannot be read. */
+pkm_status pkm_map_set_case(pkm_map *map, const pkm_case *c, const void *params,
+                            const char *case_file, pkm_ctx *ctx);
 
 /* Allocate the result arrays for the axes and nev already set in *map (status PENDING, NaN, ids
  * and parents -1, tracking PKM_TRACK_RANK). */
@@ -102,11 +126,14 @@ void pkm_map_free_modes(pkm_map *map);
 void pkm_map_free(pkm_map *map);
 
 /* PKM_ERR_INVALID naming the first difference if a and b do not have the same axes (names,
- * counts, start and stop values), pose coordinates and base pose. */
+ * counts, start and stop values; the stop of a one-value axis is not compared), pose
+ * coordinates and base pose. */
 pkm_status pkm_map_same_grid(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
 
-/* pkm_map_same_grid, and the same case, case parameters, nev, formulation, eigensolver, modal
- * options and tracking options: b continues the computation of a. */
+/* pkm_map_same_grid, and the same case, resolved case parameters (by value, in any order:
+ * "material.E=74GPa" equals the built-in 74e9), pkmflex version and commit, nev, formulation,
+ * eigensolver, modal options and tracking options: b continues the computation of a. The
+ * message names the first difference, a's value first. */
 pkm_status pkm_map_same_setup(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
 
 /* Mode tracking over the grid from map->modes (pkm/track.h), with the Euclidean MAC of the

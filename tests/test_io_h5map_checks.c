@@ -1,0 +1,134 @@
+/* tests/test_io_h5map_checks.c: what a map file guards against: a checkpoint resumed by another
+ * computation (pkm_map_same_setup compares the resolved parameters by value) and raw-data
+ * corruption (Fletcher32 checksums on every dataset).
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#define _POSIX_C_SOURCE 200809L
+
+#include "map_fixture.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+/* Values compared by value and by key, the first difference named with a's value first. */
+static void test_same_setup_by_value(void **state)
+{
+    (void)state;
+    pkm_map a, b;
+    make_map(&a);
+    make_map(&b);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_same_setup(&a, &b, &ctx), &ctx);
+    /* the --set text is a record of the command, not compared */
+    snprintf(b.case_params, sizeof(b.case_params), "material.E=74GPa");
+    /* order does not matter */
+    const pkm_map_param t = b.params[0];
+    b.params[0] = b.params[2];
+    b.params[2] = t;
+    assert_pkm_ok(pkm_map_same_setup(&a, &b, &ctx), &ctx);
+    b.params[2].value = 7e10;
+    assert_int_equal(pkm_map_same_setup(&a, &b, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "material.E = 74000000000 against 70000000000"));
+    b.params[2].value = 7.4e10;
+    snprintf(b.params[0].choice, sizeof(b.params[0].choice), "lumped");
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_map_same_setup(&a, &b, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "mass = rotary against lumped"));
+    snprintf(b.params[0].choice, sizeof(b.params[0].choice), "rotary");
+    b.nparams = 2;
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_map_same_setup(&a, &b, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "material.E present against missing"));
+    b.nparams = 3;
+    snprintf(b.commit, sizeof(b.commit), "other");
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_map_same_setup(&a, &b, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "commit v1-2-gabc) against 9.8.7 (commit other)"));
+    pkm_map_free(&a);
+    pkm_map_free(&b);
+}
+
+/* A one-value axis uses its start only: a file stores the value (start = stop on reading), the
+ * command line may give another stop; both are the same grid. */
+static void test_single_value_axis(void **state)
+{
+    (void)state;
+    pkm_map a, b;
+    make_map(&a);
+    make_map(&b);
+    a.axes[0].count = b.axes[0].count = 1;
+    a.axes[0].stop = a.axes[0].start;
+    b.axes[0].stop = 0.5;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_same_grid(&a, &b, &ctx), &ctx);
+    b.axes[0].start = 0.25;
+    assert_int_equal(pkm_map_same_grid(&a, &b, &ctx), PKM_ERR_INVALID);
+    pkm_map_free(&a);
+    pkm_map_free(&b);
+}
+
+/* Flip the exponent byte of the first value of dataset name in the file at path. */
+static void corrupt_first_value(const char *path, const char *name)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(f >= 0);
+    hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+    assert_true(d >= 0);
+    haddr_t addr = HADDR_UNDEF;
+    hsize_t size = 0;
+    unsigned mask = 0;
+    hsize_t offset[PKM_MAP_MAX_AXES + 2];
+    hid_t space = H5Dget_space(d);
+    assert_true(H5Dget_chunk_info(d, space, 0, offset, &mask, &addr, &size) >= 0);
+    H5Sclose(space);
+    H5Dclose(d);
+    H5Fclose(f);
+    FILE *fp = fopen(path, "r+b");
+    assert_non_null(fp);
+    /* little-endian float64: byte 7 holds the sign and the high exponent bits */
+    assert_int_equal(fseek(fp, (long)addr + 7, SEEK_SET), 0);
+    const int c = fgetc(fp);
+    assert_true(c != EOF);
+    assert_int_equal(fseek(fp, (long)addr + 7, SEEK_SET), 0);
+    fputc(c ^ 0x10, fp);
+    assert_int_equal(fclose(fp), 0);
+}
+
+/* Raw data damaged after writing (a checkpoint on a failing disk) is an error naming the
+ * dataset, not a map with a wrong number in it. */
+static void test_checksum_detects_corruption(void **state)
+{
+    (void)state;
+    const char *names[] = {"/freq_hz", "/status", "/modes", "/grid/x"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/map_corrupt.h5", PKM_TEST_OUT);
+        pkm_map m, r;
+        make_map_with_modes(&m);
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+        assert_pkm_ok(pkm_map_read_h5(path, &r, &ctx), &ctx); /* intact: reads */
+        pkm_map_free(&r);
+        corrupt_first_value(path, names[i]);
+        assert_int_not_equal(pkm_map_read_h5(path, &r, &ctx), PKM_OK);
+        assert_non_null(strstr(ctx.msg, names[i]));
+        assert_non_null(strstr(ctx.msg, "checksum"));
+        assert_no_open_objects();
+        pkm_map_free(&m);
+        unlink(path);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_setup_by_value),
+        cmocka_unit_test(test_single_value_axis),
+        cmocka_unit_test(test_checksum_detects_corruption),
+    };
+    const int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    H5close();
+    return failed;
+}
