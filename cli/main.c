@@ -4,7 +4,7 @@
  * Exit status: 0 success; 1 `compare` found a frequency outside the tolerance; 2 bad input
  * (usage, unknown case, malformed pose or table, unreachable pose, invalid parameter);
  * 3 the computation failed (singular pencil, eigensolver failure, failed accuracy check). */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* flock */
 
 #include "pkm/analysis.h"
 #include "pkm/cases.h"
@@ -13,11 +13,15 @@
 #include "pkm/map.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,6 +69,14 @@ static int report(pkm_status st, const pkm_ctx *ctx)
 {
     fprintf(stderr, "%s: error: %s\n", prog, ctx->msg[0] ? ctx->msg : pkm_status_str(st));
     return exit_status_of(st);
+}
+
+/* report, for a failure once the inputs were accepted: a file that cannot be written then
+ * (full disk, file size limit) is a failed computation, exit 3, not bad input. */
+static int report_late(pkm_status st, const pkm_ctx *ctx)
+{
+    const int rc = report(st, ctx);
+    return st == PKM_ERR_IO ? EXIT_COMPUTE : rc;
 }
 
 static void print_main_help(void)
@@ -818,6 +830,111 @@ static int map_setup(const options *o, const pkm_case *c, const void *params, pk
     return 0;
 }
 
+/* -o F.h5: F.h5 and F.h5.partial are replaced by rename(2), which would put a regular file in
+ * place of a symbolic link or a device node: such names are refused (exit 2) instead. */
+static int check_output_name(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || S_ISREG(st.st_mode)) return 0;
+    fprintf(stderr, "%s: error: -o: %s is a %s, not a regular file: not replaced\n", prog, path,
+            S_ISLNK(st.st_mode)   ? "symbolic link"
+            : S_ISDIR(st.st_mode) ? "directory"
+                                  : "device");
+    return EXIT_INPUT;
+}
+
+/* An exclusive lock on F.h5.lock for the whole run, so that two runs on one -o cannot remove
+ * each other's temporary files or checkpoint. The lock file holds the owner's pid; it is removed
+ * by its owner at the end, and a run that locked a file just removed tries again. *fd: the
+ * open lock (inherited by the workers), or -1 with an exit status returned. */
+static int take_lock(const char *lock, int *fd)
+{
+    for (int attempt = 0; attempt < 10; attempt++) {
+        *fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (*fd < 0) {
+            fprintf(stderr, "%s: error: -o: cannot create the lock file %s: %s\n", prog, lock,
+                    strerror(errno));
+            return EXIT_INPUT;
+        }
+        if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+            char pid[32] = "";
+            const ssize_t n = read(*fd, pid, sizeof(pid) - 1);
+            pid[n > 0 ? n : 0] = '\0';
+            pid[strcspn(pid, "\n")] = '\0';
+            fprintf(stderr,
+                    "%s: error: -o: another pkmflex (pid %s) is writing this map: %s is locked\n",
+                    prog, pid[0] ? pid : "unknown", lock);
+            close(*fd);
+            *fd = -1;
+            return EXIT_INPUT;
+        }
+        struct stat a, b;
+        if (fstat(*fd, &a) == 0 && stat(lock, &b) == 0 && a.st_ino == b.st_ino &&
+            a.st_dev == b.st_dev) {
+            char pid[32];
+            const int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+            if (ftruncate(*fd, 0) != 0 || write(*fd, pid, (size_t)n) != n) {
+                /* the pid is for the message of a second run only */
+            }
+            return 0;
+        }
+        close(*fd); /* the previous owner removed it between our open and flock */
+    }
+    fprintf(stderr, "%s: error: -o: cannot lock %s\n", prog, lock);
+    *fd = -1;
+    return EXIT_INPUT;
+}
+
+static void release_lock(const char *lock, int fd)
+{
+    if (fd < 0) return;
+    unlink(lock);
+    close(fd);
+}
+
+/* Refuse (exit 2) a map whose arrays cannot fit in the free memory or whose file and checkpoint
+ * cannot fit on the output's file system, naming the sizes and what to change. */
+static int check_resources(const pkm_map *map, const options *o)
+{
+    const pkm_map_needs need = pkm_map_estimate(map, o->threads);
+    const double gib = 1073741824.0, mem = pkm_map_memory_free();
+    double np = 1.0;
+    for (int a = 0; a < map->naxes; a++)
+        np *= map->axes[a].count;
+    if (!o->quiet && isatty(STDERR_FILENO)) /* beside the progress bar */
+        fprintf(stderr,
+                "%s: map of %.0f poses x %d modes: %.3g GiB of memory, %.3g GiB of disk (and the "
+                "mode vectors, known at the first pose)\n",
+                prog, np, map->nev, need.memory / gib, need.disk / gib);
+    if (mem > 0.0 && need.memory > mem) {
+        fprintf(stderr,
+                "%s: error: --grid: the map needs %.3g GiB of memory, %.3g GiB is free: fewer "
+                "grid points or modes (--grid COUNT, --nev)\n",
+                prog, need.memory / gib, mem / gib);
+        return EXIT_INPUT;
+    }
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%s", o->output);
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL)
+        snprintf(dir, sizeof(dir), ".");
+    else
+        slash[slash == dir ? 1 : 0] = '\0';
+    struct statvfs vfs;
+    if (statvfs(dir, &vfs) == 0) {
+        const double disk = (double)vfs.f_bavail * (double)vfs.f_frsize;
+        if (need.disk > disk) {
+            fprintf(stderr,
+                    "%s: error: -o: the map and its checkpoint need %.3g GiB of disk, %.3g GiB "
+                    "is free in %s: fewer grid points or modes (--grid COUNT, --nev), or "
+                    "another -o\n",
+                    prog, need.disk / gib, disk / gib, dir);
+            return EXIT_INPUT;
+        }
+    }
+    return 0;
+}
+
 /* --resume: *map becomes the checkpoint, which must continue the computation map describes. */
 static int resume_from(const char *partial, pkm_map *map)
 {
@@ -862,7 +979,8 @@ static int cmd_map(int argc, char **argv)
     if (rc != 0) return rc < 0 ? 0 : rc;
     const pkm_case *c = NULL;
     void *params = NULL;
-    char *partial = NULL;
+    char *partial = NULL, *lock = NULL;
+    int lock_fd = -1;
     pkm_map map;
     pkm_map_init(&map);
     pkm_ctx ctx;
@@ -876,12 +994,17 @@ static int cmd_map(int argc, char **argv)
     map.keep_modes = o.modes;
     const size_t plen = strlen(o.output) + sizeof(".partial");
     partial = malloc(plen);
-    if (partial == NULL) {
+    lock = malloc(plen);
+    if (partial == NULL || lock == NULL) {
         fprintf(stderr, "%s: error: out of memory\n", prog);
         rc = EXIT_COMPUTE;
         goto done;
     }
     snprintf(partial, plen, "%s.partial", o.output);
+    snprintf(lock, plen, "%s.lock", o.output);
+    if ((rc = check_output_name(o.output)) != 0 || (rc = check_output_name(partial)) != 0 ||
+        (rc = take_lock(lock, &lock_fd)) != 0 || (rc = check_resources(&map, &o)) != 0)
+        goto done;
     pkm_status st = PKM_OK;
     if (o.resume) {
         if ((rc = resume_from(partial, &map)) != 0) goto done;
@@ -909,14 +1032,14 @@ static int cmd_map(int argc, char **argv)
     st = pkm_map_sweep(c, params, &map, &so, &ctx);
     const double elapsed = now_seconds() - ui.pg.t0;
     if (st != PKM_OK) {
-        rc = report(st, &ctx);
+        rc = report_late(st, &ctx);
         goto done;
     }
     /* The vectors were kept for tracking; they go to the file only with --modes. */
     if (!o.modes) pkm_map_free_modes(&map);
     st = pkm_map_write_h5(&map, o.output, &ctx);
     if (st != PKM_OK) {
-        rc = report(st, &ctx);
+        rc = report_late(st, &ctx);
         goto done;
     }
     if (unlink(partial) != 0 && errno != ENOENT)
@@ -957,8 +1080,10 @@ static int cmd_map(int argc, char **argv)
     printf("# written to %s\n", o.output);
     rc = 0;
 done:
+    release_lock(lock, lock_fd);
     pkm_map_free(&map);
     free(partial);
+    free(lock);
     pkm_case_params_destroy(&params);
     return rc;
 }

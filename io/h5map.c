@@ -49,9 +49,14 @@ static herr_t innermost_cb(unsigned n, const H5E_error2_t *err, void *data)
 {
     /* Walking upward, entry 0 is the deepest function: the real cause (e.g. the errno of the
      * open in the file driver) rather than the API-level "unable to create file". */
-    if (n == 0)
-        snprintf((char *)data, 256, "%s: %s", err->func_name ? err->func_name : "?",
+    if (n == 0) {
+        char *out = data;
+        snprintf(out, 256, "%s: %s", err->func_name ? err->func_name : "?",
                  err->desc ? err->desc : "?");
+        /* One line: the sec2 driver's descriptions hold ctime()'s newline. */
+        for (char *c = out; *c != '\0'; c++)
+            if (*c == '\n' || *c == '\r' || *c == '\t') *c = ' ';
+    }
     return 0;
 }
 
@@ -547,14 +552,70 @@ static void remove_tmp(const char *tmp)
     if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode)) unlink(tmp);
 }
 
-/* H5Fclose hands the data to the kernel but does not sync; without fsync a power loss after the
- * rename can leave an empty file at the final path on some file systems. */
-static pkm_status sync_file(const h5io *io, const char *tmp)
+/* The whole file, built in memory by HDF5's core driver without backing store, into *image
+ * (malloc'd). HDF5 then never writes to disk: written through its sec2 driver, a write that
+ * failed (full disk, file size limit) left H5Fclose failing on a half-closed file, on which
+ * HDF5's exit handler crashed (SIGSEGV, issue 8). Costs the file's size in memory, twice while
+ * the image is copied out. */
+static pkm_status build_image(const h5io *io, const pkm_map *map, void **image, size_t *size)
 {
-    const int fd = open(tmp, O_RDWR);
-    if (fd < 0 || fsync(fd) != 0) {
+    *image = NULL;
+    *size = 0;
+    pkm_status rc = PKM_OK;
+    hid_t file = H5I_INVALID_HID;
+    const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0 || H5Pset_fapl_core(fapl, CHUNK_BYTES, 0) < 0) {
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot set up an in-memory file");
+        goto done;
+    }
+    file = H5Fcreate(io->path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (file < 0) {
+        rc = H5_FAIL(io, PKM_ERR_NOMEM, "cannot create the file in memory");
+        goto done;
+    }
+    rc = write_contents(io, file, map);
+    if (rc == PKM_OK && H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
+        rc = H5_FAIL(io, PKM_ERR_NOMEM, "cannot flush the file in memory");
+    const ssize_t n = rc == PKM_OK ? H5Fget_file_image(file, NULL, 0) : -1;
+    if (rc == PKM_OK && n <= 0) rc = H5_FAIL(io, PKM_ERR_IO, "cannot get the file's image");
+    if (rc == PKM_OK && (*image = malloc((size_t)n)) == NULL)
+        rc = OWN_FAIL(io, PKM_ERR_NOMEM, "cannot allocate %zd bytes for the file", n);
+    if (rc == PKM_OK && H5Fget_file_image(file, *image, (size_t)n) != n)
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot copy the file's image");
+    if (rc == PKM_OK) *size = (size_t)n;
+done:
+    if (file >= 0 && H5Fclose(file) < 0 && rc == PKM_OK)
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot close the file in memory");
+    if (fapl >= 0) H5Pclose(fapl);
+    if (rc != PKM_OK) {
+        free(*image);
+        *image = NULL;
+    }
+    return rc;
+}
+
+/* size bytes to tmp, a new regular file (a symbolic link there is not followed), synced: without
+ * fsync a power loss after the rename can leave an empty file at the final path on some file
+ * systems. Every error is one message with its errno text, e.g. "No space left on device". */
+static pkm_status write_image(const h5io *io, const char *tmp, const void *image, size_t size)
+{
+    const int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0) return OWN_FAIL(io, PKM_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
+    size_t done = 0;
+    while (done < size) {
+        const ssize_t k = write(fd, (const char *)image + done, size - done);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) {
+            const int e = k < 0 ? errno : ENOSPC;
+            close(fd);
+            return OWN_FAIL(io, PKM_ERR_IO, "cannot write %s (%zu of %zu bytes written): %s", tmp,
+                            done, size, strerror(e));
+        }
+        done += (size_t)k;
+    }
+    if (fsync(fd) != 0) {
         const int e = errno;
-        if (fd >= 0) close(fd);
+        close(fd);
         return OWN_FAIL(io, PKM_ERR_IO, "cannot sync %s: %s", tmp, strerror(e));
     }
     if (close(fd) != 0)
@@ -569,6 +630,15 @@ pkm_status pkm_map_write_h5(const pkm_map *map, const char *path, pkm_ctx *ctx)
     const h5io io = {path, ctx};
     pkm_status rc = check_map(&io, map);
     if (rc != PKM_OK) return rc;
+    /* rename(2) would replace a symbolic link, a device node or a FIFO at path with a regular
+     * file; what the user named is not ours to replace. */
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return OWN_FAIL(&io, PKM_ERR_INVALID,
+                        "is not a regular file (a %s): not replaced; write to another name",
+                        S_ISLNK(st.st_mode)   ? "symbolic link"
+                        : S_ISDIR(st.st_mode) ? "directory"
+                                              : "device, FIFO or socket");
     const size_t len = strlen(path) + sizeof(".tmp");
     char *tmp = malloc(len);
     if (tmp == NULL) return OWN_FAIL(&io, PKM_ERR_NOMEM, "cannot allocate the temporary name");
@@ -576,22 +646,16 @@ pkm_status pkm_map_write_h5(const pkm_map *map, const char *path, pkm_ctx *ctx)
 
     h5_quiet q;
     quiet_begin(&q);
-    hid_t file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (file < 0) {
-        rc = H5_FAIL(&io, PKM_ERR_IO, "cannot create %s", tmp);
-    } else {
-        rc = write_contents(&io, file, map);
-        if (rc == PKM_OK && H5Fflush(file, H5F_SCOPE_LOCAL) < 0)
-            rc = H5_FAIL(&io, PKM_ERR_IO, "cannot flush %s", tmp);
-        if (H5Fclose(file) < 0 && rc == PKM_OK)
-            rc = H5_FAIL(&io, PKM_ERR_IO, "cannot close %s", tmp);
-    }
-    if (rc == PKM_OK) rc = sync_file(&io, tmp);
+    void *image = NULL;
+    size_t size = 0;
+    rc = build_image(&io, map, &image, &size);
+    quiet_end(&q);
+    if (rc == PKM_OK) rc = write_image(&io, tmp, image, size);
+    free(image);
     /* rename(2) replaces the target atomically: readers see the old file or the new one. */
     if (rc == PKM_OK && rename(tmp, path) != 0)
         rc = OWN_FAIL(&io, PKM_ERR_IO, "cannot rename %s onto it: %s", tmp, strerror(errno));
     if (rc != PKM_OK) remove_tmp(tmp);
-    quiet_end(&q);
     free(tmp);
     return rc;
 }
@@ -826,6 +890,24 @@ static pkm_status read_dataset(const h5io *io, hid_t file, const char *name, hid
     return rc;
 }
 
+/* Before allocating for dataset name (open as dset): it must store `need` bytes, and the file
+ * must be that large. A crafted file can declare huge dimensions in a few bytes (a 36 KB file
+ * made compare allocate 3 GB); a map file stores every value it declares, except /modes. */
+static pkm_status check_stored(const h5io *io, hid_t file, hid_t dset, const char *name,
+                               double need)
+{
+    hsize_t fsize = 0;
+    if (H5Fget_filesize(file, &fsize) < 0)
+        return H5_FAIL(io, PKM_ERR_PARSE, "cannot get the file's size");
+    const double stored = (double)H5Dget_storage_size(dset);
+    if (need > (double)fsize || (dset >= 0 && stored < need))
+        return OWN_FAIL(io, PKM_ERR_PARSE,
+                        "dataset %s needs %.0f bytes for its shape, but stores %.0f in a file of "
+                        "%llu bytes: a damaged or crafted file",
+                        name, need, stored, (unsigned long long)fsize);
+    return PKM_OK;
+}
+
 /* /grid/<name>: the axis values, which must be evenly spaced from start to stop. */
 static pkm_status read_axis(const h5io *io, hid_t file, pkm_map_axis *ax, int npose)
 {
@@ -840,6 +922,8 @@ static pkm_status read_axis(const h5io *io, hid_t file, pkm_map_axis *ax, int np
         rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s has %llu values", name, (unsigned long long)n);
         goto done;
     }
+    rc = check_stored(io, file, dset, name, 8.0 * (double)n);
+    if (rc != PKM_OK) goto done;
     v = malloc(sizeof(*v) * (size_t)n);
     if (v == NULL) {
         rc = OWN_FAIL(io, PKM_ERR_NOMEM, "cannot allocate %llu values of %s", (unsigned long long)n,
@@ -991,10 +1075,36 @@ static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
     if (map->ncoord < 1)
         return OWN_FAIL(io, PKM_ERR_PARSE, "dataset /modes with attribute ncoord = %lld",
                         (long long)map->ncoord);
-    rc = pkm_map_alloc_modes(map, io->ctx);
+    /* Only the OK points' vectors are stored: without one there is nothing to read, and each
+     * one stored bounds ncoord by the file's size. */
+    int64_t nok = 0;
+    for (int64_t p = 0; p < map->npoints; p++)
+        nok += map->status[p] == PKM_POSE_OK;
+    if (nok == 0) return PKM_OK;
+    const hid_t dset = H5Dopen2(file, "/modes", H5P_DEFAULT);
+    if (dset < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot open dataset /modes");
+    rc = check_stored(io, file, dset, "/modes",
+                      8.0 * (double)nok * (double)map->nev * (double)map->ncoord);
+    H5Dclose(dset);
+    if (rc == PKM_OK) rc = pkm_map_alloc_modes(map, io->ctx);
     if (rc == PKM_OK)
         rc =
             read_dataset(io, file, "/modes", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 2, dims, map->modes);
+    return rc;
+}
+
+/* /freq_hz stores points x nev doubles: checked before pkm_map_alloc allocates for them. */
+static pkm_status check_results_size(const h5io *io, hid_t file, const pkm_map *map)
+{
+    double need = 8.0 * (double)map->nev;
+    for (int a = 0; a < map->naxes; a++)
+        need *= (double)map->axes[a].count;
+    if (H5Lexists(file, "freq_hz", H5P_DEFAULT) <= 0)
+        return OWN_FAIL(io, PKM_ERR_PARSE, "dataset /freq_hz is missing");
+    const hid_t dset = H5Dopen2(file, "/freq_hz", H5P_DEFAULT);
+    if (dset < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot open dataset /freq_hz");
+    const pkm_status rc = check_stored(io, file, dset, "/freq_hz", need);
+    H5Dclose(dset);
     return rc;
 }
 
@@ -1066,6 +1176,8 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
                               "coordinate %d",
                               map->axes[b].name, map->axes[a].name, map->axes[a].pose_index);
     }
+    if (rc != PKM_OK) return rc;
+    rc = check_results_size(io, file, map);
     if (rc != PKM_OK) return rc;
 
     rc = pkm_map_alloc(map, io->ctx);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #ifndef PKM_VERSION
 #define PKM_VERSION "unknown"
@@ -144,6 +145,33 @@ pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx)
     return PKM_OK;
 }
 
+/* Per point: status, parent; per mode: frequency, residual, accuracy, MAC (8 bytes each) and
+ * tracked id (4), as allocated by pkm_map_alloc and written by pkm_map_write_h5. */
+static double bytes_per_point(const pkm_map *map)
+{
+    return 1.0 + 8.0 + (double)map->nev * (4 * 8.0 + 4.0);
+}
+
+pkm_map_needs pkm_map_estimate(const pkm_map *map, int nworkers)
+{
+    double np = 1.0;
+    for (int a = 0; a < map->naxes; a++)
+        np *= (double)map->axes[a].count;
+    const double arrays = np * bytes_per_point(map);
+    /* The workers' shared copy: status, frequency, residual, accuracy. */
+    const double shared = nworkers > 1 ? np * (1.0 + 3 * 8.0 * (double)map->nev) : 0.0;
+    /* A file holds the arrays plus its metadata (~64 KiB measured, with the parameters); the
+     * writer builds it in memory and copies it out once (io/h5map.c). */
+    const double file = arrays + 65536.0;
+    return (pkm_map_needs){arrays + shared + 2.0 * file, 3.0 * file};
+}
+
+double pkm_map_memory_free(void)
+{
+    const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return (pages > 0 && size > 0) ? (double)pages * (double)size : 0.0;
+}
+
 pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx)
 {
     pkm_map_free_modes(map);
@@ -156,6 +184,14 @@ pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx)
                         (long long)map->npoints, (unsigned long long)per_point);
     const size_t count = (size_t)map->npoints * (size_t)per_point;
     const size_t bytes = count * sizeof(double);
+    /* mmap would succeed beyond the memory (overcommit) and the NaN fill below be killed. */
+    const double avail = pkm_map_memory_free();
+    if (avail > 0.0 && (double)bytes > avail)
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM,
+                        "map: the mode vectors need %.3g GiB (%lld points x %d modes x %lld "
+                        "coordinates x 8 bytes), %.3g GiB of memory is free",
+                        (double)bytes / 1073741824.0, (long long)map->npoints, map->nev,
+                        (long long)map->ncoord, avail / 1073741824.0);
     /* Shared, so that the worker processes of a sweep (forked later) write into it in place. */
     void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED)

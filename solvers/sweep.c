@@ -504,14 +504,16 @@ static pkm_status sweep_parallel(const pkm_case *c, const void *params, pkm_map 
 static pkm_status keep_vectors(pkm_map *map, int64_t n, const pkm_sweep_opts *so, pkm_ctx *ctx)
 {
     map->ncoord = n;
-    const int64_t limit = map->track_bytes > 0 ? map->track_bytes : PKM_MAP_TRACK_BYTES;
+    const double free_bytes = pkm_map_memory_free();
+    double limit = (double)(map->track_bytes > 0 ? map->track_bytes : PKM_MAP_TRACK_BYTES);
+    if (free_bytes > 0.0 && free_bytes / 2 < limit) limit = free_bytes / 2;
     const double need = 8.0 * (double)map->npoints * (double)map->nev * (double)n;
-    if (!map->keep_modes && need > (double)limit) {
+    if (!map->keep_modes && need > limit) {
         snprintf(map->tracking_note, sizeof(map->tracking_note),
                  "mode vectors would take %.3g MiB (%lld points x %d modes x %lld coordinates "
                  "x 8 bytes), above the limit of %.3g MiB",
                  need / 1048576.0, (long long)map->npoints, map->nev, (long long)n,
-                 (double)limit / 1048576.0);
+                 limit / 1048576.0);
         if (so->notice != NULL) so->notice(map->tracking_note, so->user);
         return PKM_OK;
     }

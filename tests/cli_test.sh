@@ -376,5 +376,43 @@ expect 0 map navaro --grid "$one" --nev 3 -o "$tmp/one1.h5" --quiet
 mv "$tmp/one1.h5" "$tmp/one1.h5.partial"
 expect 0 map navaro --grid "$one" --nev 3 -o "$tmp/one1.h5" --quiet --resume
 
+# Files. Two runs on one -o: the second is refused naming the lock and its holder, the first
+# completes (one's cleanup removed the other's temporary file and both could fail).
+lgrid="x=-0.2:0.2:50,y=-0.2:0.2:50"
+timeout 120 "$bin" map navaro --grid "$lgrid" --pose 0,0,-1.05 --nev 6 --quiet -o "$tmp/lk.h5" \
+    >/dev/null 2>&1 &
+lpid=$!
+for _ in $(seq 100); do [ -e "$tmp/lk.h5.lock" ] && break; sleep 0.02; done
+expect 2 map navaro --grid "$lgrid" --pose 0,0,-1.05 --nev 6 --quiet -o "$tmp/lk.h5"
+err=$("$bin" map navaro --grid "$lgrid" --pose 0,0,-1.05 --nev 6 --quiet -o "$tmp/lk.h5" 2>&1)
+check "second run names the lock and its holder" grep -q "(pid [0-9]*).*lk.h5.lock is locked" <<<"$err"
+wait $lpid
+check "first run completes" test $? -eq 0 -a -e "$tmp/lk.h5" -a ! -e "$tmp/lk.h5.lock"
+# -o onto a symbolic link or a device node is refused, the link and its target untouched.
+echo keep >"$tmp/target"
+ln -s "$tmp/target" "$tmp/link.h5"
+expect 2 map navaro --grid x=0:0.01:2 --nev 3 -o "$tmp/link.h5" --quiet
+check "symlink and target kept" test -L "$tmp/link.h5" -a "$(cat "$tmp/target")" = keep
+expect 2 map navaro --grid x=0:0.01:2 --nev 3 -o /dev/null --quiet
+check "device kept" test -c /dev/null
+# A full disk (here the file size limit, SIGXFSZ ignored): one error line, exit 3, no crash in
+# HDF5's exit handler (it was SIGSEGV), and the previous checkpoint kept and resumable.
+out=$( (trap '' XFSZ; ulimit -f 3000; timeout 120 "$bin" map navaro --grid "$lgrid" --pose 0,0,-1.05 \
+    --nev 6 --quiet --checkpoint 0.1 -o "$tmp/full.h5") 2>&1 >/dev/null)
+rc=$?
+check "full disk: exit 3 and one line" test "$rc" -eq 3 -a "$(printf '%s\n' "$out" | grep -c '')" -eq 1
+check "full disk: the message says why" grep -q "File too large" <<<"$out"
+check "full disk: previous checkpoint kept" h5dump -H "$tmp/full.h5.partial" >/dev/null
+expect 0 map navaro --grid "$lgrid" --pose 0,0,-1.05 --nev 6 --quiet --checkpoint 0 \
+    -o "$tmp/full.h5" --resume --threads 2
+# Resources are checked before any pose: a grid whose arrays exceed the free memory is refused
+# at once, naming the size and the options (it allocated 23 GB first).
+err=$(timeout 20 "$bin" map navaro --grid x=-0.2:0.2:10000,y=-0.2:0.2:10000 -o "$tmp/huge.h5" 2>&1)
+check "huge grid refused naming memory and --grid" grep -q "GiB of memory.*--grid" <<<"$err"
+expect 2 map navaro --grid x=-0.2:0.2:10000,y=-0.2:0.2:10000 -o "$tmp/huge.h5"
+# HDF5 causes are one line (the sec2 driver's hold ctime's newline).
+head -c 3000 "$tmp/ref.h5" >"$tmp/cut.h5"
+expect 2 compare "$tmp/cut.h5" --against "$tmp/ref.h5"
+
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]

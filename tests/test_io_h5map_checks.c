@@ -121,12 +121,69 @@ static void test_checksum_detects_corruption(void **state)
     }
 }
 
+/* Replace dataset name of the file at path by an unwritten chunked one of n doubles (a few
+ * bytes in the file for any n), with the attributes a grid axis has. */
+static void declare_huge(const char *path, const char *name, hsize_t n)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0);
+    assert_true(H5Ldelete(f, name, H5P_DEFAULT) >= 0);
+    hid_t space = H5Screate_simple(1, &n, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    const hsize_t chunk = n < 1024 ? n : 1024;
+    assert_true(H5Pset_chunk(dcpl, 1, &chunk) >= 0);
+    hid_t d = H5Dcreate2(f, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    assert_true(d >= 0);
+    hid_t as = H5Screate(H5S_SCALAR), st = H5Tcopy(H5T_C_S1);
+    H5Tset_size(st, 2);
+    hid_t a = H5Acreate2(d, "units", st, as, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, st, "m");
+    H5Aclose(a);
+    const int zero = 0;
+    a = H5Acreate2(d, "pose_index", H5T_STD_I32LE, as, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_INT, &zero);
+    H5Aclose(a);
+    H5Tclose(st);
+    H5Sclose(as);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    assert_true(H5Fclose(f) >= 0);
+}
+
+/* A small file declaring a huge grid is refused before anything is allocated for it (a 36 KB
+ * file made compare allocate 3 GB). */
+static void test_crafted_sizes(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof(path), "%s/map_crafted.h5", PKM_TEST_OUT);
+    pkm_map m, r;
+    make_map(&m);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+    declare_huge(path, "/grid/x", (hsize_t)400000000); /* 3.2 GB of axis values */
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx.msg, "/grid/x needs 3200000000 bytes"));
+    assert_no_open_objects();
+    /* an axis that fits, but a grid whose results the file does not hold */
+    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+    declare_huge(path, "/grid/x", 1000);
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx.msg, "/grid/x"));
+    assert_no_open_objects();
+    pkm_map_free(&m);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_setup_by_value),
         cmocka_unit_test(test_single_value_axis),
         cmocka_unit_test(test_checksum_detects_corruption),
+        cmocka_unit_test(test_crafted_sizes),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     H5close();

@@ -120,7 +120,22 @@ pkm_status pkm_map_set_case(pkm_map *map, const pkm_case *c, const void *params,
  * and parents -1, tracking PKM_TRACK_RANK). */
 pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx);
 
-/* Allocate map->modes for map->ncoord coordinates (NaN), shared with processes forked later. */
+/* What a sweep of map will take, in bytes, before any pose: memory for the result arrays (and
+ * the workers' shared copy when nworkers > 1, and the file image while writing), disk for the
+ * file and its checkpoint (the new one is written beside the old). The mode vectors are not
+ * counted: their length is known at the first OK pose (npoints x nev x ncoord x 8 bytes, kept
+ * in memory for tracking up to track_bytes, and in checkpoints). */
+typedef struct pkm_map_needs {
+    double memory;
+    double disk;
+} pkm_map_needs;
+pkm_map_needs pkm_map_estimate(const pkm_map *map, int nworkers);
+
+/* Physical memory free now (sysconf _SC_AVPHYS_PAGES), bytes; 0 if unknown. */
+double pkm_map_memory_free(void);
+
+/* Allocate map->modes for map->ncoord coordinates (NaN), shared with processes forked later.
+ * PKM_ERR_NOMEM naming the size if they would not fit in the free physical memory. */
 pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx);
 void pkm_map_free_modes(pkm_map *map);
 void pkm_map_free(pkm_map *map);
