@@ -460,7 +460,8 @@ static pkm_status write_modes(const h5io *io, hid_t file, const pkm_map *map)
         rc = H5_FAIL(io, PKM_ERR_IO, "cannot set up dataset /modes");
         goto done;
     }
-    dset = H5Dcreate2(file, "modes", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    const hid_t ftype = map->modes_single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
+    dset = H5Dcreate2(file, "modes", ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) {
         rc = H5_FAIL(io, PKM_ERR_IO, "cannot create dataset /modes");
         goto done;
@@ -1083,8 +1084,12 @@ static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
     if (nok == 0) return PKM_OK;
     const hid_t dset = H5Dopen2(file, "/modes", H5P_DEFAULT);
     if (dset < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot open dataset /modes");
+    const hid_t type = H5Dget_type(dset);
+    map->modes_single = type >= 0 && H5Tget_size(type) == 4;
+    if (type >= 0) H5Tclose(type);
     rc = check_stored(io, file, dset, "/modes",
-                      8.0 * (double)nok * (double)map->nev * (double)map->ncoord);
+                      (map->modes_single ? 4.0 : 8.0) * (double)nok * (double)map->nev *
+                          (double)map->ncoord);
     H5Dclose(dset);
     if (rc == PKM_OK) rc = pkm_map_alloc_modes(map, io->ctx);
     if (rc == PKM_OK)

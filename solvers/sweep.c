@@ -125,7 +125,23 @@ static pkm_status maybe_checkpoint(pkm_map *map, sweep_ctl *ctl, pkm_ctx *ctx)
 static void store_vectors(const pkm_map *map, double *modes, int64_t p, const double *vectors)
 {
     const size_t count = (size_t)map->nev * (size_t)map->ncoord;
-    memcpy(modes + (size_t)p * count, vectors, sizeof(double) * count);
+    double *dst = modes + (size_t)p * count;
+    for (size_t i = 0; i < count; i++)
+        dst[i] = map->modes_single ? (double)(float)vectors[i] : vectors[i];
+}
+
+/* Vectors for tracking only are single precision (pkm_map.modes_single); vectors to be written
+ * (keep_modes) must be exact: a resumed checkpoint's are rounded, or dropped if too coarse (its
+ * OK points are then computed again). */
+static void settle_precision(pkm_map *map)
+{
+    if (map->modes != NULL && map->keep_modes && map->modes_single) pkm_map_free_modes(map);
+    if (map->modes != NULL && !map->keep_modes && !map->modes_single) {
+        const size_t count = (size_t)map->npoints * (size_t)map->nev * (size_t)map->ncoord;
+        for (size_t i = 0; i < count; i++)
+            map->modes[i] = (double)(float)map->modes[i];
+    }
+    map->modes_single = !map->keep_modes;
 }
 
 /* Solve pose p into out. Returns PKM_OK when the pose is recorded (computed or a per-pose
@@ -562,6 +578,7 @@ pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
                         so->nworkers, so->stall_timeout);
     sweep_ctl ctl = {so, now_seconds() + so->checkpoint_interval};
     map->tracking_note[0] = '\0'; /* a resumed checkpoint's note no longer holds */
+    settle_precision(map);
     pkm_status rc = PKM_OK;
     /* A resumed map whose vectors were not kept: its OK points are computed again if vectors
      * are to be kept now, as tracking needs them. */

@@ -323,7 +323,8 @@ import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 st = f["status"][...]
 assert (st >= 0).any() and (st == -1).any(), ((st >= 0).sum(), (st == -1).sum())
-assert "modes" in f  # the vectors that tracking needs go with the checkpoint
+assert "modes" in f  # the vectors that tracking needs go with the checkpoint,
+assert f["modes"].dtype == "float32"  # in the single precision tracking uses (half the size)
 ' "$tmp/res.h5.partial"
 expect 2 map navaro --grid "$rgrid" $ropts -o "$tmp/res.h5"
 expect 2 map navaro --grid "$rgrid" --pose 0,0,-1.05 --nev 7 --quiet -o "$tmp/res.h5" --resume

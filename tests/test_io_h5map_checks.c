@@ -177,6 +177,35 @@ static void test_crafted_sizes(void **state)
     unlink(path);
 }
 
+/* Vectors kept for tracking only are written in single precision (half the checkpoint) and read
+ * back as the same rounded values. */
+static void test_single_precision_modes(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof(path), "%s/map_single.h5", PKM_TEST_OUT);
+    pkm_map m, r;
+    make_map_with_modes(&m);
+    m.modes_single = 1;
+    for (int64_t i = 0; i < m.npoints * m.nev * m.ncoord; i++)
+        m.modes[i] = (double)(float)m.modes[i];
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+    assert_pkm_ok(pkm_map_read_h5(path, &r, &ctx), &ctx);
+    assert_int_equal(r.modes_single, 1);
+    assert_maps_equal(&m, &r);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), d = H5Dopen2(f, "/modes", H5P_DEFAULT);
+    hid_t t = H5Dget_type(d);
+    assert_int_equal(H5Tget_size(t), 4);
+    H5Tclose(t);
+    H5Dclose(d);
+    H5Fclose(f);
+    pkm_map_free(&r);
+    pkm_map_free(&m);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -184,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_single_value_axis),
         cmocka_unit_test(test_checksum_detects_corruption),
         cmocka_unit_test(test_crafted_sizes),
+        cmocka_unit_test(test_single_precision_modes),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     H5close();

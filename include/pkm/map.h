@@ -104,6 +104,12 @@ typedef struct pkm_map {
      * shared memory (pkm_map_alloc_modes) so that sweep workers fill it in place */
     double *modes;
     size_t modes_bytes; /* bytes mapped at modes */
+    /* 1: the values of modes are rounded to single precision and written as float32. A sweep
+     * does so with vectors kept for tracking only (not keep_modes): the MAC needs no more (its
+     * threshold is 0.8, clusters are told by frequency), and a checkpoint, which holds them for
+     * a resumed sweep's tracking, takes half the space. Rounded at every pose, a resumed map
+     * tracks exactly as an uninterrupted one. */
+    int modes_single;
 } pkm_map;
 
 /* A map with no axes yet: zeroed, default modal and tracking options, MAC tracking, this
