@@ -965,6 +965,44 @@ static int resume_from(const char *partial, pkm_map *map)
     return 0;
 }
 
+/* The summary of a written map: pose counts by status, frequency ranges, tracking. */
+static void print_map_summary(const pkm_map *map, const pkm_case *c, double elapsed)
+{
+    int64_t count[4] = {0};
+    for (int64_t p = 0; p < map->npoints; p++)
+        if (map->status[p] >= 0 && map->status[p] <= 3) count[map->status[p]]++;
+    printf("# %s map, %lld poses in %.3f s (%.0f poses/s): %lld ok, %lld unreachable, "
+           "%lld singular, %lld failed\n",
+           c->name, (long long)map->npoints, elapsed, map->npoints / fmax(elapsed, 1e-9),
+           (long long)count[0], (long long)count[1], (long long)count[2], (long long)count[3]);
+    for (int k = 0; k < map->nev && count[0] > 0; k++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int64_t p = 0; p < map->npoints; p++)
+            if (map->status[p] == PKM_POSE_OK) {
+                lo = fmin(lo, map->freq_hz[p * map->nev + k]);
+                hi = fmax(hi, map->freq_hz[p * map->nev + k]);
+            }
+        printf("f%-3d %10.4f .. %10.4f Hz\n", k + 1, lo, hi);
+    }
+    if (map->tracking == PKM_TRACK_MAC) {
+        int64_t links = 0, low = 0;
+        double worst = 1.0;
+        for (int64_t p = 0; p < map->npoints; p++) {
+            if (map->tracking_parent[p] < 0) continue;
+            links++;
+            for (int k = 0; k < map->nev; k++) {
+                const double m = map->tracking_mac[p * map->nev + k];
+                low += m < map->track.mac_threshold;
+                worst = fmin(worst, m);
+            }
+        }
+        printf("# modes tracked by MAC over %lld links: %lld mode links below %g (lowest %.3f)\n",
+               (long long)links, (long long)low, map->track.mac_threshold, worst);
+    } else {
+        printf("# modes ranked by frequency, not tracked: %s\n", map->tracking_note);
+    }
+}
+
 static int cmd_map(int argc, char **argv)
 {
     const pkm_track_opts tdef = pkm_track_opts_default();
@@ -1044,39 +1082,7 @@ static int cmd_map(int argc, char **argv)
     }
     if (unlink(partial) != 0 && errno != ENOENT)
         fprintf(stderr, "%s: warning: cannot remove %s: %s\n", prog, partial, strerror(errno));
-    int64_t count[4] = {0};
-    for (int64_t p = 0; p < map.npoints; p++)
-        if (map.status[p] >= 0 && map.status[p] <= 3) count[map.status[p]]++;
-    printf("# %s map, %lld poses in %.3f s (%.0f poses/s): %lld ok, %lld unreachable, "
-           "%lld singular, %lld failed\n",
-           c->name, (long long)map.npoints, elapsed, map.npoints / fmax(elapsed, 1e-9),
-           (long long)count[0], (long long)count[1], (long long)count[2], (long long)count[3]);
-    for (int k = 0; k < map.nev && count[0] > 0; k++) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (int64_t p = 0; p < map.npoints; p++)
-            if (map.status[p] == PKM_POSE_OK) {
-                lo = fmin(lo, map.freq_hz[p * map.nev + k]);
-                hi = fmax(hi, map.freq_hz[p * map.nev + k]);
-            }
-        printf("f%-3d %10.4f .. %10.4f Hz\n", k + 1, lo, hi);
-    }
-    if (map.tracking == PKM_TRACK_MAC) {
-        int64_t links = 0, low = 0;
-        double worst = 1.0;
-        for (int64_t p = 0; p < map.npoints; p++) {
-            if (map.tracking_parent[p] < 0) continue;
-            links++;
-            for (int k = 0; k < map.nev; k++) {
-                const double m = map.tracking_mac[p * map.nev + k];
-                low += m < map.track.mac_threshold;
-                worst = fmin(worst, m);
-            }
-        }
-        printf("# modes tracked by MAC over %lld links: %lld mode links below %g (lowest %.3f)\n",
-               (long long)links, (long long)low, map.track.mac_threshold, worst);
-    } else {
-        printf("# modes ranked by frequency, not tracked: %s\n", map.tracking_note);
-    }
+    print_map_summary(&map, c, elapsed);
     printf("# written to %s\n", o.output);
     rc = 0;
 done:

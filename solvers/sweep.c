@@ -449,6 +449,11 @@ static pkm_status keep_vectors(pkm_map *map, int64_t n, const pkm_sweep_opts *so
 static pkm_status take_probe(pkm_map *map, crew *cr, const pkm_sweep_opts *so, pkm_ctx *ctx)
 {
     int64_t head[2] = {-1, 0};
+    if (cr->len == 0)
+        return PKM_FAIL(ctx, PKM_ERR_SOLVER,
+                        "map sweep: the probe process ended early, at point %lld, without a "
+                        "result",
+                        (long long)atomic_load(&cr->sh->slot[0].point));
     if (cr->len >= sizeof(head)) memcpy(head, cr->buf, sizeof(head));
     const size_t bytes = sizeof(double) * (size_t)map->nev * (size_t)(head[1] > 0 ? head[1] : 0);
     if (cr->len < sizeof(head) || head[0] < -1 || head[0] >= map->npoints ||
@@ -510,6 +515,13 @@ static pkm_status sweep_parallel(const pkm_case *c, const void *params, pkm_map 
     for (int w = 0; rc == PKM_OK && pending > 0 && w < nworkers; w++)
         rc = start_worker(c, params, map, &cr, w, nworkers, 0, ctx);
     rc = supervise(map, ctl, &cr, rc, ctx);
+    /* A worker that exits without an error but early (a library calling exit(), as LAPACK's
+     * xerbla does) leaves poses pending: the map would look complete. */
+    for (int64_t p = 0; rc == PKM_OK && p < map->npoints; p++)
+        if (map->status[p] == PKM_POSE_PENDING)
+            rc = PKM_FAIL(ctx, PKM_ERR_SOLVER,
+                          "map sweep: point %lld was not computed: its worker process ended early",
+                          (long long)p);
     free(cr.buf);
     munmap(mem, bytes);
     return rc;

@@ -9,14 +9,16 @@
 #include "pkm/map.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 /* A case that builds nothing: poses with x < 0.9 are unreachable, x >= 0.9 hangs (a worker stuck
- * for ever, as in a deadlock) or kills its process, as hang_mode says. No pose reaches CHOLMOD,
+ * for ever, as in a deadlock), kills its process or exits it with status 0 (as LAPACK's xerbla
+ * does), as hang_mode says. No pose reaches CHOLMOD,
  * so these sweeps fork from a clean process whatever the other tests do. */
-static int hang_mode; /* 0: hang, 1: SIGKILL */
+static int hang_mode; /* 0: hang, 1: SIGKILL, 2: exit(0) */
 
 static pkm_status fake_build(const void *params, const double *pose, pkm_model **out, pkm_ctx *ctx)
 {
@@ -24,6 +26,7 @@ static pkm_status fake_build(const void *params, const double *pose, pkm_model *
     *out = NULL;
     if (pose[0] >= 0.9) {
         if (hang_mode == 1) kill(getpid(), SIGKILL);
+        if (hang_mode == 2) exit(0);
         for (;;) {
             const struct timespec t = {1, 0};
             nanosleep(&t, NULL);
@@ -126,6 +129,28 @@ static void test_killed_worker(void **state)
     pkm_map_free(&m);
 }
 
+/* A worker that exits early without an error leaves its poses pending: an error, not a map
+ * with holes that looks complete. */
+static void test_worker_exits_early(void **state)
+{
+    (void)state;
+    hang_mode = 2;
+    for (int known = 0; known < 2; known++) {
+        pkm_map m;
+        make_fake_map(&m, 1.0, 6);
+        m.ncoord = known ? 10 : 0; /* without or with the probe */
+        m.track_bytes = 1;
+        pkm_sweep_opts so = pkm_sweep_opts_default();
+        so.nworkers = 2;
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        assert_int_equal(pkm_map_sweep(&fake_case, NULL, &m, &so, &ctx), PKM_ERR_SOLVER);
+        assert_non_null(strstr(ctx.msg, known ? "point 5 was not computed" : "at point 5"));
+        assert_non_null(strstr(ctx.msg, "ended early"));
+        pkm_map_free(&m);
+    }
+}
+
 static char notice_text[256];
 static int notices;
 
@@ -173,9 +198,8 @@ static void test_untracked_notice(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_probe_without_ok_pose),
-        cmocka_unit_test(test_stalled_worker),
-        cmocka_unit_test(test_killed_worker),
+        cmocka_unit_test(test_probe_without_ok_pose), cmocka_unit_test(test_stalled_worker),
+        cmocka_unit_test(test_killed_worker),         cmocka_unit_test(test_worker_exits_early),
         cmocka_unit_test(test_untracked_notice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
