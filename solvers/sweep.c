@@ -538,8 +538,8 @@ static pkm_status keep_vectors(pkm_map *map, int64_t n, const pkm_sweep_opts *so
     const double need = 8.0 * (double)map->npoints * (double)map->nev * (double)n;
     if (!map->keep_modes && need > limit) {
         snprintf(map->tracking_note, sizeof(map->tracking_note),
-                 "mode vectors would take %.3g MiB (%lld points x %d modes x %lld coordinates "
-                 "x 8 bytes), above the limit of %.3g MiB",
+                 "mode vectors would take %.0f MiB (%lld points x %d modes x %lld coordinates "
+                 "x 8 bytes), above the limit of %.0f MiB",
                  need / 1048576.0, (long long)map->npoints, map->nev, (long long)n,
                  limit / 1048576.0);
         if (so->notice != NULL) so->notice(map->tracking_note, so->user);

@@ -173,7 +173,7 @@ for epl in 4 6 16; do
     [ "$epl" -eq 16 ] && g="x=-0.1:0.1:2"
     for t in 1 2; do
         expect 0 map navaro --grid "$g" --pose 0,0,-1.0471975511965976 --set elements_per_link=$epl \
-            --nev 4 --threads $t -o "$tmp/e$epl-$t.h5" --quiet
+            --nev 3 --threads $t -o "$tmp/e$epl-$t.h5" --quiet
     done
     check "elements_per_link=$epl: 2 workers equal 1 bit for bit" "$py" -c '
 import sys, h5py
@@ -379,11 +379,11 @@ expect 0 map navaro --grid "$one" --nev 3 -o "$tmp/one1.h5" --quiet --resume
 
 # Files. Two runs on one -o: the second is refused naming the lock and its holder, the first
 # completes (one's cleanup removed the other's temporary file and both could fail).
-lgrid="x=-0.2:0.2:50,y=-0.2:0.2:50"
+lgrid="x=-0.2:0.2:25,y=-0.2:0.2:25"
 timeout 120 "$bin" map navaro --grid "$lgrid" --pose 0,0,-1.05 --nev 6 --quiet -o "$tmp/lk.h5" \
     >/dev/null 2>&1 &
 lpid=$!
-for _ in $(seq 100); do [ -e "$tmp/lk.h5.lock" ] && break; sleep 0.02; done
+for _ in $(seq 500); do [ -e "$tmp/lk.h5.lock" ] && break; sleep 0.01; done
 expect 2 map navaro --grid "$lgrid" --pose 0,0,-1.05 --nev 6 --quiet -o "$tmp/lk.h5"
 err=$("$bin" map navaro --grid "$lgrid" --pose 0,0,-1.05 --nev 6 --quiet -o "$tmp/lk.h5" 2>&1)
 check "second run names the lock and its holder" grep -q "(pid [0-9]*).*lk.h5.lock is locked" <<<"$err"
@@ -398,19 +398,38 @@ expect 2 map navaro --grid x=0:0.01:2 --nev 3 -o /dev/null --quiet
 check "device kept" test -c /dev/null
 # A full disk (here the file size limit, SIGXFSZ ignored): one error line, exit 3, no crash in
 # HDF5's exit handler (it was SIGSEGV), and the previous checkpoint kept and resumable.
-out=$( (trap '' XFSZ; ulimit -f 3000; timeout 120 "$bin" map navaro --grid "$lgrid" --pose 0,0,-1.05 \
+fgrid="x=-0.2:0.2:30,y=-0.2:0.2:30"
+out=$( (trap '' XFSZ; ulimit -f 1000; timeout 120 "$bin" map navaro --grid "$fgrid" --pose 0,0,-1.05 \
     --nev 6 --quiet --checkpoint 0.1 -o "$tmp/full.h5") 2>&1 >/dev/null)
 rc=$?
 check "full disk: exit 3 and one line" test "$rc" -eq 3 -a "$(printf '%s\n' "$out" | grep -c '')" -eq 1
 check "full disk: the message says why" grep -q "File too large" <<<"$out"
 check "full disk: previous checkpoint kept" h5dump -H "$tmp/full.h5.partial" >/dev/null
-expect 0 map navaro --grid "$lgrid" --pose 0,0,-1.05 --nev 6 --quiet --checkpoint 0 \
+expect 0 map navaro --grid "$fgrid" --pose 0,0,-1.05 --nev 6 --quiet --checkpoint 0 \
     -o "$tmp/full.h5" --resume --threads 2
 # Resources are checked before any pose: a grid whose arrays exceed the free memory is refused
 # at once, naming the size and the options (it allocated 23 GB first).
 err=$(timeout 20 "$bin" map navaro --grid x=-0.2:0.2:10000,y=-0.2:0.2:10000 -o "$tmp/huge.h5" 2>&1)
 check "huge grid refused naming memory and --grid" grep -q "GiB of memory.*--grid" <<<"$err"
 expect 2 map navaro --grid x=-0.2:0.2:10000,y=-0.2:0.2:10000 -o "$tmp/huge.h5"
+# Vectors above the tracking bound (1 GiB): a warning at the first pose (tracking stopped
+# without a word), not at the end of hours of sweep.
+err=$(timeout 2 "$bin" map navaro --grid x=-0.2:0.2:500,y=-0.2:0.2:500 --quiet -o "$tmp/wide.h5" 2>&1)
+check "untracked map warns at once" grep -q "warning: modes will not be tracked: .* above the limit" \
+    <<<"$err"
+rm -f "$tmp"/wide.h5*
+# A small file declaring a huge grid: compare refuses it before allocating (it took 3 GB).
+"$py" - "$tmp/ref.h5" "$tmp/crafted.h5" <<'PY'
+import shutil, sys, h5py
+shutil.copy(sys.argv[1], sys.argv[2])
+with h5py.File(sys.argv[2], "r+") as f:
+    del f["grid/x"]
+    d = f["grid"].create_dataset("x", shape=(400000000,), dtype="f8", chunks=(1024,))
+    d.attrs["units"], d.attrs["pose_index"] = "m", 0
+PY
+expect 2 compare "$tmp/crafted.h5" --against "$tmp/ref.h5"
+err=$("$bin" compare "$tmp/crafted.h5" --against "$tmp/ref.h5" 2>&1)
+check "crafted grid refused naming the sizes" grep -q "/grid/x needs 3200000000 bytes" <<<"$err"
 # HDF5 causes are one line (the sec2 driver's hold ctime's newline).
 head -c 3000 "$tmp/ref.h5" >"$tmp/cut.h5"
 expect 2 compare "$tmp/cut.h5" --against "$tmp/ref.h5"
