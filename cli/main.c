@@ -4,7 +4,7 @@
  * Exit status: 0 success; 1 `compare` found a frequency outside the tolerance; 2 bad input
  * (usage, unknown case, malformed pose or table, unreachable pose, invalid parameter);
  * 3 the computation failed (singular pencil, eigensolver failure, failed accuracy check). */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* flock */
 
 #include "pkm/analysis.h"
 #include "pkm/cases.h"
@@ -13,11 +13,15 @@
 #include "pkm/map.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,6 +69,14 @@ static int report(pkm_status st, const pkm_ctx *ctx)
 {
     fprintf(stderr, "%s: error: %s\n", prog, ctx->msg[0] ? ctx->msg : pkm_status_str(st));
     return exit_status_of(st);
+}
+
+/* report, for a failure once the inputs were accepted: a file that cannot be written then
+ * (full disk, file size limit) is a failed computation, exit 3, not bad input. */
+static int report_late(pkm_status st, const pkm_ctx *ctx)
+{
+    const int rc = report(st, ctx);
+    return st == PKM_ERR_IO ? EXIT_COMPUTE : rc;
 }
 
 static void print_main_help(void)
@@ -159,13 +171,16 @@ static void print_map_help(void)
         "the modal assurance criterion (MAC), repeated frequencies as subspaces: /tracked_mode\n"
         "follows one physical mode through crossings, /tracking_mac flags uncertain links.\n"
         "Tracking keeps every pose's mode vectors (poses x nev x coordinates x 8 bytes); above\n"
-        "1 GiB the ids are the ranks (attribute tracking_note says so).\n\n"
+        "1 GiB the ids are the ranks: a warning says so at the first pose, and the attribute\n"
+        "tracking_note records it.\n\n"
         "While the sweep runs, FILE.h5.partial holds the results so far (a valid map file,\n"
         "status -1 where not computed); --resume continues it and removes it at the end.\n\n"
         "  --grid SPEC            e.g. x=-0.1:0.1:21,y=-0.1:0.1:21 (COUNT points, ends included)\n"
         "  --pose P1,P2,...       base pose for the coordinates not swept (default: home)\n"
         "  -o, --output FILE.h5   output file\n"
-        "  --threads T            worker processes (default 1)\n"
+        "  --threads T            worker processes (default 1); a worker without a result\n"
+        "                         for --stall-timeout S seconds (default: 100 times the\n"
+        "                         slowest pose, at least 600 s) stops the map with exit 3\n"
         "  --modes                also store the mode shapes (/modes), whatever their size\n"
         "  --mac-threshold X      links with a MAC below X are flagged (default 0.8)\n"
         "  --cluster-tol X        relative frequency gap below which modes form one subspace\n"
@@ -190,6 +205,7 @@ typedef struct options {
     int modes;
     int resume;
     double checkpoint_s;
+    double stall_s;
     double mac_threshold;
     double cluster_tol;
     int threads;
@@ -244,7 +260,8 @@ typedef enum opt_id {
     OPT_AGAINST,
     OPT_CHECKPOINT,
     OPT_MAC_THRESHOLD,
-    OPT_CLUSTER_TOL
+    OPT_CLUSTER_TOL,
+    OPT_STALL
 } opt_id;
 
 static const struct {
@@ -267,6 +284,7 @@ static const struct {
     {"--checkpoint", OPT_CHECKPOINT},
     {"--mac-threshold", OPT_MAC_THRESHOLD},
     {"--cluster-tol", OPT_CLUSTER_TOL},
+    {"--stall-timeout", OPT_STALL},
 };
 
 /* A finite number in [lo, hi]. */
@@ -309,6 +327,10 @@ static int set_option(options *o, int k, const char *v)
     case OPT_CHECKPOINT:
         if (!parse_real(v, 0.0, 1e9, &o->checkpoint_s))
             return usage_error("--checkpoint '%s': expected seconds >= 0", v);
+        break;
+    case OPT_STALL:
+        if (!parse_real(v, 0.0, 1e9, &o->stall_s))
+            return usage_error("--stall-timeout '%s': expected seconds >= 0", v);
         break;
     case OPT_MAC_THRESHOLD:
         if (!parse_real(v, 0.0, 1.0, &o->mac_threshold))
@@ -778,6 +800,13 @@ static void sweep_progress(int64_t done, int64_t total, void *user)
     if (ui->bar) show_progress(done, total, &ui->pg);
 }
 
+/* The library's notices (e.g. modes that will not be tracked) as warnings, at once. */
+static void sweep_notice(const char *msg, void *user)
+{
+    (void)user;
+    fprintf(stderr, "%s: warning: modes will not be tracked: %s\n", prog, msg);
+}
+
 static pkm_status sweep_checkpoint(const pkm_map *snap, void *user, pkm_ctx *ctx)
 {
     const sweep_ui *ui = user;
@@ -786,12 +815,16 @@ static pkm_status sweep_checkpoint(const pkm_map *snap, void *user, pkm_ctx *ctx
 
 /* The map's settings from the command line: grid, base pose, case parameters, solver and
  * tracking settings; 0 or an exit status. */
-static int map_setup(const options *o, const pkm_case *c, pkm_map *map)
+static int map_setup(const options *o, const pkm_case *c, const void *params, pkm_map *map)
 {
     pkm_map_init(map);
     int rc = parse_grid(o->grid, c, map);
     if (rc != 0) return rc;
-    snprintf(map->case_name, sizeof(map->case_name), "%s", c->name);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_status st =
+        pkm_map_set_case(map, c, params, is_case_file(o->case_name) ? o->case_name : NULL, &ctx);
+    if (st != PKM_OK) return report(st, &ctx);
     map->npose = c->npose;
     for (int k = 0; k < c->npose; k++)
         snprintf(map->pose_names[k], sizeof(map->pose_names[k]), "%s", c->pose_names[k]);
@@ -813,6 +846,111 @@ static int map_setup(const options *o, const pkm_case *c, pkm_map *map)
     map->opts.nev = o->nev;
     map->track.mac_threshold = o->mac_threshold;
     map->track.cluster_tol = o->cluster_tol;
+    return 0;
+}
+
+/* -o F.h5: F.h5 and F.h5.partial are replaced by rename(2), which would put a regular file in
+ * place of a symbolic link or a device node: such names are refused (exit 2) instead. */
+static int check_output_name(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || S_ISREG(st.st_mode)) return 0;
+    fprintf(stderr, "%s: error: -o: %s is a %s, not a regular file: not replaced\n", prog, path,
+            S_ISLNK(st.st_mode)   ? "symbolic link"
+            : S_ISDIR(st.st_mode) ? "directory"
+                                  : "device");
+    return EXIT_INPUT;
+}
+
+/* An exclusive lock on F.h5.lock for the whole run, so that two runs on one -o cannot remove
+ * each other's temporary files or checkpoint. The lock file holds the owner's pid; it is removed
+ * by its owner at the end, and a run that locked a file just removed tries again. *fd: the
+ * open lock (inherited by the workers), or -1 with an exit status returned. */
+static int take_lock(const char *lock, int *fd)
+{
+    for (int attempt = 0; attempt < 10; attempt++) {
+        *fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (*fd < 0) {
+            fprintf(stderr, "%s: error: -o: cannot create the lock file %s: %s\n", prog, lock,
+                    strerror(errno));
+            return EXIT_INPUT;
+        }
+        if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+            char pid[32] = "";
+            const ssize_t n = read(*fd, pid, sizeof(pid) - 1);
+            pid[n > 0 ? n : 0] = '\0';
+            pid[strcspn(pid, "\n")] = '\0';
+            fprintf(stderr,
+                    "%s: error: -o: another pkmflex (pid %s) is writing this map: %s is locked\n",
+                    prog, pid[0] ? pid : "unknown", lock);
+            close(*fd);
+            *fd = -1;
+            return EXIT_INPUT;
+        }
+        struct stat a, b;
+        if (fstat(*fd, &a) == 0 && stat(lock, &b) == 0 && a.st_ino == b.st_ino &&
+            a.st_dev == b.st_dev) {
+            char pid[32];
+            const int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+            if (ftruncate(*fd, 0) != 0 || write(*fd, pid, (size_t)n) != n) {
+                /* the pid is for the message of a second run only */
+            }
+            return 0;
+        }
+        close(*fd); /* the previous owner removed it between our open and flock */
+    }
+    fprintf(stderr, "%s: error: -o: cannot lock %s\n", prog, lock);
+    *fd = -1;
+    return EXIT_INPUT;
+}
+
+static void release_lock(const char *lock, int fd)
+{
+    if (fd < 0) return;
+    unlink(lock);
+    close(fd);
+}
+
+/* Refuse (exit 2) a map whose arrays cannot fit in the free memory or whose file and checkpoint
+ * cannot fit on the output's file system, naming the sizes and what to change. */
+static int check_resources(const pkm_map *map, const options *o)
+{
+    const pkm_map_needs need = pkm_map_estimate(map, o->threads);
+    const double gib = 1073741824.0, mem = pkm_map_memory_free();
+    double np = 1.0;
+    for (int a = 0; a < map->naxes; a++)
+        np *= map->axes[a].count;
+    if (!o->quiet && isatty(STDERR_FILENO)) /* beside the progress bar */
+        fprintf(stderr,
+                "%s: map of %.0f poses x %d modes: %.3g GiB of memory, %.3g GiB of disk (and the "
+                "mode vectors, known at the first pose)\n",
+                prog, np, map->nev, need.memory / gib, need.disk / gib);
+    if (mem > 0.0 && need.memory > mem) {
+        fprintf(stderr,
+                "%s: error: --grid: the map needs %.3g GiB of memory, %.3g GiB is free: fewer "
+                "grid points or modes (--grid COUNT, --nev)\n",
+                prog, need.memory / gib, mem / gib);
+        return EXIT_INPUT;
+    }
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%s", o->output);
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL)
+        snprintf(dir, sizeof(dir), ".");
+    else
+        slash[slash == dir ? 1 : 0] = '\0';
+    struct statvfs vfs;
+    if (statvfs(dir, &vfs) == 0) {
+        const double disk = (double)vfs.f_bavail * (double)vfs.f_frsize;
+        if (need.disk > disk) {
+            fprintf(stderr,
+                    "%s: error: -o: the map and its checkpoint need %.3g GiB of disk, %.3g GiB "
+                    "is free in %s: fewer grid points or modes (--grid COUNT, --nev), or "
+                    "another -o\n",
+                    prog, need.disk / gib, disk / gib, dir);
+            return EXIT_INPUT;
+        }
+    }
     return 0;
 }
 
@@ -846,6 +984,44 @@ static int resume_from(const char *partial, pkm_map *map)
     return 0;
 }
 
+/* The summary of a written map: pose counts by status, frequency ranges, tracking. */
+static void print_map_summary(const pkm_map *map, const pkm_case *c, double elapsed)
+{
+    int64_t count[4] = {0};
+    for (int64_t p = 0; p < map->npoints; p++)
+        if (map->status[p] >= 0 && map->status[p] <= 3) count[map->status[p]]++;
+    printf("# %s map, %lld poses in %.3f s (%.0f poses/s): %lld ok, %lld unreachable, "
+           "%lld singular, %lld failed\n",
+           c->name, (long long)map->npoints, elapsed, map->npoints / fmax(elapsed, 1e-9),
+           (long long)count[0], (long long)count[1], (long long)count[2], (long long)count[3]);
+    for (int k = 0; k < map->nev && count[0] > 0; k++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int64_t p = 0; p < map->npoints; p++)
+            if (map->status[p] == PKM_POSE_OK) {
+                lo = fmin(lo, map->freq_hz[p * map->nev + k]);
+                hi = fmax(hi, map->freq_hz[p * map->nev + k]);
+            }
+        printf("f%-3d %10.4f .. %10.4f Hz\n", k + 1, lo, hi);
+    }
+    if (map->tracking == PKM_TRACK_MAC) {
+        int64_t links = 0, low = 0;
+        double worst = 1.0;
+        for (int64_t p = 0; p < map->npoints; p++) {
+            if (map->tracking_parent[p] < 0) continue;
+            links++;
+            for (int k = 0; k < map->nev; k++) {
+                const double m = map->tracking_mac[p * map->nev + k];
+                low += m < map->track.mac_threshold;
+                worst = fmin(worst, m);
+            }
+        }
+        printf("# modes tracked by MAC over %lld links: %lld mode links below %g (lowest %.3f)\n",
+               (long long)links, (long long)low, map->track.mac_threshold, worst);
+    } else {
+        printf("# modes ranked by frequency, not tracked: %s\n", map->tracking_note);
+    }
+}
+
 static int cmd_map(int argc, char **argv)
 {
     const pkm_track_opts tdef = pkm_track_opts_default();
@@ -860,7 +1036,8 @@ static int cmd_map(int argc, char **argv)
     if (rc != 0) return rc < 0 ? 0 : rc;
     const pkm_case *c = NULL;
     void *params = NULL;
-    char *partial = NULL;
+    char *partial = NULL, *lock = NULL;
+    int lock_fd = -1;
     pkm_map map;
     pkm_map_init(&map);
     pkm_ctx ctx;
@@ -870,16 +1047,21 @@ static int cmd_map(int argc, char **argv)
         rc = usage_error("map: --grid and -o FILE.h5 are required");
         goto done;
     }
-    if ((rc = map_setup(&o, c, &map)) != 0) goto done;
+    if ((rc = map_setup(&o, c, params, &map)) != 0) goto done;
     map.keep_modes = o.modes;
     const size_t plen = strlen(o.output) + sizeof(".partial");
     partial = malloc(plen);
-    if (partial == NULL) {
+    lock = malloc(plen);
+    if (partial == NULL || lock == NULL) {
         fprintf(stderr, "%s: error: out of memory\n", prog);
         rc = EXIT_COMPUTE;
         goto done;
     }
     snprintf(partial, plen, "%s.partial", o.output);
+    snprintf(lock, plen, "%s.lock", o.output);
+    if ((rc = check_output_name(o.output)) != 0 || (rc = check_output_name(partial)) != 0 ||
+        (rc = take_lock(lock, &lock_fd)) != 0 || (rc = check_resources(&map, &o)) != 0)
+        goto done;
     pkm_status st = PKM_OK;
     if (o.resume) {
         if ((rc = resume_from(partial, &map)) != 0) goto done;
@@ -901,60 +1083,32 @@ static int cmd_map(int argc, char **argv)
     so.progress = sweep_progress;
     so.checkpoint = o.checkpoint_s > 0.0 ? sweep_checkpoint : NULL;
     so.checkpoint_interval = o.checkpoint_s;
+    so.notice = sweep_notice;
+    so.stall_timeout = o.stall_s;
     so.user = &ui;
     st = pkm_map_sweep(c, params, &map, &so, &ctx);
     const double elapsed = now_seconds() - ui.pg.t0;
     if (st != PKM_OK) {
-        rc = report(st, &ctx);
+        rc = report_late(st, &ctx);
         goto done;
     }
     /* The vectors were kept for tracking; they go to the file only with --modes. */
     if (!o.modes) pkm_map_free_modes(&map);
     st = pkm_map_write_h5(&map, o.output, &ctx);
     if (st != PKM_OK) {
-        rc = report(st, &ctx);
+        rc = report_late(st, &ctx);
         goto done;
     }
     if (unlink(partial) != 0 && errno != ENOENT)
         fprintf(stderr, "%s: warning: cannot remove %s: %s\n", prog, partial, strerror(errno));
-    int64_t count[4] = {0};
-    for (int64_t p = 0; p < map.npoints; p++)
-        if (map.status[p] >= 0 && map.status[p] <= 3) count[map.status[p]]++;
-    printf("# %s map, %lld poses in %.3f s (%.0f poses/s): %lld ok, %lld unreachable, "
-           "%lld singular, %lld failed\n",
-           c->name, (long long)map.npoints, elapsed, map.npoints / fmax(elapsed, 1e-9),
-           (long long)count[0], (long long)count[1], (long long)count[2], (long long)count[3]);
-    for (int k = 0; k < map.nev && count[0] > 0; k++) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (int64_t p = 0; p < map.npoints; p++)
-            if (map.status[p] == PKM_POSE_OK) {
-                lo = fmin(lo, map.freq_hz[p * map.nev + k]);
-                hi = fmax(hi, map.freq_hz[p * map.nev + k]);
-            }
-        printf("f%-3d %10.4f .. %10.4f Hz\n", k + 1, lo, hi);
-    }
-    if (map.tracking == PKM_TRACK_MAC) {
-        int64_t links = 0, low = 0;
-        double worst = 1.0;
-        for (int64_t p = 0; p < map.npoints; p++) {
-            if (map.tracking_parent[p] < 0) continue;
-            links++;
-            for (int k = 0; k < map.nev; k++) {
-                const double m = map.tracking_mac[p * map.nev + k];
-                low += m < map.track.mac_threshold;
-                worst = fmin(worst, m);
-            }
-        }
-        printf("# modes tracked by MAC over %lld links: %lld mode links below %g (lowest %.3f)\n",
-               (long long)links, (long long)low, map.track.mac_threshold, worst);
-    } else {
-        printf("# modes ranked by frequency, not tracked: %s\n", map.tracking_note);
-    }
+    print_map_summary(&map, c, elapsed);
     printf("# written to %s\n", o.output);
     rc = 0;
 done:
+    release_lock(lock, lock_fd);
     pkm_map_free(&map);
     free(partial);
+    free(lock);
     pkm_case_params_destroy(&params);
     return rc;
 }

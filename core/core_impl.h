@@ -5,10 +5,17 @@
 
 #include "pkm/status.h"
 
+#include <stddef.h>
+#include <stdint.h>
+
 /* Record the first failure in ctx with this source position and return the status. */
 #define PKM_FAIL(ctx, status, ...) pkm_ctx_fail((ctx), (status), __FILE__, __LINE__, __VA_ARGS__)
 
 /* -std=c11 hides M_PI. */
 #define PKM_PI 3.14159265358979323846
+
+/* SHA-256 of len bytes (FIPS 180-4): 32 bytes, or 64 lower-case hex digits and a NUL. */
+void pkm_sha256(const void *data, size_t len, unsigned char out[32]);
+void pkm_sha256_hex(const void *data, size_t len, char out[65]);
 
 #endif

@@ -9,10 +9,7 @@
  * right after the failed call, before any other API call clears the stack. */
 #define _POSIX_C_SOURCE 200809L /* gmtime_r, fsync, lstat, unlink */
 
-#include "core/core_impl.h"
-#include "pkm/map.h"
-
-#include <hdf5.h>
+#include "io/h5map_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,24 +23,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef PKM_VERSION
-#define PKM_VERSION "unknown"
-#endif
-
-#define MAP_FORMAT         "pkmflex-map"
-#define MAP_FORMAT_VERSION 2 /* 2: mode tracking, case parameters, /modes */
-#define STATUS_MEANING     "-1 pending, 0 ok, 1 unreachable, 2 singular, 3 solver failure"
-/* The default raw-data chunk cache holds 1 MiB per dataset; a chunk larger than that bypasses it
- * (HDF5 User Guide, "Chunking in HDF5"), so chunks are kept below that size. */
-#define CHUNK_BYTES ((size_t)1 << 20)
-#define LIST_LEN    1024 /* comma-separated name lists: 16 names of < 32 characters fit */
-
-/* Where messages point: the file named by the caller and the caller's context. */
-typedef struct h5io {
-    const char *path;
-    pkm_ctx *ctx;
-} h5io;
-
 /* ---------------------------------------------------------------------------------------------
  * Errors */
 
@@ -51,20 +30,19 @@ static herr_t innermost_cb(unsigned n, const H5E_error2_t *err, void *data)
 {
     /* Walking upward, entry 0 is the deepest function: the real cause (e.g. the errno of the
      * open in the file driver) rather than the API-level "unable to create file". */
-    if (n == 0)
-        snprintf((char *)data, 256, "%s: %s", err->func_name ? err->func_name : "?",
+    if (n == 0) {
+        char *out = data;
+        snprintf(out, 256, "%s: %s", err->func_name ? err->func_name : "?",
                  err->desc ? err->desc : "?");
+        /* One line: the sec2 driver's descriptions hold ctime()'s newline. */
+        for (char *c = out; *c != '\0'; c++)
+            if (*c == '\n' || *c == '\r' || *c == '\t') *c = ' ';
+    }
     return 0;
 }
 
-/* Record "PATH: WHAT (HDF5: cause)"; with_cause = 0 for failures detected by this file, where the
- * error stack may hold a stale, unrelated entry. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 6, 7)))
-#endif
-static pkm_status
-h5_fail_at(const h5io *io, pkm_status st, int with_cause, const char *file, int line,
-           const char *fmt, ...)
+pkm_status pkm_h5_fail_at(const h5io *io, pkm_status st, int with_cause, const char *file, int line,
+                          const char *fmt, ...)
 {
     char cause[256] = "";
     if (with_cause) H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost_cb, cause);
@@ -78,17 +56,7 @@ h5_fail_at(const h5io *io, pkm_status st, int with_cause, const char *file, int 
     return pkm_ctx_fail(io->ctx, st, file, line, "%s: %s", io->path, what);
 }
 
-#define H5_FAIL(io, st, ...)  h5_fail_at((io), (st), 1, __FILE__, __LINE__, __VA_ARGS__)
-#define OWN_FAIL(io, st, ...) h5_fail_at((io), (st), 0, __FILE__, __LINE__, __VA_ARGS__)
-
-/* Automatic error printing off for the duration of one entry point, caller's handler restored. */
-typedef struct h5_quiet {
-    H5E_auto2_t func;
-    void *data;
-    int saved;
-} h5_quiet;
-
-static void quiet_begin(h5_quiet *q)
+void pkm_h5_quiet_begin(h5_quiet *q)
 {
     q->func = NULL;
     q->data = NULL;
@@ -96,7 +64,7 @@ static void quiet_begin(h5_quiet *q)
     if (q->saved) H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
-static void quiet_end(const h5_quiet *q)
+void pkm_h5_quiet_end(const h5_quiet *q)
 {
     if (q->saved) H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
 }
@@ -104,22 +72,20 @@ static void quiet_end(const h5_quiet *q)
 /* ---------------------------------------------------------------------------------------------
  * Writing */
 
-/* The names of the two-valued settings in the file, indexed by their enum values; the writer
- * and read_choice_attr use the same tables. */
-static const char *const formulation_names[2] = {
+const char *const pkm_h5_formulation_names[2] = {
     [PKM_FORM_TREE] = "tree", [PKM_FORM_NODAL] = "nodal"};
-static const char *const eigensolver_names[2] = {
+const char *const pkm_h5_eigensolver_names[2] = {
     [PKM_EIG_ARPACK] = "arpack", [PKM_EIG_DENSE] = "dense"};
-static const char *const tracking_names[2] = {[PKM_TRACK_RANK] = "rank", [PKM_TRACK_MAC] = "mac"};
+const char *const pkm_h5_tracking_names[2] = {[PKM_TRACK_RANK] = "rank", [PKM_TRACK_MAC] = "mac"};
 
 static const char *formulation_name(pkm_formulation f)
 {
-    return ((unsigned)f < 2u) ? formulation_names[f] : NULL;
+    return ((unsigned)f < 2u) ? pkm_h5_formulation_names[f] : NULL;
 }
 
 static const char *eigensolver_name(pkm_eigensolver e)
 {
-    return ((unsigned)e < 2u) ? eigensolver_names[e] : NULL;
+    return ((unsigned)e < 2u) ? pkm_h5_eigensolver_names[e] : NULL;
 }
 
 /* 1 if s is a NUL-terminated string of 1 to cap - 1 characters without any of `bad`. */
@@ -140,17 +106,28 @@ static pkm_status check_map(const h5io *io, const pkm_map *map)
                         "coordinates",
                         map->naxes, map->nev, map->npose);
     if (map->status == NULL || map->freq_hz == NULL || map->residual == NULL ||
-        map->tracked == NULL || map->tracking_mac == NULL || map->tracking_parent == NULL)
+        map->accuracy == NULL || map->tracked == NULL || map->tracking_mac == NULL ||
+        map->tracking_parent == NULL)
         return OWN_FAIL(io, PKM_ERR_INVALID, "map arrays are not allocated");
     if (map->modes != NULL && map->ncoord < 1)
         return OWN_FAIL(io, PKM_ERR_INVALID, "map has mode vectors of %lld coordinates",
                         (long long)map->ncoord);
     if (memchr(map->case_name, '\0', sizeof(map->case_name)) == NULL ||
         memchr(map->case_params, '\0', sizeof(map->case_params)) == NULL ||
-        memchr(map->tracking_note, '\0', sizeof(map->tracking_note)) == NULL)
+        memchr(map->tracking_note, '\0', sizeof(map->tracking_note)) == NULL ||
+        memchr(map->case_file, '\0', sizeof(map->case_file)) == NULL ||
+        memchr(map->case_sha256, '\0', sizeof(map->case_sha256)) == NULL ||
+        memchr(map->version, '\0', sizeof(map->version)) == NULL ||
+        memchr(map->commit, '\0', sizeof(map->commit)) == NULL)
         return OWN_FAIL(io, PKM_ERR_INVALID,
                         "case name, parameters or tracking note is not "
                         "terminated");
+    if (map->nparams < 0 || map->nparams > PKM_MAP_MAX_PARAMS)
+        return OWN_FAIL(io, PKM_ERR_INVALID, "%d case parameters", map->nparams);
+    for (int k = 0; k < map->nparams; k++)
+        if (!good_name(map->params[k].key, sizeof(map->params[k].key), "/") ||
+            memchr(map->params[k].choice, '\0', sizeof(map->params[k].choice)) == NULL)
+            return OWN_FAIL(io, PKM_ERR_INVALID, "case parameter %d has a bad name or choice", k);
     if (map->tracking != PKM_TRACK_RANK && map->tracking != PKM_TRACK_MAC)
         return OWN_FAIL(io, PKM_ERR_INVALID, "unknown tracking %d", (int)map->tracking);
     if (formulation_name(map->formulation) == NULL || eigensolver_name(map->eigensolver) == NULL)
@@ -254,7 +231,7 @@ static void chunk_shape(int rank, const hsize_t *dims, size_t elsize, hsize_t *c
 /* Create and write dataset NAME in loc; on success *out is the open dataset (caller closes). */
 static pkm_status write_dataset(const h5io *io, hid_t loc, const char *name, const char *objname,
                                 hid_t ftype, hid_t mtype, int rank, const hsize_t *dims,
-                                int chunked, const void *buf, hid_t *out)
+                                const void *buf, hid_t *out)
 {
     pkm_status rc = PKM_OK;
     hid_t space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID, dset = H5I_INVALID_HID;
@@ -268,13 +245,11 @@ static pkm_status write_dataset(const h5io *io, hid_t loc, const char *name, con
         rc = H5_FAIL(io, PKM_ERR_IO, "cannot create the creation properties of %s", objname);
         goto done;
     }
-    if (chunked) {
-        hsize_t chunk[PKM_MAP_MAX_AXES + 1];
-        chunk_shape(rank, dims, H5Tget_size(ftype), chunk);
-        if (H5Pset_chunk(dcpl, rank, chunk) < 0) {
-            rc = H5_FAIL(io, PKM_ERR_IO, "cannot set the chunks of %s", objname);
-            goto done;
-        }
+    hsize_t chunk[PKM_MAP_MAX_AXES + 1];
+    chunk_shape(rank, dims, H5Tget_size(ftype), chunk);
+    if (H5Pset_chunk(dcpl, rank, chunk) < 0 || H5Pset_fletcher32(dcpl) < 0) {
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot set the chunks of %s", objname);
+        goto done;
     }
     dset = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) {
@@ -302,7 +277,7 @@ static pkm_status write_described(const h5io *io, hid_t loc, const char *name, h
     char objname[64];
     snprintf(objname, sizeof(objname), "/%s", name);
     hid_t dset = H5I_INVALID_HID;
-    pkm_status rc = write_dataset(io, loc, name, objname, ftype, mtype, rank, dims, 1, buf, &dset);
+    pkm_status rc = write_dataset(io, loc, name, objname, ftype, mtype, rank, dims, buf, &dset);
     if (rc == PKM_OK) rc = write_str_attr(io, dset, objname, attr, text);
     if (dset >= 0 && H5Dclose(dset) < 0 && rc == PKM_OK)
         rc = H5_FAIL(io, PKM_ERR_IO, "cannot close %s", objname);
@@ -343,7 +318,10 @@ static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *ma
         names[a] = map->axes[a].name;
     join_names(list, sizeof(list), names, map->naxes);
     if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "axes", list);
-    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "pkmflex_version", PKM_VERSION);
+    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "pkmflex_version", map->version);
+    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "pkmflex_commit", map->commit);
+    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "case_file", map->case_file);
+    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "case_file_sha256", map->case_sha256);
     if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "created", created);
     if (rc == PKM_OK)
         rc = write_str_attr(io, file, "/", "formulation", formulation_name(map->formulation));
@@ -356,11 +334,35 @@ static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *ma
     if (rc == PKM_OK)
         rc = write_int_attr(io, file, "/", "maxiter", H5T_STD_I32LE, map->opts.maxiter);
     if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "max_residual", map->opts.max_residual);
+    if (rc == PKM_OK)
+        rc = write_f64_attr(io, file, "/", "max_backward_error", map->opts.max_backward_error);
     if (rc == PKM_OK) rc = write_int_attr(io, file, "/", "ncoord", H5T_STD_I64LE, map->ncoord);
-    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "tracking", tracking_names[map->tracking]);
+    if (rc == PKM_OK)
+        rc = write_str_attr(io, file, "/", "tracking", pkm_h5_tracking_names[map->tracking]);
     if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "tracking_note", map->tracking_note);
     if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "mac_threshold", map->track.mac_threshold);
     if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "cluster_tol", map->track.cluster_tol);
+    return rc;
+}
+
+/* /parameters: one attribute per resolved case parameter, named by its key: float64 in SI, int64,
+ * or the choice name. */
+static pkm_status write_params(const h5io *io, hid_t file, const pkm_map *map)
+{
+    hid_t g = H5Gcreate2(file, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0) return H5_FAIL(io, PKM_ERR_IO, "cannot create group /parameters");
+    pkm_status rc = PKM_OK;
+    for (int k = 0; k < map->nparams && rc == PKM_OK; k++) {
+        const pkm_map_param *q = &map->params[k];
+        if (q->kind == PKM_PARAM_DOUBLE)
+            rc = write_f64_attr(io, g, "/parameters", q->key, q->value);
+        else if (q->kind == PKM_PARAM_INT)
+            rc = write_int_attr(io, g, "/parameters", q->key, H5T_STD_I64LE, (int64_t)q->value);
+        else
+            rc = write_str_attr(io, g, "/parameters", q->key, q->choice);
+    }
+    if (H5Gclose(g) < 0 && rc == PKM_OK)
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot close group /parameters");
     return rc;
 }
 
@@ -382,8 +384,8 @@ static pkm_status write_grid(const h5io *io, hid_t file, const pkm_map *map)
             v[k] = pkm_map_axis_value(ax, k);
         const hsize_t n = (hsize_t)ax->count;
         hid_t dset = H5I_INVALID_HID;
-        rc = write_dataset(io, grid, ax->name, objname, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &n, 0,
-                           v, &dset);
+        rc = write_dataset(io, grid, ax->name, objname, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &n, v,
+                           &dset);
         free(v);
         if (rc == PKM_OK) rc = write_str_attr(io, dset, objname, "units", ax->unit);
         if (rc == PKM_OK)
@@ -418,11 +420,12 @@ static pkm_status write_modes(const h5io *io, hid_t file, const pkm_map *map)
     mspace = H5Screate_simple(1, &per_point, NULL);
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (space < 0 || mspace < 0 || dcpl < 0 || H5Pset_chunk(dcpl, rank, chunk) < 0 ||
-        H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &nan) < 0) {
+        H5Pset_fletcher32(dcpl) < 0 || H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &nan) < 0) {
         rc = H5_FAIL(io, PKM_ERR_IO, "cannot set up dataset /modes");
         goto done;
     }
-    dset = H5Dcreate2(file, "modes", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    const hid_t ftype = map->modes_single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
+    dset = H5Dcreate2(file, "modes", ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) {
         rc = H5_FAIL(io, PKM_ERR_IO, "cannot create dataset /modes");
         goto done;
@@ -464,6 +467,7 @@ static pkm_status write_contents(const h5io *io, hid_t file, const pkm_map *map)
     const int r = map->naxes;
 
     pkm_status rc = write_root_attrs(io, file, map);
+    if (rc == PKM_OK) rc = write_params(io, file, map);
     if (rc == PKM_OK) rc = write_grid(io, file, map);
     if (rc == PKM_OK)
         rc = write_described(io, file, "freq_hz", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1, dims,
@@ -474,6 +478,12 @@ static pkm_status write_contents(const h5io *io, hid_t file, const pkm_map *map)
                              "relative residual of each mode, ||K x - w^2 M x|| / max(||K x||, "
                              "max(|w^2|, s) ||M x||) with s = 1e-6 max diag K / max diag M; "
                              "NaN where status != 0");
+    if (rc == PKM_OK)
+        rc = write_described(io, file, "accuracy", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1, dims,
+                             map->accuracy, "description",
+                             "estimated relative error of each frequency that the rounding of "
+                             "the assembled matrices can cause (pkm_modes.accuracy); NaN where "
+                             "status != 0");
     if (rc == PKM_OK)
         rc = write_described(io, file, "status", H5T_STD_I8LE, H5T_NATIVE_SCHAR, r, dims,
                              map->status, "meaning", STATUS_MEANING);
@@ -507,14 +517,70 @@ static void remove_tmp(const char *tmp)
     if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode)) unlink(tmp);
 }
 
-/* H5Fclose hands the data to the kernel but does not sync; without fsync a power loss after the
- * rename can leave an empty file at the final path on some file systems. */
-static pkm_status sync_file(const h5io *io, const char *tmp)
+/* The whole file, built in memory by HDF5's core driver without backing store, into *image
+ * (malloc'd). HDF5 then never writes to disk: written through its sec2 driver, a write that
+ * failed (full disk, file size limit) left H5Fclose failing on a half-closed file, on which
+ * HDF5's exit handler crashed (SIGSEGV, issue 8). Costs the file's size in memory, twice while
+ * the image is copied out. */
+static pkm_status build_image(const h5io *io, const pkm_map *map, void **image, size_t *size)
 {
-    const int fd = open(tmp, O_RDWR);
-    if (fd < 0 || fsync(fd) != 0) {
+    *image = NULL;
+    *size = 0;
+    pkm_status rc = PKM_OK;
+    hid_t file = H5I_INVALID_HID;
+    const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0 || H5Pset_fapl_core(fapl, CHUNK_BYTES, 0) < 0) {
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot set up an in-memory file");
+        goto done;
+    }
+    file = H5Fcreate(io->path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (file < 0) {
+        rc = H5_FAIL(io, PKM_ERR_NOMEM, "cannot create the file in memory");
+        goto done;
+    }
+    rc = write_contents(io, file, map);
+    if (rc == PKM_OK && H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
+        rc = H5_FAIL(io, PKM_ERR_NOMEM, "cannot flush the file in memory");
+    const ssize_t n = rc == PKM_OK ? H5Fget_file_image(file, NULL, 0) : -1;
+    if (rc == PKM_OK && n <= 0) rc = H5_FAIL(io, PKM_ERR_IO, "cannot get the file's image");
+    if (rc == PKM_OK && (*image = malloc((size_t)n)) == NULL)
+        rc = OWN_FAIL(io, PKM_ERR_NOMEM, "cannot allocate %zd bytes for the file", n);
+    if (rc == PKM_OK && H5Fget_file_image(file, *image, (size_t)n) != n)
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot copy the file's image");
+    if (rc == PKM_OK) *size = (size_t)n;
+done:
+    if (file >= 0 && H5Fclose(file) < 0 && rc == PKM_OK)
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot close the file in memory");
+    if (fapl >= 0) H5Pclose(fapl);
+    if (rc != PKM_OK) {
+        free(*image);
+        *image = NULL;
+    }
+    return rc;
+}
+
+/* size bytes to tmp, a new regular file (a symbolic link there is not followed), synced: without
+ * fsync a power loss after the rename can leave an empty file at the final path on some file
+ * systems. Every error is one message with its errno text, e.g. "No space left on device". */
+static pkm_status write_image(const h5io *io, const char *tmp, const void *image, size_t size)
+{
+    const int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0) return OWN_FAIL(io, PKM_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
+    size_t done = 0;
+    while (done < size) {
+        const ssize_t k = write(fd, (const char *)image + done, size - done);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) {
+            const int e = k < 0 ? errno : ENOSPC;
+            close(fd);
+            return OWN_FAIL(io, PKM_ERR_IO, "cannot write %s (%zu of %zu bytes written): %s", tmp,
+                            done, size, strerror(e));
+        }
+        done += (size_t)k;
+    }
+    if (fsync(fd) != 0) {
         const int e = errno;
-        if (fd >= 0) close(fd);
+        close(fd);
         return OWN_FAIL(io, PKM_ERR_IO, "cannot sync %s: %s", tmp, strerror(e));
     }
     if (close(fd) != 0)
@@ -529,482 +595,32 @@ pkm_status pkm_map_write_h5(const pkm_map *map, const char *path, pkm_ctx *ctx)
     const h5io io = {path, ctx};
     pkm_status rc = check_map(&io, map);
     if (rc != PKM_OK) return rc;
+    /* rename(2) would replace a symbolic link, a device node or a FIFO at path with a regular
+     * file; what the user named is not ours to replace. */
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return OWN_FAIL(&io, PKM_ERR_INVALID,
+                        "is not a regular file (a %s): not replaced; write to another name",
+                        S_ISLNK(st.st_mode)   ? "symbolic link"
+                        : S_ISDIR(st.st_mode) ? "directory"
+                                              : "device, FIFO or socket");
     const size_t len = strlen(path) + sizeof(".tmp");
     char *tmp = malloc(len);
     if (tmp == NULL) return OWN_FAIL(&io, PKM_ERR_NOMEM, "cannot allocate the temporary name");
     snprintf(tmp, len, "%s.tmp", path);
 
     h5_quiet q;
-    quiet_begin(&q);
-    hid_t file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (file < 0) {
-        rc = H5_FAIL(&io, PKM_ERR_IO, "cannot create %s", tmp);
-    } else {
-        rc = write_contents(&io, file, map);
-        if (rc == PKM_OK && H5Fflush(file, H5F_SCOPE_LOCAL) < 0)
-            rc = H5_FAIL(&io, PKM_ERR_IO, "cannot flush %s", tmp);
-        if (H5Fclose(file) < 0 && rc == PKM_OK)
-            rc = H5_FAIL(&io, PKM_ERR_IO, "cannot close %s", tmp);
-    }
-    if (rc == PKM_OK) rc = sync_file(&io, tmp);
+    pkm_h5_quiet_begin(&q);
+    void *image = NULL;
+    size_t size = 0;
+    rc = build_image(&io, map, &image, &size);
+    pkm_h5_quiet_end(&q);
+    if (rc == PKM_OK) rc = write_image(&io, tmp, image, size);
+    free(image);
     /* rename(2) replaces the target atomically: readers see the old file or the new one. */
     if (rc == PKM_OK && rename(tmp, path) != 0)
         rc = OWN_FAIL(&io, PKM_ERR_IO, "cannot rename %s onto it: %s", tmp, strerror(errno));
     if (rc != PKM_OK) remove_tmp(tmp);
-    quiet_end(&q);
     free(tmp);
-    return rc;
-}
-
-/* ---------------------------------------------------------------------------------------------
- * Reading */
-
-static pkm_status open_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                            hid_t *out)
-{
-    *out = H5I_INVALID_HID;
-    const htri_t e = H5Aexists(obj, name);
-    if (e < 0)
-        return H5_FAIL(io, PKM_ERR_PARSE, "cannot look up attribute '%s' of %s", name, objname);
-    if (e == 0)
-        return OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s is missing", name, objname);
-    *out = H5Aopen(obj, name, H5P_DEFAULT);
-    if (*out < 0)
-        return H5_FAIL(io, PKM_ERR_PARSE, "cannot open attribute '%s' of %s", name, objname);
-    return PKM_OK;
-}
-
-/* A scalar string attribute, variable or fixed length, into out[cap]. */
-static pkm_status read_str_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                                char *out, size_t cap)
-{
-    hid_t attr = H5I_INVALID_HID, ftype = H5I_INVALID_HID, space = H5I_INVALID_HID,
-          mtype = H5I_INVALID_HID;
-    char *vstr = NULL, *fstr = NULL;
-    pkm_status rc = open_attr(io, obj, objname, name, &attr);
-    if (rc != PKM_OK) goto done;
-    ftype = H5Aget_type(attr);
-    if (ftype < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot get the type of attribute '%s' of %s", name,
-                     objname);
-        goto done;
-    }
-    space = H5Aget_space(attr);
-    if (space < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot get the shape of attribute '%s' of %s", name,
-                     objname);
-        goto done;
-    }
-    const htri_t var = H5Tis_variable_str(ftype);
-    const H5T_cset_t cset = H5Tget_cset(ftype);
-    if (H5Tget_class(ftype) != H5T_STRING || H5Sget_simple_extent_npoints(space) != 1 || var < 0 ||
-        cset < 0) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s is not a single string", name,
-                      objname);
-        goto done;
-    }
-    /* Same character set as the file: HDF5 converts no character sets. */
-    mtype = H5Tcopy(H5T_C_S1);
-    if (mtype < 0 || H5Tset_cset(mtype, cset) < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot create a string type");
-        goto done;
-    }
-    const char *s = NULL;
-    if (var) {
-        if (H5Tset_size(mtype, H5T_VARIABLE) < 0 || H5Aread(attr, mtype, &vstr) < 0) {
-            rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot read attribute '%s' of %s", name, objname);
-            goto done;
-        }
-        s = vstr != NULL ? vstr : "";
-    } else {
-        /* One more byte than stored, so that a null-padded string of full length keeps its last
-         * character when converted to null-terminated. */
-        const size_t size = H5Tget_size(ftype);
-        fstr = calloc(size + 1, 1);
-        if (size == 0 || fstr == NULL) {
-            rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s: bad string size %zu", name,
-                          objname, size);
-            goto done;
-        }
-        if (H5Tset_size(mtype, size + 1) < 0 || H5Tset_strpad(mtype, H5T_STR_NULLTERM) < 0 ||
-            H5Aread(attr, mtype, fstr) < 0) {
-            rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot read attribute '%s' of %s", name, objname);
-            goto done;
-        }
-        s = fstr;
-    }
-    if (strlen(s) >= cap) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s is longer than %zu characters", name,
-                      objname, cap - 1);
-        goto done;
-    }
-    memcpy(out, s, strlen(s) + 1);
-done:
-    if (vstr != NULL) H5free_memory(vstr);
-    free(fstr);
-    if (mtype >= 0) H5Tclose(mtype);
-    if (space >= 0) H5Sclose(space);
-    if (ftype >= 0) H5Tclose(ftype);
-    if (attr >= 0) H5Aclose(attr);
-    return rc;
-}
-
-/* n numbers (a scalar for n = 1) converted to mtype; integers_only rejects floating point. */
-static pkm_status read_num_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                                hid_t mtype, int integers_only, hssize_t n, void *buf)
-{
-    hid_t attr = H5I_INVALID_HID, ftype = H5I_INVALID_HID, space = H5I_INVALID_HID;
-    pkm_status rc = open_attr(io, obj, objname, name, &attr);
-    if (rc != PKM_OK) goto done;
-    ftype = H5Aget_type(attr);
-    space = H5Aget_space(attr);
-    if (ftype < 0 || space < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect attribute '%s' of %s", name, objname);
-        goto done;
-    }
-    const H5T_class_t cls = H5Tget_class(ftype);
-    const hssize_t got = H5Sget_simple_extent_npoints(space);
-    if (!(cls == H5T_INTEGER || (cls == H5T_FLOAT && !integers_only)) || got != n) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE,
-                      "attribute '%s' of %s: expected %lld %s, found %lld "
-                      "values of HDF5 class %d",
-                      name, objname, (long long)n, integers_only ? "integers" : "numbers",
-                      (long long)got, (int)cls);
-        goto done;
-    }
-    if (H5Aread(attr, mtype, buf) < 0)
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot read attribute '%s' of %s", name, objname);
-done:
-    if (space >= 0) H5Sclose(space);
-    if (ftype >= 0) H5Tclose(ftype);
-    if (attr >= 0) H5Aclose(attr);
-    return rc;
-}
-
-static pkm_status read_int_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                                int64_t lo, int64_t hi, int64_t *value)
-{
-    pkm_status rc = read_num_attr(io, obj, objname, name, H5T_NATIVE_INT64, 1, 1, value);
-    if (rc == PKM_OK && (*value < lo || *value > hi))
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s = %lld is outside [%lld, %lld]",
-                      name, objname, (long long)*value, (long long)lo, (long long)hi);
-    return rc;
-}
-
-/* Split a comma-separated list into at most max names. */
-static pkm_status split_names(const h5io *io, const char *attr, const char *list,
-                              char (*names)[PKM_MAP_NAME_LEN], int max, int *n)
-{
-    *n = 0;
-    const char *p = list;
-    for (;;) {
-        const size_t len = strcspn(p, ",");
-        if (len == 0 || len >= PKM_MAP_NAME_LEN || *n == max)
-            return OWN_FAIL(io, PKM_ERR_PARSE,
-                            "attribute '%s' = '%s': expected 1 to %d "
-                            "comma-separated names of 1 to %d characters",
-                            attr, list, max, PKM_MAP_NAME_LEN - 1);
-        memcpy(names[*n], p, len);
-        names[*n][len] = '\0';
-        (*n)++;
-        if (p[len] == '\0') return PKM_OK;
-        p += len + 1;
-    }
-}
-
-static void shape_text(char *out, size_t cap, int rank, const hsize_t *dims)
-{
-    size_t len = (size_t)snprintf(out, cap, "[");
-    for (int d = 0; d < rank && len < cap; d++)
-        len += (size_t)snprintf(out + len, cap - len, "%s%llu", d > 0 ? ", " : "",
-                                (unsigned long long)dims[d]);
-    if (len < cap) snprintf(out + len, cap - len, "]");
-}
-
-/* Open dataset NAME (absolute) of class cls and rank `rank`; its dimensions go to dims. */
-static pkm_status open_dataset(const h5io *io, hid_t file, const char *name, H5T_class_t cls,
-                               int rank, hsize_t *dims, hid_t *out)
-{
-    pkm_status rc = PKM_OK;
-    hid_t dset = H5I_INVALID_HID, type = H5I_INVALID_HID, space = H5I_INVALID_HID;
-    const htri_t e = H5Lexists(file, name, H5P_DEFAULT);
-    if (e <= 0) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s is missing", name);
-        goto done;
-    }
-    dset = H5Dopen2(file, name, H5P_DEFAULT);
-    if (dset < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot open dataset %s", name);
-        goto done;
-    }
-    type = H5Dget_type(dset);
-    space = H5Dget_space(dset);
-    if (type < 0 || space < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect dataset %s", name);
-        goto done;
-    }
-    if (H5Tget_class(type) != cls) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s is not of %s type", name,
-                      cls == H5T_FLOAT ? "floating-point" : "integer");
-        goto done;
-    }
-    const int r = H5Sget_simple_extent_ndims(space);
-    if (r != rank) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s has rank %d, expected %d", name, r, rank);
-        goto done;
-    }
-    if (H5Sget_simple_extent_dims(space, dims, NULL) < 0)
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot get the shape of dataset %s", name);
-done:
-    if (space >= 0) H5Sclose(space);
-    if (type >= 0) H5Tclose(type);
-    if (rc != PKM_OK && dset >= 0) {
-        H5Dclose(dset);
-        dset = H5I_INVALID_HID;
-    }
-    *out = dset;
-    return rc;
-}
-
-/* Read dataset NAME, which must have exactly the shape `want`, converted to mtype. */
-static pkm_status read_dataset(const h5io *io, hid_t file, const char *name, hid_t mtype,
-                               H5T_class_t cls, int rank, const hsize_t *want, void *buf)
-{
-    hsize_t dims[PKM_MAP_MAX_AXES + 2];
-    hid_t dset = H5I_INVALID_HID;
-    pkm_status rc = open_dataset(io, file, name, cls, rank, dims, &dset);
-    if (rc != PKM_OK) return rc;
-    if (memcmp(dims, want, sizeof(*dims) * (size_t)rank) != 0) {
-        char got[128], exp[128];
-        shape_text(got, sizeof(got), rank, dims);
-        shape_text(exp, sizeof(exp), rank, want);
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s has shape %s, expected %s", name, got, exp);
-    } else if (H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot read dataset %s", name);
-    }
-    if (H5Dclose(dset) < 0 && rc == PKM_OK) rc = H5_FAIL(io, PKM_ERR_IO, "cannot close %s", name);
-    return rc;
-}
-
-/* /grid/<name>: the axis values, which must be evenly spaced from start to stop. */
-static pkm_status read_axis(const h5io *io, hid_t file, pkm_map_axis *ax, int npose)
-{
-    char name[64];
-    snprintf(name, sizeof(name), "/grid/%s", ax->name);
-    hsize_t n = 0;
-    hid_t dset = H5I_INVALID_HID;
-    double *v = NULL;
-    pkm_status rc = open_dataset(io, file, name, H5T_FLOAT, 1, &n, &dset);
-    if (rc != PKM_OK) return rc;
-    if (n < 1 || n > INT32_MAX) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s has %llu values", name, (unsigned long long)n);
-        goto done;
-    }
-    v = malloc(sizeof(*v) * (size_t)n);
-    if (v == NULL) {
-        rc = OWN_FAIL(io, PKM_ERR_NOMEM, "cannot allocate %llu values of %s", (unsigned long long)n,
-                      name);
-        goto done;
-    }
-    if (H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0) {
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot read dataset %s", name);
-        goto done;
-    }
-    ax->count = (int)n;
-    ax->start = v[0];
-    ax->stop = v[n - 1];
-    const double tol = 1e-9 * (fabs(ax->start) + fabs(ax->stop)) + 1e-300;
-    for (int k = 0; k < ax->count; k++)
-        if (!(fabs(v[k] - pkm_map_axis_value(ax, k)) <= tol)) {
-            rc = OWN_FAIL(io, PKM_ERR_PARSE,
-                          "dataset %s: value %d = %g breaks the even spacing "
-                          "from %g to %g",
-                          name, k, v[k], ax->start, ax->stop);
-            goto done;
-        }
-    rc = read_str_attr(io, dset, name, "units", ax->unit, sizeof(ax->unit));
-    int64_t idx = 0;
-    if (rc == PKM_OK) rc = read_int_attr(io, dset, name, "pose_index", 0, npose - 1, &idx);
-    ax->pose_index = (int)idx;
-done:
-    free(v);
-    if (H5Dclose(dset) < 0 && rc == PKM_OK) rc = H5_FAIL(io, PKM_ERR_IO, "cannot close %s", name);
-    return rc;
-}
-
-/* A string attribute of the root that must be one of two names: *which = 0 or 1. */
-static pkm_status read_choice_attr(const h5io *io, hid_t file, const char *name,
-                                   const char *const names[2], int *which)
-{
-    char text[LIST_LEN];
-    pkm_status rc = read_str_attr(io, file, "/", name, text, sizeof(text));
-    if (rc != PKM_OK) return rc;
-    for (int k = 0; k < 2; k++)
-        if (strcmp(text, names[k]) == 0) {
-            *which = k;
-            return PKM_OK;
-        }
-    return OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' = '%s', expected '%s' or '%s'", name, text,
-                    names[0], names[1]);
-}
-
-/* Version 2: how the ids were made, the links, and /modes if present. */
-static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
-{
-    int which = 0;
-    pkm_status rc = read_choice_attr(io, file, "tracking", tracking_names, &which);
-    map->tracking = (pkm_tracking)which;
-    if (rc == PKM_OK)
-        rc = read_str_attr(io, file, "/", "tracking_note", map->tracking_note,
-                           sizeof(map->tracking_note));
-    hsize_t dims[PKM_MAP_MAX_AXES + 2];
-    for (int a = 0; a < map->naxes; a++)
-        dims[a] = (hsize_t)map->axes[a].count;
-    dims[map->naxes] = (hsize_t)map->nev;
-    dims[map->naxes + 1] = (hsize_t)map->ncoord;
-    const int r = map->naxes;
-    if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/tracking_mac", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 1, dims,
-                          map->tracking_mac);
-    if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/tracking_parent", H5T_NATIVE_INT64, H5T_INTEGER, r, dims,
-                          map->tracking_parent);
-    for (int64_t p = 0; p < map->npoints && rc == PKM_OK; p++)
-        if (map->tracking_parent[p] < -1 || map->tracking_parent[p] >= map->npoints)
-            rc = OWN_FAIL(io, PKM_ERR_PARSE,
-                          "dataset /tracking_parent: value %lld at point %lld is not a point",
-                          (long long)map->tracking_parent[p], (long long)p);
-    if (rc != PKM_OK || H5Lexists(file, "modes", H5P_DEFAULT) <= 0) return rc;
-    if (map->ncoord < 1)
-        return OWN_FAIL(io, PKM_ERR_PARSE, "dataset /modes with attribute ncoord = %lld",
-                        (long long)map->ncoord);
-    rc = pkm_map_alloc_modes(map, io->ctx);
-    if (rc == PKM_OK)
-        rc =
-            read_dataset(io, file, "/modes", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 2, dims, map->modes);
-    return rc;
-}
-
-static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
-{
-    char text[LIST_LEN];
-    int64_t i = 0;
-    pkm_status rc = read_str_attr(io, file, "/", "format", text, sizeof(text));
-    if (rc == PKM_OK && strcmp(text, MAP_FORMAT) != 0)
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute 'format' = '%s', expected '%s'", text,
-                      MAP_FORMAT);
-    if (rc == PKM_OK)
-        rc = read_int_attr(io, file, "/", "format_version", 1, MAP_FORMAT_VERSION, &i);
-    const int version = (int)i;
-    if (rc == PKM_OK)
-        rc = read_str_attr(io, file, "/", "case", map->case_name, sizeof(map->case_name));
-    /* Version 1 had no tracking settings nor case parameters: the defaults apply. */
-    map->track = pkm_track_opts_default();
-    if (rc == PKM_OK && version >= 2)
-        rc = read_str_attr(io, file, "/", "case_parameters", map->case_params,
-                           sizeof(map->case_params));
-    if (rc == PKM_OK && version >= 2)
-        rc = read_num_attr(io, file, "/", "mac_threshold", H5T_NATIVE_DOUBLE, 0, 1,
-                           &map->track.mac_threshold);
-    if (rc == PKM_OK && version >= 2)
-        rc = read_num_attr(io, file, "/", "cluster_tol", H5T_NATIVE_DOUBLE, 0, 1,
-                           &map->track.cluster_tol);
-    if (rc == PKM_OK) rc = read_str_attr(io, file, "/", "pose_names", text, sizeof(text));
-    if (rc == PKM_OK) rc = split_names(io, "pose_names", text, map->pose_names, 16, &map->npose);
-    if (rc == PKM_OK)
-        rc = read_num_attr(io, file, "/", "base_pose", H5T_NATIVE_DOUBLE, 0, map->npose,
-                           map->base_pose);
-    int which = 0;
-    if (rc == PKM_OK) rc = read_choice_attr(io, file, "formulation", formulation_names, &which);
-    map->formulation = (pkm_formulation)which;
-    if (rc == PKM_OK) rc = read_choice_attr(io, file, "eigensolver", eigensolver_names, &which);
-    map->eigensolver = (pkm_eigensolver)which;
-    if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "nev", 1, INT32_MAX, &i);
-    map->nev = map->opts.nev = (int)i;
-    if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "ncv", 0, INT32_MAX, &i);
-    map->opts.ncv = (int)i;
-    if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "maxiter", 0, INT32_MAX, &i);
-    map->opts.maxiter = (int)i;
-    if (rc == PKM_OK)
-        rc = read_num_attr(io, file, "/", "sigma", H5T_NATIVE_DOUBLE, 0, 1, &map->opts.sigma);
-    if (rc == PKM_OK)
-        rc = read_num_attr(io, file, "/", "tol", H5T_NATIVE_DOUBLE, 0, 1, &map->opts.tol);
-    if (rc == PKM_OK)
-        rc = read_num_attr(io, file, "/", "max_residual", H5T_NATIVE_DOUBLE, 0, 1,
-                           &map->opts.max_residual);
-    if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "ncoord", 0, INT64_MAX, &map->ncoord);
-    if (rc == PKM_OK) rc = read_str_attr(io, file, "/", "axes", text, sizeof(text));
-    char axis_names[PKM_MAP_MAX_AXES][PKM_MAP_NAME_LEN];
-    if (rc == PKM_OK) rc = split_names(io, "axes", text, axis_names, PKM_MAP_MAX_AXES, &map->naxes);
-    for (int a = 0; a < map->naxes && rc == PKM_OK; a++)
-        memcpy(map->axes[a].name, axis_names[a], sizeof(axis_names[a]));
-    if (rc == PKM_OK && H5Lexists(file, "grid", H5P_DEFAULT) <= 0)
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "group /grid is missing");
-    for (int a = 0; a < map->naxes && rc == PKM_OK; a++) {
-        rc = read_axis(io, file, &map->axes[a], map->npose);
-        for (int b = 0; b < a && rc == PKM_OK; b++)
-            if (map->axes[b].pose_index == map->axes[a].pose_index)
-                rc = OWN_FAIL(io, PKM_ERR_PARSE,
-                              "axes '%s' and '%s' sweep the same pose "
-                              "coordinate %d",
-                              map->axes[b].name, map->axes[a].name, map->axes[a].pose_index);
-    }
-    if (rc != PKM_OK) return rc;
-
-    rc = pkm_map_alloc(map, io->ctx);
-    if (rc != PKM_OK) return rc;
-    hsize_t dims[PKM_MAP_MAX_AXES + 1];
-    for (int a = 0; a < map->naxes; a++)
-        dims[a] = (hsize_t)map->axes[a].count;
-    dims[map->naxes] = (hsize_t)map->nev;
-    const int r = map->naxes;
-    rc =
-        read_dataset(io, file, "/freq_hz", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 1, dims, map->freq_hz);
-    if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/residual", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 1, dims,
-                          map->residual);
-    if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/status", H5T_NATIVE_SCHAR, H5T_INTEGER, r, dims, map->status);
-    if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/tracked_mode", H5T_NATIVE_INT, H5T_INTEGER, r + 1, dims,
-                          map->tracked);
-    if (rc == PKM_OK && version >= 2)
-        rc = read_tracking(io, file, map);
-    else if (rc == PKM_OK)
-        snprintf(map->tracking_note, sizeof(map->tracking_note), "format version 1");
-    for (int64_t p = 0; p < map->npoints && rc == PKM_OK; p++)
-        if (map->status[p] < PKM_POSE_PENDING || map->status[p] > PKM_POSE_FAILED)
-            rc = OWN_FAIL(io, PKM_ERR_PARSE,
-                          "dataset /status: value %d at point %lld is not a "
-                          "pose status (%s)",
-                          map->status[p], (long long)p, STATUS_MEANING);
-    return rc;
-}
-
-pkm_status pkm_map_read_h5(const char *path, pkm_map *map, pkm_ctx *ctx)
-{
-    if (map == NULL || path == NULL)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "map read: NULL map or path");
-    memset(map, 0, sizeof(*map));
-    const h5io io = {path, ctx};
-    pkm_status rc = PKM_OK;
-    h5_quiet q;
-    quiet_begin(&q);
-    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (file < 0) {
-        /* Tell "cannot read the file" from "the file is not HDF5". */
-        FILE *f = fopen(path, "rb");
-        if (f != NULL) {
-            fclose(f);
-            rc = H5_FAIL(&io, PKM_ERR_PARSE, "not an HDF5 file, or a damaged one");
-        } else {
-            rc = H5_FAIL(&io, PKM_ERR_IO, "cannot open");
-        }
-    } else {
-        rc = read_contents(&io, file, map);
-        if (H5Fclose(file) < 0 && rc == PKM_OK) rc = H5_FAIL(&io, PKM_ERR_IO, "cannot close");
-    }
-    if (rc != PKM_OK) pkm_map_free(map);
-    quiet_end(&q);
     return rc;
 }

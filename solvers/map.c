@@ -8,9 +8,18 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef PKM_VERSION
+#define PKM_VERSION "unknown"
+#endif
+#ifndef PKM_COMMIT
+#define PKM_COMMIT "unknown"
+#endif
 
 void pkm_map_init(pkm_map *map)
 {
@@ -18,6 +27,77 @@ void pkm_map_init(pkm_map *map)
     map->opts = pkm_modal_opts_default();
     map->track = pkm_track_opts_default();
     map->track_bytes = PKM_MAP_TRACK_BYTES;
+    snprintf(map->version, sizeof(map->version), "%s", PKM_VERSION);
+    snprintf(map->commit, sizeof(map->commit), "%s", PKM_COMMIT);
+}
+
+/* The bytes of a case file and their SHA-256; the file is read again here rather than handed
+ * over by the loader, so a file changed in between is recorded as it is now. */
+static pkm_status hash_file(const char *path, char hex[65], pkm_ctx *ctx)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return PKM_FAIL(ctx, PKM_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    pkm_status rc = PKM_OK;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? 2 * cap : 65536;
+            char *b = realloc(buf, cap);
+            if (b == NULL) {
+                rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: cannot allocate %zu bytes", path, cap);
+                break;
+            }
+            buf = b;
+        }
+        const size_t k = fread(buf + len, 1, cap - len, f);
+        len += k;
+        if (k == 0) break;
+    }
+    if (rc == PKM_OK && ferror(f)) rc = PKM_FAIL(ctx, PKM_ERR_IO, "%s: read error", path);
+    if (rc == PKM_OK) pkm_sha256_hex(buf, len, hex);
+    free(buf);
+    fclose(f);
+    return rc;
+}
+
+pkm_status pkm_map_set_case(pkm_map *map, const pkm_case *c, const void *params,
+                            const char *case_file, pkm_ctx *ctx)
+{
+    if (c->nparams > PKM_MAP_MAX_PARAMS)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "map: case '%s' has %d parameters, at most %d",
+                        c->name, c->nparams, PKM_MAP_MAX_PARAMS);
+    snprintf(map->case_name, sizeof(map->case_name), "%s", c->name);
+    map->nparams = c->nparams;
+    for (int k = 0; k < c->nparams; k++) {
+        const pkm_param_desc *d = &c->params[k];
+        pkm_map_param *q = &map->params[k];
+        memset(q, 0, sizeof(*q));
+        if (snprintf(q->key, sizeof(q->key), "%s", d->key) >= (int)sizeof(q->key))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "map: parameter key '%s' is too long", d->key);
+        q->kind = d->kind;
+        const char *field = (const char *)params + d->offset;
+        if (d->kind == PKM_PARAM_DOUBLE) {
+            memcpy(&q->value, field, sizeof(double));
+        } else if (d->kind == PKM_PARAM_INT) {
+            int v;
+            memcpy(&v, field, sizeof(v));
+            q->value = v;
+        } else {
+            unsigned v;
+            memcpy(&v, field, sizeof(v));
+            q->value = v;
+            snprintf(q->choice, sizeof(q->choice), "?");
+            for (const pkm_param_choice *ch = d->choices; ch->name != NULL; ch++)
+                if (ch->value == v) snprintf(q->choice, sizeof(q->choice), "%s", ch->name);
+        }
+    }
+    map->case_file[0] = map->case_sha256[0] = '\0';
+    if (case_file == NULL) return PKM_OK;
+    if (snprintf(map->case_file, sizeof(map->case_file), "%s", case_file) >=
+        (int)sizeof(map->case_file))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "map: case file name '%s' is too long", case_file);
+    return hash_file(case_file, map->case_sha256, ctx);
 }
 
 pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx)
@@ -38,11 +118,13 @@ pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx)
     map->status = malloc(sizeof(*map->status) * (size_t)np);
     map->freq_hz = malloc(sizeof(*map->freq_hz) * nv);
     map->residual = malloc(sizeof(*map->residual) * nv);
+    map->accuracy = malloc(sizeof(*map->accuracy) * nv);
     map->tracked = malloc(sizeof(*map->tracked) * nv);
     map->tracking_mac = malloc(sizeof(*map->tracking_mac) * nv);
     map->tracking_parent = malloc(sizeof(*map->tracking_parent) * (size_t)np);
     if (map->status == NULL || map->freq_hz == NULL || map->residual == NULL ||
-        map->tracked == NULL || map->tracking_mac == NULL || map->tracking_parent == NULL) {
+        map->accuracy == NULL || map->tracked == NULL || map->tracking_mac == NULL ||
+        map->tracking_parent == NULL) {
         pkm_map_free(map);
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map: cannot allocate %lld points x %d modes",
                         (long long)np, map->nev);
@@ -54,12 +136,40 @@ pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx)
     for (size_t i = 0; i < nv; i++) {
         map->freq_hz[i] = NAN;
         map->residual[i] = NAN;
+        map->accuracy[i] = NAN;
         map->tracked[i] = -1;
         map->tracking_mac[i] = NAN;
     }
     map->tracking = PKM_TRACK_RANK;
     map->tracking_note[0] = '\0';
     return PKM_OK;
+}
+
+/* Per point: status, parent; per mode: frequency, residual, accuracy, MAC (8 bytes each) and
+ * tracked id (4), as allocated by pkm_map_alloc and written by pkm_map_write_h5. */
+static double bytes_per_point(const pkm_map *map)
+{
+    return 1.0 + 8.0 + (double)map->nev * (4 * 8.0 + 4.0);
+}
+
+pkm_map_needs pkm_map_estimate(const pkm_map *map, int nworkers)
+{
+    double np = 1.0;
+    for (int a = 0; a < map->naxes; a++)
+        np *= (double)map->axes[a].count;
+    const double arrays = np * bytes_per_point(map);
+    /* The workers' shared copy: status, frequency, residual, accuracy. */
+    const double shared = nworkers > 1 ? np * (1.0 + 3 * 8.0 * (double)map->nev) : 0.0;
+    /* A file holds the arrays plus its metadata (~64 KiB measured, with the parameters); the
+     * writer builds it in memory and copies it out once (io/h5map.c). */
+    const double file = arrays + 65536.0;
+    return (pkm_map_needs){arrays + shared + 2.0 * file, 3.0 * file};
+}
+
+double pkm_map_memory_free(void)
+{
+    const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return (pages > 0 && size > 0) ? (double)pages * (double)size : 0.0;
 }
 
 pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx)
@@ -74,6 +184,14 @@ pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx)
                         (long long)map->npoints, (unsigned long long)per_point);
     const size_t count = (size_t)map->npoints * (size_t)per_point;
     const size_t bytes = count * sizeof(double);
+    /* mmap would succeed beyond the memory (overcommit) and the NaN fill below be killed. */
+    const double avail = pkm_map_memory_free();
+    if (avail > 0.0 && (double)bytes > avail)
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM,
+                        "map: the mode vectors need %.3g GiB (%lld points x %d modes x %lld "
+                        "coordinates x 8 bytes), %.3g GiB of memory is free",
+                        (double)bytes / 1073741824.0, (long long)map->npoints, map->nev,
+                        (long long)map->ncoord, avail / 1073741824.0);
     /* Shared, so that the worker processes of a sweep (forked later) write into it in place. */
     void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED)
@@ -100,12 +218,13 @@ void pkm_map_free(pkm_map *map)
     free(map->status);
     free(map->freq_hz);
     free(map->residual);
+    free(map->accuracy);
     free(map->tracked);
     free(map->tracking_mac);
     free(map->tracking_parent);
     pkm_map_free_modes(map);
     map->status = NULL;
-    map->freq_hz = map->residual = map->tracking_mac = NULL;
+    map->freq_hz = map->residual = map->accuracy = map->tracking_mac = NULL;
     map->tracked = NULL;
     map->tracking_parent = NULL;
 }
@@ -156,11 +275,47 @@ pkm_status pkm_map_same_grid(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
         if (strcmp(x->name, y->name) != 0 || x->pose_index != y->pose_index)
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "axis %d is '%s' against '%s'", i, x->name,
                             y->name);
+        /* A single value is start: the stop of a COUNT=1 axis is not used, and a file stores
+         * only the values (it reads back as start = stop). */
         if (x->count != y->count || !same_value(x->start, y->start) ||
-            !same_value(x->stop, y->stop))
+            (x->count > 1 && !same_value(x->stop, y->stop)))
             return PKM_FAIL(ctx, PKM_ERR_INVALID,
                             "axis '%s' is %.15g:%.15g:%d against %.15g:%.15g:%d", x->name, x->start,
                             x->stop, x->count, y->start, y->stop, y->count);
+    }
+    return PKM_OK;
+}
+
+static void param_text(const pkm_map_param *q, char *out, size_t cap)
+{
+    if (q->kind == PKM_PARAM_ENUM)
+        snprintf(out, cap, "%s", q->choice);
+    else
+        snprintf(out, cap, "%.17g", q->value);
+}
+
+/* The resolved parameters of a and b, matched by key, equal by value. */
+static pkm_status same_params(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const pkm_map *x = pass ? b : a, *y = pass ? a : b;
+        for (int i = 0; i < x->nparams; i++) {
+            const pkm_map_param *p = &x->params[i], *q = NULL;
+            for (int j = 0; j < y->nparams && q == NULL; j++)
+                if (strcmp(y->params[j].key, p->key) == 0) q = &y->params[j];
+            if (q == NULL)
+                return PKM_FAIL(ctx, PKM_ERR_INVALID, "parameter %s %s", p->key,
+                                pass ? "missing against present" : "present against missing");
+            const int same =
+                p->kind == q->kind && (p->kind == PKM_PARAM_ENUM ? strcmp(p->choice, q->choice) == 0
+                                                                 : same_value(p->value, q->value));
+            if (pass == 0 && !same) {
+                char u[64], v[64];
+                param_text(p, u, sizeof(u));
+                param_text(q, v, sizeof(v));
+                return PKM_FAIL(ctx, PKM_ERR_INVALID, "parameter %s = %s against %s", p->key, u, v);
+            }
+        }
     }
     return PKM_OK;
 }
@@ -169,10 +324,12 @@ pkm_status pkm_map_same_setup(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
 {
     if (strcmp(a->case_name, b->case_name) != 0)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "case '%s' against '%s'", a->case_name, b->case_name);
-    if (strcmp(a->case_params, b->case_params) != 0)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "case parameters '%s' against '%s'", a->case_params,
-                        b->case_params);
-    pkm_status st = pkm_map_same_grid(a, b, ctx);
+    pkm_status st = same_params(a, b, ctx);
+    if (st != PKM_OK) return st;
+    if (strcmp(a->version, b->version) != 0 || strcmp(a->commit, b->commit) != 0)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pkmflex %s (commit %s) against %s (commit %s)",
+                        a->version, a->commit, b->version, b->commit);
+    st = pkm_map_same_grid(a, b, ctx);
     if (st != PKM_OK) return st;
     if (a->nev != b->nev)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "nev %d against %d", a->nev, b->nev);
@@ -182,12 +339,14 @@ pkm_status pkm_map_same_setup(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
                         (int)b->eigensolver);
     const pkm_modal_opts *x = &a->opts, *y = &b->opts;
     if (x->ncv != y->ncv || x->maxiter != y->maxiter || !same_value(x->sigma, y->sigma) ||
-        !same_value(x->tol, y->tol) || !same_value(x->max_residual, y->max_residual))
+        !same_value(x->tol, y->tol) || !same_value(x->max_residual, y->max_residual) ||
+        !same_value(x->max_backward_error, y->max_backward_error))
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                        "solver settings ncv %d, maxiter %d, sigma %g, tol %g, max_residual %g "
-                        "against %d, %d, %g, %g, %g",
-                        x->ncv, x->maxiter, x->sigma, x->tol, x->max_residual, y->ncv, y->maxiter,
-                        y->sigma, y->tol, y->max_residual);
+                        "solver settings ncv %d, maxiter %d, sigma %g, tol %g, max_residual %g, "
+                        "max_backward_error %g against %d, %d, %g, %g, %g, %g",
+                        x->ncv, x->maxiter, x->sigma, x->tol, x->max_residual,
+                        x->max_backward_error, y->ncv, y->maxiter, y->sigma, y->tol,
+                        y->max_residual, y->max_backward_error);
     if (!same_value(a->track.mac_threshold, b->track.mac_threshold) ||
         !same_value(a->track.cluster_tol, b->track.cluster_tol))
         return PKM_FAIL(ctx, PKM_ERR_INVALID,

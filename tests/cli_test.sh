@@ -6,12 +6,13 @@ bin=$1
 root=$2
 fails=0
 pass=0
-# expect STATUS ARGS...: the exit status, and for status 2 exactly one line on stderr.
+# expect STATUS ARGS...: the exit status, and for status 2 exactly one line on stderr. Under
+# `timeout`: a hang (as map --threads once did) fails with status 124 instead of blocking.
 expect() {
     local want=$1
     shift
     local err
-    err=$("$bin" "$@" 2>&1 >/dev/null)
+    err=$(timeout 120 "$bin" "$@" 2>&1 >/dev/null)
     local got=$?
     local lines
     lines=$(printf '%s' "$err" | grep -c '')
@@ -160,10 +161,28 @@ expect 0 map navaro --grid "$grid" --pose 0,0,-1.05 --nev 5 -o "$tmp/w2.h5" --qu
 check "2 workers equal 1" "$py" -c '
 import sys, h5py, numpy as np
 a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
-assert (a["status"][...] == b["status"][...]).all()
-assert np.allclose(a["freq_hz"][...], b["freq_hz"][...], rtol=1e-12, atol=0, equal_nan=True)
+for k in ("status", "freq_hz", "residual", "tracked_mode", "tracking_mac", "tracking_parent"):
+    assert a[k][...].tobytes() == b[k][...].tobytes(), k  # bit for bit
 assert (a["status"][...] == 0).sum() > 10 and (a["status"][...] == 1).sum() > 0
 ' "$tmp/w1.h5" "$tmp/w2.h5"
+# Workers on CHOLMOD's supernodal path (finer meshes): the sweeping process solves nothing
+# before fork(), so libgomp's pool is never inherited and the workers do not hang (they did);
+# the maps equal one process's bit for bit, as every pose has an analysis of its own.
+for epl in 4 6 16; do
+    g="x=-0.1:0.1:3,y=-0.1:0.1:2"
+    [ "$epl" -eq 16 ] && g="x=-0.1:0.1:2"
+    for t in 1 2; do
+        expect 0 map navaro --grid "$g" --pose 0,0,-1.0471975511965976 --set elements_per_link=$epl \
+            --nev 3 --threads $t -o "$tmp/e$epl-$t.h5" --quiet
+    done
+    check "elements_per_link=$epl: 2 workers equal 1 bit for bit" "$py" -c '
+import sys, h5py
+a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+assert (a["status"][...] == 0).all()
+for k in ("freq_hz", "residual", "tracked_mode", "tracking_mac", "tracking_parent"):
+    assert a[k][...].tobytes() == b[k][...].tobytes(), k
+' "$tmp/e$epl-1.h5" "$tmp/e$epl-2.h5"
+done
 expect 2 map navaro --grid x=0:0.01:2 -o "$tmp/bad.h5" --threads 0
 
 # Case files. cases/navaro.yaml (the source of the built-in) gives the built-in's Table 3
@@ -304,7 +323,8 @@ import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 st = f["status"][...]
 assert (st >= 0).any() and (st == -1).any(), ((st >= 0).sum(), (st == -1).sum())
-assert "modes" in f  # the vectors that tracking needs go with the checkpoint
+assert "modes" in f  # the vectors that tracking needs go with the checkpoint,
+assert f["modes"].dtype == "float32"  # in the single precision tracking uses (half the size)
 ' "$tmp/res.h5.partial"
 expect 2 map navaro --grid "$rgrid" $ropts -o "$tmp/res.h5"
 expect 2 map navaro --grid "$rgrid" --pose 0,0,-1.05 --nev 7 --quiet -o "$tmp/res.h5" --resume
@@ -312,7 +332,15 @@ err=$("$bin" map navaro --grid "$rgrid" --pose 0,0,-1.05 --nev 7 --quiet -o "$tm
     --resume 2>&1 >/dev/null)
 check "resume names the difference" grep -q "nev 6 against 7" <<<"$err"
 expect 2 map navaro --grid "$rgrid" $ropts -o "$tmp/none.h5" --resume
-expect 0 map navaro --grid "$rgrid" $ropts -o "$tmp/res.h5" --resume --threads 2
+# Resume compares every resolved parameter by value: a case file that changes E is another
+# computation (it was accepted and the map mixed two robots), the default E given in GPa is not.
+printf 'case: navaro\nparameters:\n  material: {E: 70 GPa}\n' >"$tmp/e70.yaml"
+expect 2 map "$tmp/e70.yaml" --grid "$rgrid" $ropts -o "$tmp/res.h5" --resume
+err=$("$bin" map "$tmp/e70.yaml" --grid "$rgrid" $ropts -o "$tmp/res.h5" --resume 2>&1 >/dev/null)
+check "resume names the changed parameter" grep -q "material.E = 74000000000 against 70000000000" \
+    <<<"$err"
+expect 0 map navaro --grid "$rgrid" $ropts -o "$tmp/res.h5" --resume --threads 2 \
+    --set material.E=74GPa
 check "resume removes F.h5.partial" test ! -e "$tmp/res.h5.partial"
 expect 0 compare "$tmp/res.h5" --against "$tmp/whole.h5" --tol 1e-7
 check "resumed map equals the uninterrupted one" "$py" -c '
@@ -357,6 +385,88 @@ check "fine mesh: refused past 1e-3 (exit 3)" test $? -eq 3
 check "fine mesh: the refusal names the mode" grep -q "mode 0 (.* Hz): the rounding" <<<"$err"
 out=$("$bin" modes navaro --nev 4)
 check "default mesh: nothing flagged" test -z "$(grep '!' <<<"$out")"
+
+# The map records its provenance: every resolved parameter in SI, the case file and its SHA-256,
+# version and commit; every dataset carries a Fletcher32 checksum.
+printf 'case: navaro\nparameters:\n  material: {E: 70 GPa}\n' >"$tmp/prov.yaml"
+expect 0 map "$tmp/prov.yaml" --grid x=0:0.01:2 --nev 3 -o "$tmp/prov.h5" --quiet
+sum=$(sha256sum "$tmp/prov.yaml" | cut -d' ' -f1)
+check "map provenance" "$py" -c '
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+assert f.attrs["case_file_sha256"] == sys.argv[2] and f.attrs["case_file"] == sys.argv[3]
+assert f["parameters"].attrs["material.E"] == 70e9 and f["parameters"].attrs["mass"] == "rotary"
+assert f["parameters"].attrs["elements_per_link"] == 1 and f.attrs["pkmflex_commit"] != ""
+assert f.attrs["format_version"] == 3 and f["accuracy"].shape == f["freq_hz"].shape
+for k in ("freq_hz", "residual", "accuracy", "status", "tracked_mode", "tracking_mac",
+          "tracking_parent", "grid/x"):
+    assert f[k].fletcher32, k
+' "$tmp/prov.h5" "$sum" "$tmp/prov.yaml"
+
+# A one-value axis whose STOP differs from START: the identical command resumes its checkpoint
+# (the file stores only the value; its stop was compared and refused). A complete map is a valid
+# checkpoint with nothing left to compute.
+one="x=0.01:0.05:1,y=-0.02:0.02:3"
+expect 0 map navaro --grid "$one" --nev 3 -o "$tmp/one1.h5" --quiet
+mv "$tmp/one1.h5" "$tmp/one1.h5.partial"
+expect 0 map navaro --grid "$one" --nev 3 -o "$tmp/one1.h5" --quiet --resume
+
+# Files. Two runs on one -o: the second is refused naming the lock and its holder, the first
+# completes (one's cleanup removed the other's temporary file and both could fail).
+lgrid="x=-0.2:0.2:25,y=-0.2:0.2:25"
+timeout 120 "$bin" map navaro --grid "$lgrid" --pose 0,0,-1.05 --nev 6 --quiet -o "$tmp/lk.h5" \
+    >/dev/null 2>&1 &
+lpid=$!
+for _ in $(seq 500); do [ -e "$tmp/lk.h5.lock" ] && break; sleep 0.01; done
+expect 2 map navaro --grid "$lgrid" --pose 0,0,-1.05 --nev 6 --quiet -o "$tmp/lk.h5"
+err=$("$bin" map navaro --grid "$lgrid" --pose 0,0,-1.05 --nev 6 --quiet -o "$tmp/lk.h5" 2>&1)
+check "second run names the lock and its holder" grep -q "(pid [0-9]*).*lk.h5.lock is locked" <<<"$err"
+wait $lpid
+check "first run completes" test $? -eq 0 -a -e "$tmp/lk.h5" -a ! -e "$tmp/lk.h5.lock"
+# -o onto a symbolic link or a device node is refused, the link and its target untouched.
+echo keep >"$tmp/target"
+ln -s "$tmp/target" "$tmp/link.h5"
+expect 2 map navaro --grid x=0:0.01:2 --nev 3 -o "$tmp/link.h5" --quiet
+check "symlink and target kept" test -L "$tmp/link.h5" -a "$(cat "$tmp/target")" = keep
+expect 2 map navaro --grid x=0:0.01:2 --nev 3 -o /dev/null --quiet
+check "device kept" test -c /dev/null
+# A full disk (here the file size limit, SIGXFSZ ignored): one error line, exit 3, no crash in
+# HDF5's exit handler (it was SIGSEGV), and the previous checkpoint kept and resumable.
+fgrid="x=-0.2:0.2:30,y=-0.2:0.2:30"
+out=$( (trap '' XFSZ; ulimit -f 1000; timeout 120 "$bin" map navaro --grid "$fgrid" --pose 0,0,-1.05 \
+    --nev 6 --quiet --checkpoint 0.1 -o "$tmp/full.h5") 2>&1 >/dev/null)
+rc=$?
+check "full disk: exit 3 and one line" test "$rc" -eq 3 -a "$(printf '%s\n' "$out" | grep -c '')" -eq 1
+check "full disk: the message says why" grep -q "File too large" <<<"$out"
+check "full disk: previous checkpoint kept" h5dump -H "$tmp/full.h5.partial" >/dev/null
+expect 0 map navaro --grid "$fgrid" --pose 0,0,-1.05 --nev 6 --quiet --checkpoint 0 \
+    -o "$tmp/full.h5" --resume --threads 2
+# Resources are checked before any pose: a grid whose arrays exceed the free memory is refused
+# at once, naming the size and the options (it allocated 23 GB first).
+err=$(timeout 20 "$bin" map navaro --grid x=-0.2:0.2:10000,y=-0.2:0.2:10000 -o "$tmp/huge.h5" 2>&1)
+check "huge grid refused naming memory and --grid" grep -q "GiB of memory.*--grid" <<<"$err"
+expect 2 map navaro --grid x=-0.2:0.2:10000,y=-0.2:0.2:10000 -o "$tmp/huge.h5"
+# Vectors above the tracking bound (1 GiB): a warning at the first pose (tracking stopped
+# without a word), not at the end of hours of sweep.
+err=$(timeout 2 "$bin" map navaro --grid x=-0.2:0.2:500,y=-0.2:0.2:500 --quiet -o "$tmp/wide.h5" 2>&1)
+check "untracked map warns at once" grep -q "warning: modes will not be tracked: .* above the limit" \
+    <<<"$err"
+rm -f "$tmp"/wide.h5*
+# A small file declaring a huge grid: compare refuses it before allocating (it took 3 GB).
+"$py" - "$tmp/ref.h5" "$tmp/crafted.h5" <<'PY'
+import shutil, sys, h5py
+shutil.copy(sys.argv[1], sys.argv[2])
+with h5py.File(sys.argv[2], "r+") as f:
+    del f["grid/x"]
+    d = f["grid"].create_dataset("x", shape=(400000000,), dtype="f8", chunks=(1024,))
+    d.attrs["units"], d.attrs["pose_index"] = "m", 0
+PY
+expect 2 compare "$tmp/crafted.h5" --against "$tmp/ref.h5"
+err=$("$bin" compare "$tmp/crafted.h5" --against "$tmp/ref.h5" 2>&1)
+check "crafted grid refused naming the sizes" grep -q "/grid/x needs 3200000000 bytes" <<<"$err"
+# HDF5 causes are one line (the sec2 driver's hold ctime's newline).
+head -c 3000 "$tmp/ref.h5" >"$tmp/cut.h5"
+expect 2 compare "$tmp/cut.h5" --against "$tmp/ref.h5"
 
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -10,11 +10,15 @@ hdr=$(h5dump -H "$f")
 for want in 'DATASET "freq_hz"' 'DATASET "residual"' 'DATASET "status"' 'DATASET "tracked_mode"' \
     'DATASET "tracking_mac"' 'DATASET "tracking_parent"' 'DATASET "modes"' \
     'GROUP "grid"' 'DATASET "x"' 'DATASET "theta"' 'ATTRIBUTE "pkmflex_version"' \
-    'ATTRIBUTE "tracking"' 'ATTRIBUTE "mac_threshold"' 'ATTRIBUTE "cluster_tol"'; do
+    'ATTRIBUTE "tracking"' 'ATTRIBUTE "mac_threshold"' 'ATTRIBUTE "cluster_tol"' \
+    'DATASET "accuracy"' 'GROUP "parameters"' 'ATTRIBUTE "pkmflex_commit"' \
+    'ATTRIBUTE "case_file_sha256"' 'ATTRIBUTE "material.E"'; do
     printf '%s\n' "$hdr" | grep -qF "$want" || { echo "FAIL: h5dump -H: no $want"; exit 1; }
 done
 h5dump -H -d /freq_hz "$f" | grep -qF 'SIMPLE { ( 3, 4, 5 ) / ( 3, 4, 5 ) }' ||
     { echo "FAIL: h5dump: /freq_hz is not 3 x 4 x 5"; h5dump -H -d /freq_hz "$f"; exit 1; }
+h5dump -H -p -d /freq_hz "$f" | grep -qF 'CHECKSUM FLETCHER32' ||
+    { echo "FAIL: h5dump: /freq_hz has no Fletcher32 checksum"; exit 1; }
 h5dump -H -d /status "$f" | grep -qF 'H5T_STD_I8LE' ||
     { echo "FAIL: h5dump: /status is not int8"; exit 1; }
 # The first python3 with h5py: a python3 earlier on PATH (pyenv, a venv) may lack Debian's
@@ -55,5 +59,12 @@ with h5py.File(sys.argv[1], "r") as f:
     assert fr[0, 0, 0] == 10.0 and st[0, 0] == 0
     modes = f["modes"][()]
     assert math.isnan(modes[0, 1, 0, 0]) and not math.isnan(modes[0, 0, 0, 0])
+    assert f["accuracy"].shape == shape + (nev,) and math.isnan(f["accuracy"][0, 1, 0])
+    assert f["parameters"].attrs["material.E"] == 7.4e10
+    assert f["parameters"].attrs["mass"] == "rotary"
+    assert f.attrs["case_file_sha256"] == "0" * 63 + "7" and f.attrs["pkmflex_commit"] == "v1-2-gabc"
+    for name in ("freq_hz", "residual", "accuracy", "status", "tracked_mode", "tracking_mac",
+                 "tracking_parent", "modes", "grid/x", "grid/theta"):
+        assert f[name].fletcher32, name
 print("h5dump and h5py read the map")
 PY

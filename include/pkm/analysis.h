@@ -4,8 +4,10 @@
  * Assembles the reduced pencil of a model and solves for its lowest modes. The assembly keeps a
  * scatter map of the mechanism's topology (element entries straight into the pencil, no
  * triplets or sorting) and the CHOLMOD symbolic analysis is kept while the pattern stays (the
- * same mechanism at another pose), so a sweep pays only for the element matrices, the numeric
- * factorisation and the Lanczos iterations per pose. One analysis object serves one thread. */
+ * same mechanism at another pose), so a caller solving pose after pose pays only for the element
+ * matrices, the numeric factorisation and the Lanczos iterations per pose. The pattern grows
+ * with the poses seen, and the results depend on it in the last digits: map sweeps therefore
+ * take a fresh analysis per pose (solvers/sweep.c). One analysis object serves one thread. */
 #ifndef PKM_ANALYSIS_H
 #define PKM_ANALYSIS_H
 

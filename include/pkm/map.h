@@ -39,6 +39,15 @@ typedef enum pkm_tracking {
 /* Default bound on the mode vectors kept for tracking: npoints * nev * ncoord * 8 bytes. */
 #define PKM_MAP_TRACK_BYTES ((int64_t)1 << 30)
 
+/* One resolved case parameter (pkm_param_desc of the case's table). */
+#define PKM_MAP_MAX_PARAMS 128
+typedef struct pkm_map_param {
+    char key[48];        /* e.g. "material.E" */
+    pkm_param_kind kind; /* DOUBLE: value in SI; INT: value is an integer; ENUM: choice */
+    double value;
+    char choice[32]; /* ENUM: the choice name */
+} pkm_map_param;
+
 typedef struct pkm_map_axis {
     char name[PKM_MAP_NAME_LEN]; /* a pose coordinate of the case, e.g. "x" */
     char unit[PKM_MAP_NAME_LEN]; /* SI unit, e.g. "m" */
@@ -60,9 +69,17 @@ typedef struct pkm_map {
     pkm_formulation formulation;
     pkm_eigensolver eigensolver;
     pkm_modal_opts opts;
-    /* case parameters changed from the case's defaults, as given ("KEY=VALUE;..."), "" if none;
-     * recorded so that a resumed sweep can check it continues the same computation */
+    /* case parameters changed from the case's defaults on the command line, as given
+     * ("KEY=VALUE;..."), "" if none: a record of the command, not compared (params is) */
     char case_params[1024];
+    /* Provenance. Every parameter of the case's table as resolved (built-in values, then the
+     * case file, then --set), in SI: a resumed sweep compares them by value (pkm_map_set_case). */
+    int nparams;
+    pkm_map_param params[PKM_MAP_MAX_PARAMS];
+    char case_file[256];  /* the case file as given, "" for a built-in case */
+    char case_sha256[65]; /* SHA-256 of its bytes, lower-case hex, "" for a built-in */
+    char version[32];     /* pkmflex version that computed the map (pkm_map_init: this one) */
+    char commit[48];      /* its git commit (git describe), "unknown" outside a git tree */
     /* mode tracking settings, recorded as attributes */
     pkm_track_opts track;
     /* The mode vectors of every computed pose are kept for tracking while they take at most
@@ -75,6 +92,7 @@ typedef struct pkm_map {
     signed char *status; /* pkm_pose_status */
     double *freq_hz;     /* NaN where status != OK */
     double *residual;    /* NaN where status != OK */
+    double *accuracy;    /* pkm_modes.accuracy of each mode, NaN where status != OK */
     int *tracked;        /* tracked mode id per point and rank, -1 where status != OK */
     /* MAC of the link that gave each mode its id (from the mode of the parent pose), NaN at a
      * pose without parent and where status != OK */
@@ -86,26 +104,57 @@ typedef struct pkm_map {
      * shared memory (pkm_map_alloc_modes) so that sweep workers fill it in place */
     double *modes;
     size_t modes_bytes; /* bytes mapped at modes */
+    /* 1: the values of modes are rounded to single precision and written as float32. A sweep
+     * does so with vectors kept for tracking only (not keep_modes): the MAC needs no more (its
+     * threshold is 0.8, clusters are told by frequency), and a checkpoint, which holds them for
+     * a resumed sweep's tracking, takes half the space. Rounded at every pose, a resumed map
+     * tracks exactly as an uninterrupted one. */
+    int modes_single;
 } pkm_map;
 
-/* A map with no axes yet: zeroed, default modal and tracking options, MAC tracking. */
+/* A map with no axes yet: zeroed, default modal and tracking options, MAC tracking, this
+ * library's version and commit. */
 void pkm_map_init(pkm_map *map);
+
+/* Record case c with its resolved parameters (map->params, in table order) and, if case_file is
+ * not NULL, the file's path and the SHA-256 of its bytes. PKM_ERR_INVALID if the table does not
+ * fit, PKM_ERR_IO if the file cannot be read. */
+pkm_status pkm_map_set_case(pkm_map *map, const pkm_case *c, const void *params,
+                            const char *case_file, pkm_ctx *ctx);
 
 /* Allocate the result arrays for the axes and nev already set in *map (status PENDING, NaN, ids
  * and parents -1, tracking PKM_TRACK_RANK). */
 pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx);
 
-/* Allocate map->modes for map->ncoord coordinates (NaN), shared with processes forked later. */
+/* What a sweep of map will take, in bytes, before any pose: memory for the result arrays (and
+ * the workers' shared copy when nworkers > 1, and the file image while writing), disk for the
+ * file and its checkpoint (the new one is written beside the old). The mode vectors are not
+ * counted: their length is known at the first OK pose (npoints x nev x ncoord x 8 bytes, kept
+ * in memory for tracking up to track_bytes, and in checkpoints). */
+typedef struct pkm_map_needs {
+    double memory;
+    double disk;
+} pkm_map_needs;
+pkm_map_needs pkm_map_estimate(const pkm_map *map, int nworkers);
+
+/* Physical memory free now (sysconf _SC_AVPHYS_PAGES), bytes; 0 if unknown. */
+double pkm_map_memory_free(void);
+
+/* Allocate map->modes for map->ncoord coordinates (NaN), shared with processes forked later.
+ * PKM_ERR_NOMEM naming the size if they would not fit in the free physical memory. */
 pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx);
 void pkm_map_free_modes(pkm_map *map);
 void pkm_map_free(pkm_map *map);
 
 /* PKM_ERR_INVALID naming the first difference if a and b do not have the same axes (names,
- * counts, start and stop values), pose coordinates and base pose. */
+ * counts, start and stop values; the stop of a one-value axis is not compared), pose
+ * coordinates and base pose. */
 pkm_status pkm_map_same_grid(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
 
-/* pkm_map_same_grid, and the same case, case parameters, nev, formulation, eigensolver, modal
- * options and tracking options: b continues the computation of a. */
+/* pkm_map_same_grid, and the same case, resolved case parameters (by value, in any order:
+ * "material.E=74GPa" equals the built-in 74e9), pkmflex version and commit, nev, formulation,
+ * eigensolver, modal options and tracking options: b continues the computation of a. The
+ * message names the first difference, a's value first. */
 pkm_status pkm_map_same_setup(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
 
 /* Mode tracking over the grid from map->modes (pkm/track.h), with the Euclidean MAC of the
@@ -133,17 +182,30 @@ typedef void (*pkm_progress_fn)(int64_t done, int64_t total, void *user);
  * kept) are complete for the OK points. An error stops the sweep with that error. */
 typedef pkm_status (*pkm_checkpoint_fn)(const pkm_map *snap, void *user, pkm_ctx *ctx);
 
+/* Called once with a message the user should see at once (e.g. that the modes will not be
+ * tracked, and why); the library itself never prints. */
+typedef void (*pkm_notice_fn)(const char *msg, void *user);
+
+/* Default stall limit of a worker on one pose, seconds (see pkm_sweep_opts.stall_timeout). */
+#define PKM_SWEEP_STALL_MIN 600.0
+
 typedef struct pkm_sweep_opts {
     int nworkers;                 /* worker processes, 1 to 256; 1 = the calling process */
     pkm_progress_fn progress;     /* may be NULL */
     pkm_checkpoint_fn checkpoint; /* may be NULL */
+    pkm_notice_fn notice;         /* may be NULL */
+    /* A worker that has spent more than this on one pose is reported as stalled and the sweep
+     * stops with PKM_ERR_SOLVER naming it; 0 = 100 times the slowest pose so far, at least
+     * PKM_SWEEP_STALL_MIN. */
+    double stall_timeout;
     /* seconds between checkpoints, at least; also at least 10 times the last checkpoint's
      * duration, so that checkpoints take at most about a tenth of the sweep */
     double checkpoint_interval;
     void *user; /* passed to progress and checkpoint */
 } pkm_sweep_opts;
 
-/* One process, no progress, no checkpoint, checkpoint_interval 10 s. */
+/* One process, no progress, checkpoint or notice, checkpoint_interval 10 s, automatic stall
+ * limit. */
 pkm_sweep_opts pkm_sweep_opts_default(void);
 
 /* Compute every PENDING point of map for case c with the given parameters (map->axes, nev,
@@ -153,14 +215,19 @@ pkm_sweep_opts pkm_sweep_opts_default(void);
  * parameters, an ill-formed model, memory) stop it.
  *
  * The mode vectors are kept in map->modes if map->keep_modes or if they fit in the tracking
- * bound; their size is known after the first OK pose, which is computed in the calling process
- * first. A map resumed from a checkpoint keeps its OK points; if vectors are to be kept but
- * map->modes is NULL, its OK points are computed again (their vectors are needed).
+ * bound (else so->notice is told why, and tracking_note records it); their size is known after
+ * the first OK pose, which is computed first. A map resumed from a checkpoint keeps its OK
+ * points; if vectors are to be kept but map->modes is NULL, its OK points are computed again
+ * (their vectors are needed).
  *
  * nworkers > 1 computes the poses in that many worker processes (POSIX fork, results and mode
  * vectors in shared memory): ARPACK keeps Fortran SAVE state, so poses cannot share one
- * process's ARPACK across threads. Each worker uses one thread; progress and checkpoints are
- * reported from the calling process only. */
+ * process's ARPACK across threads. The calling process solves nothing (a first worker, the
+ * probe, finds the vectors' length): CHOLMOD's supernodal factorisation starts libgomp's thread
+ * pool, which does not survive fork(), so a process that has factorised before forking has
+ * workers that hang. For the same reason the calling process must not have used OpenMP before
+ * (e.g. solved a pose itself): such a hang is then reported by the watchdog
+ * (so->stall_timeout). Progress, checkpoints and the watchdog run in the calling process. */
 pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
                          const pkm_sweep_opts *so, pkm_ctx *ctx);
 

@@ -1,0 +1,57 @@
+/* io/h5map_impl.h: private interface of the HDF5 map writer (h5map.c) and reader
+ * (h5map_read.c): the file's names, error recording with the innermost HDF5 cause, and HDF5's
+ * automatic error printing switched off for the duration of a call.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef PKM_IO_H5MAP_IMPL_H
+#define PKM_IO_H5MAP_IMPL_H
+
+#include "core/core_impl.h"
+#include "pkm/map.h"
+
+#include <hdf5.h>
+
+#define MAP_FORMAT "pkmflex-map"
+/* 2: mode tracking, case parameters, /modes; 3: /accuracy, resolved parameters, case file
+ * digest, commit, Fletcher32 checksums */
+#define MAP_FORMAT_VERSION 3
+#define STATUS_MEANING     "-1 pending, 0 ok, 1 unreachable, 2 singular, 3 solver failure"
+/* The default raw-data chunk cache holds 1 MiB per dataset; a chunk larger than that bypasses it
+ * (HDF5 User Guide, "Chunking in HDF5"), so chunks are kept below that size. */
+#define CHUNK_BYTES ((size_t)1 << 20)
+#define LIST_LEN    1024 /* comma-separated name lists: 16 names of < 32 characters fit */
+
+/* Where messages point: the file named by the caller and the caller's context. */
+typedef struct h5io {
+    const char *path;
+    pkm_ctx *ctx;
+} h5io;
+
+/* Record "PATH: WHAT (HDF5: cause)"; with_cause = 0 for failures detected by this code, where
+ * the error stack may hold a stale, unrelated entry. */
+pkm_status pkm_h5_fail_at(const h5io *io, pkm_status st, int with_cause, const char *file, int line,
+                          const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+#define H5_FAIL(io, st, ...)  pkm_h5_fail_at((io), (st), 1, __FILE__, __LINE__, __VA_ARGS__)
+#define OWN_FAIL(io, st, ...) pkm_h5_fail_at((io), (st), 0, __FILE__, __LINE__, __VA_ARGS__)
+
+/* Automatic error printing off for the duration of one entry point, caller's handler restored. */
+typedef struct h5_quiet {
+    H5E_auto2_t func;
+    void *data;
+    int saved;
+} h5_quiet;
+
+void pkm_h5_quiet_begin(h5_quiet *q);
+void pkm_h5_quiet_end(const h5_quiet *q);
+
+/* The names of the two-valued settings in the file, indexed by their enum values; the writer
+ * and the reader use the same tables. */
+extern const char *const pkm_h5_formulation_names[2];
+extern const char *const pkm_h5_eigensolver_names[2];
+extern const char *const pkm_h5_tracking_names[2];
+
+#endif

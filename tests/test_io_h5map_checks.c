@@ -1,0 +1,221 @@
+/* tests/test_io_h5map_checks.c: what a map file guards against: a checkpoint resumed by another
+ * computation (pkm_map_same_setup compares the resolved parameters by value) and raw-data
+ * corruption (Fletcher32 checksums on every dataset).
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#define _POSIX_C_SOURCE 200809L
+
+#include "map_fixture.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+/* Values compared by value and by key, the first difference named with a's value first. */
+static void test_same_setup_by_value(void **state)
+{
+    (void)state;
+    pkm_map a, b;
+    make_map(&a);
+    make_map(&b);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_same_setup(&a, &b, &ctx), &ctx);
+    /* the --set text is a record of the command, not compared */
+    snprintf(b.case_params, sizeof(b.case_params), "material.E=74GPa");
+    /* order does not matter */
+    const pkm_map_param t = b.params[0];
+    b.params[0] = b.params[2];
+    b.params[2] = t;
+    assert_pkm_ok(pkm_map_same_setup(&a, &b, &ctx), &ctx);
+    b.params[2].value = 7e10;
+    assert_int_equal(pkm_map_same_setup(&a, &b, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "material.E = 74000000000 against 70000000000"));
+    b.params[2].value = 7.4e10;
+    snprintf(b.params[0].choice, sizeof(b.params[0].choice), "lumped");
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_map_same_setup(&a, &b, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "mass = rotary against lumped"));
+    snprintf(b.params[0].choice, sizeof(b.params[0].choice), "rotary");
+    b.nparams = 2;
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_map_same_setup(&a, &b, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "material.E present against missing"));
+    b.nparams = 3;
+    snprintf(b.commit, sizeof(b.commit), "other");
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_map_same_setup(&a, &b, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "commit v1-2-gabc) against 9.8.7 (commit other)"));
+    pkm_map_free(&a);
+    pkm_map_free(&b);
+}
+
+/* A one-value axis uses its start only: a file stores the value (start = stop on reading), the
+ * command line may give another stop; both are the same grid. */
+static void test_single_value_axis(void **state)
+{
+    (void)state;
+    pkm_map a, b;
+    make_map(&a);
+    make_map(&b);
+    a.axes[0].count = b.axes[0].count = 1;
+    a.axes[0].stop = a.axes[0].start;
+    b.axes[0].stop = 0.5;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_same_grid(&a, &b, &ctx), &ctx);
+    b.axes[0].start = 0.25;
+    assert_int_equal(pkm_map_same_grid(&a, &b, &ctx), PKM_ERR_INVALID);
+    pkm_map_free(&a);
+    pkm_map_free(&b);
+}
+
+/* Flip the exponent byte of the first value of dataset name in the file at path. */
+static void corrupt_first_value(const char *path, const char *name)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(f >= 0);
+    hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+    assert_true(d >= 0);
+    haddr_t addr = HADDR_UNDEF;
+    hsize_t size = 0;
+    unsigned mask = 0;
+    hsize_t offset[PKM_MAP_MAX_AXES + 2];
+    hid_t space = H5Dget_space(d);
+    assert_true(H5Dget_chunk_info(d, space, 0, offset, &mask, &addr, &size) >= 0);
+    H5Sclose(space);
+    H5Dclose(d);
+    H5Fclose(f);
+    FILE *fp = fopen(path, "r+b");
+    assert_non_null(fp);
+    /* little-endian float64: byte 7 holds the sign and the high exponent bits */
+    assert_int_equal(fseek(fp, (long)addr + 7, SEEK_SET), 0);
+    const int c = fgetc(fp);
+    assert_true(c != EOF);
+    assert_int_equal(fseek(fp, (long)addr + 7, SEEK_SET), 0);
+    fputc(c ^ 0x10, fp);
+    assert_int_equal(fclose(fp), 0);
+}
+
+/* Raw data damaged after writing (a checkpoint on a failing disk) is an error naming the
+ * dataset, not a map with a wrong number in it. */
+static void test_checksum_detects_corruption(void **state)
+{
+    (void)state;
+    const char *names[] = {"/freq_hz", "/status", "/modes", "/grid/x"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/map_corrupt.h5", PKM_TEST_OUT);
+        pkm_map m, r;
+        make_map_with_modes(&m);
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+        assert_pkm_ok(pkm_map_read_h5(path, &r, &ctx), &ctx); /* intact: reads */
+        pkm_map_free(&r);
+        corrupt_first_value(path, names[i]);
+        assert_int_not_equal(pkm_map_read_h5(path, &r, &ctx), PKM_OK);
+        assert_non_null(strstr(ctx.msg, names[i]));
+        assert_non_null(strstr(ctx.msg, "checksum"));
+        assert_no_open_objects();
+        pkm_map_free(&m);
+        unlink(path);
+    }
+}
+
+/* Replace dataset name of the file at path by an unwritten chunked one of n doubles (a few
+ * bytes in the file for any n), with the attributes a grid axis has. */
+static void declare_huge(const char *path, const char *name, hsize_t n)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0);
+    assert_true(H5Ldelete(f, name, H5P_DEFAULT) >= 0);
+    hid_t space = H5Screate_simple(1, &n, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    const hsize_t chunk = n < 1024 ? n : 1024;
+    assert_true(H5Pset_chunk(dcpl, 1, &chunk) >= 0);
+    hid_t d = H5Dcreate2(f, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    assert_true(d >= 0);
+    hid_t as = H5Screate(H5S_SCALAR), st = H5Tcopy(H5T_C_S1);
+    H5Tset_size(st, 2);
+    hid_t a = H5Acreate2(d, "units", st, as, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, st, "m");
+    H5Aclose(a);
+    const int zero = 0;
+    a = H5Acreate2(d, "pose_index", H5T_STD_I32LE, as, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_INT, &zero);
+    H5Aclose(a);
+    H5Tclose(st);
+    H5Sclose(as);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    assert_true(H5Fclose(f) >= 0);
+}
+
+/* A small file declaring a huge grid is refused before anything is allocated for it (a 36 KB
+ * file made compare allocate 3 GB). */
+static void test_crafted_sizes(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof(path), "%s/map_crafted.h5", PKM_TEST_OUT);
+    pkm_map m, r;
+    make_map(&m);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+    declare_huge(path, "/grid/x", (hsize_t)400000000); /* 3.2 GB of axis values */
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx.msg, "/grid/x needs 3200000000 bytes"));
+    assert_no_open_objects();
+    /* an axis that fits, but a grid whose results the file does not hold */
+    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+    declare_huge(path, "/grid/x", 1000);
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx.msg, "/grid/x"));
+    assert_no_open_objects();
+    pkm_map_free(&m);
+    unlink(path);
+}
+
+/* Vectors kept for tracking only are written in single precision (half the checkpoint) and read
+ * back as the same rounded values. */
+static void test_single_precision_modes(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof(path), "%s/map_single.h5", PKM_TEST_OUT);
+    pkm_map m, r;
+    make_map_with_modes(&m);
+    m.modes_single = 1;
+    for (int64_t i = 0; i < m.npoints * m.nev * m.ncoord; i++)
+        m.modes[i] = (double)(float)m.modes[i];
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+    assert_pkm_ok(pkm_map_read_h5(path, &r, &ctx), &ctx);
+    assert_int_equal(r.modes_single, 1);
+    assert_maps_equal(&m, &r);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), d = H5Dopen2(f, "/modes", H5P_DEFAULT);
+    hid_t t = H5Dget_type(d);
+    assert_int_equal(H5Tget_size(t), 4);
+    H5Tclose(t);
+    H5Dclose(d);
+    H5Fclose(f);
+    pkm_map_free(&r);
+    pkm_map_free(&m);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_setup_by_value),
+        cmocka_unit_test(test_single_value_axis),
+        cmocka_unit_test(test_checksum_detects_corruption),
+        cmocka_unit_test(test_crafted_sizes),
+        cmocka_unit_test(test_single_precision_modes),
+    };
+    const int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    H5close();
+    return failed;
+}

@@ -1,0 +1,206 @@
+/* tests/test_solvers_sweep.c: the worker processes of a map sweep (solvers/sweep.c): the probe,
+ * the watchdog of a stalled or killed worker, the notice of untracked modes.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#define _POSIX_C_SOURCE 200809L /* kill, nanosleep */
+
+#include "test_util.h"
+
+#include "pkm/casefile.h"
+#include "pkm/map.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A case that builds nothing: poses with x < 0.9 are unreachable, x >= 0.9 hangs (a worker stuck
+ * for ever, as in a deadlock), kills its process or exits it with status 0 (as LAPACK's xerbla
+ * does), as hang_mode says. No pose reaches CHOLMOD,
+ * so these sweeps fork from a clean process whatever the other tests do. */
+static int hang_mode; /* 0: hang, 1: SIGKILL, 2: exit(0) */
+
+static pkm_status fake_build(const void *params, const double *pose, pkm_model **out, pkm_ctx *ctx)
+{
+    (void)params;
+    *out = NULL;
+    if (pose[0] >= 0.9) {
+        if (hang_mode == 1) kill(getpid(), SIGKILL);
+        if (hang_mode == 2) exit(0);
+        for (;;) {
+            const struct timespec t = {1, 0};
+            nanosleep(&t, NULL);
+        }
+    }
+    return pkm_ctx_fail(ctx, PKM_ERR_UNREACHABLE, __FILE__, __LINE__, "x = %g out of reach",
+                        pose[0]);
+}
+
+static const char *const fake_names[1] = {"x"};
+static const char *const fake_units[1] = {"m"};
+static const double fake_home[1] = {0.0};
+static const pkm_case fake_case = {
+    .name = "fake",
+    .npose = 1,
+    .pose_names = fake_names,
+    .pose_units = fake_units,
+    .home = fake_home,
+    .build = fake_build,
+};
+
+static void make_fake_map(pkm_map *m, double stop, int count)
+{
+    pkm_map_init(m);
+    snprintf(m->case_name, sizeof(m->case_name), "fake");
+    m->npose = 1;
+    snprintf(m->pose_names[0], PKM_MAP_NAME_LEN, "x");
+    m->naxes = 1;
+    m->axes[0] = (pkm_map_axis){"x", "m", 0, count, 0.0, stop};
+    m->nev = m->opts.nev = 3;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_alloc(m, &ctx), &ctx);
+}
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* No OK pose: the probe goes through every pose and no other worker starts. */
+static void test_probe_without_ok_pose(void **state)
+{
+    (void)state;
+    pkm_map m;
+    make_fake_map(&m, 0.8, 9);
+    pkm_sweep_opts so = pkm_sweep_opts_default();
+    so.nworkers = 2;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_sweep(&fake_case, NULL, &m, &so, &ctx), &ctx);
+    for (int64_t p = 0; p < m.npoints; p++)
+        assert_int_equal(m.status[p], PKM_POSE_UNREACHABLE);
+    assert_int_equal(m.ncoord, 0);
+    pkm_map_free(&m);
+}
+
+/* A worker stuck on one pose is reported within the stall limit instead of hanging the sweep,
+ * with the probe (vectors' length unknown) and with the workers (length known). */
+static void test_stalled_worker(void **state)
+{
+    (void)state;
+    hang_mode = 0;
+    for (int known = 0; known < 2; known++) {
+        pkm_map m;
+        make_fake_map(&m, 1.0, 6);
+        m.ncoord = known ? 10 : 0; /* as a resumed map whose vectors are not kept */
+        m.track_bytes = 1;
+        pkm_sweep_opts so = pkm_sweep_opts_default();
+        so.nworkers = 2;
+        so.stall_timeout = 0.5;
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        const double t0 = seconds();
+        assert_int_equal(pkm_map_sweep(&fake_case, NULL, &m, &so, &ctx), PKM_ERR_SOLVER);
+        assert_true(seconds() - t0 < 10.0);
+        assert_non_null(strstr(ctx.msg, "stalled"));
+        assert_non_null(strstr(ctx.msg, "point 5"));
+        assert_int_equal(m.status[0], PKM_POSE_UNREACHABLE);
+        assert_int_equal(m.status[5], PKM_POSE_PENDING);
+        pkm_map_free(&m);
+    }
+}
+
+/* A worker that dies is an error naming the signal. */
+static void test_killed_worker(void **state)
+{
+    (void)state;
+    hang_mode = 1;
+    pkm_map m;
+    make_fake_map(&m, 1.0, 6);
+    pkm_sweep_opts so = pkm_sweep_opts_default();
+    so.nworkers = 2;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_map_sweep(&fake_case, NULL, &m, &so, &ctx), PKM_ERR_SOLVER);
+    assert_non_null(strstr(ctx.msg, "killed by signal 9"));
+    pkm_map_free(&m);
+}
+
+/* A worker that exits early without an error leaves its poses pending: an error, not a map
+ * with holes that looks complete. */
+static void test_worker_exits_early(void **state)
+{
+    (void)state;
+    hang_mode = 2;
+    for (int known = 0; known < 2; known++) {
+        pkm_map m;
+        make_fake_map(&m, 1.0, 6);
+        m.ncoord = known ? 10 : 0; /* without or with the probe */
+        m.track_bytes = 1;
+        pkm_sweep_opts so = pkm_sweep_opts_default();
+        so.nworkers = 2;
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        assert_int_equal(pkm_map_sweep(&fake_case, NULL, &m, &so, &ctx), PKM_ERR_SOLVER);
+        assert_non_null(strstr(ctx.msg, known ? "point 5 was not computed" : "at point 5"));
+        assert_non_null(strstr(ctx.msg, "ended early"));
+        pkm_map_free(&m);
+    }
+}
+
+static char notice_text[256];
+static int notices;
+
+static void take_notice(const char *msg, void *user)
+{
+    (void)user;
+    snprintf(notice_text, sizeof(notice_text), "%s", msg);
+    notices++;
+}
+
+/* Vectors above the tracking bound: the caller is told once, at the first OK pose, and the
+ * reason is recorded in tracking_note. */
+static void test_untracked_notice(void **state)
+{
+    (void)state;
+    const pkm_case *c = pkm_case_find("navaro");
+    assert_non_null(c);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    void *par = NULL;
+    assert_pkm_ok(pkm_case_params_create(c, &par, &ctx), &ctx);
+    pkm_map m;
+    pkm_map_init(&m);
+    snprintf(m.case_name, sizeof(m.case_name), "navaro");
+    m.npose = 3;
+    for (int k = 0; k < 3; k++)
+        snprintf(m.pose_names[k], PKM_MAP_NAME_LEN, "%s", c->pose_names[k]);
+    m.naxes = 1;
+    m.axes[0] = (pkm_map_axis){"x", "m", 0, 3, -0.01, 0.01};
+    m.nev = m.opts.nev = 4;
+    m.track_bytes = 1000;
+    assert_pkm_ok(pkm_map_alloc(&m, &ctx), &ctx);
+    pkm_sweep_opts so = pkm_sweep_opts_default();
+    so.notice = take_notice;
+    notices = 0;
+    assert_pkm_ok(pkm_map_sweep(c, par, &m, &so, &ctx), &ctx);
+    assert_int_equal(notices, 1);
+    assert_int_equal(m.tracking, PKM_TRACK_RANK);
+    assert_string_equal(m.tracking_note, notice_text);
+    assert_non_null(strstr(notice_text, "above the limit"));
+    pkm_map_free(&m);
+    pkm_case_params_destroy(&par);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_probe_without_ok_pose), cmocka_unit_test(test_stalled_worker),
+        cmocka_unit_test(test_killed_worker),         cmocka_unit_test(test_worker_exits_early),
+        cmocka_unit_test(test_untracked_notice),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
