@@ -9,12 +9,13 @@
 /* Pencil with room for nnz entries, all zero (colptr, rowind to be filled by the caller). */
 pkm_status pkm_pencil_alloc(int64_t n, int64_t nnz, pkm_pencil **out, pkm_ctx *ctx);
 
-/* One congruence call as recorded by a cached assembly: its coordinates, the columns of E
- * kept (those with a nonzero entry at some pose seen) and where the entries of its upper
- * triangle go in the pencil. */
+/* One congruence call as recorded by a cached assembly: its coordinates, the zero structure of
+ * its E, Ka and Ma, the columns of E kept (those with a nonzero entry) and where the entries of
+ * its upper triangle go in the pencil. */
 typedef struct pkm_trip_call {
     int nrow, ncol, nkeep;
     int64_t idx_off;  /* its ncol coordinates in the record's idx */
+    int64_t mask_off; /* nrow (ncol + 2 nrow) nonzero flags of E, Ka, Ma in the record's mask */
     int64_t keep_off; /* its nkeep kept local columns (ascending) in the record's keep */
     int64_t pos_off;  /* its nkeep (nkeep + 1) / 2 entry positions in the record's pos */
 } pkm_trip_call;
@@ -27,8 +28,10 @@ typedef struct pkm_trip_record {
     int64_t idx_len, idx_cap;
     int *keep;
     int64_t keep_len, keep_cap;
+    unsigned char *mask;
+    int64_t mask_len, mask_cap;
     /* Per entry (a, b), a <= b, of each call's kept block, row by row: its index in the
-     * pencil's values, or -1 for an entry zero at every pose seen (not in the pattern). While
+     * pencil's values, or -1 for an entry structurally zero (not in the pattern). While
      * recording: the triplet number instead. */
     int64_t *pos;
     int64_t pos_len, pos_cap;
@@ -37,9 +40,15 @@ typedef struct pkm_trip_record {
 /* Per-topology assembly cache (cached scatter map): the pencil of the last pose and, for every
  * congruence call of the formulation, the positions of its entries in that pencil. At the next
  * pose of the same mechanism the values are accumulated straight into the pencil, without
- * triplets or sorting; a call that does not match its record (another topology, or an entry
- * nonzero for the first time, e.g. leaving a symmetric pose) makes the assembly record again,
- * keeping the old entries so that the pattern only grows. */
+ * triplets or sorting; a call that does not match its record (another topology, or an exact
+ * zero of E, Ka or Ma at one pose and not at the other, e.g. entering or leaving a symmetric
+ * pose) makes the assembly record again. The pattern is always the pose's own, never a union
+ * over the poses seen: the fill-reducing ordering, hence the last digits of every result, then
+ * depend on the pose only, so a map is the same bit for bit whichever worker computed which pose
+ * after which (issue 8: with a growing union, --threads 1 and 2 differed by 8e-10). It is the
+ * structure of E^T A E given the zeros of E and A (an entry cancelling exactly stays in it):
+ * values that cancel at some poses would otherwise change the tree formulation's pattern at most
+ * poses (75 patterns over 124 NaVARo poses), each costing a recording and a symbolic analysis. */
 typedef struct pkm_asm_cache {
     pkm_formulation form; /* formulation recorded (meaningful once pencil != NULL) */
     pkm_trip_record rec;  /* calls of the recorded topology */
@@ -76,8 +85,8 @@ pkm_status pkm_trip_begin(pkm_trip *t, int64_t n, pkm_ctx *ctx);
 /* Add E^T Ka E to K and E^T Ma E to M, where E is nrow x ncol (row-major) mapping the reduced
  * coordinates idx[0..ncol-1] (distinct) to the element's nrow coordinates; Ka, Ma are nrow x nrow
  * row-major, either may be NULL (no contribution). Zero columns of E are skipped; entries of
- * E^T A E that are zero in both K and M are not stored unless a cache has seen them nonzero at
- * an earlier pose (the pattern of a cache only grows). */
+ * E^T A E that are structurally zero in both K and M (no product of nonzero entries of E, A and E
+ * reaches them) are not stored. */
 pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_t *idx,
                                    const double *E, const double *Ka, const double *Ma,
                                    pkm_ctx *ctx);

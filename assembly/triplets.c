@@ -4,6 +4,8 @@
 #include "assembly/assembly_impl.h"
 #include "core/core_impl.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +35,7 @@ static void record_free(pkm_trip_record *r)
     free(r->calls);
     free(r->idx);
     free(r->keep);
+    free(r->mask);
     free(r->pos);
     memset(r, 0, sizeof(*r));
 }
@@ -156,14 +159,60 @@ static const pkm_trip_call *cached_call(const pkm_trip *t, int nrow, int ncol, c
     return c;
 }
 
-/* Append the call's record (kept columns keep[0..nk)) to t->rec, with room for its entries. */
-static int record_call(pkm_trip *t, int nrow, int ncol, const int64_t *idx, int nk, const int *keep)
+/* Whether the nonzero flags of A (nrow x nrow, NULL = zero) equal mask; with set, write them. */
+static int mask_block(unsigned char *mask, int set, int64_t len, const double *A)
+{
+    for (int64_t q = 0; q < len; q++) {
+        const unsigned char nz = A != NULL && A[q] != 0.0;
+        if (set)
+            mask[q] = nz;
+        else if (mask[q] != nz)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the zero structure of (E, Ka, Ma) equals the record's mask; with set, write it. */
+static int mask_call(unsigned char *mask, int set, int nrow, int ncol, const double *E,
+                     const double *Ka, const double *Ma)
+{
+    const int64_t ne = (int64_t)nrow * ncol, na = (int64_t)nrow * nrow;
+    return mask_block(mask, set, ne, E) && mask_block(mask + ne, set, na, Ka) &&
+           mask_block(mask + ne + na, set, na, Ma);
+}
+
+/* Ec = E without the rounding residues of exact zeros: entries within PKM_E_RESIDUE of their
+ * column's largest magnitude are set to zero. Such entries come from products that vanish
+ * mathematically (R Tw of the tree formulation, Germain et al. 2015 eqs. 28-32, leaves 1e-17 ..
+ * 3e-16 where the exact value is 0) and are 0.0 at one pose and not at the next, so they would
+ * change the pattern (75 patterns over 124 NaVARo poses); zeroing them changes a congruence by
+ * less than its own rounding. */
+#define PKM_E_RESIDUE (8.0 * DBL_EPSILON)
+static void clean_residues(int nrow, int ncol, const double *E, double *Ec)
+{
+    for (int c = 0; c < ncol; c++) {
+        double big = 0.0;
+        for (int r = 0; r < nrow; r++)
+            big = fmax(big, fabs(E[r * ncol + c]));
+        for (int r = 0; r < nrow; r++) {
+            const double v = E[r * ncol + c];
+            Ec[r * ncol + c] = fabs(v) <= PKM_E_RESIDUE * big ? 0.0 : v;
+        }
+    }
+}
+
+/* Append the call's record (kept columns keep[0..nk), zero structure of E, Ka, Ma) to t->rec,
+ * with room for its entries. */
+static int record_call(pkm_trip *t, int nrow, int ncol, const int64_t *idx, int nk, const int *keep,
+                       const double *E, const double *Ka, const double *Ma)
 {
     pkm_trip_record *r = &t->rec;
     const int64_t ne = (int64_t)nk * (nk + 1) / 2;
+    const int64_t nm = (int64_t)nrow * (ncol + 2 * (int64_t)nrow);
     if (!grow((void **)&r->calls, &r->calls_cap, r->ncalls + 1, sizeof(*r->calls)) ||
         !grow((void **)&r->idx, &r->idx_cap, r->idx_len + ncol, sizeof(*r->idx)) ||
         !grow((void **)&r->keep, &r->keep_cap, r->keep_len + nk, sizeof(*r->keep)) ||
+        !grow((void **)&r->mask, &r->mask_cap, r->mask_len + nm, sizeof(*r->mask)) ||
         !grow((void **)&r->pos, &r->pos_cap, r->pos_len + ne, sizeof(*r->pos)))
         return 0;
     pkm_trip_call *c = &r->calls[r->ncalls++];
@@ -172,19 +221,31 @@ static int record_call(pkm_trip *t, int nrow, int ncol, const int64_t *idx, int 
     c->nkeep = nk;
     c->idx_off = r->idx_len;
     c->keep_off = r->keep_len;
+    c->mask_off = r->mask_len;
     c->pos_off = r->pos_len;
     memcpy(r->idx + r->idx_len, idx, sizeof(int64_t) * (size_t)ncol);
     memcpy(r->keep + r->keep_len, keep, sizeof(int) * (size_t)nk);
+    mask_call(r->mask + r->mask_len, 1, nrow, ncol, E, Ka, Ma);
     r->idx_len += ncol;
     r->keep_len += nk;
+    r->mask_len += nm;
     r->pos_len += ne;
     return 1;
 }
 
-/* Index of entry (a, b), a <= b, of an nk x nk upper triangle stored row by row. */
-static int64_t upper_index(int64_t a, int64_t b, int64_t nk)
+/* Whether entry (a, b) of E_k^T A E_k is structurally nonzero: some nonzero E(r, a) A(r, s)
+ * E(s, b) with A = Ka or Ma. Decided on the zeros of the inputs, not on the value, which may
+ * cancel at one pose and not at the next. */
+static int structural(const ecols *e, const double *Ka, const double *Ma, int a, int b)
 {
-    return a * nk - a * (a - 1) / 2 + (b - a);
+    const int nrow = e->nrow;
+    const int *ra = e->rows + (size_t)a * (size_t)nrow, *rb = e->rows + (size_t)b * (size_t)nrow;
+    for (int p = 0; p < e->cnt[a]; p++)
+        for (int q = 0; q < e->cnt[b]; q++) {
+            const int64_t rs = (int64_t)ra[p] * nrow + rb[q];
+            if ((Ka != NULL && Ka[rs] != 0.0) || (Ma != NULL && Ma[rs] != 0.0)) return 1;
+        }
+    return 0;
 }
 
 pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_t *idx,
@@ -197,33 +258,28 @@ pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_
         t->miss = 1;
         return PKM_OK;
     }
-    /* Scratch: doubles vals (nrow ncol), AE (nrow ncol), BK, BM (ncol^2); ints keep, cnt, okeep
-     * (ncol each), rows (nrow ncol). */
-    const int64_t nd = 2 * (int64_t)nrow * ncol + 2 * (int64_t)ncol * ncol;
-    const int64_t ni = 3 * (int64_t)ncol + (int64_t)nrow * ncol;
+    /* Scratch: doubles Ec, vals, AE (nrow ncol each), BK, BM (ncol^2); ints keep, cnt (ncol
+     * each), rows (nrow ncol). */
+    const int64_t nd = 3 * (int64_t)nrow * ncol + 2 * (int64_t)ncol * ncol;
+    const int64_t ni = 2 * (int64_t)ncol + (int64_t)nrow * ncol;
     if (!grow((void **)&t->work, &t->work_cap, nd, sizeof(double)) ||
         !grow((void **)&t->iwork, &t->iwork_cap, ni, sizeof(int)))
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate assembly scratch");
-    int *keep = t->iwork, *cnt = keep + ncol, *okeep = cnt + ncol, *rows = okeep + ncol;
-    double *vals = t->work, *AE = vals + (int64_t)nrow * ncol;
-    /* okeep: a column's place in the record's kept columns, -1 if not kept there. */
-    for (int c = 0; c < ncol; c++)
-        okeep[c] = -1;
-    if (old != NULL) {
-        const int *ok = t->cache->rec.keep + old->keep_off;
-        for (int q = 0; q < old->nkeep; q++)
-            okeep[ok[q]] = q;
+    int *keep = t->iwork, *cnt = keep + ncol, *rows = cnt + ncol;
+    double *Ec = t->work, *vals = Ec + (int64_t)nrow * ncol, *AE = vals + (int64_t)nrow * ncol;
+    clean_residues(nrow, ncol, E, Ec);
+    E = Ec;
+    if (t->scatter && !mask_call(t->cache->rec.mask + old->mask_off, 0, nrow, ncol, E, Ka, Ma)) {
+        t->miss = 1; /* another zero structure, e.g. at a symmetric pose: record again */
+        return PKM_OK;
     }
+    /* The kept columns follow from the zeros of E, so in scatter mode they are the record's. */
     int nk = 0;
     for (int c = 0; c < ncol; c++) {
         int nz = 0;
         for (int r = 0; r < nrow && !nz; r++)
             nz = E[r * ncol + c] != 0.0;
-        if (nz && okeep[c] < 0 && t->scatter) {
-            t->miss = 1; /* a column nonzero for the first time: record again */
-            return PKM_OK;
-        }
-        if (nz || okeep[c] >= 0) keep[nk++] = c;
+        if (nz) keep[nk++] = c;
     }
     for (int q = 0; q < nk; q++) {
         cnt[q] = 0;
@@ -245,26 +301,20 @@ pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_
         congruence(&ec, Ma, AE, BM);
     else
         memset(BM, 0, sizeof(double) * (size_t)nk * (size_t)nk);
-    const int64_t *opos = old != NULL ? t->cache->rec.pos + old->pos_off : NULL;
     if (t->scatter) {
-        /* The kept columns are the record's (checked above), so entries index alike. */
+        const int64_t *opos = t->cache->rec.pos + old->pos_off;
         pkm_pencil *p = t->cache->pencil;
         int64_t e = 0;
         for (int a = 0; a < nk; a++)
-            for (int b = a; b < nk; b++, e++) {
-                const double kv = BK[a * nk + b], mv = BM[a * nk + b];
+            for (int b = a; b < nk; b++, e++)
                 if (opos[e] >= 0) {
-                    p->k[opos[e]] += kv;
-                    p->m[opos[e]] += mv;
-                } else if (kv != 0.0 || mv != 0.0) {
-                    t->miss = 1; /* an entry nonzero for the first time: record again */
-                    return PKM_OK;
+                    p->k[opos[e]] += BK[a * nk + b];
+                    p->m[opos[e]] += BM[a * nk + b];
                 }
-            }
         t->call++;
         return PKM_OK;
     }
-    if (t->cache != NULL && !record_call(t, nrow, ncol, idx, nk, keep))
+    if (t->cache != NULL && !record_call(t, nrow, ncol, idx, nk, keep, E, Ka, Ma))
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow the assembly record");
     if (!trip_reserve(t, (int64_t)nk * (nk + 1) / 2))
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow assembly triplets");
@@ -272,15 +322,9 @@ pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_
     int64_t e = 0;
     for (int a = 0; a < nk; a++)
         for (int b = a; b < nk; b++, e++) {
-            const double kv = BK[a * nk + b], mv = BM[a * nk + b];
-            /* Kept if nonzero now or in the pattern already (the pattern only grows). */
-            int in = kv != 0.0 || mv != 0.0;
-            if (!in && opos != NULL) {
-                const int oa = okeep[keep[a]], ob = okeep[keep[b]];
-                in = oa >= 0 && ob >= 0 && opos[upper_index(oa, ob, old->nkeep)] >= 0;
-            }
+            const int in = structural(&ec, Ka, Ma, a, b);
             if (pos != NULL) pos[e] = in ? t->len : -1;
-            if (in) trip_push(t, idx[keep[a]], idx[keep[b]], kv, mv);
+            if (in) trip_push(t, idx[keep[a]], idx[keep[b]], BK[a * nk + b], BM[a * nk + b]);
         }
     t->call++;
     return PKM_OK;

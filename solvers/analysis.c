@@ -65,9 +65,8 @@ pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_mod
     *modes = NULL;
     const pkm_pencil *p = NULL;
     int64_t version = 0;
-    /* The pattern of the cache's pencil holds every entry between columns of the element maps
-     * that are nonzero at some pose seen (assembly/triplets.c), so it changes only with the
-     * topology or when such a column first appears: the symbolic analysis is redone only then. */
+    /* The pattern of the cache's pencil is the pose's own (assembly/triplets.c): it changes with
+     * the topology or at a pose with exact zeros, and only then is the symbolic analysis redone. */
     pkm_status rc = pkm_assemble_cached(m, a->form, a->cache, &p, &version, info, ctx);
     if (rc != PKM_OK) return rc;
     if (a->opts.nev >= p->n)

@@ -5,9 +5,9 @@
  * scatter map of the mechanism's topology (element entries straight into the pencil, no
  * triplets or sorting) and the CHOLMOD symbolic analysis is kept while the pattern stays (the
  * same mechanism at another pose), so a caller solving pose after pose pays only for the element
- * matrices, the numeric factorisation and the Lanczos iterations per pose. The pattern grows
- * with the poses seen, and the results depend on it in the last digits: map sweeps therefore
- * take a fresh analysis per pose (solvers/sweep.c). One analysis object serves one thread. */
+ * matrices, the numeric factorisation and the Lanczos iterations per pose. The pattern is the
+ * pose's own (a symmetric pose, with exact zeros, has another), so a result depends on the pose
+ * only, never on the poses solved before it. One analysis object serves one thread. */
 #ifndef PKM_ANALYSIS_H
 #define PKM_ANALYSIS_H
 
@@ -35,8 +35,8 @@ void pkm_analysis_destroy(pkm_analysis **a);
 pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_modes **modes,
                               pkm_assembly_info *info, pkm_ctx *ctx);
 
-/* Symbolic analyses done so far (one per pattern of the assembly cache, which only grows over a
- * sweep of one mechanism, so this stays small). */
+/* Symbolic analyses done so far (one each time the pose's pattern differs from the previous
+ * pose's: a new topology, or entering or leaving a pose with exact zeros). */
 int pkm_analysis_symbolic_count(const pkm_analysis *a);
 
 #ifdef __cplusplus
