@@ -100,7 +100,8 @@ static void print_common_options(void)
            "                         elimination) or nodal (direct FE assembly); default:\n"
            "                         the case's own (navaro: tree, pss5upu: nodal)\n"
            "  --solver S             arpack (sparse shift-invert, default) or dense (LAPACK)\n"
-           "case parameters (--set KEY=VALUE; in a case file, leg.A is `leg: {A: VALUE}`):\n");
+           "case parameters (--set KEY=VALUE; in a case file, leg.A is `leg: {A: VALUE}`), with\n"
+           "their ranges (wide but finite; cases/units.c gives the reason of each):\n");
     for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
         printf("  %s:\n", (*c)->name);
         for (int k = 0; k < (*c)->nparams; k++) {
@@ -108,7 +109,10 @@ static void print_common_options(void)
             char name[64];
             snprintf(name, sizeof(name), "%s%s%s%s", d->key, d->unit[0] ? " [" : "", d->unit,
                      d->unit[0] ? "]" : "");
-            printf("    %-24s %s\n", name, d->help);
+            if (d->range != NULL)
+                printf("    %-24s %s, %g to %g\n", name, d->help, d->range->min, d->range->max);
+            else
+                printf("    %-24s %s\n", name, d->help);
         }
     }
 }
@@ -972,10 +976,7 @@ static int cmd_cases(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        print_main_help();
-        return EXIT_INPUT;
-    }
+    if (argc < 2) return usage_error("no command given; usage: pkmflex <command> [options]");
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         print_main_help();

@@ -83,6 +83,21 @@ check() {
 }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# No argument: a one-line usage on stderr, nothing on stdout, status 2 (issue 8).
+expect 2
+check "no argument: nothing on stdout" test -z "$("$bin" 2>/dev/null)"
+# Values outside a parameter's range: one line naming it, status 2, before any computation
+# (issue 8: LAPACK's xerbla ended these with status 0 and no output); map writes no file.
+for s in leg.A=1e300 material.rho=1e300 leg.Iz=1e300 leg.Ip=1e300 platform.A=1e300 \
+    elements_per_link=1000000; do
+    expect 2 modes navaro --set "$s"
+done
+expect 2 modes pss5upu --set slider.mass=1e300
+expect 2 map navaro --grid x=-0.01:0.01:2 -o "$tmp/range.h5" --quiet --set leg.A=1e300
+expect 2 map pss5upu --grid x=-0.01:0.01:2 -o "$tmp/range.h5" --quiet --set slider.mass=1e300
+check "range error names the bound" grep -q "leg.A = 1e+300 m^2 is outside \[1e-12, 100\] m^2" \
+    <<<"$("$bin" modes navaro --set leg.A=1e300 2>&1)"
+check "range error: no map file" test ! -e "$tmp/range.h5" -a ! -e "$tmp/range.h5.partial"
 py=""
 for cand in "${PYTHON:-}" python3 /usr/bin/python3; do
     if [ -n "$cand" ] && "$cand" -c 'import h5py' 2>/dev/null; then
