@@ -6,12 +6,13 @@ bin=$1
 root=$2
 fails=0
 pass=0
-# expect STATUS ARGS...: the exit status, and for status 2 exactly one line on stderr.
+# expect STATUS ARGS...: the exit status, and for status 2 exactly one line on stderr; a run
+# longer than 5 minutes counts as a hang (status 124).
 expect() {
     local want=$1
     shift
     local err
-    err=$("$bin" "$@" 2>&1 >/dev/null)
+    err=$(timeout 300 "$bin" "$@" 2>&1 >/dev/null)
     local got=$?
     local lines
     lines=$(printf '%s' "$err" | grep -c '')
@@ -98,6 +99,19 @@ expect 2 map pss5upu --grid x=-0.01:0.01:2 -o "$tmp/range.h5" --quiet --set slid
 check "range error names the bound" grep -q "leg.A = 1e+300 m^2 is outside \[1e-12, 100\] m^2" \
     <<<"$("$bin" modes navaro --set leg.A=1e300 2>&1)"
 check "range error: no map file" test ! -e "$tmp/range.h5" -a ! -e "$tmp/range.h5.partial"
+# Sizes beyond the machine: refused up front with the estimate and the option to change, in
+# well under a second (issue 8: the tree formulation took 18.8 GB at 64 elements per link and was
+# killed by the kernel at 128). These need more than 346 GB of RAM; 1024 elements per link with
+# the nodal formulation and ARPACK (110 574 coordinates) still runs.
+expect 2 modes navaro --set elements_per_link=128
+expect 2 modes navaro --set elements_per_link=1024
+expect 2 modes navaro --formulation nodal --set elements_per_link=1024 --solver dense
+expect 2 modes navaro --formulation nodal --set elements_per_link=4096 --nev 100000
+expect 2 map navaro --set elements_per_link=128 --grid x=0:0.01:2 -o "$tmp/big.h5" --quiet
+check "too large: no map file" test ! -e "$tmp/big.h5" -a ! -e "$tmp/big.h5.partial"
+check "too large: names the option" grep -q "formulation nodal" \
+    <<<"$("$bin" modes navaro --set elements_per_link=128 2>&1)"
+expect 0 modes navaro --formulation nodal --set elements_per_link=1024 --nev 3
 py=""
 for cand in "${PYTHON:-}" python3 /usr/bin/python3; do
     if [ -n "$cand" ] && "$cand" -c 'import h5py' 2>/dev/null; then
