@@ -106,11 +106,11 @@ check "range error: no map file" test ! -e "$tmp/range.h5" -a ! -e "$tmp/range.h
 expect 2 modes navaro --set elements_per_link=128
 expect 2 modes navaro --set elements_per_link=1024
 expect 2 modes navaro --formulation nodal --set elements_per_link=1024 --solver dense
-expect 2 modes navaro --formulation nodal --set elements_per_link=4096 --nev 100000
-expect 2 map navaro --set elements_per_link=128 --grid x=0:0.01:2 -o "$tmp/big.h5" --quiet
+expect 2 modes navaro --formulation nodal --set elements_per_link=1024 --nev 100000
+expect 2 map navaro --set elements_per_link=1024 --grid x=0:0.01:2 -o "$tmp/big.h5" --quiet
 check "too large: no map file" test ! -e "$tmp/big.h5" -a ! -e "$tmp/big.h5.partial"
 check "too large: names the option" grep -q "formulation nodal" \
-    <<<"$("$bin" modes navaro --set elements_per_link=128 2>&1)"
+    <<<"$("$bin" modes navaro --set elements_per_link=1024 2>&1)"
 expect 0 modes navaro --formulation nodal --set elements_per_link=1024 --nev 3
 py=""
 for cand in "${PYTHON:-}" python3 /usr/bin/python3; do
