@@ -1,9 +1,12 @@
 # pkmflex top-level driver. The two set-up commands of the README:
 #   make run    install the Debian packages if missing, build, run the main job (Table 3
 #               comparison, then a frequency map to navaro_map.h5)
-#   make test   the same build, then the cmocka suite (normal build, then ASan + UBSan build)
+#   make test   the same build, then the cmocka suite (normal build, then ASan + UBSan build with
+#               clang, which adds the libFuzzer harnesses of tests/fuzz/, about 45 s)
+# clang and its runtime (libFuzzer) serve the sanitizer build only; the main build is gcc's.
 DEBS := cmake make gcc pkg-config libsuitesparse-dev libarpack2-dev libhdf5-dev libcmocka-dev \
-        liblapack-dev libblas-dev hdf5-tools python3-h5py libcyaml-dev libyaml-dev
+        liblapack-dev libblas-dev hdf5-tools python3-h5py libcyaml-dev libyaml-dev \
+        clang libclang-rt-14-dev
 PKM_WERROR ?= OFF
 JOBS ?= 2
 BUILD := build
@@ -35,8 +38,11 @@ test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	$(MAKE) --no-print-directory test-asan
 
+# CMake cannot switch the compiler of a build in place: a build-asan made by gcc is redone.
 test-asan: deps
-	cmake -S . -B $(ASAN_BUILD) -DPKM_WERROR=$(PKM_WERROR) -DPKM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+	@grep -qs '^CMAKE_C_COMPILER:.*clang' $(ASAN_BUILD)/CMakeCache.txt || rm -rf $(ASAN_BUILD)
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_C_COMPILER=clang -DPKM_WERROR=$(PKM_WERROR) \
+	    -DPKM_SANITIZE=ON -DPKM_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)

@@ -18,6 +18,7 @@
 #include "pkm/assembly.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -593,6 +594,99 @@ done:
     return rc;
 }
 
+/* Memory of the tree formulation. Each leg's Jacobian J (nnodes x 6 x ncoord) and closure map Q
+ * (ncoord x (n0 + np)) are dense, and every element adds the upper triangle of E^T K_e E over
+ * the columns of E = A Q it reaches, up to the whole leg: the triplets grow as the cube of the
+ * mesh. NaVARo at 1, 16, 32 elements per link makes 2.2e3, 4.8e6, 3.7e7 triplets (2.4 GB of RSS
+ * at 32, 64 bytes a triplet; 18.8 GB at 64; killed by the kernel at 128). The count below,
+ * 4.4e3, 9.8e6, 7.6e7, is of the entries the reached columns can fill: an upper bound, twice
+ * the made ones for a planar robot, whose in-plane and out-of-plane motions do not couple. A
+ * triplet holds 32 bytes, up to twice that while its arrays grow by doubling, and 8 more in the
+ * cache's record. */
+#define TREE_TRIPLET_BYTES 72.0
+
+static const char tree_advice[] =
+    "use the nodal formulation (--formulation nodal) or fewer elements per link";
+
+/* Bytes of the dense J and Q of every leg, before they are allocated. */
+static pkm_status check_dense_size(const tree *t, pkm_ctx *ctx)
+{
+    double bytes = 0.0, n = t->np;
+    for (int l = 0; l < t->nlegs; l++) {
+        const leg *L = &t->legs[l];
+        bytes += 8.0 * L->ncoord * (6.0 * L->nnodes + L->ncoord + t->np);
+        n += L->ncoord;
+    }
+    char what[160];
+    snprintf(what, sizeof(what),
+             "the tree formulation of %.0f coordinates in %d legs (dense per leg)", n, t->nlegs);
+    return pkm_memory_check(bytes, what, tree_advice, ctx);
+}
+
+/* Columns of E = A Q that element or rigid body with start node s (own elastic coordinates from
+ * c0, or none if c0 < 0) reaches: the leg coordinates upstream of s, through the rows of Q.
+ * mark (n0 + np entries) holds stamp where reached; returns their count. */
+static int64_t reached_columns(const tree *t, const leg *L, int s, int c0, int *mark, int stamp)
+{
+    const int nc = L->ncoord, w = L->n0 + t->np;
+    const double *J = node_J(t, s);
+    int64_t nk = 0;
+    for (int c = 0; c < nc; c++) {
+        int nz = c0 >= 0 && c >= c0 && c < c0 + 6;
+        for (int r = 0; r < 6 && !nz; r++)
+            nz = J[r * nc + c] != 0.0;
+        if (!nz) continue;
+        if (L->indep[c] >= 0) {
+            nk += mark[L->indep[c]] != stamp;
+            mark[L->indep[c]] = stamp;
+            continue;
+        }
+        for (int k = 0; k < w; k++)
+            if (L->Q[(size_t)c * (size_t)w + k] != 0.0 && mark[k] != stamp) {
+                mark[k] = stamp;
+                nk++;
+            }
+    }
+    return nk;
+}
+
+/* The triplets assemble_legs will make, counted from the patterns of J and Q, against RAM. */
+static pkm_status check_triplet_size(const tree *t, pkm_ctx *ctx)
+{
+    const pkm_model *m = t->m;
+    int maxw = 1;
+    double bytes = 0.0, n = t->np;
+    for (int l = 0; l < t->nlegs; l++) {
+        const leg *L = &t->legs[l];
+        maxw = (L->n0 + t->np > maxw) ? L->n0 + t->np : maxw;
+        bytes += 8.0 * L->ncoord * (6.0 * L->nnodes + L->n0 + t->np);
+        n += L->n0;
+    }
+    int *mark = calloc((size_t)maxw, sizeof(int));
+    if (mark == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the assembly count");
+    double trip = 21.0; /* the platform's 6 x 6 */
+    for (int e = 0; e < m->nelems; e++) {
+        const leg *L = &t->legs[t->body_leg[m->elems[e].body]];
+        const double nk =
+            (double)reached_columns(t, L, t->elem_start[e], t->elem_coord[e], mark, e + 1);
+        trip += nk * (nk + 1.0) / 2.0;
+    }
+    for (int b = 0; b < m->nbodies; b++) {
+        if (m->bodies[b].kind != PKM_BODY_RIGID || b == m->platform) continue;
+        const leg *L = &t->legs[t->body_leg[b]];
+        const double nk =
+            (double)reached_columns(t, L, m->bodies[b].first_node, -1, mark, m->nelems + b + 1);
+        trip += nk * (nk + 1.0) / 2.0;
+    }
+    free(mark);
+    char what[200];
+    snprintf(what, sizeof(what),
+             "the tree formulation of %.0f independent coordinates (%.3g triplets; its cost grows "
+             "as the cube of the mesh)",
+             n, trip);
+    return pkm_memory_check(bytes + TREE_TRIPLET_BYTES * trip, what, tree_advice, ctx);
+}
+
 pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
                              pkm_ctx *ctx)
 {
@@ -631,9 +725,11 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_in
     if ((rc = build_tree(&t, ctx)) != PKM_OK) goto done;
     if ((rc = find_legs(&t, ctx)) != PKM_OK) goto done;
     number_coordinates(&t);
+    if ((rc = check_dense_size(&t, ctx)) != PKM_OK) goto done;
     if ((rc = propagate(&t, ctx)) != PKM_OK) goto done;
     if ((rc = choose_eliminated(&t, ctx)) != PKM_OK) goto done;
     if ((rc = build_closure(&t, ctx)) != PKM_OK) goto done;
+    if ((rc = check_triplet_size(&t, ctx)) != PKM_OK) goto done;
     int64_t ntot = t.np, nred = t.np;
     for (int l = 0; l < t.nlegs; l++) {
         ntot += t.legs[l].ncoord;

@@ -164,25 +164,32 @@ pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pk
 static const pkm_param_choice navaro_mass[] = {
     {"rotary", PKM_FEM_ROTARY_INERTIA}, {"translational", 0}, {NULL, 0}};
 
-#define NAVARO_D(key, field, unit, help) PKM_PARAM_DOUBLE(pkm_navaro_params, key, field, unit, help)
+#define NAVARO_D(key, field, unit, range, help)                                                    \
+    PKM_PARAM_DOUBLE(pkm_navaro_params, key, field, unit, range, help)
 static const pkm_param_desc navaro_params[] = {
-    NAVARO_D("base_radius", base_radius, "m", "|O A_i|, base circumradius"),
-    NAVARO_D("link_length", link_length, "m", "rhombus side |A_i D_i| = |D_i E_i|"),
-    NAVARO_D("platform_radius", platform_radius, "m", "|P E_i|, platform circumradius"),
-    NAVARO_D("material.E", material.E, "Pa", "Young's modulus"),
-    NAVARO_D("material.G", material.G, "Pa", "shear modulus"),
-    NAVARO_D("material.rho", material.rho, "kg/m^3", "density"),
-    NAVARO_D("leg.A", leg_section.A, "m^2", "links 1-4: area"),
-    NAVARO_D("leg.Iy", leg_section.Iy, "m^4", "links 1-4: out-of-plane bending"),
-    NAVARO_D("leg.Iz", leg_section.Iz, "m^4", "links 1-4: in-plane bending"),
-    NAVARO_D("leg.I0", leg_section.I0, "m^4", "links 1-4: torsion constant"),
-    NAVARO_D("leg.Ip", leg_section.Ip, "m^4", "links 1-4: polar moment (torsional inertia)"),
-    NAVARO_D("platform.A", platform_section.A, "m^2", "links 5: area"),
-    NAVARO_D("platform.Iy", platform_section.Iy, "m^4", "links 5: out-of-plane bending"),
-    NAVARO_D("platform.Iz", platform_section.Iz, "m^4", "links 5: in-plane bending"),
-    NAVARO_D("platform.I0", platform_section.I0, "m^4", "links 5: torsion constant"),
-    NAVARO_D("platform.Ip", platform_section.Ip, "m^4", "links 5: polar moment"),
-    PKM_PARAM_INT(pkm_navaro_params, "elements_per_link", elements_per_link,
+    NAVARO_D("base_radius", base_radius, "m", pkm_range_length, "|O A_i|, base circumradius"),
+    NAVARO_D("link_length", link_length, "m", pkm_range_length,
+             "rhombus side |A_i D_i| = |D_i E_i|"),
+    NAVARO_D("platform_radius", platform_radius, "m", pkm_range_length,
+             "|P E_i|, platform circumradius"),
+    NAVARO_D("material.E", material.E, "Pa", pkm_range_modulus, "Young's modulus"),
+    NAVARO_D("material.G", material.G, "Pa", pkm_range_modulus, "shear modulus"),
+    NAVARO_D("material.rho", material.rho, "kg/m^3", pkm_range_density, "density"),
+    NAVARO_D("leg.A", leg_section.A, "m^2", pkm_range_area, "links 1-4: area"),
+    NAVARO_D("leg.Iy", leg_section.Iy, "m^4", pkm_range_moment, "links 1-4: out-of-plane bending"),
+    NAVARO_D("leg.Iz", leg_section.Iz, "m^4", pkm_range_moment, "links 1-4: in-plane bending"),
+    NAVARO_D("leg.I0", leg_section.I0, "m^4", pkm_range_moment, "links 1-4: torsion constant"),
+    NAVARO_D("leg.Ip", leg_section.Ip, "m^4", pkm_range_moment,
+             "links 1-4: polar moment (torsional inertia)"),
+    NAVARO_D("platform.A", platform_section.A, "m^2", pkm_range_area, "links 5: area"),
+    NAVARO_D("platform.Iy", platform_section.Iy, "m^4", pkm_range_moment,
+             "links 5: out-of-plane bending"),
+    NAVARO_D("platform.Iz", platform_section.Iz, "m^4", pkm_range_moment,
+             "links 5: in-plane bending"),
+    NAVARO_D("platform.I0", platform_section.I0, "m^4", pkm_range_moment,
+             "links 5: torsion constant"),
+    NAVARO_D("platform.Ip", platform_section.Ip, "m^4", pkm_range_moment, "links 5: polar moment"),
+    PKM_PARAM_INT(pkm_navaro_params, "elements_per_link", elements_per_link, pkm_range_elements,
                   "beam elements per link (link 4 gets twice as many)"),
     PKM_PARAM_ENUM(pkm_navaro_params, "mass", mass_flags, navaro_mass,
                    "beam mass: rotary (with section rotary inertia) or translational"),
@@ -192,7 +199,9 @@ static const pkm_param_desc navaro_params[] = {
 static pkm_status navaro_build(const void *params, const double *pose, pkm_model **out,
                                pkm_ctx *ctx)
 {
-    return pkm_navaro_build(params, pose, out, ctx);
+    *out = NULL;
+    const pkm_status rc = pkm_case_params_check(&pkm_navaro_case, params, ctx);
+    return rc != PKM_OK ? rc : pkm_navaro_build(params, pose, out, ctx);
 }
 
 static const char *const navaro_names[3] = {"x", "y", "theta"};

@@ -431,39 +431,49 @@ static const pkm_param_choice pss_end[] = {
 static const pkm_param_choice pss_mass[] = {
     {"rotary", PKM_FEM_ROTARY_INERTIA}, {"translational", 0}, {NULL, 0}};
 
-#define PSS_D(key, field, unit, help) PKM_PARAM_DOUBLE(pkm_pss5upu_params, key, field, unit, help)
-#define PSS_I(key, field, help)       PKM_PARAM_INT(pkm_pss5upu_params, key, field, help)
+#define PSS_D(key, field, unit, range, help)                                                       \
+    PKM_PARAM_DOUBLE(pkm_pss5upu_params, key, field, unit, range, help)
+#define PSS_I(key, field, help)                                                                    \
+    PKM_PARAM_INT(pkm_pss5upu_params, key, field, pkm_range_elements, help)
 #define PSS_E(key, field, choices, help)                                                           \
     PKM_PARAM_ENUM(pkm_pss5upu_params, key, field, choices, help)
 static const pkm_param_desc pss_params[] = {
-    PSS_D("base.radius", base_radius, "m", "R = |O B_i|, base circumradius"),
-    PSS_D("base.phi1", base_angle[0], "rad", "angle of B_1 about z from x"),
-    PSS_D("base.phi2", base_angle[1], "rad", "angle of B_2"),
-    PSS_D("base.phi3", base_angle[2], "rad", "angle of B_3"),
-    PSS_D("base.phi4", base_angle[3], "rad", "angle of B_4"),
-    PSS_D("base.phi5", base_angle[4], "rad", "angle of B_5"),
-    PSS_D("platform.radius", platform_radius, "m", "r = |p a_i|, platform circumradius"),
-    PSS_D("platform.phi1", platform_angle[0], "rad", "angle of a_1 about the platform z"),
-    PSS_D("platform.phi2", platform_angle[1], "rad", "angle of a_2"),
-    PSS_D("platform.phi3", platform_angle[2], "rad", "angle of a_3"),
-    PSS_D("platform.phi4", platform_angle[3], "rad", "angle of a_4"),
-    PSS_D("platform.phi5", platform_angle[4], "rad", "angle of a_5"),
-    PSS_D("platform.mass", platform_mass, "kg", "platform mass"),
-    PSS_D("platform.Ixx", platform_inertia[0], "kg m^2", "platform inertia about its x_p"),
-    PSS_D("platform.Iyy", platform_inertia[1], "kg m^2", "platform inertia about its y_p"),
-    PSS_D("platform.Izz", platform_inertia[2], "kg m^2", "platform inertia about its normal"),
-    PSS_D("rail.angle", rail_angle, "rad", "rail rise to the base plane, towards the centre"),
-    PSS_D("rail.travel", travel, "m", "slider travel from B_i (the screw's length)"),
-    PSS_D("rail.home", home_travel, "m", "slider travel at the home pose"),
-    PSS_D("link.L", link_length, "m", "link length |a_i b_i|"),
-    PSS_D("link.A", link_section.A, "m^2", "link area"),
-    PSS_D("link.Iy", link_section.Iy, "m^4", "link bending moment, local y"),
-    PSS_D("link.Iz", link_section.Iz, "m^4", "link bending moment, local z"),
-    PSS_D("link.I0", link_section.I0, "m^4", "link torsion constant"),
-    PSS_D("link.Ip", link_section.Ip, "m^4", "link polar moment (torsional inertia)"),
-    PSS_D("link.E", link_material.E, "Pa", "link Young's modulus"),
-    PSS_D("link.G", link_material.G, "Pa", "link shear modulus"),
-    PSS_D("link.rho", link_material.rho, "kg/m^3", "link density"),
+    PSS_D("base.radius", base_radius, "m", pkm_range_length, "R = |O B_i|, base circumradius"),
+    PSS_D("base.phi1", base_angle[0], "rad", pkm_range_angle, "angle of B_1 about z from x"),
+    PSS_D("base.phi2", base_angle[1], "rad", pkm_range_angle, "angle of B_2"),
+    PSS_D("base.phi3", base_angle[2], "rad", pkm_range_angle, "angle of B_3"),
+    PSS_D("base.phi4", base_angle[3], "rad", pkm_range_angle, "angle of B_4"),
+    PSS_D("base.phi5", base_angle[4], "rad", pkm_range_angle, "angle of B_5"),
+    PSS_D("platform.radius", platform_radius, "m", pkm_range_length,
+          "r = |p a_i|, platform circumradius"),
+    PSS_D("platform.phi1", platform_angle[0], "rad", pkm_range_angle,
+          "angle of a_1 about the platform z"),
+    PSS_D("platform.phi2", platform_angle[1], "rad", pkm_range_angle, "angle of a_2"),
+    PSS_D("platform.phi3", platform_angle[2], "rad", pkm_range_angle, "angle of a_3"),
+    PSS_D("platform.phi4", platform_angle[3], "rad", pkm_range_angle, "angle of a_4"),
+    PSS_D("platform.phi5", platform_angle[4], "rad", pkm_range_angle, "angle of a_5"),
+    PSS_D("platform.mass", platform_mass, "kg", pkm_range_mass, "platform mass"),
+    PSS_D("platform.Ixx", platform_inertia[0], "kg m^2", pkm_range_inertia,
+          "platform inertia about its x_p"),
+    PSS_D("platform.Iyy", platform_inertia[1], "kg m^2", pkm_range_inertia,
+          "platform inertia about its y_p"),
+    PSS_D("platform.Izz", platform_inertia[2], "kg m^2", pkm_range_inertia,
+          "platform inertia about its normal"),
+    PSS_D("rail.angle", rail_angle, "rad", pkm_range_angle,
+          "rail rise to the base plane, towards the centre"),
+    PSS_D("rail.travel", travel, "m", pkm_range_length,
+          "slider travel from B_i (the screw's length)"),
+    PSS_D("rail.home", home_travel, "m", pkm_range_length, "slider travel at the home pose"),
+    PSS_D("link.L", link_length, "m", pkm_range_length, "link length |a_i b_i|"),
+    PSS_D("link.A", link_section.A, "m^2", pkm_range_area, "link area"),
+    PSS_D("link.Iy", link_section.Iy, "m^4", pkm_range_moment, "link bending moment, local y"),
+    PSS_D("link.Iz", link_section.Iz, "m^4", pkm_range_moment, "link bending moment, local z"),
+    PSS_D("link.I0", link_section.I0, "m^4", pkm_range_moment, "link torsion constant"),
+    PSS_D("link.Ip", link_section.Ip, "m^4", pkm_range_moment,
+          "link polar moment (torsional inertia)"),
+    PSS_D("link.E", link_material.E, "Pa", pkm_range_modulus, "link Young's modulus"),
+    PSS_D("link.G", link_material.G, "Pa", pkm_range_modulus, "link shear modulus"),
+    PSS_D("link.rho", link_material.rho, "kg/m^3", pkm_range_density, "link density"),
     PSS_E("link.element", link_element, pss_element, "link beam: cubic, quintic or quintic_c0"),
     PSS_I("link.paper.nelem", link_mesh[PKM_PSS5UPU_PAPER].nelem,
           "elements per link, variant paper"),
@@ -473,19 +483,21 @@ static const pkm_param_desc pss_params[] = {
           "elements per link, variant spherical"),
     PSS_E("link.spherical.end_curvature", link_mesh[PKM_PSS5UPU_SPHERICAL].end_curvature_zero,
           pss_curvature, "quintic link-end curvatures, variant spherical: zero or free"),
-    PSS_D("screw.A", screw_section.A, "m^2", "screw area"),
-    PSS_D("screw.Iy", screw_section.Iy, "m^4", "screw bending moment, local y"),
-    PSS_D("screw.Iz", screw_section.Iz, "m^4", "screw bending moment, local z"),
-    PSS_D("screw.I0", screw_section.I0, "m^4", "screw torsion constant"),
-    PSS_D("screw.Ip", screw_section.Ip, "m^4", "screw polar moment (torsional inertia)"),
-    PSS_D("screw.E", screw_material.E, "Pa", "screw Young's modulus"),
-    PSS_D("screw.G", screw_material.G, "Pa", "screw shear modulus"),
-    PSS_D("screw.rho", screw_material.rho, "kg/m^3", "screw density"),
-    PSS_D("screw.lead", screw_lead, "m", "slider travel per screw turn"),
+    PSS_D("screw.A", screw_section.A, "m^2", pkm_range_area, "screw area"),
+    PSS_D("screw.Iy", screw_section.Iy, "m^4", pkm_range_moment, "screw bending moment, local y"),
+    PSS_D("screw.Iz", screw_section.Iz, "m^4", pkm_range_moment, "screw bending moment, local z"),
+    PSS_D("screw.I0", screw_section.I0, "m^4", pkm_range_moment, "screw torsion constant"),
+    PSS_D("screw.Ip", screw_section.Ip, "m^4", pkm_range_moment,
+          "screw polar moment (torsional inertia)"),
+    PSS_D("screw.E", screw_material.E, "Pa", pkm_range_modulus, "screw Young's modulus"),
+    PSS_D("screw.G", screw_material.G, "Pa", pkm_range_modulus, "screw shear modulus"),
+    PSS_D("screw.rho", screw_material.rho, "kg/m^3", pkm_range_density, "screw density"),
+    PSS_D("screw.lead", screw_lead, "m", pkm_range_length, "slider travel per screw turn"),
     PSS_E("screw.element", screw_element, pss_element, "screw beam: cubic, quintic or quintic_c0"),
     PSS_I("screw.nelem", screw_nelem, "screw elements on each side of the nut"),
     PSS_E("screw.end", screw_end, pss_end, "far end of the screw: supported or free"),
-    PSS_D("slider.mass", slider_mass, "kg", "slider mass (a point mass on the rail)"),
+    PSS_D("slider.mass", slider_mass, "kg", pkm_range_mass,
+          "slider mass (a point mass on the rail)"),
     PSS_E("mass", mass_flags, pss_mass,
           "beam mass: rotary (with section rotary inertia) or "
           "translational"),
@@ -498,7 +510,9 @@ static const pkm_param_desc pss_params[] = {
 
 static pkm_status pss_build(const void *params, const double *pose, pkm_model **out, pkm_ctx *ctx)
 {
-    return pkm_pss5upu_build(params, pose, out, ctx);
+    *out = NULL;
+    const pkm_status rc = pkm_case_params_check(&pkm_pss5upu_case, params, ctx);
+    return rc != PKM_OK ? rc : pkm_pss5upu_build(params, pose, out, ctx);
 }
 
 static const char *const pss_names[5] = {"x", "y", "z", "alpha", "beta"};

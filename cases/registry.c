@@ -42,6 +42,54 @@ static void choice_names(const pkm_param_desc *d, char *buf, size_t size)
     }
 }
 
+/* PKM_ERR_INVALID if v (the value of entry d, printed as text) lies outside d's range. */
+static pkm_status check_range(const pkm_case *c, const pkm_param_desc *d, double v,
+                              const char *text, pkm_ctx *ctx)
+{
+    const pkm_param_range *r = d->range;
+    if (v >= r->min && v <= r->max) return PKM_OK;
+    const char *sp = d->unit[0] ? " " : "";
+    return PKM_FAIL(ctx, PKM_ERR_INVALID, "%s: parameter %s = %s%s%s is outside [%g, %g]%s%s (%s)",
+                    c->name, d->key, text, sp, d->unit, r->min, r->max, sp, d->unit, r->why);
+}
+
+/* Entry d of params against its range or choices. */
+static pkm_status check_entry(const pkm_case *c, const pkm_param_desc *d, const void *params,
+                              pkm_ctx *ctx)
+{
+    const char *field = (const char *)params + d->offset;
+    char text[40];
+    switch (d->kind) {
+    case PKM_PARAM_DOUBLE: {
+        const double v = *(const double *)(const void *)field;
+        snprintf(text, sizeof(text), "%g", v);
+        return check_range(c, d, v, text, ctx);
+    }
+    case PKM_PARAM_INT: {
+        const int v = *(const int *)(const void *)field;
+        snprintf(text, sizeof(text), "%d", v);
+        return check_range(c, d, (double)v, text, ctx);
+    }
+    case PKM_PARAM_ENUM: {
+        const unsigned v = *(const unsigned *)(const void *)field;
+        for (const pkm_param_choice *ch = d->choices; ch->name != NULL; ch++)
+            if (ch->value == v) return PKM_OK;
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "%s: parameter %s = %u is not one of its choices",
+                        c->name, d->key, v);
+    }
+    }
+    return PKM_FAIL(ctx, PKM_ERR_INVALID, "%s: parameter %s has an unknown kind", c->name, d->key);
+}
+
+pkm_status pkm_case_params_check(const pkm_case *c, const void *params, pkm_ctx *ctx)
+{
+    for (int i = 0; i < c->nparams; i++) {
+        const pkm_status rc = check_entry(c, &c->params[i], params, ctx);
+        if (rc != PKM_OK) return rc;
+    }
+    return PKM_OK;
+}
+
 pkm_status pkm_case_param_set(const pkm_case *c, void *params, const char *key, const char *value,
                               pkm_ctx *ctx)
 {
@@ -58,8 +106,11 @@ pkm_status pkm_case_param_set(const pkm_case *c, void *params, const char *key, 
         double v = 0.0;
         if (pkm_quantity_parse(value, d->unit, &v, &local) != PKM_OK)
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "%s: parameter %s: %s", c->name, key, local.msg);
-        *(double *)(void *)field = v;
-        return PKM_OK;
+        char text[40];
+        snprintf(text, sizeof(text), "%g", v);
+        const pkm_status rc = check_range(c, d, v, text, ctx);
+        if (rc == PKM_OK) *(double *)(void *)field = v;
+        return rc;
     }
     case PKM_PARAM_INT: {
         char *end = NULL;
@@ -68,8 +119,11 @@ pkm_status pkm_case_param_set(const pkm_case *c, void *params, const char *key, 
         if (end == value || *end != '\0' || errno != 0 || v < INT_MIN || v > INT_MAX)
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "%s: parameter %s: '%s' is not an integer",
                             c->name, key, value);
-        *(int *)(void *)field = (int)v;
-        return PKM_OK;
+        char text[40];
+        snprintf(text, sizeof(text), "%ld", v);
+        const pkm_status rc = check_range(c, d, (double)v, text, ctx);
+        if (rc == PKM_OK) *(int *)(void *)field = (int)v;
+        return rc;
     }
     case PKM_PARAM_ENUM: {
         for (const pkm_param_choice *ch = d->choices; ch->name != NULL; ch++)

@@ -69,6 +69,26 @@ static const struct {
     {"N m/deg", "N m/rad", 0, 180.0 / PKM_PI},
 };
 
+/* The ranges of the parameter tables (include/pkm/cases.h). Each is what a robot, or a limit
+ * study of one, may need; together they keep every entry of the beam matrices finite: the
+ * largest, 12 E I / h^3 = 12 x 1e18 x 1e4 / (1e-6 / 4096)^3, is about 1e52, the smallest mass
+ * term rho A h = 0.1 x 1e-12 x 1e-6 / 4096 about 2e-23. */
+const pkm_param_range pkm_range_length = {1e-6, 1e3,
+                                          "a micrometre to a kilometre: micro-robots to gantries"};
+const pkm_param_range pkm_range_area = {1e-12, 1e2, "sections of 1 um to 10 m side"};
+const pkm_param_range pkm_range_moment = {1e-26, 1e4, "sections of 1 um to 10 m side, s^4/12"};
+const pkm_param_range pkm_range_modulus = {
+    1e3, 1e18, "soft foams (kPa) to a million times steel, for near-rigid limit studies"};
+const pkm_param_range pkm_range_density = {0.1, 1e5,
+                                           "below aerogels to beyond osmium, 22 590 kg/m^3"};
+const pkm_param_range pkm_range_mass = {0.0, 1e6, "massless to a thousand tonnes"};
+const pkm_param_range pkm_range_inertia = {0.0, 1e6, "massless to a thousand tonnes at 1 m"};
+const pkm_param_range pkm_range_angle = {-4.0 * PKM_PI, 4.0 * PKM_PI, "two turns either way"};
+/* K's condition number grows like (L/h)^4 (issue 8): at 4096 elements a link's factor 2.8e14
+ * leaves no correct digit of a double, and ARPACK converged nothing after 148 s. */
+const pkm_param_range pkm_range_elements = {
+    1, 4096, "beyond 4096 K's condition (L/h)^4 = 2.8e14 leaves no digit in double precision"};
+
 #define NDIMS  (sizeof(dimensions) / sizeof(dimensions[0]))
 #define NUNITS (sizeof(units) / sizeof(units[0]))
 

@@ -112,7 +112,8 @@ static void print_common_options(void)
            "                         elimination) or nodal (direct FE assembly); default:\n"
            "                         the case's own (navaro: tree, pss5upu: nodal)\n"
            "  --solver S             arpack (sparse shift-invert, default) or dense (LAPACK)\n"
-           "case parameters (--set KEY=VALUE; in a case file, leg.A is `leg: {A: VALUE}`):\n");
+           "case parameters (--set KEY=VALUE; in a case file, leg.A is `leg: {A: VALUE}`), with\n"
+           "their ranges (wide but finite; cases/units.c gives the reason of each):\n");
     for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
         printf("  %s:\n", (*c)->name);
         for (int k = 0; k < (*c)->nparams; k++) {
@@ -120,23 +121,28 @@ static void print_common_options(void)
             char name[64];
             snprintf(name, sizeof(name), "%s%s%s%s", d->key, d->unit[0] ? " [" : "", d->unit,
                      d->unit[0] ? "]" : "");
-            printf("    %-24s %s\n", name, d->help);
+            if (d->range != NULL)
+                printf("    %-24s %s, %g to %g\n", name, d->help, d->range->min, d->range->max);
+            else
+                printf("    %-24s %s\n", name, d->help);
         }
     }
 }
 
 static void print_modes_help(void)
 {
-    printf("usage: pkmflex modes CASE --pose P1,P2,... [options]\n\n"
-           "Natural frequencies (Hz) of CASE at one pose, lowest first, with the relative\n"
-           "residual ||K x - w^2 M x|| / ||K x|| of each mode and its accuracy: an estimate\n"
-           "(an upper bound in every case measured) of the relative error of the frequency\n"
-           "that the rounding of the assembled matrices can cause. Frequencies whose accuracy\n"
-           "exceeds 1e-6 are flagged '!'; above 1e-3 the command fails (exit 3): the mesh is\n"
-           "too fine for double precision (docs/performance.md).\n\n"
-           "  --pose P1,P2,...       pose coordinates in SI units; navaro: x,y,theta (m, m, rad);\n"
-           "                         pss5upu: x,y,z,alpha,beta (m, m, m, rad, rad)\n"
-           "  --format table|csv     output format (csv header: mode,freq_hz,residual,accuracy)\n");
+    printf(
+        "usage: pkmflex modes CASE --pose P1,P2,... [options]\n\n"
+        "Natural frequencies (Hz) of CASE at one pose, lowest first, with the relative\n"
+        "residual ||K x - w^2 M x|| / ||K x|| of each mode and its accuracy: an estimate\n"
+        "(an upper bound in every case measured) of the relative error of the frequency\n"
+        "that the rounding of the assembled matrices can cause. Frequencies whose accuracy\n"
+        "exceeds 1e-6 are flagged '!'; above 1e-3 (--max-accuracy) the command fails (exit 3):\n"
+        "the mesh is too fine for double precision (docs/performance.md).\n\n"
+        "  --pose P1,P2,...       pose coordinates in SI units; navaro: x,y,theta (m, m, rad);\n"
+        "                         pss5upu: x,y,z,alpha,beta (m, m, m, rad, rad)\n"
+        "  --format table|csv     output format (csv header: mode,freq_hz,residual,accuracy)\n"
+        "  --max-accuracy R       largest accepted accuracy estimate, relative (default 1e-3)\n");
     print_common_options();
 }
 
@@ -208,6 +214,7 @@ typedef struct options {
     double stall_s;
     double mac_threshold;
     double cluster_tol;
+    double max_accuracy; /* 0: the library's default */
     int threads;
     double tol_pct;
     int nev;
@@ -261,7 +268,8 @@ typedef enum opt_id {
     OPT_CHECKPOINT,
     OPT_MAC_THRESHOLD,
     OPT_CLUSTER_TOL,
-    OPT_STALL
+    OPT_STALL,
+    OPT_MAX_ACCURACY
 } opt_id;
 
 static const struct {
@@ -285,6 +293,7 @@ static const struct {
     {"--mac-threshold", OPT_MAC_THRESHOLD},
     {"--cluster-tol", OPT_CLUSTER_TOL},
     {"--stall-timeout", OPT_STALL},
+    {"--max-accuracy", OPT_MAX_ACCURACY},
 };
 
 /* A finite number in [lo, hi]. */
@@ -331,6 +340,10 @@ static int set_option(options *o, int k, const char *v)
     case OPT_STALL:
         if (!parse_real(v, 0.0, 1e9, &o->stall_s))
             return usage_error("--stall-timeout '%s': expected seconds >= 0", v);
+        break;
+    case OPT_MAX_ACCURACY:
+        if (!parse_real(v, 1e-16, 1.0, &o->max_accuracy))
+            return usage_error("--max-accuracy '%s': expected a number from 1e-16 to 1", v);
         break;
     case OPT_MAC_THRESHOLD:
         if (!parse_real(v, 0.0, 1.0, &o->mac_threshold))
@@ -504,6 +517,7 @@ static int cmd_modes(int argc, char **argv)
     }
     pkm_modal_opts mo = pkm_modal_opts_default();
     mo.nev = o.nev;
+    mo.max_accuracy = o.max_accuracy;
     const pkm_modes *md = NULL;
     pkm_assembly_info info;
     const double t0 = now_seconds();
@@ -1034,6 +1048,8 @@ static int cmd_map(int argc, char **argv)
                  .cluster_tol = tdef.cluster_tol};
     int rc = parse_options(argc, argv, &o, print_map_help);
     if (rc != 0) return rc < 0 ? 0 : rc;
+    /* Map files do not record it yet, so a resumed map could not be checked against it. */
+    if (o.max_accuracy > 0.0) return usage_error("map: --max-accuracy is a modes option");
     const pkm_case *c = NULL;
     void *params = NULL;
     char *partial = NULL, *lock = NULL;
@@ -1145,10 +1161,7 @@ static int cmd_cases(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        print_main_help();
-        return EXIT_INPUT;
-    }
+    if (argc < 2) return usage_error("no command given; usage: pkmflex <command> [options]");
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         print_main_help();

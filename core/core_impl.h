@@ -11,6 +11,13 @@
 /* Record the first failure in ctx with this source position and return the status. */
 #define PKM_FAIL(ctx, status, ...) pkm_ctx_fail((ctx), (status), __FILE__, __LINE__, __VA_ARGS__)
 
+/* Physical memory of the machine, bytes (core/memory.c). */
+double pkm_memory_bytes(void);
+
+/* PKM_ERR_INVALID if need bytes exceed the physical memory: "WHAT needs about X GB, more than
+ * the Y GB of RAM; ADVICE" (advice names what to change). */
+pkm_status pkm_memory_check(double need, const char *what, const char *advice, pkm_ctx *ctx);
+
 /* -std=c11 hides M_PI. */
 #define PKM_PI 3.14159265358979323846
 

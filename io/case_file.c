@@ -22,9 +22,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CASE_FILE_MAX (1 << 20) /* bytes: a case file is a page of numbers */
-#define PATH_MAX_LEN  256       /* "parameters.leg.A" */
-#define MAX_DEPTH     16
+/* Bytes: a case file is a page of numbers (the built-in ones are 2-7 KB). With the nesting
+ * bounded, 1 MiB of comments, a string or a flat sequence is read or refused in 0.03-0.2 s. */
+#define CASE_FILE_MAX (1 << 20)
+#define PATH_MAX_LEN  256 /* "parameters.leg.A" */
+/* Nesting of mappings and sequences: the deepest key of a table, "parameters.link.paper.nelem",
+ * needs 4. libyaml's scanner keeps one possible simple key per flow level and checks them all
+ * at every token, so deep flow collections cost depth^2: 200 KB of them took 20-43 s (issue 8).
+ * The check stops at the first node too deep, before libyaml has read much further. */
+#define MAX_DEPTH 16
 
 /* ------------------------------------------------------------------------------------------ */
 /* libcyaml schema from a parameter table */
@@ -346,6 +352,54 @@ static void scan_text(const char *text, size_t len, scan *s)
     yaml_parser_delete(&parser);
 }
 
+/* The shape of text, checked before libcyaml reads it: one YAML document, nested at most
+ * MAX_DEPTH deep, within CASE_FILE_MAX bytes. PKM_ERR_PARSE at the node at fault. */
+static pkm_status check_shape(const char *text, size_t len, const char *name, pkm_ctx *ctx)
+{
+    if (len > CASE_FILE_MAX)
+        return PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:1:1: the file is larger than %d bytes", name,
+                        CASE_FILE_MAX);
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser))
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: out of memory for the YAML parser", name);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    pkm_status rc = PKM_OK;
+    int depth = 0, docs = 0, done = 0;
+    while (!done && rc == PKM_OK) {
+        yaml_event_t ev;
+        /* A syntax error is reported, at its place, by the full pass (scan_text). */
+        if (!yaml_parser_parse(&parser, &ev)) break;
+        const yaml_mark_t at = ev.start_mark;
+        switch (ev.type) {
+        case YAML_STREAM_END_EVENT:
+            done = 1;
+            break;
+        case YAML_DOCUMENT_START_EVENT:
+            if (++docs > 1)
+                rc = PKM_FAIL(ctx, PKM_ERR_PARSE,
+                              "%s:%zu:%zu: a second YAML document: a case file holds one", name,
+                              at.line + 1, at.column + 1);
+            break;
+        case YAML_MAPPING_START_EVENT:
+        case YAML_SEQUENCE_START_EVENT:
+            if (++depth > MAX_DEPTH)
+                rc = PKM_FAIL(ctx, PKM_ERR_PARSE,
+                              "%s:%zu:%zu: mappings and sequences nested deeper than %d", name,
+                              at.line + 1, at.column + 1, MAX_DEPTH);
+            break;
+        case YAML_MAPPING_END_EVENT:
+        case YAML_SEQUENCE_END_EVENT:
+            depth--;
+            break;
+        default:
+            break;
+        }
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
 /* PKM_ERR_PARSE "name:line:col: msg" at the scan's problem, or from libcyaml's own message. */
 static pkm_status fail_at_problem(const char *text, size_t len, const char *name, const pkm_case *c,
                                   cyaml_err_t err, const log_buf *log, pkm_ctx *ctx)
@@ -528,7 +582,8 @@ pkm_status pkm_case_text_load(const char *text, size_t len, const char *name, co
     *params = NULL;
     const pkm_case *found = NULL;
     void *p = NULL;
-    pkm_status rc = case_of_text(text, len, name, &found, ctx);
+    pkm_status rc = check_shape(text, len, name, ctx);
+    if (rc == PKM_OK) rc = case_of_text(text, len, name, &found, ctx);
     if (rc == PKM_OK) rc = pkm_case_params_create(found, &p, ctx);
     if (rc == PKM_OK) rc = case_apply(found, p, text, len, name, 0, ctx);
     if (rc != PKM_OK) {
@@ -558,9 +613,6 @@ pkm_status pkm_case_file_load(const char *path, const pkm_case **c, void **param
     pkm_status rc;
     if (bad)
         rc = PKM_FAIL(ctx, PKM_ERR_IO, "cannot read case file '%s'", path);
-    else if (len > CASE_FILE_MAX)
-        rc = PKM_FAIL(ctx, PKM_ERR_IO, "case file '%s' is larger than %d bytes", path,
-                      CASE_FILE_MAX);
     else
         rc = pkm_case_text_load(text, len, path, c, params, ctx);
     free(text);

@@ -6,6 +6,8 @@
 #include "pkm/analysis.h"
 #include "solvers/solvers_impl.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +61,26 @@ void pkm_analysis_destroy(pkm_analysis **a)
     *a = NULL;
 }
 
+/* The eigensolver's memory for n coordinates against RAM, before it allocates: dense, K and M
+ * as full n x n matrices (LAPACK dsygvx), about 2 n^2 doubles; ARPACK, the Lanczos basis (ncv
+ * vectors, 2 nev + 3 by default) and the nev modes. CHOLMOD's factor is left out: for these beam
+ * meshes it is of the order of the pencil, and CHOLMOD reports its own lack of memory. */
+static pkm_status check_solver_size(const pkm_analysis *a, int64_t n, pkm_ctx *ctx)
+{
+    const double nev = a->opts.nev, dn = (double)n;
+    char what[160];
+    if (a->eig == PKM_EIG_DENSE) {
+        snprintf(what, sizeof(what), "the dense eigensolver for %lld coordinates", (long long)n);
+        return pkm_memory_check(8.0 * dn * (2.0 * dn + nev + 12.0), what,
+                                "use the sparse solver (--solver arpack)", ctx);
+    }
+    const double ncv = a->opts.ncv > 0 ? a->opts.ncv : fmax(2.0 * nev + 3.0, 12.0);
+    snprintf(what, sizeof(what), "ARPACK for %lld coordinates and %d modes", (long long)n,
+             a->opts.nev);
+    return pkm_memory_check(8.0 * dn * (fmin(ncv, dn) + nev + 8.0), what,
+                            "ask for fewer modes (--nev)", ctx);
+}
+
 pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_modes **modes,
                               pkm_assembly_info *info, pkm_ctx *ctx)
 {
@@ -73,6 +95,7 @@ pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_mod
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "nev = %d modes asked of a model with %lld coordinates", a->opts.nev,
                         (long long)p->n);
+    if ((rc = check_solver_size(a, p->n, ctx)) != PKM_OK) return rc;
     if (a->modes == NULL || a->modes->n != p->n) {
         pkm_modes_destroy(&a->modes);
         rc = pkm_modes_create(p->n, a->opts.nev, &a->modes, ctx);

@@ -9,8 +9,11 @@
 #include "pkm/casefile.h"
 #include "pkm/cases.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define PI 3.14159265358979323846
 
@@ -229,6 +232,72 @@ static void test_setter_errors(void **state)
     expect_set_error("mass", "heavy", "'heavy' is not one of rotary, translational");
 }
 
+/* 6b. Ranges (issue 8: leg.A = 1e300 made LAPACK end the process with status 0): a value outside
+ * its entry's range is refused, naming the parameter, the value and the bounds, and the field
+ * keeps its value; the bounds themselves are accepted. */
+static void test_setter_ranges(void **state)
+{
+    (void)state;
+    expect_set_error("leg.A", "1e300",
+                     "navaro: parameter leg.A = 1e+300 m^2 is outside [1e-12, 100] m^2");
+    expect_set_error("material.rho", "1e300", "parameter material.rho = 1e+300 kg/m^3");
+    expect_set_error("leg.Iz", "1e300", "parameter leg.Iz = 1e+300 m^4 is outside");
+    expect_set_error("leg.Ip", "1e300 mm^4", "parameter leg.Ip = 1e+288 m^4 is outside");
+    expect_set_error("platform.A", "1e300", "parameter platform.A = 1e+300");
+    expect_set_error("leg.A", "0", "parameter leg.A = 0 m^2 is outside [1e-12, 100]");
+    expect_set_error("material.E", "-74 GPa", "material.E = -7.4e+10 Pa is outside");
+    expect_set_error("elements_per_link", "1000000",
+                     "parameter elements_per_link = 1000000 is outside [1, 4096]");
+    expect_set_error("elements_per_link", "0", "elements_per_link = 0 is outside");
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_navaro_params *p = defaults();
+    assert_int_equal(pkm_case_param_set(navaro(), p, "leg.A", "1e300", &ctx), PKM_ERR_INVALID);
+    assert_true(p->leg_section.A == 2.4e-4);
+    for (int i = 0; i < navaro()->nparams; i++) {
+        const pkm_param_desc *d = &navaro()->params[i];
+        if (d->range == NULL) continue;
+        char lo[40], hi[40];
+        snprintf(lo, sizeof(lo), d->kind == PKM_PARAM_INT ? "%.0f" : "%.17g", d->range->min);
+        snprintf(hi, sizeof(hi), d->kind == PKM_PARAM_INT ? "%.0f" : "%.17g", d->range->max);
+        assert_pkm_ok(pkm_case_param_set(navaro(), p, d->key, lo, &ctx), &ctx);
+        assert_pkm_ok(pkm_case_param_set(navaro(), p, d->key, hi, &ctx), &ctx);
+    }
+    pkm_case_params_destroy((void **)&p);
+}
+
+/* 6c. pkm_case_params_check: every built-in's values are inside the ranges; a struct filled by
+ * hand is checked by the case's build function before the model is built. */
+static void test_params_check(void **state)
+{
+    (void)state;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
+        void *p = NULL;
+        assert_pkm_ok(pkm_case_params_create(*c, &p, &ctx), &ctx);
+        assert_pkm_ok(pkm_case_params_check(*c, p, &ctx), &ctx);
+        pkm_case_params_destroy(&p);
+    }
+    pkm_navaro_params *p = defaults();
+    p->platform_section.A = 1e300;
+    pkm_model *m = NULL;
+    assert_int_equal(navaro()->build(p, navaro()->home, &m, &ctx), PKM_ERR_INVALID);
+    assert_null(m);
+    assert_non_null(strstr(ctx.msg, "parameter platform.A = 1e+300 m^2 is outside"));
+    p->platform_section.A = 4e-4;
+    p->mass_flags = 7;
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_case_params_check(navaro(), p, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "parameter mass = 7 is not one of its choices"));
+    p->mass_flags = 0;
+    p->material.G = NAN;
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_case_params_check(navaro(), p, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "material.G = nan Pa is outside"));
+    pkm_case_params_destroy((void **)&p);
+}
+
 /* A malformed text: PKM_ERR_PARSE, the message starts with where (FILE:LINE:COLUMN, counted by
  * hand in text) and contains what; nothing is returned. */
 static void expect_parse_error(const char *text, pkm_status status, const char *where,
@@ -289,6 +358,82 @@ static void test_parse_errors(void **state)
     expect_parse_error("- case\n", E, "t.yaml:1:1: ", "a case file is a mapping");
     expect_parse_error("case: navaro\nparameters:\n  link_length: &l 0.2\n  base_radius: *l\n", E,
                        "t.yaml:4:16: ", "aliases are not supported");
+    /* a value outside its range, at the value */
+    expect_parse_error("case: navaro\nparameters:\n  leg: {A: 1e300}\n", E,
+                       "t.yaml:3:12: ", "parameter leg.A = 1e+300 m^2 is outside [1e-12, 100] m^2");
+    /* a second document (was silently ignored, issue 8), at its start */
+    expect_parse_error("case: navaro\n---\ncase: navaro\n", E,
+                       "t.yaml:2:1: ", "a second YAML document");
+    expect_parse_error("case: navaro\n...\n--- {case: pss5upu}\n", E,
+                       "t.yaml:3:1: ", "a second YAML document");
+}
+
+/* 7b. Nesting deeper than 16 (the document's mapping counts) is refused at the 17th level, before
+ * libyaml's cost grows as the square of the depth (issue 8: 200 KB of nested flow collections took
+ * 20-43 s): 100 000 levels under every key where libcyaml would read or skip them, each within a
+ * second; 16 levels are only refused for what they hold. */
+static void test_deep_nesting(void **state)
+{
+    (void)state;
+    const size_t n = 100000;
+    const char *heads[] = {"case: navaro\nparameters: ", "case: navaro\nextra: ", "", "case: "};
+    const char *open[] = {"[", "{a: "}, *close[] = {"]", "}"};
+    for (size_t h = 0; h < sizeof(heads) / sizeof(heads[0]); h++)
+        for (int k = 0; k < 2; k++) {
+            const size_t lo = strlen(open[k]), hl = strlen(heads[h]);
+            char *text = malloc(hl + n * (lo + 1) + 2);
+            assert_non_null(text);
+            memcpy(text, heads[h], hl);
+            for (size_t i = 0; i < n; i++)
+                memcpy(text + hl + i * lo, open[k], lo);
+            for (size_t i = 0; i < n; i++)
+                text[hl + n * lo + i] = close[k][0];
+            strcpy(text + hl + n * (lo + 1), "\n");
+            pkm_ctx ctx;
+            pkm_ctx_clear(&ctx);
+            const pkm_case *c = NULL;
+            void *p = NULL;
+            const clock_t t0 = clock();
+            assert_int_equal(pkm_case_text_load(text, strlen(text), "t.yaml", &c, &p, &ctx),
+                             PKM_ERR_PARSE);
+            const double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+            /* The 17th level: the 16th opening after a document mapping, else the 17th. */
+            const char *line = strrchr(heads[h], '\n') ? strrchr(heads[h], '\n') + 1 : heads[h];
+            const size_t col = strlen(line) + (hl > 0 ? 15 : 16) * lo + 1;
+            char want[64];
+            snprintf(want, sizeof(want), "t.yaml:%d:%zu: ", h < 2 ? 2 : 1, col);
+            if (strncmp(ctx.msg, want, strlen(want)) != 0 ||
+                strstr(ctx.msg, "nested deeper than 16") == NULL || secs > 1.0) {
+                print_error("head '%s' open '%s': '%s' in %.2f s, want '%s'\n", heads[h], open[k],
+                            ctx.msg, secs, want);
+                fail();
+            }
+            free(text);
+        }
+    expect_parse_error("case: navaro\nparameters: [[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]\n",
+                       PKM_ERR_PARSE, "t.yaml:2:13: ", "'parameters' is a group");
+}
+
+/* 7c. A text above 1 MiB is refused before it is parsed. */
+static void test_size_limit(void **state)
+{
+    (void)state;
+    const size_t n = (1u << 20) + 1;
+    char *text = malloc(n + 1);
+    assert_non_null(text);
+    memset(text, '#', n);
+    memcpy(text, "case: navaro\n", 13);
+    text[n] = '\0';
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_case *c = NULL;
+    void *p = NULL;
+    assert_int_equal(pkm_case_text_load(text, n, "big.yaml", &c, &p, &ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx.msg, "big.yaml:1:1: the file is larger than 1048576 bytes"));
+    assert_pkm_ok(pkm_case_text_load(text, n - 1, "big.yaml", &c, &p, &ctx), &ctx);
+    assert_ptr_equal(c, navaro());
+    pkm_case_params_destroy(&p);
+    free(text);
 }
 
 /* 8. A built-in whose embedded file misses a parameter, or names another case, is refused. */
@@ -334,7 +479,11 @@ int main(void)
         cmocka_unit_test(test_source_file_is_builtin),
         cmocka_unit_test(test_setter_and_file_agree),
         cmocka_unit_test(test_setter_errors),
+        cmocka_unit_test(test_setter_ranges),
+        cmocka_unit_test(test_params_check),
         cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_size_limit),
         cmocka_unit_test(test_incomplete_builtin),
         cmocka_unit_test(test_missing_file),
     };

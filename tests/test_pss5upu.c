@@ -293,8 +293,22 @@ static void test_params(void **state)
         assert_int_equal(pkm_case_param_set(c, &par, bad[k][0], bad[k][1], &ctx), PKM_ERR_INVALID);
         assert_non_null(strstr(ctx.msg, bad[k][0]));
     }
+    /* Ranges (issue 8: slider.mass = 1e300 made LAPACK end the process with status 0). */
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_case_param_set(c, &par, "slider.mass", "1e300", &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "parameter slider.mass = 1e+300 kg is outside [0, 1e+06] kg"));
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_case_param_set(c, &par, "link.paper.nelem", "4097", &ctx),
+                     PKM_ERR_INVALID);
+    assert_pkm_ok(pkm_case_param_set(c, &par, "link.paper.nelem", "1024", &ctx), &ctx);
     pkm_model *m = NULL;
     pkm_pss5upu_params p2 = defaults();
+    p2.slider_mass = 1e300;
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(c->build(&p2, home, &m, &ctx), PKM_ERR_INVALID);
+    assert_null(m);
+    assert_non_null(strstr(ctx.msg, "slider.mass"));
+    p2 = defaults();
     p2.link_mesh[PKM_PSS5UPU_PAPER].nelem = 0;
     pkm_ctx_clear(&ctx);
     assert_int_equal(pkm_pss5upu_build(&p2, home, &m, &ctx), PKM_ERR_INVALID);

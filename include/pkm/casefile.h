@@ -17,7 +17,9 @@
  * "FILE:LINE:COLUMN: " (1-based) at the offending node: a YAML syntax error, an unknown or
  * repeated key, a mapping or sequence where a value belongs (or the reverse), a value that is not
  * a number, integer or choice, a unit of the wrong dimension (the message names the key and the
- * expected unit), a missing `case` or an unknown case name, a YAML alias. */
+ * expected unit), a value outside the parameter's range (include/pkm/cases.h), a missing `case`
+ * or an unknown case name, a YAML alias, a second YAML document, mappings and sequences nested
+ * deeper than 16, a text larger than 1 MiB. */
 #ifndef PKM_CASEFILE_H
 #define PKM_CASEFILE_H
 

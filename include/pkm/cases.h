@@ -7,8 +7,9 @@
  *     The C file holds only topology and kinematics (joint layout, base angles); it has no
  *     default values.
  *  2. A table of pkm_param_desc, one entry per parameter, built with PKM_PARAM_DOUBLE / _INT /
- *     _ENUM: dotted key, field offset, SI unit, help line. The key "leg.A" is written
- *     `leg: {A: ...}` in a case file and `--set leg.A=...` on the command line.
+ *     _ENUM: dotted key, field offset, SI unit, range (one of pkm_range_*, below), help line.
+ *     The key "leg.A" is written `leg: {A: ...}` in a case file and `--set leg.A=...` on the
+ *     command line.
  *  3. cases/<name>.yaml: a case file (format in include/pkm/casefile.h) that sets EVERY
  *     parameter of the table, with comments citing the source of each number. CMake embeds its
  *     bytes at build time (pkm_embed_text in cases/CMakeLists.txt, cmake/PkmEmbed.cmake) as
@@ -42,27 +43,48 @@ typedef struct pkm_param_choice {
     unsigned value;
 } pkm_param_choice;
 
+/* The closed interval a DOUBLE or INT parameter must lie in, in its SI unit, and why. The
+ * bounds are wide (they admit any plausible robot, and limit studies such as E = 1e15 Pa) but
+ * finite, so that the products and powers of the assembly (E I / h^3 with h down to 1/4096 of a
+ * micrometre, rho A h) stay between 1e-30 and 1e60, far inside the range of a double: a value
+ * such as 1e300 m^2 would overflow to inf in K and make LAPACK stop the process (issue 8). */
+typedef struct pkm_param_range {
+    double min, max;
+    const char *why; /* for --help and messages, e.g. "sections of 1 um to 10 m side" */
+} pkm_param_range;
+
+extern const pkm_param_range pkm_range_length;   /* m: 1e-6 .. 1e3 */
+extern const pkm_param_range pkm_range_area;     /* m^2: 1e-12 .. 1e2 */
+extern const pkm_param_range pkm_range_moment;   /* m^4 (second moment): 1e-26 .. 1e4 */
+extern const pkm_param_range pkm_range_modulus;  /* Pa (E, G): 1e3 .. 1e18 */
+extern const pkm_param_range pkm_range_density;  /* kg/m^3: 0.1 .. 1e5 */
+extern const pkm_param_range pkm_range_mass;     /* kg: 0 .. 1e6 */
+extern const pkm_param_range pkm_range_inertia;  /* kg m^2: 0 .. 1e6 */
+extern const pkm_param_range pkm_range_angle;    /* rad: -4 pi .. 4 pi */
+extern const pkm_param_range pkm_range_elements; /* elements per link or segment: 1 .. 4096 */
+
 /* One settable parameter of a case's parameter struct. */
 typedef struct pkm_param_desc {
     const char *key;                 /* dotted name, e.g. "leg.A" */
     pkm_param_kind kind;             /* type of the field at offset */
     size_t offset;                   /* offsetof(params struct, field) */
     const char *unit;                /* DOUBLE: SI unit (see pkm_quantity_parse); else "" */
+    const pkm_param_range *range;    /* DOUBLE, INT: the values allowed; ENUM: NULL */
     const char *help;                /* one line for --help */
     const pkm_param_choice *choices; /* ENUM: the names, ended by {NULL, 0}; else NULL */
 } pkm_param_desc;
 
-#define PKM_PARAM_DOUBLE(type, key, field, unit, help)                                             \
+#define PKM_PARAM_DOUBLE(type, key, field, unit, range, help)                                      \
     {                                                                                              \
-        (key), PKM_PARAM_DOUBLE, offsetof(type, field), (unit), (help), NULL                       \
+        (key), PKM_PARAM_DOUBLE, offsetof(type, field), (unit), &(range), (help), NULL             \
     }
-#define PKM_PARAM_INT(type, key, field, help)                                                      \
+#define PKM_PARAM_INT(type, key, field, range, help)                                               \
     {                                                                                              \
-        (key), PKM_PARAM_INT, offsetof(type, field), "", (help), NULL                              \
+        (key), PKM_PARAM_INT, offsetof(type, field), "", &(range), (help), NULL                    \
     }
 #define PKM_PARAM_ENUM(type, key, field, choices, help)                                            \
     {                                                                                              \
-        (key), PKM_PARAM_ENUM, offsetof(type, field), "", (help), (choices)                        \
+        (key), PKM_PARAM_ENUM, offsetof(type, field), "", NULL, (help), (choices)                  \
     }
 
 /* Parse a quantity: a finite decimal number in the SI unit `unit`, or a number followed by a
@@ -209,6 +231,7 @@ typedef struct pkm_case {
     /* The formulation the command line uses unless told otherwise: the one that handles every
      * option of the case (e.g. a loop of rigid bodies needs PKM_FORM_NODAL). */
     pkm_formulation formulation;
+    /* Checks params with pkm_case_params_check, then builds the model at pose. */
     pkm_status (*build)(const void *params, const double *pose, pkm_model **out, pkm_ctx *ctx);
 } pkm_case;
 
@@ -223,10 +246,17 @@ const pkm_param_desc *pkm_case_param_find(const pkm_case *c, const char *key);
 
 /* Set one parameter of c by key from text: a quantity (pkm_quantity_parse) for a DOUBLE, a
  * decimal integer for an INT, a choice name for an ENUM. The one setter behind --set and the
- * case files. PKM_ERR_INVALID naming the case and the key if the key is unknown or the value
- * does not parse (range checks happen when the model is built). */
+ * case files. PKM_ERR_INVALID naming the case and the key if the key is unknown, the value does
+ * not parse, or lies outside the entry's range (the message names the value and the bounds);
+ * the field is then left unchanged. Checks that involve several parameters (a home travel inside
+ * the travel, a link long enough) happen when the model is built. */
 pkm_status pkm_case_param_set(const pkm_case *c, void *params, const char *key, const char *value,
                               pkm_ctx *ctx);
+
+/* Every entry of params (a struct of case c, filled by hand or by the setter) against its range
+ * and its choices; PKM_ERR_INVALID naming the first one outside. The cases' build functions
+ * (pkm_case.build) call it first. */
+pkm_status pkm_case_params_check(const pkm_case *c, const void *params, pkm_ctx *ctx);
 
 #ifdef __cplusplus
 }

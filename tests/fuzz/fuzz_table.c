@@ -1,0 +1,33 @@
+/* tests/fuzz/fuzz_table.c: reference tables (io/table.c, CSV) from arbitrary bytes.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The first byte picks the pose size the table must have (1 to 6); the rest is the file. */
+#include "fuzz_util.h"
+
+#include "pkm/io.h"
+
+#include <math.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1) return 0;
+    const int npose = 1 + data[0] % 6;
+    char path[256];
+    if (!fuzz_tempfile(data + 1, size - 1, path, sizeof(path))) return 0;
+    pkm_table *tab = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    if (pkm_table_read(path, npose, &tab, &ctx) == PKM_OK) {
+        /* What compare relies on: rows of finite poses and positive, finite frequencies. */
+        if (tab == NULL || tab->nrows < 1 || tab->nfreq < 1) abort();
+        for (int64_t k = 0; k < (int64_t)tab->nrows * npose; k++)
+            if (!isfinite(tab->pose[k])) abort();
+        for (int64_t k = 0; k < (int64_t)tab->nrows * tab->nfreq; k++)
+            if (!(tab->freq[k] > 0.0) || !isfinite(tab->freq[k])) abort();
+    } else if (tab != NULL || ctx.msg[0] == '\0') {
+        abort();
+    }
+    pkm_table_destroy(&tab);
+    unlink(path);
+    return 0;
+}
