@@ -6,6 +6,7 @@
 #define PKM_IO_H5MAP_IMPL_H
 
 #include "core/core_impl.h"
+#include "pkm/io.h"
 #include "pkm/map.h"
 
 #include <hdf5.h>

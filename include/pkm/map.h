@@ -231,14 +231,6 @@ pkm_sweep_opts pkm_sweep_opts_default(void);
 pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
                          const pkm_sweep_opts *so, pkm_ctx *ctx);
 
-/* HDF5 file (layout in docs/hdf5-layout.md), written to PATH.tmp then renamed, so a crash
- * never leaves a partial file at PATH. /modes is written if map->modes is not NULL. */
-pkm_status pkm_map_write_h5(const pkm_map *map, const char *path, pkm_ctx *ctx);
-
-/* Read a file written by pkm_map_write_h5 (map is filled, with /modes if the file has it;
- * release with pkm_map_free). */
-pkm_status pkm_map_read_h5(const char *path, pkm_map *map, pkm_ctx *ctx);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,11 +1,11 @@
-/* solvers/sweep.c: frequency maps: one modal analysis per grid point, failures kept as data,
+/* studies/sweep.c: frequency maps: one modal analysis per grid point, failures kept as data,
  * mode vectors kept for tracking, checkpoints of the results so far.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 
 #include "core/core_impl.h"
 #include "pkm/map.h"
-#include "solvers/solvers_impl.h"
+#include "studies/studies_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
