@@ -151,7 +151,7 @@ static pkm_status solve_pose(const pkm_case *c, const void *params, const pkm_ma
                              pkm_analysis *an, int64_t p, const sweep_out *out,
                              const pkm_modes **modes, pkm_ctx *ctx)
 {
-    double pose[16];
+    double pose[PKM_POSE_MAX];
     pkm_map_pose(map, p, pose);
     pkm_model *m = NULL;
     const pkm_modes *md = NULL;

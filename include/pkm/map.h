@@ -59,8 +59,8 @@ typedef struct pkm_map_axis {
 typedef struct pkm_map {
     char case_name[64];
     int npose;
-    char pose_names[16][PKM_MAP_NAME_LEN];
-    double base_pose[16]; /* values of the coordinates not swept */
+    char pose_names[PKM_POSE_MAX][PKM_MAP_NAME_LEN];
+    double base_pose[PKM_POSE_MAX]; /* values of the coordinates not swept */
     int naxes;
     pkm_map_axis axes[PKM_MAP_MAX_AXES];
     int64_t npoints; /* product of the axis counts */
