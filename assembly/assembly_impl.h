@@ -49,13 +49,13 @@ typedef struct pkm_trip_record {
  * structure of E^T A E given the zeros of E and A (an entry cancelling exactly stays in it):
  * values that cancel at some poses would otherwise change the tree formulation's pattern at most
  * poses (75 patterns over 124 NaVARo poses), each costing a recording and a symbolic analysis. */
-typedef struct pkm_asm_cache {
+struct pkm_asm_cache {
     pkm_formulation form; /* formulation recorded (meaningful once pencil != NULL) */
     pkm_trip_record rec;  /* calls of the recorded topology */
     pkm_pencil *pencil;   /* pattern of the record; values of the last assembly */
     int64_t version;      /* incremented whenever the pattern changes */
     int64_t records;      /* recording passes done (first pose, new entries, new topology) */
-} pkm_asm_cache;
+};
 
 /* Upper-triangle triplets of K and M accumulated from element congruences E^T A E; or, with a
  * cache in scatter mode, the same values added into the cached pencil. */
@@ -94,16 +94,6 @@ pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_
 /* Compress to a pencil: sorted upper CSC, duplicates summed, every diagonal entry present. pos
  * (may be NULL): for every triplet, the index of its entry in the pencil. */
 pkm_status pkm_trip_to_pencil(const pkm_trip *t, int64_t *pos, pkm_pencil **out, pkm_ctx *ctx);
-
-pkm_status pkm_asm_cache_create(pkm_asm_cache **out, pkm_ctx *ctx);
-void pkm_asm_cache_destroy(pkm_asm_cache **c);
-
-/* Assemble m through the cache: *out is the cache's pencil (valid until the next call or the
- * destruction of the cache), *version the cache's pattern version. Same values as
- * pkm_assemble, summed in the same order. */
-pkm_status pkm_assemble_cached(const pkm_model *m, pkm_formulation form, pkm_asm_cache *c,
-                               const pkm_pencil **out, int64_t *version, pkm_assembly_info *info,
-                               pkm_ctx *ctx);
 
 /* Run formulation f into t (plain, or set up by pkm_assemble_cached). */
 pkm_status pkm_assemble_formulation(const pkm_model *m, pkm_formulation f, pkm_trip *t,

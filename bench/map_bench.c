@@ -237,7 +237,7 @@ static int map_split(const pkm_navaro_params *par, const pkm_map *map, pkm_formu
     int64_t done = 0, patterns = 0, version = 0, ops = 0;
     int rc = pkm_asm_cache_create(&cache, &ctx) == PKM_OK ? 0 : 1;
     for (int64_t p = 0; p < map->npoints && rc == 0; p++) {
-        double pose[16];
+        double pose[PKM_POSE_MAX];
         pkm_map_pose(map, p, pose);
         pkm_model *m = NULL;
         const pkm_pencil *pen = NULL;

@@ -6,6 +6,12 @@
 #include "pkm/cases.h"
 
 /* The built-in cases, listed by cases/registry.c. */
+
+/* The pose dimension n of a case's definition (.npose = PKM_CASE_NPOSE(3)): a case declaring more
+ * than PKM_POSE_MAX coordinates does not compile ("size of array is negative"), so no case with
+ * more can be registered. */
+#define PKM_CASE_NPOSE(n) ((int)sizeof(char[(n) >= 1 && (n) <= PKM_POSE_MAX ? (n) : -1]))
+
 extern const pkm_case pkm_navaro_case;
 extern const pkm_case pkm_pss5upu_case;
 

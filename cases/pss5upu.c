@@ -525,7 +525,7 @@ const pkm_case pkm_pss5upu_case = {
     .name = "pss5upu",
     .description = "5-PSS/UPU parallel mechanism with elastic links and lead screws (Li et al. "
                    "2020); z from the home height",
-    .npose = 5,
+    .npose = PKM_CASE_NPOSE(5),
     .pose_names = pss_names,
     .pose_units = pss_units,
     .home = pss_home,

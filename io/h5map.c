@@ -100,7 +100,7 @@ static int good_name(const char *s, size_t cap, const char *bad)
 static pkm_status check_map(const h5io *io, const pkm_map *map)
 {
     if (map->naxes < 1 || map->naxes > PKM_MAP_MAX_AXES || map->nev < 1 || map->npose < 1 ||
-        map->npose > 16)
+        map->npose > PKM_POSE_MAX)
         return OWN_FAIL(io, PKM_ERR_INVALID,
                         "cannot write a map with %d axes, %d modes, %d pose "
                         "coordinates",
@@ -306,7 +306,7 @@ static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *ma
         rc = write_int_attr(io, file, "/", "format_version", H5T_STD_I32LE, MAP_FORMAT_VERSION);
     if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "case", map->case_name);
     if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "case_parameters", map->case_params);
-    const char *names[16] = {NULL};
+    const char *names[PKM_POSE_MAX] = {NULL};
     for (int k = 0; k < map->npose; k++)
         names[k] = map->pose_names[k];
     join_names(list, sizeof(list), names, map->npose);

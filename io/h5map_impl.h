@@ -6,6 +6,7 @@
 #define PKM_IO_H5MAP_IMPL_H
 
 #include "core/core_impl.h"
+#include "pkm/io.h"
 #include "pkm/map.h"
 
 #include <hdf5.h>
@@ -18,7 +19,9 @@
 /* The default raw-data chunk cache holds 1 MiB per dataset; a chunk larger than that bypasses it
  * (HDF5 User Guide, "Chunking in HDF5"), so chunks are kept below that size. */
 #define CHUNK_BYTES ((size_t)1 << 20)
-#define LIST_LEN    1024 /* comma-separated name lists: 16 names of < 32 characters fit */
+#define LIST_LEN    1024 /* comma-separated name lists */
+_Static_assert(LIST_LEN >= PKM_POSE_MAX * (PKM_MAP_NAME_LEN + 1),
+               "a list attribute holds PKM_POSE_MAX names and their commas");
 
 /* Where messages point: the file named by the caller and the caller's context. */
 typedef struct h5io {

@@ -3,7 +3,6 @@
 #ifndef PKM_SOLVERS_IMPL_H
 #define PKM_SOLVERS_IMPL_H
 
-#include "pkm/map.h"
 #include "pkm/modal.h"
 
 #include <cholmod.h>
@@ -45,13 +44,7 @@ double pkm_modal_rounding_floor(const pkm_pencil *p, const double *x, double lam
  * NULL with c->status set. */
 cholmod_sparse *pkm_solvers_cholmod_pattern(const pkm_pencil *pattern, cholmod_common *c);
 
-/* Eigenvalue counter by the inertia of K - tau M (inertia.c): CHOLMOD simplicial LDL^T, its
- * symbolic analysis done once per pattern. */
-typedef struct pkm_inertia pkm_inertia;
-
-pkm_status pkm_inertia_create(const pkm_pencil *pattern, pkm_inertia **out, pkm_ctx *ctx);
-void pkm_inertia_destroy(pkm_inertia **in);
-
+/* The eigenvalue counter (pkm_inertia, include/pkm/modal.h). */
 /* Number of eigenvalues of p below tau, i.e. negative pivots of D in P (K - tau M) P^T = L D L^T.
  * *tiny is set when a pivot is too small for its sign to count (tau is on an eigenvalue). */
 pkm_status pkm_inertia_count(pkm_inertia *in, const pkm_pencil *p, double tau, int64_t *count,
@@ -69,19 +62,10 @@ pkm_status pkm_modal_check_complete(pkm_inertia *in, const pkm_pencil *p, const 
                                     const double *floor, int nret, int nknown, int *missing,
                                     double *tau_used, pkm_ctx *ctx);
 
-/* pkm_modal_solve_dense with the caller's eigenvalue counter (same pattern as p), so that a
- * sequence of solves analyses the pattern once. */
-pkm_status pkm_modal_solve_dense_counted(const pkm_pencil *p, const pkm_modal_opts *opts,
-                                         pkm_inertia *inertia, pkm_modes *out, pkm_ctx *ctx);
-
 /* LAPACK argument errors (xerbla.c): pkm_lapack_clear forgets a pending report;
  * pkm_lapack_check turns the report of an XERBLA call since then into PKM_ERR_SOLVER naming the
  * routine, the argument and `site` (the caller's call), and clears it. */
 void pkm_lapack_clear(void);
 pkm_status pkm_lapack_check(const char *site, pkm_ctx *ctx);
-
-/* Tracked ids equal to the frequency ranks at every OK point (-1 elsewhere), no links: the ids
- * of a sweep in progress, or of a map whose mode vectors were not kept. */
-void pkm_map_track_ranks(pkm_map *map);
 
 #endif

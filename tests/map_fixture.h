@@ -6,6 +6,7 @@
 
 #include "test_util.h"
 
+#include "pkm/io.h"
 #include "pkm/map.h"
 
 #include <hdf5.h>

@@ -34,6 +34,22 @@ typedef struct pkm_assembly_info {
 pkm_status pkm_assemble(const pkm_model *m, pkm_formulation f, pkm_pencil **out,
                         pkm_assembly_info *info, pkm_ctx *ctx);
 
+/* Assembly cache of one mechanism's topology (its scatter map and the pencil of the last pose),
+ * so that a caller assembling pose after pose skips the triplets and the sorting; the pattern is
+ * always the pose's own (assembly/assembly_impl.h says why). One cache serves one thread. */
+typedef struct pkm_asm_cache pkm_asm_cache;
+
+pkm_status pkm_asm_cache_create(pkm_asm_cache **out, pkm_ctx *ctx);
+void pkm_asm_cache_destroy(pkm_asm_cache **c);
+
+/* Assemble m through the cache: *out is the cache's pencil (valid until the next call or the
+ * destruction of the cache), *version the cache's pattern version, which changes whenever the
+ * pattern does (a caller keeps a symbolic analysis while it stays). Same values as
+ * pkm_assemble, summed in the same order. */
+pkm_status pkm_assemble_cached(const pkm_model *m, pkm_formulation form, pkm_asm_cache *c,
+                               const pkm_pencil **out, int64_t *version, pkm_assembly_info *info,
+                               pkm_ctx *ctx);
+
 #ifdef __cplusplus
 }
 #endif

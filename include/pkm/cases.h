@@ -215,11 +215,17 @@ pkm_status pkm_pss5upu_inverse(const pkm_pss5upu_params *p, const double pose[5]
 pkm_status pkm_pss5upu_build(const pkm_pss5upu_params *p, const double pose[5], pkm_model **out,
                              pkm_ctx *ctx);
 
+/* Most pose coordinates a case may declare (cases_impl.h refuses more when the case is compiled):
+ * a platform has at most 6 degrees of freedom, and 16 leaves room for coordinates beyond them
+ * (a redundant actuator, a tool axis) while a map keeps its pose names and base pose in fixed
+ * arrays, written as one list attribute of the map file (io/h5map_impl.h, LIST_LEN). */
+#define PKM_POSE_MAX 16
+
 /* A built-in case as the command line sees it: a name, its pose coordinates, its parameters. */
 typedef struct pkm_case {
     const char *name;
     const char *description;
-    int npose;                     /* pose coordinates */
+    int npose;                     /* pose coordinates, 1 to PKM_POSE_MAX */
     const char *const *pose_names; /* e.g. "x", "y", "theta" */
     const char *const *pose_units; /* SI units: "m", "rad" */
     const double *home;            /* default pose */

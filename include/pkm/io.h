@@ -1,8 +1,10 @@
-/* include/pkm/io.h: reference tables and result files.
+/* include/pkm/io.h: reference tables and result files (the io layer; the maps they store are
+ * the studies layer's, include/pkm/map.h).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef PKM_IO_H
 #define PKM_IO_H
 
+#include "pkm/map.h"
 #include "pkm/status.h"
 
 #ifdef __cplusplus
@@ -28,6 +30,15 @@ typedef struct pkm_table {
  * PKM_ERR_PARSE for malformed content. */
 pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx *ctx);
 void pkm_table_destroy(pkm_table **t);
+
+/* Frequency maps (io/h5map.c, io/h5map_read.c). */
+/* HDF5 file (layout in docs/hdf5-layout.md), written to PATH.tmp then renamed, so a crash
+ * never leaves a partial file at PATH. /modes is written if map->modes is not NULL. */
+pkm_status pkm_map_write_h5(const pkm_map *map, const char *path, pkm_ctx *ctx);
+
+/* Read a file written by pkm_map_write_h5 (map is filled, with /modes if the file has it;
+ * release with pkm_map_free). */
+pkm_status pkm_map_read_h5(const char *path, pkm_map *map, pkm_ctx *ctx);
 
 #ifdef __cplusplus
 }

@@ -59,8 +59,8 @@ typedef struct pkm_map_axis {
 typedef struct pkm_map {
     char case_name[64];
     int npose;
-    char pose_names[16][PKM_MAP_NAME_LEN];
-    double base_pose[16]; /* values of the coordinates not swept */
+    char pose_names[PKM_POSE_MAX][PKM_MAP_NAME_LEN];
+    double base_pose[PKM_POSE_MAX]; /* values of the coordinates not swept */
     int naxes;
     pkm_map_axis axes[PKM_MAP_MAX_AXES];
     int64_t npoints; /* product of the axis counts */
@@ -230,14 +230,6 @@ pkm_sweep_opts pkm_sweep_opts_default(void);
  * (so->stall_timeout). Progress, checkpoints and the watchdog run in the calling process. */
 pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
                          const pkm_sweep_opts *so, pkm_ctx *ctx);
-
-/* HDF5 file (layout in docs/hdf5-layout.md), written to PATH.tmp then renamed, so a crash
- * never leaves a partial file at PATH. /modes is written if map->modes is not NULL. */
-pkm_status pkm_map_write_h5(const pkm_map *map, const char *path, pkm_ctx *ctx);
-
-/* Read a file written by pkm_map_write_h5 (map is filled, with /modes if the file has it;
- * release with pkm_map_free). */
-pkm_status pkm_map_read_h5(const char *path, pkm_map *map, pkm_ctx *ctx);
 
 #ifdef __cplusplus
 }

@@ -125,6 +125,19 @@ pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_mod
 pkm_status pkm_modal_solve_dense(const pkm_pencil *p, const pkm_modal_opts *opts, pkm_modes *out,
                                  pkm_ctx *ctx);
 
+/* Eigenvalue counter by the inertia of K - tau M (solvers/inertia.c): CHOLMOD simplicial LDL^T,
+ * its symbolic analysis done once per pattern. It checks every spectrum complete; a caller that
+ * solves pose after pose with the dense path keeps one per pattern (studies/analysis.c). */
+typedef struct pkm_inertia pkm_inertia;
+
+pkm_status pkm_inertia_create(const pkm_pencil *pattern, pkm_inertia **out, pkm_ctx *ctx);
+void pkm_inertia_destroy(pkm_inertia **in);
+
+/* pkm_modal_solve_dense with the caller's eigenvalue counter (same pattern as p), so that a
+ * sequence of solves analyses the pattern once. */
+pkm_status pkm_modal_solve_dense_counted(const pkm_pencil *p, const pkm_modal_opts *opts,
+                                         pkm_inertia *inertia, pkm_modes *out, pkm_ctx *ctx);
+
 #ifdef __cplusplus
 }
 #endif

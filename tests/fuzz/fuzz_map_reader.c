@@ -7,6 +7,7 @@
  * run with -close_fd_mask=2. */
 #include "fuzz_util.h"
 
+#include "pkm/io.h"
 #include "pkm/map.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pkm_modal_opts mo = pkm_modal_opts_default();
     mo.nev = 1 + data[1] % 6;
     size_t at = 2;
-    double pose[16];
+    double pose[PKM_POSE_MAX];
     for (int k = 0; k < c->npose; k++)
         pose[k] = c->home[k] + (at < size ? 0.2 * ((double)data[at++] - 128.0) / 128.0 : 0.0);
     void *params = NULL;

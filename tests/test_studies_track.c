@@ -1,4 +1,4 @@
-/* tests/test_solvers_track.c: mode tracking across poses (solvers/track.c, pkm/track.h): the
+/* tests/test_studies_track.c: mode tracking across poses (studies/track.c, pkm/track.h): the
  * link between two poses on synthetic mode sets with known answers, the propagation over a map's
  * grid, and a NaVARo line on which modes cross.
  * SPDX-License-Identifier: LGPL-2.1-or-later */

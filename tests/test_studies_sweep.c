@@ -1,4 +1,4 @@
-/* tests/test_solvers_sweep.c: the worker processes of a map sweep (solvers/sweep.c): the probe,
+/* tests/test_studies_sweep.c: the worker processes of a map sweep (studies/sweep.c): the probe,
  * the watchdog of a stalled or killed worker, the notice of untracked modes.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #define _POSIX_C_SOURCE 200809L /* kill, nanosleep */

@@ -1,10 +1,8 @@
-/* solvers/analysis.c: assemble and solve one pose, keeping the assembly's scatter map and the
+/* studies/analysis.c: assemble and solve one pose, keeping the assembly's scatter map and the
  * symbolic analysis across poses.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/core_impl.h"
-#include "assembly/assembly_impl.h"
 #include "pkm/analysis.h"
-#include "solvers/solvers_impl.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
-/* solvers/track.c: linking modes across neighbouring poses (pkm/track.h) and over a map's grid.
+/* studies/track.c: linking modes across neighbouring poses (pkm/track.h) and over a map's grid.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/core_impl.h"
-#include "solvers/solvers_impl.h"
+#include "studies/studies_impl.h"
 #include "pkm/map.h"
 #include "pkm/track.h"
 

@@ -1,11 +1,11 @@
-/* solvers/sweep.c: frequency maps: one modal analysis per grid point, failures kept as data,
+/* studies/sweep.c: frequency maps: one modal analysis per grid point, failures kept as data,
  * mode vectors kept for tracking, checkpoints of the results so far.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 
 #include "core/core_impl.h"
 #include "pkm/map.h"
-#include "solvers/solvers_impl.h"
+#include "studies/studies_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -151,7 +151,7 @@ static pkm_status solve_pose(const pkm_case *c, const void *params, const pkm_ma
                              pkm_analysis *an, int64_t p, const sweep_out *out,
                              const pkm_modes **modes, pkm_ctx *ctx)
 {
-    double pose[16];
+    double pose[PKM_POSE_MAX];
     pkm_map_pose(map, p, pose);
     pkm_model *m = NULL;
     const pkm_modes *md = NULL;

@@ -1,4 +1,4 @@
-/* solvers/map.c: frequency-map storage, grid indexing and comparison of map set-ups.
+/* studies/map.c: frequency-map storage, grid indexing and comparison of map set-ups.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 
