@@ -21,6 +21,7 @@
 #include "core/core_impl.h"
 #include "mesh/mesh_impl.h"
 #include "pkm/assembly.h"
+#include "pkm/spatial.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,18 +38,6 @@ typedef struct edge {
     int a, b;  /* vertices (nnodes = ground) */
     int joint; /* joint index, or -1 for a rigid attachment */
 } edge;
-
-/* u_b from u_a across an edge, or the reverse: joint edges shift by nothing (coincident nodes),
- * rigid edges move the reference point. */
-static void transfer(const double x_from[3], const double x_to[3], const double u[6], double out[6])
-{
-    double r[3] = {x_to[0] - x_from[0], x_to[1] - x_from[1], x_to[2] - x_from[2]}, wxr[3];
-    pkm_cross3(u + 3, r, wxr);
-    for (int k = 0; k < 3; k++) {
-        out[k] = u[k] + wxr[k];
-        out[3 + k] = u[3 + k];
-    }
-}
 
 static pkm_status rep_alloc(rep *r, int n, pkm_ctx *ctx)
 {
@@ -271,7 +260,11 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
                 if (rc != PKM_OK) break;
                 for (int t = 0; t < reps[u].n; t++) {
                     reps[w].c[t] = reps[u].c[t];
-                    transfer(xu, m->nodes[w].x, reps[u].v[t], reps[w].v[t]);
+                    /* joint edges shift by nothing (coincident nodes), rigid edges move the
+                     * reference point */
+                    double shift[3];
+                    pkm_vec3_sub(m->nodes[w].x, xu, shift);
+                    pkm_twist_transfer(reps[u].v[t], shift, reps[w].v[t]);
                 }
                 for (int f = 0; f < nf; f++) {
                     reps[w].c[reps[u].n + f] = ncoord++;
@@ -318,11 +311,8 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
         if (b->kind != PKM_BODY_RIGID) continue;
         const int o = b->first_node;
         double c[3], Mr[6][6];
-        for (int k = 0; k < 3; k++)
-            c[k] = b->com[k] - m->nodes[o].x[k];
-        double Jc[3][3];
-        memcpy(Jc, b->inertia, sizeof(Jc));
-        pkm_fem_rigid_mass(b->mass, c, Jc, Mr);
+        pkm_vec3_sub(b->com, m->nodes[o].x, c);
+        pkm_spatial_inertia(b->mass, c, b->inertia, Mr);
         int ncol = merge_idx(&reps[o], NULL, idx);
         memset(E, 0, sizeof(*E) * (size_t)(6 * ncol));
         rep_rows(&reps[o], idx, ncol, E, 0);

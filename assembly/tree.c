@@ -16,6 +16,7 @@
 #include "core/core_impl.h"
 #include "mesh/mesh_impl.h"
 #include "pkm/assembly.h"
+#include "pkm/spatial.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -82,28 +83,6 @@ static int find_root(int *uf, int x)
     return x;
 }
 
-/* Twist (v, w) at point y of the screw s = (v_O, w): v = v_O + w x y. */
-static void screw_at(const double s[6], const double y[3], double t[6])
-{
-    double wxy[3];
-    pkm_cross3(s + 3, y, wxy);
-    for (int k = 0; k < 3; k++) {
-        t[k] = s[k] + wxy[k];
-        t[3 + k] = s[3 + k];
-    }
-}
-
-/* Screw of a twist (v, w) given at point y: v_O = v - w x y. */
-static void twist_to_screw(const double t[6], const double y[3], double s[6])
-{
-    double wxy[3];
-    pkm_cross3(t + 3, y, wxy);
-    for (int k = 0; k < 3; k++) {
-        s[k] = t[k] - wxy[k];
-        s[3 + k] = t[3 + k];
-    }
-}
-
 static double *node_J(const tree *t, int node)
 {
     const leg *L = &t->legs[t->body_leg[t->m->nodes[node].body]];
@@ -119,7 +98,7 @@ static void node_twists(const tree *t, int n, const double y[3], double *T)
         double sc[6], tw[6];
         for (int r = 0; r < 6; r++)
             sc[r] = J[r * nc + c];
-        screw_at(sc, y, tw);
+        pkm_twist_transfer(sc, y, tw);
         for (int r = 0; r < 6; r++)
             T[r * nc + c] = tw[r];
     }
@@ -248,7 +227,7 @@ static void add_elastic_screws(double *J, int ncoord, int c0, double R[3][3], co
         for (int r = 0; r < 3; r++)
             J[r * ncoord + c0 + k] += w[r];
         /* rotation about local axis k through the far node: v_O = x cross w */
-        pkm_cross3(x, w, s);
+        pkm_vec3_cross(x, w, s);
         for (int r = 0; r < 3; r++) {
             J[r * ncoord + c0 + 3 + k] += s[r];
             J[(3 + r) * ncoord + c0 + 3 + k] += w[r];
@@ -284,8 +263,10 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
         double S[PKM_JOINT_MAX_FREE][6];
         int nf = pkm_joint_free_twists(jt, S);
         for (int f = 0; f < nf; f++) {
+            /* the screw (at the origin) of the joint's twist at its point */
+            const double y[3] = {-jt->point[0], -jt->point[1], -jt->point[2]};
             double s[6];
-            twist_to_screw(S[f], jt->point, s);
+            pkm_twist_transfer(S[f], y, s);
             for (int r = 0; r < 6; r++)
                 Je[r * nc + t->joint_coord[t->parent[bi]] + f] += (child ? 1.0 : -1.0) * s[r];
         }
@@ -564,10 +545,9 @@ static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm
         const pkm_body *b = &m->bodies[bi];
         if (b->kind != PKM_BODY_RIGID) continue;
         const double *o = m->nodes[b->first_node].x;
-        double c[3] = {b->com[0] - o[0], b->com[1] - o[1], b->com[2] - o[2]}, Mr[6][6];
-        double Jc[3][3];
-        memcpy(Jc, b->inertia, sizeof(Jc));
-        pkm_fem_rigid_mass(b->mass, c, Jc, Mr);
+        double c[3], Mr[6][6];
+        pkm_vec3_sub(b->com, o, c);
+        pkm_spatial_inertia(b->mass, c, b->inertia, Mr);
         if (bi == m->platform) {
             memset(E, 0, sizeof(double) * 36);
             for (int k = 0; k < 6; k++) {

@@ -113,11 +113,6 @@ void pkm_fem_screw_consistent_stiffness(const pkm_section *s, const pkm_material
 void pkm_fem_screw_consistent_mass(const pkm_section *s, const pkm_material *m, double l,
                                    unsigned flags, double M[8][8]);
 
-/* Rigid body: 6x6 mass matrix on the twist (v, w) at a reference point O, global axes.
- * m: mass (kg); c: centre of mass minus O (m); Jc: inertia tensor about the centre of mass in
- * global axes (kg m^2, row-major 3x3, only read). */
-void pkm_fem_rigid_mass(double m, const double c[3], double Jc[3][3], double M[6][6]);
-
 #ifdef __cplusplus
 }
 #endif
