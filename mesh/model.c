@@ -72,6 +72,36 @@ int pkm_model_element_count(const pkm_model *m)
     return m->nelems;
 }
 
+int pkm_model_joint_count(const pkm_model *m)
+{
+    return m->njoints;
+}
+
+int pkm_model_platform(const pkm_model *m)
+{
+    return m->platform;
+}
+
+const pkm_body *pkm_model_body(const pkm_model *m, int i)
+{
+    return &m->bodies[i];
+}
+
+const pkm_node *pkm_model_node(const pkm_model *m, int i)
+{
+    return &m->nodes[i];
+}
+
+const pkm_elem *pkm_model_elem(const pkm_model *m, int i)
+{
+    return &m->elems[i];
+}
+
+const pkm_joint *pkm_model_joint(const pkm_model *m, int i)
+{
+    return &m->joints[i];
+}
+
 static pkm_status add_node(pkm_model *m, const double x[3], int body, pkm_ctx *ctx)
 {
     if (!grow((void **)&m->nodes, &m->cap_nodes, m->nnodes + 1, sizeof(pkm_node)))
