@@ -1,5 +1,6 @@
 /* tests/test_fem_beam3d.c: 3D beam and rigid-body kernels against analytic energies and
  * frequencies. SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "test_lapack.h"
 #include "test_util.h"
 
 #include "core/core_impl.h"
@@ -8,14 +9,6 @@
 
 #include <stdint.h>
 #include <string.h>
-
-/* Fortran LAPACK; the trailing size_t are the hidden lengths of the character arguments. */
-extern void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
-                   double *w, double *work, const int *lwork, int *info, size_t ljobz,
-                   size_t luplo);
-extern void dsygv_(const int *itype, const char *jobz, const char *uplo, const int *n, double *a,
-                   const int *lda, double *b, const int *ldb, double *w, double *work,
-                   const int *lwork, int *info, size_t ljobz, size_t luplo);
 
 #define NMAX 32
 

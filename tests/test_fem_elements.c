@@ -2,6 +2,7 @@
  * table (pkm_beam_types): symmetry, the rigid-body null space, the mass of a translation, and
  * the convergence of a clamped-free beam to beam theory's first frequency.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "test_lapack.h"
 #include "test_util.h"
 
 #include "core/core_impl.h"
@@ -9,14 +10,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Fortran LAPACK; the trailing size_t are the hidden lengths of the character arguments. */
-extern void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
-                   double *w, double *work, const int *lwork, int *info, size_t ljobz,
-                   size_t luplo);
-extern void dsygv_(const int *itype, const char *jobz, const char *uplo, const int *n, double *a,
-                   const int *lda, double *b, const int *ldb, double *w, double *work,
-                   const int *lwork, int *info, size_t ljobz, size_t luplo);
 
 #define MAXD 18 /* largest element order in the table */
 #define LEN  0.52
