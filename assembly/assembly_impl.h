@@ -106,7 +106,4 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
 pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
                              pkm_ctx *ctx);
 
-/* Small dense helpers on 3-vectors and 6-twists (v, w). */
-void pkm_cross3(const double a[3], const double b[3], double c[3]);
-
 #endif

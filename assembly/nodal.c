@@ -19,8 +19,8 @@
  * element of eq. 15, in 3D). */
 #include "assembly/assembly_impl.h"
 #include "core/core_impl.h"
-#include "mesh/mesh_impl.h"
 #include "pkm/assembly.h"
+#include "pkm/spatial.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,18 +37,6 @@ typedef struct edge {
     int a, b;  /* vertices (nnodes = ground) */
     int joint; /* joint index, or -1 for a rigid attachment */
 } edge;
-
-/* u_b from u_a across an edge, or the reverse: joint edges shift by nothing (coincident nodes),
- * rigid edges move the reference point. */
-static void transfer(const double x_from[3], const double x_to[3], const double u[6], double out[6])
-{
-    double r[3] = {x_to[0] - x_from[0], x_to[1] - x_from[1], x_to[2] - x_from[2]}, wxr[3];
-    pkm_cross3(u + 3, r, wxr);
-    for (int k = 0; k < 3; k++) {
-        out[k] = u[k] + wxr[k];
-        out[3 + k] = u[3 + k];
-    }
-}
 
 static pkm_status rep_alloc(rep *r, int n, pkm_ctx *ctx)
 {
@@ -103,22 +91,24 @@ static int same_frame(double A[3][3], double B[3][3])
 static pkm_status number_curvatures(const pkm_model *m, int64_t *cc, int64_t *ncoord, pkm_ctx *ctx)
 {
     pkm_status rc = PKM_OK;
-    char *jointed = calloc((size_t)(m->nnodes > 0 ? m->nnodes : 1), 1);
+    const int nnodes = pkm_model_node_count(m);
+    char *jointed = calloc((size_t)(nnodes > 0 ? nnodes : 1), 1);
     if (jointed == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
-    for (int j = 0; j < m->njoints; j++)
+    for (int j = 0; j < pkm_model_joint_count(m); j++)
         for (int s = 0; s < 2; s++)
-            if (m->joints[j].node[s] >= 0) jointed[m->joints[j].node[s]] = 1;
-    for (int e = 0; e < 2 * m->nelems; e++)
+            if (pkm_model_joint(m, j)->node[s] >= 0) jointed[pkm_model_joint(m, j)->node[s]] = 1;
+    for (int e = 0; e < 2 * pkm_model_element_count(m); e++)
         cc[e] = -1;
-    for (int bi = 0; bi < m->nbodies && rc == PKM_OK; bi++) {
-        const pkm_body *b = &m->bodies[bi];
+    for (int bi = 0; bi < pkm_model_body_count(m) && rc == PKM_OK; bi++) {
+        const pkm_body *b = pkm_model_body(m, bi);
         if (b->kind != PKM_BODY_BEAM || b->element != PKM_BEAM_QUINTIC) continue;
         const int first = b->first_elem, last = b->first_elem + b->nelem - 1;
         double prev[3][3];
         for (int e = first; e <= last && rc == PKM_OK; e++) {
-            const pkm_elem *el = &m->elems[e];
+            const pkm_elem *el = pkm_model_elem(m, e);
             double R[3][3], l;
-            rc = pkm_fem_beam3d_frame(m->nodes[el->n1].x, m->nodes[el->n2].x, b->zref, R, &l, ctx);
+            rc = pkm_fem_beam3d_frame(pkm_model_node(m, el->n1)->x, pkm_model_node(m, el->n2)->x,
+                                      b->zref, R, &l, ctx);
             if (rc != PKM_OK) break;
             if (e == first) {
                 if (!b->end_curvature_zero) cc[2 * e] = *ncoord, *ncoord += 3;
@@ -144,10 +134,10 @@ static pkm_status number_curvatures(const pkm_model *m, int64_t *cc, int64_t *nc
 static pkm_status add_cubic(const pkm_model *m, const pkm_elem *el, const rep *reps, int64_t *idx,
                             double *E, pkm_trip *trip, pkm_ctx *ctx)
 {
-    const pkm_body *b = &m->bodies[el->body];
+    const pkm_body *b = pkm_model_body(m, el->body);
     double R[3][3], l, Kl[12][12], Ml[12][12];
-    pkm_status rc =
-        pkm_fem_beam3d_frame(m->nodes[el->n1].x, m->nodes[el->n2].x, b->zref, R, &l, ctx);
+    pkm_status rc = pkm_fem_beam3d_frame(pkm_model_node(m, el->n1)->x, pkm_model_node(m, el->n2)->x,
+                                         b->zref, R, &l, ctx);
     if (rc != PKM_OK) return rc;
     pkm_fem_beam3d_stiffness(&b->section, &b->material, l, Kl);
     pkm_fem_beam3d_mass(&b->section, &b->material, l, b->mass_flags, Ml);
@@ -172,10 +162,10 @@ static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const rep 
                               const int64_t cc[2], int64_t *idx, double *E, pkm_trip *trip,
                               pkm_ctx *ctx)
 {
-    const pkm_body *b = &m->bodies[el->body];
+    const pkm_body *b = pkm_model_body(m, el->body);
     double R[3][3], l, K[18][18], M[18][18];
-    pkm_status rc =
-        pkm_fem_beam3d_frame(m->nodes[el->n1].x, m->nodes[el->n2].x, b->zref, R, &l, ctx);
+    pkm_status rc = pkm_fem_beam3d_frame(pkm_model_node(m, el->n1)->x, pkm_model_node(m, el->n2)->x,
+                                         b->zref, R, &l, ctx);
     if (rc != PKM_OK) return rc;
     pkm_fem_quintic_stiffness(&b->section, &b->material, l, K);
     pkm_fem_quintic_mass(&b->section, &b->material, l, b->mass_flags, M);
@@ -201,10 +191,11 @@ static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const rep 
 pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
                               pkm_ctx *ctx)
 {
-    const int nv = m->nnodes + 1, ground = m->nnodes;
+    const int nnodes = pkm_model_node_count(m), njoints = pkm_model_joint_count(m);
+    const int nv = nnodes + 1, ground = nnodes;
     pkm_status rc = PKM_OK;
     rep *reps = calloc((size_t)nv, sizeof(*reps));
-    edge *edges = malloc(sizeof(*edges) * (size_t)(m->njoints + m->nnodes + 1));
+    edge *edges = malloc(sizeof(*edges) * (size_t)(njoints + nnodes + 1));
     int *visited = calloc((size_t)nv, sizeof(*visited));
     int *queue = malloc(sizeof(*queue) * (size_t)nv);
     int64_t *idx = NULL, *cc = NULL;
@@ -214,13 +205,13 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
         goto done;
     }
     int ne = 0;
-    for (int j = 0; j < m->njoints; j++) {
-        const pkm_joint *jt = &m->joints[j];
+    for (int j = 0; j < njoints; j++) {
+        const pkm_joint *jt = pkm_model_joint(m, j);
         edges[ne++] = (edge){jt->node[0] < 0 ? ground : jt->node[0],
                              jt->node[1] < 0 ? ground : jt->node[1], j};
     }
-    for (int i = 0; i < m->nnodes; i++) {
-        const pkm_body *b = &m->bodies[m->nodes[i].body];
+    for (int i = 0; i < nnodes; i++) {
+        const pkm_body *b = pkm_model_body(m, pkm_model_node(m, i)->body);
         if (b->kind == PKM_BODY_RIGID && i != b->first_node)
             edges[ne++] = (edge){b->first_node, i, -1};
     }
@@ -231,7 +222,7 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
     }
     /* Breadth-first over the node graph, the ground's component first. */
     int64_t ncoord = 0;
-    for (int r = -1; r < m->nnodes && rc == PKM_OK; r++) {
+    for (int r = -1; r < nnodes && rc == PKM_OK; r++) {
         const int root = (r < 0) ? ground : r;
         if (visited[root]) continue;
         if (root == ground) {
@@ -255,8 +246,9 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
                 int w = (edges[e].a == u) ? edges[e].b : edges[e].a;
                 double sign = (edges[e].a == u) ? 1.0 : -1.0;
                 if (visited[w]) {
-                    const char *what = edges[e].joint >= 0 ? m->joints[edges[e].joint].name
-                                                           : m->bodies[m->nodes[w].body].name;
+                    const char *what = edges[e].joint >= 0
+                                           ? pkm_model_joint(m, edges[e].joint)->name
+                                           : pkm_model_body(m, pkm_model_node(m, w)->body)->name;
                     rc = PKM_FAIL(ctx, PKM_ERR_MODEL,
                                   "nodal assembly: '%s' closes a loop of joints and rigid bodies "
                                   "without a flexible element in it (over-constrained)",
@@ -265,13 +257,19 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
                 }
                 double S[PKM_JOINT_MAX_FREE][6];
                 int nf = 0;
-                if (edges[e].joint >= 0) nf = pkm_joint_free_twists(&m->joints[edges[e].joint], S);
-                const double *xu = (u == ground) ? m->nodes[w].x : m->nodes[u].x;
+                if (edges[e].joint >= 0)
+                    nf = pkm_joint_free_twists(pkm_model_joint(m, edges[e].joint), S);
+                const double *xu =
+                    (u == ground) ? pkm_model_node(m, w)->x : pkm_model_node(m, u)->x;
                 rc = rep_alloc(&reps[w], reps[u].n + nf, ctx);
                 if (rc != PKM_OK) break;
                 for (int t = 0; t < reps[u].n; t++) {
                     reps[w].c[t] = reps[u].c[t];
-                    transfer(xu, m->nodes[w].x, reps[u].v[t], reps[w].v[t]);
+                    /* joint edges shift by nothing (coincident nodes), rigid edges move the
+                     * reference point */
+                    double shift[3];
+                    pkm_vec3_sub(pkm_model_node(m, w)->x, xu, shift);
+                    pkm_twist_transfer(reps[u].v[t], shift, reps[w].v[t]);
                 }
                 for (int f = 0; f < nf; f++) {
                     reps[w].c[reps[u].n + f] = ncoord++;
@@ -286,7 +284,7 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
     free(used);
     if (rc != PKM_OK) goto done;
     const int64_t ntwist = ncoord;
-    cc = malloc(sizeof(*cc) * (size_t)(2 * m->nelems + 1));
+    cc = malloc(sizeof(*cc) * (size_t)(2 * pkm_model_element_count(m) + 1));
     if (cc == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
         goto done;
@@ -297,7 +295,7 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
     rc = pkm_trip_begin(trip, ncoord, ctx);
     if (rc != PKM_OK) goto done;
     int maxn = 0;
-    for (int i = 0; i < m->nnodes; i++)
+    for (int i = 0; i < nnodes; i++)
         maxn = (reps[i].n > maxn) ? reps[i].n : maxn;
     /* Room for two node representations and two curvature triples. */
     idx = malloc(sizeof(*idx) * (size_t)(2 * maxn + 6));
@@ -306,23 +304,20 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate element maps");
         goto done;
     }
-    for (int e = 0; e < m->nelems && rc == PKM_OK; e++) {
-        const pkm_elem *el = &m->elems[e];
-        if (m->bodies[el->body].element == PKM_BEAM_CUBIC)
+    for (int e = 0; e < pkm_model_element_count(m) && rc == PKM_OK; e++) {
+        const pkm_elem *el = pkm_model_elem(m, e);
+        if (pkm_model_body(m, el->body)->element == PKM_BEAM_CUBIC)
             rc = add_cubic(m, el, reps, idx, E, trip, ctx);
         else
             rc = add_quintic(m, el, reps, cc + 2 * e, idx, E, trip, ctx);
     }
-    for (int bi = 0; bi < m->nbodies && rc == PKM_OK; bi++) {
-        const pkm_body *b = &m->bodies[bi];
+    for (int bi = 0; bi < pkm_model_body_count(m) && rc == PKM_OK; bi++) {
+        const pkm_body *b = pkm_model_body(m, bi);
         if (b->kind != PKM_BODY_RIGID) continue;
         const int o = b->first_node;
         double c[3], Mr[6][6];
-        for (int k = 0; k < 3; k++)
-            c[k] = b->com[k] - m->nodes[o].x[k];
-        double Jc[3][3];
-        memcpy(Jc, b->inertia, sizeof(Jc));
-        pkm_fem_rigid_mass(b->mass, c, Jc, Mr);
+        pkm_vec3_sub(b->com, pkm_model_node(m, o)->x, c);
+        pkm_spatial_inertia(b->mass, c, b->inertia, Mr);
         int ncol = merge_idx(&reps[o], NULL, idx);
         memset(E, 0, sizeof(*E) * (size_t)(6 * ncol));
         rep_rows(&reps[o], idx, ncol, E, 0);
@@ -330,7 +325,7 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
     }
     if (rc == PKM_OK && info != NULL) {
         memset(info, 0, sizeof(*info));
-        info->n_total = 6 * (int64_t)m->nnodes + (ncoord - ntwist);
+        info->n_total = 6 * (int64_t)nnodes + (ncoord - ntwist);
         info->n_reduced = ncoord;
     }
 done:

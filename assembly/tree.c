@@ -14,8 +14,9 @@
  * M = J^T M_tot J, K = J^T K_tot J (eq. 54), accumulated element by element. */
 #include "assembly/assembly_impl.h"
 #include "core/core_impl.h"
-#include "mesh/mesh_impl.h"
 #include "pkm/assembly.h"
+#include "pkm/spatial.h"
+#include "pkm/topology.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,16 +35,12 @@ typedef struct leg {
 
 typedef struct tree {
     const pkm_model *m;
-    int np; /* 6 with a platform, else 0 */
+    int np;             /* 6 with a platform, else 0 */
+    pkm_topology *topo; /* spanning tree, legs, cuts (mesh/topology.c) */
     int nlegs;
     leg *legs;
-    int *body_leg; /* per body: leg index, -1 for the platform */
-    int *parent;   /* per body: tree joint, -1 if none */
-    int *entry;    /* per body: node where the tree enters it */
-    int *order;    /* bodies in breadth-first order */
+    const int *order; /* bodies in breadth-first order */
     int norder;
-    int *is_tree;     /* per joint */
-    int *joint_leg;   /* per joint */
     int *joint_coord; /* per joint: first leg coordinate of its free motions */
     int *elem_coord;  /* per element: first of its 6 elastic coordinates */
     int *elem_start;  /* per element: node carrying the floating frame */
@@ -61,12 +58,7 @@ static void tree_free(tree *t)
             free(t->legs[l].Q);
         }
     free(t->legs);
-    free(t->body_leg);
-    free(t->parent);
-    free(t->entry);
-    free(t->order);
-    free(t->is_tree);
-    free(t->joint_leg);
+    pkm_topology_destroy(&t->topo);
     free(t->joint_coord);
     free(t->elem_coord);
     free(t->elem_start);
@@ -75,51 +67,22 @@ static void tree_free(tree *t)
     free(t->elim_elem);
 }
 
-static int find_root(int *uf, int x)
-{
-    while (uf[x] != x)
-        x = uf[x] = uf[uf[x]];
-    return x;
-}
-
-/* Twist (v, w) at point y of the screw s = (v_O, w): v = v_O + w x y. */
-static void screw_at(const double s[6], const double y[3], double t[6])
-{
-    double wxy[3];
-    pkm_cross3(s + 3, y, wxy);
-    for (int k = 0; k < 3; k++) {
-        t[k] = s[k] + wxy[k];
-        t[3 + k] = s[3 + k];
-    }
-}
-
-/* Screw of a twist (v, w) given at point y: v_O = v - w x y. */
-static void twist_to_screw(const double t[6], const double y[3], double s[6])
-{
-    double wxy[3];
-    pkm_cross3(t + 3, y, wxy);
-    for (int k = 0; k < 3; k++) {
-        s[k] = t[k] - wxy[k];
-        s[3 + k] = t[3 + k];
-    }
-}
-
 static double *node_J(const tree *t, int node)
 {
-    const leg *L = &t->legs[t->body_leg[t->m->nodes[node].body]];
+    const leg *L = &t->legs[pkm_topology_body_leg(t->topo, pkm_model_node(t->m, node)->body)];
     return L->J + (size_t)t->node_local[node] * 6 * (size_t)L->ncoord;
 }
 
 /* Twists at point y of node n's coordinates: T (6 x ncoord, row-major) = [I, -[y]x; 0, I] J_n. */
 static void node_twists(const tree *t, int n, const double y[3], double *T)
 {
-    const int nc = t->legs[t->body_leg[t->m->nodes[n].body]].ncoord;
+    const int nc = t->legs[pkm_topology_body_leg(t->topo, pkm_model_node(t->m, n)->body)].ncoord;
     const double *J = node_J(t, n);
     for (int c = 0; c < nc; c++) {
         double sc[6], tw[6];
         for (int r = 0; r < 6; r++)
             sc[r] = J[r * nc + c];
-        screw_at(sc, y, tw);
+        pkm_twist_transfer(sc, y, tw);
         for (int r = 0; r < 6; r++)
             T[r * nc + c] = tw[r];
     }
@@ -129,89 +92,11 @@ static void node_twists(const tree *t, int n, const double y[3], double *T)
 static pkm_status elem_frame(const tree *t, int e, int *s, int *tn, double R[3][3], double *l,
                              pkm_ctx *ctx)
 {
-    const pkm_elem *el = &t->m->elems[e];
+    const pkm_elem *el = pkm_model_elem(t->m, e);
     *s = t->elem_start[e];
     *tn = (*s == el->n1) ? el->n2 : el->n1;
-    return pkm_fem_beam3d_frame(t->m->nodes[*s].x, t->m->nodes[*tn].x, t->m->bodies[el->body].zref,
-                                R, l, ctx);
-}
-
-/* Breadth-first spanning tree of the bodies from the ground, not entering the platform and not
- * using joints flagged as cuts; the other joints are the loop-closure cuts. */
-static pkm_status build_tree(tree *t, pkm_ctx *ctx)
-{
-    const pkm_model *m = t->m;
-    int *seen = calloc((size_t)m->nbodies + 1, sizeof(*seen));
-    if (seen == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the virtual tree");
-    for (int b = 0; b < m->nbodies; b++)
-        t->parent[b] = t->entry[b] = -1;
-    /* The ground is vertex -1; it is popped first. */
-    int qh = 0;
-    t->norder = 0;
-    for (int u = PKM_GROUND;; u = (qh < t->norder) ? t->order[qh++] : -2) {
-        if (u == -2) break;
-        for (int j = 0; j < m->njoints; j++) {
-            const pkm_joint *jt = &m->joints[j];
-            if (jt->cut || (jt->body[0] != u && jt->body[1] != u)) continue;
-            int side = (jt->body[0] == u) ? 1 : 0, v = jt->body[side];
-            if (v == PKM_GROUND || v == m->platform || seen[v]) continue;
-            seen[v] = 1;
-            t->parent[v] = j;
-            t->entry[v] = jt->node[side];
-            t->is_tree[j] = 1;
-            t->order[t->norder++] = v;
-        }
-    }
-    free(seen);
-    for (int b = 0; b < m->nbodies; b++)
-        if (b != m->platform && t->parent[b] < 0)
-            return PKM_FAIL(ctx, PKM_ERR_MODEL,
-                            "body '%s' is not connected to the ground except through the platform "
-                            "or cut joints",
-                            m->bodies[b].name);
-    return PKM_OK;
-}
-
-/* Legs: groups of bodies joined without passing through the ground or the platform. */
-static pkm_status find_legs(tree *t, pkm_ctx *ctx)
-{
-    const pkm_model *m = t->m;
-    int *uf = malloc(sizeof(*uf) * (size_t)(m->nbodies + 1));
-    if (uf == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate legs");
-    for (int b = 0; b < m->nbodies; b++)
-        uf[b] = b;
-    for (int j = 0; j < m->njoints; j++) {
-        int a = m->joints[j].body[0], b = m->joints[j].body[1];
-        if (a < 0 || b < 0 || a == m->platform || b == m->platform) continue;
-        uf[find_root(uf, a)] = find_root(uf, b);
-    }
-    t->nlegs = 0;
-    for (int b = 0; b < m->nbodies; b++)
-        t->body_leg[b] = -1;
-    for (int b = 0; b < m->nbodies; b++) {
-        if (b == m->platform) continue;
-        int r = find_root(uf, b);
-        if (t->body_leg[r] < 0 || r == b) {
-            if (t->body_leg[r] < 0) t->body_leg[r] = t->nlegs++;
-        }
-        t->body_leg[b] = t->body_leg[r];
-    }
-    free(uf);
-    for (int j = 0; j < m->njoints; j++) {
-        const pkm_joint *jt = &m->joints[j];
-        t->joint_leg[j] = -1;
-        for (int s = 0; s < 2; s++)
-            if (jt->body[s] >= 0 && jt->body[s] != m->platform)
-                t->joint_leg[j] = t->body_leg[jt->body[s]];
-        if (t->joint_leg[j] < 0)
-            return PKM_FAIL(ctx, PKM_ERR_MODEL,
-                            "joint '%s' connects the platform to the ground directly; model it "
-                            "through a leg",
-                            jt->name);
-    }
-    t->legs = calloc((size_t)(t->nlegs > 0 ? t->nlegs : 1), sizeof(*t->legs));
-    if (t->legs == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate legs");
-    return PKM_OK;
+    return pkm_fem_beam3d_frame(pkm_model_node(t->m, *s)->x, pkm_model_node(t->m, *tn)->x,
+                                pkm_model_body(t->m, el->body)->zref, R, l, ctx);
 }
 
 /* Coordinates of each leg: free motions of its joints, then 6 per element (in tree order). */
@@ -219,23 +104,23 @@ static void number_coordinates(tree *t)
 {
     const pkm_model *m = t->m;
     double S[PKM_JOINT_MAX_FREE][6];
-    for (int j = 0; j < m->njoints; j++) {
-        leg *L = &t->legs[t->joint_leg[j]];
+    for (int j = 0; j < pkm_model_joint_count(m); j++) {
+        leg *L = &t->legs[pkm_topology_joint_leg(t->topo, j)];
         t->joint_coord[j] = L->ncoord;
-        L->ncoord += pkm_joint_free_twists(&m->joints[j], S);
+        L->ncoord += pkm_joint_free_twists(pkm_model_joint(m, j), S);
     }
     for (int i = 0; i < t->norder; i++) {
-        const pkm_body *b = &m->bodies[t->order[i]];
-        leg *L = &t->legs[t->body_leg[t->order[i]]];
+        const pkm_body *b = pkm_model_body(m, t->order[i]);
+        leg *L = &t->legs[pkm_topology_body_leg(t->topo, t->order[i])];
         for (int e = b->first_elem; e < b->first_elem + b->nelem; e++) {
             t->elem_coord[e] = L->ncoord;
             L->ncoord += 6;
         }
     }
-    for (int n = 0; n < m->nnodes; n++) {
-        int b = m->nodes[n].body;
-        if (b == m->platform) continue;
-        t->node_local[n] = t->legs[t->body_leg[b]].nnodes++;
+    for (int n = 0; n < pkm_model_node_count(m); n++) {
+        int b = pkm_model_node(m, n)->body;
+        if (b == pkm_model_platform(m)) continue;
+        t->node_local[n] = t->legs[pkm_topology_body_leg(t->topo, b)].nnodes++;
     }
 }
 
@@ -248,7 +133,7 @@ static void add_elastic_screws(double *J, int ncoord, int c0, double R[3][3], co
         for (int r = 0; r < 3; r++)
             J[r * ncoord + c0 + k] += w[r];
         /* rotation about local axis k through the far node: v_O = x cross w */
-        pkm_cross3(x, w, s);
+        pkm_vec3_cross(x, w, s);
         for (int r = 0; r < 3; r++) {
             J[r * ncoord + c0 + 3 + k] += s[r];
             J[(3 + r) * ncoord + c0 + 3 + k] += w[r];
@@ -268,36 +153,40 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
     }
     for (int i = 0; i < t->norder; i++) {
         const int bi = t->order[i];
-        const pkm_body *b = &m->bodies[bi];
-        const pkm_joint *jt = &m->joints[t->parent[bi]];
-        const int nc = t->legs[t->body_leg[bi]].ncoord;
-        const int child = (jt->node[1] == t->entry[bi] && jt->body[1] == bi) ? 1 : 0;
+        const pkm_body *b = pkm_model_body(m, bi);
+        const int parent = pkm_topology_parent_joint(t->topo, bi);
+        const int entry = pkm_topology_entry_node(t->topo, bi);
+        const pkm_joint *jt = pkm_model_joint(m, parent);
+        const int nc = t->legs[pkm_topology_body_leg(t->topo, bi)].ncoord;
+        const int child = (jt->node[1] == entry && jt->body[1] == bi) ? 1 : 0;
         const int pnode = jt->node[1 - child];
-        double *Je = node_J(t, t->entry[bi]);
+        double *Je = node_J(t, entry);
         if (pnode >= 0) {
             memcpy(Je, node_J(t, pnode), sizeof(double) * 6 * (size_t)nc);
-            t->last_elem[t->entry[bi]] = t->last_elem[pnode];
+            t->last_elem[entry] = t->last_elem[pnode];
         } else {
-            t->last_elem[t->entry[bi]] = -1;
+            t->last_elem[entry] = -1;
         }
         /* Joint motions of the child relative to the parent: u_b = u_a + S d. */
         double S[PKM_JOINT_MAX_FREE][6];
         int nf = pkm_joint_free_twists(jt, S);
         for (int f = 0; f < nf; f++) {
+            /* the screw (at the origin) of the joint's twist at its point */
+            const double y[3] = {-jt->point[0], -jt->point[1], -jt->point[2]};
             double s[6];
-            twist_to_screw(S[f], jt->point, s);
+            pkm_twist_transfer(S[f], y, s);
             for (int r = 0; r < 6; r++)
-                Je[r * nc + t->joint_coord[t->parent[bi]] + f] += (child ? 1.0 : -1.0) * s[r];
+                Je[r * nc + t->joint_coord[parent] + f] += (child ? 1.0 : -1.0) * s[r];
         }
         if (b->kind == PKM_BODY_RIGID) {
-            for (int n = 0; n < m->nnodes; n++)
-                if (m->nodes[n].body == bi && n != t->entry[bi]) {
+            for (int n = 0; n < pkm_model_node_count(m); n++)
+                if (pkm_model_node(m, n)->body == bi && n != entry) {
                     memcpy(node_J(t, n), Je, sizeof(double) * 6 * (size_t)nc);
-                    t->last_elem[n] = t->last_elem[t->entry[bi]];
+                    t->last_elem[n] = t->last_elem[entry];
                 }
             continue;
         }
-        const int k0 = t->entry[bi] - b->first_node;
+        const int k0 = entry - b->first_node;
         for (int dir = -1; dir <= 1; dir += 2) {
             for (int k = k0 + dir; k >= 0 && k < b->nnodes; k += dir) {
                 const int from = b->first_node + k - dir, to = b->first_node + k;
@@ -309,7 +198,7 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
                 if (rc != PKM_OK) return rc;
                 double *Jt = node_J(t, to);
                 memcpy(Jt, node_J(t, from), sizeof(double) * 6 * (size_t)nc);
-                add_elastic_screws(Jt, nc, t->elem_coord[e], R, m->nodes[to].x);
+                add_elastic_screws(Jt, nc, t->elem_coord[e], R, pkm_model_node(m, to)->x);
                 t->last_elem[to] = e;
             }
         }
@@ -323,16 +212,17 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
 static void closure_rows(const tree *t, int j, double *C, double *T)
 {
     const pkm_model *m = t->m;
-    const pkm_joint *jt = &m->joints[j];
-    const leg *L = &t->legs[t->joint_leg[j]];
+    const pkm_joint *jt = pkm_model_joint(m, j);
+    const leg *L = &t->legs[pkm_topology_joint_leg(t->topo, j)];
     const int nc = L->ncoord, w = nc + t->np;
     memset(C, 0, sizeof(double) * 6 * (size_t)w);
     for (int side = 0; side < 2; side++) {
         const double sg = side ? 1.0 : -1.0;
         if (jt->body[side] < 0) continue;
-        if (jt->body[side] == m->platform) {
+        if (jt->body[side] == pkm_model_platform(m)) {
             /* Rigid-body relation of eqs. 43-44: t(y) = (v_P + w x (y - P), w). */
-            const double *P = m->nodes[m->bodies[m->platform].first_node].x;
+            const double *P =
+                pkm_model_node(m, pkm_model_body(m, pkm_model_platform(m))->first_node)->x;
             double d[3] = {jt->point[0] - P[0], jt->point[1] - P[1], jt->point[2] - P[2]};
             for (int k = 0; k < 3; k++) {
                 C[k * w + nc + k] += sg;
@@ -362,9 +252,11 @@ static void closure_rows(const tree *t, int j, double *C, double *T)
 /* Whether element e moves node n (its coordinates are upstream of n). */
 static int moves(const tree *t, int e, int n)
 {
-    if (n < 0 || t->m->nodes[n].body == t->m->platform) return 0;
-    if (t->body_leg[t->m->nodes[n].body] != t->body_leg[t->m->elems[e].body]) return 0;
-    const leg *L = &t->legs[t->body_leg[t->m->nodes[n].body]];
+    if (n < 0 || pkm_model_node(t->m, n)->body == pkm_model_platform(t->m)) return 0;
+    if (pkm_topology_body_leg(t->topo, pkm_model_node(t->m, n)->body) !=
+        pkm_topology_body_leg(t->topo, pkm_model_elem(t->m, e)->body))
+        return 0;
+    const leg *L = &t->legs[pkm_topology_body_leg(t->topo, pkm_model_node(t->m, n)->body)];
     const double *J = node_J(t, n);
     for (int r = 0; r < 6; r++)
         for (int k = 0; k < 6; k++)
@@ -378,22 +270,22 @@ static int moves(const tree *t, int e, int n)
 static pkm_status choose_eliminated(tree *t, pkm_ctx *ctx)
 {
     const pkm_model *m = t->m;
-    for (int j = 0; j < m->njoints; j++)
+    for (int j = 0; j < pkm_model_joint_count(m); j++)
         t->elim_elem[j] = -1;
-    for (int j = 0; j < m->njoints; j++) {
-        if (t->is_tree[j]) continue;
-        const pkm_joint *jt = &m->joints[j];
+    for (int j = 0; j < pkm_model_joint_count(m); j++) {
+        if (!pkm_topology_is_cut(t->topo, j)) continue;
+        const pkm_joint *jt = pkm_model_joint(m, j);
         for (int side = 0; side < 2 && t->elim_elem[j] < 0; side++) {
             const int n = jt->node[side];
-            if (n < 0 || jt->body[side] == m->platform) continue;
+            if (n < 0 || jt->body[side] == pkm_model_platform(m)) continue;
             const int e = t->last_elem[n];
             if (e < 0) continue;
             int ok = 1;
-            for (int j2 = 0; j2 < m->njoints && ok; j2++) {
-                if (j2 == j || t->is_tree[j2]) continue;
+            for (int j2 = 0; j2 < pkm_model_joint_count(m) && ok; j2++) {
+                if (j2 == j || !pkm_topology_is_cut(t->topo, j2)) continue;
                 if (t->elim_elem[j2] == e) ok = 0;
                 for (int s2 = 0; s2 < 2 && ok; s2++)
-                    if (moves(t, e, m->joints[j2].node[s2])) ok = 0;
+                    if (moves(t, e, pkm_model_joint(m, j2)->node[s2])) ok = 0;
             }
             if (ok) t->elim_elem[j] = e;
         }
@@ -420,9 +312,9 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
         for (int c = 0; c < L->ncoord; c++)
             L->indep[c] = 0;
     }
-    for (int j = 0; j < m->njoints; j++) {
+    for (int j = 0; j < pkm_model_joint_count(m); j++) {
         if (t->elim_elem[j] < 0) continue;
-        leg *L = &t->legs[t->joint_leg[j]];
+        leg *L = &t->legs[pkm_topology_joint_leg(t->topo, j)];
         for (int k = 0; k < 6; k++)
             L->indep[t->elem_coord[t->elim_elem[j]] + k] = -1;
     }
@@ -441,11 +333,11 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
         for (int c = 0; c < L->ncoord; c++)
             if (L->indep[c] >= 0) L->Q[c * w + L->indep[c]] = 1.0;
     }
-    for (int j = 0; j < m->njoints; j++) {
+    for (int j = 0; j < pkm_model_joint_count(m); j++) {
         const int e = t->elim_elem[j];
         if (e < 0) continue;
-        const pkm_joint *jt = &m->joints[j];
-        leg *L = &t->legs[t->joint_leg[j]];
+        const pkm_joint *jt = pkm_model_joint(m, j);
+        leg *L = &t->legs[pkm_topology_joint_leg(t->topo, j)];
         const int nc = L->ncoord, wc = nc + t->np, w = L->n0 + t->np;
         double *C = malloc(sizeof(double) * 6 * (size_t)(wc + nc));
         if (C == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate closure");
@@ -459,12 +351,13 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
             free(C);
             return rc;
         }
-        const double sg =
-            (jt->node[1] >= 0 && jt->body[1] != m->platform && t->last_elem[jt->node[1]] == e)
-                ? 1.0
-                : -1.0;
-        double d[3] = {jt->point[0] - m->nodes[tn].x[0], jt->point[1] - m->nodes[tn].x[1],
-                       jt->point[2] - m->nodes[tn].x[2]};
+        const double sg = (jt->node[1] >= 0 && jt->body[1] != pkm_model_platform(m) &&
+                           t->last_elem[jt->node[1]] == e)
+                              ? 1.0
+                              : -1.0;
+        double d[3] = {jt->point[0] - pkm_model_node(m, tn)->x[0],
+                       jt->point[1] - pkm_model_node(m, tn)->x[1],
+                       jt->point[2] - pkm_model_node(m, tn)->x[2]};
         double Rd[3][3]; /* R [d]x */
         for (int a = 0; a < 3; a++) {
             Rd[a][0] = R[a][1] * d[2] - R[a][2] * d[1];
@@ -527,9 +420,9 @@ static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate element Jacobians");
         goto done;
     }
-    for (int e = 0; e < m->nelems && rc == PKM_OK; e++) {
-        const pkm_body *b = &m->bodies[m->elems[e].body];
-        const leg *L = &t->legs[t->body_leg[m->elems[e].body]];
+    for (int e = 0; e < pkm_model_element_count(m) && rc == PKM_OK; e++) {
+        const pkm_body *b = pkm_model_body(m, pkm_model_elem(m, e)->body);
+        const leg *L = &t->legs[pkm_topology_body_leg(t->topo, pkm_model_elem(m, e)->body)];
         const int nc = L->ncoord, w = L->n0 + t->np;
         int s, tn;
         double R[3][3], l, Mf[12][12], Kf6[6][6], Kf[12][12] = {{0}};
@@ -543,7 +436,7 @@ static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm
         /* J_ij of eqs. 28-32: the frame twist at the start node in local axes, then the element's
          * own elastic coordinates. */
         memset(A, 0, sizeof(double) * 12 * (size_t)nc);
-        node_twists(t, s, m->nodes[s].x, Tw);
+        node_twists(t, s, pkm_model_node(m, s)->x, Tw);
         for (int c = 0; c < nc; c++)
             for (int a = 0; a < 3; a++)
                 for (int k = 0; k < 3; k++) {
@@ -560,15 +453,14 @@ static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm
         rc = pkm_trip_add_congruence(trip, 12, w, idx, E, &Kf[0][0], &Mf[0][0], ctx);
     }
     /* Rigid bodies: the platform on x_p directly, the others through their leg's screws. */
-    for (int bi = 0; bi < m->nbodies && rc == PKM_OK; bi++) {
-        const pkm_body *b = &m->bodies[bi];
+    for (int bi = 0; bi < pkm_model_body_count(m) && rc == PKM_OK; bi++) {
+        const pkm_body *b = pkm_model_body(m, bi);
         if (b->kind != PKM_BODY_RIGID) continue;
-        const double *o = m->nodes[b->first_node].x;
-        double c[3] = {b->com[0] - o[0], b->com[1] - o[1], b->com[2] - o[2]}, Mr[6][6];
-        double Jc[3][3];
-        memcpy(Jc, b->inertia, sizeof(Jc));
-        pkm_fem_rigid_mass(b->mass, c, Jc, Mr);
-        if (bi == m->platform) {
+        const double *o = pkm_model_node(m, b->first_node)->x;
+        double c[3], Mr[6][6];
+        pkm_vec3_sub(b->com, o, c);
+        pkm_spatial_inertia(b->mass, c, b->inertia, Mr);
+        if (bi == pkm_model_platform(m)) {
             memset(E, 0, sizeof(double) * 36);
             for (int k = 0; k < 6; k++) {
                 E[k * 6 + k] = 1.0;
@@ -577,7 +469,7 @@ static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm
             rc = pkm_trip_add_congruence(trip, 6, 6, idx, E, NULL, &Mr[0][0], ctx);
             continue;
         }
-        const leg *L = &t->legs[t->body_leg[bi]];
+        const leg *L = &t->legs[pkm_topology_body_leg(t->topo, bi)];
         node_twists(t, b->first_node, o, A);
         times_Q(L, t->np, 6, A, E);
         for (int k = 0; k < L->n0; k++)
@@ -665,17 +557,17 @@ static pkm_status check_triplet_size(const tree *t, pkm_ctx *ctx)
     int *mark = calloc((size_t)maxw, sizeof(int));
     if (mark == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the assembly count");
     double trip = 21.0; /* the platform's 6 x 6 */
-    for (int e = 0; e < m->nelems; e++) {
-        const leg *L = &t->legs[t->body_leg[m->elems[e].body]];
+    for (int e = 0; e < pkm_model_element_count(m); e++) {
+        const leg *L = &t->legs[pkm_topology_body_leg(t->topo, pkm_model_elem(m, e)->body)];
         const double nk =
             (double)reached_columns(t, L, t->elem_start[e], t->elem_coord[e], mark, e + 1);
         trip += nk * (nk + 1.0) / 2.0;
     }
-    for (int b = 0; b < m->nbodies; b++) {
-        if (m->bodies[b].kind != PKM_BODY_RIGID || b == m->platform) continue;
-        const leg *L = &t->legs[t->body_leg[b]];
-        const double nk =
-            (double)reached_columns(t, L, m->bodies[b].first_node, -1, mark, m->nelems + b + 1);
+    for (int b = 0; b < pkm_model_body_count(m); b++) {
+        if (pkm_model_body(m, b)->kind != PKM_BODY_RIGID || b == pkm_model_platform(m)) continue;
+        const leg *L = &t->legs[pkm_topology_body_leg(t->topo, b)];
+        const double nk = (double)reached_columns(t, L, pkm_model_body(m, b)->first_node, -1, mark,
+                                                  pkm_model_element_count(m) + b + 1);
         trip += nk * (nk + 1.0) / 2.0;
     }
     free(mark);
@@ -690,40 +582,40 @@ static pkm_status check_triplet_size(const tree *t, pkm_ctx *ctx)
 pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
                              pkm_ctx *ctx)
 {
-    for (int b = 0; b < m->nbodies; b++)
-        if (m->bodies[b].kind == PKM_BODY_BEAM && m->bodies[b].element != PKM_BEAM_CUBIC)
+    for (int b = 0; b < pkm_model_body_count(m); b++)
+        if (pkm_model_body(m, b)->kind == PKM_BODY_BEAM &&
+            pkm_model_body(m, b)->element != PKM_BEAM_CUBIC)
             return PKM_FAIL(ctx, PKM_ERR_MODEL,
                             "tree assembly: beam '%s' uses quintic elements; the virtual-tree "
                             "formulation has cubic elements only (use the nodal formulation)",
-                            m->bodies[b].name);
+                            pkm_model_body(m, b)->name);
     tree t;
     memset(&t, 0, sizeof(t));
     t.m = m;
-    t.np = (m->platform >= 0) ? 6 : 0;
+    t.np = (pkm_model_platform(m) >= 0) ? 6 : 0;
     pkm_status rc = PKM_OK;
-    const size_t nb = (size_t)m->nbodies + 1, nj = (size_t)m->njoints + 1;
-    const size_t ne = (size_t)m->nelems + 1, nn = (size_t)m->nnodes + 1;
-    t.body_leg = calloc(nb, sizeof(int));
-    t.parent = calloc(nb, sizeof(int));
-    t.entry = calloc(nb, sizeof(int));
-    t.order = calloc(nb, sizeof(int));
-    t.is_tree = calloc(nj, sizeof(int));
-    t.joint_leg = calloc(nj, sizeof(int));
+    const size_t nj = (size_t)pkm_model_joint_count(m) + 1;
+    const size_t ne = (size_t)pkm_model_element_count(m) + 1,
+                 nn = (size_t)pkm_model_node_count(m) + 1;
     t.joint_coord = calloc(nj, sizeof(int));
     t.elim_elem = calloc(nj, sizeof(int));
     t.elem_coord = calloc(ne, sizeof(int));
     t.elem_start = calloc(ne, sizeof(int));
     t.node_local = calloc(nn, sizeof(int));
     t.last_elem = calloc(nn, sizeof(int));
-    if (t.body_leg == NULL || t.parent == NULL || t.entry == NULL || t.order == NULL ||
-        t.is_tree == NULL || t.joint_leg == NULL || t.joint_coord == NULL || t.elim_elem == NULL ||
-        t.elem_coord == NULL || t.elem_start == NULL || t.node_local == NULL ||
-        t.last_elem == NULL) {
+    if (t.joint_coord == NULL || t.elim_elem == NULL || t.elem_coord == NULL ||
+        t.elem_start == NULL || t.node_local == NULL || t.last_elem == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the virtual tree");
         goto done;
     }
-    if ((rc = build_tree(&t, ctx)) != PKM_OK) goto done;
-    if ((rc = find_legs(&t, ctx)) != PKM_OK) goto done;
+    if ((rc = pkm_topology_create(m, &t.topo, ctx)) != PKM_OK) goto done;
+    t.nlegs = pkm_topology_leg_count(t.topo);
+    t.norder = pkm_topology_order(t.topo, &t.order);
+    t.legs = calloc((size_t)(t.nlegs > 0 ? t.nlegs : 1), sizeof(*t.legs));
+    if (t.legs == NULL) {
+        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate legs");
+        goto done;
+    }
     number_coordinates(&t);
     if ((rc = check_dense_size(&t, ctx)) != PKM_OK) goto done;
     if ((rc = propagate(&t, ctx)) != PKM_OK) goto done;
@@ -742,8 +634,7 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_in
         info->n_total = ntot;
         info->n_reduced = nred;
         info->n_legs = t.nlegs;
-        for (int j = 0; j < m->njoints; j++)
-            info->n_cuts += !t.is_tree[j];
+        info->n_cuts = pkm_topology_cut_count(t.topo);
     }
 done:
     tree_free(&t);

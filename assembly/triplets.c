@@ -9,13 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pkm_cross3(const double a[3], const double b[3], double c[3])
-{
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 /* Grow *p (elements of size elem, *cap held) to hold need; 0 if out of memory. */
 static int grow(void **p, int64_t *cap, int64_t need, size_t elem)
 {

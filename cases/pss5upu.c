@@ -11,6 +11,7 @@
  * for the choice where the paper gives none, are in cases/pss5upu.yaml. */
 #include "core/core_impl.h"
 #include "cases/cases_impl.h"
+#include "pkm/spatial.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -20,15 +21,6 @@
 /* The nut must stay this far from the screw ends, m: at an end the nut node is the bearing's
  * node and the slider's joint loop would hold no flexible element. */
 #define PSS_END_CLEARANCE 1e-6
-
-static void mat_mul3(double A[3][3], double B[3][3], double C[3][3])
-{
-    double T[3][3];
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++)
-            T[r][c] = A[r][0] * B[0][c] + A[r][1] * B[1][c] + A[r][2] * B[2][c];
-    memcpy(C, T, sizeof(T));
-}
 
 static void rot_x(double a, double R[3][3])
 {
@@ -44,21 +36,9 @@ static void rot_y(double a, double R[3][3])
     memcpy(R, T, sizeof(T));
 }
 
-static double dot3(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void cross3(const double a[3], const double b[3], double c[3])
-{
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 static void unit3(double a[3])
 {
-    const double n = sqrt(dot3(a, a));
+    const double n = pkm_vec3_norm(a);
     for (int k = 0; k < 3; k++)
         a[k] /= n;
 }
@@ -105,7 +85,7 @@ static double home_branch(const pkm_pss5upu_params *p, int i, double h0)
     const double a[3] = {p->platform_radius * cos(p->platform_angle[i]),
                          p->platform_radius * sin(p->platform_angle[i]), h0};
     const double c[3] = {a[0] - B[0], a[1] - B[1], a[2] - B[2]};
-    return (p->home_travel <= dot3(d, c)) ? -1.0 : 1.0;
+    return (p->home_travel <= pkm_vec3_dot(d, c)) ? -1.0 : 1.0;
 }
 
 pkm_status pkm_pss5upu_inverse(const pkm_pss5upu_params *p, const double pose[5],
@@ -151,24 +131,24 @@ pkm_status pkm_pss5upu_inverse(const pkm_pss5upu_params *p, const double pose[5]
     rot_x(g->upu_q1, R1);
     rot_y(pose[4], R2);
     rot_x(pose[3] - g->upu_q1, R3);
-    mat_mul3(R1, R2, g->rot);
-    mat_mul3(g->rot, R3, g->rot);
+    pkm_mat3_mul(PKM_CONST33(R1), PKM_CONST33(R2), g->rot);
+    pkm_mat3_mul(PKM_CONST33(g->rot), PKM_CONST33(R3), g->rot);
     for (int i = 0; i < PKM_PSS5UPU_LEGS; i++) {
         rail_of(p, i, g->base[i], g->rail[i]);
         const double ap[3] = {p->platform_radius * cos(p->platform_angle[i]),
                               p->platform_radius * sin(p->platform_angle[i]), 0.0};
         double *a = g->platform_joint[i];
         for (int k = 0; k < 3; k++)
-            a[k] = g->centre[k] + dot3(g->rot[k], ap);
+            a[k] = g->centre[k] + pkm_vec3_dot(g->rot[k], ap);
         /* |a - B - s d| = L: s^2 - 2 (d.c) s + |c|^2 - L^2 = 0, c = a - B. */
         const double c[3] = {a[0] - g->base[i][0], a[1] - g->base[i][1], a[2] - g->base[i][2]};
-        const double dc = dot3(g->rail[i], c), disc = dc * dc - dot3(c, c) + L * L;
+        const double dc = pkm_vec3_dot(g->rail[i], c), disc = dc * dc - pkm_vec3_dot(c, c) + L * L;
         if (!(disc >= 0.0))
             return PKM_FAIL(ctx, PKM_ERR_UNREACHABLE,
                             "pss5upu: leg %d cannot reach pose (%g m, %g m, %g m, %g rad, %g rad): "
                             "a_%d is %.4g m from rail %d, the link is %g m",
                             i + 1, pose[0], pose[1], pose[2], pose[3], pose[4], i + 1,
-                            sqrt(dot3(c, c) - dc * dc), i + 1, L);
+                            sqrt(pkm_vec3_dot(c, c) - dc * dc), i + 1, L);
         const double s = dc + home_branch(p, i, g->h0) * sqrt(disc);
         if (!(s > PSS_END_CLEARANCE && s < p->travel - PSS_END_CLEARANCE))
             return PKM_FAIL(ctx, PKM_ERR_UNREACHABLE,
@@ -213,8 +193,8 @@ static pkm_status check_params(const pkm_pss5upu_params *p, pkm_ctx *ctx)
 static void section_axis(const double u[3], const double t[3], double zref[3])
 {
     const double z[3] = {0.0, 0.0, 1.0};
-    const double ct = fabs(dot3(u, t)) / sqrt(dot3(u, u) * dot3(t, t));
-    const double cz = fabs(u[2]) / sqrt(dot3(u, u));
+    const double ct = fabs(pkm_vec3_dot(u, t)) / sqrt(pkm_vec3_dot(u, u) * pkm_vec3_dot(t, t));
+    const double cz = fabs(u[2]) / sqrt(pkm_vec3_dot(u, u));
     memcpy(zref, (ct < cz) ? t : z, sizeof(double) * 3);
 }
 
@@ -319,10 +299,10 @@ static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
     } else {
         double w1[3], w2[3], uu[3] = {u[0], u[1], u[2]};
         unit3(uu);
-        const double tu = dot3(t, uu);
+        const double tu = pkm_vec3_dot(t, uu);
         for (int k = 0; k < 3; k++)
             w1[k] = t[k] - tu * uu[k];
-        cross3(uu, w1, w2);
+        pkm_vec3_cross(uu, w1, w2);
         js[nj].type = PKM_JOINT_UNIVERSAL;
         memcpy(js[nj].axis, w1, sizeof(w1));
         memcpy(js[nj].axis2, w2, sizeof(w2));

@@ -1,6 +1,7 @@
 /* fem/beam3d.c: 3D Euler-Bernoulli beam kernels (nodal and floating-frame forms) and beam frames.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "pkm/fem.h"
+#include "pkm/spatial.h"
 
 #include "core/core_impl.h"
 
@@ -207,19 +208,14 @@ void pkm_fem_beam3d_floating_mass(const pkm_section *s, const pkm_material *m, d
     }
 }
 
-static double norm3(const double a[3])
-{
-    return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-}
-
 pkm_status pkm_fem_beam3d_frame(const double xa[3], const double xb[3], const double zref[3],
                                 double R[3][3], double *l, pkm_ctx *ctx)
 {
     double d[3], zp[3];
     for (int i = 0; i < 3; ++i)
         d[i] = xb[i] - xa[i];
-    const double len = norm3(d);
-    const double scale = fmax(1.0, fmax(norm3(xa), norm3(xb)));
+    const double len = pkm_vec3_norm(d);
+    const double scale = fmax(1.0, fmax(pkm_vec3_norm(xa), pkm_vec3_norm(xb)));
     if (!(len > 1e-12 * scale))
         return PKM_FAIL(ctx, PKM_ERR_MODEL,
                         "beam from (%g, %g, %g) to (%g, %g, %g) has zero length (%g m)", xa[0],
@@ -231,8 +227,8 @@ pkm_status pkm_fem_beam3d_frame(const double xa[3], const double xb[3], const do
     }
     for (int i = 0; i < 3; ++i)
         zp[i] = zref[i] - dot * d[i];
-    const double zn = norm3(zp);
-    if (!(zn > 1e-8 * norm3(zref)))
+    const double zn = pkm_vec3_norm(zp);
+    if (!(zn > 1e-8 * pkm_vec3_norm(zref)))
         return PKM_FAIL(ctx, PKM_ERR_MODEL,
                         "beam from (%g, %g, %g) to (%g, %g, %g): reference z axis (%g, %g, %g) "
                         "is zero or parallel to the beam",

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "mesh/mesh_impl.h"
 #include "core/core_impl.h"
+#include "pkm/spatial.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -35,11 +36,6 @@ static int all_finite(const double *v, int n)
     for (int i = 0; i < n; i++)
         if (!isfinite(v[i])) return 0;
     return 1;
-}
-
-static double norm3(const double v[3])
-{
-    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
 }
 
 pkm_status pkm_model_create(pkm_model **out, pkm_ctx *ctx)
@@ -76,6 +72,36 @@ int pkm_model_element_count(const pkm_model *m)
     return m->nelems;
 }
 
+int pkm_model_joint_count(const pkm_model *m)
+{
+    return m->njoints;
+}
+
+int pkm_model_platform(const pkm_model *m)
+{
+    return m->platform;
+}
+
+const pkm_body *pkm_model_body(const pkm_model *m, int i)
+{
+    return &m->bodies[i];
+}
+
+const pkm_node *pkm_model_node(const pkm_model *m, int i)
+{
+    return &m->nodes[i];
+}
+
+const pkm_elem *pkm_model_elem(const pkm_model *m, int i)
+{
+    return &m->elems[i];
+}
+
+const pkm_joint *pkm_model_joint(const pkm_model *m, int i)
+{
+    return &m->joints[i];
+}
+
 static pkm_status add_node(pkm_model *m, const double x[3], int body, pkm_ctx *ctx)
 {
     if (!grow((void **)&m->nodes, &m->cap_nodes, m->nnodes + 1, sizeof(pkm_node)))
@@ -99,7 +125,7 @@ pkm_status pkm_model_add_beam(pkm_model *m, const pkm_beam_desc *d, int *id, pkm
     if (d->element < PKM_BEAM_CUBIC || d->element > PKM_BEAM_QUINTIC_C0)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "beam '%s': unknown element kind %d", name,
                         (int)d->element);
-    if (!all_finite(d->zref, 3) || norm3(d->zref) == 0.0)
+    if (!all_finite(d->zref, 3) || pkm_vec3_norm(d->zref) == 0.0)
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "beam '%s': section axis zref must be a nonzero vector", name);
     int total = 0;
@@ -202,7 +228,7 @@ static pkm_status body_node_at(pkm_model *m, int b, const double x[3], const cha
     pkm_body *body = &m->bodies[b];
     double scale = 0.0;
     for (int i = 0; i < m->nnodes; i++)
-        if (m->nodes[i].body == b) scale = fmax(scale, norm3(m->nodes[i].x));
+        if (m->nodes[i].body == b) scale = fmax(scale, pkm_vec3_norm(m->nodes[i].x));
     const double tol = 1e-9 * fmax(scale, 1.0);
     int best = -1;
     double dbest = INFINITY;
@@ -210,7 +236,7 @@ static pkm_status body_node_at(pkm_model *m, int b, const double x[3], const cha
         if (m->nodes[i].body != b) continue;
         const double *y = m->nodes[i].x;
         double d[3] = {y[0] - x[0], y[1] - x[1], y[2] - x[2]};
-        double dist = norm3(d);
+        double dist = pkm_vec3_norm(d);
         if (dist < dbest) dbest = dist, best = i;
     }
     if (dbest <= tol) {
@@ -231,7 +257,7 @@ static pkm_status body_node_at(pkm_model *m, int b, const double x[3], const cha
 
 static int unit3(const double a[3], double u[3])
 {
-    double n = norm3(a);
+    double n = pkm_vec3_norm(a);
     if (!(n > 0.0) || !isfinite(n)) return 0;
     for (int k = 0; k < 3; k++)
         u[k] = a[k] / n;
@@ -272,10 +298,9 @@ pkm_status pkm_model_add_joint(pkm_model *m, const pkm_joint_desc *d, int *id, p
         if (!unit3(d->axis2, j.axis2))
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': axis2 must be a nonzero vector",
                             name);
-        double c[3] = {j.axis[1] * j.axis2[2] - j.axis[2] * j.axis2[1],
-                       j.axis[2] * j.axis2[0] - j.axis[0] * j.axis2[2],
-                       j.axis[0] * j.axis2[1] - j.axis[1] * j.axis2[0]};
-        if (norm3(c) < 1e-8)
+        double c[3];
+        pkm_vec3_cross(j.axis, j.axis2, c);
+        if (pkm_vec3_norm(c) < 1e-8)
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': universal axes are parallel", name);
     }
     if (d->type == PKM_JOINT_HELICAL) {

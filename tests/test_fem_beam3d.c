@@ -1,20 +1,14 @@
 /* tests/test_fem_beam3d.c: 3D beam and rigid-body kernels against analytic energies and
  * frequencies. SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "test_lapack.h"
 #include "test_util.h"
 
 #include "core/core_impl.h"
 #include "pkm/fem.h"
+#include "pkm/spatial.h"
 
 #include <stdint.h>
 #include <string.h>
-
-/* Fortran LAPACK; the trailing size_t are the hidden lengths of the character arguments. */
-extern void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
-                   double *w, double *work, const int *lwork, int *info, size_t ljobz,
-                   size_t luplo);
-extern void dsygv_(const int *itype, const char *jobz, const char *uplo, const int *n, double *a,
-                   const int *lda, double *b, const int *ldb, double *w, double *work,
-                   const int *lwork, int *info, size_t ljobz, size_t luplo);
 
 #define NMAX 32
 
@@ -62,13 +56,6 @@ static double quad12(double A[12][12], const double x[12])
     return e;
 }
 
-static void cross3(const double a[3], const double b[3], double c[3])
-{
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 /* Nodal rigid motion of a beam with nodes at X1, X2: translation t plus rotation w about p. */
 static void rigid_nodal(const double X1[3], const double X2[3], const double t[3],
                         const double w[3], const double p[3], double x[12])
@@ -78,7 +65,7 @@ static void rigid_nodal(const double X1[3], const double X2[3], const double t[3
         double r[3], wr[3];
         for (int i = 0; i < 3; ++i)
             r[i] = X[n][i] - p[i];
-        cross3(w, r, wr);
+        pkm_vec3_cross(w, r, wr);
         for (int i = 0; i < 3; ++i) {
             x[6 * n + i] = t[i] + wr[i];
             x[6 * n + 3 + i] = w[i];
@@ -330,12 +317,12 @@ static void test_global_rotation(void **state)
         }
     }
     double y[3];
-    cross3(R[2], R[0], y);
+    pkm_vec3_cross(R[2], R[0], y);
     for (int i = 0; i < 3; ++i)
         assert_close(R[1][i], y[i], 0.0, 1e-15);
     /* z lies in the plane of the beam and zref, on zref's side. */
     double zz = 0.0, zn = 0.0, trip;
-    cross3(R[0], zref, y);
+    pkm_vec3_cross(R[0], zref, y);
     trip = y[0] * R[2][0] + y[1] * R[2][1] + y[2] * R[2][2];
     for (int i = 0; i < 3; ++i) {
         zz += zref[i] * R[2][i];
@@ -530,13 +517,13 @@ static void test_rigid_mass(void **state)
             }
         for (int i = 0; i < 6; ++i)
             t[i] = lcg(&seed);
-        pkm_fem_rigid_mass(m, c, Jc, M);
+        pkm_spatial_inertia(m, c, PKM_CONST33(Jc), M);
         assert_symmetric(6, &M[0][0]);
         double e = 0.0, vg[3], wc[3], ej = 0.0;
         for (int i = 0; i < 6; ++i)
             for (int j = 0; j < 6; ++j)
                 e += 0.5 * t[i] * M[i][j] * t[j];
-        cross3(&t[3], c, wc);
+        pkm_vec3_cross(&t[3], c, wc);
         for (int i = 0; i < 3; ++i) {
             vg[i] = t[i] + wc[i];
             for (int j = 0; j < 3; ++j)

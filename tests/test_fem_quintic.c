@@ -1,6 +1,7 @@
 /* tests/test_fem_quintic.c: the quintic-Hermite beam and the lead-screw elements (Li et al. 2020,
  * eqs. 1-17) against exact rational matrices, rigid-body motions and Euler-Bernoulli beam theory.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "test_lapack.h"
 #include "test_util.h"
 
 #include "core/core_impl.h"
@@ -8,18 +9,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Fortran LAPACK; the trailing size_t are the hidden lengths of the character arguments. */
-extern void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
-                   double *w, double *work, const int *lwork, int *info, size_t ljobz,
-                   size_t luplo);
-extern void dsygv_(const int *itype, const char *jobz, const char *uplo, const int *n, double *a,
-                   const int *lda, double *b, const int *ldb, double *w, double *work,
-                   const int *lwork, int *info, size_t ljobz, size_t luplo);
-extern void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info,
-                    size_t luplo);
-extern void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a,
-                    const int *lda, double *b, const int *ldb, int *info, size_t luplo);
 
 /* Local dofs of the 18-dof beam (include/pkm/fem.h). */
 enum { U1, V1, W1, RX1, RY1, RZ1, KX1, KY1, KZ1, U2, V2, W2, RX2, RY2, RZ2, KX2, KY2, KZ2 };

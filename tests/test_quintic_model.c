@@ -2,6 +2,7 @@
  * assembly, against the element kernels assembled by hand, Euler-Bernoulli beam theory (Blevins,
  * "Formulas for natural frequency and mode shape", 1979, table 8-1) and fine cubic meshes.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "test_lapack.h"
 #include "test_util.h"
 
 #include "core/core_impl.h"
@@ -11,10 +12,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-extern void dsygv_(const int *itype, const char *jobz, const char *uplo, const int *n, double *a,
-                   const int *lda, double *b, const int *ldb, double *w, double *work,
-                   const int *lwork, int *info, size_t ljobz, size_t luplo);
 
 static const pkm_material steel = {2.06e11, 7.94e10, 7900.0};
 

@@ -113,10 +113,38 @@ void pkm_fem_screw_consistent_stiffness(const pkm_section *s, const pkm_material
 void pkm_fem_screw_consistent_mass(const pkm_section *s, const pkm_material *m, double l,
                                    unsigned flags, double M[8][8]);
 
-/* Rigid body: 6x6 mass matrix on the twist (v, w) at a reference point O, global axes.
- * m: mass (kg); c: centre of mass minus O (m); Jc: inertia tensor about the centre of mass in
- * global axes (kg m^2, row-major 3x3, only read). */
-void pkm_fem_rigid_mass(double m, const double c[3], double Jc[3][3], double M[6][6]);
+/* What a beam element's local dof at a node is, in the local axes above: a translation or a
+ * rotation, the slope +dw/dx of the lead-screw elements (whose sign is opposite to ry's), or a
+ * curvature-type coordinate (zero in every rigid motion). */
+typedef enum pkm_dof_kind {
+    PKM_DOF_U,
+    PKM_DOF_V,
+    PKM_DOF_W,
+    PKM_DOF_RX,
+    PKM_DOF_RY,
+    PKM_DOF_RZ,
+    PKM_DOF_SLOPE_W,
+    PKM_DOF_CURV
+} pkm_dof_kind;
+
+/* A beam element type (a GSL-style const type table): its local dofs, node 1 then node 2, and
+ * its kernels on ndof x ndof row-major arrays, ndof = 2 dofs_per_node. freq_ratio is the ratio
+ * of its converged frequencies to beam theory's: 1, or sqrt(1.2) for the lead-screw element as
+ * printed. Every entry passes the conformance battery of tests/test_fem_elements.c. */
+typedef struct pkm_beam_type {
+    const char *name;
+    int dofs_per_node;
+    const pkm_dof_kind *dofs; /* dofs_per_node kinds */
+    double freq_ratio;
+    void (*stiffness)(const pkm_section *s, const pkm_material *m, double l, double *K);
+    void (*mass)(const pkm_section *s, const pkm_material *m, double l, unsigned flags, double *M);
+} pkm_beam_type;
+
+extern const pkm_beam_type pkm_beam_types[];
+extern const int pkm_beam_type_count;
+
+/* The entry of that name, or NULL. */
+const pkm_beam_type *pkm_beam_type_find(const char *name);
 
 #ifdef __cplusplus
 }

@@ -99,6 +99,66 @@ pkm_status pkm_model_set_platform(pkm_model *m, int body, pkm_ctx *ctx);
 int pkm_model_body_count(const pkm_model *m);
 int pkm_model_node_count(const pkm_model *m);
 int pkm_model_element_count(const pkm_model *m);
+int pkm_model_joint_count(const pkm_model *m);
+/* The platform's body index, -1 if none. */
+int pkm_model_platform(const pkm_model *m);
+
+/* Read-only views of a model's parts, for the assembly and the dynamics layers: valid until the
+ * model is changed or destroyed; indices from 0 to the counts above minus 1. */
+
+/* Longest body or joint name kept (with its terminating zero). */
+#define PKM_NAME_LEN 64
+
+typedef enum pkm_body_kind { PKM_BODY_BEAM, PKM_BODY_RIGID } pkm_body_kind;
+
+typedef struct pkm_body {
+    pkm_body_kind kind;
+    char name[PKM_NAME_LEN];
+    /* beam: nnodes consecutive nodes along the polyline from first_node; rigid: first_node is
+     * the origin, attachment nodes (node.body == this body) may be anywhere after it */
+    int first_node, nnodes;
+    int first_elem, nelem; /* beam elements, node i to node i+1 of the body */
+    double zref[3];
+    pkm_section section;
+    pkm_material material;
+    unsigned mass_flags;
+    pkm_beam_element element;
+    int end_curvature_zero;
+    double mass, com[3], inertia[3][3]; /* rigid */
+} pkm_body;
+
+typedef struct pkm_node {
+    double x[3];
+    int body;
+} pkm_node;
+
+typedef struct pkm_elem {
+    int body;
+    int n1, n2; /* global node indices, n2 = n1 + 1 */
+} pkm_elem;
+
+typedef struct pkm_joint {
+    char name[PKM_NAME_LEN];
+    pkm_joint_type type;
+    int body[2]; /* body_a, body_b (PKM_GROUND allowed) */
+    int node[2]; /* their nodes at the joint point, -1 for the ground */
+    double point[3];
+    double axis[3], axis2[3]; /* unit */
+    double pitch;             /* helical: m per turn */
+    int cut;
+} pkm_joint;
+
+const pkm_body *pkm_model_body(const pkm_model *m, int i);
+const pkm_node *pkm_model_node(const pkm_model *m, int i);
+const pkm_elem *pkm_model_elem(const pkm_model *m, int i);
+const pkm_joint *pkm_model_joint(const pkm_model *m, int i);
+
+/* Most free directions a joint has (a spherical joint: 3). */
+#define PKM_JOINT_MAX_FREE 3
+
+/* Free directions of a joint as twists (v at the joint point, then w), rows of S; returns their
+ * number (0 for clamped, 3 for spherical). */
+int pkm_joint_free_twists(const pkm_joint *j, double S[PKM_JOINT_MAX_FREE][6]);
 
 #ifdef __cplusplus
 }
