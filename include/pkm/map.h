@@ -231,6 +231,41 @@ pkm_sweep_opts pkm_sweep_opts_default(void);
 pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
                          const pkm_sweep_opts *so, pkm_ctx *ctx);
 
+/* Two maps of the same grid compared mode rank by mode rank (pkmflex compare --against): over
+ * the points OK in both, the relative difference |f_a - f_b| / |f_b| of each of the first
+ * min(a->nev, b->nev) ranks, its maximum, mean and the point of the maximum. */
+typedef struct pkm_map_diff {
+    int nev;          /* ranks compared: min(a->nev, b->nev) */
+    int64_t both;     /* points OK in both maps */
+    int64_t one_only; /* points OK in one map only */
+    double *max_rel;  /* nev: largest relative difference over the points OK in both */
+    double *mean_rel; /* nev: its mean */
+    int64_t *worst;   /* nev: the point (row-major index) of max_rel */
+    double max_all;   /* largest of max_rel, 0 if no point is OK in both */
+    int max_rank;     /* its rank, from 1 (1 if max_all is 0) */
+} pkm_map_diff;
+
+/* Fill *d for maps a and b (release with pkm_map_diff_free). PKM_ERR_INVALID naming the first
+ * difference if the grids differ (pkm_map_same_grid), PKM_ERR_NOMEM. */
+pkm_status pkm_map_compare(const pkm_map *a, const pkm_map *b, pkm_map_diff *d, pkm_ctx *ctx);
+void pkm_map_diff_free(pkm_map_diff *d);
+
+/* Summary of a computed map (the end of pkmflex map): points per status, the frequency range
+ * of each rank over the OK points, and the tracking links. */
+typedef struct pkm_map_summary {
+    int64_t count[4];  /* points per status PKM_POSE_OK .. PKM_POSE_FAILED */
+    int64_t pending;   /* points not computed */
+    double *freq_min;  /* nev: lowest frequency of the rank over the OK points, +inf if none */
+    double *freq_max;  /* nev: highest, -inf if none */
+    int64_t links;     /* PKM_TRACK_MAC: points that took their ids from a parent */
+    int64_t low_links; /* mode links among them with a MAC below map->track.mac_threshold */
+    double lowest_mac; /* lowest MAC of those links, 1 if none */
+} pkm_map_summary;
+
+/* Fill *s for map (release with pkm_map_summary_free); PKM_ERR_NOMEM. */
+pkm_status pkm_map_summarize(const pkm_map *map, pkm_map_summary *s, pkm_ctx *ctx);
+void pkm_map_summary_free(pkm_map_summary *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,27 +1,65 @@
-/* tests/fuzz/fuzz_options.c: the command line's option parsing (cli/main.c) from arbitrary
- * arguments: the input, split at NUL bytes, is argv[2..] of a subcommand.
+/* tests/fuzz/fuzz_options.c: the command line's option parsing (cli/) from arbitrary arguments:
+ * the input, split at NUL bytes, is argv[2..] of each command in turn, parsed against that
+ * command's option table.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Runs what a command does before it computes: the options, the case with its --set values,
- * the pose, and for map the grid and the map's setup; never a solve or a file write. The CLI's
- * own static functions are reached by including its source with its main renamed. Its messages
- * go to stdout and stderr: run with -close_fd_mask=3. */
-#define main pkm_cli_main
-int pkm_cli_main(int argc, char **argv);
-#include "cli/main.c"
-#undef main
+ * the pose, and for map the grid and the map's setup; never a solve or a file write. The
+ * commands' static functions are reached by including their sources (cli/main.c, the
+ * dispatcher, is not needed). Their messages go to stdout and stderr: run with
+ * -close_fd_mask=3. */
+#define _DEFAULT_SOURCE /* before any system header: cli/map.c needs flock */
+#include "cli/cases.c"
+#include "cli/common.c"
+#include "cli/compare.c"
+#include "cli/map.c"
+#include "cli/modes.c"
 
 #include "fuzz_util.h"
 
 #define FUZZ_MAX_ARGS 24
 
-static void no_help(void) {}
+/* The case named by a, and its pose if --pose was given (a parse, not a solve). */
+static void fuzz_case(cli_case_args *a, const pkm_case **c, void **params)
+{
+    if (cli_load_case(a, c, params) != 0) return;
+    double pose[16];
+    if (a->pose_text != NULL) (void)cli_parse_pose(a->pose_text, (*c)->npose, pose);
+}
+
+static void fuzz_commands(int argc, char **argv)
+{
+    const pkm_case *c = NULL;
+    void *params = NULL;
+    modes_args mo = {.c = {.nev = 10}, .format = "table"};
+    if (cli_parse(argc, argv, &modes_command, modes_set, &mo) == 0) fuzz_case(&mo.c, &c, &params);
+    pkm_case_params_destroy(&params);
+    compare_args co = {.tol_pct = 0.05};
+    if (cli_parse(argc, argv, &compare_command, compare_set, &co) == 0)
+        fuzz_case(&co.c, &c, &params);
+    pkm_case_params_destroy(&params);
+    const char *show = NULL;
+    (void)cli_parse(argc, argv, &cases_command, cases_set, &show);
+    const pkm_track_opts tdef = pkm_track_opts_default();
+    map_args o = {.c = {.nev = 8},
+                  .threads = 1,
+                  .checkpoint_s = 5.0,
+                  .mac_threshold = tdef.mac_threshold,
+                  .cluster_tol = tdef.cluster_tol};
+    if (cli_parse(argc, argv, &map_command, map_set, &o) == 0 &&
+        cli_load_case(&o.c, &c, &params) == 0 && o.grid != NULL) {
+        pkm_map map;
+        (void)map_setup(&o, c, params, &map);
+        pkm_map_free(&map);
+    }
+    pkm_case_params_destroy(&params);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *buf = fuzz_cstring(data, size);
     if (buf == NULL) return 0;
-    char *argv[FUZZ_MAX_ARGS + 1] = {"pkmflex", "map"};
+    char *argv[FUZZ_MAX_ARGS + 1] = {"pkmflex", "command"};
     int argc = 2;
     for (size_t k = 0; k <= size && argc < FUZZ_MAX_ARGS; k += strlen(buf + k) + 1) {
         /* Case files are read: nothing outside the working directory (no /dev/stdin). */
@@ -32,25 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         argv[argc++] = buf + k;
     }
     argv[argc] = NULL;
-    const pkm_track_opts tdef = pkm_track_opts_default();
-    options o = {.nev = 8,
-                 .format = "table",
-                 .threads = 1,
-                 .checkpoint_s = 5.0,
-                 .mac_threshold = tdef.mac_threshold,
-                 .cluster_tol = tdef.cluster_tol};
-    const pkm_case *c = NULL;
-    void *params = NULL;
-    if (parse_options(argc, argv, &o, no_help) == 0 && load_case(&o, &c, &params) == 0) {
-        double pose[16];
-        if (o.pose_text != NULL) (void)parse_pose(o.pose_text, c->npose, pose);
-        if (o.grid != NULL) {
-            pkm_map map;
-            (void)map_setup(&o, c, params, &map);
-            pkm_map_free(&map);
-        }
-    }
-    pkm_case_params_destroy(&params);
+    fuzz_commands(argc, argv);
     free(buf);
     return 0;
 }

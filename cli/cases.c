@@ -1,0 +1,48 @@
+/* cli/cases.c: pkmflex cases: the built-in robots, or the case file of one.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "cli/cli.h"
+
+#include <stdio.h>
+
+enum { CASES_SHOW = CLI_OPT_OWN };
+
+static const cli_option cases_options[] = {
+    {"--show", NULL, 1, CASES_SHOW, "NAME",
+     "print the case file of the built-in NAME instead of the list", NULL},
+};
+
+static const cli_command cases_command = {
+    "cases",
+    "usage: pkmflex cases [--show NAME]\n\n"
+    "Lists the built-in robots and their pose coordinates; with --show, prints the case\n"
+    "file of the built-in NAME (every parameter, with its source): a starting point for\n"
+    "your own case file.\n\n",
+    cases_options, (int)(sizeof(cases_options) / sizeof(cases_options[0])), 0};
+
+static int cases_set(void *user, int id, const char *v)
+{
+    const char **show = user;
+    if (id == CLI_ARG) return cli_usage_error("cases: expected no argument or --show NAME");
+    *show = v;
+    return 0;
+}
+
+int cli_cases(int argc, char **argv)
+{
+    const char *show = NULL;
+    const int rc = cli_parse(argc, argv, &cases_command, cases_set, &show);
+    if (rc != 0) return rc < 0 ? 0 : rc;
+    if (show != NULL) {
+        const pkm_case *c = pkm_case_find(show);
+        if (c == NULL) return cli_usage_error("cases --show: unknown case '%s'", show);
+        fputs(c->yaml, stdout);
+        return 0;
+    }
+    for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
+        printf("%s: %s\n  pose:", (*c)->name, (*c)->description);
+        for (int k = 0; k < (*c)->npose; k++)
+            printf(" %s [%s]", (*c)->pose_names[k], (*c)->pose_units[k]);
+        printf("\n  parameters: pkmflex cases --show %s\n", (*c)->name);
+    }
+    return 0;
+}

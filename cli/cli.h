@@ -1,0 +1,111 @@
+/* cli/cli.h: what the commands of pkmflex share: option tables and their parser, the help
+ * printer, exit statuses and messages, case loading.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Each command (cli/modes.c, compare.c, map.c, cases.c) has its own table of options, from which
+ * its --help is printed and against which its arguments are parsed: an option a command does
+ * not take is an error naming both (exit 2), not silently ignored. */
+#ifndef PKM_CLI_H
+#define PKM_CLI_H
+
+#include "pkm/analysis.h"
+#include "pkm/casefile.h"
+#include "pkm/cases.h"
+
+#include <stddef.h>
+
+#define CLI_PROG     "pkmflex"
+#define EXIT_TOL     1 /* compare: a frequency outside the tolerance */
+#define EXIT_INPUT   2 /* bad input: one line on stderr naming the parameter, file or option */
+#define EXIT_COMPUTE 3 /* the computation failed */
+#define CLI_MAX_SETS 64
+
+/* Option ids shared by the commands; a command numbers its own from CLI_OPT_OWN. */
+enum {
+    CLI_ARG = 0, /* a positional argument (the CASE) */
+    CLI_OPT_POSE,
+    CLI_OPT_NEV,
+    CLI_OPT_SET,
+    CLI_OPT_FORMULATION,
+    CLI_OPT_SOLVER,
+    CLI_OPT_OWN = 16
+};
+
+/* One option: its names, whether a value follows, the id handed to the command, and its help
+ * (the value's name, and the text: lines separated by '\n', or written by help_fn). */
+typedef struct cli_option {
+    const char *name;  /* "--output" */
+    const char *alias; /* "-o", or NULL */
+    int takes_value;
+    int id;
+    const char *arg; /* the value in the help, e.g. "FILE.h5"; NULL for a flag */
+    const char *help;
+    void (*help_fn)(char *buf, size_t cap); /* help generated from the registries, or NULL */
+} cli_option;
+
+typedef struct cli_command {
+    const char *name;
+    const char *usage; /* printed before the options */
+    const cli_option *options;
+    int noptions;
+    int case_options; /* also takes cli_case_options and lists the case parameters */
+} cli_command;
+
+/* --nev, --set, --formulation, --solver: the options of the commands that solve a case. */
+extern const cli_option cli_case_options[];
+extern const int cli_ncase_options;
+
+/* Stores the value of option id (the argument itself for CLI_ARG, NULL for a flag) into user;
+ * 0 or an exit status. */
+typedef int (*cli_set_fn)(void *user, int id, const char *value);
+
+/* Parse argv[2..] against cmd's options; 0, an exit status, or -1 when the help was printed. */
+int cli_parse(int argc, char **argv, const cli_command *cmd, cli_set_fn set, void *user);
+void cli_print_help(const cli_command *cmd);
+
+/* The arguments of a command that solves a case. */
+typedef struct cli_case_args {
+    const char *case_name;
+    const char *pose_text;
+    int nev;
+    pkm_formulation form;
+    int form_given; /* --formulation was given; otherwise the case's own */
+    pkm_eigensolver eig;
+    int nsets;
+    const char *sets[CLI_MAX_SETS];
+} cli_case_args;
+
+/* The options of cli_case_args (CLI_ARG to CLI_OPT_SOLVER); 0 or an exit status. */
+int cli_case_set(cli_case_args *a, int id, const char *value);
+
+/* The case named on the command line (a built-in or a case file) with its --set overrides
+ * applied after the file; the case's formulation unless --formulation was given. */
+int cli_load_case(cli_case_args *a, const pkm_case **c, void **params);
+int cli_is_case_file(const char *arg);
+const char *cli_formulation_name(pkm_formulation f);
+
+/* Parsers of option values: 1 if text is valid, else 0. */
+int cli_parse_pose(const char *text, int n, double *pose);
+int cli_parse_int(const char *text, int lo, int hi, int *v);
+int cli_parse_real(const char *text, double lo, double hi, double *v);
+
+/* Messages on stderr, one line each; they return the exit status. */
+int cli_usage_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+int cli_exit_status_of(pkm_status st);
+int cli_report(pkm_status st, const pkm_ctx *ctx);
+/* cli_report for a failure once the inputs were accepted: a file that cannot be written then
+ * (full disk, file size limit) is a failed computation, exit 3, not bad input. */
+int cli_report_late(pkm_status st, const pkm_ctx *ctx);
+
+double cli_now(void);
+
+int cli_modes(int argc, char **argv);
+int cli_compare(int argc, char **argv);
+int cli_map(int argc, char **argv);
+int cli_cases(int argc, char **argv);
+
+#endif

@@ -1,0 +1,361 @@
+/* cli/common.c: the option parser and help printer of the commands, messages and exit
+ * statuses, case loading.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "cli/cli.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: error: ", CLI_PROG);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, " (try '%s --help')\n", CLI_PROG);
+    va_end(ap);
+    return EXIT_INPUT;
+}
+
+/* Exit status for a library failure: bad input or a failed computation. */
+int cli_exit_status_of(pkm_status st)
+{
+    switch (st) {
+    case PKM_ERR_INVALID:
+    case PKM_ERR_MODEL:
+    case PKM_ERR_UNREACHABLE:
+    case PKM_ERR_PARSE:
+    case PKM_ERR_IO:
+        return EXIT_INPUT;
+    default:
+        return EXIT_COMPUTE;
+    }
+}
+
+int cli_report(pkm_status st, const pkm_ctx *ctx)
+{
+    fprintf(stderr, "%s: error: %s\n", CLI_PROG, ctx->msg[0] ? ctx->msg : pkm_status_str(st));
+    return cli_exit_status_of(st);
+}
+
+int cli_report_late(pkm_status st, const pkm_ctx *ctx)
+{
+    const int rc = cli_report(st, ctx);
+    return st == PKM_ERR_IO ? EXIT_COMPUTE : rc;
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The formulations and eigensolvers by name, with a line of help each: the one list that
+ * --formulation, --solver and their help read (the enums of pkm/analysis.h today). */
+typedef struct cli_named {
+    const char *name;
+    int value;
+    const char *help;
+} cli_named;
+
+static const cli_named cli_formulations[] = {
+    {"tree", PKM_FORM_TREE, "Germain et al. 2015 virtual tree + leg-variable elimination"},
+    {"nodal", PKM_FORM_NODAL, "direct FE assembly"},
+    {NULL, 0, NULL}};
+
+static const cli_named cli_eigensolvers[] = {
+    {"arpack", PKM_EIG_ARPACK, "sparse shift-invert, default"},
+    {"dense", PKM_EIG_DENSE, "LAPACK"},
+    {NULL, 0, NULL}};
+
+static const cli_named *cli_named_find(const cli_named *list, const char *name)
+{
+    for (; list->name != NULL; list++)
+        if (strcmp(list->name, name) == 0) return list;
+    return NULL;
+}
+
+const char *cli_formulation_name(pkm_formulation f)
+{
+    for (const cli_named *k = cli_formulations; k->name != NULL; k++)
+        if (k->value == (int)f) return k->name;
+    return "unknown";
+}
+
+/* "a (help) or b (help)" into buf from len on; the new length. */
+static size_t cli_named_text(const cli_named *list, char *buf, size_t len, size_t cap)
+{
+    for (const cli_named *k = list; k->name != NULL && len < cap; k++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s (%s)", k == list ? "" : " or ", k->name,
+                                k->help);
+    return len < cap ? len : cap - 1;
+}
+
+/* "a or b" of a list, for messages. */
+static void cli_named_choices(const cli_named *list, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (const cli_named *k = list; k->name != NULL && len < cap; k++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", k == list ? "" : " or ", k->name);
+}
+
+/* Break the text at spaces into lines of at most width characters. */
+static void cli_wrap(char *text, size_t width)
+{
+    char *line = text, *space = NULL;
+    for (char *p = text; *p != '\0'; p++) {
+        if (*p == '\n') line = p + 1, space = NULL;
+        if (*p == ' ') {
+            if ((size_t)(p - line) > width && space != NULL) *space = '\n', line = space + 1;
+            space = p;
+        }
+    }
+    if (strlen(line) > width && space != NULL) *space = '\n';
+}
+
+/* The width of the help column of an option (25 to 80). */
+#define CLI_HELP_WIDTH 55
+
+static void cli_formulation_help(char *buf, size_t cap)
+{
+    size_t len = cli_named_text(cli_formulations, buf, 0, cap);
+    len += (size_t)snprintf(buf + len, cap - len, "; default: the case's own (");
+    for (const pkm_case *const *c = pkm_case_list(); *c != NULL && len < cap; c++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s: %s", c == pkm_case_list() ? "" : ", ",
+                                (*c)->name, cli_formulation_name((*c)->formulation));
+    if (len < cap) snprintf(buf + len, cap - len, ")");
+    cli_wrap(buf, CLI_HELP_WIDTH);
+}
+
+static void cli_solver_help(char *buf, size_t cap)
+{
+    cli_named_text(cli_eigensolvers, buf, 0, cap);
+    cli_wrap(buf, CLI_HELP_WIDTH);
+}
+
+const cli_option cli_case_options[] = {
+    {"--nev", NULL, 1, CLI_OPT_NEV, "N",
+     "number of lowest modes (default 10 for modes, the table's\n"
+     "column count for compare)",
+     NULL},
+    {"--set", NULL, 1, CLI_OPT_SET, "KEY=VALUE",
+     "override a case parameter, after the case file: an SI\n"
+     "number or a number and a unit (leg.A=2.4cm^2), repeatable",
+     NULL},
+    {"--formulation", NULL, 1, CLI_OPT_FORMULATION, "F", NULL, cli_formulation_help},
+    {"--solver", NULL, 1, CLI_OPT_SOLVER, "S", NULL, cli_solver_help},
+};
+const int cli_ncase_options = (int)(sizeof(cli_case_options) / sizeof(cli_case_options[0]));
+
+static void cli_print_option(const cli_option *o)
+{
+    char left[64], text[1024];
+    snprintf(left, sizeof(left), "%s%s%s%s%s", o->alias ? o->alias : "", o->alias ? ", " : "",
+             o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    if (o->help_fn != NULL)
+        o->help_fn(text, sizeof(text));
+    else
+        snprintf(text, sizeof(text), "%s", o->help);
+    printf("  %-22s ", left);
+    for (const char *p = text; *p != '\0'; p++) {
+        putchar(*p);
+        if (*p == '\n') printf("%25s", "");
+    }
+    putchar('\n');
+}
+
+/* The parameters of every case, with their units and ranges (--set KEY=VALUE). */
+static void cli_print_case_params(void)
+{
+    printf("case parameters (--set KEY=VALUE; in a case file, leg.A is `leg: {A: VALUE}`), with\n"
+           "their ranges (wide but finite; cases/units.c gives the reason of each):\n");
+    for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
+        printf("  %s:\n", (*c)->name);
+        for (int k = 0; k < (*c)->nparams; k++) {
+            const pkm_param_desc *d = &(*c)->params[k];
+            char name[64];
+            snprintf(name, sizeof(name), "%s%s%s%s", d->key, d->unit[0] ? " [" : "", d->unit,
+                     d->unit[0] ? "]" : "");
+            if (d->range != NULL)
+                printf("    %-24s %s, %g to %g\n", name, d->help, d->range->min, d->range->max);
+            else
+                printf("    %-24s %s\n", name, d->help);
+        }
+    }
+}
+
+void cli_print_help(const cli_command *cmd)
+{
+    fputs(cmd->usage, stdout);
+    for (int k = 0; k < cmd->noptions; k++)
+        cli_print_option(&cmd->options[k]);
+    if (!cmd->case_options) return;
+    for (int k = 0; k < cli_ncase_options; k++)
+        cli_print_option(&cli_case_options[k]);
+    cli_print_case_params();
+}
+
+static const cli_option *cli_find(const cli_option *table, int n, const char *a)
+{
+    for (int k = 0; k < n; k++)
+        if (strcmp(a, table[k].name) == 0 || (table[k].alias && strcmp(a, table[k].alias) == 0))
+            return &table[k];
+    return NULL;
+}
+
+int cli_parse(int argc, char **argv, const cli_command *cmd, cli_set_fn set, void *user)
+{
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            cli_print_help(cmd);
+            return -1;
+        }
+        int rc;
+        if (a[0] != '-') {
+            if ((rc = set(user, CLI_ARG, a)) != 0) return rc;
+            continue;
+        }
+        const cli_option *o = cli_find(cmd->options, cmd->noptions, a);
+        if (o == NULL && cmd->case_options) o = cli_find(cli_case_options, cli_ncase_options, a);
+        if (o == NULL) {
+            fprintf(stderr, "%s: error: %s does not take option '%s' (try '%s %s --help')\n",
+                    CLI_PROG, cmd->name, a, CLI_PROG, cmd->name);
+            return EXIT_INPUT;
+        }
+        if (o->takes_value && i + 1 >= argc) return cli_usage_error("option '%s' needs a value", a);
+        if ((rc = set(user, o->id, o->takes_value ? argv[++i] : NULL)) != 0) return rc;
+    }
+    return 0;
+}
+
+int cli_parse_pose(const char *text, int n, double *pose)
+{
+    const char *p = text;
+    for (int k = 0; k < n; k++) {
+        char *end = NULL;
+        pose[k] = strtod(p, &end);
+        if (end == p || !isfinite(pose[k])) return 0;
+        p = end;
+        if (k + 1 < n) {
+            if (*p != ',') return 0;
+            p++;
+        }
+    }
+    return *p == '\0';
+}
+
+int cli_parse_int(const char *text, int lo, int hi, int *v)
+{
+    char *end = NULL;
+    long x = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || x < lo || x > hi) return 0;
+    *v = (int)x;
+    return 1;
+}
+
+int cli_parse_real(const char *text, double lo, double hi, double *v)
+{
+    char *end = NULL;
+    const double x = strtod(text, &end);
+    if (end == text || *end != '\0' || !(x >= lo && x <= hi)) return 0;
+    *v = x;
+    return 1;
+}
+
+int cli_case_set(cli_case_args *a, int id, const char *v)
+{
+    char choices[128];
+    const cli_named *k;
+    switch (id) {
+    case CLI_ARG:
+        if (a->case_name != NULL) return cli_usage_error("unexpected argument '%s'", v);
+        a->case_name = v;
+        return 0;
+    case CLI_OPT_POSE:
+        a->pose_text = v;
+        return 0;
+    case CLI_OPT_NEV:
+        if (!cli_parse_int(v, 1, 100000, &a->nev))
+            return cli_usage_error("--nev '%s': expected an integer >= 1", v);
+        return 0;
+    case CLI_OPT_SET:
+        if (a->nsets == CLI_MAX_SETS)
+            return cli_usage_error("too many --set options (max %d)", CLI_MAX_SETS);
+        if (strchr(v, '=') == NULL) return cli_usage_error("--set '%s': expected KEY=VALUE", v);
+        a->sets[a->nsets++] = v;
+        return 0;
+    case CLI_OPT_FORMULATION:
+        if ((k = cli_named_find(cli_formulations, v)) == NULL) {
+            cli_named_choices(cli_formulations, choices, sizeof(choices));
+            return cli_usage_error("--formulation '%s': expected %s", v, choices);
+        }
+        a->form = (pkm_formulation)k->value;
+        a->form_given = 1;
+        return 0;
+    case CLI_OPT_SOLVER:
+        if ((k = cli_named_find(cli_eigensolvers, v)) == NULL) {
+            cli_named_choices(cli_eigensolvers, choices, sizeof(choices));
+            return cli_usage_error("--solver '%s': expected %s", v, choices);
+        }
+        a->eig = (pkm_eigensolver)k->value;
+        return 0;
+    default:
+        return cli_usage_error("option id %d not handled", id);
+    }
+}
+
+int cli_is_case_file(const char *arg)
+{
+    const size_t n = strlen(arg);
+    return strchr(arg, '/') != NULL || (n > 5 && strcmp(arg + n - 5, ".yaml") == 0) ||
+           (n > 4 && strcmp(arg + n - 4, ".yml") == 0);
+}
+
+/* The built-in case of that name, or a one-line error listing the built-ins. */
+static int cli_find_case(const char *name, const pkm_case **c)
+{
+    *c = pkm_case_find(name);
+    if (*c != NULL) return 0;
+    fprintf(stderr, "%s: error: unknown case '%s'; built-in cases:", CLI_PROG, name);
+    for (const pkm_case *const *k = pkm_case_list(); *k != NULL; k++)
+        fprintf(stderr, " %s", (*k)->name);
+    fprintf(stderr, " (or a case file: a path with '/' or ending in .yaml)\n");
+    return EXIT_INPUT;
+}
+
+int cli_load_case(cli_case_args *a, const pkm_case **c, void **params)
+{
+    *params = NULL;
+    if (a->case_name == NULL) return cli_usage_error("no CASE given");
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_status st;
+    if (cli_is_case_file(a->case_name)) {
+        st = pkm_case_file_load(a->case_name, c, params, &ctx);
+    } else {
+        const int rc = cli_find_case(a->case_name, c);
+        if (rc != 0) return rc;
+        st = pkm_case_params_create(*c, params, &ctx);
+    }
+    if (st != PKM_OK) return cli_report(st, &ctx);
+    if (!a->form_given) a->form = (*c)->formulation;
+    for (int i = 0; i < a->nsets; i++) {
+        char key[128];
+        const char *eq = strchr(a->sets[i], '=');
+        size_t len = (size_t)(eq - a->sets[i]);
+        if (len == 0 || len >= sizeof(key))
+            return cli_usage_error("--set '%s': bad key", a->sets[i]);
+        memcpy(key, a->sets[i], len);
+        key[len] = '\0';
+        st = pkm_case_param_set(*c, *params, key, eq + 1, &ctx);
+        if (st != PKM_OK) return cli_report(st, &ctx);
+    }
+    return 0;
+}

@@ -1,0 +1,219 @@
+/* cli/compare.c: pkmflex compare: a case against a reference table, or two map files.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "cli/cli.h"
+
+#include "pkm/io.h"
+#include "pkm/map.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { COMPARE_TABLE = CLI_OPT_OWN, COMPARE_AGAINST, COMPARE_TOL };
+
+typedef struct compare_args {
+    cli_case_args c; /* c.case_name: the case, or with --against the map file F.h5 */
+    const char *table;
+    const char *against;
+    double tol_pct;
+} compare_args;
+
+static const cli_option compare_options[] = {
+    {"--table", NULL, 1, COMPARE_TABLE, "FILE",
+     "reference table, e.g. cases/navaro/table3_cast3m.csv", NULL},
+    {"--against", NULL, 1, COMPARE_AGAINST, "REF.h5", "reference map file", NULL},
+    {"--tol", NULL, 1, COMPARE_TOL, "PCT",
+     "tolerance on the relative error in percent (default 0.05)", NULL},
+};
+
+static const cli_command compare_command = {
+    "compare",
+    "usage: pkmflex compare CASE --table FILE [options]\n"
+    "       pkmflex compare F.h5 --against REF.h5 [--tol PCT]\n\n"
+    "For every pose of a reference table (CSV: pose id, pose coordinates in SI units,\n"
+    "frequencies in Hz), computes the natural frequencies and prints reference,\n"
+    "computed and relative error per mode, then the maximum error.\n\n"
+    "With --against, compares two map files (pkmflex map) of the same grid instead:\n"
+    "for each mode rank, the maximum and mean of |f - f_ref| / f_ref over the poses\n"
+    "computed in both, and the pose of the maximum. Poses computed in one file only\n"
+    "count as out of tolerance. A different grid is an error naming the difference.\n\n",
+    compare_options, (int)(sizeof(compare_options) / sizeof(compare_options[0])), 1};
+
+static int compare_set(void *user, int id, const char *v)
+{
+    compare_args *o = user;
+    switch (id) {
+    case COMPARE_TABLE:
+        o->table = v;
+        return 0;
+    case COMPARE_AGAINST:
+        o->against = v;
+        return 0;
+    case COMPARE_TOL: {
+        char *end = NULL;
+        o->tol_pct = strtod(v, &end);
+        if (end == v || *end != '\0' || !(o->tol_pct >= 0.0) || !isfinite(o->tol_pct))
+            return cli_usage_error("--tol '%s': expected a percentage >= 0", v);
+        return 0;
+    }
+    default:
+        return cli_case_set(&o->c, id, v);
+    }
+}
+
+/* "x = 0.1 m, y = -0.2 m" for point p of map. */
+static void compare_point_text(const pkm_map *map, int64_t p, char *out, size_t cap)
+{
+    int idx[PKM_MAP_MAX_AXES];
+    for (int a = map->naxes - 1; a >= 0; a--) {
+        idx[a] = (int)(p % map->axes[a].count);
+        p /= map->axes[a].count;
+    }
+    size_t len = 0;
+    out[0] = '\0';
+    for (int a = 0; a < map->naxes && len < cap; a++) {
+        const pkm_map_axis *ax = &map->axes[a];
+        len += (size_t)snprintf(out + len, cap - len, "%s%s = %g %s", a > 0 ? ", " : "", ax->name,
+                                pkm_map_axis_value(ax, idx[a]), ax->unit);
+    }
+}
+
+static void compare_print_maps(const compare_args *o, const pkm_map *a, const pkm_map *b,
+                               const pkm_map_diff *d)
+{
+    printf("# %s (%s) against %s (%s): %lld poses computed in both, %lld in one only "
+           "(tolerance %g %%)\n",
+           o->c.case_name, a->case_name, o->against, b->case_name, (long long)d->both,
+           (long long)d->one_only, o->tol_pct);
+    if (a->nev != b->nev)
+        printf("# %d and %d modes: the first %d compared\n", a->nev, b->nev, d->nev);
+    printf("%4s  %12s  %12s  %s\n", "mode", "max [%]", "mean [%]", "worst pose");
+    for (int k = 0; k < d->nev && d->both > 0; k++) {
+        char where[512];
+        compare_point_text(a, d->worst[k], where, sizeof(where));
+        printf("%4d  %12.6g  %12.6g  %s\n", k + 1, 100.0 * d->max_rel[k], 100.0 * d->mean_rel[k],
+               where);
+    }
+    if (d->both > 0)
+        printf("# max difference %.6g %% (mode %d)%s\n", 100.0 * d->max_all, d->max_rank,
+               d->one_only > 0 ? ", and poses computed in one map only" : "");
+    else
+        printf("# no pose computed in both maps\n");
+}
+
+/* compare F.h5 --against REF.h5: the relative difference per mode rank over the poses computed
+ * in both maps (pkm_map_compare). */
+static int compare_maps(const compare_args *o)
+{
+    if (o->c.case_name == NULL) return cli_usage_error("compare --against: no map file F.h5 given");
+    if (o->table != NULL)
+        return cli_usage_error("compare: --table and --against exclude each other");
+    pkm_map a, b;
+    pkm_map_diff d;
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
+    memset(&d, 0, sizeof(d));
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    int rc = 0;
+    pkm_status st = pkm_map_read_h5(o->c.case_name, &a, &ctx);
+    if (st == PKM_OK) st = pkm_map_read_h5(o->against, &b, &ctx);
+    if (st != PKM_OK) {
+        rc = cli_report(st, &ctx);
+        goto done;
+    }
+    if ((st = pkm_map_compare(&a, &b, &d, &ctx)) != PKM_OK) {
+        if (st == PKM_ERR_INVALID)
+            fprintf(stderr, "%s: error: %s and %s have different grids: %s\n", CLI_PROG,
+                    o->c.case_name, o->against, ctx.msg);
+        rc = st == PKM_ERR_INVALID ? EXIT_INPUT : cli_report(st, &ctx);
+        goto done;
+    }
+    compare_print_maps(o, &a, &b, &d);
+    const int ok = d.both > 0 && d.one_only == 0 && 100.0 * d.max_all <= o->tol_pct;
+    printf("# %s\n", ok ? "all within tolerance" : "OUT OF TOLERANCE");
+    rc = ok ? 0 : EXIT_TOL;
+done:
+    pkm_map_diff_free(&d);
+    pkm_map_free(&a);
+    pkm_map_free(&b);
+    return rc;
+}
+
+/* The rows of the table, each solved and compared; 0, EXIT_TOL or an error's exit status. */
+static int compare_table(const compare_args *o, const pkm_case *c, const void *params,
+                         const pkm_table *tab, pkm_analysis *an)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    printf("# %s against %s (tolerance %g %%)\n", o->c.case_name, o->table, o->tol_pct);
+    printf("%4s  %4s  %12s  %12s  %10s  %9s\n", "pose", "mode", "ref [Hz]", "pkmflex [Hz]",
+           "error [%]", "residual");
+    double worst = 0.0, worst_res = 0.0, t_total = 0.0;
+    int worst_pose = 0, worst_mode = 0;
+    for (int r = 0; r < tab->nrows; r++) {
+        const double *pose = tab->pose + (size_t)r * (size_t)c->npose;
+        pkm_model *m = NULL;
+        const pkm_modes *md = NULL;
+        const double t0 = cli_now();
+        pkm_status st = c->build(params, pose, &m, &ctx);
+        if (st == PKM_OK) st = pkm_analysis_solve(an, m, &md, NULL, &ctx);
+        t_total += cli_now() - t0;
+        pkm_model_destroy(&m);
+        if (st != PKM_OK) {
+            fprintf(stderr, "%s: error: pose %d of %s: %s\n", CLI_PROG, tab->id[r], o->table,
+                    ctx.msg);
+            return cli_exit_status_of(st);
+        }
+        for (int k = 0; k < tab->nfreq; k++) {
+            const double ref = tab->freq[(size_t)r * (size_t)tab->nfreq + (size_t)k];
+            const double err = 100.0 * fabs(md->freq_hz[k] - ref) / ref;
+            printf("%4d  %4d  %12.4f  %12.4f  %10.4f  %9.1e%s\n", tab->id[r], k + 1, ref,
+                   md->freq_hz[k], err, md->residual[k], err > o->tol_pct ? "  OUT" : "");
+            if (err > worst) worst = err, worst_pose = tab->id[r], worst_mode = k + 1;
+            if (md->residual[k] > worst_res) worst_res = md->residual[k];
+        }
+    }
+    printf("# max error %.4f %% (pose %d, mode %d), worst residual %.1e, %.3f ms per pose\n", worst,
+           worst_pose, worst_mode, worst_res, 1e3 * t_total / tab->nrows);
+    printf("# %s\n", worst <= o->tol_pct ? "all within tolerance" : "OUT OF TOLERANCE");
+    return (worst <= o->tol_pct) ? 0 : EXIT_TOL;
+}
+
+int cli_compare(int argc, char **argv)
+{
+    compare_args o = {.c = {.nev = 0, .form = PKM_FORM_TREE, .eig = PKM_EIG_ARPACK},
+                      .tol_pct = 0.05};
+    int rc = cli_parse(argc, argv, &compare_command, compare_set, &o);
+    if (rc != 0) return rc < 0 ? 0 : rc;
+    if (o.against != NULL) return compare_maps(&o);
+    const pkm_case *c = NULL;
+    void *params = NULL;
+    pkm_table *tab = NULL;
+    pkm_analysis *an = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    if ((rc = cli_load_case(&o.c, &c, &params)) != 0) goto done;
+    if (o.table == NULL) {
+        rc = cli_usage_error("compare: --table FILE is required");
+        goto done;
+    }
+    pkm_status st = pkm_table_read(o.table, c->npose, &tab, &ctx);
+    if (st != PKM_OK) {
+        rc = cli_report(st, &ctx);
+        goto done;
+    }
+    pkm_modal_opts mo = pkm_modal_opts_default();
+    mo.nev = (o.c.nev > tab->nfreq) ? o.c.nev : tab->nfreq;
+    if ((st = pkm_analysis_create(o.c.form, o.c.eig, &mo, &an, &ctx)) != PKM_OK) {
+        rc = cli_report(st, &ctx);
+        goto done;
+    }
+    rc = compare_table(&o, c, params, tab, an);
+done:
+    pkm_analysis_destroy(&an);
+    pkm_table_destroy(&tab);
+    pkm_case_params_destroy(&params);
+    return rc;
+}
