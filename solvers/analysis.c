@@ -17,7 +17,7 @@ struct pkm_analysis {
     pkm_modal_opts opts;
     pkm_asm_cache *cache; /* scatter map and pencil of the current topology */
     pkm_modal *solver;    /* symbolic analysis of the cache's pattern (ARPACK) ... */
-    pkm_inertia *inertia; /* ... or of its eigenvalue counter (dense) ... */
+    pkm_linsolve *ldlt;   /* ... or of its eigenvalue counter (dense) ... */
     int64_t version;      /* ... of this version */
     pkm_modes *modes;
     int analyses; /* symbolic analyses done so far */
@@ -54,7 +54,7 @@ void pkm_analysis_destroy(pkm_analysis **a)
 {
     if (a == NULL || *a == NULL) return;
     pkm_modal_destroy(&(*a)->solver);
-    pkm_inertia_destroy(&(*a)->inertia);
+    pkm_linsolve_destroy(&(*a)->ldlt);
     pkm_asm_cache_destroy(&(*a)->cache);
     pkm_modes_destroy(&(*a)->modes);
     free(*a);
@@ -102,14 +102,14 @@ pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_mod
         if (rc != PKM_OK) return rc;
     }
     if (a->eig == PKM_EIG_DENSE) {
-        if (a->inertia == NULL || version != a->version) {
-            pkm_inertia_destroy(&a->inertia);
-            rc = pkm_inertia_create(p, &a->inertia, ctx);
+        if (a->ldlt == NULL || version != a->version) {
+            pkm_linsolve_destroy(&a->ldlt);
+            rc = pkm_linsolve_create(p, PKM_LINSOLVE_LDLT, &a->ldlt, ctx);
             if (rc != PKM_OK) return rc;
             a->version = version;
             a->analyses++;
         }
-        rc = pkm_modal_solve_dense_counted(p, &a->opts, a->inertia, a->modes, ctx);
+        rc = pkm_modal_solve_dense_counted(p, &a->opts, a->ldlt, a->modes, ctx);
     } else {
         if (a->solver == NULL || version != a->version) {
             pkm_modal_destroy(&a->solver);
