@@ -388,12 +388,9 @@ static int set_option(options *o, int k, const char *v)
         o->form_given = 1;
         break;
     case OPT_SOLVER:
-        if (strcmp(v, "arpack") == 0)
-            o->eig = PKM_EIG_ARPACK;
-        else if (strcmp(v, "dense") == 0)
-            o->eig = PKM_EIG_DENSE;
-        else
+        if (pkm_eigensolver_type_find(v) == NULL)
             return usage_error("--solver '%s': expected arpack or dense", v);
+        o->eig = pkm_eigensolver_type_find(v)->id;
         break;
     }
     return 0;
