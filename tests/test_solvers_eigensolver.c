@@ -1,15 +1,20 @@
 /* tests/test_solvers_eigensolver.c: one battery over every entry of the eigensolver type table.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
+#define _POSIX_C_SOURCE 200809L /* unlink */
+
+#include "map_fixture.h"
 #include "navaro_defaults.h"
-#include "test_util.h"
 
 #include "pkm/analysis.h"
 #include "pkm/cases.h"
 #include "pkm/eigensolver.h"
 #include "solvers/solvers_impl.h"
 
+#include <hdf5.h>
+
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 /* NaVARo (defaults, tree formulation) at pose 1 of Table 3 (cases/navaro/table3_cast3m.csv). */
 static pkm_pencil *navaro_pose1(void)
@@ -137,12 +142,63 @@ static void test_every_solver_refuses_bad_pencil(void **state)
     pkm_pencil_destroy(&p);
 }
 
+/* Replace the string attribute `name` of the root of path by `value`. */
+static void set_root_str(const char *path, const char *name, const char *value)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0);
+    assert_true(H5Adelete(f, name) >= 0);
+    hid_t t = H5Tcopy(H5T_C_S1), s = H5Screate(H5S_SCALAR);
+    assert_true(t >= 0 && s >= 0 && H5Tset_size(t, strlen(value) + 1) >= 0);
+    hid_t a = H5Acreate2(f, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(a >= 0 && H5Awrite(a, t, value) >= 0);
+    H5Aclose(a);
+    H5Sclose(s);
+    H5Tclose(t);
+    assert_true(H5Fclose(f) >= 0);
+}
+
+/* The map file's `eigensolver` attribute: every entry's name is written and read back to its
+ * entry; a name not in the table is refused with the table's names; the writer refuses a value
+ * that is no entry. */
+static void test_every_solver_in_map_file(void **state)
+{
+    (void)state;
+    char path[512];
+    out_path(path, sizeof(path), "map_eigensolvers.h5");
+    pkm_map m, r;
+    make_map(&m);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    for (int k = 0; k < PKM_EIGENSOLVER_COUNT; k++) {
+        m.eigensolver = pkm_eigensolver_types[k].id;
+        assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+        assert_pkm_ok(pkm_map_read_h5(path, &r, &ctx), &ctx);
+        assert_int_equal(r.eigensolver, pkm_eigensolver_types[k].id);
+        pkm_map_free(&r);
+    }
+    set_root_str(path, "eigensolver", "lanczos");
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    for (int k = 0; k < PKM_EIGENSOLVER_COUNT; k++) {
+        char quoted[64];
+        snprintf(quoted, sizeof(quoted), "'%s'", pkm_eigensolver_types[k].name);
+        assert_non_null(strstr(ctx.msg, quoted));
+    }
+    pkm_ctx_clear(&ctx);
+    m.eigensolver = (pkm_eigensolver)PKM_EIGENSOLVER_COUNT;
+    assert_int_equal(pkm_map_write_h5(&m, path, &ctx), PKM_ERR_INVALID);
+    pkm_map_free(&m);
+    assert_int_equal(unlink(path), 0);
+    assert_no_open_objects();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_names),
         cmocka_unit_test(test_every_solver_pose1),
         cmocka_unit_test(test_every_solver_refuses_bad_pencil),
+        cmocka_unit_test(test_every_solver_in_map_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
