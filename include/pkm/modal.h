@@ -2,11 +2,11 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The sparse path is ARPACK-ng's symmetric implicitly restarted Lanczos in shift-invert mode
- * (mode 3) on (K - sigma M)^-1 M, with K - sigma M factorised by CHOLMOD: symbolic analysis once
- * per pattern (pkm_modal_create), numeric factorisation per solve. The dense path (LAPACK
- * dsygvx) is a reference for tests and small models. Every returned mode is checked: its
- * backward error (see pkm_modes.backward_error), its accuracy estimate (pkm_modes.accuracy), the
- * M-orthonormality of the set, and that it is not a zero-energy (mechanism) mode unless those
+ * (mode 3) on (K - sigma M)^-1 M, with K - sigma M factorised by CHOLMOD (pkm/linsolve.h):
+ * symbolic analysis once per pattern (pkm_modal_create), numeric factorisation per solve. The
+ * dense path (LAPACK dsygvx) is a reference for tests and small models. Every returned mode is
+ * checked: its backward error (see pkm_modes.backward_error), its accuracy estimate
+ * (pkm_modes.accuracy), the M-orthonormality of the set, and that it is not a zero-energy (mechanism) mode unless those
  * are allowed. Every result of either path is also checked complete: the number of eigenvalues
  * below a shift just above the last returned one, counted by the inertia of an LDL^T
  * factorisation of K - tau M (Sylvester), must equal the number returned; the sparse path
@@ -121,7 +121,7 @@ pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_mod
 
 /* Dense reference: the lowest opts->nev eigenpairs by LAPACK dsygvx (Cholesky reduction,
  * tridiagonalisation, bisection and inverse iteration for the wanted ones only), with the same
- * checks. */
+ * checks. Both are entries of the eigensolver table (pkm/eigensolver.h). */
 pkm_status pkm_modal_solve_dense(const pkm_pencil *p, const pkm_modal_opts *opts, pkm_modes *out,
                                  pkm_ctx *ctx);
 
