@@ -6,11 +6,11 @@
  * symbolic analysis once per pattern (pkm_modal_create), numeric factorisation per solve. The
  * dense path (LAPACK dsygvx) is a reference for tests and small models. Every returned mode is
  * checked: its backward error (see pkm_modes.backward_error), its accuracy estimate
- * (pkm_modes.accuracy), the M-orthonormality of the set, and that it is not a zero-energy (mechanism) mode unless those
- * are allowed. Every result of either path is also checked complete: the number of eigenvalues
- * below a shift just above the last returned one, counted by the inertia of an LDL^T
- * factorisation of K - tau M (Sylvester), must equal the number returned; the sparse path
- * recovers a missed one (Lanczos restarted on the M-orthogonal complement of the modes found),
+ * (pkm_modes.accuracy), the M-orthonormality of the set, and that it is not a zero-energy
+ * (mechanism) mode unless those are allowed. Every result of either path is also checked complete:
+ * the number of eigenvalues below a shift just above the last returned one, counted by the inertia
+ * of an LDL^T factorisation of K - tau M (Sylvester), must equal the number returned; the sparse
+ * path recovers a missed one (Lanczos restarted on the M-orthogonal complement of the modes found),
  * or fails with PKM_ERR_NOCONV naming the missing count. Never a short or shifted spectrum.
  *
  * Threads: a pkm_modal object must not be used by two threads at once, and ARPACK keeps Fortran
