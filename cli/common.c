@@ -55,8 +55,8 @@ double cli_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The formulations and eigensolvers by name, with a line of help each: the one list that
- * --formulation, --solver and their help read (the enums of pkm/analysis.h today). */
+/* The formulations by name, with a line of help each: the one list that --formulation and its
+ * help read (the eigensolvers are the library's type table, pkm/eigensolver.h). */
 typedef struct cli_named {
     const char *name;
     int value;
@@ -66,11 +66,6 @@ typedef struct cli_named {
 static const cli_named cli_formulations[] = {
     {"tree", PKM_FORM_TREE, "Germain et al. 2015 virtual tree + leg-variable elimination"},
     {"nodal", PKM_FORM_NODAL, "direct FE assembly"},
-    {NULL, 0, NULL}};
-
-static const cli_named cli_eigensolvers[] = {
-    {"arpack", PKM_EIG_ARPACK, "sparse shift-invert, default"},
-    {"dense", PKM_EIG_DENSE, "LAPACK"},
     {NULL, 0, NULL}};
 
 static const cli_named *cli_named_find(const cli_named *list, const char *name)
@@ -133,9 +128,23 @@ static void cli_formulation_help(char *buf, size_t cap)
     cli_wrap(buf, CLI_HELP_WIDTH);
 }
 
+/* "a (description) or b (description)" of the eigensolver table; with names_only, "a or b". */
+static void cli_solver_text(char *buf, size_t cap, int names_only)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < PKM_EIGENSOLVER_COUNT && len < cap; k++) {
+        const pkm_eigensolver_type *t = &pkm_eigensolver_types[k];
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", k ? " or " : "", t->name);
+        if (!names_only && len < cap)
+            len += (size_t)snprintf(buf + len, cap - len, " (%s%s)", t->description,
+                                    k == 0 ? ", default" : "");
+    }
+}
+
 static void cli_solver_help(char *buf, size_t cap)
 {
-    cli_named_text(cli_eigensolvers, buf, 0, cap);
+    cli_solver_text(buf, cap, 0);
     cli_wrap(buf, CLI_HELP_WIDTH);
 }
 
@@ -299,13 +308,15 @@ int cli_case_set(cli_case_args *a, int id, const char *v)
         a->form = (pkm_formulation)k->value;
         a->form_given = 1;
         return 0;
-    case CLI_OPT_SOLVER:
-        if ((k = cli_named_find(cli_eigensolvers, v)) == NULL) {
-            cli_named_choices(cli_eigensolvers, choices, sizeof(choices));
+    case CLI_OPT_SOLVER: {
+        const pkm_eigensolver_type *t = pkm_eigensolver_type_find(v);
+        if (t == NULL) {
+            cli_solver_text(choices, sizeof(choices), 1);
             return cli_usage_error("--solver '%s': expected %s", v, choices);
         }
-        a->eig = (pkm_eigensolver)k->value;
+        a->eig = t->id;
         return 0;
+    }
     default:
         return cli_usage_error("option id %d not handled", id);
     }

@@ -74,8 +74,6 @@ void pkm_h5_quiet_end(const h5_quiet *q)
 
 const char *const pkm_h5_formulation_names[2] = {
     [PKM_FORM_TREE] = "tree", [PKM_FORM_NODAL] = "nodal"};
-const char *const pkm_h5_eigensolver_names[2] = {
-    [PKM_EIG_ARPACK] = "arpack", [PKM_EIG_DENSE] = "dense"};
 const char *const pkm_h5_tracking_names[2] = {[PKM_TRACK_RANK] = "rank", [PKM_TRACK_MAC] = "mac"};
 
 static const char *formulation_name(pkm_formulation f)
@@ -85,7 +83,8 @@ static const char *formulation_name(pkm_formulation f)
 
 static const char *eigensolver_name(pkm_eigensolver e)
 {
-    return ((unsigned)e < 2u) ? pkm_h5_eigensolver_names[e] : NULL;
+    const pkm_eigensolver_type *t = pkm_eigensolver_type_of(e);
+    return t != NULL ? t->name : NULL;
 }
 
 /* 1 if s is a NUL-terminated string of 1 to cap - 1 characters without any of `bad`. */

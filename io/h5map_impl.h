@@ -54,7 +54,6 @@ void pkm_h5_quiet_end(const h5_quiet *q);
 /* The names of the two-valued settings in the file, indexed by their enum values; the writer
  * and the reader use the same tables. */
 extern const char *const pkm_h5_formulation_names[2];
-extern const char *const pkm_h5_eigensolver_names[2];
 extern const char *const pkm_h5_tracking_names[2];
 
 #endif

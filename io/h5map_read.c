@@ -307,20 +307,25 @@ done:
     return rc;
 }
 
-/* A string attribute of the root that must be one of two names: *which = 0 or 1. */
+/* A string attribute of the root that must be one of count names: *which = its index. */
 static pkm_status read_choice_attr(const h5io *io, hid_t file, const char *name,
-                                   const char *const names[2], int *which)
+                                   const char *const *names, int count, int *which)
 {
     char text[LIST_LEN];
     pkm_status rc = read_str_attr(io, file, "/", name, text, sizeof(text));
     if (rc != PKM_OK) return rc;
-    for (int k = 0; k < 2; k++)
+    char expected[LIST_LEN] = "";
+    size_t len = 0;
+    for (int k = 0; k < count; k++) {
         if (strcmp(text, names[k]) == 0) {
             *which = k;
             return PKM_OK;
         }
-    return OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' = '%s', expected '%s' or '%s'", name, text,
-                    names[0], names[1]);
+        const char *sep = k == 0 ? "" : (k + 1 < count ? ", " : " or ");
+        const int w = snprintf(expected + len, sizeof(expected) - len, "%s'%s'", sep, names[k]);
+        if (w > 0 && (size_t)w < sizeof(expected) - len) len += (size_t)w;
+    }
+    return OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' = '%s', expected %s", name, text, expected);
 }
 
 /* The class of attribute NAME of obj, or H5T_NO_CLASS. */
@@ -400,7 +405,7 @@ static pkm_status read_provenance(const h5io *io, hid_t file, pkm_map *map)
 static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
 {
     int which = 0;
-    pkm_status rc = read_choice_attr(io, file, "tracking", pkm_h5_tracking_names, &which);
+    pkm_status rc = read_choice_attr(io, file, "tracking", pkm_h5_tracking_names, 2, &which);
     map->tracking = (pkm_tracking)which;
     if (rc == PKM_OK)
         rc = read_str_attr(io, file, "/", "tracking_note", map->tracking_note,
@@ -470,10 +475,13 @@ static pkm_status read_solver_attrs(const h5io *io, hid_t file, pkm_map *map)
     int64_t i = 0;
     int which = 0;
     if (rc == PKM_OK)
-        rc = read_choice_attr(io, file, "formulation", pkm_h5_formulation_names, &which);
+        rc = read_choice_attr(io, file, "formulation", pkm_h5_formulation_names, 2, &which);
     map->formulation = (pkm_formulation)which;
+    const char *eig_names[PKM_EIGENSOLVER_COUNT];
+    for (int k = 0; k < PKM_EIGENSOLVER_COUNT; k++)
+        eig_names[k] = pkm_eigensolver_types[k].name;
     if (rc == PKM_OK)
-        rc = read_choice_attr(io, file, "eigensolver", pkm_h5_eigensolver_names, &which);
+        rc = read_choice_attr(io, file, "eigensolver", eig_names, PKM_EIGENSOLVER_COUNT, &which);
     map->eigensolver = (pkm_eigensolver)which;
     if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "nev", 1, INT32_MAX, &i);
     map->nev = map->opts.nev = (int)i;

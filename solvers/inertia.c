@@ -16,8 +16,6 @@
 #include "solvers/solvers_impl.h"
 #include "core/core_impl.h"
 
-#include <cholmod.h>
-
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -40,110 +38,23 @@
 static const double gap_fractions[] = {0.5, 0.3, 0.7, 0.15, 0.85};
 #define PKM_INERTIA_TRIES ((int)(sizeof(gap_fractions) / sizeof(gap_fractions[0])))
 
-struct pkm_inertia {
-    cholmod_common c;
-    int started;
-    int64_t n, nnz;
-    cholmod_sparse *A; /* K - tau M on the analysed pattern */
-    cholmod_factor *L; /* simplicial LDL^T, symbolic analysis kept across counts */
-};
-
-cholmod_sparse *pkm_solvers_cholmod_pattern(const pkm_pencil *pattern, cholmod_common *c)
+/* Number of eigenvalues of p below tau: the negative pivots of the LDL^T factorisation of
+ * K - tau M; *tiny is set if a pivot vanished or is too small for its sign to mean anything. */
+pkm_status pkm_inertia_count(pkm_linsolve *ldlt, const pkm_pencil *p, double tau, int64_t *count,
+                             int *tiny, pkm_ctx *ctx)
 {
-    const int64_t n = pattern->n, nnz = pattern->nnz;
-    cholmod_sparse *A =
-        cholmod_l_allocate_sparse((size_t)n, (size_t)n, (size_t)nnz, 1, 1, 1, CHOLMOD_REAL, c);
-    if (A == NULL) return NULL;
-    SuiteSparse_long *ap = A->p, *ai = A->i;
-    for (int64_t j = 0; j <= n; j++)
-        ap[j] = (SuiteSparse_long)pattern->colptr[j];
-    for (int64_t q = 0; q < nnz; q++)
-        ai[q] = (SuiteSparse_long)pattern->rowind[q];
-    return A;
-}
-
-pkm_status pkm_inertia_create(const pkm_pencil *pattern, pkm_inertia **out, pkm_ctx *ctx)
-{
-    *out = NULL;
-    const int64_t n = pattern->n, nnz = pattern->nnz;
-    pkm_inertia *in = calloc(1, sizeof(*in));
-    if (in == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate an inertia counter");
-    in->n = n;
-    in->nnz = nnz;
-    if (!cholmod_l_start(&in->c)) goto fail;
-    in->started = 1;
-    /* Simplicial LDL^T: the supernodal factorisation is LL^T only, and final_ll = 0 keeps D. */
-    in->c.print = 0;
-    in->c.supernodal = CHOLMOD_SIMPLICIAL;
-    in->c.final_ll = 0;
-    in->A = pkm_solvers_cholmod_pattern(pattern, &in->c);
-    if (in->A == NULL) goto fail;
-    in->L = cholmod_l_analyze(in->A, &in->c);
-    if (in->L == NULL || in->c.status != CHOLMOD_OK) goto fail;
-    *out = in;
-    return PKM_OK;
-fail:;
-    const int status = in->c.status;
-    pkm_inertia_destroy(&in);
-    return PKM_FAIL(ctx, status == CHOLMOD_OUT_OF_MEMORY ? PKM_ERR_NOMEM : PKM_ERR_SOLVER,
-                    "CHOLMOD LDL^T analysis of order %lld, %lld entries failed (status %d)",
-                    (long long)n, (long long)nnz, status);
-}
-
-void pkm_inertia_destroy(pkm_inertia **in)
-{
-    if (in == NULL || *in == NULL) return;
-    if ((*in)->started) {
-        cholmod_l_free_sparse(&(*in)->A, &(*in)->c);
-        cholmod_l_free_factor(&(*in)->L, &(*in)->c);
-        cholmod_l_finish(&(*in)->c);
-    }
-    free(*in);
-    *in = NULL;
-}
-
-/* Negative pivots of the LDL^T factorisation of K - tau M; *tiny is set if a pivot vanished or
- * is too small for its sign to mean anything. */
-static pkm_status count_negative(pkm_inertia *in, const pkm_pencil *p, double tau, int64_t *neg,
-                                 int *tiny, pkm_ctx *ctx)
-{
-    double *ax = in->A->x;
-    for (int64_t q = 0; q < in->nnz; q++)
-        ax[q] = p->k[q] - tau * p->m[q];
-    const int ok = cholmod_l_factorize(in->A, in->L, &in->c);
-    *neg = 0;
+    int64_t minor = -1, ntiny = 0;
+    *count = 0;
     *tiny = 0;
-    if (in->c.status == CHOLMOD_NOT_POSDEF || (SuiteSparse_long)in->L->minor < in->n) {
+    pkm_status rc = pkm_linsolve_factor(ldlt, p, 1.0, -tau, &minor, ctx);
+    if (rc != PKM_OK) return rc;
+    if (minor >= 0) {
         *tiny = 1; /* a zero pivot: CHOLMOD stops there */
         return PKM_OK;
     }
-    if (!ok || in->c.status != CHOLMOD_OK || in->L->is_super || in->L->is_ll)
-        return PKM_FAIL(ctx, in->c.status == CHOLMOD_OUT_OF_MEMORY ? PKM_ERR_NOMEM : PKM_ERR_SOLVER,
-                        "CHOLMOD LDL^T of K - tau M (tau = %g) failed (status %d)", tau,
-                        in->c.status);
-    /* Simplicial LDL^T keeps D on the diagonal of L, first in each column (CHOLMOD user guide,
-     * cholmod_factor). */
-    const SuiteSparse_long *lp = in->L->p, *perm = in->L->Perm;
-    const double *lx = in->L->x;
-    for (int64_t j = 0; j < in->n; j++) {
-        const int64_t i = perm != NULL ? perm[j] : j;
-        const int64_t qd = p->colptr[i + 1] - 1; /* the diagonal is last in its column */
-        const double scale = fabs(p->k[qd]) + fabs(tau) * fabs(p->m[qd]);
-        const double d = lx[lp[j]];
-        if (!(fabs(d) > PKM_INERTIA_TINY * scale)) *tiny = 1;
-        if (d < 0.0) (*neg)++;
-    }
-    return PKM_OK;
-}
-
-pkm_status pkm_inertia_count(pkm_inertia *in, const pkm_pencil *p, double tau, int64_t *count,
-                             int *tiny, pkm_ctx *ctx)
-{
-    if (p->n != in->n || p->nnz != in->nnz)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                        "inertia: pencil of order %lld, %lld entries; analysed %lld, %lld",
-                        (long long)p->n, (long long)p->nnz, (long long)in->n, (long long)in->nnz);
-    return count_negative(in, p, tau, count, tiny, ctx);
+    rc = pkm_linsolve_inertia(ldlt, p, PKM_INERTIA_TINY, count, &ntiny, ctx);
+    *tiny = ntiny > 0;
+    return rc;
 }
 
 /* Same cluster: closer than PKM_INERTIA_CLUSTER (relative) plus twice their floors. */
@@ -160,7 +71,7 @@ static int same_cluster(const double *w, const double *floor, double resolution,
     return fabs(w[j] - w[i]) <= fuzz_of(w, floor, resolution, i, j);
 }
 
-pkm_status pkm_modal_check_complete(pkm_inertia *in, const pkm_pencil *p, const double *w,
+pkm_status pkm_modal_check_complete(pkm_linsolve *in, const pkm_pencil *p, const double *w,
                                     const double *floor, int nret, int nknown, int *missing,
                                     double *tau_used, pkm_ctx *ctx)
 {

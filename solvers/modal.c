@@ -1,23 +1,20 @@
-/* solvers/modal.c: lowest modes of K x = w^2 M x by ARPACK shift-invert Lanczos over CHOLMOD.
+/* solvers/modal.c: lowest modes of K x = w^2 M x by ARPACK shift-invert Lanczos (pkm_linsolve).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Not thread-safe: one pkm_modal object must not be used by two threads at once (it owns the
- * CHOLMOD common, the factor and the Lanczos workspace), and ARPACK keeps Fortran SAVE state
+ * factorisations and the Lanczos workspace), and ARPACK keeps Fortran SAVE state
  * between the reverse-communication calls, so no two ARPACK solves may run at the same time in
  * one process. The caller serialises; the library holds no lock and no global state. */
 #include "solvers/solvers_impl.h"
 #include "core/core_impl.h"
 
 #include <arpack.h>
-#include <cholmod.h>
 
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The analysed pattern is copied into CHOLMOD's own 64-bit index arrays. */
-_Static_assert(sizeof(SuiteSparse_long) == sizeof(int64_t), "CHOLMOD long index is not 64-bit");
 /* pkm_solvers_to_int serves ARPACK and LAPACK alike only while a_int is a plain int (ARPACK-ng
  * built without INTERFACE64). */
 _Static_assert(sizeof(a_int) == sizeof(int), "ARPACK a_int is not int");
@@ -47,21 +44,16 @@ _Static_assert(sizeof(a_int) == sizeof(int), "ARPACK a_int is not int");
 #define PKM_MODAL_TOL 1e-10
 
 struct pkm_modal {
-    cholmod_common c;
-    int started;       /* cholmod_l_start done, so cholmod_l_finish is due */
-    int64_t n, nnz;    /* analysed order and entry count */
-    cholmod_sparse *A; /* K - sigma M on the analysed pattern: upper, sorted, packed */
-    cholmod_factor *L;
-    cholmod_dense *B, *X, *Y, *E; /* cholmod_l_solve2 right-hand side, result and workspace */
+    int64_t n;        /* analysed order */
+    pkm_linsolve *op; /* LL^T of K - sigma M, the shift-invert operator */
     /* ARPACK workspace: n-sized arrays allocated once, ncv-sized ones grown on demand. */
     double *resid, *workd, *tmp, *work2; /* work2: 2 n for the residual checks */
-    double *dinv; /* n reciprocals of the diagonal of a simplicial LL' factor */
     int ncv_cap, nev_cap;
     double *v, *workl, *d, *z;
     a_int *select;
     int *order;
-    /* Sylvester count of the eigenvalues below a shift (inertia.c), same pattern. */
-    pkm_inertia *inertia;
+    /* Sylvester count of the eigenvalues below a shift (inertia.c): LDL^T, same pattern. */
+    pkm_linsolve *ldlt;
     /* The eigenpairs converged so far in this solve, in the order found: values, rounding
      * floors, n x pool_cap vectors; pool_order lists them ascending, ws and fs are the sorted
      * values and floors. Grown on demand. */
@@ -76,64 +68,29 @@ pkm_status pkm_modal_create(const pkm_pencil *pattern, pkm_modal **out, pkm_ctx 
     pkm_status rc = PKM_OK;
     if (pattern == NULL || pattern->n < 2)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "modal solver needs a pencil of order >= 2");
-    const int64_t n = pattern->n, nnz = pattern->nnz;
+    const int64_t n = pattern->n;
     int ni = 0;
     /* ARPACK indexes workd (3 n) with a_int. */
     rc = pkm_solvers_to_int(3 * n, "3 x pencil order", &ni, ctx);
     if (rc != PKM_OK) return rc;
-    if (pattern->colptr[0] != 0 || pattern->colptr[n] != nnz)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil column pointers do not span %lld entries",
-                        (long long)nnz);
-    for (int64_t j = 0; j < n; j++) {
-        for (int64_t q = pattern->colptr[j]; q < pattern->colptr[j + 1]; q++) {
-            int64_t i = pattern->rowind[q];
-            if (i < 0 || i > j || (q > pattern->colptr[j] && i <= pattern->rowind[q - 1]))
-                return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                                "pencil column %lld is not upper-triangular with sorted rows",
-                                (long long)j);
-        }
-    }
-
     pkm_modal *s = calloc(1, sizeof(*s));
     if (s == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the modal solver");
     s->n = n;
-    s->nnz = nnz;
-    if (!cholmod_l_start(&s->c)) {
-        rc = PKM_FAIL(ctx, PKM_ERR_SOLVER, "cholmod_l_start failed (status %d)", s->c.status);
-        goto fail;
-    }
-    s->started = 1;
-    /* The library never prints; failures are read from return values and c.status instead of
-     * the error_handler (which has no user pointer). final_ll makes a simplicial factorisation
-     * LL^T, so an indefinite K - sigma M is reported as CHOLMOD_NOT_POSDEF rather than silently
-     * factorised as LDL^T (CHOLMOD user guide, cholmod_factorize). */
-    s->c.print = 0;
-    s->c.final_ll = 1;
-    s->A = pkm_solvers_cholmod_pattern(pattern, &s->c);
-    if (s->A == NULL) goto cholmod_fail;
-    s->L = cholmod_l_analyze(s->A, &s->c);
-    if (s->L == NULL || s->c.status != CHOLMOD_OK) goto cholmod_fail;
-    s->B = cholmod_l_allocate_dense((size_t)n, 1, (size_t)n, CHOLMOD_REAL, &s->c);
-    if (s->B == NULL) goto cholmod_fail;
+    rc = pkm_linsolve_create(pattern, PKM_LINSOLVE_AUTO, &s->op, ctx);
+    if (rc != PKM_OK) goto fail;
     s->resid = calloc((size_t)n, sizeof(double));
     s->workd = calloc(3 * (size_t)n, sizeof(double));
     s->tmp = calloc((size_t)n, sizeof(double));
     s->work2 = calloc(2 * (size_t)n, sizeof(double));
-    s->dinv = calloc((size_t)n, sizeof(double));
-    if (s->resid == NULL || s->workd == NULL || s->tmp == NULL || s->work2 == NULL ||
-        s->dinv == NULL) {
+    if (s->resid == NULL || s->workd == NULL || s->tmp == NULL || s->work2 == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate Lanczos vectors of order %lld",
                       (long long)n);
         goto fail;
     }
-    rc = pkm_inertia_create(pattern, &s->inertia, ctx);
+    rc = pkm_linsolve_create(pattern, PKM_LINSOLVE_LDLT, &s->ldlt, ctx);
     if (rc != PKM_OK) goto fail;
     *out = s;
     return PKM_OK;
-cholmod_fail:
-    rc = PKM_FAIL(ctx, s->c.status == CHOLMOD_OUT_OF_MEMORY ? PKM_ERR_NOMEM : PKM_ERR_SOLVER,
-                  "CHOLMOD symbolic analysis of order %lld, %lld entries failed (status %d)",
-                  (long long)n, (long long)nnz, s->c.status);
 fail:
     pkm_modal_destroy(&s);
     return rc;
@@ -157,22 +114,13 @@ void pkm_modal_destroy(pkm_modal **solver)
 {
     if (solver == NULL || *solver == NULL) return;
     pkm_modal *s = *solver;
-    if (s->started) {
-        cholmod_l_free_sparse(&s->A, &s->c);
-        cholmod_l_free_factor(&s->L, &s->c);
-        cholmod_l_free_dense(&s->B, &s->c);
-        cholmod_l_free_dense(&s->X, &s->c);
-        cholmod_l_free_dense(&s->Y, &s->c);
-        cholmod_l_free_dense(&s->E, &s->c);
-        cholmod_l_finish(&s->c);
-    }
+    pkm_linsolve_destroy(&s->op);
     free(s->resid);
     free(s->workd);
     free(s->tmp);
     free(s->work2);
-    free(s->dinv);
     free_lanczos(s);
-    pkm_inertia_destroy(&s->inertia);
+    pkm_linsolve_destroy(&s->ldlt);
     free(s->pool_w);
     free(s->pool_f);
     free(s->pool_x);
@@ -207,91 +155,21 @@ static pkm_status ensure_lanczos(pkm_modal *s, int ncv, int nev_int, pkm_ctx *ct
     return PKM_OK;
 }
 
-/* Factorise K - sigma M. *minor is -1 if it is positive definite, else the column where
- * Cholesky broke down (and nothing is recorded in ctx: the caller decides). */
-static pkm_status factor_shift(pkm_modal *s, const pkm_pencil *p, double sigma, int64_t *minor,
-                               pkm_ctx *ctx)
-{
-    double *ax = s->A->x;
-    for (int64_t q = 0; q < s->nnz; q++)
-        ax[q] = p->k[q] - sigma * p->m[q];
-    int ok = cholmod_l_factorize(s->A, s->L, &s->c);
-    *minor = -1;
-    if (s->c.status == CHOLMOD_NOT_POSDEF) {
-        *minor = (int64_t)s->L->minor;
-        return PKM_OK;
-    }
-    if (!ok || s->c.status != CHOLMOD_OK)
-        return PKM_FAIL(ctx, s->c.status == CHOLMOD_OUT_OF_MEMORY ? PKM_ERR_NOMEM : PKM_ERR_SOLVER,
-                        "cholmod_l_factorize of K - sigma M (sigma = %g) failed (status %d)", sigma,
-                        s->c.status);
-    const cholmod_factor *L = s->L;
-    if (!L->is_super && L->is_ll) {
-        const SuiteSparse_long *lp = L->p;
-        const double *lx = L->x;
-        for (int64_t j = 0; j < s->n; j++)
-            s->dinv[j] = 1.0 / lx[lp[j]];
-    }
-    return PKM_OK;
-}
-
-/* y = (K - sigma M)^-1 x with the current factor. A simplicial LL' factor (CHOLMOD's choice
- * for small or very sparse pencils, e.g. every NaVARo map pose) is applied here directly:
- * A(p, p) = L L^T, so x = P^T L^-T L^-1 P b with (P b)_k = b_Perm[k], each column of L holding
- * its diagonal first, then Lnz[j] - 1 entries below it (CHOLMOD user guide, cholmod_factor).
- * This spares cholmod_l_solve2's per-call checks and copies, which cost more than the
- * substitutions themselves at n ~ 100, and multiplies by the reciprocal diagonal (dinv, set
- * once per factorisation) instead of dividing twice per column and solve. Supernodal factors
- * go through cholmod_l_solve2. */
-static pkm_status shifted_solve(pkm_modal *s, const double *x, double *y, pkm_ctx *ctx)
-{
-    const cholmod_factor *L = s->L;
-    if (!L->is_super && L->is_ll) {
-        const int64_t n = s->n;
-        const SuiteSparse_long *lp = L->p, *li = L->i, *lnz = L->nz, *perm = L->Perm;
-        const double *lx = L->x, *dinv = s->dinv;
-        double *w = s->B->x;
-        for (int64_t k = 0; k < n; k++)
-            w[k] = x[perm != NULL ? perm[k] : k];
-        for (int64_t j = 0; j < n; j++) {
-            const int64_t q0 = lp[j], q1 = lp[j] + lnz[j];
-            const double wj = w[j] * dinv[j];
-            w[j] = wj;
-            for (int64_t q = q0 + 1; q < q1; q++)
-                w[li[q]] -= lx[q] * wj;
-        }
-        for (int64_t j = n - 1; j >= 0; j--) {
-            const int64_t q0 = lp[j], q1 = lp[j] + lnz[j];
-            double t = w[j];
-            for (int64_t q = q0 + 1; q < q1; q++)
-                t -= lx[q] * w[li[q]];
-            w[j] = t * dinv[j];
-        }
-        for (int64_t k = 0; k < n; k++)
-            y[perm != NULL ? perm[k] : k] = w[k];
-        return PKM_OK;
-    }
-    memcpy(s->B->x, x, sizeof(double) * (size_t)s->n);
-    if (!cholmod_l_solve2(CHOLMOD_A, s->L, s->B, NULL, &s->X, NULL, &s->Y, &s->E, &s->c) ||
-        s->X == NULL)
-        return PKM_FAIL(ctx, PKM_ERR_SOLVER, "cholmod_l_solve2 failed (status %d)", s->c.status);
-    memcpy(y, s->X->x, sizeof(double) * (size_t)s->n);
-    return PKM_OK;
-}
-
 /* ARPACK's ipntr entries are 1-based Fortran offsets into workd. */
 static double *arpack_vec(double *workd, a_int ipntr_entry)
 {
     return workd + (ipntr_entry - 1);
 }
 
-/* Factorise K - sigma M with the requested or automatic shift; sets *sigma to the one used. */
+/* Factorise K - sigma M with the requested or automatic shift; sets *sigma to the one used. A
+ * factorisation that breaks down (K - sigma M not positive definite) leaves nothing in ctx, so
+ * the next shift can be tried. */
 static pkm_status choose_shift(pkm_modal *s, const pkm_pencil *p, double *sigma, pkm_ctx *ctx)
 {
     int64_t minor = -1;
     pkm_status rc;
     if (!isnan(*sigma)) {
-        rc = factor_shift(s, p, *sigma, &minor, ctx);
+        rc = pkm_linsolve_factor(s->op, p, 1.0, -*sigma, &minor, ctx);
         if (rc != PKM_OK || minor < 0) return rc;
         return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
                         "K - sigma M is not positive definite for sigma = %g (column %lld): "
@@ -299,7 +177,7 @@ static pkm_status choose_shift(pkm_modal *s, const pkm_pencil *p, double *sigma,
                         *sigma, (long long)minor);
     }
     *sigma = 0.0;
-    rc = factor_shift(s, p, *sigma, &minor, ctx);
+    rc = pkm_linsolve_factor(s->op, p, 1.0, -*sigma, &minor, ctx);
     if (rc != PKM_OK || minor < 0) return rc;
     /* K is singular or indefinite (rigid-body or mechanism modes): shift slightly below zero, on
      * the scale of the pencil's diagonal, so that K - sigma M is positive definite while the
@@ -313,7 +191,7 @@ static pkm_status choose_shift(pkm_modal *s, const pkm_pencil *p, double *sigma,
                         "diagonal to shift with",
                         (long long)k_minor);
     *sigma = -s0;
-    rc = factor_shift(s, p, *sigma, &minor, ctx);
+    rc = pkm_linsolve_factor(s->op, p, 1.0, -*sigma, &minor, ctx);
     if (rc != PKM_OK || minor < 0) return rc;
     return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
                     "K is not positive definite (column %lld) and neither is K - sigma M for "
@@ -391,10 +269,10 @@ static pkm_status arpack_iterate(pkm_modal *s, const pkm_pencil *p, const char *
         switch (ido) {
         case -1: /* y = (K - sigma M)^-1 M x */
             pkm_pencil_matvec(p, 'M', x, s->tmp);
-            rc = shifted_solve(s, s->tmp, y, ctx);
+            rc = pkm_linsolve_solve(s->op, s->tmp, y, ctx);
             break;
         case 1: /* M x is already in workd(ipntr(3)) (dsaupd, mode 3) */
-            rc = shifted_solve(s, arpack_vec(s->workd, ipntr[2]), y, ctx);
+            rc = pkm_linsolve_solve(s->op, arpack_vec(s->workd, ipntr[2]), y, ctx);
             break;
         case 2:
             pkm_pencil_matvec(p, 'M', x, y);
@@ -492,26 +370,6 @@ static a_int auto_ncv(a_int nev_run, a_int dim)
     return ncv > dim ? dim : ncv;
 }
 
-/* The pattern of p must be the analysed one. */
-static pkm_status check_pattern(const pkm_modal *s, const pkm_pencil *p, pkm_ctx *ctx)
-{
-    if (p->n != s->n || p->nnz != s->nnz)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                        "pencil of order %lld with %lld entries, solver analysed order %lld "
-                        "with %lld",
-                        (long long)p->n, (long long)p->nnz, (long long)s->n, (long long)s->nnz);
-    const SuiteSparse_long *ap = s->A->p, *ai = s->A->i;
-    for (int64_t j = 0; j <= s->n; j++)
-        if (p->colptr[j] != ap[j])
-            return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil pattern differs at column %lld",
-                            (long long)j);
-    for (int64_t q = 0; q < s->nnz; q++)
-        if (p->rowind[q] != ai[q])
-            return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil pattern differs at entry %lld",
-                            (long long)q);
-    return PKM_OK;
-}
-
 /* Lanczos runs until the Sylvester count below a shift above the nev-th value equals the values
  * found: the first run as ARPACK alone would do it, then, while some are missing, runs on the
  * M-orthogonal complement of every pair found so far (deflation), each for the missing count
@@ -528,8 +386,8 @@ static pkm_status solve_complete(pkm_modal *s, const pkm_pencil *p, const pkm_mo
     for (int run = 0; run < PKM_MODAL_RUNS; run++) {
         pkm_status rc = lanczos_run(s, p, opts, sigma, nev_int, ncv, run, out, ctx);
         if (rc != PKM_OK) return rc;
-        rc = pkm_modal_check_complete(s->inertia, p, s->pool_ws, s->pool_fs, nev, s->pool_n,
-                                      &missing, &tau, ctx);
+        rc = pkm_modal_check_complete(s->ldlt, p, s->pool_ws, s->pool_fs, nev, s->pool_n, &missing,
+                                      &tau, ctx);
         if (rc != PKM_OK) return rc;
         if (missing <= 0) break;
         /* The complement has dimension n - pool_n; ARPACK needs nev < ncv <= that. */
@@ -559,7 +417,7 @@ pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_mod
     pkm_modal *s = solver;
     if (s == NULL) return PKM_FAIL(ctx, PKM_ERR_INVALID, "modal solve: NULL solver");
     pkm_status rc = pkm_modal_check_args(p, opts, out, ctx);
-    if (rc == PKM_OK) rc = check_pattern(s, p, ctx);
+    if (rc == PKM_OK) rc = pkm_linsolve_check_pattern(s->op, p, ctx);
     if (rc != PKM_OK) return rc;
     out->zero_modes = 0;
     out->iterations = 0;

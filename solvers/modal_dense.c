@@ -21,14 +21,14 @@ extern double dlamch_(const char *cmach, size_t cmach_len);
  * nev are the answer and the one beyond (if any) places the shift. dsygvx computes eigenvalues
  * il..iu by bisection on the Sturm sequence, so a missing one means a failure elsewhere; the
  * check makes the reference as accountable as the sparse path. floor: nw scratch. */
-static pkm_status check_dense(const pkm_pencil *p, pkm_inertia *inertia, const double *w,
+static pkm_status check_dense(const pkm_pencil *p, pkm_linsolve *ldlt, const double *w,
                               const double *Z, int nev, int nw, double *floor, pkm_ctx *ctx)
 {
     for (int j = 0; j < nw; j++)
         floor[j] = pkm_modal_rounding_floor(p, Z + (size_t)j * (size_t)p->n, w[j]);
     int missing = 0;
     double tau = 0.0;
-    pkm_status rc = pkm_modal_check_complete(inertia, p, w, floor, nev, nw, &missing, &tau, ctx);
+    pkm_status rc = pkm_modal_check_complete(ldlt, p, w, floor, nev, nw, &missing, &tau, ctx);
     if (rc != PKM_OK || missing == 0) return rc;
     return PKM_FAIL(ctx, PKM_ERR_SOLVER,
                     "dsygvx: the Sylvester count of K - tau M (tau = %.6g) differs from the %d "
@@ -41,15 +41,15 @@ pkm_status pkm_modal_solve_dense(const pkm_pencil *p, const pkm_modal_opts *opts
 {
     pkm_status rc = pkm_modal_check_args(p, opts, out, ctx);
     if (rc != PKM_OK) return rc;
-    pkm_inertia *inertia = NULL;
-    rc = pkm_inertia_create(p, &inertia, ctx);
-    if (rc == PKM_OK) rc = pkm_modal_solve_dense_counted(p, opts, inertia, out, ctx);
-    pkm_inertia_destroy(&inertia);
+    pkm_linsolve *ldlt = NULL;
+    rc = pkm_linsolve_create(p, PKM_LINSOLVE_LDLT, &ldlt, ctx);
+    if (rc == PKM_OK) rc = pkm_modal_solve_dense_counted(p, opts, ldlt, out, ctx);
+    pkm_linsolve_destroy(&ldlt);
     return rc;
 }
 
 pkm_status pkm_modal_solve_dense_counted(const pkm_pencil *p, const pkm_modal_opts *opts,
-                                         pkm_inertia *inertia, pkm_modes *out, pkm_ctx *ctx)
+                                         pkm_linsolve *ldlt, pkm_modes *out, pkm_ctx *ctx)
 {
     pkm_status rc = pkm_modal_check_args(p, opts, out, ctx);
     if (rc != PKM_OK) return rc;
@@ -105,7 +105,7 @@ pkm_status pkm_modal_solve_dense_counted(const pkm_pencil *p, const pkm_modal_op
         goto done;
     }
     /* w is ascending and Z holds the M-orthonormal eigenvectors, column-major. */
-    rc = check_dense(p, inertia, w, Z, nev, nw, w + n, ctx);
+    rc = check_dense(p, ldlt, w, Z, nev, nw, w + n, ctx);
     if (rc != PKM_OK) goto done;
     rc = pkm_modes_finish(p, opts, w, w + n, Z, NULL, NULL, out, ctx);
     out->sigma = 0.0;

@@ -3,9 +3,8 @@
 #ifndef PKM_SOLVERS_IMPL_H
 #define PKM_SOLVERS_IMPL_H
 
+#include "pkm/linsolve.h"
 #include "pkm/modal.h"
-
-#include <cholmod.h>
 
 /* Narrow a 64-bit count to the int used by ARPACK (a_int) and LAPACK; PKM_ERR_INVALID naming
  * `what` if it does not fit. */
@@ -40,14 +39,10 @@ double pkm_modal_zero_scale(const pkm_diag_scales *d);
  * perturbations of K and M of the size of their rounding can cause (see modes.c). */
 double pkm_modal_rounding_floor(const pkm_pencil *p, const double *x, double lam);
 
-/* CHOLMOD's copy of the pattern of `pattern` (upper, sorted, packed, real; values not set), or
- * NULL with c->status set. */
-cholmod_sparse *pkm_solvers_cholmod_pattern(const pkm_pencil *pattern, cholmod_common *c);
-
-/* The eigenvalue counter (pkm_inertia, include/pkm/modal.h). */
-/* Number of eigenvalues of p below tau, i.e. negative pivots of D in P (K - tau M) P^T = L D L^T.
- * *tiny is set when a pivot is too small for its sign to count (tau is on an eigenvalue). */
-pkm_status pkm_inertia_count(pkm_inertia *in, const pkm_pencil *p, double tau, int64_t *count,
+/* Number of eigenvalues of p below tau, i.e. negative pivots of D in P (K - tau M) P^T = L D L^T,
+ * factorised by ldlt (a pkm_linsolve of kind PKM_LINSOLVE_LDLT on p's pattern). *tiny is set when a
+ * pivot is too small for its sign to count (tau is on an eigenvalue). */
+pkm_status pkm_inertia_count(pkm_linsolve *ldlt, const pkm_pencil *p, double tau, int64_t *count,
                              int *tiny, pkm_ctx *ctx);
 
 /* Spectrum completeness. w[0..nknown): computed eigenvalues of p, ascending, of which the first
@@ -58,9 +53,14 @@ pkm_status pkm_inertia_count(pkm_inertia *in, const pkm_pencil *p, double tau, i
  * eigenvalues the solver did not find, < 0 values that are no eigenvalues. *tau_used (if not
  * NULL): the shift. Errors: PKM_ERR_SINGULAR if every shift tried meets a vanishing pivot, the
  * counter's own failures. */
-pkm_status pkm_modal_check_complete(pkm_inertia *in, const pkm_pencil *p, const double *w,
+pkm_status pkm_modal_check_complete(pkm_linsolve *ldlt, const pkm_pencil *p, const double *w,
                                     const double *floor, int nret, int nknown, int *missing,
                                     double *tau_used, pkm_ctx *ctx);
+
+/* pkm_modal_solve_dense with the caller's eigenvalue counter (same pattern as p), so that a
+ * sequence of solves analyses the pattern once. */
+pkm_status pkm_modal_solve_dense_counted(const pkm_pencil *p, const pkm_modal_opts *opts,
+                                         pkm_linsolve *ldlt, pkm_modes *out, pkm_ctx *ctx);
 
 /* LAPACK argument errors (xerbla.c): pkm_lapack_clear forgets a pending report;
  * pkm_lapack_check turns the report of an XERBLA call since then into PKM_ERR_SOLVER naming the

@@ -4,18 +4,14 @@
 #include "core/core_impl.h"
 #include "pkm/analysis.h"
 
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 struct pkm_analysis {
     pkm_formulation form;
-    pkm_eigensolver eig;
+    const pkm_eigensolver_type *eig;
     pkm_modal_opts opts;
     pkm_asm_cache *cache; /* scatter map and pencil of the current topology */
-    pkm_modal *solver;    /* symbolic analysis of the cache's pattern (ARPACK) ... */
-    pkm_inertia *inertia; /* ... or of its eigenvalue counter (dense) ... */
+    void *solver;         /* the eigensolver bound to the cache's pattern ... */
     int64_t version;      /* ... of this version */
     pkm_modes *modes;
     int analyses; /* symbolic analyses done so far */
@@ -25,14 +21,15 @@ pkm_status pkm_analysis_create(pkm_formulation form, pkm_eigensolver eig,
                                const pkm_modal_opts *opts, pkm_analysis **out, pkm_ctx *ctx)
 {
     *out = NULL;
-    if (eig != PKM_EIG_ARPACK && eig != PKM_EIG_DENSE)
+    const pkm_eigensolver_type *type = pkm_eigensolver_type_of(eig);
+    if (type == NULL)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "analysis: unknown eigensolver %d", (int)eig);
     if (opts->nev < 1)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "analysis: nev = %d must be >= 1", opts->nev);
     pkm_analysis *a = calloc(1, sizeof(*a));
     if (a == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate an analysis");
     a->form = form;
-    a->eig = eig;
+    a->eig = type;
     a->opts = *opts;
     pkm_status rc = pkm_asm_cache_create(&a->cache, ctx);
     if (rc != PKM_OK) {
@@ -51,32 +48,11 @@ int pkm_analysis_symbolic_count(const pkm_analysis *a)
 void pkm_analysis_destroy(pkm_analysis **a)
 {
     if (a == NULL || *a == NULL) return;
-    pkm_modal_destroy(&(*a)->solver);
-    pkm_inertia_destroy(&(*a)->inertia);
+    (*a)->eig->destroy(&(*a)->solver);
     pkm_asm_cache_destroy(&(*a)->cache);
     pkm_modes_destroy(&(*a)->modes);
     free(*a);
     *a = NULL;
-}
-
-/* The eigensolver's memory for n coordinates against RAM, before it allocates: dense, K and M
- * as full n x n matrices (LAPACK dsygvx), about 2 n^2 doubles; ARPACK, the Lanczos basis (ncv
- * vectors, 2 nev + 3 by default) and the nev modes. CHOLMOD's factor is left out: for these beam
- * meshes it is of the order of the pencil, and CHOLMOD reports its own lack of memory. */
-static pkm_status check_solver_size(const pkm_analysis *a, int64_t n, pkm_ctx *ctx)
-{
-    const double nev = a->opts.nev, dn = (double)n;
-    char what[160];
-    if (a->eig == PKM_EIG_DENSE) {
-        snprintf(what, sizeof(what), "the dense eigensolver for %lld coordinates", (long long)n);
-        return pkm_memory_check(8.0 * dn * (2.0 * dn + nev + 12.0), what,
-                                "use the sparse solver (--solver arpack)", ctx);
-    }
-    const double ncv = a->opts.ncv > 0 ? a->opts.ncv : fmax(2.0 * nev + 3.0, 12.0);
-    snprintf(what, sizeof(what), "ARPACK for %lld coordinates and %d modes", (long long)n,
-             a->opts.nev);
-    return pkm_memory_check(8.0 * dn * (fmin(ncv, dn) + nev + 8.0), what,
-                            "ask for fewer modes (--nev)", ctx);
 }
 
 pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_modes **modes,
@@ -93,31 +69,20 @@ pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_mod
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "nev = %d modes asked of a model with %lld coordinates", a->opts.nev,
                         (long long)p->n);
-    if ((rc = check_solver_size(a, p->n, ctx)) != PKM_OK) return rc;
+    if ((rc = a->eig->check_size(p->n, &a->opts, ctx)) != PKM_OK) return rc;
     if (a->modes == NULL || a->modes->n != p->n) {
         pkm_modes_destroy(&a->modes);
         rc = pkm_modes_create(p->n, a->opts.nev, &a->modes, ctx);
         if (rc != PKM_OK) return rc;
     }
-    if (a->eig == PKM_EIG_DENSE) {
-        if (a->inertia == NULL || version != a->version) {
-            pkm_inertia_destroy(&a->inertia);
-            rc = pkm_inertia_create(p, &a->inertia, ctx);
-            if (rc != PKM_OK) return rc;
-            a->version = version;
-            a->analyses++;
-        }
-        rc = pkm_modal_solve_dense_counted(p, &a->opts, a->inertia, a->modes, ctx);
-    } else {
-        if (a->solver == NULL || version != a->version) {
-            pkm_modal_destroy(&a->solver);
-            rc = pkm_modal_create(p, &a->solver, ctx);
-            if (rc != PKM_OK) return rc;
-            a->version = version;
-            a->analyses++;
-        }
-        rc = pkm_modal_solve(a->solver, p, &a->opts, a->modes, ctx);
+    if (a->solver == NULL || version != a->version) {
+        a->eig->destroy(&a->solver);
+        rc = a->eig->create(p, &a->solver, ctx);
+        if (rc != PKM_OK) return rc;
+        a->version = version;
+        a->analyses++;
     }
+    rc = a->eig->solve(a->solver, p, &a->opts, a->modes, ctx);
     /* A zero-energy mode is reported with the mode itself (pkm_modes.zero_modes). */
     if (rc == PKM_OK || (rc == PKM_ERR_SINGULAR && a->modes->zero_modes > 0)) *modes = a->modes;
     return rc;

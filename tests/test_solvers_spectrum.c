@@ -133,7 +133,7 @@ static void test_nev_sweep_navaro_stiff(void **state)
 
 /* Runs the completeness check on the values `idx` (indices into md, ascending), with the
  * value of index `next` as the next known one if next >= 0; returns *missing. */
-static int check_subset(pkm_inertia *in, const pkm_pencil *p, const pkm_modes *md, const int *idx,
+static int check_subset(pkm_linsolve *in, const pkm_pencil *p, const pkm_modes *md, const int *idx,
                         int nret, int next)
 {
     double w[16];
@@ -167,8 +167,8 @@ static void test_dropped_eigenpair_caught(void **state)
     for (int j = 7; j < 10; j++)
         assert_close(md->freq_hz[j], 861.749808, 1e-8, 0.0);
     assert_true(md->freq_hz[10] > 1.1 * md->freq_hz[9]);
-    pkm_inertia *in = NULL;
-    assert_pkm_ok(pkm_inertia_create(p, &in, &ctx), &ctx);
+    pkm_linsolve *in = NULL;
+    assert_pkm_ok(pkm_linsolve_create(p, PKM_LINSOLVE_LDLT, &in, &ctx), &ctx);
     const int all[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
     const int lost_copy[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 10};
     const int no_third[] = {0, 1, 3, 4, 5, 6, 7, 8, 9};
@@ -182,7 +182,7 @@ static void test_dropped_eigenpair_caught(void **state)
         assert_int_equal(check_subset(in, p, md, no_first, 9, next ? 10 : -1), 1);
     }
     assert_int_equal(check_subset(in, p, md, twice, 5, -1), -1);
-    pkm_inertia_destroy(&in);
+    pkm_linsolve_destroy(&in);
     pkm_modes_destroy(&md);
     pkm_pencil_destroy(&p);
 }

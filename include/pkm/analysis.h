@@ -12,16 +12,12 @@
 #define PKM_ANALYSIS_H
 
 #include "pkm/assembly.h"
+#include "pkm/eigensolver.h"
 #include "pkm/modal.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum pkm_eigensolver {
-    PKM_EIG_ARPACK = 0, /* sparse shift-invert Lanczos (ARPACK-ng + CHOLMOD) */
-    PKM_EIG_DENSE = 1   /* LAPACK dsygvx, the lowest nev eigenpairs (reference, small models) */
-} pkm_eigensolver;
 
 typedef struct pkm_analysis pkm_analysis;
 

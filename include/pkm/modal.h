@@ -2,15 +2,15 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The sparse path is ARPACK-ng's symmetric implicitly restarted Lanczos in shift-invert mode
- * (mode 3) on (K - sigma M)^-1 M, with K - sigma M factorised by CHOLMOD: symbolic analysis once
- * per pattern (pkm_modal_create), numeric factorisation per solve. The dense path (LAPACK
- * dsygvx) is a reference for tests and small models. Every returned mode is checked: its
- * backward error (see pkm_modes.backward_error), its accuracy estimate (pkm_modes.accuracy), the
- * M-orthonormality of the set, and that it is not a zero-energy (mechanism) mode unless those
- * are allowed. Every result of either path is also checked complete: the number of eigenvalues
- * below a shift just above the last returned one, counted by the inertia of an LDL^T
- * factorisation of K - tau M (Sylvester), must equal the number returned; the sparse path
- * recovers a missed one (Lanczos restarted on the M-orthogonal complement of the modes found),
+ * (mode 3) on (K - sigma M)^-1 M, with K - sigma M factorised by CHOLMOD (pkm/linsolve.h):
+ * symbolic analysis once per pattern (pkm_modal_create), numeric factorisation per solve. The
+ * dense path (LAPACK dsygvx) is a reference for tests and small models. Every returned mode is
+ * checked: its backward error (see pkm_modes.backward_error), its accuracy estimate
+ * (pkm_modes.accuracy), the M-orthonormality of the set, and that it is not a zero-energy
+ * (mechanism) mode unless those are allowed. Every result of either path is also checked complete:
+ * the number of eigenvalues below a shift just above the last returned one, counted by the inertia
+ * of an LDL^T factorisation of K - tau M (Sylvester), must equal the number returned; the sparse
+ * path recovers a missed one (Lanczos restarted on the M-orthogonal complement of the modes found),
  * or fails with PKM_ERR_NOCONV naming the missing count. Never a short or shifted spectrum.
  *
  * Threads: a pkm_modal object must not be used by two threads at once, and ARPACK keeps Fortran
@@ -121,22 +121,9 @@ pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_mod
 
 /* Dense reference: the lowest opts->nev eigenpairs by LAPACK dsygvx (Cholesky reduction,
  * tridiagonalisation, bisection and inverse iteration for the wanted ones only), with the same
- * checks. */
+ * checks. Both are entries of the eigensolver table (pkm/eigensolver.h). */
 pkm_status pkm_modal_solve_dense(const pkm_pencil *p, const pkm_modal_opts *opts, pkm_modes *out,
                                  pkm_ctx *ctx);
-
-/* Eigenvalue counter by the inertia of K - tau M (solvers/inertia.c): CHOLMOD simplicial LDL^T,
- * its symbolic analysis done once per pattern. It checks every spectrum complete; a caller that
- * solves pose after pose with the dense path keeps one per pattern (studies/analysis.c). */
-typedef struct pkm_inertia pkm_inertia;
-
-pkm_status pkm_inertia_create(const pkm_pencil *pattern, pkm_inertia **out, pkm_ctx *ctx);
-void pkm_inertia_destroy(pkm_inertia **in);
-
-/* pkm_modal_solve_dense with the caller's eigenvalue counter (same pattern as p), so that a
- * sequence of solves analyses the pattern once. */
-pkm_status pkm_modal_solve_dense_counted(const pkm_pencil *p, const pkm_modal_opts *opts,
-                                         pkm_inertia *inertia, pkm_modes *out, pkm_ctx *ctx);
 
 #ifdef __cplusplus
 }

@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 2) return 0;
     const pkm_case *c = list[data[0] % ncases];
     const pkm_formulation form = (data[0] / 4) % 2 ? PKM_FORM_NODAL : PKM_FORM_TREE;
-    const pkm_eigensolver eig = (data[0] / 8) % 2 ? PKM_EIG_DENSE : PKM_EIG_ARPACK;
+    const pkm_eigensolver eig = pkm_eigensolver_types[(data[0] / 8) % PKM_EIGENSOLVER_COUNT].id;
     pkm_modal_opts mo = pkm_modal_opts_default();
     mo.nev = 1 + data[1] % 6;
     size_t at = 2;

@@ -1,0 +1,263 @@
+/* solvers/linsolve.c: CHOLMOD factorisation of cK K + cM M, symbolic once, numeric many.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "pkm/linsolve.h"
+#include "core/core_impl.h"
+
+#include <cholmod.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The analysed pattern is copied into CHOLMOD's own 64-bit index arrays. */
+_Static_assert(sizeof(SuiteSparse_long) == sizeof(int64_t), "CHOLMOD long index is not 64-bit");
+
+struct pkm_linsolve {
+    cholmod_common c;
+    int started; /* cholmod_l_start done, so cholmod_l_finish is due */
+    pkm_linsolve_kind kind;
+    int factored;      /* the last factorisation succeeded */
+    double cK, cM;     /* its coefficients */
+    int64_t n, nnz;    /* analysed order and entry count */
+    cholmod_sparse *A; /* cK K + cM M on the analysed pattern: upper, sorted, packed */
+    cholmod_factor *L;
+    cholmod_dense *B, *X, *Y, *E; /* cholmod_l_solve2 right-hand side, result and workspace */
+    double *dinv;                 /* n reciprocals of the diagonal of a simplicial LL' factor */
+};
+
+static pkm_status check_structure(const pkm_pencil *p, pkm_ctx *ctx)
+{
+    const int64_t n = p->n, nnz = p->nnz;
+    if (p->colptr[0] != 0 || p->colptr[n] != nnz)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil column pointers do not span %lld entries",
+                        (long long)nnz);
+    for (int64_t j = 0; j < n; j++) {
+        for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++) {
+            int64_t i = p->rowind[q];
+            if (i < 0 || i > j || (q > p->colptr[j] && i <= p->rowind[q - 1]))
+                return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                                "pencil column %lld is not upper-triangular with sorted rows",
+                                (long long)j);
+        }
+    }
+    return PKM_OK;
+}
+
+/* CHOLMOD's copy of the pattern (upper, sorted, packed, real; values not set). */
+static cholmod_sparse *cholmod_pattern(const pkm_pencil *pattern, cholmod_common *c)
+{
+    const int64_t n = pattern->n, nnz = pattern->nnz;
+    cholmod_sparse *A =
+        cholmod_l_allocate_sparse((size_t)n, (size_t)n, (size_t)nnz, 1, 1, 1, CHOLMOD_REAL, c);
+    if (A == NULL) return NULL;
+    SuiteSparse_long *ap = A->p, *ai = A->i;
+    for (int64_t j = 0; j <= n; j++)
+        ap[j] = (SuiteSparse_long)pattern->colptr[j];
+    for (int64_t q = 0; q < nnz; q++)
+        ai[q] = (SuiteSparse_long)pattern->rowind[q];
+    return A;
+}
+
+pkm_status pkm_linsolve_create(const pkm_pencil *pattern, pkm_linsolve_kind kind,
+                               pkm_linsolve **out, pkm_ctx *ctx)
+{
+    *out = NULL;
+    if (pattern == NULL || pattern->n < 1)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "linear solver needs a pencil of order >= 1");
+    if ((unsigned)kind > (unsigned)PKM_LINSOLVE_LDLT)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "unknown factorisation kind %d", (int)kind);
+    pkm_status rc = check_structure(pattern, ctx);
+    if (rc != PKM_OK) return rc;
+    const int64_t n = pattern->n, nnz = pattern->nnz;
+    pkm_linsolve *s = calloc(1, sizeof(*s));
+    if (s == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate a linear solver");
+    s->kind = kind;
+    s->n = n;
+    s->nnz = nnz;
+    if (!cholmod_l_start(&s->c)) goto fail;
+    s->started = 1;
+    /* The library never prints; failures are read from return values and c.status instead of
+     * the error_handler (which has no user pointer). final_ll makes a simplicial factorisation
+     * LL^T, so an indefinite A is reported as CHOLMOD_NOT_POSDEF rather than silently factorised
+     * as LDL^T; final_ll = 0 keeps D for the inertia, and the supernodal factorisation is LL^T
+     * only (CHOLMOD user guide, cholmod_factorize and cholmod_common). */
+    s->c.print = 0;
+    s->c.final_ll = kind != PKM_LINSOLVE_LDLT;
+    if (kind == PKM_LINSOLVE_SIMPLICIAL || kind == PKM_LINSOLVE_LDLT)
+        s->c.supernodal = CHOLMOD_SIMPLICIAL;
+    else if (kind == PKM_LINSOLVE_SUPERNODAL)
+        s->c.supernodal = CHOLMOD_SUPERNODAL;
+    s->A = cholmod_pattern(pattern, &s->c);
+    if (s->A == NULL) goto fail;
+    s->L = cholmod_l_analyze(s->A, &s->c);
+    if (s->L == NULL || s->c.status != CHOLMOD_OK) goto fail;
+    s->B = cholmod_l_allocate_dense((size_t)n, 1, (size_t)n, CHOLMOD_REAL, &s->c);
+    if (s->B == NULL) goto fail;
+    s->dinv = calloc((size_t)n, sizeof(double));
+    if (s->dinv == NULL) {
+        pkm_linsolve_destroy(&s);
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate a factor diagonal of order %lld",
+                        (long long)n);
+    }
+    *out = s;
+    return PKM_OK;
+fail:;
+    const int status = s->c.status;
+    pkm_linsolve_destroy(&s);
+    return PKM_FAIL(ctx, status == CHOLMOD_OUT_OF_MEMORY ? PKM_ERR_NOMEM : PKM_ERR_SOLVER,
+                    "CHOLMOD symbolic analysis of order %lld, %lld entries failed (status %d)",
+                    (long long)n, (long long)nnz, status);
+}
+
+void pkm_linsolve_destroy(pkm_linsolve **ls)
+{
+    if (ls == NULL || *ls == NULL) return;
+    pkm_linsolve *s = *ls;
+    if (s->started) {
+        cholmod_l_free_sparse(&s->A, &s->c);
+        cholmod_l_free_factor(&s->L, &s->c);
+        cholmod_l_free_dense(&s->B, &s->c);
+        cholmod_l_free_dense(&s->X, &s->c);
+        cholmod_l_free_dense(&s->Y, &s->c);
+        cholmod_l_free_dense(&s->E, &s->c);
+        cholmod_l_finish(&s->c);
+    }
+    free(s->dinv);
+    free(s);
+    *ls = NULL;
+}
+
+pkm_status pkm_linsolve_check_pattern(const pkm_linsolve *ls, const pkm_pencil *p, pkm_ctx *ctx)
+{
+    if (p->n != ls->n || p->nnz != ls->nnz)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "pencil of order %lld with %lld entries, solver analysed order %lld "
+                        "with %lld",
+                        (long long)p->n, (long long)p->nnz, (long long)ls->n, (long long)ls->nnz);
+    const SuiteSparse_long *ap = ls->A->p, *ai = ls->A->i;
+    for (int64_t j = 0; j <= ls->n; j++)
+        if (p->colptr[j] != ap[j])
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil pattern differs at column %lld",
+                            (long long)j);
+    for (int64_t q = 0; q < ls->nnz; q++)
+        if (p->rowind[q] != ai[q])
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil pattern differs at entry %lld",
+                            (long long)q);
+    return PKM_OK;
+}
+
+pkm_status pkm_linsolve_factor(pkm_linsolve *ls, const pkm_pencil *p, double cK, double cM,
+                               int64_t *minor, pkm_ctx *ctx)
+{
+    *minor = -1;
+    ls->factored = 0;
+    if (p->n != ls->n || p->nnz != ls->nnz)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "factorisation of order %lld, %lld entries; analysed %lld, %lld",
+                        (long long)p->n, (long long)p->nnz, (long long)ls->n, (long long)ls->nnz);
+    double *ax = ls->A->x;
+    for (int64_t q = 0; q < ls->nnz; q++)
+        ax[q] = cK * p->k[q] + cM * p->m[q];
+    const int ok = cholmod_l_factorize(ls->A, ls->L, &ls->c);
+    /* LDL^T stops at a zero pivot with minor < n, with or without CHOLMOD_NOT_POSDEF. */
+    if (ls->c.status == CHOLMOD_NOT_POSDEF || (SuiteSparse_long)ls->L->minor < ls->n) {
+        *minor = (int64_t)ls->L->minor;
+        return PKM_OK;
+    }
+    if (!ok || ls->c.status != CHOLMOD_OK)
+        return PKM_FAIL(ctx, ls->c.status == CHOLMOD_OUT_OF_MEMORY ? PKM_ERR_NOMEM : PKM_ERR_SOLVER,
+                        "cholmod_l_factorize of %g K + %g M failed (status %d)", cK, cM,
+                        ls->c.status);
+    const cholmod_factor *L = ls->L;
+    if (!L->is_super && L->is_ll) {
+        const SuiteSparse_long *lp = L->p;
+        const double *lx = L->x;
+        for (int64_t j = 0; j < ls->n; j++)
+            ls->dinv[j] = 1.0 / lx[lp[j]];
+    }
+    ls->factored = 1;
+    ls->cK = cK;
+    ls->cM = cM;
+    return PKM_OK;
+}
+
+/* x = A^-1 b by the substitutions on a simplicial LL' factor (CHOLMOD's choice for small or very
+ * sparse pencils, e.g. every NaVARo map pose): A(p, p) = L L^T, so x = P^T L^-T L^-1 P b with
+ * (P b)_k = b_Perm[k], each column of L holding its diagonal first, then Lnz[j] - 1 entries below
+ * it (CHOLMOD user guide, cholmod_factor). This spares cholmod_l_solve2's per-call checks and
+ * copies, which cost more than the substitutions themselves at n ~ 100, and multiplies by the
+ * reciprocal diagonal (dinv, set once per factorisation) instead of dividing twice per column
+ * and solve. */
+static void simplicial_ll_solve(pkm_linsolve *ls, const double *b, double *x)
+{
+    const cholmod_factor *L = ls->L;
+    const int64_t n = ls->n;
+    const SuiteSparse_long *lp = L->p, *li = L->i, *lnz = L->nz, *perm = L->Perm;
+    const double *lx = L->x, *dinv = ls->dinv;
+    double *w = ls->B->x;
+    for (int64_t k = 0; k < n; k++)
+        w[k] = b[perm != NULL ? perm[k] : k];
+    for (int64_t j = 0; j < n; j++) {
+        const int64_t q0 = lp[j], q1 = lp[j] + lnz[j];
+        const double wj = w[j] * dinv[j];
+        w[j] = wj;
+        for (int64_t q = q0 + 1; q < q1; q++)
+            w[li[q]] -= lx[q] * wj;
+    }
+    for (int64_t j = n - 1; j >= 0; j--) {
+        const int64_t q0 = lp[j], q1 = lp[j] + lnz[j];
+        double t = w[j];
+        for (int64_t q = q0 + 1; q < q1; q++)
+            t -= lx[q] * w[li[q]];
+        w[j] = t * dinv[j];
+    }
+    for (int64_t k = 0; k < n; k++)
+        x[perm != NULL ? perm[k] : k] = w[k];
+}
+
+pkm_status pkm_linsolve_solve(pkm_linsolve *ls, const double *b, double *x, pkm_ctx *ctx)
+{
+    if (!ls->factored)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "linear solve without a factorisation");
+    if (!ls->L->is_super && ls->L->is_ll) {
+        simplicial_ll_solve(ls, b, x);
+        return PKM_OK;
+    }
+    /* Supernodal and LDL^T factors: cholmod_l_solve2 with its workspace kept across calls. */
+    memcpy(ls->B->x, b, sizeof(double) * (size_t)ls->n);
+    if (!cholmod_l_solve2(CHOLMOD_A, ls->L, ls->B, NULL, &ls->X, NULL, &ls->Y, &ls->E, &ls->c) ||
+        ls->X == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_SOLVER, "cholmod_l_solve2 failed (status %d)", ls->c.status);
+    memcpy(x, ls->X->x, sizeof(double) * (size_t)ls->n);
+    return PKM_OK;
+}
+
+pkm_status pkm_linsolve_inertia(const pkm_linsolve *ls, const pkm_pencil *p, double rtol,
+                                int64_t *negative, int64_t *tiny, pkm_ctx *ctx)
+{
+    *negative = 0;
+    *tiny = 0;
+    const cholmod_factor *L = ls->L;
+    if (!ls->factored || L->is_super || L->is_ll || p->n != ls->n)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "inertia needs a successful LDL^T factorisation");
+    /* Simplicial LDL^T keeps D on the diagonal of L, first in each column (CHOLMOD user guide,
+     * cholmod_factor). */
+    const SuiteSparse_long *lp = L->p, *perm = L->Perm;
+    const double *lx = L->x;
+    for (int64_t j = 0; j < ls->n; j++) {
+        const int64_t i = perm != NULL ? perm[j] : j;
+        const int64_t qd = p->colptr[i + 1] - 1; /* the diagonal is last in its column */
+        const double scale = fabs(ls->cK) * fabs(p->k[qd]) + fabs(ls->cM) * fabs(p->m[qd]);
+        const double d = lx[lp[j]];
+        if (!(fabs(d) > rtol * scale)) (*tiny)++;
+        if (d < 0.0) (*negative)++;
+    }
+    return PKM_OK;
+}
+
+pkm_linsolve_kind pkm_linsolve_factor_kind(const pkm_linsolve *ls)
+{
+    if (!ls->factored) return PKM_LINSOLVE_AUTO;
+    if (ls->L->is_super) return PKM_LINSOLVE_SUPERNODAL;
+    return ls->L->is_ll ? PKM_LINSOLVE_SIMPLICIAL : PKM_LINSOLVE_LDLT;
+}

@@ -1,0 +1,204 @@
+/* tests/test_solvers_eigensolver.c: one battery over every entry of the eigensolver type table.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#define _POSIX_C_SOURCE 200809L /* unlink */
+
+#include "map_fixture.h"
+#include "navaro_defaults.h"
+
+#include "pkm/analysis.h"
+#include "pkm/cases.h"
+#include "pkm/eigensolver.h"
+#include "solvers/solvers_impl.h"
+
+#include <hdf5.h>
+
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+/* NaVARo (defaults, tree formulation) at pose 1 of Table 3 (cases/navaro/table3_cast3m.csv). */
+static pkm_pencil *navaro_pose1(void)
+{
+    const pkm_navaro_params par = navaro_defaults();
+    const double pose[3] = {0.0, 0.0, 0.0};
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_model *m = NULL;
+    pkm_pencil *p = NULL;
+    assert_pkm_ok(pkm_navaro_build(&par, pose, &m, &ctx), &ctx);
+    assert_pkm_ok(pkm_assemble(m, PKM_FORM_TREE, &p, NULL, &ctx), &ctx);
+    pkm_model_destroy(&m);
+    return p;
+}
+
+/* Names are unique and lead back to their entry, whose id is its index. */
+static void test_table_names(void **state)
+{
+    (void)state;
+    for (int k = 0; k < PKM_EIGENSOLVER_COUNT; k++) {
+        const pkm_eigensolver_type *t = &pkm_eigensolver_types[k];
+        assert_int_equal(t->id, k);
+        assert_ptr_equal(pkm_eigensolver_type_of(t->id), t);
+        assert_ptr_equal(pkm_eigensolver_type_find(t->name), t);
+        assert_non_null(t->description);
+        assert_non_null(t->check_size);
+        assert_non_null(t->create);
+        assert_non_null(t->solve);
+        assert_non_null(t->destroy);
+    }
+    assert_null(pkm_eigensolver_type_of((pkm_eigensolver)PKM_EIGENSOLVER_COUNT));
+    assert_null(pkm_eigensolver_type_find("lanczos"));
+    assert_null(pkm_eigensolver_type_find(NULL));
+}
+
+/* Every entry: the frequencies of the dense reference at pose 1, a spectrum that the Sylvester
+ * count finds complete, and through pkm_analysis the same values again. */
+static void test_every_solver_pose1(void **state)
+{
+    (void)state;
+    const int nev = 8;
+    pkm_pencil *p = navaro_pose1();
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_modal_opts o = pkm_modal_opts_default();
+    o.nev = nev;
+    pkm_modes *ref = NULL, *md = NULL;
+    assert_pkm_ok(pkm_modes_create(p->n, nev, &ref, &ctx), &ctx);
+    assert_pkm_ok(pkm_modes_create(p->n, nev, &md, &ctx), &ctx);
+    assert_pkm_ok(pkm_modal_solve_dense(p, &o, ref, &ctx), &ctx);
+    pkm_linsolve *ldlt = NULL;
+    assert_pkm_ok(pkm_linsolve_create(p, PKM_LINSOLVE_LDLT, &ldlt, &ctx), &ctx);
+    for (int k = 0; k < PKM_EIGENSOLVER_COUNT; k++) {
+        const pkm_eigensolver_type *t = &pkm_eigensolver_types[k];
+        void *solver = NULL;
+        assert_pkm_ok(t->check_size(p->n, &o, &ctx), &ctx);
+        assert_pkm_ok(t->create(p, &solver, &ctx), &ctx);
+        assert_non_null(solver);
+        assert_pkm_ok(t->solve(solver, p, &o, md, &ctx), &ctx);
+        for (int j = 0; j < nev; j++)
+            assert_close(md->freq_hz[j], ref->freq_hz[j], 1e-9, 0.0);
+        int missing = -1;
+        assert_pkm_ok(
+            pkm_modal_check_complete(ldlt, p, md->omega2, NULL, nev, nev, &missing, NULL, &ctx),
+            &ctx);
+        assert_int_equal(missing, 0);
+        t->destroy(&solver);
+        assert_null(solver);
+        t->destroy(&solver);
+
+        pkm_analysis *an = NULL;
+        const pkm_modes *am = NULL;
+        assert_pkm_ok(pkm_analysis_create(PKM_FORM_TREE, t->id, &o, &an, &ctx), &ctx);
+        pkm_navaro_params par = navaro_defaults();
+        pkm_model *m = NULL;
+        const double pose[3] = {0.0, 0.0, 0.0};
+        assert_pkm_ok(pkm_navaro_build(&par, pose, &m, &ctx), &ctx);
+        assert_pkm_ok(pkm_analysis_solve(an, m, &am, NULL, &ctx), &ctx);
+        for (int j = 0; j < nev; j++)
+            assert_true(am->freq_hz[j] == md->freq_hz[j]);
+        pkm_model_destroy(&m);
+        pkm_analysis_destroy(&an);
+    }
+    pkm_linsolve_destroy(&ldlt);
+    pkm_modes_destroy(&md);
+    pkm_modes_destroy(&ref);
+    pkm_pencil_destroy(&p);
+}
+
+/* Every entry refuses a pencil with a non-finite stiffness entry, and a pattern that is not
+ * upper-triangular, with PKM_ERR_INVALID. */
+static void test_every_solver_refuses_bad_pencil(void **state)
+{
+    (void)state;
+    pkm_pencil *p = navaro_pose1();
+    pkm_ctx ctx;
+    pkm_modal_opts o = pkm_modal_opts_default();
+    o.nev = 4;
+    pkm_modes *md = NULL;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_modes_create(p->n, o.nev, &md, &ctx), &ctx);
+    for (int k = 0; k < PKM_EIGENSOLVER_COUNT; k++) {
+        const pkm_eigensolver_type *t = &pkm_eigensolver_types[k];
+        void *solver = NULL;
+        pkm_ctx_clear(&ctx);
+        assert_pkm_ok(t->create(p, &solver, &ctx), &ctx);
+        const double k0 = p->k[3];
+        p->k[3] = NAN;
+        assert_int_equal(t->solve(solver, p, &o, md, &ctx), PKM_ERR_INVALID);
+        assert_non_null(strstr(ctx.msg, "finite"));
+        p->k[3] = k0;
+        t->destroy(&solver);
+
+        /* Column 1's entries moved below the diagonal: row 2 > column 1. */
+        const int64_t q = p->colptr[1];
+        const int64_t r0 = p->rowind[q];
+        p->rowind[q] = 2;
+        pkm_ctx_clear(&ctx);
+        assert_int_equal(t->create(p, &solver, &ctx), PKM_ERR_INVALID);
+        assert_null(solver);
+        p->rowind[q] = r0;
+    }
+    pkm_modes_destroy(&md);
+    pkm_pencil_destroy(&p);
+}
+
+/* Replace the string attribute `name` of the root of path by `value`. */
+static void set_root_str(const char *path, const char *name, const char *value)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0);
+    assert_true(H5Adelete(f, name) >= 0);
+    hid_t t = H5Tcopy(H5T_C_S1), s = H5Screate(H5S_SCALAR);
+    assert_true(t >= 0 && s >= 0 && H5Tset_size(t, strlen(value) + 1) >= 0);
+    hid_t a = H5Acreate2(f, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(a >= 0 && H5Awrite(a, t, value) >= 0);
+    H5Aclose(a);
+    H5Sclose(s);
+    H5Tclose(t);
+    assert_true(H5Fclose(f) >= 0);
+}
+
+/* The map file's `eigensolver` attribute: every entry's name is written and read back to its
+ * entry; a name not in the table is refused with the table's names; the writer refuses a value
+ * that is no entry. */
+static void test_every_solver_in_map_file(void **state)
+{
+    (void)state;
+    char path[512];
+    out_path(path, sizeof(path), "map_eigensolvers.h5");
+    pkm_map m, r;
+    make_map(&m);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    for (int k = 0; k < PKM_EIGENSOLVER_COUNT; k++) {
+        m.eigensolver = pkm_eigensolver_types[k].id;
+        assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+        assert_pkm_ok(pkm_map_read_h5(path, &r, &ctx), &ctx);
+        assert_int_equal(r.eigensolver, pkm_eigensolver_types[k].id);
+        pkm_map_free(&r);
+    }
+    set_root_str(path, "eigensolver", "lanczos");
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    for (int k = 0; k < PKM_EIGENSOLVER_COUNT; k++) {
+        char quoted[64];
+        snprintf(quoted, sizeof(quoted), "'%s'", pkm_eigensolver_types[k].name);
+        assert_non_null(strstr(ctx.msg, quoted));
+    }
+    pkm_ctx_clear(&ctx);
+    m.eigensolver = (pkm_eigensolver)PKM_EIGENSOLVER_COUNT;
+    assert_int_equal(pkm_map_write_h5(&m, path, &ctx), PKM_ERR_INVALID);
+    pkm_map_free(&m);
+    assert_int_equal(unlink(path), 0);
+    assert_no_open_objects();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table_names),
+        cmocka_unit_test(test_every_solver_pose1),
+        cmocka_unit_test(test_every_solver_refuses_bad_pencil),
+        cmocka_unit_test(test_every_solver_in_map_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

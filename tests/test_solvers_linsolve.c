@@ -1,0 +1,239 @@
+/* tests/test_solvers_linsolve.c: pkm_linsolve, the CHOLMOD factorisation of cK K + cM M, in its
+ * simplicial, supernodal and LDL^T kinds, and ARPACK over its supernodal path.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "navaro_defaults.h"
+#include "test_util.h"
+
+#include "pkm/assembly.h"
+#include "pkm/cases.h"
+#include "pkm/linsolve.h"
+#include "pkm/modal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The default NaVARo with `epl` elements per link at the pose of Table 3's first row. */
+static pkm_pencil *navaro_pencil(int epl, pkm_formulation f)
+{
+    pkm_navaro_params par = navaro_defaults();
+    par.elements_per_link = epl;
+    const double pose[3] = {0.0, 0.0, 0.0};
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_model *m = NULL;
+    assert_pkm_ok(pkm_navaro_build(&par, pose, &m, &ctx), &ctx);
+    pkm_pencil *p = NULL;
+    assert_pkm_ok(pkm_assemble(m, f, &p, NULL, &ctx), &ctx);
+    pkm_model_destroy(&m);
+    return p;
+}
+
+static double norm2(const double *x, int64_t n)
+{
+    double s = 0.0;
+    for (int64_t i = 0; i < n; i++)
+        s += x[i] * x[i];
+    return sqrt(s);
+}
+
+/* Normwise backward error ||A x - b|| / (||A||_F ||x|| + ||b||) of x for A = cK K + cM M
+ * (Higham, Accuracy and Stability of Numerical Algorithms, sec. 7.1); work: 2 n. */
+static double backward_error(const pkm_pencil *p, double cK, double cM, const double *x,
+                             const double *b, double *work)
+{
+    const int64_t n = p->n;
+    double fro = 0.0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++) {
+            const double a = cK * p->k[q] + cM * p->m[q];
+            fro += (p->rowind[q] == j ? 1.0 : 2.0) * a * a;
+        }
+    pkm_pencil_matvec(p, 'K', x, work);
+    pkm_pencil_matvec(p, 'M', x, work + n);
+    for (int64_t i = 0; i < n; i++)
+        work[i] = cK * work[i] + cM * work[n + i] - b[i];
+    return norm2(work, n) / (sqrt(fro) * norm2(x, n) + norm2(b, n));
+}
+
+/* Solve A x = b with the factor kind `kind`, check the kind CHOLMOD used and the residual. */
+static void solve_kind(const pkm_pencil *p, pkm_linsolve_kind kind, double cK, double cM,
+                       const double *b, double *x)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_linsolve *ls = NULL;
+    assert_pkm_ok(pkm_linsolve_create(p, kind, &ls, &ctx), &ctx);
+    assert_int_equal(pkm_linsolve_factor_kind(ls), PKM_LINSOLVE_AUTO);
+    int64_t minor = 0;
+    assert_pkm_ok(pkm_linsolve_factor(ls, p, cK, cM, &minor, &ctx), &ctx);
+    assert_int_equal(minor, -1);
+    assert_int_equal(pkm_linsolve_factor_kind(ls), kind);
+    assert_pkm_ok(pkm_linsolve_solve(ls, b, x, &ctx), &ctx);
+    double *work = calloc(2 * (size_t)p->n, sizeof(double));
+    assert_non_null(work);
+    const double r = backward_error(p, cK, cM, x, b, work);
+    if (!(r < 1e-15)) fail_msg("kind %d: backward error %.3e", (int)kind, r);
+    free(work);
+    pkm_linsolve_destroy(&ls);
+    assert_null(ls);
+}
+
+/* One pencil, A = K + c M (an implicit integrator's effective stiffness) and K - sigma M (the
+ * shift-invert operator): simplicial LL^T, supernodal LL^T and LDL^T each solve A x = b with a
+ * backward error of rounding size, and agree with each other. */
+static void test_factor_kinds_agree(void **state)
+{
+    (void)state;
+    const pkm_formulation forms[2] = {PKM_FORM_TREE, PKM_FORM_NODAL};
+    const double coef[2][2] = {{1.0, 4.0e4}, {1.0, -1.0e3}};
+    const pkm_linsolve_kind kinds[3] = {PKM_LINSOLVE_SIMPLICIAL, PKM_LINSOLVE_SUPERNODAL,
+                                        PKM_LINSOLVE_LDLT};
+    for (int f = 0; f < 2; f++) {
+        pkm_pencil *p = navaro_pencil(4, forms[f]);
+        const int64_t n = p->n;
+        double *b = calloc((size_t)n, sizeof(double)), *x = calloc(3 * (size_t)n, sizeof(double));
+        assert_non_null(b);
+        assert_non_null(x);
+        for (int64_t i = 0; i < n; i++)
+            b[i] = sin(0.37 * (double)i + 1.0);
+        for (int c = 0; c < 2; c++) {
+            for (int k = 0; k < 3; k++)
+                solve_kind(p, kinds[k], coef[c][0], coef[c][1], b, x + (size_t)k * (size_t)n);
+            const double xn = norm2(x, n);
+            for (int k = 1; k < 3; k++)
+                for (int64_t i = 0; i < n; i++)
+                    assert_close(x[(size_t)k * (size_t)n + (size_t)i], x[i], 0.0, 1e-10 * xn);
+        }
+        free(b);
+        free(x);
+        pkm_pencil_destroy(&p);
+    }
+}
+
+/* Lowest 12 eigenvalues of p by the dense solver. */
+static pkm_modes *dense_modes(const pkm_pencil *p, int nev)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_modal_opts o = pkm_modal_opts_default();
+    o.nev = nev;
+    pkm_modes *md = NULL;
+    assert_pkm_ok(pkm_modes_create(p->n, nev, &md, &ctx), &ctx);
+    assert_pkm_ok(pkm_modal_solve_dense(p, &o, md, &ctx), &ctx);
+    return md;
+}
+
+/* The negative pivots of the LDL^T of K - tau M count the eigenvalues below tau (Sylvester),
+ * for tau in every gap of the dense spectrum; LL^T of the same matrix breaks down, with its
+ * column and nothing recorded, exactly when tau is above the lowest eigenvalue, and refuses to
+ * solve after. */
+static void test_inertia_against_dense(void **state)
+{
+    (void)state;
+    pkm_pencil *p = navaro_pencil(2, PKM_FORM_NODAL);
+    const int nev = 12;
+    pkm_modes *md = dense_modes(p, nev);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_linsolve *ldlt = NULL, *ll = NULL;
+    assert_pkm_ok(pkm_linsolve_create(p, PKM_LINSOLVE_LDLT, &ldlt, &ctx), &ctx);
+    assert_pkm_ok(pkm_linsolve_create(p, PKM_LINSOLVE_SIMPLICIAL, &ll, &ctx), &ctx);
+    for (int j = -1; j < nev - 1; j++) {
+        /* tau in the middle of the gap above w_j (below w_0 for j = -1), skipping a gap of a
+         * repeated eigenvalue. */
+        const double lo = j < 0 ? 0.0 : md->omega2[j], hi = md->omega2[j + 1];
+        if (hi - lo <= 1e-8 * hi) continue;
+        const double tau = 0.5 * (lo + hi);
+        int64_t minor = 0, neg = -1, tiny = -1;
+        assert_pkm_ok(pkm_linsolve_factor(ldlt, p, 1.0, -tau, &minor, &ctx), &ctx);
+        assert_int_equal(minor, -1);
+        assert_pkm_ok(pkm_linsolve_inertia(ldlt, p, 1e-13, &neg, &tiny, &ctx), &ctx);
+        assert_int_equal(neg, j + 1);
+        assert_int_equal(tiny, 0);
+        assert_pkm_ok(pkm_linsolve_factor(ll, p, 1.0, -tau, &minor, &ctx), &ctx);
+        if (j < 0)
+            assert_int_equal(minor, -1);
+        else
+            assert_true(minor >= 0 && minor < p->n);
+    }
+    assert_int_equal(ctx.status, PKM_OK);
+    double *x = calloc((size_t)p->n, sizeof(double));
+    assert_non_null(x);
+    assert_int_equal(pkm_linsolve_solve(ll, x, x, &ctx), PKM_ERR_INVALID);
+    pkm_ctx_clear(&ctx);
+    int64_t neg = 0, tiny = 0;
+    assert_int_equal(pkm_linsolve_inertia(ll, p, 1e-13, &neg, &tiny, &ctx), PKM_ERR_INVALID);
+    free(x);
+    pkm_linsolve_destroy(&ll);
+    pkm_linsolve_destroy(&ldlt);
+    pkm_modes_destroy(&md);
+    pkm_pencil_destroy(&p);
+}
+
+/* ARPACK on the tree formulation at 4 elements per link, where CHOLMOD's automatic choice is the
+ * supernodal factor (dense blocks from the loop closure): the same frequencies as the dense
+ * solver. */
+static void test_arpack_supernodal(void **state)
+{
+    (void)state;
+    pkm_pencil *p = navaro_pencil(4, PKM_FORM_TREE);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_linsolve *ls = NULL;
+    int64_t minor = 0;
+    assert_pkm_ok(pkm_linsolve_create(p, PKM_LINSOLVE_AUTO, &ls, &ctx), &ctx);
+    assert_pkm_ok(pkm_linsolve_factor(ls, p, 1.0, 0.0, &minor, &ctx), &ctx);
+    assert_int_equal(minor, -1);
+    assert_int_equal(pkm_linsolve_factor_kind(ls), PKM_LINSOLVE_SUPERNODAL);
+    pkm_linsolve_destroy(&ls);
+
+    const int nev = 10;
+    pkm_modes *ref = dense_modes(p, nev), *md = NULL;
+    pkm_modal_opts o = pkm_modal_opts_default();
+    o.nev = nev;
+    pkm_modal *sv = NULL;
+    assert_pkm_ok(pkm_modal_create(p, &sv, &ctx), &ctx);
+    assert_pkm_ok(pkm_modes_create(p->n, nev, &md, &ctx), &ctx);
+    assert_pkm_ok(pkm_modal_solve(sv, p, &o, md, &ctx), &ctx);
+    for (int j = 0; j < nev; j++)
+        assert_close(md->freq_hz[j], ref->freq_hz[j], 1e-9, 0.0);
+    pkm_modes_destroy(&md);
+    pkm_modes_destroy(&ref);
+    pkm_modal_destroy(&sv);
+    pkm_pencil_destroy(&p);
+}
+
+/* Wrong arguments are refused and named: an unknown kind, a pencil of another pattern. */
+static void test_invalid(void **state)
+{
+    (void)state;
+    pkm_pencil *p = navaro_pencil(1, PKM_FORM_NODAL), *q = navaro_pencil(2, PKM_FORM_NODAL);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_linsolve *ls = NULL;
+    assert_int_equal(pkm_linsolve_create(p, (pkm_linsolve_kind)7, &ls, &ctx), PKM_ERR_INVALID);
+    assert_null(ls);
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_linsolve_create(p, PKM_LINSOLVE_AUTO, &ls, &ctx), &ctx);
+    assert_pkm_ok(pkm_linsolve_check_pattern(ls, p, &ctx), &ctx);
+    assert_int_equal(pkm_linsolve_check_pattern(ls, q, &ctx), PKM_ERR_INVALID);
+    pkm_ctx_clear(&ctx);
+    int64_t minor = 0;
+    assert_int_equal(pkm_linsolve_factor(ls, q, 1.0, 0.0, &minor, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "analysed"));
+    pkm_linsolve_destroy(&ls);
+    pkm_linsolve_destroy(&ls);
+    pkm_pencil_destroy(&p);
+    pkm_pencil_destroy(&q);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_factor_kinds_agree),
+        cmocka_unit_test(test_inertia_against_dense),
+        cmocka_unit_test(test_arpack_supernodal),
+        cmocka_unit_test(test_invalid),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
