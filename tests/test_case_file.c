@@ -410,8 +410,8 @@ static void test_deep_nesting(void **state)
             }
             free(text);
         }
-    expect_parse_error("case: navaro\nparameters: [[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]\n",
-                       PKM_ERR_PARSE, "t.yaml:2:13: ", "'parameters' is a group");
+    expect_parse_error("case: navaro\nparameters: [[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]\n", PKM_ERR_PARSE,
+                       "t.yaml:2:13: ", "'parameters' is a group");
 }
 
 /* 7c. A text above 1 MiB is refused before it is parsed. */
