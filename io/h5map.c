@@ -189,17 +189,20 @@ done:
     return rc;
 }
 
-/* Scalar string attribute: variable-length UTF-8, which h5py reads as str. */
+/* Scalar string attribute: fixed-length UTF-8 of strlen + 1 bytes, null-terminated. Never
+ * variable-length: those live in the file's global heap, whose reader in libhdf5 1.10.8 overflows
+ * or hangs on a crafted file (tests/fuzz/known/), so the reader refuses them (h5map_read.c). */
 static pkm_status write_str_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
                                  const char *value)
 {
     hid_t type = H5Tcopy(H5T_C_S1);
     if (type < 0) return H5_FAIL(io, PKM_ERR_IO, "cannot create a string type");
     pkm_status rc = PKM_OK;
-    if (H5Tset_size(type, H5T_VARIABLE) < 0 || H5Tset_cset(type, H5T_CSET_UTF8) < 0)
+    if (H5Tset_size(type, strlen(value) + 1) < 0 || H5Tset_strpad(type, H5T_STR_NULLTERM) < 0 ||
+        H5Tset_cset(type, H5T_CSET_UTF8) < 0)
         rc = H5_FAIL(io, PKM_ERR_IO, "cannot create a string type");
     else
-        rc = write_attr(io, obj, objname, name, type, type, 0, &value);
+        rc = write_attr(io, obj, objname, name, type, type, 0, value);
     H5Tclose(type);
     return rc;
 }

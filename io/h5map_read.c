@@ -29,74 +29,88 @@ static pkm_status open_attr(const h5io *io, hid_t obj, const char *objname, cons
     return PKM_OK;
 }
 
-/* A scalar string attribute, variable or fixed length, into out[cap]. */
+/* A fixed-length string longer than this is not one of a map's (the longest, case_parameters,
+ * holds < 1024 bytes): refused before anything is allocated for it. */
+#define STR_ATTR_MAX ((size_t)64 << 10)
+
+/* The stored size of fixed-length string attribute NAME, with type ftype, after the checks a
+ * crafted file needs: not variable-length (never read: libhdf5 1.10.8 reads those from the
+ * file's global heap, where a crafted file overflowed H5HG_read (SIGSEGV) or hung H5HG__protect,
+ * tests/fuzz/known/), and a size that the file can hold. */
+static pkm_status check_str_type(const h5io *io, hid_t attr, hid_t ftype, const char *objname,
+                                 const char *name, size_t *size)
+{
+    const htri_t var = H5Tis_variable_str(ftype);
+    if (var < 0)
+        return H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect attribute '%s' of %s", name, objname);
+    if (var > 0)
+        return OWN_FAIL(io, PKM_ERR_PARSE,
+                        "attribute '%s' of %s: variable-length strings are not read from map "
+                        "files (format 3 stores fixed-length ones); a damaged, crafted or older "
+                        "file",
+                        name, objname);
+    *size = H5Tget_size(ftype);
+    hsize_t fsize = 0;
+    const hid_t file = H5Iget_file_id(attr);
+    const herr_t got = file >= 0 ? H5Fget_filesize(file, &fsize) : -1;
+    if (file >= 0) H5Fclose(file);
+    if (got < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot get the file's size");
+    if (*size == 0 || *size > STR_ATTR_MAX || *size >= fsize)
+        return OWN_FAIL(io, PKM_ERR_PARSE,
+                        "attribute '%s' of %s: string of %zu bytes in a file of %llu bytes (at "
+                        "most %zu)",
+                        name, objname, *size, (unsigned long long)fsize, STR_ATTR_MAX);
+    return PKM_OK;
+}
+
+/* A scalar fixed-length string attribute into out[cap]. */
 static pkm_status read_str_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
                                 char *out, size_t cap)
 {
     hid_t attr = H5I_INVALID_HID, ftype = H5I_INVALID_HID, space = H5I_INVALID_HID,
           mtype = H5I_INVALID_HID;
-    char *vstr = NULL, *fstr = NULL;
+    char *str = NULL;
     pkm_status rc = open_attr(io, obj, objname, name, &attr);
     if (rc != PKM_OK) goto done;
     ftype = H5Aget_type(attr);
-    if (ftype < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot get the type of attribute '%s' of %s", name,
-                     objname);
-        goto done;
-    }
     space = H5Aget_space(attr);
-    if (space < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot get the shape of attribute '%s' of %s", name,
-                     objname);
+    if (ftype < 0 || space < 0) {
+        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect attribute '%s' of %s", name, objname);
         goto done;
     }
-    const htri_t var = H5Tis_variable_str(ftype);
     const H5T_cset_t cset = H5Tget_cset(ftype);
-    if (H5Tget_class(ftype) != H5T_STRING || H5Sget_simple_extent_npoints(space) != 1 || var < 0 ||
-        cset < 0) {
+    if (H5Tget_class(ftype) != H5T_STRING || H5Sget_simple_extent_npoints(space) != 1 || cset < 0) {
         rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s is not a single string", name,
                       objname);
         goto done;
     }
-    /* Same character set as the file: HDF5 converts no character sets. */
-    mtype = H5Tcopy(H5T_C_S1);
-    if (mtype < 0 || H5Tset_cset(mtype, cset) < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot create a string type");
+    size_t size = 0;
+    rc = check_str_type(io, attr, ftype, objname, name, &size);
+    if (rc != PKM_OK) goto done;
+    /* One more byte than stored, so that a null-padded string of full length keeps its last
+     * character when converted to null-terminated; same character set as the file: HDF5
+     * converts no character sets. */
+    str = calloc(size + 1, 1);
+    if (str == NULL) {
+        rc = OWN_FAIL(io, PKM_ERR_NOMEM, "cannot allocate %zu bytes for attribute '%s' of %s",
+                      size + 1, name, objname);
         goto done;
     }
-    const char *s = NULL;
-    if (var) {
-        if (H5Tset_size(mtype, H5T_VARIABLE) < 0 || H5Aread(attr, mtype, &vstr) < 0) {
-            rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot read attribute '%s' of %s", name, objname);
-            goto done;
-        }
-        s = vstr != NULL ? vstr : "";
-    } else {
-        /* One more byte than stored, so that a null-padded string of full length keeps its last
-         * character when converted to null-terminated. */
-        const size_t size = H5Tget_size(ftype);
-        fstr = calloc(size + 1, 1);
-        if (size == 0 || fstr == NULL) {
-            rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s: bad string size %zu", name,
-                          objname, size);
-            goto done;
-        }
-        if (H5Tset_size(mtype, size + 1) < 0 || H5Tset_strpad(mtype, H5T_STR_NULLTERM) < 0 ||
-            H5Aread(attr, mtype, fstr) < 0) {
-            rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot read attribute '%s' of %s", name, objname);
-            goto done;
-        }
-        s = fstr;
+    mtype = H5Tcopy(H5T_C_S1);
+    if (mtype < 0 || H5Tset_cset(mtype, cset) < 0 || H5Tset_size(mtype, size + 1) < 0 ||
+        H5Tset_strpad(mtype, H5T_STR_NULLTERM) < 0 || H5Aread(attr, mtype, str) < 0) {
+        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot read attribute '%s' of %s", name, objname);
+        goto done;
     }
-    if (strlen(s) >= cap) {
+    str[size] = '\0';
+    if (strlen(str) >= cap) {
         rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s is longer than %zu characters", name,
                       objname, cap - 1);
         goto done;
     }
-    memcpy(out, s, strlen(s) + 1);
+    memcpy(out, str, strlen(str) + 1);
 done:
-    if (vstr != NULL) H5free_memory(vstr);
-    free(fstr);
+    free(str);
     if (mtype >= 0) H5Tclose(mtype);
     if (space >= 0) H5Sclose(space);
     if (ftype >= 0) H5Tclose(ftype);
