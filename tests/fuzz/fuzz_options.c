@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (o.pose_text != NULL) (void)parse_pose(o.pose_text, c->npose, pose);
         if (o.grid != NULL) {
             pkm_map map;
-            (void)map_setup(&o, c, &map);
+            (void)map_setup(&o, c, params, &map);
             pkm_map_free(&map);
         }
     }
