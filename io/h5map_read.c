@@ -190,6 +190,29 @@ static void shape_text(char *out, size_t cap, int rank, const hsize_t *dims)
     if (len < cap) snprintf(out + len, cap - len, "]");
 }
 
+/* A chunk larger than the dataset in some dimension is never written (io/h5map.c, chunk_shape)
+ * and libhdf5 1.10.8 reads one past its buffer: a crafted /accuracy with chunks {2, 2, 16386}
+ * over [2, 2, 2] made H5Dread (H5VM_memcpyvv) SIGSEGV in `pkmflex compare`. */
+static pkm_status check_chunks(const h5io *io, hid_t dset, const char *name, int rank,
+                               const hsize_t *dims)
+{
+    const hid_t dcpl = H5Dget_create_plist(dset);
+    if (dcpl < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect dataset %s", name);
+    pkm_status rc = PKM_OK;
+    hsize_t chunk[PKM_MAP_MAX_AXES + 2];
+    const H5D_layout_t layout = H5Pget_layout(dcpl);
+    if (layout == H5D_CHUNKED && H5Pget_chunk(dcpl, rank, chunk) != rank)
+        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot get the chunks of dataset %s", name);
+    for (int d = 0; d < rank && rc == PKM_OK && layout == H5D_CHUNKED; d++)
+        if (chunk[d] < 1 || chunk[d] > dims[d])
+            rc = OWN_FAIL(io, PKM_ERR_PARSE,
+                          "dataset %s: chunk dimension %d is %llu, its shape's %llu: a damaged "
+                          "or crafted file",
+                          name, d, (unsigned long long)chunk[d], (unsigned long long)dims[d]);
+    H5Pclose(dcpl);
+    return rc;
+}
+
 /* Open dataset NAME (absolute) of class cls and rank `rank`; its dimensions go to dims. */
 static pkm_status open_dataset(const h5io *io, hid_t file, const char *name, H5T_class_t cls,
                                int rank, hsize_t *dims, hid_t *out)
@@ -224,6 +247,8 @@ static pkm_status open_dataset(const h5io *io, hid_t file, const char *name, H5T
     }
     if (H5Sget_simple_extent_dims(space, dims, NULL) < 0)
         rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot get the shape of dataset %s", name);
+    else
+        rc = check_chunks(io, dset, name, rank, dims);
 done:
     if (space >= 0) H5Sclose(space);
     if (type >= 0) H5Tclose(type);
