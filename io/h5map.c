@@ -125,7 +125,7 @@ static pkm_status check_map(const h5io *io, const pkm_map *map)
     if (map->nparams < 0 || map->nparams > PKM_MAP_MAX_PARAMS)
         return OWN_FAIL(io, PKM_ERR_INVALID, "%d case parameters", map->nparams);
     for (int k = 0; k < map->nparams; k++)
-        if (!good_name(map->params[k].key, sizeof(map->params[k].key), "/") ||
+        if (!good_name(map->params[k].key, sizeof(map->params[k].key), "/,") ||
             memchr(map->params[k].choice, '\0', sizeof(map->params[k].choice)) == NULL)
             return OWN_FAIL(io, PKM_ERR_INVALID, "case parameter %d has a bad name or choice", k);
     if (map->tracking != PKM_TRACK_RANK && map->tracking != PKM_TRACK_MAC)
@@ -349,12 +349,20 @@ static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *ma
 }
 
 /* /parameters: one attribute per resolved case parameter, named by its key: float64 in SI, int64,
- * or the choice name. */
+ * or the choice name. Their keys are listed in the root attribute parameter_keys, so that the
+ * reader opens each one by name: listing a group's attributes by index (H5Aget_name_by_idx) made
+ * libhdf5 1.10.8 dereference NULL on a crafted file (H5A__attr_release_table, SIGSEGV). */
 static pkm_status write_params(const h5io *io, hid_t file, const pkm_map *map)
 {
+    char keys[KEYS_LEN] = "";
+    size_t len = 0;
+    for (int k = 0; k < map->nparams; k++) /* fits: each key is shorter than its share */
+        len += (size_t)snprintf(keys + len, sizeof(keys) - len, "%s%s", k > 0 ? "," : "",
+                                map->params[k].key);
+    pkm_status rc = write_str_attr(io, file, "/", "parameter_keys", keys);
+    if (rc != PKM_OK) return rc;
     hid_t g = H5Gcreate2(file, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0) return H5_FAIL(io, PKM_ERR_IO, "cannot create group /parameters");
-    pkm_status rc = PKM_OK;
     for (int k = 0; k < map->nparams && rc == PKM_OK; k++) {
         const pkm_map_param *q = &map->params[k];
         if (q->kind == PKM_PARAM_DOUBLE)

@@ -19,6 +19,8 @@
  * (HDF5 User Guide, "Chunking in HDF5"), so chunks are kept below that size. */
 #define CHUNK_BYTES ((size_t)1 << 20)
 #define LIST_LEN    1024 /* comma-separated name lists: 16 names of < 32 characters fit */
+/* The root attribute parameter_keys: every key of /parameters, comma-separated. */
+#define KEYS_LEN (PKM_MAP_MAX_PARAMS * sizeof(((pkm_map_param *)0)->key))
 
 /* Where messages point: the file named by the caller and the caller's context. */
 typedef struct h5io {

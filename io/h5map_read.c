@@ -374,45 +374,56 @@ static H5T_class_t attr_class(hid_t obj, const char *name)
     return cls;
 }
 
-/* Version 3: /parameters, one attribute per resolved case parameter. */
+/* One parameter of /parameters (open as g), by its key. */
+static pkm_status read_param(const h5io *io, hid_t g, pkm_map_param *q)
+{
+    const H5T_class_t cls = attr_class(g, q->key);
+    int64_t iv = 0;
+    pkm_status rc = PKM_OK;
+    if (cls == H5T_FLOAT) {
+        q->kind = PKM_PARAM_DOUBLE;
+        rc = read_num_attr(io, g, "/parameters", q->key, H5T_NATIVE_DOUBLE, 0, 1, &q->value);
+    } else if (cls == H5T_INTEGER) {
+        q->kind = PKM_PARAM_INT;
+        rc = read_num_attr(io, g, "/parameters", q->key, H5T_NATIVE_INT64, 1, 1, &iv);
+        q->value = (double)iv;
+    } else {
+        q->kind = PKM_PARAM_ENUM;
+        rc = read_str_attr(io, g, "/parameters", q->key, q->choice, sizeof(q->choice));
+    }
+    return rc;
+}
+
+/* Version 3: /parameters, one attribute per resolved case parameter, each opened by its key from
+ * the root attribute parameter_keys, never listed by index (io/h5map.c, write_params). */
 static pkm_status read_params(const h5io *io, hid_t file, pkm_map *map)
 {
+    char keys[KEYS_LEN];
+    pkm_status rc = read_str_attr(io, file, "/", "parameter_keys", keys, sizeof(keys));
+    if (rc != PKM_OK) return rc;
     if (H5Lexists(file, "parameters", H5P_DEFAULT) <= 0)
         return OWN_FAIL(io, PKM_ERR_PARSE, "group /parameters is missing");
     const hid_t g = H5Gopen2(file, "parameters", H5P_DEFAULT);
     if (g < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot open group /parameters");
-    pkm_status rc = PKM_OK;
-    H5O_info_t info;
-    if (H5Oget_info2(g, &info, H5O_INFO_NUM_ATTRS) < 0)
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect group /parameters");
-    else if (info.num_attrs > PKM_MAP_MAX_PARAMS)
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "group /parameters has %llu attributes, at most %d",
-                      (unsigned long long)info.num_attrs, PKM_MAP_MAX_PARAMS);
     map->nparams = 0;
-    for (hsize_t i = 0; rc == PKM_OK && i < info.num_attrs; i++) {
+    const char *p = keys;
+    while (rc == PKM_OK && keys[0] != '\0') {
         pkm_map_param *q = &map->params[map->nparams];
         memset(q, 0, sizeof(*q));
-        const ssize_t len = H5Aget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, q->key,
-                                               sizeof(q->key), H5P_DEFAULT);
-        if (len < 1 || (size_t)len >= sizeof(q->key)) {
-            rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute %llu of /parameters: bad name",
-                          (unsigned long long)i);
+        const size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof(q->key) || map->nparams == PKM_MAP_MAX_PARAMS) {
+            rc = OWN_FAIL(io, PKM_ERR_PARSE,
+                          "attribute 'parameter_keys': expected at most %d comma-separated keys "
+                          "of 1 to %zu characters",
+                          PKM_MAP_MAX_PARAMS, sizeof(q->key) - 1);
             break;
         }
-        const H5T_class_t cls = attr_class(g, q->key);
-        int64_t iv = 0;
-        if (cls == H5T_FLOAT) {
-            q->kind = PKM_PARAM_DOUBLE;
-            rc = read_num_attr(io, g, "/parameters", q->key, H5T_NATIVE_DOUBLE, 0, 1, &q->value);
-        } else if (cls == H5T_INTEGER) {
-            q->kind = PKM_PARAM_INT;
-            rc = read_num_attr(io, g, "/parameters", q->key, H5T_NATIVE_INT64, 1, 1, &iv);
-            q->value = (double)iv;
-        } else {
-            q->kind = PKM_PARAM_ENUM;
-            rc = read_str_attr(io, g, "/parameters", q->key, q->choice, sizeof(q->choice));
-        }
+        memcpy(q->key, p, len);
+        q->key[len] = '\0';
+        rc = read_param(io, g, q);
         map->nparams++;
+        if (p[len] == '\0') break;
+        p += len + 1;
     }
     H5Gclose(g);
     return rc;

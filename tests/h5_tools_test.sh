@@ -12,7 +12,7 @@ for want in 'DATASET "freq_hz"' 'DATASET "residual"' 'DATASET "status"' 'DATASET
     'GROUP "grid"' 'DATASET "x"' 'DATASET "theta"' 'ATTRIBUTE "pkmflex_version"' \
     'ATTRIBUTE "tracking"' 'ATTRIBUTE "mac_threshold"' 'ATTRIBUTE "cluster_tol"' \
     'DATASET "accuracy"' 'GROUP "parameters"' 'ATTRIBUTE "pkmflex_commit"' \
-    'ATTRIBUTE "case_file_sha256"' 'ATTRIBUTE "material.E"'; do
+    'ATTRIBUTE "case_file_sha256"' 'ATTRIBUTE "material.E"' 'ATTRIBUTE "parameter_keys"'; do
     printf '%s\n' "$hdr" | grep -qF "$want" || { echo "FAIL: h5dump -H: no $want"; exit 1; }
 done
 # String attributes are fixed-length (docs/hdf5-layout.md): no variable-length string, which
@@ -76,6 +76,9 @@ with h5py.File(sys.argv[1], "r") as f:
     assert f["accuracy"].shape == shape + (nev,) and math.isnan(f["accuracy"][0, 1, 0])
     assert f["parameters"].attrs["material.E"] == 7.4e10
     assert s(f["parameters"], "mass") == "rotary"
+    keys = s(f, "parameter_keys").split(",")
+    assert keys == ["material.E", "elements_per_link", "mass"], keys
+    assert sorted(keys) == sorted(f["parameters"].attrs.keys())
     assert s(f, "case_file_sha256") == "0" * 63 + "7" and s(f, "pkmflex_commit") == "v1-2-gabc"
     for name in ("freq_hz", "residual", "accuracy", "status", "tracked_mode", "tracking_mac",
                  "tracking_parent", "modes", "grid/x", "grid/theta"):

@@ -227,7 +227,21 @@ static void test_string_attr_types(void **state)
     assert_pkm_ok(pkm_map_read_h5(path, &r, &ctx), &ctx);
     assert_string_equal(r.case_name, "synthetic");
     pkm_map_free(&r);
+    /* the parameters are the attributes that parameter_keys names, each opened by its name */
+    replace_str_attr(path, "/", "parameter_keys", 20, H5T_STR_NULLPAD, "mass,nosuch");
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx.msg, "attribute 'nosuch' of /parameters is missing"));
+    replace_str_attr(path, "/", "parameter_keys", 16, H5T_STR_NULLTERM, "mass,,material.E");
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx.msg, "attribute 'parameter_keys': expected at most 128"));
+    replace_str_attr(path, "/", "parameter_keys", 16, H5T_STR_NULLTERM, "material.E,mass");
+    assert_pkm_ok(pkm_map_read_h5(path, &r, &ctx), &ctx);
+    assert_int_equal(r.nparams, 2);
+    assert_string_equal(r.params[1].choice, "rotary");
+    pkm_map_free(&r);
     replace_str_attr(path, "/parameters", "mass", H5T_VARIABLE, H5T_STR_NULLTERM, "rotary");
+    pkm_ctx_clear(&ctx);
     assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
     assert_non_null(strstr(ctx.msg, "attribute 'mass' of /parameters: variable-length strings "
                                     "are not read from map files"));
@@ -244,6 +258,7 @@ static void test_string_attr_types(void **state)
     H5Pclose(fapl);
     assert_true(H5Fclose(f) >= 0);
     replace_str_attr(path, "/parameters", "mass", 70000, H5T_STR_NULLTERM, "rotary");
+    replace_str_attr(path, "/", "parameter_keys", 5, H5T_STR_NULLTERM, "mass");
     pkm_ctx_clear(&ctx);
     assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
     assert_non_null(strstr(ctx.msg, "attribute 'mass' of /parameters: string of 70000 bytes"));
