@@ -190,32 +190,63 @@ static void shape_text(char *out, size_t cap, int rank, const hsize_t *dims)
     if (len < cap) snprintf(out + len, cap - len, "]");
 }
 
-/* A chunk larger than the dataset in some dimension is never written (io/h5map.c, chunk_shape)
- * and libhdf5 1.10.8 reads one past its buffer: a crafted /accuracy with chunks {2, 2, 16386}
- * over [2, 2, 2] made H5Dread (H5VM_memcpyvv) SIGSEGV in `pkmflex compare`. */
+/* Before reading dataset name (open as dset, of shape dims and elsize-byte elements): its chunks
+ * must be as the writer makes them (io/h5map.c, write_dataset), since libhdf5 1.10.8 reads past
+ * its buffers for others: no larger than the dataset (a crafted /accuracy with chunks {2, 2,
+ * 16386} over [2, 2, 2]: SIGSEGV in H5VM_memcpyvv), filtered by Fletcher32 at most, and each one
+ * stored whole (a crafted /status declaring 6-byte integers over its 2 bytes: heap overflow). The
+ * checksum then vouches for the bytes. */
 static pkm_status check_chunks(const h5io *io, hid_t dset, const char *name, int rank,
-                               const hsize_t *dims)
+                               const hsize_t *dims, size_t elsize)
 {
     const hid_t dcpl = H5Dget_create_plist(dset);
     if (dcpl < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect dataset %s", name);
+    hsize_t chunk[PKM_MAP_MAX_AXES + 2], off[PKM_MAP_MAX_AXES + 2] = {0};
+    unsigned flags = 0;
+    size_t ncd = 0;
+    const int nf = H5Pget_nfilters(dcpl);
+    const int fletcher = nf == 1 && H5Pget_filter2(dcpl, 0, &flags, &ncd, NULL, 0, NULL, NULL) ==
+                                        H5Z_FILTER_FLETCHER32;
     pkm_status rc = PKM_OK;
-    hsize_t chunk[PKM_MAP_MAX_AXES + 2];
-    const H5D_layout_t layout = H5Pget_layout(dcpl);
-    if (layout == H5D_CHUNKED && H5Pget_chunk(dcpl, rank, chunk) != rank)
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot get the chunks of dataset %s", name);
-    for (int d = 0; d < rank && rc == PKM_OK && layout == H5D_CHUNKED; d++)
+    if (H5Pget_layout(dcpl) != H5D_CHUNKED || H5Pget_chunk(dcpl, rank, chunk) != rank ||
+        (nf != 0 && !fletcher))
+        rc = OWN_FAIL(io, PKM_ERR_PARSE,
+                      "dataset %s is not chunked, or has filters other than Fletcher32: a "
+                      "damaged or crafted file",
+                      name);
+    H5Pclose(dcpl);
+    hsize_t whole = elsize;
+    for (int d = 0; d < rank && rc == PKM_OK; d++) {
         if (chunk[d] < 1 || chunk[d] > dims[d])
             rc = OWN_FAIL(io, PKM_ERR_PARSE,
                           "dataset %s: chunk dimension %d is %llu, its shape's %llu: a damaged "
                           "or crafted file",
                           name, d, (unsigned long long)chunk[d], (unsigned long long)dims[d]);
-    H5Pclose(dcpl);
+        whole *= chunk[d];
+    }
+    whole += fletcher ? 4 : 0;
+    while (rc == PKM_OK) { /* every chunk, in row-major order */
+        /* Fails for a chunk not stored (/modes where status != 0: the fill value is read) */
+        hsize_t size = 0;
+        if (H5Dget_chunk_storage_size(dset, off, &size) < 0)
+            H5Eclear2(H5E_DEFAULT);
+        else if (size != whole)
+            rc = OWN_FAIL(io, PKM_ERR_PARSE,
+                          "dataset %s: a chunk stores %llu bytes, a whole one %llu: a damaged or "
+                          "crafted file",
+                          name, (unsigned long long)size, (unsigned long long)whole);
+        int d = rank - 1;
+        while (d >= 0 && (off[d] += chunk[d]) >= dims[d])
+            off[d--] = 0;
+        if (d < 0) break;
+    }
     return rc;
 }
 
-/* Open dataset NAME (absolute) of class cls and rank `rank`; its dimensions go to dims. */
+/* Open dataset NAME (absolute) of class cls, elsize-byte elements and rank `rank`; its
+ * dimensions go to dims. */
 static pkm_status open_dataset(const h5io *io, hid_t file, const char *name, H5T_class_t cls,
-                               int rank, hsize_t *dims, hid_t *out)
+                               size_t elsize, int rank, hsize_t *dims, hid_t *out)
 {
     pkm_status rc = PKM_OK;
     hid_t dset = H5I_INVALID_HID, type = H5I_INVALID_HID, space = H5I_INVALID_HID;
@@ -235,8 +266,8 @@ static pkm_status open_dataset(const h5io *io, hid_t file, const char *name, H5T
         rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect dataset %s", name);
         goto done;
     }
-    if (H5Tget_class(type) != cls) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s is not of %s type", name,
+    if (H5Tget_class(type) != cls || H5Tget_size(type) != elsize) {
+        rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s is not of %zu-byte %s type", name, elsize,
                       cls == H5T_FLOAT ? "floating-point" : "integer");
         goto done;
     }
@@ -247,8 +278,6 @@ static pkm_status open_dataset(const h5io *io, hid_t file, const char *name, H5T
     }
     if (H5Sget_simple_extent_dims(space, dims, NULL) < 0)
         rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot get the shape of dataset %s", name);
-    else
-        rc = check_chunks(io, dset, name, rank, dims);
 done:
     if (space >= 0) H5Sclose(space);
     if (type >= 0) H5Tclose(type);
@@ -260,22 +289,26 @@ done:
     return rc;
 }
 
-/* Read dataset NAME, which must have exactly the shape `want`, converted to mtype. */
+/* Read dataset NAME of class cls and elsize-byte elements, which must have exactly the shape
+ * `want`, converted to mtype. */
 static pkm_status read_dataset(const h5io *io, hid_t file, const char *name, hid_t mtype,
-                               H5T_class_t cls, int rank, const hsize_t *want, void *buf)
+                               H5T_class_t cls, size_t elsize, int rank, const hsize_t *want,
+                               void *buf)
 {
     hsize_t dims[PKM_MAP_MAX_AXES + 2];
     hid_t dset = H5I_INVALID_HID;
-    pkm_status rc = open_dataset(io, file, name, cls, rank, dims, &dset);
+    pkm_status rc = open_dataset(io, file, name, cls, elsize, rank, dims, &dset);
     if (rc != PKM_OK) return rc;
     if (memcmp(dims, want, sizeof(*dims) * (size_t)rank) != 0) {
         char got[128], exp[128];
         shape_text(got, sizeof(got), rank, dims);
         shape_text(exp, sizeof(exp), rank, want);
         rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s has shape %s, expected %s", name, got, exp);
-    } else if (H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot read dataset %s", name);
+    } else {
+        rc = check_chunks(io, dset, name, rank, dims, elsize);
     }
+    if (rc == PKM_OK && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot read dataset %s", name);
     if (H5Dclose(dset) < 0 && rc == PKM_OK) rc = H5_FAIL(io, PKM_ERR_IO, "cannot close %s", name);
     return rc;
 }
@@ -306,13 +339,14 @@ static pkm_status read_axis(const h5io *io, hid_t file, pkm_map_axis *ax, int np
     hsize_t n = 0;
     hid_t dset = H5I_INVALID_HID;
     double *v = NULL;
-    pkm_status rc = open_dataset(io, file, name, H5T_FLOAT, 1, &n, &dset);
+    pkm_status rc = open_dataset(io, file, name, H5T_FLOAT, 8, 1, &n, &dset);
     if (rc != PKM_OK) return rc;
     if (n < 1 || n > INT32_MAX) {
         rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s has %llu values", name, (unsigned long long)n);
         goto done;
     }
     rc = check_stored(io, file, dset, name, 8.0 * (double)n);
+    if (rc == PKM_OK) rc = check_chunks(io, dset, name, 1, &n, 8);
     if (rc != PKM_OK) goto done;
     v = malloc(sizeof(*v) * (size_t)n);
     if (v == NULL) {
@@ -462,10 +496,10 @@ static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
     dims[map->naxes + 1] = (hsize_t)map->ncoord;
     const int r = map->naxes;
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/tracking_mac", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 1, dims,
+        rc = read_dataset(io, file, "/tracking_mac", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1, dims,
                           map->tracking_mac);
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/tracking_parent", H5T_NATIVE_INT64, H5T_INTEGER, r, dims,
+        rc = read_dataset(io, file, "/tracking_parent", H5T_NATIVE_INT64, H5T_INTEGER, 8, r, dims,
                           map->tracking_parent);
     for (int64_t p = 0; p < map->npoints && rc == PKM_OK; p++)
         if (map->tracking_parent[p] < -1 || map->tracking_parent[p] >= map->npoints)
@@ -493,8 +527,8 @@ static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
     H5Dclose(dset);
     if (rc == PKM_OK) rc = pkm_map_alloc_modes(map, io->ctx);
     if (rc == PKM_OK)
-        rc =
-            read_dataset(io, file, "/modes", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 2, dims, map->modes);
+        rc = read_dataset(io, file, "/modes", H5T_NATIVE_DOUBLE, H5T_FLOAT,
+                          map->modes_single ? 4 : 8, r + 2, dims, map->modes);
     return rc;
 }
 
@@ -603,18 +637,19 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
         dims[a] = (hsize_t)map->axes[a].count;
     dims[map->naxes] = (hsize_t)map->nev;
     const int r = map->naxes;
-    rc =
-        read_dataset(io, file, "/freq_hz", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 1, dims, map->freq_hz);
+    rc = read_dataset(io, file, "/freq_hz", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1, dims,
+                      map->freq_hz);
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/residual", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 1, dims,
+        rc = read_dataset(io, file, "/residual", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1, dims,
                           map->residual);
     if (rc == PKM_OK && version >= 3)
-        rc = read_dataset(io, file, "/accuracy", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 1, dims,
+        rc = read_dataset(io, file, "/accuracy", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1, dims,
                           map->accuracy);
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/status", H5T_NATIVE_SCHAR, H5T_INTEGER, r, dims, map->status);
+        rc = read_dataset(io, file, "/status", H5T_NATIVE_SCHAR, H5T_INTEGER, 1, r, dims,
+                          map->status);
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/tracked_mode", H5T_NATIVE_INT, H5T_INTEGER, r + 1, dims,
+        rc = read_dataset(io, file, "/tracked_mode", H5T_NATIVE_INT, H5T_INTEGER, 4, r + 1, dims,
                           map->tracked);
     if (rc == PKM_OK && version >= 2)
         rc = read_tracking(io, file, map);

@@ -267,10 +267,41 @@ static void test_string_attr_types(void **state)
     unlink(path);
 }
 
+/* A stored chunk that is not a whole chunk (here written raw, Fletcher32 skipped) is refused
+ * before H5Dread, which would read the missing bytes past its buffer. */
+static void test_partial_chunk(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof(path), "%s/map_chunk.h5", PKM_TEST_OUT);
+    pkm_map m, r;
+    make_map(&m);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0 && H5Ldelete(f, "/status", H5P_DEFAULT) >= 0);
+    const hsize_t dims[2] = {NX, NTH}, start[2] = {0, 0};
+    hid_t space = H5Screate_simple(2, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    assert_true(H5Pset_chunk(dcpl, 2, dims) >= 0 && H5Pset_fletcher32(dcpl) >= 0);
+    hid_t d = H5Dcreate2(f, "/status", H5T_STD_I8LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    assert_true(d >= 0);
+    assert_true(H5Dwrite_chunk(d, H5P_DEFAULT, 1, start, 2, m.status) >= 0);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    assert_true(H5Fclose(f) >= 0);
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx.msg, "dataset /status: a chunk stores 2 bytes, a whole one 16"));
+    assert_no_open_objects();
+    pkm_map_free(&m);
+    unlink(path);
+}
+
 /* Inputs with which fuzzing the reader crashed or hung it inside libhdf5 1.10.8, and that the
  * reader now refuses before HDF5 goes wrong: variable-length strings (the global heap: H5HG_read
- * overflow, SIGSEGV; H5HG__protect hang) and a chunk larger than its dataset (H5Dread overread,
- * SIGSEGV). */
+ * overflow, SIGSEGV; H5HG__protect hang), a chunk larger than its dataset (H5Dread overread,
+ * SIGSEGV) and /status declared of 6-byte integers over its 1-byte ones (H5Dread overflow). */
 static void test_known_fuzz_inputs(void **state)
 {
     (void)state;
@@ -280,6 +311,7 @@ static void test_known_fuzz_inputs(void **state)
         {"global_heap_overflow", "variable-length strings are not read from map files"},
         {"global_heap_hang", "variable-length strings are not read from map files"},
         {"chunk_overread", "dataset /accuracy: chunk dimension 2 is 16386, its shape's 2"},
+        {"elsize_overread", "dataset /status is not of 1-byte integer type"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char path[512];
@@ -334,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_crafted_sizes),
         cmocka_unit_test(test_single_precision_modes),
         cmocka_unit_test(test_string_attr_types),
+        cmocka_unit_test(test_partial_chunk),
         cmocka_unit_test(test_known_fuzz_inputs),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
