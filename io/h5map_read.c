@@ -14,152 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static pkm_status open_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                            hid_t *out)
-{
-    *out = H5I_INVALID_HID;
-    const htri_t e = H5Aexists(obj, name);
-    if (e < 0)
-        return H5_FAIL(io, PKM_ERR_PARSE, "cannot look up attribute '%s' of %s", name, objname);
-    if (e == 0)
-        return OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s is missing", name, objname);
-    *out = H5Aopen(obj, name, H5P_DEFAULT);
-    if (*out < 0)
-        return H5_FAIL(io, PKM_ERR_PARSE, "cannot open attribute '%s' of %s", name, objname);
-    return PKM_OK;
-}
-
-/* A fixed-length string longer than this is not one of a map's (the longest, case_parameters,
- * holds < 1024 bytes): refused before anything is allocated for it. */
-#define STR_ATTR_MAX ((size_t)64 << 10)
-
-/* The stored size of fixed-length string attribute NAME, with type ftype, after the checks a
- * crafted file needs: not variable-length (never read: libhdf5 1.10.8 reads those from the
- * file's global heap, where a crafted file overflowed H5HG_read (SIGSEGV) or hung H5HG__protect,
- * tests/fuzz/known/), and a size that the file can hold. */
-static pkm_status check_str_type(const h5io *io, hid_t attr, hid_t ftype, const char *objname,
-                                 const char *name, size_t *size)
-{
-    const htri_t var = H5Tis_variable_str(ftype);
-    if (var < 0)
-        return H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect attribute '%s' of %s", name, objname);
-    if (var > 0)
-        return OWN_FAIL(io, PKM_ERR_PARSE,
-                        "attribute '%s' of %s: variable-length strings are not read from map "
-                        "files (format 3 stores fixed-length ones); a damaged, crafted or older "
-                        "file",
-                        name, objname);
-    *size = H5Tget_size(ftype);
-    hsize_t fsize = 0;
-    const hid_t file = H5Iget_file_id(attr);
-    const herr_t got = file >= 0 ? H5Fget_filesize(file, &fsize) : -1;
-    if (file >= 0) H5Fclose(file);
-    if (got < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot get the file's size");
-    if (*size == 0 || *size > STR_ATTR_MAX || *size >= fsize)
-        return OWN_FAIL(io, PKM_ERR_PARSE,
-                        "attribute '%s' of %s: string of %zu bytes in a file of %llu bytes (at "
-                        "most %zu)",
-                        name, objname, *size, (unsigned long long)fsize, STR_ATTR_MAX);
-    return PKM_OK;
-}
-
-/* A scalar fixed-length string attribute into out[cap]. */
-static pkm_status read_str_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                                char *out, size_t cap)
-{
-    hid_t attr = H5I_INVALID_HID, ftype = H5I_INVALID_HID, space = H5I_INVALID_HID,
-          mtype = H5I_INVALID_HID;
-    char *str = NULL;
-    pkm_status rc = open_attr(io, obj, objname, name, &attr);
-    if (rc != PKM_OK) goto done;
-    ftype = H5Aget_type(attr);
-    space = H5Aget_space(attr);
-    if (ftype < 0 || space < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect attribute '%s' of %s", name, objname);
-        goto done;
-    }
-    const H5T_cset_t cset = H5Tget_cset(ftype);
-    if (H5Tget_class(ftype) != H5T_STRING || H5Sget_simple_extent_npoints(space) != 1 || cset < 0) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s is not a single string", name,
-                      objname);
-        goto done;
-    }
-    size_t size = 0;
-    rc = check_str_type(io, attr, ftype, objname, name, &size);
-    if (rc != PKM_OK) goto done;
-    /* One more byte than stored, so that a null-padded string of full length keeps its last
-     * character when converted to null-terminated; same character set as the file: HDF5
-     * converts no character sets. */
-    str = calloc(size + 1, 1);
-    if (str == NULL) {
-        rc = OWN_FAIL(io, PKM_ERR_NOMEM, "cannot allocate %zu bytes for attribute '%s' of %s",
-                      size + 1, name, objname);
-        goto done;
-    }
-    mtype = H5Tcopy(H5T_C_S1);
-    if (mtype < 0 || H5Tset_cset(mtype, cset) < 0 || H5Tset_size(mtype, size + 1) < 0 ||
-        H5Tset_strpad(mtype, H5T_STR_NULLTERM) < 0 || H5Aread(attr, mtype, str) < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot read attribute '%s' of %s", name, objname);
-        goto done;
-    }
-    str[size] = '\0';
-    if (strlen(str) >= cap) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s is longer than %zu characters", name,
-                      objname, cap - 1);
-        goto done;
-    }
-    memcpy(out, str, strlen(str) + 1);
-done:
-    free(str);
-    if (mtype >= 0) H5Tclose(mtype);
-    if (space >= 0) H5Sclose(space);
-    if (ftype >= 0) H5Tclose(ftype);
-    if (attr >= 0) H5Aclose(attr);
-    return rc;
-}
-
-/* n numbers (a scalar for n = 1) converted to mtype; integers_only rejects floating point. */
-static pkm_status read_num_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                                hid_t mtype, int integers_only, hssize_t n, void *buf)
-{
-    hid_t attr = H5I_INVALID_HID, ftype = H5I_INVALID_HID, space = H5I_INVALID_HID;
-    pkm_status rc = open_attr(io, obj, objname, name, &attr);
-    if (rc != PKM_OK) goto done;
-    ftype = H5Aget_type(attr);
-    space = H5Aget_space(attr);
-    if (ftype < 0 || space < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect attribute '%s' of %s", name, objname);
-        goto done;
-    }
-    const H5T_class_t cls = H5Tget_class(ftype);
-    const hssize_t got = H5Sget_simple_extent_npoints(space);
-    if (!(cls == H5T_INTEGER || (cls == H5T_FLOAT && !integers_only)) || got != n) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE,
-                      "attribute '%s' of %s: expected %lld %s, found %lld "
-                      "values of HDF5 class %d",
-                      name, objname, (long long)n, integers_only ? "integers" : "numbers",
-                      (long long)got, (int)cls);
-        goto done;
-    }
-    if (H5Aread(attr, mtype, buf) < 0)
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot read attribute '%s' of %s", name, objname);
-done:
-    if (space >= 0) H5Sclose(space);
-    if (ftype >= 0) H5Tclose(ftype);
-    if (attr >= 0) H5Aclose(attr);
-    return rc;
-}
-
-static pkm_status read_int_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                                int64_t lo, int64_t hi, int64_t *value)
-{
-    pkm_status rc = read_num_attr(io, obj, objname, name, H5T_NATIVE_INT64, 1, 1, value);
-    if (rc == PKM_OK && (*value < lo || *value > hi))
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s = %lld is outside [%lld, %lld]",
-                      name, objname, (long long)*value, (long long)lo, (long long)hi);
-    return rc;
-}
-
 /* Split a comma-separated list into at most max names. */
 static pkm_status split_names(const h5io *io, const char *attr, const char *list,
                               char (*names)[PKM_MAP_NAME_LEN], int max, int *n)
@@ -370,9 +224,9 @@ static pkm_status read_axis(const h5io *io, hid_t file, pkm_map_axis *ax, int np
                           name, k, v[k], ax->start, ax->stop);
             goto done;
         }
-    rc = read_str_attr(io, dset, name, "units", ax->unit, sizeof(ax->unit));
+    rc = pkm_h5_read_str_attr(io, dset, name, "units", ax->unit, sizeof(ax->unit));
     int64_t idx = 0;
-    if (rc == PKM_OK) rc = read_int_attr(io, dset, name, "pose_index", 0, npose - 1, &idx);
+    if (rc == PKM_OK) rc = pkm_h5_read_int_attr(io, dset, name, "pose_index", 0, npose - 1, &idx);
     ax->pose_index = (int)idx;
 done:
     free(v);
@@ -385,7 +239,7 @@ static pkm_status read_choice_attr(const h5io *io, hid_t file, const char *name,
                                    const char *const names[2], int *which)
 {
     char text[LIST_LEN];
-    pkm_status rc = read_str_attr(io, file, "/", name, text, sizeof(text));
+    pkm_status rc = pkm_h5_read_str_attr(io, file, "/", name, text, sizeof(text));
     if (rc != PKM_OK) return rc;
     for (int k = 0; k < 2; k++)
         if (strcmp(text, names[k]) == 0) {
@@ -396,34 +250,22 @@ static pkm_status read_choice_attr(const h5io *io, hid_t file, const char *name,
                     names[0], names[1]);
 }
 
-/* The class of attribute NAME of obj, or H5T_NO_CLASS. */
-static H5T_class_t attr_class(hid_t obj, const char *name)
-{
-    H5T_class_t cls = H5T_NO_CLASS;
-    const hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
-    const hid_t type = attr >= 0 ? H5Aget_type(attr) : H5I_INVALID_HID;
-    if (type >= 0) cls = H5Tget_class(type);
-    if (type >= 0) H5Tclose(type);
-    if (attr >= 0) H5Aclose(attr);
-    return cls;
-}
-
 /* One parameter of /parameters (open as g), by its key. */
 static pkm_status read_param(const h5io *io, hid_t g, pkm_map_param *q)
 {
-    const H5T_class_t cls = attr_class(g, q->key);
+    const H5T_class_t cls = pkm_h5_attr_class(g, q->key);
     int64_t iv = 0;
     pkm_status rc = PKM_OK;
     if (cls == H5T_FLOAT) {
         q->kind = PKM_PARAM_DOUBLE;
-        rc = read_num_attr(io, g, "/parameters", q->key, H5T_NATIVE_DOUBLE, 0, 1, &q->value);
+        rc = pkm_h5_read_num_attr(io, g, "/parameters", q->key, H5T_NATIVE_DOUBLE, 0, 1, &q->value);
     } else if (cls == H5T_INTEGER) {
         q->kind = PKM_PARAM_INT;
-        rc = read_num_attr(io, g, "/parameters", q->key, H5T_NATIVE_INT64, 1, 1, &iv);
+        rc = pkm_h5_read_num_attr(io, g, "/parameters", q->key, H5T_NATIVE_INT64, 1, 1, &iv);
         q->value = (double)iv;
     } else {
         q->kind = PKM_PARAM_ENUM;
-        rc = read_str_attr(io, g, "/parameters", q->key, q->choice, sizeof(q->choice));
+        rc = pkm_h5_read_str_attr(io, g, "/parameters", q->key, q->choice, sizeof(q->choice));
     }
     return rc;
 }
@@ -433,7 +275,7 @@ static pkm_status read_param(const h5io *io, hid_t g, pkm_map_param *q)
 static pkm_status read_params(const h5io *io, hid_t file, pkm_map *map)
 {
     char keys[KEYS_LEN];
-    pkm_status rc = read_str_attr(io, file, "/", "parameter_keys", keys, sizeof(keys));
+    pkm_status rc = pkm_h5_read_str_attr(io, file, "/", "parameter_keys", keys, sizeof(keys));
     if (rc != PKM_OK) return rc;
     if (H5Lexists(file, "parameters", H5P_DEFAULT) <= 0)
         return OWN_FAIL(io, PKM_ERR_PARSE, "group /parameters is missing");
@@ -467,15 +309,16 @@ static pkm_status read_params(const h5io *io, hid_t file, pkm_map *map)
 static pkm_status read_provenance(const h5io *io, hid_t file, pkm_map *map)
 {
     pkm_status rc =
-        read_str_attr(io, file, "/", "pkmflex_commit", map->commit, sizeof(map->commit));
+        pkm_h5_read_str_attr(io, file, "/", "pkmflex_commit", map->commit, sizeof(map->commit));
     if (rc == PKM_OK)
-        rc = read_str_attr(io, file, "/", "case_file", map->case_file, sizeof(map->case_file));
+        rc = pkm_h5_read_str_attr(io, file, "/", "case_file", map->case_file,
+                                  sizeof(map->case_file));
     if (rc == PKM_OK)
-        rc = read_str_attr(io, file, "/", "case_file_sha256", map->case_sha256,
-                           sizeof(map->case_sha256));
+        rc = pkm_h5_read_str_attr(io, file, "/", "case_file_sha256", map->case_sha256,
+                                  sizeof(map->case_sha256));
     if (rc == PKM_OK)
-        rc = read_num_attr(io, file, "/", "max_backward_error", H5T_NATIVE_DOUBLE, 0, 1,
-                           &map->opts.max_backward_error);
+        rc = pkm_h5_read_num_attr(io, file, "/", "max_backward_error", H5T_NATIVE_DOUBLE, 0, 1,
+                                  &map->opts.max_backward_error);
     if (rc == PKM_OK) rc = read_params(io, file, map);
     return rc;
 }
@@ -487,8 +330,8 @@ static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
     pkm_status rc = read_choice_attr(io, file, "tracking", pkm_h5_tracking_names, &which);
     map->tracking = (pkm_tracking)which;
     if (rc == PKM_OK)
-        rc = read_str_attr(io, file, "/", "tracking_note", map->tracking_note,
-                           sizeof(map->tracking_note));
+        rc = pkm_h5_read_str_attr(io, file, "/", "tracking_note", map->tracking_note,
+                                  sizeof(map->tracking_note));
     hsize_t dims[PKM_MAP_MAX_AXES + 2];
     for (int a = 0; a < map->naxes; a++)
         dims[a] = (hsize_t)map->axes[a].count;
@@ -559,20 +402,22 @@ static pkm_status read_solver_attrs(const h5io *io, hid_t file, pkm_map *map)
     if (rc == PKM_OK)
         rc = read_choice_attr(io, file, "eigensolver", pkm_h5_eigensolver_names, &which);
     map->eigensolver = (pkm_eigensolver)which;
-    if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "nev", 1, INT32_MAX, &i);
+    if (rc == PKM_OK) rc = pkm_h5_read_int_attr(io, file, "/", "nev", 1, INT32_MAX, &i);
     map->nev = map->opts.nev = (int)i;
-    if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "ncv", 0, INT32_MAX, &i);
+    if (rc == PKM_OK) rc = pkm_h5_read_int_attr(io, file, "/", "ncv", 0, INT32_MAX, &i);
     map->opts.ncv = (int)i;
-    if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "maxiter", 0, INT32_MAX, &i);
+    if (rc == PKM_OK) rc = pkm_h5_read_int_attr(io, file, "/", "maxiter", 0, INT32_MAX, &i);
     map->opts.maxiter = (int)i;
     if (rc == PKM_OK)
-        rc = read_num_attr(io, file, "/", "sigma", H5T_NATIVE_DOUBLE, 0, 1, &map->opts.sigma);
+        rc =
+            pkm_h5_read_num_attr(io, file, "/", "sigma", H5T_NATIVE_DOUBLE, 0, 1, &map->opts.sigma);
     if (rc == PKM_OK)
-        rc = read_num_attr(io, file, "/", "tol", H5T_NATIVE_DOUBLE, 0, 1, &map->opts.tol);
+        rc = pkm_h5_read_num_attr(io, file, "/", "tol", H5T_NATIVE_DOUBLE, 0, 1, &map->opts.tol);
     if (rc == PKM_OK)
-        rc = read_num_attr(io, file, "/", "max_residual", H5T_NATIVE_DOUBLE, 0, 1,
-                           &map->opts.max_residual);
-    if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "ncoord", 0, INT64_MAX, &map->ncoord);
+        rc = pkm_h5_read_num_attr(io, file, "/", "max_residual", H5T_NATIVE_DOUBLE, 0, 1,
+                                  &map->opts.max_residual);
+    if (rc == PKM_OK)
+        rc = pkm_h5_read_int_attr(io, file, "/", "ncoord", 0, INT64_MAX, &map->ncoord);
     return rc;
 }
 
@@ -580,37 +425,38 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
 {
     char text[LIST_LEN];
     int64_t i = 0;
-    pkm_status rc = read_str_attr(io, file, "/", "format", text, sizeof(text));
+    pkm_status rc = pkm_h5_read_str_attr(io, file, "/", "format", text, sizeof(text));
     if (rc == PKM_OK && strcmp(text, MAP_FORMAT) != 0)
         rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute 'format' = '%s', expected '%s'", text,
                       MAP_FORMAT);
     if (rc == PKM_OK)
-        rc = read_int_attr(io, file, "/", "format_version", 1, MAP_FORMAT_VERSION, &i);
+        rc = pkm_h5_read_int_attr(io, file, "/", "format_version", 1, MAP_FORMAT_VERSION, &i);
     const int version = (int)i;
     if (rc == PKM_OK)
-        rc = read_str_attr(io, file, "/", "case", map->case_name, sizeof(map->case_name));
+        rc = pkm_h5_read_str_attr(io, file, "/", "case", map->case_name, sizeof(map->case_name));
     if (rc == PKM_OK)
-        rc = read_str_attr(io, file, "/", "pkmflex_version", map->version, sizeof(map->version));
+        rc = pkm_h5_read_str_attr(io, file, "/", "pkmflex_version", map->version,
+                                  sizeof(map->version));
     snprintf(map->commit, sizeof(map->commit), "unknown");
     if (rc == PKM_OK && version >= 3) rc = read_provenance(io, file, map);
     /* Version 1 had no tracking settings nor case parameters: the defaults apply. */
     map->track = pkm_track_opts_default();
     if (rc == PKM_OK && version >= 2)
-        rc = read_str_attr(io, file, "/", "case_parameters", map->case_params,
-                           sizeof(map->case_params));
+        rc = pkm_h5_read_str_attr(io, file, "/", "case_parameters", map->case_params,
+                                  sizeof(map->case_params));
     if (rc == PKM_OK && version >= 2)
-        rc = read_num_attr(io, file, "/", "mac_threshold", H5T_NATIVE_DOUBLE, 0, 1,
-                           &map->track.mac_threshold);
+        rc = pkm_h5_read_num_attr(io, file, "/", "mac_threshold", H5T_NATIVE_DOUBLE, 0, 1,
+                                  &map->track.mac_threshold);
     if (rc == PKM_OK && version >= 2)
-        rc = read_num_attr(io, file, "/", "cluster_tol", H5T_NATIVE_DOUBLE, 0, 1,
-                           &map->track.cluster_tol);
-    if (rc == PKM_OK) rc = read_str_attr(io, file, "/", "pose_names", text, sizeof(text));
+        rc = pkm_h5_read_num_attr(io, file, "/", "cluster_tol", H5T_NATIVE_DOUBLE, 0, 1,
+                                  &map->track.cluster_tol);
+    if (rc == PKM_OK) rc = pkm_h5_read_str_attr(io, file, "/", "pose_names", text, sizeof(text));
     if (rc == PKM_OK) rc = split_names(io, "pose_names", text, map->pose_names, 16, &map->npose);
     if (rc == PKM_OK)
-        rc = read_num_attr(io, file, "/", "base_pose", H5T_NATIVE_DOUBLE, 0, map->npose,
-                           map->base_pose);
+        rc = pkm_h5_read_num_attr(io, file, "/", "base_pose", H5T_NATIVE_DOUBLE, 0, map->npose,
+                                  map->base_pose);
     if (rc == PKM_OK) rc = read_solver_attrs(io, file, map);
-    if (rc == PKM_OK) rc = read_str_attr(io, file, "/", "axes", text, sizeof(text));
+    if (rc == PKM_OK) rc = pkm_h5_read_str_attr(io, file, "/", "axes", text, sizeof(text));
     char axis_names[PKM_MAP_MAX_AXES][PKM_MAP_NAME_LEN];
     if (rc == PKM_OK) rc = split_names(io, "axes", text, axis_names, PKM_MAP_MAX_AXES, &map->naxes);
     for (int a = 0; a < map->naxes && rc == PKM_OK; a++)
