@@ -10,18 +10,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Open attribute NAME of obj with its type and shape (the caller closes the three, valid or not).
+ */
 static pkm_status open_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                            hid_t *out)
+                            hid_t *attr, hid_t *type, hid_t *space)
 {
-    *out = H5I_INVALID_HID;
+    *attr = *type = *space = H5I_INVALID_HID;
     const htri_t e = H5Aexists(obj, name);
     if (e < 0)
         return H5_FAIL(io, PKM_ERR_PARSE, "cannot look up attribute '%s' of %s", name, objname);
     if (e == 0)
         return OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s is missing", name, objname);
-    *out = H5Aopen(obj, name, H5P_DEFAULT);
-    if (*out < 0)
+    *attr = H5Aopen(obj, name, H5P_DEFAULT);
+    if (*attr < 0)
         return H5_FAIL(io, PKM_ERR_PARSE, "cannot open attribute '%s' of %s", name, objname);
+    *type = H5Aget_type(*attr);
+    *space = H5Aget_space(*attr);
+    if (*type < 0 || *space < 0)
+        return H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect attribute '%s' of %s", name, objname);
     return PKM_OK;
 }
 
@@ -66,14 +72,8 @@ pkm_status pkm_h5_read_str_attr(const h5io *io, hid_t obj, const char *objname, 
     hid_t attr = H5I_INVALID_HID, ftype = H5I_INVALID_HID, space = H5I_INVALID_HID,
           mtype = H5I_INVALID_HID;
     char *str = NULL;
-    pkm_status rc = open_attr(io, obj, objname, name, &attr);
+    pkm_status rc = open_attr(io, obj, objname, name, &attr, &ftype, &space);
     if (rc != PKM_OK) goto done;
-    ftype = H5Aget_type(attr);
-    space = H5Aget_space(attr);
-    if (ftype < 0 || space < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect attribute '%s' of %s", name, objname);
-        goto done;
-    }
     const H5T_cset_t cset = H5Tget_cset(ftype);
     if (H5Tget_class(ftype) != H5T_STRING || H5Sget_simple_extent_npoints(space) != 1 || cset < 0) {
         rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s is not a single string", name,
@@ -119,14 +119,8 @@ pkm_status pkm_h5_read_num_attr(const h5io *io, hid_t obj, const char *objname, 
                                 hid_t mtype, int integers_only, hssize_t n, void *buf)
 {
     hid_t attr = H5I_INVALID_HID, ftype = H5I_INVALID_HID, space = H5I_INVALID_HID;
-    pkm_status rc = open_attr(io, obj, objname, name, &attr);
+    pkm_status rc = open_attr(io, obj, objname, name, &attr, &ftype, &space);
     if (rc != PKM_OK) goto done;
-    ftype = H5Aget_type(attr);
-    space = H5Aget_space(attr);
-    if (ftype < 0 || space < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect attribute '%s' of %s", name, objname);
-        goto done;
-    }
     const H5T_class_t cls = H5Tget_class(ftype);
     const hssize_t got = H5Sget_simple_extent_npoints(space);
     if (!(cls == H5T_INTEGER || (cls == H5T_FLOAT && !integers_only)) || got != n) {
