@@ -124,7 +124,7 @@ static pkm_status check_map(const h5io *io, const pkm_map *map)
     if (map->nparams < 0 || map->nparams > PKM_MAP_MAX_PARAMS)
         return OWN_FAIL(io, PKM_ERR_INVALID, "%d case parameters", map->nparams);
     for (int k = 0; k < map->nparams; k++)
-        if (!good_name(map->params[k].key, sizeof(map->params[k].key), "/") ||
+        if (!good_name(map->params[k].key, sizeof(map->params[k].key), "/,") ||
             memchr(map->params[k].choice, '\0', sizeof(map->params[k].choice)) == NULL)
             return OWN_FAIL(io, PKM_ERR_INVALID, "case parameter %d has a bad name or choice", k);
     if (map->tracking != PKM_TRACK_RANK && map->tracking != PKM_TRACK_MAC)
@@ -188,17 +188,20 @@ done:
     return rc;
 }
 
-/* Scalar string attribute: variable-length UTF-8, which h5py reads as str. */
+/* Scalar string attribute: fixed-length UTF-8 of strlen + 1 bytes, null-terminated. Never
+ * variable-length: those live in the file's global heap, whose reader in libhdf5 1.10.8 overflows
+ * or hangs on a crafted file (tests/fuzz/known/), so the reader refuses them (h5map_read.c). */
 static pkm_status write_str_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
                                  const char *value)
 {
     hid_t type = H5Tcopy(H5T_C_S1);
     if (type < 0) return H5_FAIL(io, PKM_ERR_IO, "cannot create a string type");
     pkm_status rc = PKM_OK;
-    if (H5Tset_size(type, H5T_VARIABLE) < 0 || H5Tset_cset(type, H5T_CSET_UTF8) < 0)
+    if (H5Tset_size(type, strlen(value) + 1) < 0 || H5Tset_strpad(type, H5T_STR_NULLTERM) < 0 ||
+        H5Tset_cset(type, H5T_CSET_UTF8) < 0)
         rc = H5_FAIL(io, PKM_ERR_IO, "cannot create a string type");
     else
-        rc = write_attr(io, obj, objname, name, type, type, 0, &value);
+        rc = write_attr(io, obj, objname, name, type, type, 0, value);
     H5Tclose(type);
     return rc;
 }
@@ -345,12 +348,20 @@ static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *ma
 }
 
 /* /parameters: one attribute per resolved case parameter, named by its key: float64 in SI, int64,
- * or the choice name. */
+ * or the choice name. Their keys are listed in the root attribute parameter_keys, so that the
+ * reader opens each one by name: listing a group's attributes by index (H5Aget_name_by_idx) made
+ * libhdf5 1.10.8 dereference NULL on a crafted file (H5A__attr_release_table, SIGSEGV). */
 static pkm_status write_params(const h5io *io, hid_t file, const pkm_map *map)
 {
+    char keys[KEYS_LEN] = "";
+    size_t len = 0;
+    for (int k = 0; k < map->nparams; k++) /* fits: each key is shorter than its share */
+        len += (size_t)snprintf(keys + len, sizeof(keys) - len, "%s%s", k > 0 ? "," : "",
+                                map->params[k].key);
+    pkm_status rc = write_str_attr(io, file, "/", "parameter_keys", keys);
+    if (rc != PKM_OK) return rc;
     hid_t g = H5Gcreate2(file, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0) return H5_FAIL(io, PKM_ERR_IO, "cannot create group /parameters");
-    pkm_status rc = PKM_OK;
     for (int k = 0; k < map->nparams && rc == PKM_OK; k++) {
         const pkm_map_param *q = &map->params[k];
         if (q->kind == PKM_PARAM_DOUBLE)

@@ -14,138 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static pkm_status open_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                            hid_t *out)
-{
-    *out = H5I_INVALID_HID;
-    const htri_t e = H5Aexists(obj, name);
-    if (e < 0)
-        return H5_FAIL(io, PKM_ERR_PARSE, "cannot look up attribute '%s' of %s", name, objname);
-    if (e == 0)
-        return OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s is missing", name, objname);
-    *out = H5Aopen(obj, name, H5P_DEFAULT);
-    if (*out < 0)
-        return H5_FAIL(io, PKM_ERR_PARSE, "cannot open attribute '%s' of %s", name, objname);
-    return PKM_OK;
-}
-
-/* A scalar string attribute, variable or fixed length, into out[cap]. */
-static pkm_status read_str_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                                char *out, size_t cap)
-{
-    hid_t attr = H5I_INVALID_HID, ftype = H5I_INVALID_HID, space = H5I_INVALID_HID,
-          mtype = H5I_INVALID_HID;
-    char *vstr = NULL, *fstr = NULL;
-    pkm_status rc = open_attr(io, obj, objname, name, &attr);
-    if (rc != PKM_OK) goto done;
-    ftype = H5Aget_type(attr);
-    if (ftype < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot get the type of attribute '%s' of %s", name,
-                     objname);
-        goto done;
-    }
-    space = H5Aget_space(attr);
-    if (space < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot get the shape of attribute '%s' of %s", name,
-                     objname);
-        goto done;
-    }
-    const htri_t var = H5Tis_variable_str(ftype);
-    const H5T_cset_t cset = H5Tget_cset(ftype);
-    if (H5Tget_class(ftype) != H5T_STRING || H5Sget_simple_extent_npoints(space) != 1 || var < 0 ||
-        cset < 0) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s is not a single string", name,
-                      objname);
-        goto done;
-    }
-    /* Same character set as the file: HDF5 converts no character sets. */
-    mtype = H5Tcopy(H5T_C_S1);
-    if (mtype < 0 || H5Tset_cset(mtype, cset) < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot create a string type");
-        goto done;
-    }
-    const char *s = NULL;
-    if (var) {
-        if (H5Tset_size(mtype, H5T_VARIABLE) < 0 || H5Aread(attr, mtype, &vstr) < 0) {
-            rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot read attribute '%s' of %s", name, objname);
-            goto done;
-        }
-        s = vstr != NULL ? vstr : "";
-    } else {
-        /* One more byte than stored, so that a null-padded string of full length keeps its last
-         * character when converted to null-terminated. */
-        const size_t size = H5Tget_size(ftype);
-        fstr = calloc(size + 1, 1);
-        if (size == 0 || fstr == NULL) {
-            rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s: bad string size %zu", name,
-                          objname, size);
-            goto done;
-        }
-        if (H5Tset_size(mtype, size + 1) < 0 || H5Tset_strpad(mtype, H5T_STR_NULLTERM) < 0 ||
-            H5Aread(attr, mtype, fstr) < 0) {
-            rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot read attribute '%s' of %s", name, objname);
-            goto done;
-        }
-        s = fstr;
-    }
-    if (strlen(s) >= cap) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s is longer than %zu characters", name,
-                      objname, cap - 1);
-        goto done;
-    }
-    memcpy(out, s, strlen(s) + 1);
-done:
-    if (vstr != NULL) H5free_memory(vstr);
-    free(fstr);
-    if (mtype >= 0) H5Tclose(mtype);
-    if (space >= 0) H5Sclose(space);
-    if (ftype >= 0) H5Tclose(ftype);
-    if (attr >= 0) H5Aclose(attr);
-    return rc;
-}
-
-/* n numbers (a scalar for n = 1) converted to mtype; integers_only rejects floating point. */
-static pkm_status read_num_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                                hid_t mtype, int integers_only, hssize_t n, void *buf)
-{
-    hid_t attr = H5I_INVALID_HID, ftype = H5I_INVALID_HID, space = H5I_INVALID_HID;
-    pkm_status rc = open_attr(io, obj, objname, name, &attr);
-    if (rc != PKM_OK) goto done;
-    ftype = H5Aget_type(attr);
-    space = H5Aget_space(attr);
-    if (ftype < 0 || space < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect attribute '%s' of %s", name, objname);
-        goto done;
-    }
-    const H5T_class_t cls = H5Tget_class(ftype);
-    const hssize_t got = H5Sget_simple_extent_npoints(space);
-    if (!(cls == H5T_INTEGER || (cls == H5T_FLOAT && !integers_only)) || got != n) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE,
-                      "attribute '%s' of %s: expected %lld %s, found %lld "
-                      "values of HDF5 class %d",
-                      name, objname, (long long)n, integers_only ? "integers" : "numbers",
-                      (long long)got, (int)cls);
-        goto done;
-    }
-    if (H5Aread(attr, mtype, buf) < 0)
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot read attribute '%s' of %s", name, objname);
-done:
-    if (space >= 0) H5Sclose(space);
-    if (ftype >= 0) H5Tclose(ftype);
-    if (attr >= 0) H5Aclose(attr);
-    return rc;
-}
-
-static pkm_status read_int_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                                int64_t lo, int64_t hi, int64_t *value)
-{
-    pkm_status rc = read_num_attr(io, obj, objname, name, H5T_NATIVE_INT64, 1, 1, value);
-    if (rc == PKM_OK && (*value < lo || *value > hi))
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of %s = %lld is outside [%lld, %lld]",
-                      name, objname, (long long)*value, (long long)lo, (long long)hi);
-    return rc;
-}
-
 /* Split a comma-separated list into at most max names. */
 static pkm_status split_names(const h5io *io, const char *attr, const char *list,
                               char (*names)[PKM_MAP_NAME_LEN], int max, int *n)
@@ -176,9 +44,63 @@ static void shape_text(char *out, size_t cap, int rank, const hsize_t *dims)
     if (len < cap) snprintf(out + len, cap - len, "]");
 }
 
-/* Open dataset NAME (absolute) of class cls and rank `rank`; its dimensions go to dims. */
+/* Before reading dataset name (open as dset, of shape dims and elsize-byte elements): its chunks
+ * must be as the writer makes them (io/h5map.c, write_dataset), since libhdf5 1.10.8 reads past
+ * its buffers for others: no larger than the dataset (a crafted /accuracy with chunks {2, 2,
+ * 16386} over [2, 2, 2]: SIGSEGV in H5VM_memcpyvv), filtered by Fletcher32 at most, and each one
+ * stored whole (a crafted /status declaring 6-byte integers over its 2 bytes: heap overflow). The
+ * checksum then vouches for the bytes. */
+static pkm_status check_chunks(const h5io *io, hid_t dset, const char *name, int rank,
+                               const hsize_t *dims, size_t elsize)
+{
+    const hid_t dcpl = H5Dget_create_plist(dset);
+    if (dcpl < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect dataset %s", name);
+    hsize_t chunk[PKM_MAP_MAX_AXES + 2], off[PKM_MAP_MAX_AXES + 2] = {0};
+    unsigned flags = 0;
+    size_t ncd = 0;
+    const int nf = H5Pget_nfilters(dcpl);
+    const int fletcher = nf == 1 && H5Pget_filter2(dcpl, 0, &flags, &ncd, NULL, 0, NULL, NULL) ==
+                                        H5Z_FILTER_FLETCHER32;
+    pkm_status rc = PKM_OK;
+    if (H5Pget_layout(dcpl) != H5D_CHUNKED || H5Pget_chunk(dcpl, rank, chunk) != rank ||
+        (nf != 0 && !fletcher))
+        rc = OWN_FAIL(io, PKM_ERR_PARSE,
+                      "dataset %s is not chunked, or has filters other than Fletcher32: a "
+                      "damaged or crafted file",
+                      name);
+    H5Pclose(dcpl);
+    hsize_t whole = elsize;
+    for (int d = 0; d < rank && rc == PKM_OK; d++) {
+        if (chunk[d] < 1 || chunk[d] > dims[d])
+            rc = OWN_FAIL(io, PKM_ERR_PARSE,
+                          "dataset %s: chunk dimension %d is %llu, its shape's %llu: a damaged "
+                          "or crafted file",
+                          name, d, (unsigned long long)chunk[d], (unsigned long long)dims[d]);
+        whole *= chunk[d];
+    }
+    whole += fletcher ? 4 : 0;
+    while (rc == PKM_OK) { /* every chunk, in row-major order */
+        /* Fails for a chunk not stored (/modes where status != 0: the fill value is read) */
+        hsize_t size = 0;
+        if (H5Dget_chunk_storage_size(dset, off, &size) < 0)
+            H5Eclear2(H5E_DEFAULT);
+        else if (size != whole)
+            rc = OWN_FAIL(io, PKM_ERR_PARSE,
+                          "dataset %s: a chunk stores %llu bytes, a whole one %llu: a damaged or "
+                          "crafted file",
+                          name, (unsigned long long)size, (unsigned long long)whole);
+        int d = rank - 1;
+        while (d >= 0 && (off[d] += chunk[d]) >= dims[d])
+            off[d--] = 0;
+        if (d < 0) break;
+    }
+    return rc;
+}
+
+/* Open dataset NAME (absolute) of class cls, elsize-byte elements and rank `rank`; its
+ * dimensions go to dims. */
 static pkm_status open_dataset(const h5io *io, hid_t file, const char *name, H5T_class_t cls,
-                               int rank, hsize_t *dims, hid_t *out)
+                               size_t elsize, int rank, hsize_t *dims, hid_t *out)
 {
     pkm_status rc = PKM_OK;
     hid_t dset = H5I_INVALID_HID, type = H5I_INVALID_HID, space = H5I_INVALID_HID;
@@ -198,8 +120,8 @@ static pkm_status open_dataset(const h5io *io, hid_t file, const char *name, H5T
         rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect dataset %s", name);
         goto done;
     }
-    if (H5Tget_class(type) != cls) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s is not of %s type", name,
+    if (H5Tget_class(type) != cls || H5Tget_size(type) != elsize) {
+        rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s is not of %zu-byte %s type", name, elsize,
                       cls == H5T_FLOAT ? "floating-point" : "integer");
         goto done;
     }
@@ -221,22 +143,26 @@ done:
     return rc;
 }
 
-/* Read dataset NAME, which must have exactly the shape `want`, converted to mtype. */
+/* Read dataset NAME of class cls and elsize-byte elements, which must have exactly the shape
+ * `want`, converted to mtype. */
 static pkm_status read_dataset(const h5io *io, hid_t file, const char *name, hid_t mtype,
-                               H5T_class_t cls, int rank, const hsize_t *want, void *buf)
+                               H5T_class_t cls, size_t elsize, int rank, const hsize_t *want,
+                               void *buf)
 {
     hsize_t dims[PKM_MAP_MAX_AXES + 2];
     hid_t dset = H5I_INVALID_HID;
-    pkm_status rc = open_dataset(io, file, name, cls, rank, dims, &dset);
+    pkm_status rc = open_dataset(io, file, name, cls, elsize, rank, dims, &dset);
     if (rc != PKM_OK) return rc;
     if (memcmp(dims, want, sizeof(*dims) * (size_t)rank) != 0) {
         char got[128], exp[128];
         shape_text(got, sizeof(got), rank, dims);
         shape_text(exp, sizeof(exp), rank, want);
         rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s has shape %s, expected %s", name, got, exp);
-    } else if (H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot read dataset %s", name);
+    } else {
+        rc = check_chunks(io, dset, name, rank, dims, elsize);
     }
+    if (rc == PKM_OK && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot read dataset %s", name);
     if (H5Dclose(dset) < 0 && rc == PKM_OK) rc = H5_FAIL(io, PKM_ERR_IO, "cannot close %s", name);
     return rc;
 }
@@ -267,13 +193,14 @@ static pkm_status read_axis(const h5io *io, hid_t file, pkm_map_axis *ax, int np
     hsize_t n = 0;
     hid_t dset = H5I_INVALID_HID;
     double *v = NULL;
-    pkm_status rc = open_dataset(io, file, name, H5T_FLOAT, 1, &n, &dset);
+    pkm_status rc = open_dataset(io, file, name, H5T_FLOAT, 8, 1, &n, &dset);
     if (rc != PKM_OK) return rc;
     if (n < 1 || n > INT32_MAX) {
         rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s has %llu values", name, (unsigned long long)n);
         goto done;
     }
     rc = check_stored(io, file, dset, name, 8.0 * (double)n);
+    if (rc == PKM_OK) rc = check_chunks(io, dset, name, 1, &n, 8);
     if (rc != PKM_OK) goto done;
     v = malloc(sizeof(*v) * (size_t)n);
     if (v == NULL) {
@@ -297,9 +224,9 @@ static pkm_status read_axis(const h5io *io, hid_t file, pkm_map_axis *ax, int np
                           name, k, v[k], ax->start, ax->stop);
             goto done;
         }
-    rc = read_str_attr(io, dset, name, "units", ax->unit, sizeof(ax->unit));
+    rc = pkm_h5_read_str_attr(io, dset, name, "units", ax->unit, sizeof(ax->unit));
     int64_t idx = 0;
-    if (rc == PKM_OK) rc = read_int_attr(io, dset, name, "pose_index", 0, npose - 1, &idx);
+    if (rc == PKM_OK) rc = pkm_h5_read_int_attr(io, dset, name, "pose_index", 0, npose - 1, &idx);
     ax->pose_index = (int)idx;
 done:
     free(v);
@@ -312,7 +239,7 @@ static pkm_status read_choice_attr(const h5io *io, hid_t file, const char *name,
                                    const char *const *names, int count, int *which)
 {
     char text[LIST_LEN];
-    pkm_status rc = read_str_attr(io, file, "/", name, text, sizeof(text));
+    pkm_status rc = pkm_h5_read_str_attr(io, file, "/", name, text, sizeof(text));
     if (rc != PKM_OK) return rc;
     char expected[LIST_LEN] = "";
     size_t len = 0;
@@ -328,57 +255,56 @@ static pkm_status read_choice_attr(const h5io *io, hid_t file, const char *name,
     return OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' = '%s', expected %s", name, text, expected);
 }
 
-/* The class of attribute NAME of obj, or H5T_NO_CLASS. */
-static H5T_class_t attr_class(hid_t obj, const char *name)
+/* One parameter of /parameters (open as g), by its key. */
+static pkm_status read_param(const h5io *io, hid_t g, pkm_map_param *q)
 {
-    H5T_class_t cls = H5T_NO_CLASS;
-    const hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
-    const hid_t type = attr >= 0 ? H5Aget_type(attr) : H5I_INVALID_HID;
-    if (type >= 0) cls = H5Tget_class(type);
-    if (type >= 0) H5Tclose(type);
-    if (attr >= 0) H5Aclose(attr);
-    return cls;
+    const H5T_class_t cls = pkm_h5_attr_class(g, q->key);
+    int64_t iv = 0;
+    pkm_status rc = PKM_OK;
+    if (cls == H5T_FLOAT) {
+        q->kind = PKM_PARAM_DOUBLE;
+        rc = pkm_h5_read_num_attr(io, g, "/parameters", q->key, H5T_NATIVE_DOUBLE, 0, 1, &q->value);
+    } else if (cls == H5T_INTEGER) {
+        q->kind = PKM_PARAM_INT;
+        rc = pkm_h5_read_num_attr(io, g, "/parameters", q->key, H5T_NATIVE_INT64, 1, 1, &iv);
+        q->value = (double)iv;
+    } else {
+        q->kind = PKM_PARAM_ENUM;
+        rc = pkm_h5_read_str_attr(io, g, "/parameters", q->key, q->choice, sizeof(q->choice));
+    }
+    return rc;
 }
 
-/* Version 3: /parameters, one attribute per resolved case parameter. */
+/* Version 3: /parameters, one attribute per resolved case parameter, each opened by its key from
+ * the root attribute parameter_keys, never listed by index (io/h5map.c, write_params). */
 static pkm_status read_params(const h5io *io, hid_t file, pkm_map *map)
 {
+    char keys[KEYS_LEN];
+    pkm_status rc = pkm_h5_read_str_attr(io, file, "/", "parameter_keys", keys, sizeof(keys));
+    if (rc != PKM_OK) return rc;
     if (H5Lexists(file, "parameters", H5P_DEFAULT) <= 0)
         return OWN_FAIL(io, PKM_ERR_PARSE, "group /parameters is missing");
     const hid_t g = H5Gopen2(file, "parameters", H5P_DEFAULT);
     if (g < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot open group /parameters");
-    pkm_status rc = PKM_OK;
-    H5O_info_t info;
-    if (H5Oget_info2(g, &info, H5O_INFO_NUM_ATTRS) < 0)
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect group /parameters");
-    else if (info.num_attrs > PKM_MAP_MAX_PARAMS)
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "group /parameters has %llu attributes, at most %d",
-                      (unsigned long long)info.num_attrs, PKM_MAP_MAX_PARAMS);
     map->nparams = 0;
-    for (hsize_t i = 0; rc == PKM_OK && i < info.num_attrs; i++) {
+    const char *p = keys;
+    while (rc == PKM_OK && keys[0] != '\0') {
         pkm_map_param *q = &map->params[map->nparams];
         memset(q, 0, sizeof(*q));
-        const ssize_t len = H5Aget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, q->key,
-                                               sizeof(q->key), H5P_DEFAULT);
-        if (len < 1 || (size_t)len >= sizeof(q->key)) {
-            rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute %llu of /parameters: bad name",
-                          (unsigned long long)i);
+        const size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof(q->key) || map->nparams == PKM_MAP_MAX_PARAMS) {
+            rc = OWN_FAIL(io, PKM_ERR_PARSE,
+                          "attribute 'parameter_keys': expected at most %d comma-separated keys "
+                          "of 1 to %zu characters",
+                          PKM_MAP_MAX_PARAMS, sizeof(q->key) - 1);
             break;
         }
-        const H5T_class_t cls = attr_class(g, q->key);
-        int64_t iv = 0;
-        if (cls == H5T_FLOAT) {
-            q->kind = PKM_PARAM_DOUBLE;
-            rc = read_num_attr(io, g, "/parameters", q->key, H5T_NATIVE_DOUBLE, 0, 1, &q->value);
-        } else if (cls == H5T_INTEGER) {
-            q->kind = PKM_PARAM_INT;
-            rc = read_num_attr(io, g, "/parameters", q->key, H5T_NATIVE_INT64, 1, 1, &iv);
-            q->value = (double)iv;
-        } else {
-            q->kind = PKM_PARAM_ENUM;
-            rc = read_str_attr(io, g, "/parameters", q->key, q->choice, sizeof(q->choice));
-        }
+        memcpy(q->key, p, len);
+        q->key[len] = '\0';
+        rc = read_param(io, g, q);
         map->nparams++;
+        if (p[len] == '\0') break;
+        p += len + 1;
     }
     H5Gclose(g);
     return rc;
@@ -388,15 +314,16 @@ static pkm_status read_params(const h5io *io, hid_t file, pkm_map *map)
 static pkm_status read_provenance(const h5io *io, hid_t file, pkm_map *map)
 {
     pkm_status rc =
-        read_str_attr(io, file, "/", "pkmflex_commit", map->commit, sizeof(map->commit));
+        pkm_h5_read_str_attr(io, file, "/", "pkmflex_commit", map->commit, sizeof(map->commit));
     if (rc == PKM_OK)
-        rc = read_str_attr(io, file, "/", "case_file", map->case_file, sizeof(map->case_file));
+        rc = pkm_h5_read_str_attr(io, file, "/", "case_file", map->case_file,
+                                  sizeof(map->case_file));
     if (rc == PKM_OK)
-        rc = read_str_attr(io, file, "/", "case_file_sha256", map->case_sha256,
-                           sizeof(map->case_sha256));
+        rc = pkm_h5_read_str_attr(io, file, "/", "case_file_sha256", map->case_sha256,
+                                  sizeof(map->case_sha256));
     if (rc == PKM_OK)
-        rc = read_num_attr(io, file, "/", "max_backward_error", H5T_NATIVE_DOUBLE, 0, 1,
-                           &map->opts.max_backward_error);
+        rc = pkm_h5_read_num_attr(io, file, "/", "max_backward_error", H5T_NATIVE_DOUBLE, 0, 1,
+                                  &map->opts.max_backward_error);
     if (rc == PKM_OK) rc = read_params(io, file, map);
     return rc;
 }
@@ -408,8 +335,8 @@ static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
     pkm_status rc = read_choice_attr(io, file, "tracking", pkm_h5_tracking_names, 2, &which);
     map->tracking = (pkm_tracking)which;
     if (rc == PKM_OK)
-        rc = read_str_attr(io, file, "/", "tracking_note", map->tracking_note,
-                           sizeof(map->tracking_note));
+        rc = pkm_h5_read_str_attr(io, file, "/", "tracking_note", map->tracking_note,
+                                  sizeof(map->tracking_note));
     hsize_t dims[PKM_MAP_MAX_AXES + 2];
     for (int a = 0; a < map->naxes; a++)
         dims[a] = (hsize_t)map->axes[a].count;
@@ -417,10 +344,10 @@ static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
     dims[map->naxes + 1] = (hsize_t)map->ncoord;
     const int r = map->naxes;
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/tracking_mac", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 1, dims,
+        rc = read_dataset(io, file, "/tracking_mac", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1, dims,
                           map->tracking_mac);
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/tracking_parent", H5T_NATIVE_INT64, H5T_INTEGER, r, dims,
+        rc = read_dataset(io, file, "/tracking_parent", H5T_NATIVE_INT64, H5T_INTEGER, 8, r, dims,
                           map->tracking_parent);
     for (int64_t p = 0; p < map->npoints && rc == PKM_OK; p++)
         if (map->tracking_parent[p] < -1 || map->tracking_parent[p] >= map->npoints)
@@ -448,8 +375,8 @@ static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
     H5Dclose(dset);
     if (rc == PKM_OK) rc = pkm_map_alloc_modes(map, io->ctx);
     if (rc == PKM_OK)
-        rc =
-            read_dataset(io, file, "/modes", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 2, dims, map->modes);
+        rc = read_dataset(io, file, "/modes", H5T_NATIVE_DOUBLE, H5T_FLOAT,
+                          map->modes_single ? 4 : 8, r + 2, dims, map->modes);
     return rc;
 }
 
@@ -483,20 +410,22 @@ static pkm_status read_solver_attrs(const h5io *io, hid_t file, pkm_map *map)
     if (rc == PKM_OK)
         rc = read_choice_attr(io, file, "eigensolver", eig_names, PKM_EIGENSOLVER_COUNT, &which);
     map->eigensolver = (pkm_eigensolver)which;
-    if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "nev", 1, INT32_MAX, &i);
+    if (rc == PKM_OK) rc = pkm_h5_read_int_attr(io, file, "/", "nev", 1, INT32_MAX, &i);
     map->nev = map->opts.nev = (int)i;
-    if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "ncv", 0, INT32_MAX, &i);
+    if (rc == PKM_OK) rc = pkm_h5_read_int_attr(io, file, "/", "ncv", 0, INT32_MAX, &i);
     map->opts.ncv = (int)i;
-    if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "maxiter", 0, INT32_MAX, &i);
+    if (rc == PKM_OK) rc = pkm_h5_read_int_attr(io, file, "/", "maxiter", 0, INT32_MAX, &i);
     map->opts.maxiter = (int)i;
     if (rc == PKM_OK)
-        rc = read_num_attr(io, file, "/", "sigma", H5T_NATIVE_DOUBLE, 0, 1, &map->opts.sigma);
+        rc =
+            pkm_h5_read_num_attr(io, file, "/", "sigma", H5T_NATIVE_DOUBLE, 0, 1, &map->opts.sigma);
     if (rc == PKM_OK)
-        rc = read_num_attr(io, file, "/", "tol", H5T_NATIVE_DOUBLE, 0, 1, &map->opts.tol);
+        rc = pkm_h5_read_num_attr(io, file, "/", "tol", H5T_NATIVE_DOUBLE, 0, 1, &map->opts.tol);
     if (rc == PKM_OK)
-        rc = read_num_attr(io, file, "/", "max_residual", H5T_NATIVE_DOUBLE, 0, 1,
-                           &map->opts.max_residual);
-    if (rc == PKM_OK) rc = read_int_attr(io, file, "/", "ncoord", 0, INT64_MAX, &map->ncoord);
+        rc = pkm_h5_read_num_attr(io, file, "/", "max_residual", H5T_NATIVE_DOUBLE, 0, 1,
+                                  &map->opts.max_residual);
+    if (rc == PKM_OK)
+        rc = pkm_h5_read_int_attr(io, file, "/", "ncoord", 0, INT64_MAX, &map->ncoord);
     return rc;
 }
 
@@ -504,38 +433,39 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
 {
     char text[LIST_LEN];
     int64_t i = 0;
-    pkm_status rc = read_str_attr(io, file, "/", "format", text, sizeof(text));
+    pkm_status rc = pkm_h5_read_str_attr(io, file, "/", "format", text, sizeof(text));
     if (rc == PKM_OK && strcmp(text, MAP_FORMAT) != 0)
         rc = OWN_FAIL(io, PKM_ERR_PARSE, "attribute 'format' = '%s', expected '%s'", text,
                       MAP_FORMAT);
     if (rc == PKM_OK)
-        rc = read_int_attr(io, file, "/", "format_version", 1, MAP_FORMAT_VERSION, &i);
+        rc = pkm_h5_read_int_attr(io, file, "/", "format_version", 1, MAP_FORMAT_VERSION, &i);
     const int version = (int)i;
     if (rc == PKM_OK)
-        rc = read_str_attr(io, file, "/", "case", map->case_name, sizeof(map->case_name));
+        rc = pkm_h5_read_str_attr(io, file, "/", "case", map->case_name, sizeof(map->case_name));
     if (rc == PKM_OK)
-        rc = read_str_attr(io, file, "/", "pkmflex_version", map->version, sizeof(map->version));
+        rc = pkm_h5_read_str_attr(io, file, "/", "pkmflex_version", map->version,
+                                  sizeof(map->version));
     snprintf(map->commit, sizeof(map->commit), "unknown");
     if (rc == PKM_OK && version >= 3) rc = read_provenance(io, file, map);
     /* Version 1 had no tracking settings nor case parameters: the defaults apply. */
     map->track = pkm_track_opts_default();
     if (rc == PKM_OK && version >= 2)
-        rc = read_str_attr(io, file, "/", "case_parameters", map->case_params,
-                           sizeof(map->case_params));
+        rc = pkm_h5_read_str_attr(io, file, "/", "case_parameters", map->case_params,
+                                  sizeof(map->case_params));
     if (rc == PKM_OK && version >= 2)
-        rc = read_num_attr(io, file, "/", "mac_threshold", H5T_NATIVE_DOUBLE, 0, 1,
-                           &map->track.mac_threshold);
+        rc = pkm_h5_read_num_attr(io, file, "/", "mac_threshold", H5T_NATIVE_DOUBLE, 0, 1,
+                                  &map->track.mac_threshold);
     if (rc == PKM_OK && version >= 2)
-        rc = read_num_attr(io, file, "/", "cluster_tol", H5T_NATIVE_DOUBLE, 0, 1,
-                           &map->track.cluster_tol);
-    if (rc == PKM_OK) rc = read_str_attr(io, file, "/", "pose_names", text, sizeof(text));
+        rc = pkm_h5_read_num_attr(io, file, "/", "cluster_tol", H5T_NATIVE_DOUBLE, 0, 1,
+                                  &map->track.cluster_tol);
+    if (rc == PKM_OK) rc = pkm_h5_read_str_attr(io, file, "/", "pose_names", text, sizeof(text));
+    if (rc == PKM_OK) rc = split_names(io, "pose_names", text, map->pose_names,
+                                              PKM_POSE_MAX, &map->npose);
     if (rc == PKM_OK)
-        rc = split_names(io, "pose_names", text, map->pose_names, PKM_POSE_MAX, &map->npose);
-    if (rc == PKM_OK)
-        rc = read_num_attr(io, file, "/", "base_pose", H5T_NATIVE_DOUBLE, 0, map->npose,
-                           map->base_pose);
+        rc = pkm_h5_read_num_attr(io, file, "/", "base_pose", H5T_NATIVE_DOUBLE, 0, map->npose,
+                                  map->base_pose);
     if (rc == PKM_OK) rc = read_solver_attrs(io, file, map);
-    if (rc == PKM_OK) rc = read_str_attr(io, file, "/", "axes", text, sizeof(text));
+    if (rc == PKM_OK) rc = pkm_h5_read_str_attr(io, file, "/", "axes", text, sizeof(text));
     char axis_names[PKM_MAP_MAX_AXES][PKM_MAP_NAME_LEN];
     if (rc == PKM_OK) rc = split_names(io, "axes", text, axis_names, PKM_MAP_MAX_AXES, &map->naxes);
     for (int a = 0; a < map->naxes && rc == PKM_OK; a++)
@@ -562,18 +492,19 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
         dims[a] = (hsize_t)map->axes[a].count;
     dims[map->naxes] = (hsize_t)map->nev;
     const int r = map->naxes;
-    rc =
-        read_dataset(io, file, "/freq_hz", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 1, dims, map->freq_hz);
+    rc = read_dataset(io, file, "/freq_hz", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1, dims,
+                      map->freq_hz);
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/residual", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 1, dims,
+        rc = read_dataset(io, file, "/residual", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1, dims,
                           map->residual);
     if (rc == PKM_OK && version >= 3)
-        rc = read_dataset(io, file, "/accuracy", H5T_NATIVE_DOUBLE, H5T_FLOAT, r + 1, dims,
+        rc = read_dataset(io, file, "/accuracy", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1, dims,
                           map->accuracy);
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/status", H5T_NATIVE_SCHAR, H5T_INTEGER, r, dims, map->status);
+        rc = read_dataset(io, file, "/status", H5T_NATIVE_SCHAR, H5T_INTEGER, 1, r, dims,
+                          map->status);
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/tracked_mode", H5T_NATIVE_INT, H5T_INTEGER, r + 1, dims,
+        rc = read_dataset(io, file, "/tracked_mode", H5T_NATIVE_INT, H5T_INTEGER, 4, r + 1, dims,
                           map->tracked);
     if (rc == PKM_OK && version >= 2)
         rc = read_tracking(io, file, map);

@@ -12,9 +12,15 @@ for want in 'DATASET "freq_hz"' 'DATASET "residual"' 'DATASET "status"' 'DATASET
     'GROUP "grid"' 'DATASET "x"' 'DATASET "theta"' 'ATTRIBUTE "pkmflex_version"' \
     'ATTRIBUTE "tracking"' 'ATTRIBUTE "mac_threshold"' 'ATTRIBUTE "cluster_tol"' \
     'DATASET "accuracy"' 'GROUP "parameters"' 'ATTRIBUTE "pkmflex_commit"' \
-    'ATTRIBUTE "case_file_sha256"' 'ATTRIBUTE "material.E"'; do
+    'ATTRIBUTE "case_file_sha256"' 'ATTRIBUTE "material.E"' 'ATTRIBUTE "parameter_keys"'; do
     printf '%s\n' "$hdr" | grep -qF "$want" || { echo "FAIL: h5dump -H: no $want"; exit 1; }
 done
+# String attributes are fixed-length (docs/hdf5-layout.md): no variable-length string, which
+# lives in the global heap that the reader does not touch.
+! printf '%s\n' "$hdr" | grep -qF 'H5T_VARIABLE' ||
+    { echo "FAIL: h5dump -H: a variable-length string"; exit 1; }
+h5dump -a /tracking "$f" | grep -qF 'STRSIZE 4;' ||
+    { echo "FAIL: h5dump: /tracking is not a fixed-length string of 4 bytes (mac)"; exit 1; }
 h5dump -H -d /freq_hz "$f" | grep -qF 'SIMPLE { ( 3, 4, 5 ) / ( 3, 4, 5 ) }' ||
     { echo "FAIL: h5dump: /freq_hz is not 3 x 4 x 5"; h5dump -H -d /freq_hz "$f"; exit 1; }
 h5dump -H -p -d /freq_hz "$f" | grep -qF 'CHECKSUM FLETCHER32' ||
@@ -34,8 +40,16 @@ import sys
 
 import h5py
 
+
+def s(obj, name):
+    """String attribute name of obj: fixed-length, which h5py reads as bytes."""
+    v = obj.attrs[name]
+    assert isinstance(v, bytes), (name, type(v))
+    return v.decode()
+
+
 with h5py.File(sys.argv[1], "r") as f:
-    axes = f.attrs["axes"].split(",")
+    axes = s(f, "axes").split(",")
     assert axes == ["x", "theta"], axes
     shape = tuple(f["grid"][a].shape[0] for a in axes)
     nev = int(f.attrs["nev"])
@@ -47,11 +61,11 @@ with h5py.File(sys.argv[1], "r") as f:
     assert f["tracking_parent"].dtype == "int64" and f["tracking_mac"].dtype == "float64"
     ncoord = int(f.attrs["ncoord"])
     assert f["modes"].shape == shape + (nev, ncoord) and f["modes"].chunks == (1, 1, nev, ncoord)
-    assert f.attrs["tracking"] == "mac" and 0 < f.attrs["mac_threshold"] < 1
-    assert f.attrs["case_parameters"] == "E=8e10;leg.A=2e-4"
-    assert f["freq_hz"].attrs["units"] == "Hz"
-    assert f["grid/x"].attrs["units"] == "m" and int(f["grid/x"].attrs["pose_index"]) == 0
-    assert f.attrs["case"] == "synthetic" and f.attrs["formulation"] == "nodal"
+    assert s(f, "tracking") == "mac" and 0 < f.attrs["mac_threshold"] < 1
+    assert s(f, "case_parameters") == "E=8e10;leg.A=2e-4"
+    assert s(f["freq_hz"], "units") == "Hz"
+    assert s(f["grid/x"], "units") == "m" and int(f["grid/x"].attrs["pose_index"]) == 0
+    assert s(f, "case") == "synthetic" and s(f, "formulation") == "nodal"
     assert list(f.attrs["base_pose"]) == [0.01, -0.02, 0.3]
     st = f["status"][()]
     fr = f["freq_hz"][()]
@@ -61,8 +75,11 @@ with h5py.File(sys.argv[1], "r") as f:
     assert math.isnan(modes[0, 1, 0, 0]) and not math.isnan(modes[0, 0, 0, 0])
     assert f["accuracy"].shape == shape + (nev,) and math.isnan(f["accuracy"][0, 1, 0])
     assert f["parameters"].attrs["material.E"] == 7.4e10
-    assert f["parameters"].attrs["mass"] == "rotary"
-    assert f.attrs["case_file_sha256"] == "0" * 63 + "7" and f.attrs["pkmflex_commit"] == "v1-2-gabc"
+    assert s(f["parameters"], "mass") == "rotary"
+    keys = s(f, "parameter_keys").split(",")
+    assert keys == ["material.E", "elements_per_link", "mass"], keys
+    assert sorted(keys) == sorted(f["parameters"].attrs.keys())
+    assert s(f, "case_file_sha256") == "0" * 63 + "7" and s(f, "pkmflex_commit") == "v1-2-gabc"
     for name in ("freq_hz", "residual", "accuracy", "status", "tracked_mode", "tracking_mac",
                  "tracking_parent", "modes", "grid/x", "grid/theta"):
         assert f[name].fletcher32, name

@@ -1,12 +1,13 @@
 /* tests/test_io_h5map_checks.c: what a map file guards against: a checkpoint resumed by another
  * computation (pkm_map_same_setup compares the resolved parameters by value) and raw-data
- * corruption (Fletcher32 checksums on every dataset).
+ * corruption (Fletcher32 checksums on every dataset), crafted sizes and string types.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #define _POSIX_C_SOURCE 200809L
 
 #include "map_fixture.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 /* Values compared by value and by key, the first difference named with a's value first. */
@@ -177,6 +178,156 @@ static void test_crafted_sizes(void **state)
     unlink(path);
 }
 
+/* Replace (or add) attribute name of object obj in the file at path by a scalar string of type
+ * size `size` (H5T_VARIABLE: variable-length) and padding pad holding value. */
+static void replace_str_attr(const char *path, const char *obj, const char *name, size_t size,
+                             H5T_str_t pad, const char *value)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t o = H5Oopen(f, obj, H5P_DEFAULT);
+    assert_true(f >= 0 && o >= 0);
+    if (H5Aexists(o, name) > 0) assert_true(H5Adelete(o, name) >= 0);
+    hid_t t = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR);
+    assert_true(H5Tset_size(t, size) >= 0 && H5Tset_strpad(t, pad) >= 0);
+    hid_t a = H5Acreate2(o, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(a >= 0);
+    char *buf = calloc(size == H5T_VARIABLE ? 1 : size, 1);
+    assert_non_null(buf);
+    if (size != H5T_VARIABLE) memcpy(buf, value, strlen(value) < size ? strlen(value) : size);
+    assert_true(H5Awrite(a, t, size == H5T_VARIABLE ? (const void *)&value : buf) >= 0);
+    free(buf);
+    H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(t);
+    H5Oclose(o);
+    assert_true(H5Fclose(f) >= 0);
+}
+
+/* Reading a variable-length string goes through the file's global heap, where libhdf5 1.10.8
+ * overflows (H5HG_read, SIGSEGV) or hangs (H5HG__protect) on crafted files: such an attribute is
+ * refused, naming it, before it is read; fixed-length ones are read in any padding. */
+static void test_string_attr_types(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof(path), "%s/map_strings.h5", PKM_TEST_OUT);
+    pkm_map m, r;
+    make_map(&m);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+    /* null-padded to its exact length, as numpy's bytes_ are stored */
+    replace_str_attr(path, "/grid/x", "units", 1, H5T_STR_NULLPAD, "m");
+    replace_str_attr(path, "/parameters", "mass", 6, H5T_STR_NULLPAD, "rotary");
+    assert_pkm_ok(pkm_map_read_h5(path, &r, &ctx), &ctx);
+    assert_maps_equal(&m, &r);
+    pkm_map_free(&r);
+    /* padded far beyond its text */
+    replace_str_attr(path, "/", "case", 4000, H5T_STR_NULLTERM, "synthetic");
+    assert_pkm_ok(pkm_map_read_h5(path, &r, &ctx), &ctx);
+    assert_string_equal(r.case_name, "synthetic");
+    pkm_map_free(&r);
+    /* the parameters are the attributes that parameter_keys names, each opened by its name */
+    replace_str_attr(path, "/", "parameter_keys", 20, H5T_STR_NULLPAD, "mass,nosuch");
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx.msg, "attribute 'nosuch' of /parameters is missing"));
+    replace_str_attr(path, "/", "parameter_keys", 16, H5T_STR_NULLTERM, "mass,,material.E");
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx.msg, "attribute 'parameter_keys': expected at most 128"));
+    replace_str_attr(path, "/", "parameter_keys", 16, H5T_STR_NULLTERM, "material.E,mass");
+    assert_pkm_ok(pkm_map_read_h5(path, &r, &ctx), &ctx);
+    assert_int_equal(r.nparams, 2);
+    assert_string_equal(r.params[1].choice, "rotary");
+    pkm_map_free(&r);
+    replace_str_attr(path, "/parameters", "mass", H5T_VARIABLE, H5T_STR_NULLTERM, "rotary");
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx.msg, "attribute 'mass' of /parameters: variable-length strings "
+                                    "are not read from map files"));
+    assert_null(strchr(ctx.msg, '\n'));
+    assert_no_open_objects();
+    /* longer than any string of a map: a group in the newest format keeps it in dense storage */
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    assert_true(H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST) >= 0);
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, fapl);
+    assert_true(f >= 0 && H5Ldelete(f, "/parameters", H5P_DEFAULT) >= 0);
+    hid_t g = H5Gcreate2(f, "/parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(g >= 0);
+    H5Gclose(g);
+    H5Pclose(fapl);
+    assert_true(H5Fclose(f) >= 0);
+    replace_str_attr(path, "/parameters", "mass", 70000, H5T_STR_NULLTERM, "rotary");
+    replace_str_attr(path, "/", "parameter_keys", 5, H5T_STR_NULLTERM, "mass");
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx.msg, "attribute 'mass' of /parameters: string of 70000 bytes"));
+    assert_no_open_objects();
+    pkm_map_free(&m);
+    unlink(path);
+}
+
+/* A stored chunk that is not a whole chunk (here written raw, Fletcher32 skipped) is refused
+ * before H5Dread, which would read the missing bytes past its buffer. */
+static void test_partial_chunk(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof(path), "%s/map_chunk.h5", PKM_TEST_OUT);
+    pkm_map m, r;
+    make_map(&m);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0 && H5Ldelete(f, "/status", H5P_DEFAULT) >= 0);
+    const hsize_t dims[2] = {NX, NTH}, start[2] = {0, 0};
+    hid_t space = H5Screate_simple(2, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    assert_true(H5Pset_chunk(dcpl, 2, dims) >= 0 && H5Pset_fletcher32(dcpl) >= 0);
+    hid_t d = H5Dcreate2(f, "/status", H5T_STD_I8LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    assert_true(d >= 0);
+    assert_true(H5Dwrite_chunk(d, H5P_DEFAULT, 1, start, 2, m.status) >= 0);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    assert_true(H5Fclose(f) >= 0);
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx.msg, "dataset /status: a chunk stores 2 bytes, a whole one 16"));
+    assert_no_open_objects();
+    pkm_map_free(&m);
+    unlink(path);
+}
+
+/* Inputs with which fuzzing the reader crashed or hung it inside libhdf5 1.10.8, and that the
+ * reader now refuses before HDF5 goes wrong: variable-length strings (the global heap: H5HG_read
+ * overflow, SIGSEGV; H5HG__protect hang), a chunk larger than its dataset (H5Dread overread,
+ * SIGSEGV) and /status declared of 6-byte integers over its 1-byte ones (H5Dread overflow). */
+static void test_known_fuzz_inputs(void **state)
+{
+    (void)state;
+    const struct {
+        const char *name, *msg;
+    } cases[] = {
+        {"global_heap_overflow", "variable-length strings are not read from map files"},
+        {"global_heap_hang", "variable-length strings are not read from map files"},
+        {"chunk_overread", "dataset /accuracy: chunk dimension 2 is 16386, its shape's 2"},
+        {"elsize_overread", "dataset /status is not of 1-byte integer type"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/tests/fuzz/known/map_reader_hdf5_%s.h5", PKM_SOURCE_DIR,
+                 cases[i].name);
+        pkm_map r;
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+        assert_non_null(strstr(ctx.msg, path));
+        assert_non_null(strstr(ctx.msg, cases[i].msg));
+        assert_null(r.freq_hz);
+        assert_no_open_objects();
+    }
+}
+
 /* Vectors kept for tracking only are written in single precision (half the checkpoint) and read
  * back as the same rounded values. */
 static void test_single_precision_modes(void **state)
@@ -214,6 +365,9 @@ int main(void)
         cmocka_unit_test(test_checksum_detects_corruption),
         cmocka_unit_test(test_crafted_sizes),
         cmocka_unit_test(test_single_precision_modes),
+        cmocka_unit_test(test_string_attr_types),
+        cmocka_unit_test(test_partial_chunk),
+        cmocka_unit_test(test_known_fuzz_inputs),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     H5close();

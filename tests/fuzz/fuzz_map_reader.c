@@ -1,4 +1,4 @@
-/* tests/fuzz/fuzz_map_reader.c: the HDF5 map reader (io/h5map.c) on arbitrary file bytes,
+/* tests/fuzz/fuzz_map_reader.c: the HDF5 map reader (io/h5map_read.c) on arbitrary file bytes,
  * written to a temporary file (HDF5 reads paths).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
