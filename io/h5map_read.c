@@ -459,8 +459,8 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
         rc = pkm_h5_read_num_attr(io, file, "/", "cluster_tol", H5T_NATIVE_DOUBLE, 0, 1,
                                   &map->track.cluster_tol);
     if (rc == PKM_OK) rc = pkm_h5_read_str_attr(io, file, "/", "pose_names", text, sizeof(text));
-    if (rc == PKM_OK) rc = split_names(io, "pose_names", text, map->pose_names,
-                                              PKM_POSE_MAX, &map->npose);
+    if (rc == PKM_OK)
+        rc = split_names(io, "pose_names", text, map->pose_names, PKM_POSE_MAX, &map->npose);
     if (rc == PKM_OK)
         rc = pkm_h5_read_num_attr(io, file, "/", "base_pose", H5T_NATIVE_DOUBLE, 0, map->npose,
                                   map->base_pose);
