@@ -77,6 +77,18 @@ static double seconds(void)
 #define PKM_TEST_OUT "."
 #endif
 
+/* The NaVARo case and its default parameters (the caller destroys them). */
+static void *navaro_params(const pkm_case **c)
+{
+    *c = pkm_case_find("navaro");
+    assert_non_null(*c);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    void *par = NULL;
+    assert_pkm_ok(pkm_case_params_create(*c, &par, &ctx), &ctx);
+    return par;
+}
+
 /* A 7 x 6 NaVARo map over the workspace at theta = -pi/3, unreachable corners included, vectors
  * kept for tracking (single precision). */
 static void make_navaro_map(const pkm_case *c, const void *par, pkm_map *m)
@@ -158,12 +170,10 @@ static void sweep_navaro(const void *par, pkm_map *m, int nworkers, int stop)
 static void test_executors_same_map(void **state)
 {
     (void)state;
-    const pkm_case *c = pkm_case_find("navaro");
-    assert_non_null(c);
+    const pkm_case *c = NULL;
+    void *par = navaro_params(&c);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    void *par = NULL;
-    assert_pkm_ok(pkm_case_params_create(c, &par, &ctx), &ctx);
     pkm_map whole[4];
     for (int w = 3; w >= 1; w--) {
         make_navaro_map(c, par, &whole[w]);
@@ -303,12 +313,10 @@ static void take_notice(const char *msg, void *user)
 static void test_untracked_notice(void **state)
 {
     (void)state;
-    const pkm_case *c = pkm_case_find("navaro");
-    assert_non_null(c);
+    const pkm_case *c = NULL;
+    void *par = navaro_params(&c);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    void *par = NULL;
-    assert_pkm_ok(pkm_case_params_create(c, &par, &ctx), &ctx);
     pkm_map m;
     pkm_map_init(&m);
     snprintf(m.case_name, sizeof(m.case_name), "navaro");
