@@ -187,9 +187,12 @@ static void test_executors_same_map(void **state)
     assert_same_map(&whole[2], &whole[1]);
     assert_same_map(&whole[3], &whole[1]);
 
-    const int workers[2] = {2, 1}; /* fork first, as above */
-    for (int i = 0; i < 2; i++) {
-        stop_at = 20;
+    /* Pose 0, an unreachable corner, stops the probe of the fork executor (the vectors' length
+     * still unknown); pose 20 stops a worker or the serial executor in the middle of the grid. */
+    assert_int_equal(whole[1].status[0], PKM_POSE_UNREACHABLE);
+    const int workers[4] = {2, 2, 1, 1}; /* fork first, as above */
+    for (int i = 0; i < 4; i++) {
+        stop_at = i % 2 ? 20 : 0;
         checkpoints = 0;
         remove(checkpoint_path);
         pkm_map m;
@@ -199,16 +202,15 @@ static void test_executors_same_map(void **state)
         assert_int_not_equal(m.status[stop_at], PKM_POSE_PENDING);
         assert_int_equal(m.status[m.npoints - 1], PKM_POSE_PENDING);
         assert_int_equal(m.tracking, PKM_TRACK_RANK);
-        pkm_map_free(&m);
         /* Resumed from the file, with the stop out of reach. */
         pkm_map r;
         assert_pkm_ok(pkm_map_read_h5(checkpoint_path, &r, &ctx), &ctx);
-        assert_int_not_equal(r.status[stop_at], PKM_POSE_PENDING);
-        assert_int_equal(r.status[r.npoints - 1], PKM_POSE_PENDING);
+        assert_memory_equal(r.status, m.status, (size_t)m.npoints);
         stop_at = -1;
         sweep_navaro(par, &r, workers[i], 0);
         assert_same_map(&r, &whole[1]);
         pkm_map_free(&r);
+        pkm_map_free(&m);
     }
     remove(checkpoint_path);
     for (int w = 1; w <= 3; w++)
