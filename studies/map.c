@@ -1,6 +1,6 @@
 /* studies/map.c: frequency-map storage, grid indexing and comparison of map set-ups.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#define _DEFAULT_SOURCE /* _SC_AVPHYS_PAGES */
 
 #include "core/core_impl.h"
 #include "pkm/map.h"
@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #ifndef PKM_VERSION
@@ -184,7 +183,7 @@ pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx)
                         (long long)map->npoints, (unsigned long long)per_point);
     const size_t count = (size_t)map->npoints * (size_t)per_point;
     const size_t bytes = count * sizeof(double);
-    /* mmap would succeed beyond the memory (overcommit) and the NaN fill below be killed. */
+    /* malloc would succeed beyond the memory (overcommit) and the NaN fill below be killed. */
     const double avail = pkm_map_memory_free();
     if (avail > 0.0 && (double)bytes > avail)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM,
@@ -192,13 +191,10 @@ pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx)
                         "coordinates x 8 bytes), %.3g GiB of memory is free",
                         (double)bytes / 1073741824.0, (long long)map->npoints, map->nev,
                         (long long)map->ncoord, avail / 1073741824.0);
-    /* Shared, so that the worker processes of a sweep (forked later) write into it in place. */
-    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED)
-        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map: cannot map %zu bytes for the mode vectors: %s",
-                        bytes, strerror(errno));
-    map->modes = mem;
-    map->modes_bytes = bytes;
+    map->modes = malloc(bytes);
+    if (map->modes == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map: cannot allocate %zu bytes for the mode vectors",
+                        bytes);
     for (size_t i = 0; i < count; i++)
         map->modes[i] = NAN;
     return PKM_OK;
@@ -206,10 +202,9 @@ pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx)
 
 void pkm_map_free_modes(pkm_map *map)
 {
-    if (map == NULL || map->modes == NULL) return;
-    munmap(map->modes, map->modes_bytes);
+    if (map == NULL) return;
+    free(map->modes);
     map->modes = NULL;
-    map->modes_bytes = 0;
 }
 
 void pkm_map_free(pkm_map *map)

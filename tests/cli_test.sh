@@ -294,14 +294,26 @@ expect_at $'case: navaro\nparameters:\n  mass: heavy\n' 3:9
 expect 2 modes "$tmp/nonexistent.yaml"
 expect 2 modes navaro --set link_length=3kg
 
+# kill_at_checkpoint PID PARTIAL: SIGKILL the sweep PID as soon as its first checkpoint PARTIAL
+# exists (written after a computed pose, renamed into place whole), not after a guessed time; a
+# sweep that ends first, or writes none within 60 s, fails the checks that follow. Stopping at a
+# chosen pose is tested in the library (tests/test_studies_sweep.c, pkm_sweep_opts.stop).
+kill_at_checkpoint() {
+    for _ in $(seq 6000); do
+        [ -e "$2" ] && break
+        kill -0 "$1" 2>/dev/null || break
+        sleep 0.01
+    done
+    kill -9 "$1" 2>/dev/null
+    wait "$1" 2>/dev/null
+}
+
 # Killing a sweep half-way leaves no file at the output path (it is written at the end, under a
 # temporary name, then renamed).
 "$bin" map navaro --grid x=-0.06:0.06:200,y=-0.06:0.06:200 -o "$tmp/killed.h5" --quiet \
-    >/dev/null 2>&1 &
-sleep 1
-kill -9 $! 2>/dev/null
-wait $! 2>/dev/null
-check "killed sweep leaves no file" test ! -e "$tmp/killed.h5"
+    --checkpoint 0.2 >/dev/null 2>&1 &
+kill_at_checkpoint $! "$tmp/killed.h5.partial"
+check "killed sweep leaves no file" test ! -e "$tmp/killed.h5" -a -e "$tmp/killed.h5.partial"
 
 # --modes stores the mode shapes; tracked ids are a permutation of 0..nev-1 at every OK pose.
 expect 0 map navaro --grid x=-0.3:0.3:7,y=-0.02:0.02:3 --nev 4 --modes -o "$tmp/modes.h5" --quiet
@@ -348,14 +360,7 @@ rgrid="x=-0.2:0.2:50,y=-0.2:0.2:50"
 ropts="--pose 0,0,-1.05 --nev 6 --quiet"
 expect 0 map navaro --grid "$rgrid" $ropts -o "$tmp/whole.h5" --threads 2
 "$bin" map navaro --grid "$rgrid" $ropts -o "$tmp/res.h5" --checkpoint 0.2 >/dev/null 2>&1 &
-rpid=$!
-for _ in $(seq 100); do
-    [ -e "$tmp/res.h5.partial" ] && break
-    sleep 0.05
-done
-sleep 0.3
-kill -9 $rpid 2>/dev/null
-wait $rpid 2>/dev/null
+kill_at_checkpoint $! "$tmp/res.h5.partial"
 check "killed sweep: no F.h5" test ! -e "$tmp/res.h5"
 check "killed sweep: h5dump opens F.h5.partial" h5dump -H "$tmp/res.h5.partial" >/dev/null
 check "killed sweep: some but not all poses done" "$py" -c '

@@ -1,14 +1,18 @@
-/* tests/test_studies_sweep.c: the worker processes of a map sweep (studies/sweep.c): the probe,
- * the watchdog of a stalled or killed worker, the notice of untracked modes.
+/* tests/test_studies_sweep.c: the executors of a map sweep (studies/sweep.c, sweep_fork.c): the
+ * same map for any number of workers, a sweep stopped at a chosen pose and resumed from its
+ * checkpoint file, the probe, the watchdog of a stalled or killed worker, the notice of untracked
+ * modes.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #define _POSIX_C_SOURCE 200809L /* kill, nanosleep */
 
 #include "test_util.h"
 
 #include "pkm/casefile.h"
+#include "pkm/io.h"
 #include "pkm/map.h"
 
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -67,6 +71,151 @@ static double seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+#ifndef PKM_TEST_OUT
+#define PKM_TEST_OUT "."
+#endif
+
+/* The NaVARo case and its default parameters (the caller destroys them). */
+static void *navaro_params(const pkm_case **c)
+{
+    *c = pkm_case_find("navaro");
+    assert_non_null(*c);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    void *par = NULL;
+    assert_pkm_ok(pkm_case_params_create(*c, &par, &ctx), &ctx);
+    return par;
+}
+
+/* A 7 x 6 NaVARo map over the workspace at theta = -pi/3, unreachable corners included, vectors
+ * kept for tracking (single precision). */
+static void make_navaro_map(const pkm_case *c, const void *par, pkm_map *m)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_map_init(m);
+    assert_pkm_ok(pkm_map_set_case(m, c, par, NULL, &ctx), &ctx);
+    m->npose = c->npose;
+    for (int k = 0; k < c->npose; k++)
+        snprintf(m->pose_names[k], PKM_MAP_NAME_LEN, "%s", c->pose_names[k]);
+    m->base_pose[2] = -1.0471975511965976;
+    m->naxes = 2;
+    m->axes[0] = (pkm_map_axis){"x", "m", 0, 7, -0.22, 0.22};
+    m->axes[1] = (pkm_map_axis){"y", "m", 1, 6, -0.22, 0.22};
+    m->nev = m->opts.nev = 4;
+    assert_pkm_ok(pkm_map_alloc(m, &ctx), &ctx);
+}
+
+/* Every result array of a and b equal bit for bit (NaN where not OK included). */
+static void assert_same_map(const pkm_map *a, const pkm_map *b)
+{
+    const size_t np = (size_t)a->npoints, nv = np * (size_t)a->nev;
+    assert_int_equal(a->npoints, b->npoints);
+    assert_int_equal(a->ncoord, b->ncoord);
+    assert_int_equal(a->tracking, b->tracking);
+    assert_memory_equal(a->status, b->status, np);
+    assert_memory_equal(a->freq_hz, b->freq_hz, nv * sizeof(double));
+    assert_memory_equal(a->residual, b->residual, nv * sizeof(double));
+    assert_memory_equal(a->accuracy, b->accuracy, nv * sizeof(double));
+    assert_memory_equal(a->tracked, b->tracked, nv * sizeof(int));
+    assert_memory_equal(a->tracking_mac, b->tracking_mac, nv * sizeof(double));
+    assert_memory_equal(a->tracking_parent, b->tracking_parent, np * sizeof(int64_t));
+    assert_non_null(a->modes);
+    assert_non_null(b->modes);
+    assert_memory_equal(a->modes, b->modes, nv * (size_t)a->ncoord * sizeof(double));
+}
+
+/* The pose the test stops at, and the checkpoints written. The stop callback runs in the
+ * process that computed the pose: a worker's copy of stop_at is the one set before the fork. */
+static int64_t stop_at;
+static int checkpoints;
+static const char *const checkpoint_path = PKM_TEST_OUT "/sweep_stop.h5.partial";
+
+static int stop_at_pose(int64_t point, void *user)
+{
+    (void)user;
+    return point == stop_at;
+}
+
+static pkm_status write_checkpoint(const pkm_map *snap, void *user, pkm_ctx *ctx)
+{
+    (void)user;
+    checkpoints++;
+    return pkm_map_write_h5(snap, checkpoint_path, ctx);
+}
+
+/* One sweep of navaro with nworkers, stopping at stop_at (the checkpoint written to
+ * checkpoint_path) if stop is set. */
+static void sweep_navaro(const void *par, pkm_map *m, int nworkers, int stop)
+{
+    pkm_sweep_opts so = pkm_sweep_opts_default();
+    so.nworkers = nworkers;
+    if (stop) {
+        so.stop = stop_at_pose;
+        so.checkpoint = write_checkpoint;
+        so.checkpoint_interval = 1e6; /* only the one taken at the stop */
+    }
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_sweep(pkm_case_find("navaro"), par, m, &so, &ctx), &ctx);
+}
+
+/* The executors: the serial one and the fork one with 2 and 3 workers give the same map bit for
+ * bit (each pose is computed the same way whoever computes it, in any tile), and a sweep
+ * stopped at a chosen pose, its checkpoint written to a file and resumed from it, gives the
+ * uninterrupted map, tracking ids included. The forked sweeps run first: this process solves
+ * nothing before them (pkm_map_sweep's fork safety). */
+static void test_executors_same_map(void **state)
+{
+    (void)state;
+    const pkm_case *c = NULL;
+    void *par = navaro_params(&c);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_map whole[4];
+    for (int w = 3; w >= 1; w--) {
+        make_navaro_map(c, par, &whole[w]);
+        sweep_navaro(par, &whole[w], w, 0);
+    }
+    assert_int_equal(whole[1].tracking, PKM_TRACK_MAC);
+    int unreachable = 0;
+    for (int64_t p = 0; p < whole[1].npoints; p++)
+        unreachable += whole[1].status[p] == PKM_POSE_UNREACHABLE;
+    assert_true(unreachable > 0 && unreachable < whole[1].npoints / 2);
+    assert_same_map(&whole[2], &whole[1]);
+    assert_same_map(&whole[3], &whole[1]);
+
+    /* Pose 0, an unreachable corner, stops the probe of the fork executor (the vectors' length
+     * still unknown); pose 20 stops a worker or the serial executor in the middle of the grid. */
+    assert_int_equal(whole[1].status[0], PKM_POSE_UNREACHABLE);
+    const int workers[4] = {2, 2, 1, 1}; /* fork first, as above */
+    for (int i = 0; i < 4; i++) {
+        stop_at = i % 2 ? 20 : 0;
+        checkpoints = 0;
+        remove(checkpoint_path);
+        pkm_map m;
+        make_navaro_map(c, par, &m);
+        sweep_navaro(par, &m, workers[i], 1);
+        assert_int_equal(checkpoints, 1);
+        assert_int_not_equal(m.status[stop_at], PKM_POSE_PENDING);
+        assert_int_equal(m.status[m.npoints - 1], PKM_POSE_PENDING);
+        assert_int_equal(m.tracking, PKM_TRACK_RANK);
+        /* Resumed from the file, with the stop out of reach. */
+        pkm_map r;
+        assert_pkm_ok(pkm_map_read_h5(checkpoint_path, &r, &ctx), &ctx);
+        assert_memory_equal(r.status, m.status, (size_t)m.npoints);
+        stop_at = -1;
+        sweep_navaro(par, &r, workers[i], 0);
+        assert_same_map(&r, &whole[1]);
+        pkm_map_free(&r);
+        pkm_map_free(&m);
+    }
+    remove(checkpoint_path);
+    for (int w = 1; w <= 3; w++)
+        pkm_map_free(&whole[w]);
+    pkm_case_params_destroy(&par);
 }
 
 /* No OK pose: the probe goes through every pose and no other worker starts. */
@@ -166,12 +315,10 @@ static void take_notice(const char *msg, void *user)
 static void test_untracked_notice(void **state)
 {
     (void)state;
-    const pkm_case *c = pkm_case_find("navaro");
-    assert_non_null(c);
+    const pkm_case *c = NULL;
+    void *par = navaro_params(&c);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    void *par = NULL;
-    assert_pkm_ok(pkm_case_params_create(c, &par, &ctx), &ctx);
     pkm_map m;
     pkm_map_init(&m);
     snprintf(m.case_name, sizeof(m.case_name), "navaro");
@@ -198,9 +345,9 @@ static void test_untracked_notice(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_probe_without_ok_pose), cmocka_unit_test(test_stalled_worker),
-        cmocka_unit_test(test_killed_worker),         cmocka_unit_test(test_worker_exits_early),
-        cmocka_unit_test(test_untracked_notice),
+        cmocka_unit_test(test_executors_same_map), cmocka_unit_test(test_probe_without_ok_pose),
+        cmocka_unit_test(test_stalled_worker),     cmocka_unit_test(test_killed_worker),
+        cmocka_unit_test(test_worker_exits_early), cmocka_unit_test(test_untracked_notice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

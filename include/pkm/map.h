@@ -100,10 +100,9 @@ typedef struct pkm_map {
     int64_t *tracking_parent; /* point whose ids a point took (row-major index), -1 if none */
     pkm_tracking tracking;    /* how tracked was made */
     char tracking_note[160];  /* why tracking is PKM_TRACK_RANK, "" otherwise */
-    /* npoints x nev x ncoord mode shapes (M-orthonormal), NaN where status != OK, or NULL; in
-     * shared memory (pkm_map_alloc_modes) so that sweep workers fill it in place */
+    /* npoints x nev x ncoord mode shapes (M-orthonormal), NaN where status != OK, or NULL
+     * (pkm_map_alloc_modes, released by pkm_map_free_modes) */
     double *modes;
-    size_t modes_bytes; /* bytes mapped at modes */
     /* 1: the values of modes are rounded to single precision and written as float32. A sweep
      * does so with vectors kept for tracking only (not keep_modes): the MAC needs no more (its
      * threshold is 0.8, clusters are told by frequency), and a checkpoint, which holds them for
@@ -140,8 +139,8 @@ pkm_map_needs pkm_map_estimate(const pkm_map *map, int nworkers);
 /* Physical memory free now (sysconf _SC_AVPHYS_PAGES), bytes; 0 if unknown. */
 double pkm_map_memory_free(void);
 
-/* Allocate map->modes for map->ncoord coordinates (NaN), shared with processes forked later.
- * PKM_ERR_NOMEM naming the size if they would not fit in the free physical memory. */
+/* Allocate map->modes for map->ncoord coordinates (NaN). PKM_ERR_NOMEM naming the size if they
+ * would not fit in the free physical memory. */
 pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx);
 void pkm_map_free_modes(pkm_map *map);
 void pkm_map_free(pkm_map *map);
@@ -186,6 +185,14 @@ typedef pkm_status (*pkm_checkpoint_fn)(const pkm_map *snap, void *user, pkm_ctx
  * tracked, and why); the library itself never prints. */
 typedef void (*pkm_notice_fn)(const char *msg, void *user);
 
+/* Called after each computed point (in the process that computed it: a worker process when
+ * nworkers > 1, so it must not rely on memory the sweeping process changes) with the point's
+ * row-major index; nonzero asks the sweep to stop: no worker starts another pose, the results so
+ * far are gathered and handed to the checkpoint callback, and pkm_map_sweep returns PKM_OK with
+ * the other points PENDING, untracked. E.g. a graceful interrupt, or a test stopping at a chosen
+ * pose. */
+typedef int (*pkm_stop_fn)(int64_t point, void *user);
+
 /* Default stall limit of a worker on one pose, seconds (see pkm_sweep_opts.stall_timeout). */
 #define PKM_SWEEP_STALL_MIN 600.0
 
@@ -194,6 +201,7 @@ typedef struct pkm_sweep_opts {
     pkm_progress_fn progress;     /* may be NULL */
     pkm_checkpoint_fn checkpoint; /* may be NULL */
     pkm_notice_fn notice;         /* may be NULL */
+    pkm_stop_fn stop;             /* may be NULL */
     /* A worker that has spent more than this on one pose is reported as stalled and the sweep
      * stops with PKM_ERR_SOLVER naming it; 0 = 100 times the slowest pose so far, at least
      * PKM_SWEEP_STALL_MIN. */
@@ -201,7 +209,7 @@ typedef struct pkm_sweep_opts {
     /* seconds between checkpoints, at least; also at least 10 times the last checkpoint's
      * duration, so that checkpoints take at most about a tenth of the sweep */
     double checkpoint_interval;
-    void *user; /* passed to progress and checkpoint */
+    void *user; /* passed to progress, checkpoint, notice and stop */
 } pkm_sweep_opts;
 
 /* One process, no progress, checkpoint or notice, checkpoint_interval 10 s, automatic stall
@@ -220,13 +228,16 @@ pkm_sweep_opts pkm_sweep_opts_default(void);
  * points; if vectors are to be kept but map->modes is NULL, its OK points are computed again
  * (their vectors are needed).
  *
- * nworkers > 1 computes the poses in that many worker processes (POSIX fork, results and mode
- * vectors in shared memory): ARPACK keeps Fortran SAVE state, so poses cannot share one
- * process's ARPACK across threads. The calling process solves nothing (a first worker, the
- * probe, finds the vectors' length): CHOLMOD's supernodal factorisation starts libgomp's thread
- * pool, which does not survive fork(), so a process that has factorised before forking has
- * workers that hang. For the same reason the calling process must not have used OpenMP before
- * (e.g. solved a pose itself): such a hang is then reported by the watchdog
+ * The grid is cut into tiles of consecutive row-major points, so that one worker computes
+ * neighbouring poses; workers take the tiles in turn. Every pose is computed the same way
+ * whoever computes it, so the map is the same bit for bit for any nworkers. nworkers > 1
+ * computes the poses in that many worker processes (POSIX fork; their results are gathered
+ * into the map's arrays for checkpoints and at the end): ARPACK keeps Fortran SAVE state, so poses
+ * cannot share one process's ARPACK across threads. The calling process solves nothing (a first
+ * worker, the probe, finds the vectors' length): CHOLMOD's supernodal factorisation starts
+ * libgomp's thread pool, which does not survive fork(), so a process that has factorised before
+ * forking has workers that hang. For the same reason the calling process must not have used OpenMP
+ * before (e.g. solved a pose itself): such a hang is then reported by the watchdog
  * (so->stall_timeout). Progress, checkpoints and the watchdog run in the calling process. */
 pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
                          const pkm_sweep_opts *so, pkm_ctx *ctx);

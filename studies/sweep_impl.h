@@ -1,0 +1,91 @@
+/* studies/sweep_impl.h: the seam between the map sweep (sweep.c) and its executors (the serial
+ * one in sweep.c, the fork one in sweep_fork.c; an MPI one would be a third file).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * An executor computes the PENDING points of a map and owns four things: the partition (contiguous
+ * tiles of row-major points, pkm_sweep_tiles, so that a worker walks neighbouring poses, as a
+ * warm-started eigensolver will need), running a tile (pkm_sweep_run_tile, the same code for every
+ * executor, so a pose is computed the same way whoever computes it), the gather of the results
+ * into the map's plain arrays, and the checkpoints (pkm_sweep_checkpoint, with the map gathered so
+ * far). */
+#ifndef PKM_SWEEP_IMPL_H
+#define PKM_SWEEP_IMPL_H
+
+#include "pkm/map.h"
+
+#include <stdatomic.h>
+#include <sys/types.h>
+
+/* Worker processes of the fork executor, at most (its watchdog slots). */
+#define PKM_SWEEP_MAX_WORKERS 256
+
+/* What a worker process shows of itself, for the watchdog of the sweeping process. */
+typedef struct pkm_sweep_slot {
+    atomic_llong busy_ns;    /* CLOCK_MONOTONIC start of the pose in progress, 0 between poses */
+    atomic_llong point;      /* that pose */
+    atomic_llong slowest_ns; /* longest pose so far */
+} pkm_sweep_slot;
+
+/* Where the results of one pose go: the map itself, or an executor's buffers. */
+typedef struct pkm_sweep_out {
+    signed char *status;
+    double *freq_hz, *residual, *accuracy;
+    double *modes; /* npoints x nev x ncoord, or NULL: vectors not kept (yet) */
+    int64_t *ncoord;
+    atomic_llong *done;
+    atomic_int *stopping; /* set when so->stop asked the sweep to stop */
+    const pkm_sweep_opts *so;
+    pid_t parent;         /* in a worker process: the sweeping process; else 0 */
+    pkm_sweep_slot *slot; /* in a worker process: its slot for the watchdog; else NULL */
+} pkm_sweep_out;
+
+/* Progress and checkpoints of the sweeping process. */
+typedef struct pkm_sweep_ctl {
+    const pkm_sweep_opts *so;
+    double next; /* time of the next checkpoint */
+} pkm_sweep_ctl;
+
+/* The partition: count tiles of size consecutive row-major points (the last one shorter). */
+typedef struct pkm_sweep_tiles {
+    int64_t npoints, size, count;
+} pkm_sweep_tiles;
+
+pkm_sweep_tiles pkm_sweep_partition(int64_t npoints, int nworkers);
+void pkm_sweep_tile_range(const pkm_sweep_tiles *t, int64_t tile, int64_t *begin, int64_t *end);
+
+/* The pending points of [begin, end) with the analysis *an (created at the first pose, kept for
+ * the next tiles; the caller destroys it). With first_ok not NULL, stops after the first OK pose,
+ * setting *first_ok (else -1) and *modes, owned by *an. ctl is NULL in a worker process (no
+ * checkpoints there). PKM_OK when every point is recorded or a stop was asked, else the error
+ * that stops the sweep. */
+pkm_status pkm_sweep_run_tile(const pkm_case *c, const void *params, pkm_map *map, int64_t begin,
+                              int64_t end, const pkm_sweep_out *out, pkm_sweep_ctl *ctl,
+                              pkm_analysis **an, int64_t *first_ok, const pkm_modes **modes,
+                              pkm_ctx *ctx);
+
+/* Hand map to the checkpoint callback if one is due (force: now, whatever the interval). */
+pkm_status pkm_sweep_checkpoint(pkm_map *map, pkm_sweep_ctl *ctl, int force, pkm_ctx *ctx);
+
+/* Decide whether the mode vectors of n coordinates are kept, and allocate them if so. */
+pkm_status pkm_sweep_keep_vectors(pkm_map *map, int64_t n, const pkm_sweep_opts *so, pkm_ctx *ctx);
+
+/* Keep the nev vectors of point p (n x nev column-major, n = map->ncoord) in modes. */
+void pkm_sweep_store_vectors(const pkm_map *map, double *modes, int64_t p, const double *vectors);
+
+/* Monotonic clocks, one for every process of the machine. */
+long long pkm_sweep_now_ns(void);
+double pkm_sweep_now_seconds(void);
+
+/* The executors. run: compute the pending points of map (gathered into it when it returns),
+ * taking checkpoints through ctl; a stop asked by so->stop leaves points PENDING and sets
+ * *stopped. */
+typedef struct pkm_sweep_executor {
+    const char *name;
+    pkm_status (*run)(const pkm_case *c, const void *params, pkm_map *map, pkm_sweep_ctl *ctl,
+                      int *stopped, pkm_ctx *ctx);
+} pkm_sweep_executor;
+
+pkm_status pkm_sweep_fork_run(const pkm_case *c, const void *params, pkm_map *map,
+                              pkm_sweep_ctl *ctl, int *stopped, pkm_ctx *ctx);
+
+#endif
