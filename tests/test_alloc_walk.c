@@ -194,12 +194,9 @@ static int setup(void **state)
     fixture *f = calloc(1, sizeof *f);
     assert_non_null(f);
     f->navaro = navaro_defaults();
+    case_defaults("pss5upu", &f->pss5upu, sizeof(f->pss5upu));
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    void *par = NULL;
-    assert_pkm_ok(pkm_case_params_create(pkm_case_find("pss5upu"), &par, &ctx), &ctx);
-    f->pss5upu = *(const pkm_pss5upu_params *)par;
-    pkm_case_params_destroy(&par);
     assert_pkm_ok(pkm_navaro_build(&f->navaro, navaro_pose, &f->model, &ctx), &ctx);
     assert_pkm_ok(pkm_assemble(f->model, PKM_FORM_TREE, &f->pencil, NULL, &ctx), &ctx);
     *state = f;
