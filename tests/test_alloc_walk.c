@@ -1,10 +1,11 @@
 /* tests/test_alloc_walk.c: every allocation of the library made to fail in turn.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Each stage (model building, assembly, one solve) is run with its k-th allocation failing, for
- * k = 0, 1, ... until a run completes without reaching the failure; every failing run must return
- * PKM_ERR_NOMEM with a message and no other status, and free what it allocated (LeakSanitizer
- * checks that in the ASan build, where this test runs too).
+ * Each stage (model building, assembly, one solve, the per-pose analysis of studies/ at two
+ * poses) is run with its k-th allocation failing, for k = 0, 1, ... until a run completes
+ * without reaching the failure; every failing run must return PKM_ERR_NOMEM with a message and
+ * no other status, and free what it allocated (LeakSanitizer checks that in the ASan build,
+ * where this test runs too).
  *
  * The countdown is here, not in core/: this executable is linked with
  * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc (tests/CMakeLists.txt), so the linker sends the
@@ -14,6 +15,7 @@
  * external libraries are mapped to PKM_ERR_NOMEM by the status checks of their callers. */
 #include "navaro_defaults.h"
 
+#include "pkm/analysis.h"
 #include "pkm/assembly.h"
 #include "pkm/cases.h"
 #include "pkm/modal.h"
@@ -91,10 +93,12 @@ typedef struct fixture {
     pkm_navaro_params navaro;
     pkm_pss5upu_params pss5upu;
     pkm_model *model;   /* NaVARo at pose 1 of Table 3 */
+    pkm_model *model2;  /* NaVARo at another pose */
     pkm_pencil *pencil; /* its tree-formulation pencil */
 } fixture;
 
 static const double navaro_pose[3] = {0.0, 0.0, 0.0};
+static const double navaro_pose2[3] = {0.05, -0.1, -1.0471975511965976};
 /* A pose off every symmetry of the 5-PSS/UPU, so no branch of the build is skipped. */
 static const double pss5upu_pose[5] = {0.01, 0.02, 0.0, 0.05, -0.03};
 
@@ -189,6 +193,29 @@ static pkm_status solve_dense(const void *arg, pkm_ctx *ctx)
     return st;
 }
 
+typedef struct analysis_arg {
+    const fixture *f;
+    pkm_eigensolver eig;
+} analysis_arg;
+
+/* The per-pose analysis of studies/ (assembly cache, kept symbolic analysis) at two poses, with
+ * the eigensolver a->eig. */
+static pkm_status analyse_two_poses(const void *arg, pkm_ctx *ctx)
+{
+    const analysis_arg *a = arg;
+    pkm_modal_opts o = pkm_modal_opts_default();
+    o.nev = nev;
+    pkm_analysis *an = NULL;
+    pkm_status st = pkm_analysis_create(PKM_FORM_TREE, a->eig, &o, &an, ctx);
+    const pkm_model *models[2] = {a->f->model, a->f->model2};
+    for (int k = 0; k < 2 && st == PKM_OK; k++) {
+        const pkm_modes *md = NULL;
+        st = pkm_analysis_solve(an, models[k], &md, NULL, ctx);
+    }
+    pkm_analysis_destroy(&an);
+    return st;
+}
+
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
@@ -198,6 +225,7 @@ static int setup(void **state)
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     assert_pkm_ok(pkm_navaro_build(&f->navaro, navaro_pose, &f->model, &ctx), &ctx);
+    assert_pkm_ok(pkm_navaro_build(&f->navaro, navaro_pose2, &f->model2, &ctx), &ctx);
     assert_pkm_ok(pkm_assemble(f->model, PKM_FORM_TREE, &f->pencil, NULL, &ctx), &ctx);
     *state = f;
     return 0;
@@ -208,6 +236,7 @@ static int teardown(void **state)
     fixture *f = *state;
     pkm_pencil_destroy(&f->pencil);
     pkm_model_destroy(&f->model);
+    pkm_model_destroy(&f->model2);
     free(f);
     return 0;
 }
@@ -230,6 +259,13 @@ static void test_solve(void **state)
 {
     walk("navaro ARPACK solve", solve_arpack, *state);
     walk("navaro dense solve", solve_dense, *state);
+    for (int k = 0; k < PKM_EIGENSOLVER_COUNT; k++) {
+        const analysis_arg arg = {*state, pkm_eigensolver_types[k].id};
+        char name[96];
+        snprintf(name, sizeof(name), "navaro analysis at two poses, %s",
+                 pkm_eigensolver_types[k].name);
+        walk(name, analyse_two_poses, &arg);
+    }
 }
 
 int main(void)
