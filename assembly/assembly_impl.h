@@ -6,6 +6,13 @@
 #include "pkm/assembly.h"
 #include "pkm/pencil.h"
 
+/* Two elements' rotation matrices (unit-vector entries, dimensionless, absolute) describe the same
+ * straight segment when every entry agrees to this: frames built from the same two polyline
+ * points by pkm_fem_beam3d_frame differ by a few roundings (1e-16), frames across a kink by
+ * its angle; 1e-9 rad is far below any kink a mesh is meant to have. Quintic beams share their
+ * curvature coordinates along such a segment (assembly/nodal.c). */
+#define PKM_ASM_SAME_FRAME_TOL 1e-9
+
 /* Pencil with room for nnz entries, all zero (colptr, rowind to be filled by the caller). */
 pkm_status pkm_pencil_alloc(int64_t n, int64_t nnz, pkm_pencil **out, pkm_ctx *ctx);
 

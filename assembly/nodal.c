@@ -82,7 +82,7 @@ static int same_frame(double A[3][3], double B[3][3])
 {
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
-            if (fabs(A[i][j] - B[i][j]) > 1e-9) return 0;
+            if (fabs(A[i][j] - B[i][j]) > PKM_ASM_SAME_FRAME_TOL) return 0;
     return 1;
 }
 

@@ -5,6 +5,12 @@
 
 #include "pkm/cases.h"
 
+/* A NaVARo leg A-D-E of side l reaches |AE| = s only inside (REACH_RTOL 2l, (1 - REACH_RTOL) 2l)
+ * (relative to the leg's span 2l): at the ends the elbow angle acos(s / 2l) has an infinite
+ * slope (a serial singularity). 1 - 1e-9 is 4.5e6 DBL_EPSILON below 1, so the elbow angle,
+ * sqrt(2e-9) = 4.5e-5 rad there, is still computed to about 1e-7 relative. */
+#define PKM_NAVARO_REACH_RTOL 1e-9
+
 /* The built-in cases, listed by cases/registry.c. */
 
 /* The pose dimension n of a case's definition (.npose = PKM_CASE_NPOSE(3)): a case declaring more

@@ -31,7 +31,7 @@ pkm_status pkm_navaro_leg_points(const pkm_navaro_params *p, const double pose[3
     const double dx = E[0] - A[0], dy = E[1] - A[1], s = hypot(dx, dy);
     /* The 2R chain A-D-E reaches |AE| in (0, 2l); at the ends the leg is folded or stretched
      * (a serial singularity), which a modal model cannot represent either. */
-    if (!(s < 2.0 * l * (1.0 - 1e-9)) || !(s > 2.0 * l * 1e-9))
+    if (!(s < 2.0 * l * (1.0 - PKM_NAVARO_REACH_RTOL)) || !(s > 2.0 * l * PKM_NAVARO_REACH_RTOL))
         return PKM_FAIL(ctx, PKM_ERR_UNREACHABLE,
                         "navaro: leg %d cannot reach pose (x %g m, y %g m, theta %g rad): "
                         "|A%dE%d| = %.6g m, the leg spans (0, %.6g) m",

@@ -21,6 +21,13 @@ pkm_status pkm_memory_check(double need, const char *what, const char *advice, p
 /* -std=c11 hides M_PI. */
 #define PKM_PI 3.14159265358979323846
 
+/* Two directions are parallel when the sine of their angle is below this (dimensionless): the
+ * unit vector normal to both, |a x b| normalised, then carries a relative rounding error of about
+ * DBL_EPSILON / sin = 2e-8 or more, so a frame built from them would be noise. The model refuses
+ * a universal joint's two axes closer than this (mesh/model.c), a beam element its reference z
+ * axis (fem/beam3d.c). */
+#define PKM_PARALLEL_SIN 1e-8
+
 /* SHA-256 of len bytes (FIPS 180-4): 32 bytes, or 64 lower-case hex digits and a NUL. */
 void pkm_sha256(const void *data, size_t len, unsigned char out[32]);
 void pkm_sha256_hex(const void *data, size_t len, char out[65]);

@@ -9,6 +9,13 @@
 #include <stddef.h>
 #include <string.h>
 
+/* A beam shorter than this times max(1 m, |xa|, |xb|) has zero length (relative to the size of its
+ * end coordinates, in metres below 1 m): each coordinate carries a rounding error of about
+ * DBL_EPSILON |x| = 2.2e-16 |x|, so a length 4500 times that is still only the rounding of two
+ * coincident points, and a real element (at least 1 um / element count, pkm_range_length) is
+ * longer. */
+#define PKM_BEAM_ZERO_LENGTH_RTOL 1e-12
+
 /* Local dofs of the nodal form: (u, v, w, rx, ry, rz) at node 1, then at node 2. */
 enum { U1, V1, W1, RX1, RY1, RZ1, U2, V2, W2, RX2, RY2, RZ2 };
 
@@ -216,7 +223,7 @@ pkm_status pkm_fem_beam3d_frame(const double xa[3], const double xb[3], const do
         d[i] = xb[i] - xa[i];
     const double len = pkm_vec3_norm(d);
     const double scale = fmax(1.0, fmax(pkm_vec3_norm(xa), pkm_vec3_norm(xb)));
-    if (!(len > 1e-12 * scale))
+    if (!(len > PKM_BEAM_ZERO_LENGTH_RTOL * scale))
         return PKM_FAIL(ctx, PKM_ERR_MODEL,
                         "beam from (%g, %g, %g) to (%g, %g, %g) has zero length (%g m)", xa[0],
                         xa[1], xa[2], xb[0], xb[1], xb[2], len);
@@ -228,7 +235,7 @@ pkm_status pkm_fem_beam3d_frame(const double xa[3], const double xb[3], const do
     for (int i = 0; i < 3; ++i)
         zp[i] = zref[i] - dot * d[i];
     const double zn = pkm_vec3_norm(zp);
-    if (!(zn > 1e-8 * pkm_vec3_norm(zref)))
+    if (!(zn > PKM_PARALLEL_SIN * pkm_vec3_norm(zref)))
         return PKM_FAIL(ctx, PKM_ERR_MODEL,
                         "beam from (%g, %g, %g) to (%g, %g, %g): reference z axis (%g, %g, %g) "
                         "is zero or parallel to the beam",

@@ -198,7 +198,8 @@ pkm_status pkm_model_add_rigid(pkm_model *m, const pkm_rigid_desc *d, int *id, p
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < i; j++)
             if (fabs(d->inertia[i][j] - d->inertia[j][i]) >
-                1e-12 * (fabs(d->inertia[i][j]) + fabs(d->inertia[j][i]) + 1e-300))
+                PKM_MESH_INERTIA_SYM_RTOL *
+                    (fabs(d->inertia[i][j]) + fabs(d->inertia[j][i]) + PKM_MESH_INERTIA_SYM_FLOOR))
                 return PKM_FAIL(ctx, PKM_ERR_INVALID,
                                 "rigid body '%s': inertia tensor not symmetric", name);
     if (!grow((void **)&m->bodies, &m->cap_bodies, b + 1, sizeof(pkm_body)))
@@ -229,7 +230,7 @@ static pkm_status body_node_at(pkm_model *m, int b, const double x[3], const cha
     double scale = 0.0;
     for (int i = 0; i < m->nnodes; i++)
         if (m->nodes[i].body == b) scale = fmax(scale, pkm_vec3_norm(m->nodes[i].x));
-    const double tol = 1e-9 * fmax(scale, 1.0);
+    const double tol = PKM_MESH_COINCIDENT_RTOL * fmax(scale, 1.0);
     int best = -1;
     double dbest = INFINITY;
     for (int i = 0; i < m->nnodes; i++) {
@@ -300,7 +301,7 @@ pkm_status pkm_model_add_joint(pkm_model *m, const pkm_joint_desc *d, int *id, p
                             name);
         double c[3];
         pkm_vec3_cross(j.axis, j.axis2, c);
-        if (pkm_vec3_norm(c) < 1e-8)
+        if (pkm_vec3_norm(c) < PKM_PARALLEL_SIN)
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': universal axes are parallel", name);
     }
     if (d->type == PKM_JOINT_HELICAL) {

@@ -5,17 +5,11 @@
 
 #include "test_util.h"
 
-#include "pkm/casefile.h"
-
 /* The values of cases/navaro.yaml, as the command line gets them (its embedded copy). */
 static inline pkm_navaro_params navaro_defaults(void)
 {
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    void *p = NULL;
-    assert_pkm_ok(pkm_case_params_create(pkm_case_find("navaro"), &p, &ctx), &ctx);
-    const pkm_navaro_params par = *(const pkm_navaro_params *)p;
-    pkm_case_params_destroy(&p);
+    pkm_navaro_params par;
+    case_defaults("navaro", &par, sizeof(par));
     return par;
 }
 

@@ -45,18 +45,6 @@ static void assert_symmetric(int n, const double *a)
             assert_close(a[i * n + j], a[j * n + i], 0.0, 1e-15 * amax);
 }
 
-/* Eigenvalues (ascending) of a symmetric n x n matrix, n <= 18. */
-static void eig_sym(int n, const double *a, double *w)
-{
-    double buf[18 * 18], work[18 * 8];
-    const int lwork = 18 * 8;
-    int info = -1;
-    assert_true(n <= 18);
-    memcpy(buf, a, sizeof(double) * (size_t)(n * n));
-    dsyev_("N", "U", &n, buf, &n, w, work, &lwork, &info, 1, 1);
-    assert_int_equal(info, 0);
-}
-
 static double quad(int n, const double *A, const double *x)
 {
     long double e = 0.0L;
@@ -111,21 +99,16 @@ static void chain_free(chain *c)
 /* All eigenvalues w^2 (ascending) of the chain by LAPACK dsygv. */
 static void chain_eigs(const chain *c, double *w)
 {
-    const int n = c->n, itype = 1, lwork = 8 * n;
+    const int n = c->n;
     double *K = malloc(sizeof(double) * (size_t)(n * n)),
            *M = malloc(sizeof(double) * (size_t)(n * n));
-    double *work = malloc(sizeof(double) * (size_t)lwork);
     assert_non_null(K);
     assert_non_null(M);
-    assert_non_null(work);
     memcpy(K, c->K, sizeof(double) * (size_t)(n * n));
     memcpy(M, c->M, sizeof(double) * (size_t)(n * n));
-    int info = -1;
-    dsygv_(&itype, "N", "U", &n, K, &n, M, &n, w, work, &lwork, &info, 1, 1);
-    assert_int_equal(info, 0);
+    dense_pencil_eigs(n, K, M, w);
     free(K);
     free(M);
-    free(work);
 }
 
 /* The lowest eigenvalue w^2 by inverse iteration and a Rayleigh quotient summed in long double:
@@ -330,7 +313,7 @@ static void assert_rigid_null_space(double K[18][18], const double X1[3], const 
     }
     print_message("||K r|| / (max|K| max|r|) over the 6 rigid modes: %.2e\n", worst);
     assert_true(worst < 1e-14);
-    eig_sym(18, &K[0][0], w);
+    dense_sym_eigs(18, &K[0][0], w);
     for (int i = 0; i < 6; ++i)
         assert_close(w[i], 0.0, 0.0, 1e-13 * w[17]);
     assert_true(w[6] > 1e-10 * w[17]);
@@ -346,7 +329,7 @@ static void test_symmetry_definiteness(void **state)
     for (int f = 0; f < 2; ++f) {
         pkm_fem_quintic_mass(&s, &steel, LEN, f ? PKM_FEM_ROTARY_INERTIA : 0u, M);
         assert_symmetric(18, &M[0][0]);
-        eig_sym(18, &M[0][0], w);
+        dense_sym_eigs(18, &M[0][0], w);
         print_message("quintic mass (flags %d): eigenvalues %.3e .. %.3e\n", f, w[0], w[17]);
         assert_true(w[0] > 1e-9 * w[17]);
     }
@@ -359,16 +342,16 @@ static void test_symmetry_definiteness(void **state)
     assert_symmetric(6, &Mp[0][0]);
     assert_symmetric(8, &Kc[0][0]);
     assert_symmetric(8, &Mc[0][0]);
-    eig_sym(6, &Mp[0][0], w);
+    dense_sym_eigs(6, &Mp[0][0], w);
     assert_true(w[0] > 1e-9 * w[5]);
-    eig_sym(8, &Mc[0][0], w);
+    dense_sym_eigs(8, &Mc[0][0], w);
     assert_true(w[0] > 1e-9 * w[7]);
     /* Planar rigid motions (axial and lateral translation, rotation): nullity 3 in both. */
-    eig_sym(6, &Kp[0][0], w);
+    dense_sym_eigs(6, &Kp[0][0], w);
     for (int i = 0; i < 3; ++i)
         assert_close(w[i], 0.0, 0.0, 1e-13 * w[5]);
     assert_true(w[3] > 1e-10 * w[5]);
-    eig_sym(8, &Kc[0][0], w);
+    dense_sym_eigs(8, &Kc[0][0], w);
     for (int i = 0; i < 3; ++i)
         assert_close(w[i], 0.0, 0.0, 1e-13 * w[7]);
     assert_true(w[3] > 1e-10 * w[7]);

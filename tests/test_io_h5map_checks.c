@@ -104,7 +104,7 @@ static void test_checksum_detects_corruption(void **state)
     const char *names[] = {"/freq_hz", "/status", "/modes", "/grid/x"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         char path[512];
-        snprintf(path, sizeof(path), "%s/map_corrupt.h5", PKM_TEST_OUT);
+        out_path(path, sizeof(path), "map_corrupt.h5");
         pkm_map m, r;
         make_map_with_modes(&m);
         pkm_ctx ctx;
@@ -157,7 +157,7 @@ static void test_crafted_sizes(void **state)
 {
     (void)state;
     char path[512];
-    snprintf(path, sizeof(path), "%s/map_crafted.h5", PKM_TEST_OUT);
+    out_path(path, sizeof(path), "map_crafted.h5");
     pkm_map m, r;
     make_map(&m);
     pkm_ctx ctx;
@@ -210,7 +210,7 @@ static void test_string_attr_types(void **state)
 {
     (void)state;
     char path[512];
-    snprintf(path, sizeof(path), "%s/map_strings.h5", PKM_TEST_OUT);
+    out_path(path, sizeof(path), "map_strings.h5");
     pkm_map m, r;
     make_map(&m);
     pkm_ctx ctx;
@@ -273,7 +273,7 @@ static void test_partial_chunk(void **state)
 {
     (void)state;
     char path[512];
-    snprintf(path, sizeof(path), "%s/map_chunk.h5", PKM_TEST_OUT);
+    out_path(path, sizeof(path), "map_chunk.h5");
     pkm_map m, r;
     make_map(&m);
     pkm_ctx ctx;
@@ -334,7 +334,7 @@ static void test_single_precision_modes(void **state)
 {
     (void)state;
     char path[512];
-    snprintf(path, sizeof(path), "%s/map_single.h5", PKM_TEST_OUT);
+    out_path(path, sizeof(path), "map_single.h5");
     pkm_map m, r;
     make_map_with_modes(&m);
     m.modes_single = 1;

@@ -35,35 +35,13 @@ static pkm_table *table3(void)
     return t;
 }
 
-static pkm_pencil *navaro_pencil(const pkm_navaro_params *par, const double pose[3],
-                                 pkm_formulation f, pkm_assembly_info *info)
-{
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    pkm_model *m = NULL;
-    assert_pkm_ok(pkm_navaro_build(par, pose, &m, &ctx), &ctx);
-    pkm_pencil *p = NULL;
-    assert_pkm_ok(pkm_assemble(m, f, &p, info, &ctx), &ctx);
-    pkm_model_destroy(&m);
-    return p;
-}
-
 /* Lowest nev modes of the default NaVARo (tree formulation) at pose by the sparse path. */
 static pkm_modes *sparse_modes(const double pose[3], int nev, pkm_pencil **pencil)
 {
     const pkm_navaro_params par = navaro_defaults();
-    pkm_pencil *p = navaro_pencil(&par, pose, PKM_FORM_TREE, NULL);
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    pkm_modal *sv = NULL;
-    pkm_modes *md = NULL;
-    pkm_modal_opts o = pkm_modal_opts_default();
-    o.nev = nev;
-    assert_pkm_ok(pkm_modal_create(p, &sv, &ctx), &ctx);
-    assert_pkm_ok(pkm_modes_create(p->n, nev, &md, &ctx), &ctx);
-    assert_pkm_ok(pkm_modal_solve(sv, p, &o, md, &ctx), &ctx);
+    pkm_pencil *p = case_pencil("navaro", &par, pose, PKM_FORM_TREE, NULL);
+    pkm_modes *md = solved_modes(p, nev, 0);
     assert_int_equal(md->nev, nev);
-    pkm_modal_destroy(&sv);
     if (pencil != NULL)
         *pencil = p;
     else
@@ -216,7 +194,7 @@ static void test_order_and_definiteness(void **state)
         for (int q = 0; q < 2; q++) {
             pkm_assembly_info info;
             pkm_pencil *p =
-                navaro_pencil(&par, poses[q], f ? PKM_FORM_NODAL : PKM_FORM_TREE, &info);
+                case_pencil("navaro", &par, poses[q], f ? PKM_FORM_NODAL : PKM_FORM_TREE, &info);
             assert_int_equal(p->n, 90);
             assert_int_equal(info.n_reduced, 90);
             double *K, *M;
@@ -287,36 +265,23 @@ static void test_invalid_params(void **state)
 {
     (void)state;
     const double pose[3] = {0.0, 0.0, 0.0};
-    pkm_ctx ctx;
-    pkm_model *m = NULL;
-
     pkm_navaro_params par = navaro_defaults();
     par.leg_section.A = 0.0;
-    pkm_ctx_clear(&ctx);
-    assert_int_equal(pkm_navaro_build(&par, pose, &m, &ctx), PKM_ERR_INVALID);
-    assert_null(m);
-    assert_non_null(strstr(ctx.msg, "area A"));
+    assert_build_invalid(pkm_navaro_build, &par, pose, "area A");
 
     par = navaro_defaults();
     par.platform_section.Iz = -1.0;
-    pkm_ctx_clear(&ctx);
-    assert_int_equal(pkm_navaro_build(&par, pose, &m, &ctx), PKM_ERR_INVALID);
-    assert_null(m);
-    assert_non_null(strstr(ctx.msg, "Iz"));
-    assert_non_null(strstr(ctx.msg, "link 5"));
+    assert_build_invalid(pkm_navaro_build, &par, pose, "Iz");
+    /* the same message names the link */
+    assert_build_invalid(pkm_navaro_build, &par, pose, "link 5");
 
     par = navaro_defaults();
     par.material.rho = -2800.0;
-    pkm_ctx_clear(&ctx);
-    assert_int_equal(pkm_navaro_build(&par, pose, &m, &ctx), PKM_ERR_INVALID);
-    assert_null(m);
-    assert_non_null(strstr(ctx.msg, "rho"));
+    assert_build_invalid(pkm_navaro_build, &par, pose, "rho");
 
     par = navaro_defaults();
     par.elements_per_link = 0;
-    pkm_ctx_clear(&ctx);
-    assert_int_equal(pkm_navaro_build(&par, pose, &m, &ctx), PKM_ERR_INVALID);
-    assert_null(m);
+    assert_build_invalid(pkm_navaro_build, &par, pose, NULL);
 }
 
 /* 8. The case registry. */
@@ -350,7 +315,7 @@ static void refined_freqs(int ne, const double pose[3], pkm_formulation f, doubl
 {
     pkm_navaro_params par = navaro_defaults();
     par.elements_per_link = ne;
-    pkm_pencil *p = navaro_pencil(&par, pose, f, NULL);
+    pkm_pencil *p = case_pencil("navaro", &par, pose, f, NULL);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_modes *md = NULL;

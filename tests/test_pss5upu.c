@@ -13,6 +13,7 @@
 #include "pkm/casefile.h"
 #include "pkm/cases.h"
 #include "pkm/modal.h"
+#include "pkm/spatial.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,12 +25,8 @@ static const double home[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
 /* The values of cases/pss5upu.yaml, as the command line gets them (its embedded copy). */
 static pkm_pss5upu_params defaults(void)
 {
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    void *p = NULL;
-    assert_pkm_ok(pkm_case_params_create(pkm_case_find("pss5upu"), &p, &ctx), &ctx);
-    const pkm_pss5upu_params par = *(const pkm_pss5upu_params *)p;
-    pkm_case_params_destroy(&p);
+    pkm_pss5upu_params par;
+    case_defaults("pss5upu", &par, sizeof(par));
     return par;
 }
 
@@ -47,13 +44,9 @@ static pkm_pss5upu_params cubic_links(pkm_pss5upu_variant v, int n, pkm_pss5upu_
 
 static double dist3(const double a[3], const double b[3])
 {
-    return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
-                (a[2] - b[2]) * (a[2] - b[2]));
-}
-
-static double dot3(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    double d[3];
+    pkm_vec3_sub(a, b, d);
+    return pkm_vec3_norm(d);
 }
 
 /* Lowest nev eigenvalues w^2 (rad^2/s^2) of the case at pose, dense LAPACK path. Zero-energy
@@ -62,45 +55,24 @@ static double dot3(const double a[3], const double b[3])
 static void omega2(const pkm_pss5upu_params *par, const double pose[5], pkm_formulation f, int nev,
                    double *w2)
 {
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    pkm_model *m = NULL;
-    assert_pkm_ok(pkm_pss5upu_build(par, pose, &m, &ctx), &ctx);
-    pkm_pencil *p = NULL;
-    assert_pkm_ok(pkm_assemble(m, f, &p, NULL, &ctx), &ctx);
-    pkm_modes *md = NULL;
+    pkm_pencil *p = case_pencil("pss5upu", par, pose, f, NULL);
     pkm_modal_opts o = pkm_modal_opts_default();
     o.nev = nev;
     o.allow_zero_modes = 1;
-    assert_pkm_ok(pkm_modes_create(p->n, nev, &md, &ctx), &ctx);
-    assert_pkm_ok(pkm_modal_solve_dense(p, &o, md, &ctx), &ctx);
+    pkm_modes *md = modes_with(p, &o, 1);
     memcpy(w2, md->omega2, sizeof(double) * (size_t)nev);
     pkm_modes_destroy(&md);
     pkm_pencil_destroy(&p);
-    pkm_model_destroy(&m);
 }
 
 /* The same by the sparse path (ARPACK shift-invert), for the finely meshed models. */
 static void omega2_sparse(const pkm_pss5upu_params *par, const double pose[5], int nev, double *w2)
 {
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    pkm_model *m = NULL;
-    assert_pkm_ok(pkm_pss5upu_build(par, pose, &m, &ctx), &ctx);
-    pkm_pencil *p = NULL;
-    assert_pkm_ok(pkm_assemble(m, PKM_FORM_NODAL, &p, NULL, &ctx), &ctx);
-    pkm_modal *sv = NULL;
-    pkm_modes *md = NULL;
-    pkm_modal_opts o = pkm_modal_opts_default();
-    o.nev = nev;
-    assert_pkm_ok(pkm_modal_create(p, &sv, &ctx), &ctx);
-    assert_pkm_ok(pkm_modes_create(p->n, nev, &md, &ctx), &ctx);
-    assert_pkm_ok(pkm_modal_solve(sv, p, &o, md, &ctx), &ctx);
+    pkm_pencil *p = case_pencil("pss5upu", par, pose, PKM_FORM_NODAL, NULL);
+    pkm_modes *md = solved_modes(p, nev, 0);
     memcpy(w2, md->omega2, sizeof(double) * (size_t)nev);
     pkm_modes_destroy(&md);
-    pkm_modal_destroy(&sv);
     pkm_pencil_destroy(&p);
-    pkm_model_destroy(&m);
 }
 
 static double hz(double w2)
@@ -164,12 +136,12 @@ static void test_inverse_kinematics(void **state)
         double n[3] = {ex[1] * c[2] - ex[2] * c[1], ex[2] * c[0] - ex[0] * c[2],
                        ex[0] * c[1] - ex[1] * c[0]};
         const double xp[3] = {g.rot[0][0], g.rot[1][0], g.rot[2][0]};
-        assert_close(dot3(n, xp) / sqrt(dot3(n, n)), 0.0, 0.0, 1e-14);
+        assert_close(pkm_vec3_dot(n, xp) / sqrt(pkm_vec3_dot(n, n)), 0.0, 0.0, 1e-14);
         for (int i = 0; i < PKM_PSS5UPU_LEGS; i++) {
             const double phi = 2.0 * TEST_PI * i / 5.0;
             const double ap[3] = {0.306 * cos(phi), 0.306 * sin(phi), 0.0};
             for (int k = 0; k < 3; k++)
-                assert_close(g.platform_joint[i][k] - c[k], dot3(g.rot[k], ap), 0.0, 1e-15);
+                assert_close(g.platform_joint[i][k] - c[k], pkm_vec3_dot(g.rot[k], ap), 0.0, 1e-15);
             assert_close(dist3(g.platform_joint[i], g.slider[i]), 0.52, 1e-13, 0.0);
             const double B[3] = {0.686 * cos(phi), 0.686 * sin(phi), 0.0};
             const double bB[3] = {g.slider[i][0] - B[0], g.slider[i][1] - B[1],
@@ -301,31 +273,21 @@ static void test_params(void **state)
     assert_int_equal(pkm_case_param_set(c, &par, "link.paper.nelem", "4097", &ctx),
                      PKM_ERR_INVALID);
     assert_pkm_ok(pkm_case_param_set(c, &par, "link.paper.nelem", "1024", &ctx), &ctx);
-    pkm_model *m = NULL;
     pkm_pss5upu_params p2 = defaults();
     p2.slider_mass = 1e300;
-    pkm_ctx_clear(&ctx);
-    assert_int_equal(c->build(&p2, home, &m, &ctx), PKM_ERR_INVALID);
-    assert_null(m);
-    assert_non_null(strstr(ctx.msg, "slider.mass"));
+    assert_build_invalid(c->build, &p2, home, "slider.mass");
     p2 = defaults();
     p2.link_mesh[PKM_PSS5UPU_PAPER].nelem = 0;
-    pkm_ctx_clear(&ctx);
-    assert_int_equal(pkm_pss5upu_build(&p2, home, &m, &ctx), PKM_ERR_INVALID);
-    assert_non_null(strstr(ctx.msg, "link.paper.nelem"));
+    assert_build_invalid(pkm_pss5upu_build, &p2, home, "link.paper.nelem");
     p2 = defaults();
     p2.home_travel = 0.5;
-    pkm_ctx_clear(&ctx);
-    assert_int_equal(pkm_pss5upu_build(&p2, home, &m, &ctx), PKM_ERR_INVALID);
+    assert_build_invalid(pkm_pss5upu_build, &p2, home, NULL);
     p2 = defaults();
     p2.link_section.Iy = 0.0;
-    pkm_ctx_clear(&ctx);
-    assert_int_equal(pkm_pss5upu_build(&p2, home, &m, &ctx), PKM_ERR_INVALID);
+    assert_build_invalid(pkm_pss5upu_build, &p2, home, NULL);
     p2 = defaults();
     p2.link_element = 7;
-    pkm_ctx_clear(&ctx);
-    assert_int_equal(pkm_pss5upu_build(&p2, home, &m, &ctx), PKM_ERR_INVALID);
-    assert_null(m);
+    assert_build_invalid(pkm_pss5upu_build, &p2, home, NULL);
 }
 
 /* 5. Both variants and every UPU mode build: per leg a screw, a slider, a link and the far
@@ -455,12 +417,9 @@ static void test_spherical_singular_centre(void **state)
     assert_true(fabs(c[1]) < 1e-9 * c[2]);
     assert_true(off[0] > 1e-4 * off[2]);
     /* By default both solvers refuse the centre as singular, naming the two mechanism modes. */
+    pkm_pencil *p = case_pencil("pss5upu", &par, home, PKM_FORM_NODAL, NULL);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    pkm_model *m = NULL;
-    assert_pkm_ok(pkm_pss5upu_build(&par, home, &m, &ctx), &ctx);
-    pkm_pencil *p = NULL;
-    assert_pkm_ok(pkm_assemble(m, PKM_FORM_NODAL, &p, NULL, &ctx), &ctx);
     pkm_modes *md = NULL;
     pkm_modal_opts o = pkm_modal_opts_default();
     o.nev = 4;
@@ -482,7 +441,6 @@ static void test_spherical_singular_centre(void **state)
     }
     pkm_modes_destroy(&md);
     pkm_pencil_destroy(&p);
-    pkm_model_destroy(&m);
     assert_true(hz(off[0]) > 10.0 && hz(off[0]) < 30.0);
     print_message("pss5upu spherical: centre w1^2/w3^2 = %.1e, %.1e; x = 50 mm f1 = %.3f Hz\n",
                   c[0] / c[2], c[1] / c[2], hz(off[0]));

@@ -74,15 +74,8 @@ static void lowest(const pkm_model *m, int nev, double *omega2, pkm_assembly_inf
     pkm_ctx_clear(&ctx);
     pkm_pencil *p = NULL;
     assert_pkm_ok(pkm_assemble(m, PKM_FORM_NODAL, &p, info, &ctx), &ctx);
-    pkm_modes *md = NULL;
-    assert_pkm_ok(pkm_modes_create(p->n, nev, &md, &ctx), &ctx);
-    pkm_modal_opts o = pkm_modal_opts_default();
-    o.nev = nev;
-    pkm_modal *sv = NULL;
-    assert_pkm_ok(pkm_modal_create(p, &sv, &ctx), &ctx);
-    assert_pkm_ok(pkm_modal_solve(sv, p, &o, md, &ctx), &ctx);
+    pkm_modes *md = solved_modes(p, nev, 0);
     memcpy(omega2, md->omega2, sizeof(double) * (size_t)nev);
-    pkm_modal_destroy(&sv);
     pkm_modes_destroy(&md);
     pkm_pencil_destroy(&p);
 }
@@ -91,13 +84,11 @@ static void lowest(const pkm_model *m, int nev, double *omega2, pkm_assembly_inf
  * first nfix dofs of node 0 removed; returns the order. */
 static int chain_eigs(int nd, const double *Ke, const double *Me, int nel, int nfix, double *w)
 {
-    const int nall = nd * (nel + 1), n = nall - nfix, itype = 1, lwork = 8 * n;
+    const int nall = nd * (nel + 1), n = nall - nfix;
     double *K = calloc((size_t)(n * n), sizeof(double)),
            *M = calloc((size_t)(n * n), sizeof(double));
-    double *work = malloc(sizeof(double) * (size_t)lwork);
     assert_non_null(K);
     assert_non_null(M);
-    assert_non_null(work);
     for (int e = 0; e < nel; ++e)
         for (int a = 0; a < 2 * nd; ++a)
             for (int b = 0; b < 2 * nd; ++b) {
@@ -106,12 +97,9 @@ static int chain_eigs(int nd, const double *Ke, const double *Me, int nel, int n
                 K[i * n + j] += Ke[a * 2 * nd + b];
                 M[i * n + j] += Me[a * 2 * nd + b];
             }
-    int info = -1;
-    dsygv_(&itype, "N", "U", &n, K, &n, M, &n, w, work, &lwork, &info, 1, 1);
-    assert_int_equal(info, 0);
+    dense_pencil_eigs(n, K, M, w);
     free(K);
     free(M);
-    free(work);
     return n;
 }
 

@@ -21,14 +21,7 @@ static pkm_pencil *navaro_pose1(void)
 {
     const pkm_navaro_params par = navaro_defaults();
     const double pose[3] = {0.0, 0.0, 0.0};
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    pkm_model *m = NULL;
-    pkm_pencil *p = NULL;
-    assert_pkm_ok(pkm_navaro_build(&par, pose, &m, &ctx), &ctx);
-    assert_pkm_ok(pkm_assemble(m, PKM_FORM_TREE, &p, NULL, &ctx), &ctx);
-    pkm_model_destroy(&m);
-    return p;
+    return case_pencil("navaro", &par, pose, PKM_FORM_TREE, NULL);
 }
 
 /* Names are unique and lead back to their entry, whose id is its index. */

@@ -18,14 +18,7 @@ static pkm_pencil *navaro_pencil(int epl, pkm_formulation f)
     pkm_navaro_params par = navaro_defaults();
     par.elements_per_link = epl;
     const double pose[3] = {0.0, 0.0, 0.0};
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    pkm_model *m = NULL;
-    assert_pkm_ok(pkm_navaro_build(&par, pose, &m, &ctx), &ctx);
-    pkm_pencil *p = NULL;
-    assert_pkm_ok(pkm_assemble(m, f, &p, NULL, &ctx), &ctx);
-    pkm_model_destroy(&m);
-    return p;
+    return case_pencil("navaro", &par, pose, f, NULL);
 }
 
 static double norm2(const double *x, int64_t n)
@@ -110,19 +103,6 @@ static void test_factor_kinds_agree(void **state)
     }
 }
 
-/* Lowest 12 eigenvalues of p by the dense solver. */
-static pkm_modes *dense_modes(const pkm_pencil *p, int nev)
-{
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    pkm_modal_opts o = pkm_modal_opts_default();
-    o.nev = nev;
-    pkm_modes *md = NULL;
-    assert_pkm_ok(pkm_modes_create(p->n, nev, &md, &ctx), &ctx);
-    assert_pkm_ok(pkm_modal_solve_dense(p, &o, md, &ctx), &ctx);
-    return md;
-}
-
 /* The negative pivots of the LDL^T of K - tau M count the eigenvalues below tau (Sylvester),
  * for tau in every gap of the dense spectrum; LL^T of the same matrix breaks down, with its
  * column and nothing recorded, exactly when tau is above the lowest eigenvalue, and refuses to
@@ -132,7 +112,7 @@ static void test_inertia_against_dense(void **state)
     (void)state;
     pkm_pencil *p = navaro_pencil(2, PKM_FORM_NODAL);
     const int nev = 12;
-    pkm_modes *md = dense_modes(p, nev);
+    pkm_modes *md = solved_modes(p, nev, 1);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_linsolve *ldlt = NULL, *ll = NULL;
@@ -188,18 +168,11 @@ static void test_arpack_supernodal(void **state)
     pkm_linsolve_destroy(&ls);
 
     const int nev = 10;
-    pkm_modes *ref = dense_modes(p, nev), *md = NULL;
-    pkm_modal_opts o = pkm_modal_opts_default();
-    o.nev = nev;
-    pkm_modal *sv = NULL;
-    assert_pkm_ok(pkm_modal_create(p, &sv, &ctx), &ctx);
-    assert_pkm_ok(pkm_modes_create(p->n, nev, &md, &ctx), &ctx);
-    assert_pkm_ok(pkm_modal_solve(sv, p, &o, md, &ctx), &ctx);
+    pkm_modes *ref = solved_modes(p, nev, 1), *md = solved_modes(p, nev, 0);
     for (int j = 0; j < nev; j++)
         assert_close(md->freq_hz[j], ref->freq_hz[j], 1e-9, 0.0);
     pkm_modes_destroy(&md);
     pkm_modes_destroy(&ref);
-    pkm_modal_destroy(&sv);
     pkm_pencil_destroy(&p);
 }
 

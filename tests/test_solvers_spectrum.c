@@ -17,8 +17,8 @@
 
 /* The pencil of a built-in case at `pose` (NULL: home) with the given formulation and
  * `key=value` overrides (NULL-terminated). */
-static pkm_pencil *case_pencil(const char *name, const double *pose, pkm_formulation form,
-                               const char *const *sets)
+static pkm_pencil *case_pencil_set(const char *name, const double *pose, pkm_formulation form,
+                                   const char *const *sets)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -34,33 +34,9 @@ static pkm_pencil *case_pencil(const char *name, const double *pose, pkm_formula
         key[eq - sets[i]] = '\0';
         assert_pkm_ok(pkm_case_param_set(c, par, key, eq + 1, &ctx), &ctx);
     }
-    pkm_model *m = NULL;
-    assert_pkm_ok(c->build(par, pose != NULL ? pose : c->home, &m, &ctx), &ctx);
-    pkm_pencil *p = NULL;
-    assert_pkm_ok(pkm_assemble(m, form, &p, NULL, &ctx), &ctx);
-    pkm_model_destroy(&m);
+    pkm_pencil *p = case_pencil(name, par, pose != NULL ? pose : c->home, form, NULL);
     pkm_case_params_destroy(&par);
     return p;
-}
-
-/* The lowest nev modes of p by the dense solver or by ARPACK, which must succeed. */
-static pkm_modes *solved_modes(const pkm_pencil *p, int nev, int dense)
-{
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    pkm_modal_opts o = pkm_modal_opts_default();
-    o.nev = nev;
-    pkm_modes *md = NULL;
-    pkm_modal *s = NULL;
-    assert_pkm_ok(pkm_modes_create(p->n, nev, &md, &ctx), &ctx);
-    if (dense) {
-        assert_pkm_ok(pkm_modal_solve_dense(p, &o, md, &ctx), &ctx);
-    } else {
-        assert_pkm_ok(pkm_modal_create(p, &s, &ctx), &ctx);
-        assert_pkm_ok(pkm_modal_solve(s, p, &o, md, &ctx), &ctx);
-        pkm_modal_destroy(&s);
-    }
-    return md;
 }
 
 /* nev = 1..NEV_MAX by ARPACK and by the dense solver against one dense solve of NEV_MAX modes:
@@ -101,7 +77,7 @@ static void sweep_nev(pkm_pencil *p)
 static void test_nev_sweep_pss5upu_home(void **state)
 {
     (void)state;
-    pkm_pencil *p = case_pencil("pss5upu", NULL, PKM_FORM_NODAL, NULL);
+    pkm_pencil *p = case_pencil_set("pss5upu", NULL, PKM_FORM_NODAL, NULL);
     sweep_nev(p);
     pkm_pencil_destroy(&p);
 }
@@ -112,7 +88,7 @@ static void test_nev_sweep_navaro_pose1(void **state)
     (void)state;
     const double pose1[3] = {0.0, 0.0, 0.0};
     for (int f = 0; f < 2; f++) {
-        pkm_pencil *p = case_pencil("navaro", pose1, f ? PKM_FORM_NODAL : PKM_FORM_TREE, NULL);
+        pkm_pencil *p = case_pencil_set("navaro", pose1, f ? PKM_FORM_NODAL : PKM_FORM_TREE, NULL);
         sweep_nev(p);
         pkm_pencil_destroy(&p);
     }
@@ -125,7 +101,7 @@ static void test_nev_sweep_navaro_stiff(void **state)
     (void)state;
     const char *const sets[] = {"material.E=1e15", NULL};
     for (int f = 0; f < 2; f++) {
-        pkm_pencil *p = case_pencil("navaro", NULL, f ? PKM_FORM_NODAL : PKM_FORM_TREE, sets);
+        pkm_pencil *p = case_pencil_set("navaro", NULL, f ? PKM_FORM_NODAL : PKM_FORM_TREE, sets);
         sweep_nev(p);
         pkm_pencil_destroy(&p);
     }
@@ -158,7 +134,7 @@ static int check_subset(pkm_linsolve *in, const pkm_pencil *p, const pkm_modes *
 static void test_dropped_eigenpair_caught(void **state)
 {
     (void)state;
-    pkm_pencil *p = case_pencil("pss5upu", NULL, PKM_FORM_NODAL, NULL);
+    pkm_pencil *p = case_pencil_set("pss5upu", NULL, PKM_FORM_NODAL, NULL);
     pkm_modes *md = solved_modes(p, 12, 1);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -205,7 +181,7 @@ static void test_accuracy_bounds_fine_mesh_error(void **state)
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     for (int k = 0; k < 3; k++) {
-        pkm_pencil *p = case_pencil("navaro", NULL, PKM_FORM_NODAL, sets[k]);
+        pkm_pencil *p = case_pencil_set("navaro", NULL, PKM_FORM_NODAL, sets[k]);
         pkm_modal *s = NULL;
         assert_pkm_ok(pkm_modes_create(p->n, o.nev, &md[k], &ctx), &ctx);
         assert_pkm_ok(pkm_modal_create(p, &s, &ctx), &ctx);
@@ -236,7 +212,7 @@ static void test_fine_mesh_not_mechanism(void **state)
 {
     (void)state;
     const char *const sets[] = {"link.paper.nelem=1024", NULL};
-    pkm_pencil *p = case_pencil("pss5upu", NULL, PKM_FORM_NODAL, sets);
+    pkm_pencil *p = case_pencil_set("pss5upu", NULL, PKM_FORM_NODAL, sets);
     pkm_modes *md = solved_modes(p, 2, 0);
     assert_int_equal(md->zero_modes, 0);
     assert_close(md->freq_hz[0], 145.16, 1e-3, 0.0);

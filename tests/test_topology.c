@@ -112,18 +112,17 @@ static void test_pss5upu(void **state)
     (void)state;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    void *par = NULL;
-    assert_pkm_ok(pkm_case_params_create(pkm_case_find("pss5upu"), &par, &ctx), &ctx);
+    pkm_pss5upu_params par;
+    case_defaults("pss5upu", &par, sizeof(par));
     const double pose[5] = {0.05, 0, 0, 0, 0};
     pkm_model *m = NULL;
-    assert_pkm_ok(pkm_pss5upu_build(par, pose, &m, &ctx), &ctx);
+    assert_pkm_ok(pkm_pss5upu_build(&par, pose, &m, &ctx), &ctx);
     pkm_topology *t = NULL;
     assert_pkm_ok(pkm_topology_create(m, &t, &ctx), &ctx);
     assert_true(pkm_topology_leg_count(t) >= 5);
     check_topology(m, t);
     pkm_topology_destroy(&t);
     pkm_model_destroy(&m);
-    pkm_case_params_destroy(&par);
 }
 
 static int add_rigid(pkm_model *m, const char *name, double x)
