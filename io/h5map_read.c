@@ -35,156 +35,6 @@ static pkm_status split_names(const h5io *io, const char *attr, const char *list
     }
 }
 
-static void shape_text(char *out, size_t cap, int rank, const hsize_t *dims)
-{
-    size_t len = (size_t)snprintf(out, cap, "[");
-    for (int d = 0; d < rank && len < cap; d++)
-        len += (size_t)snprintf(out + len, cap - len, "%s%llu", d > 0 ? ", " : "",
-                                (unsigned long long)dims[d]);
-    if (len < cap) snprintf(out + len, cap - len, "]");
-}
-
-/* Before reading dataset name (open as dset, of shape dims and elsize-byte elements): its chunks
- * must be as the writer makes them (io/h5map.c, write_dataset), since libhdf5 1.10.8 reads past
- * its buffers for others: no larger than the dataset (a crafted /accuracy with chunks {2, 2,
- * 16386} over [2, 2, 2]: SIGSEGV in H5VM_memcpyvv), filtered by Fletcher32 at most, and each one
- * stored whole (a crafted /status declaring 6-byte integers over its 2 bytes: heap overflow). The
- * checksum then vouches for the bytes. */
-static pkm_status check_chunks(const h5io *io, hid_t dset, const char *name, int rank,
-                               const hsize_t *dims, size_t elsize)
-{
-    const hid_t dcpl = H5Dget_create_plist(dset);
-    if (dcpl < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect dataset %s", name);
-    hsize_t chunk[PKM_MAP_MAX_AXES + 2], off[PKM_MAP_MAX_AXES + 2] = {0};
-    unsigned flags = 0;
-    size_t ncd = 0;
-    const int nf = H5Pget_nfilters(dcpl);
-    const int fletcher = nf == 1 && H5Pget_filter2(dcpl, 0, &flags, &ncd, NULL, 0, NULL, NULL) ==
-                                        H5Z_FILTER_FLETCHER32;
-    pkm_status rc = PKM_OK;
-    if (H5Pget_layout(dcpl) != H5D_CHUNKED || H5Pget_chunk(dcpl, rank, chunk) != rank ||
-        (nf != 0 && !fletcher))
-        rc = OWN_FAIL(io, PKM_ERR_PARSE,
-                      "dataset %s is not chunked, or has filters other than Fletcher32: a "
-                      "damaged or crafted file",
-                      name);
-    H5Pclose(dcpl);
-    hsize_t whole = elsize;
-    for (int d = 0; d < rank && rc == PKM_OK; d++) {
-        if (chunk[d] < 1 || chunk[d] > dims[d])
-            rc = OWN_FAIL(io, PKM_ERR_PARSE,
-                          "dataset %s: chunk dimension %d is %llu, its shape's %llu: a damaged "
-                          "or crafted file",
-                          name, d, (unsigned long long)chunk[d], (unsigned long long)dims[d]);
-        whole *= chunk[d];
-    }
-    whole += fletcher ? 4 : 0;
-    while (rc == PKM_OK) { /* every chunk, in row-major order */
-        /* Fails for a chunk not stored (/modes where status != 0: the fill value is read) */
-        hsize_t size = 0;
-        if (H5Dget_chunk_storage_size(dset, off, &size) < 0)
-            H5Eclear2(H5E_DEFAULT);
-        else if (size != whole)
-            rc = OWN_FAIL(io, PKM_ERR_PARSE,
-                          "dataset %s: a chunk stores %llu bytes, a whole one %llu: a damaged or "
-                          "crafted file",
-                          name, (unsigned long long)size, (unsigned long long)whole);
-        int d = rank - 1;
-        while (d >= 0 && (off[d] += chunk[d]) >= dims[d])
-            off[d--] = 0;
-        if (d < 0) break;
-    }
-    return rc;
-}
-
-/* Open dataset NAME (absolute) of class cls, elsize-byte elements and rank `rank`; its
- * dimensions go to dims. */
-static pkm_status open_dataset(const h5io *io, hid_t file, const char *name, H5T_class_t cls,
-                               size_t elsize, int rank, hsize_t *dims, hid_t *out)
-{
-    pkm_status rc = PKM_OK;
-    hid_t dset = H5I_INVALID_HID, type = H5I_INVALID_HID, space = H5I_INVALID_HID;
-    const htri_t e = H5Lexists(file, name, H5P_DEFAULT);
-    if (e <= 0) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s is missing", name);
-        goto done;
-    }
-    dset = H5Dopen2(file, name, H5P_DEFAULT);
-    if (dset < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot open dataset %s", name);
-        goto done;
-    }
-    type = H5Dget_type(dset);
-    space = H5Dget_space(dset);
-    if (type < 0 || space < 0) {
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot inspect dataset %s", name);
-        goto done;
-    }
-    if (H5Tget_class(type) != cls || H5Tget_size(type) != elsize) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s is not of %zu-byte %s type", name, elsize,
-                      cls == H5T_FLOAT ? "floating-point" : "integer");
-        goto done;
-    }
-    const int r = H5Sget_simple_extent_ndims(space);
-    if (r != rank) {
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s has rank %d, expected %d", name, r, rank);
-        goto done;
-    }
-    if (H5Sget_simple_extent_dims(space, dims, NULL) < 0)
-        rc = H5_FAIL(io, PKM_ERR_PARSE, "cannot get the shape of dataset %s", name);
-done:
-    if (space >= 0) H5Sclose(space);
-    if (type >= 0) H5Tclose(type);
-    if (rc != PKM_OK && dset >= 0) {
-        H5Dclose(dset);
-        dset = H5I_INVALID_HID;
-    }
-    *out = dset;
-    return rc;
-}
-
-/* Read dataset NAME of class cls and elsize-byte elements, which must have exactly the shape
- * `want`, converted to mtype. */
-static pkm_status read_dataset(const h5io *io, hid_t file, const char *name, hid_t mtype,
-                               H5T_class_t cls, size_t elsize, int rank, const hsize_t *want,
-                               void *buf)
-{
-    hsize_t dims[PKM_MAP_MAX_AXES + 2];
-    hid_t dset = H5I_INVALID_HID;
-    pkm_status rc = open_dataset(io, file, name, cls, elsize, rank, dims, &dset);
-    if (rc != PKM_OK) return rc;
-    if (memcmp(dims, want, sizeof(*dims) * (size_t)rank) != 0) {
-        char got[128], exp[128];
-        shape_text(got, sizeof(got), rank, dims);
-        shape_text(exp, sizeof(exp), rank, want);
-        rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s has shape %s, expected %s", name, got, exp);
-    } else {
-        rc = check_chunks(io, dset, name, rank, dims, elsize);
-    }
-    if (rc == PKM_OK && H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot read dataset %s", name);
-    if (H5Dclose(dset) < 0 && rc == PKM_OK) rc = H5_FAIL(io, PKM_ERR_IO, "cannot close %s", name);
-    return rc;
-}
-
-/* Before allocating for dataset name (open as dset): it must store `need` bytes, and the file
- * must be that large. A crafted file can declare huge dimensions in a few bytes (a 36 KB file
- * made compare allocate 3 GB); a map file stores every value it declares, except /modes. */
-static pkm_status check_stored(const h5io *io, hid_t file, hid_t dset, const char *name,
-                               double need)
-{
-    hsize_t fsize = 0;
-    if (H5Fget_filesize(file, &fsize) < 0)
-        return H5_FAIL(io, PKM_ERR_PARSE, "cannot get the file's size");
-    const double stored = (double)H5Dget_storage_size(dset);
-    if (need > (double)fsize || (dset >= 0 && stored < need))
-        return OWN_FAIL(io, PKM_ERR_PARSE,
-                        "dataset %s needs %.0f bytes for its shape, but stores %.0f in a file of "
-                        "%llu bytes: a damaged or crafted file",
-                        name, need, stored, (unsigned long long)fsize);
-    return PKM_OK;
-}
-
 /* /grid/<name>: the axis values, which must be evenly spaced from start to stop. */
 static pkm_status read_axis(const h5io *io, hid_t file, pkm_map_axis *ax, int npose)
 {
@@ -193,14 +43,14 @@ static pkm_status read_axis(const h5io *io, hid_t file, pkm_map_axis *ax, int np
     hsize_t n = 0;
     hid_t dset = H5I_INVALID_HID;
     double *v = NULL;
-    pkm_status rc = open_dataset(io, file, name, H5T_FLOAT, 8, 1, &n, &dset);
+    pkm_status rc = pkm_h5_open_dataset(io, file, name, H5T_FLOAT, 8, 1, &n, &dset);
     if (rc != PKM_OK) return rc;
     if (n < 1 || n > INT32_MAX) {
         rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s has %llu values", name, (unsigned long long)n);
         goto done;
     }
-    rc = check_stored(io, file, dset, name, 8.0 * (double)n);
-    if (rc == PKM_OK) rc = check_chunks(io, dset, name, 1, &n, 8);
+    rc = pkm_h5_check_stored(io, file, dset, name, 8.0 * (double)n);
+    if (rc == PKM_OK) rc = pkm_h5_check_chunks(io, dset, name, 1, &n, 8);
     if (rc != PKM_OK) goto done;
     v = malloc(sizeof(*v) * (size_t)n);
     if (v == NULL) {
@@ -232,27 +82,6 @@ done:
     free(v);
     if (H5Dclose(dset) < 0 && rc == PKM_OK) rc = H5_FAIL(io, PKM_ERR_IO, "cannot close %s", name);
     return rc;
-}
-
-/* A string attribute of the root that must be one of count names: *which = its index. */
-static pkm_status read_choice_attr(const h5io *io, hid_t file, const char *name,
-                                   const char *const *names, int count, int *which)
-{
-    char text[LIST_LEN];
-    pkm_status rc = pkm_h5_read_str_attr(io, file, "/", name, text, sizeof(text));
-    if (rc != PKM_OK) return rc;
-    char expected[LIST_LEN] = "";
-    size_t len = 0;
-    for (int k = 0; k < count; k++) {
-        if (strcmp(text, names[k]) == 0) {
-            *which = k;
-            return PKM_OK;
-        }
-        const char *sep = k == 0 ? "" : (k + 1 < count ? ", " : " or ");
-        const int w = snprintf(expected + len, sizeof(expected) - len, "%s'%s'", sep, names[k]);
-        if (w > 0 && (size_t)w < sizeof(expected) - len) len += (size_t)w;
-    }
-    return OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' = '%s', expected %s", name, text, expected);
 }
 
 /* One parameter of /parameters (open as g), by its key. */
@@ -332,7 +161,8 @@ static pkm_status read_provenance(const h5io *io, hid_t file, pkm_map *map)
 static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
 {
     int which = 0;
-    pkm_status rc = read_choice_attr(io, file, "tracking", pkm_h5_tracking_names, 2, &which);
+    pkm_status rc =
+        pkm_h5_read_choice_attr(io, file, "/", "tracking", pkm_h5_tracking_names, 2, &which);
     map->tracking = (pkm_tracking)which;
     if (rc == PKM_OK)
         rc = pkm_h5_read_str_attr(io, file, "/", "tracking_note", map->tracking_note,
@@ -344,11 +174,11 @@ static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
     dims[map->naxes + 1] = (hsize_t)map->ncoord;
     const int r = map->naxes;
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/tracking_mac", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1, dims,
-                          map->tracking_mac);
+        rc = pkm_h5_read_dataset(io, file, "/tracking_mac", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1,
+                                 dims, map->tracking_mac);
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/tracking_parent", H5T_NATIVE_INT64, H5T_INTEGER, 8, r, dims,
-                          map->tracking_parent);
+        rc = pkm_h5_read_dataset(io, file, "/tracking_parent", H5T_NATIVE_INT64, H5T_INTEGER, 8, r,
+                                 dims, map->tracking_parent);
     for (int64_t p = 0; p < map->npoints && rc == PKM_OK; p++)
         if (map->tracking_parent[p] < -1 || map->tracking_parent[p] >= map->npoints)
             rc = OWN_FAIL(io, PKM_ERR_PARSE,
@@ -369,14 +199,14 @@ static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
     const hid_t type = H5Dget_type(dset);
     map->modes_single = type >= 0 && H5Tget_size(type) == 4;
     if (type >= 0) H5Tclose(type);
-    rc = check_stored(io, file, dset, "/modes",
-                      (map->modes_single ? 4.0 : 8.0) * (double)nok * (double)map->nev *
-                          (double)map->ncoord);
+    rc = pkm_h5_check_stored(io, file, dset, "/modes",
+                             (map->modes_single ? 4.0 : 8.0) * (double)nok * (double)map->nev *
+                                 (double)map->ncoord);
     H5Dclose(dset);
     if (rc == PKM_OK) rc = pkm_map_alloc_modes(map, io->ctx);
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/modes", H5T_NATIVE_DOUBLE, H5T_FLOAT,
-                          map->modes_single ? 4 : 8, r + 2, dims, map->modes);
+        rc = pkm_h5_read_dataset(io, file, "/modes", H5T_NATIVE_DOUBLE, H5T_FLOAT,
+                                 map->modes_single ? 4 : 8, r + 2, dims, map->modes);
     return rc;
 }
 
@@ -390,7 +220,7 @@ static pkm_status check_results_size(const h5io *io, hid_t file, const pkm_map *
         return OWN_FAIL(io, PKM_ERR_PARSE, "dataset /freq_hz is missing");
     const hid_t dset = H5Dopen2(file, "/freq_hz", H5P_DEFAULT);
     if (dset < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot open dataset /freq_hz");
-    const pkm_status rc = check_stored(io, file, dset, "/freq_hz", need);
+    const pkm_status rc = pkm_h5_check_stored(io, file, dset, "/freq_hz", need);
     H5Dclose(dset);
     return rc;
 }
@@ -402,13 +232,15 @@ static pkm_status read_solver_attrs(const h5io *io, hid_t file, pkm_map *map)
     int64_t i = 0;
     int which = 0;
     if (rc == PKM_OK)
-        rc = read_choice_attr(io, file, "formulation", pkm_h5_formulation_names, 2, &which);
+        rc = pkm_h5_read_choice_attr(io, file, "/", "formulation", pkm_h5_formulation_names, 2,
+                                     &which);
     map->formulation = (pkm_formulation)which;
     const char *eig_names[PKM_EIGENSOLVER_COUNT];
     for (int k = 0; k < PKM_EIGENSOLVER_COUNT; k++)
         eig_names[k] = pkm_eigensolver_types[k].name;
     if (rc == PKM_OK)
-        rc = read_choice_attr(io, file, "eigensolver", eig_names, PKM_EIGENSOLVER_COUNT, &which);
+        rc = pkm_h5_read_choice_attr(io, file, "/", "eigensolver", eig_names, PKM_EIGENSOLVER_COUNT,
+                                     &which);
     map->eigensolver = (pkm_eigensolver)which;
     if (rc == PKM_OK) rc = pkm_h5_read_int_attr(io, file, "/", "nev", 1, INT32_MAX, &i);
     map->nev = map->opts.nev = (int)i;
@@ -492,20 +324,20 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
         dims[a] = (hsize_t)map->axes[a].count;
     dims[map->naxes] = (hsize_t)map->nev;
     const int r = map->naxes;
-    rc = read_dataset(io, file, "/freq_hz", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1, dims,
-                      map->freq_hz);
+    rc = pkm_h5_read_dataset(io, file, "/freq_hz", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1, dims,
+                             map->freq_hz);
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/residual", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1, dims,
-                          map->residual);
+        rc = pkm_h5_read_dataset(io, file, "/residual", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1,
+                                 dims, map->residual);
     if (rc == PKM_OK && version >= 3)
-        rc = read_dataset(io, file, "/accuracy", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1, dims,
-                          map->accuracy);
+        rc = pkm_h5_read_dataset(io, file, "/accuracy", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1,
+                                 dims, map->accuracy);
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/status", H5T_NATIVE_SCHAR, H5T_INTEGER, 1, r, dims,
-                          map->status);
+        rc = pkm_h5_read_dataset(io, file, "/status", H5T_NATIVE_SCHAR, H5T_INTEGER, 1, r, dims,
+                                 map->status);
     if (rc == PKM_OK)
-        rc = read_dataset(io, file, "/tracked_mode", H5T_NATIVE_INT, H5T_INTEGER, 4, r + 1, dims,
-                          map->tracked);
+        rc = pkm_h5_read_dataset(io, file, "/tracked_mode", H5T_NATIVE_INT, H5T_INTEGER, 4, r + 1,
+                                 dims, map->tracked);
     if (rc == PKM_OK && version >= 2)
         rc = read_tracking(io, file, map);
     else if (rc == PKM_OK)
@@ -525,20 +357,11 @@ pkm_status pkm_map_read_h5(const char *path, pkm_map *map, pkm_ctx *ctx)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "map read: NULL map or path");
     memset(map, 0, sizeof(*map));
     const h5io io = {path, ctx};
-    pkm_status rc = PKM_OK;
     h5_quiet q;
     pkm_h5_quiet_begin(&q);
-    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (file < 0) {
-        /* Tell "cannot read the file" from "the file is not HDF5". */
-        FILE *f = fopen(path, "rb");
-        if (f != NULL) {
-            fclose(f);
-            rc = H5_FAIL(&io, PKM_ERR_PARSE, "not an HDF5 file, or a damaged one");
-        } else {
-            rc = H5_FAIL(&io, PKM_ERR_IO, "cannot open");
-        }
-    } else {
+    hid_t file = H5I_INVALID_HID;
+    pkm_status rc = pkm_h5_file_open_read(&io, &file);
+    if (rc == PKM_OK) {
         rc = read_contents(&io, file, map);
         if (H5Fclose(file) < 0 && rc == PKM_OK) rc = H5_FAIL(&io, PKM_ERR_IO, "cannot close");
     }
