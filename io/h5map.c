@@ -13,21 +13,6 @@
 #include <string.h>
 #include <time.h>
 
-const char *const pkm_h5_formulation_names[2] = {
-    [PKM_FORM_TREE] = "tree", [PKM_FORM_NODAL] = "nodal"};
-const char *const pkm_h5_tracking_names[2] = {[PKM_TRACK_RANK] = "rank", [PKM_TRACK_MAC] = "mac"};
-
-static const char *formulation_name(pkm_formulation f)
-{
-    return ((unsigned)f < 2u) ? pkm_h5_formulation_names[f] : NULL;
-}
-
-static const char *eigensolver_name(pkm_eigensolver e)
-{
-    const pkm_eigensolver_type *t = pkm_eigensolver_type_of(e);
-    return t != NULL ? t->name : NULL;
-}
-
 /* 1 if s is a NUL-terminated string of 1 to cap - 1 characters without any of `bad`. */
 static int good_name(const char *s, size_t cap, const char *bad)
 {
@@ -52,27 +37,22 @@ static pkm_status check_map(const h5io *io, const pkm_map *map)
     if (map->modes != NULL && map->ncoord < 1)
         return OWN_FAIL(io, PKM_ERR_INVALID, "map has mode vectors of %lld coordinates",
                         (long long)map->ncoord);
-    if (memchr(map->case_name, '\0', sizeof(map->case_name)) == NULL ||
-        memchr(map->case_params, '\0', sizeof(map->case_params)) == NULL ||
-        memchr(map->tracking_note, '\0', sizeof(map->tracking_note)) == NULL ||
-        memchr(map->case_file, '\0', sizeof(map->case_file)) == NULL ||
-        memchr(map->case_sha256, '\0', sizeof(map->case_sha256)) == NULL ||
-        memchr(map->version, '\0', sizeof(map->version)) == NULL ||
-        memchr(map->commit, '\0', sizeof(map->commit)) == NULL)
-        return OWN_FAIL(io, PKM_ERR_INVALID,
-                        "case name, parameters or tracking note is not "
-                        "terminated");
+    for (int k = 0; k < pkm_map_attr_count; k++) {
+        const pkm_map_attr *e = &pkm_map_attrs[k];
+        const char *field = (const char *)map + e->offset;
+        int v = 0;
+        if (e->kind == PKM_MAP_ATTR_STRING && memchr(field, '\0', e->size) == NULL)
+            return OWN_FAIL(io, PKM_ERR_INVALID, "attribute '%s' is not terminated", e->name);
+        if (e->kind == PKM_MAP_ATTR_CHOICE) memcpy(&v, field, sizeof(v));
+        if (e->kind == PKM_MAP_ATTR_CHOICE && e->choice(v) == NULL)
+            return OWN_FAIL(io, PKM_ERR_INVALID, "unknown %s %d", e->name, v);
+    }
     if (map->nparams < 0 || map->nparams > PKM_MAP_MAX_PARAMS)
         return OWN_FAIL(io, PKM_ERR_INVALID, "%d case parameters", map->nparams);
     for (int k = 0; k < map->nparams; k++)
         if (!good_name(map->params[k].key, sizeof(map->params[k].key), "/,") ||
             memchr(map->params[k].choice, '\0', sizeof(map->params[k].choice)) == NULL)
             return OWN_FAIL(io, PKM_ERR_INVALID, "case parameter %d has a bad name or choice", k);
-    if (map->tracking != PKM_TRACK_RANK && map->tracking != PKM_TRACK_MAC)
-        return OWN_FAIL(io, PKM_ERR_INVALID, "unknown tracking %d", (int)map->tracking);
-    if (formulation_name(map->formulation) == NULL || eigensolver_name(map->eigensolver) == NULL)
-        return OWN_FAIL(io, PKM_ERR_INVALID, "unknown formulation %d or eigensolver %d",
-                        (int)map->formulation, (int)map->eigensolver);
     for (int k = 0; k < map->npose; k++)
         if (!good_name(map->pose_names[k], PKM_MAP_NAME_LEN, ","))
             return OWN_FAIL(io, PKM_ERR_INVALID,
@@ -118,79 +98,6 @@ static pkm_status write_described(const h5io *io, hid_t loc, const char *name, h
     return rc;
 }
 
-/* names[0..n-1] joined with ',' (the caller checked that they hold no ','). */
-static void join_names(char *out, size_t cap, const char *const *names, int n)
-{
-    size_t len = 0;
-    out[0] = '\0';
-    for (int k = 0; k < n && len < cap; k++)
-        len += (size_t)snprintf(out + len, cap - len, "%s%s", k > 0 ? "," : "", names[k]);
-}
-
-static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *map)
-{
-    char list[LIST_LEN], created[32] = "unknown";
-    const time_t now = time(NULL);
-    struct tm utc;
-    if (now != (time_t)-1 && gmtime_r(&now, &utc) != NULL)
-        strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &utc);
-
-    pkm_status rc = pkm_h5_write_str_attr(io, file, "/", "format", MAP_FORMAT);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_int_attr(io, file, "/", "format_version", H5T_STD_I32LE,
-                                   MAP_FORMAT_VERSION);
-    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "case", map->case_name);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_str_attr(io, file, "/", "case_parameters", map->case_params);
-    const char *names[PKM_POSE_MAX] = {NULL};
-    for (int k = 0; k < map->npose; k++)
-        names[k] = map->pose_names[k];
-    join_names(list, sizeof(list), names, map->npose);
-    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "pose_names", list);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_attr(io, file, "/", "base_pose", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-                               (hsize_t)map->npose, map->base_pose);
-    for (int a = 0; a < map->naxes; a++)
-        names[a] = map->axes[a].name;
-    join_names(list, sizeof(list), names, map->naxes);
-    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "axes", list);
-    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "pkmflex_version", map->version);
-    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "pkmflex_commit", map->commit);
-    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "case_file", map->case_file);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_str_attr(io, file, "/", "case_file_sha256", map->case_sha256);
-    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "created", created);
-    if (rc == PKM_OK)
-        rc =
-            pkm_h5_write_str_attr(io, file, "/", "formulation", formulation_name(map->formulation));
-    if (rc == PKM_OK)
-        rc =
-            pkm_h5_write_str_attr(io, file, "/", "eigensolver", eigensolver_name(map->eigensolver));
-    if (rc == PKM_OK) rc = pkm_h5_write_int_attr(io, file, "/", "nev", H5T_STD_I32LE, map->nev);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_int_attr(io, file, "/", "ncv", H5T_STD_I32LE, map->opts.ncv);
-    if (rc == PKM_OK) rc = pkm_h5_write_f64_attr(io, file, "/", "sigma", map->opts.sigma);
-    if (rc == PKM_OK) rc = pkm_h5_write_f64_attr(io, file, "/", "tol", map->opts.tol);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_int_attr(io, file, "/", "maxiter", H5T_STD_I32LE, map->opts.maxiter);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_f64_attr(io, file, "/", "max_residual", map->opts.max_residual);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_f64_attr(io, file, "/", "max_backward_error",
-                                   map->opts.max_backward_error);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_int_attr(io, file, "/", "ncoord", H5T_STD_I64LE, map->ncoord);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_str_attr(io, file, "/", "tracking", pkm_h5_tracking_names[map->tracking]);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_str_attr(io, file, "/", "tracking_note", map->tracking_note);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_f64_attr(io, file, "/", "mac_threshold", map->track.mac_threshold);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_f64_attr(io, file, "/", "cluster_tol", map->track.cluster_tol);
-    return rc;
-}
-
 /* /parameters: one attribute per resolved case parameter, named by its key: float64 in SI, int64,
  * or the choice name. Their keys are listed in the root attribute parameter_keys, so that the
  * reader opens each one by name: listing a group's attributes by index (H5Aget_name_by_idx) made
@@ -218,6 +125,62 @@ static pkm_status write_params(const h5io *io, hid_t file, const pkm_map *map)
     }
     if (H5Gclose(g) < 0 && rc == PKM_OK)
         rc = H5_FAIL(io, PKM_ERR_IO, "cannot close group /parameters");
+    return rc;
+}
+
+/* Root attribute e of the table (pkm/map.h) from its field: an INT in its field's width. */
+static pkm_status write_table_attr(const h5io *io, hid_t file, const pkm_map *map,
+                                   const pkm_map_attr *e)
+{
+    const char *field = (const char *)map + e->offset;
+    int64_t i = 0;
+    int n = 0;
+    char list[LIST_LEN];
+    switch (e->kind) {
+    case PKM_MAP_ATTR_STRING:
+        return pkm_h5_write_str_attr(io, file, "/", e->name, field);
+    case PKM_MAP_ATTR_INT:
+        if (e->size == sizeof(int32_t)) {
+            int32_t v;
+            memcpy(&v, field, sizeof(v));
+            i = v;
+        } else {
+            memcpy(&i, field, sizeof(i));
+        }
+        return pkm_h5_write_int_attr(io, file, "/", e->name,
+                                     e->size == sizeof(int32_t) ? H5T_STD_I32LE : H5T_STD_I64LE, i);
+    case PKM_MAP_ATTR_DOUBLE:
+    case PKM_MAP_ATTR_DOUBLES:
+        if (e->kind == PKM_MAP_ATTR_DOUBLES)
+            memcpy(&n, (const char *)map + e->count_offset, sizeof(n));
+        return pkm_h5_write_attr(io, file, "/", e->name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                                 (hsize_t)n, field);
+    case PKM_MAP_ATTR_CHOICE:
+    case PKM_MAP_ATTR_LIST: /* check_map made every name fit, choices and lists alike */
+        pkm_map_attr_text(e, map, list, sizeof(list));
+        return pkm_h5_write_str_attr(io, file, "/", e->name, list);
+    case PKM_MAP_ATTR_PARAMS:
+        return write_params(io, file, map);
+    }
+    return OWN_FAIL(io, PKM_ERR_INVALID, "attribute '%s' of unknown kind %d", e->name,
+                    (int)e->kind);
+}
+
+/* The root attributes: the file's name and version, every entry of the map's table, the time. */
+static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *map)
+{
+    pkm_status rc = pkm_h5_write_str_attr(io, file, "/", "format", MAP_FORMAT);
+    if (rc == PKM_OK)
+        rc = pkm_h5_write_int_attr(io, file, "/", "format_version", H5T_STD_I32LE,
+                                   MAP_FORMAT_VERSION);
+    for (int k = 0; k < pkm_map_attr_count && rc == PKM_OK; k++)
+        rc = write_table_attr(io, file, map, &pkm_map_attrs[k]);
+    char created[32] = "unknown";
+    const time_t now = time(NULL);
+    struct tm utc;
+    if (now != (time_t)-1 && gmtime_r(&now, &utc) != NULL)
+        strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &utc);
+    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "created", created);
     return rc;
 }
 
@@ -324,7 +287,6 @@ static pkm_status write_contents(const h5io *io, hid_t file, const pkm_map *map)
     const int r = map->naxes;
 
     pkm_status rc = write_root_attrs(io, file, map);
-    if (rc == PKM_OK) rc = write_params(io, file, map);
     if (rc == PKM_OK) rc = write_grid(io, file, map);
     if (rc == PKM_OK)
         rc = write_described(io, file, "freq_hz", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1, dims,

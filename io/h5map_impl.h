@@ -19,9 +19,4 @@ _Static_assert(LIST_LEN >= PKM_POSE_MAX * (PKM_MAP_NAME_LEN + 1),
 /* The root attribute parameter_keys: every key of /parameters, comma-separated. */
 #define KEYS_LEN (PKM_MAP_MAX_PARAMS * sizeof(((pkm_map_param *)0)->key))
 
-/* The names of the two-valued settings in the file, indexed by their enum values; the writer
- * and the reader use the same tables. */
-extern const char *const pkm_h5_formulation_names[2];
-extern const char *const pkm_h5_tracking_names[2];
-
 #endif

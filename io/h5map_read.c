@@ -14,22 +14,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Split a comma-separated list into at most max names. */
-static pkm_status split_names(const h5io *io, const char *attr, const char *list,
-                              char (*names)[PKM_MAP_NAME_LEN], int max, int *n)
+/* LIST entry e of the table (pkm/map.h): a comma-separated list split into at most max_count
+ * names of its fields. */
+static pkm_status split_names(const h5io *io, const pkm_map_attr *e, const char *list, pkm_map *map)
 {
-    *n = 0;
+    char *base = (char *)map + e->offset;
+    int n = 0;
     const char *p = list;
     for (;;) {
         const size_t len = strcspn(p, ",");
-        if (len == 0 || len >= PKM_MAP_NAME_LEN || *n == max)
+        if (len == 0 || len >= e->size || n == e->max_count)
             return OWN_FAIL(io, PKM_ERR_PARSE,
                             "attribute '%s' = '%s': expected 1 to %d "
-                            "comma-separated names of 1 to %d characters",
-                            attr, list, max, PKM_MAP_NAME_LEN - 1);
-        memcpy(names[*n], p, len);
-        names[*n][len] = '\0';
-        (*n)++;
+                            "comma-separated names of 1 to %zu characters",
+                            e->name, list, e->max_count, e->size - 1);
+        char *name = base + (size_t)n * e->stride;
+        memcpy(name, p, len);
+        name[len] = '\0';
+        n++;
+        memcpy((char *)map + e->count_offset, &n, sizeof(n));
         if (p[len] == '\0') return PKM_OK;
         p += len + 1;
     }
@@ -139,34 +142,10 @@ static pkm_status read_params(const h5io *io, hid_t file, pkm_map *map)
     return rc;
 }
 
-/* Version 3: provenance beyond the parameters. */
-static pkm_status read_provenance(const h5io *io, hid_t file, pkm_map *map)
-{
-    pkm_status rc =
-        pkm_h5_read_str_attr(io, file, "/", "pkmflex_commit", map->commit, sizeof(map->commit));
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_str_attr(io, file, "/", "case_file", map->case_file,
-                                  sizeof(map->case_file));
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_str_attr(io, file, "/", "case_file_sha256", map->case_sha256,
-                                  sizeof(map->case_sha256));
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_num_attr(io, file, "/", "max_backward_error", H5T_NATIVE_DOUBLE, 0, 1,
-                                  &map->opts.max_backward_error);
-    if (rc == PKM_OK) rc = read_params(io, file, map);
-    return rc;
-}
-
-/* Version 2: how the ids were made, the links, and /modes if present. */
+/* Version 2: the links, and /modes if present. */
 static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
 {
-    int which = 0;
-    pkm_status rc =
-        pkm_h5_read_choice_attr(io, file, "/", "tracking", pkm_h5_tracking_names, 2, &which);
-    map->tracking = (pkm_tracking)which;
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_str_attr(io, file, "/", "tracking_note", map->tracking_note,
-                                  sizeof(map->tracking_note));
+    pkm_status rc = PKM_OK;
     hsize_t dims[PKM_MAP_MAX_AXES + 2];
     for (int a = 0; a < map->naxes; a++)
         dims[a] = (hsize_t)map->axes[a].count;
@@ -225,40 +204,46 @@ static pkm_status check_results_size(const h5io *io, hid_t file, const pkm_map *
     return rc;
 }
 
-/* The solver settings: formulation, eigensolver, nev, ARPACK and acceptance options, ncoord. */
-static pkm_status read_solver_attrs(const h5io *io, hid_t file, pkm_map *map)
+/* Root attribute e of the table (pkm/map.h) into its field: an INT within [lo, hi], a CHOICE one
+ * of its names, a LIST of at most max_count names. */
+static pkm_status read_table_attr(const h5io *io, hid_t file, pkm_map *map, const pkm_map_attr *e)
 {
-    pkm_status rc = PKM_OK;
+    char *field = (char *)map + e->offset;
+    char text[LIST_LEN];
+    const char *names[16];
+    int n = 0, i32 = 0;
     int64_t i = 0;
-    int which = 0;
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_choice_attr(io, file, "/", "formulation", pkm_h5_formulation_names, 2,
-                                     &which);
-    map->formulation = (pkm_formulation)which;
-    const char *eig_names[PKM_EIGENSOLVER_COUNT];
-    for (int k = 0; k < PKM_EIGENSOLVER_COUNT; k++)
-        eig_names[k] = pkm_eigensolver_types[k].name;
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_choice_attr(io, file, "/", "eigensolver", eig_names, PKM_EIGENSOLVER_COUNT,
-                                     &which);
-    map->eigensolver = (pkm_eigensolver)which;
-    if (rc == PKM_OK) rc = pkm_h5_read_int_attr(io, file, "/", "nev", 1, INT32_MAX, &i);
-    map->nev = map->opts.nev = (int)i;
-    if (rc == PKM_OK) rc = pkm_h5_read_int_attr(io, file, "/", "ncv", 0, INT32_MAX, &i);
-    map->opts.ncv = (int)i;
-    if (rc == PKM_OK) rc = pkm_h5_read_int_attr(io, file, "/", "maxiter", 0, INT32_MAX, &i);
-    map->opts.maxiter = (int)i;
-    if (rc == PKM_OK)
-        rc =
-            pkm_h5_read_num_attr(io, file, "/", "sigma", H5T_NATIVE_DOUBLE, 0, 1, &map->opts.sigma);
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_num_attr(io, file, "/", "tol", H5T_NATIVE_DOUBLE, 0, 1, &map->opts.tol);
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_num_attr(io, file, "/", "max_residual", H5T_NATIVE_DOUBLE, 0, 1,
-                                  &map->opts.max_residual);
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_int_attr(io, file, "/", "ncoord", 0, INT64_MAX, &map->ncoord);
-    return rc;
+    pkm_status rc = PKM_OK;
+    switch (e->kind) {
+    case PKM_MAP_ATTR_STRING:
+        return pkm_h5_read_str_attr(io, file, "/", e->name, field, e->size);
+    case PKM_MAP_ATTR_INT:
+        rc = pkm_h5_read_int_attr(io, file, "/", e->name, e->lo, e->hi, &i);
+        if (e->size == sizeof(int32_t)) {
+            const int32_t v = (int32_t)i; /* within [lo, hi], which the field holds */
+            memcpy(field, &v, sizeof(v));
+        } else {
+            memcpy(field, &i, sizeof(i));
+        }
+        return rc;
+    case PKM_MAP_ATTR_DOUBLE:
+    case PKM_MAP_ATTR_DOUBLES:
+        n = 1;
+        if (e->kind == PKM_MAP_ATTR_DOUBLES) memcpy(&n, (char *)map + e->count_offset, sizeof(n));
+        return pkm_h5_read_num_attr(io, file, "/", e->name, H5T_NATIVE_DOUBLE, 0, n, field);
+    case PKM_MAP_ATTR_CHOICE:
+        while (n < (int)(sizeof(names) / sizeof(names[0])) && (names[n] = e->choice(n)) != NULL)
+            n++;
+        rc = pkm_h5_read_choice_attr(io, file, "/", e->name, names, n, &i32);
+        memcpy(field, &i32, sizeof(i32));
+        return rc;
+    case PKM_MAP_ATTR_LIST:
+        rc = pkm_h5_read_str_attr(io, file, "/", e->name, text, sizeof(text));
+        return rc == PKM_OK ? split_names(io, e, text, map) : rc;
+    case PKM_MAP_ATTR_PARAMS:
+        return read_params(io, file, map);
+    }
+    return OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of unknown kind %d", e->name, (int)e->kind);
 }
 
 static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
@@ -272,36 +257,13 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
     if (rc == PKM_OK)
         rc = pkm_h5_read_int_attr(io, file, "/", "format_version", 1, MAP_FORMAT_VERSION, &i);
     const int version = (int)i;
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_str_attr(io, file, "/", "case", map->case_name, sizeof(map->case_name));
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_str_attr(io, file, "/", "pkmflex_version", map->version,
-                                  sizeof(map->version));
+    /* What an older version lacks: no commit, the default tracking settings. */
     snprintf(map->commit, sizeof(map->commit), "unknown");
-    if (rc == PKM_OK && version >= 3) rc = read_provenance(io, file, map);
-    /* Version 1 had no tracking settings nor case parameters: the defaults apply. */
     map->track = pkm_track_opts_default();
-    if (rc == PKM_OK && version >= 2)
-        rc = pkm_h5_read_str_attr(io, file, "/", "case_parameters", map->case_params,
-                                  sizeof(map->case_params));
-    if (rc == PKM_OK && version >= 2)
-        rc = pkm_h5_read_num_attr(io, file, "/", "mac_threshold", H5T_NATIVE_DOUBLE, 0, 1,
-                                  &map->track.mac_threshold);
-    if (rc == PKM_OK && version >= 2)
-        rc = pkm_h5_read_num_attr(io, file, "/", "cluster_tol", H5T_NATIVE_DOUBLE, 0, 1,
-                                  &map->track.cluster_tol);
-    if (rc == PKM_OK) rc = pkm_h5_read_str_attr(io, file, "/", "pose_names", text, sizeof(text));
-    if (rc == PKM_OK)
-        rc = split_names(io, "pose_names", text, map->pose_names, PKM_POSE_MAX, &map->npose);
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_num_attr(io, file, "/", "base_pose", H5T_NATIVE_DOUBLE, 0, map->npose,
-                                  map->base_pose);
-    if (rc == PKM_OK) rc = read_solver_attrs(io, file, map);
-    if (rc == PKM_OK) rc = pkm_h5_read_str_attr(io, file, "/", "axes", text, sizeof(text));
-    char axis_names[PKM_MAP_MAX_AXES][PKM_MAP_NAME_LEN];
-    if (rc == PKM_OK) rc = split_names(io, "axes", text, axis_names, PKM_MAP_MAX_AXES, &map->naxes);
-    for (int a = 0; a < map->naxes && rc == PKM_OK; a++)
-        memcpy(map->axes[a].name, axis_names[a], sizeof(axis_names[a]));
+    for (int k = 0; k < pkm_map_attr_count && rc == PKM_OK; k++)
+        if (pkm_map_attrs[k].since <= version)
+            rc = read_table_attr(io, file, map, &pkm_map_attrs[k]);
+    map->opts.nev = map->nev;
     if (rc == PKM_OK && H5Lexists(file, "grid", H5P_DEFAULT) <= 0)
         rc = OWN_FAIL(io, PKM_ERR_PARSE, "group /grid is missing");
     for (int a = 0; a < map->naxes && rc == PKM_OK; a++) {
@@ -317,8 +279,14 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
     rc = check_results_size(io, file, map);
     if (rc != PKM_OK) return rc;
 
+    /* pkm_map_alloc resets how the ids were made; the file says. */
+    const pkm_tracking tracking = map->tracking;
+    char note[sizeof(map->tracking_note)];
+    memcpy(note, map->tracking_note, sizeof(note));
     rc = pkm_map_alloc(map, io->ctx);
     if (rc != PKM_OK) return rc;
+    map->tracking = tracking;
+    memcpy(map->tracking_note, note, sizeof(note));
     hsize_t dims[PKM_MAP_MAX_AXES + 1];
     for (int a = 0; a < map->naxes; a++)
         dims[a] = (hsize_t)map->axes[a].count;
