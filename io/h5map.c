@@ -13,6 +13,23 @@
 #include <string.h>
 #include <time.h>
 
+const pkm_h5_map_file_attr pkm_h5_map_file_attrs[PKM_H5_MAP_FILE_ATTRS] = {
+    {"format", "string"}, {"format_version", "int32"}, {"created", "string"}};
+
+const char *pkm_h5_map_attr_type(const pkm_map_attr *e)
+{
+    switch (e->kind) {
+    case PKM_MAP_ATTR_INT:
+        return e->size == sizeof(int32_t) ? "int32" : "int64";
+    case PKM_MAP_ATTR_DOUBLE:
+        return "float64";
+    case PKM_MAP_ATTR_DOUBLES:
+        return "float64 array";
+    default:
+        return "string";
+    }
+}
+
 /* 1 if s is a NUL-terminated string of 1 to cap - 1 characters without any of `bad`. */
 static int good_name(const char *s, size_t cap, const char *bad)
 {

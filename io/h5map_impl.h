@@ -19,4 +19,16 @@ _Static_assert(LIST_LEN >= PKM_POSE_MAX * (PKM_MAP_NAME_LEN + 1),
 /* The root attribute parameter_keys: every key of /parameters, comma-separated. */
 #define KEYS_LEN (PKM_MAP_MAX_PARAMS * sizeof(((pkm_map_param *)0)->key))
 
+/* The root attributes the file writes itself, not a pkm_map field (io/h5map.c,
+ * write_root_attrs), with their types as docs/hdf5-layout.md names them. */
+typedef struct pkm_h5_map_file_attr {
+    const char *name, *type;
+} pkm_h5_map_file_attr;
+#define PKM_H5_MAP_FILE_ATTRS 3
+extern const pkm_h5_map_file_attr pkm_h5_map_file_attrs[PKM_H5_MAP_FILE_ATTRS];
+
+/* The file type of entry e of pkm_map_attrs, as docs/hdf5-layout.md names it: "string", "int32"
+ * or "int64" (the width of its field), "float64", "float64 array". */
+const char *pkm_h5_map_attr_type(const pkm_map_attr *e);
+
 #endif
