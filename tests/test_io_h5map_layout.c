@@ -200,6 +200,52 @@ static void test_table_well_formed(void **state)
     }
 }
 
+/* Field of entry e changed in map: another string, number or choice, another name or value. */
+static void perturb(const pkm_map_attr *e, pkm_map *map)
+{
+    char *field = (char *)map + e->offset;
+    if (e->kind == PKM_MAP_ATTR_STRING || e->kind == PKM_MAP_ATTR_LIST) {
+        field[0] = field[0] == 'z' ? 'y' : 'z';
+    } else if (e->kind == PKM_MAP_ATTR_INT || e->kind == PKM_MAP_ATTR_CHOICE) {
+        field[0] ^= 1; /* little or big endian, int or int64_t: another value */
+    } else if (e->kind == PKM_MAP_ATTR_DOUBLE || e->kind == PKM_MAP_ATTR_DOUBLES) {
+        double v;
+        memcpy(&v, field, sizeof(v));
+        v = 2.0 * v + 1.0;
+        memcpy(field, &v, sizeof(v));
+    } else {
+        map->params[0].value += 1.0;
+    }
+}
+
+/* pkm_map_same_setup by the table: a change of any entry that belongs to the computation is an
+ * error naming it (its label's words), a change of a record is not. */
+static void test_same_setup_by_table(void **state)
+{
+    (void)state;
+    pkm_map a, b;
+    make_map(&a);
+    pkm_ctx ctx;
+    for (int k = 0; k < pkm_map_attr_count; k++) {
+        const pkm_map_attr *e = &pkm_map_attrs[k];
+        make_map(&b);
+        perturb(e, &b);
+        pkm_ctx_clear(&ctx);
+        const pkm_status st = pkm_map_same_setup(&a, &b, &ctx);
+        if (e->same == PKM_MAP_RECORD) {
+            assert_pkm_ok(st, &ctx);
+        } else {
+            assert_int_equal(st, PKM_ERR_INVALID);
+            if (e->same == PKM_MAP_SAME_VALUE) {
+                assert_non_null(strstr(ctx.msg, e->group));
+                assert_non_null(strstr(ctx.msg, " against "));
+            }
+        }
+        pkm_map_free(&b);
+    }
+    pkm_map_free(&a);
+}
+
 typedef struct seen {
     int count, bad;
     char why[256];
@@ -258,10 +304,9 @@ static void test_file_matches_code(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_doc_matches_code),
-        cmocka_unit_test(test_drift_is_caught),
-        cmocka_unit_test(test_table_well_formed),
-        cmocka_unit_test(test_file_matches_code),
+        cmocka_unit_test(test_doc_matches_code),    cmocka_unit_test(test_drift_is_caught),
+        cmocka_unit_test(test_table_well_formed),   cmocka_unit_test(test_file_matches_code),
+        cmocka_unit_test(test_same_setup_by_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

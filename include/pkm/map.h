@@ -209,7 +209,8 @@ pkm_status pkm_map_same_grid(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
 /* pkm_map_same_grid, and the same case, resolved case parameters (by value, in any order:
  * "material.E=74GPa" equals the built-in 74e9), pkmflex version and commit, nev, formulation,
  * eigensolver, modal options and tracking options: b continues the computation of a. The
- * message names the first difference, a's value first. */
+ * entries of pkm_map_attrs are compared in their order (PKM_MAP_RECORD ones not); the message
+ * names the first difference, a's value first. */
 pkm_status pkm_map_same_setup(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
 
 /* Mode tracking over the grid from map->modes (pkm/track.h), with the Euclidean MAC of the
