@@ -14,7 +14,7 @@
 #include <time.h>
 
 const pkm_h5_map_file_attr pkm_h5_map_file_attrs[PKM_H5_MAP_FILE_ATTRS] = {
-    {"format", "string"}, {"format_version", "int32"}, {"created", "string"}};
+    {"format", "string"}, {"format_version", "int32"}};
 
 const char *pkm_h5_map_attr_type(const pkm_map_attr *e)
 {
@@ -178,12 +178,20 @@ static pkm_status write_table_attr(const h5io *io, hid_t file, const pkm_map *ma
         return pkm_h5_write_str_attr(io, file, "/", e->name, list);
     case PKM_MAP_ATTR_PARAMS:
         return write_params(io, file, map);
+    case PKM_MAP_ATTR_WRITTEN: {
+        char created[32] = "unknown";
+        const time_t now = time(NULL);
+        struct tm utc;
+        if (now != (time_t)-1 && gmtime_r(&now, &utc) != NULL)
+            strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &utc);
+        return pkm_h5_write_str_attr(io, file, "/", e->name, created);
+    }
     }
     return OWN_FAIL(io, PKM_ERR_INVALID, "attribute '%s' of unknown kind %d", e->name,
                     (int)e->kind);
 }
 
-/* The root attributes: the file's name and version, every entry of the map's table, the time. */
+/* The root attributes: the file's name and version, then every entry of the map's table. */
 static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *map)
 {
     pkm_status rc = pkm_h5_write_str_attr(io, file, "/", "format", MAP_FORMAT);
@@ -192,12 +200,6 @@ static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *ma
                                    MAP_FORMAT_VERSION);
     for (int k = 0; k < pkm_map_attr_count && rc == PKM_OK; k++)
         rc = write_table_attr(io, file, map, &pkm_map_attrs[k]);
-    char created[32] = "unknown";
-    const time_t now = time(NULL);
-    struct tm utc;
-    if (now != (time_t)-1 && gmtime_r(&now, &utc) != NULL)
-        strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &utc);
-    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "created", created);
     return rc;
 }
 

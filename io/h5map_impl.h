@@ -19,12 +19,12 @@ _Static_assert(LIST_LEN >= PKM_POSE_MAX * (PKM_MAP_NAME_LEN + 1),
 /* The root attribute parameter_keys: every key of /parameters, comma-separated. */
 #define KEYS_LEN (PKM_MAP_MAX_PARAMS * sizeof(((pkm_map_param *)0)->key))
 
-/* The root attributes the file writes itself, not a pkm_map field (io/h5map.c,
+/* The root attributes that name the format, written before the table's (io/h5map.c,
  * write_root_attrs), with their types as docs/hdf5-layout.md names them. */
 typedef struct pkm_h5_map_file_attr {
     const char *name, *type;
 } pkm_h5_map_file_attr;
-#define PKM_H5_MAP_FILE_ATTRS 3
+#define PKM_H5_MAP_FILE_ATTRS 2
 extern const pkm_h5_map_file_attr pkm_h5_map_file_attrs[PKM_H5_MAP_FILE_ATTRS];
 
 /* The file type of entry e of pkm_map_attrs, as docs/hdf5-layout.md names it: "string", "int32"

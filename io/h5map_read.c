@@ -242,6 +242,8 @@ static pkm_status read_table_attr(const h5io *io, hid_t file, pkm_map *map, cons
         return rc == PKM_OK ? split_names(io, e, text, map) : rc;
     case PKM_MAP_ATTR_PARAMS:
         return read_params(io, file, map);
+    case PKM_MAP_ATTR_WRITTEN:
+        return PKM_OK; /* a record of the file, not of the map */
     }
     return OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' of unknown kind %d", e->name, (int)e->kind);
 }

@@ -47,7 +47,7 @@ static const char *tracking_choice(int v)
 #define DBL(n, f, v)     .name = n, .kind = PKM_MAP_ATTR_DOUBLE, FIELD_AT(f), .since = v
 #define CHOICE(n, f, fn) .name = n, .kind = PKM_MAP_ATTR_CHOICE, FIELD_AT(f), .choice = fn
 
-/* In the order of the file's root attributes (after format and format_version, before created):
+/* In the order of the file's root attributes, after format and format_version:
  * a reader fills pose_names (npose) before base_pose, and axes before the grid. */
 const pkm_map_attr pkm_map_attrs[] = {
     {.name = "case",
@@ -91,6 +91,7 @@ const pkm_map_attr pkm_map_attrs[] = {
     STR("case_file", case_file, 3, PKM_MAP_RECORD),
     /* The case file's bytes are not compared: its parameters are, by value. */
     STR("case_file_sha256", case_sha256, 3, PKM_MAP_RECORD),
+    {.name = "created", .kind = PKM_MAP_ATTR_WRITTEN, .since = 1, .same = PKM_MAP_RECORD},
     {CHOICE("formulation", formulation, formulation_choice), .since = 1,
      VALUE("formulation/eigensolver ", "%s")},
     {CHOICE("eigensolver", eigensolver, eigensolver_choice), .since = 1,

@@ -113,7 +113,8 @@ typedef struct pkm_map {
 } pkm_map;
 
 /* The settings and provenance of a map, described once: one entry per root attribute of a map
- * file that a pkm_map field holds, in the order they are written. The HDF5 writer and reader
+ * file after format and format_version (every one a pkm_map field holds, and the time of
+ * writing), in the order they are written. The HDF5 writer and reader
  * (io/h5map*.c) iterate it, adding only the file types (an INT is stored in its field's width, a
  * DOUBLE as float64, the others as strings), and pkm_map_same_setup compares by it; a test holds
  * it against docs/hdf5-layout.md. The table lives here, not in io/, because the resume check it
@@ -126,8 +127,9 @@ typedef enum pkm_map_attr_kind {
     PKM_MAP_ATTR_CHOICE,  /* enum field (int-sized), stored as the name choice(value) */
     PKM_MAP_ATTR_LIST,    /* names char[size] every stride bytes, count at count_offset, joined
                              with ',' */
-    PKM_MAP_ATTR_PARAMS   /* the resolved case parameters (nparams, params): their keys, joined
+    PKM_MAP_ATTR_PARAMS,  /* the resolved case parameters (nparams, params): their keys, joined
                              with ','; their values in the group /parameters */
+    PKM_MAP_ATTR_WRITTEN  /* no field: the UTC time the writer writes the file, not read */
 } pkm_map_attr_kind;
 
 /* How pkm_map_same_setup compares an entry. */
