@@ -1,90 +1,33 @@
-/* io/h5map.c: frequency maps in HDF5 files (layout in docs/hdf5-layout.md).
- * SPDX-License-Identifier: LGPL-2.1-or-later
- *
- * Every HDF5 call is checked (ids and herr_t are negative on failure) and every id is closed on
- * one cleanup path in reverse order of opening. The library never prints: HDF5's automatic error
- * printing is per-thread state of the default error stack, so the two entry points switch it off
- * and restore the caller's handler on return (HDF5 User Guide, "HDF5 Error Handling"). The cause
- * of a failure is the innermost entry of the error stack, taken with H5Ewalk2(H5E_WALK_UPWARD)
- * right after the failed call, before any other API call clears the stack. */
-#define _POSIX_C_SOURCE 200809L /* gmtime_r, fsync, lstat, unlink */
+/* io/h5map.c: writing frequency maps to HDF5 files (layout in docs/hdf5-layout.md), through the
+ * io layer's HDF5 helpers (io/h5_impl.h: errors, attributes, checksummed datasets, the file
+ * built in memory and renamed into place).
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#define _POSIX_C_SOURCE 200809L /* gmtime_r */
 
 #include "io/h5map_impl.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
-/* ---------------------------------------------------------------------------------------------
- * Errors */
+const pkm_h5_map_file_attr pkm_h5_map_file_attrs[PKM_H5_MAP_FILE_ATTRS] = {
+    {"format", "string"}, {"format_version", "int32"}};
 
-static herr_t innermost_cb(unsigned n, const H5E_error2_t *err, void *data)
+const char *pkm_h5_map_attr_type(const pkm_map_attr *e)
 {
-    /* Walking upward, entry 0 is the deepest function: the real cause (e.g. the errno of the
-     * open in the file driver) rather than the API-level "unable to create file". */
-    if (n == 0) {
-        char *out = data;
-        snprintf(out, 256, "%s: %s", err->func_name ? err->func_name : "?",
-                 err->desc ? err->desc : "?");
-        /* One line: the sec2 driver's descriptions hold ctime()'s newline. */
-        for (char *c = out; *c != '\0'; c++)
-            if (*c == '\n' || *c == '\r' || *c == '\t') *c = ' ';
+    switch (e->kind) {
+    case PKM_MAP_ATTR_INT:
+        return e->size == sizeof(int32_t) ? "int32" : "int64";
+    case PKM_MAP_ATTR_DOUBLE:
+        return "float64";
+    case PKM_MAP_ATTR_DOUBLES:
+        return "float64 array";
+    default:
+        return "string";
     }
-    return 0;
-}
-
-pkm_status pkm_h5_fail_at(const h5io *io, pkm_status st, int with_cause, const char *file, int line,
-                          const char *fmt, ...)
-{
-    char cause[256] = "";
-    if (with_cause) H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost_cb, cause);
-    char what[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
-    va_end(ap);
-    if (cause[0] != '\0')
-        return pkm_ctx_fail(io->ctx, st, file, line, "%s: %s (HDF5: %s)", io->path, what, cause);
-    return pkm_ctx_fail(io->ctx, st, file, line, "%s: %s", io->path, what);
-}
-
-void pkm_h5_quiet_begin(h5_quiet *q)
-{
-    q->func = NULL;
-    q->data = NULL;
-    q->saved = H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data) >= 0;
-    if (q->saved) H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-}
-
-void pkm_h5_quiet_end(const h5_quiet *q)
-{
-    if (q->saved) H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
-}
-
-/* ---------------------------------------------------------------------------------------------
- * Writing */
-
-const char *const pkm_h5_formulation_names[2] = {
-    [PKM_FORM_TREE] = "tree", [PKM_FORM_NODAL] = "nodal"};
-const char *const pkm_h5_tracking_names[2] = {[PKM_TRACK_RANK] = "rank", [PKM_TRACK_MAC] = "mac"};
-
-static const char *formulation_name(pkm_formulation f)
-{
-    return ((unsigned)f < 2u) ? pkm_h5_formulation_names[f] : NULL;
-}
-
-static const char *eigensolver_name(pkm_eigensolver e)
-{
-    const pkm_eigensolver_type *t = pkm_eigensolver_type_of(e);
-    return t != NULL ? t->name : NULL;
 }
 
 /* 1 if s is a NUL-terminated string of 1 to cap - 1 characters without any of `bad`. */
@@ -111,27 +54,22 @@ static pkm_status check_map(const h5io *io, const pkm_map *map)
     if (map->modes != NULL && map->ncoord < 1)
         return OWN_FAIL(io, PKM_ERR_INVALID, "map has mode vectors of %lld coordinates",
                         (long long)map->ncoord);
-    if (memchr(map->case_name, '\0', sizeof(map->case_name)) == NULL ||
-        memchr(map->case_params, '\0', sizeof(map->case_params)) == NULL ||
-        memchr(map->tracking_note, '\0', sizeof(map->tracking_note)) == NULL ||
-        memchr(map->case_file, '\0', sizeof(map->case_file)) == NULL ||
-        memchr(map->case_sha256, '\0', sizeof(map->case_sha256)) == NULL ||
-        memchr(map->version, '\0', sizeof(map->version)) == NULL ||
-        memchr(map->commit, '\0', sizeof(map->commit)) == NULL)
-        return OWN_FAIL(io, PKM_ERR_INVALID,
-                        "case name, parameters or tracking note is not "
-                        "terminated");
+    for (int k = 0; k < pkm_map_attr_count; k++) {
+        const pkm_map_attr *e = &pkm_map_attrs[k];
+        const char *field = (const char *)map + e->offset;
+        int v = 0;
+        if (e->kind == PKM_MAP_ATTR_STRING && memchr(field, '\0', e->size) == NULL)
+            return OWN_FAIL(io, PKM_ERR_INVALID, "attribute '%s' is not terminated", e->name);
+        if (e->kind == PKM_MAP_ATTR_CHOICE) memcpy(&v, field, sizeof(v));
+        if (e->kind == PKM_MAP_ATTR_CHOICE && e->choice(v) == NULL)
+            return OWN_FAIL(io, PKM_ERR_INVALID, "unknown %s %d", e->name, v);
+    }
     if (map->nparams < 0 || map->nparams > PKM_MAP_MAX_PARAMS)
         return OWN_FAIL(io, PKM_ERR_INVALID, "%d case parameters", map->nparams);
     for (int k = 0; k < map->nparams; k++)
         if (!good_name(map->params[k].key, sizeof(map->params[k].key), "/,") ||
             memchr(map->params[k].choice, '\0', sizeof(map->params[k].choice)) == NULL)
             return OWN_FAIL(io, PKM_ERR_INVALID, "case parameter %d has a bad name or choice", k);
-    if (map->tracking != PKM_TRACK_RANK && map->tracking != PKM_TRACK_MAC)
-        return OWN_FAIL(io, PKM_ERR_INVALID, "unknown tracking %d", (int)map->tracking);
-    if (formulation_name(map->formulation) == NULL || eigensolver_name(map->eigensolver) == NULL)
-        return OWN_FAIL(io, PKM_ERR_INVALID, "unknown formulation %d or eigensolver %d",
-                        (int)map->formulation, (int)map->eigensolver);
     for (int k = 0; k < map->npose; k++)
         if (!good_name(map->pose_names[k], PKM_MAP_NAME_LEN, ","))
             return OWN_FAIL(io, PKM_ERR_INVALID,
@@ -161,116 +99,6 @@ static pkm_status check_map(const h5io *io, const pkm_map *map)
     return PKM_OK;
 }
 
-/* Attribute NAME of OBJ (named OBJNAME in messages): n values (n = 0: scalar) of memory type
- * mtype stored as ftype. */
-static pkm_status write_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                             hid_t ftype, hid_t mtype, hsize_t n, const void *buf)
-{
-    pkm_status rc = PKM_OK;
-    hid_t space = H5I_INVALID_HID, attr = H5I_INVALID_HID;
-    space = (n == 0) ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, NULL);
-    if (space < 0) {
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot create the dataspace of attribute '%s' of %s", name,
-                     objname);
-        goto done;
-    }
-    attr = H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
-    if (attr < 0) {
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot create attribute '%s' of %s", name, objname);
-        goto done;
-    }
-    if (H5Awrite(attr, mtype, buf) < 0)
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot write attribute '%s' of %s", name, objname);
-done:
-    if (attr >= 0 && H5Aclose(attr) < 0 && rc == PKM_OK)
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot close attribute '%s' of %s", name, objname);
-    if (space >= 0) H5Sclose(space);
-    return rc;
-}
-
-/* Scalar string attribute: fixed-length UTF-8 of strlen + 1 bytes, null-terminated. Never
- * variable-length: those live in the file's global heap, whose reader in libhdf5 1.10.8 overflows
- * or hangs on a crafted file (tests/fuzz/known/), so the reader refuses them (h5map_read.c). */
-static pkm_status write_str_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                                 const char *value)
-{
-    hid_t type = H5Tcopy(H5T_C_S1);
-    if (type < 0) return H5_FAIL(io, PKM_ERR_IO, "cannot create a string type");
-    pkm_status rc = PKM_OK;
-    if (H5Tset_size(type, strlen(value) + 1) < 0 || H5Tset_strpad(type, H5T_STR_NULLTERM) < 0 ||
-        H5Tset_cset(type, H5T_CSET_UTF8) < 0)
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot create a string type");
-    else
-        rc = write_attr(io, obj, objname, name, type, type, 0, value);
-    H5Tclose(type);
-    return rc;
-}
-
-static pkm_status write_int_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                                 hid_t ftype, int64_t value)
-{
-    return write_attr(io, obj, objname, name, ftype, H5T_NATIVE_INT64, 0, &value);
-}
-
-static pkm_status write_f64_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                                 double value)
-{
-    return write_attr(io, obj, objname, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &value);
-}
-
-/* Chunk shape: whole trailing dimensions (for the maps, the last axis x nev) and as many of the
- * leading ones as fit in CHUNK_BYTES; a small map is a single chunk. */
-static void chunk_shape(int rank, const hsize_t *dims, size_t elsize, hsize_t *chunk)
-{
-    size_t bytes = elsize;
-    for (int d = rank - 1; d >= 0; d--) {
-        const hsize_t room = CHUNK_BYTES / bytes;
-        chunk[d] = dims[d] < room ? dims[d] : (room > 0 ? room : 1);
-        bytes *= (size_t)chunk[d];
-    }
-}
-
-/* Create and write dataset NAME in loc; on success *out is the open dataset (caller closes). */
-static pkm_status write_dataset(const h5io *io, hid_t loc, const char *name, const char *objname,
-                                hid_t ftype, hid_t mtype, int rank, const hsize_t *dims,
-                                const void *buf, hid_t *out)
-{
-    pkm_status rc = PKM_OK;
-    hid_t space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID, dset = H5I_INVALID_HID;
-    space = H5Screate_simple(rank, dims, NULL);
-    if (space < 0) {
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot create the dataspace of %s", objname);
-        goto done;
-    }
-    dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (dcpl < 0) {
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot create the creation properties of %s", objname);
-        goto done;
-    }
-    hsize_t chunk[PKM_MAP_MAX_AXES + 1];
-    chunk_shape(rank, dims, H5Tget_size(ftype), chunk);
-    if (H5Pset_chunk(dcpl, rank, chunk) < 0 || H5Pset_fletcher32(dcpl) < 0) {
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot set the chunks of %s", objname);
-        goto done;
-    }
-    dset = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    if (dset < 0) {
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot create dataset %s", objname);
-        goto done;
-    }
-    if (H5Dwrite(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot write dataset %s", objname);
-done:
-    if (rc != PKM_OK && dset >= 0) {
-        H5Dclose(dset);
-        dset = H5I_INVALID_HID;
-    }
-    if (dcpl >= 0) H5Pclose(dcpl);
-    if (space >= 0) H5Sclose(space);
-    *out = dset;
-    return rc;
-}
-
 /* write_dataset plus one string attribute, closed. */
 static pkm_status write_described(const h5io *io, hid_t loc, const char *name, hid_t ftype,
                                   hid_t mtype, int rank, const hsize_t *dims, const void *buf,
@@ -279,71 +107,11 @@ static pkm_status write_described(const h5io *io, hid_t loc, const char *name, h
     char objname[64];
     snprintf(objname, sizeof(objname), "/%s", name);
     hid_t dset = H5I_INVALID_HID;
-    pkm_status rc = write_dataset(io, loc, name, objname, ftype, mtype, rank, dims, buf, &dset);
-    if (rc == PKM_OK) rc = write_str_attr(io, dset, objname, attr, text);
+    pkm_status rc =
+        pkm_h5_write_dataset(io, loc, name, objname, ftype, mtype, rank, dims, buf, &dset);
+    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, dset, objname, attr, text);
     if (dset >= 0 && H5Dclose(dset) < 0 && rc == PKM_OK)
         rc = H5_FAIL(io, PKM_ERR_IO, "cannot close %s", objname);
-    return rc;
-}
-
-/* names[0..n-1] joined with ',' (the caller checked that they hold no ','). */
-static void join_names(char *out, size_t cap, const char *const *names, int n)
-{
-    size_t len = 0;
-    out[0] = '\0';
-    for (int k = 0; k < n && len < cap; k++)
-        len += (size_t)snprintf(out + len, cap - len, "%s%s", k > 0 ? "," : "", names[k]);
-}
-
-static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *map)
-{
-    char list[LIST_LEN], created[32] = "unknown";
-    const time_t now = time(NULL);
-    struct tm utc;
-    if (now != (time_t)-1 && gmtime_r(&now, &utc) != NULL)
-        strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &utc);
-
-    pkm_status rc = write_str_attr(io, file, "/", "format", MAP_FORMAT);
-    if (rc == PKM_OK)
-        rc = write_int_attr(io, file, "/", "format_version", H5T_STD_I32LE, MAP_FORMAT_VERSION);
-    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "case", map->case_name);
-    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "case_parameters", map->case_params);
-    const char *names[PKM_POSE_MAX] = {NULL};
-    for (int k = 0; k < map->npose; k++)
-        names[k] = map->pose_names[k];
-    join_names(list, sizeof(list), names, map->npose);
-    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "pose_names", list);
-    if (rc == PKM_OK)
-        rc = write_attr(io, file, "/", "base_pose", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-                        (hsize_t)map->npose, map->base_pose);
-    for (int a = 0; a < map->naxes; a++)
-        names[a] = map->axes[a].name;
-    join_names(list, sizeof(list), names, map->naxes);
-    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "axes", list);
-    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "pkmflex_version", map->version);
-    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "pkmflex_commit", map->commit);
-    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "case_file", map->case_file);
-    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "case_file_sha256", map->case_sha256);
-    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "created", created);
-    if (rc == PKM_OK)
-        rc = write_str_attr(io, file, "/", "formulation", formulation_name(map->formulation));
-    if (rc == PKM_OK)
-        rc = write_str_attr(io, file, "/", "eigensolver", eigensolver_name(map->eigensolver));
-    if (rc == PKM_OK) rc = write_int_attr(io, file, "/", "nev", H5T_STD_I32LE, map->nev);
-    if (rc == PKM_OK) rc = write_int_attr(io, file, "/", "ncv", H5T_STD_I32LE, map->opts.ncv);
-    if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "sigma", map->opts.sigma);
-    if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "tol", map->opts.tol);
-    if (rc == PKM_OK)
-        rc = write_int_attr(io, file, "/", "maxiter", H5T_STD_I32LE, map->opts.maxiter);
-    if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "max_residual", map->opts.max_residual);
-    if (rc == PKM_OK)
-        rc = write_f64_attr(io, file, "/", "max_backward_error", map->opts.max_backward_error);
-    if (rc == PKM_OK) rc = write_int_attr(io, file, "/", "ncoord", H5T_STD_I64LE, map->ncoord);
-    if (rc == PKM_OK)
-        rc = write_str_attr(io, file, "/", "tracking", pkm_h5_tracking_names[map->tracking]);
-    if (rc == PKM_OK) rc = write_str_attr(io, file, "/", "tracking_note", map->tracking_note);
-    if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "mac_threshold", map->track.mac_threshold);
-    if (rc == PKM_OK) rc = write_f64_attr(io, file, "/", "cluster_tol", map->track.cluster_tol);
     return rc;
 }
 
@@ -358,21 +126,80 @@ static pkm_status write_params(const h5io *io, hid_t file, const pkm_map *map)
     for (int k = 0; k < map->nparams; k++) /* fits: each key is shorter than its share */
         len += (size_t)snprintf(keys + len, sizeof(keys) - len, "%s%s", k > 0 ? "," : "",
                                 map->params[k].key);
-    pkm_status rc = write_str_attr(io, file, "/", "parameter_keys", keys);
+    pkm_status rc = pkm_h5_write_str_attr(io, file, "/", "parameter_keys", keys);
     if (rc != PKM_OK) return rc;
     hid_t g = H5Gcreate2(file, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0) return H5_FAIL(io, PKM_ERR_IO, "cannot create group /parameters");
     for (int k = 0; k < map->nparams && rc == PKM_OK; k++) {
         const pkm_map_param *q = &map->params[k];
         if (q->kind == PKM_PARAM_DOUBLE)
-            rc = write_f64_attr(io, g, "/parameters", q->key, q->value);
+            rc = pkm_h5_write_f64_attr(io, g, "/parameters", q->key, q->value);
         else if (q->kind == PKM_PARAM_INT)
-            rc = write_int_attr(io, g, "/parameters", q->key, H5T_STD_I64LE, (int64_t)q->value);
+            rc = pkm_h5_write_int_attr(io, g, "/parameters", q->key, H5T_STD_I64LE,
+                                       (int64_t)q->value);
         else
-            rc = write_str_attr(io, g, "/parameters", q->key, q->choice);
+            rc = pkm_h5_write_str_attr(io, g, "/parameters", q->key, q->choice);
     }
     if (H5Gclose(g) < 0 && rc == PKM_OK)
         rc = H5_FAIL(io, PKM_ERR_IO, "cannot close group /parameters");
+    return rc;
+}
+
+/* Root attribute e of the table (pkm/map.h) from its field: an INT in its field's width. */
+static pkm_status write_table_attr(const h5io *io, hid_t file, const pkm_map *map,
+                                   const pkm_map_attr *e)
+{
+    const char *field = (const char *)map + e->offset;
+    int64_t i = 0;
+    int n = 0;
+    char list[LIST_LEN];
+    switch (e->kind) {
+    case PKM_MAP_ATTR_STRING:
+        return pkm_h5_write_str_attr(io, file, "/", e->name, field);
+    case PKM_MAP_ATTR_INT:
+        if (e->size == sizeof(int32_t)) {
+            int32_t v;
+            memcpy(&v, field, sizeof(v));
+            i = v;
+        } else {
+            memcpy(&i, field, sizeof(i));
+        }
+        return pkm_h5_write_int_attr(io, file, "/", e->name,
+                                     e->size == sizeof(int32_t) ? H5T_STD_I32LE : H5T_STD_I64LE, i);
+    case PKM_MAP_ATTR_DOUBLE:
+    case PKM_MAP_ATTR_DOUBLES:
+        if (e->kind == PKM_MAP_ATTR_DOUBLES)
+            memcpy(&n, (const char *)map + e->count_offset, sizeof(n));
+        return pkm_h5_write_attr(io, file, "/", e->name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                                 (hsize_t)n, field);
+    case PKM_MAP_ATTR_CHOICE:
+    case PKM_MAP_ATTR_LIST: /* check_map made every name fit, choices and lists alike */
+        pkm_map_attr_text(e, map, list, sizeof(list));
+        return pkm_h5_write_str_attr(io, file, "/", e->name, list);
+    case PKM_MAP_ATTR_PARAMS:
+        return write_params(io, file, map);
+    case PKM_MAP_ATTR_WRITTEN: {
+        char created[32] = "unknown";
+        const time_t now = time(NULL);
+        struct tm utc;
+        if (now != (time_t)-1 && gmtime_r(&now, &utc) != NULL)
+            strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &utc);
+        return pkm_h5_write_str_attr(io, file, "/", e->name, created);
+    }
+    }
+    return OWN_FAIL(io, PKM_ERR_INVALID, "attribute '%s' of unknown kind %d", e->name,
+                    (int)e->kind);
+}
+
+/* The root attributes: the file's name and version, then every entry of the map's table. */
+static pkm_status write_root_attrs(const h5io *io, hid_t file, const pkm_map *map)
+{
+    pkm_status rc = pkm_h5_write_str_attr(io, file, "/", "format", MAP_FORMAT);
+    if (rc == PKM_OK)
+        rc = pkm_h5_write_int_attr(io, file, "/", "format_version", H5T_STD_I32LE,
+                                   MAP_FORMAT_VERSION);
+    for (int k = 0; k < pkm_map_attr_count && rc == PKM_OK; k++)
+        rc = write_table_attr(io, file, map, &pkm_map_attrs[k]);
     return rc;
 }
 
@@ -394,12 +221,13 @@ static pkm_status write_grid(const h5io *io, hid_t file, const pkm_map *map)
             v[k] = pkm_map_axis_value(ax, k);
         const hsize_t n = (hsize_t)ax->count;
         hid_t dset = H5I_INVALID_HID;
-        rc = write_dataset(io, grid, ax->name, objname, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &n, v,
-                           &dset);
+        rc = pkm_h5_write_dataset(io, grid, ax->name, objname, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1,
+                                  &n, v, &dset);
         free(v);
-        if (rc == PKM_OK) rc = write_str_attr(io, dset, objname, "units", ax->unit);
+        if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, dset, objname, "units", ax->unit);
         if (rc == PKM_OK)
-            rc = write_int_attr(io, dset, objname, "pose_index", H5T_STD_I32LE, ax->pose_index);
+            rc = pkm_h5_write_int_attr(io, dset, objname, "pose_index", H5T_STD_I32LE,
+                                       ax->pose_index);
         if (dset >= 0 && H5Dclose(dset) < 0 && rc == PKM_OK)
             rc = H5_FAIL(io, PKM_ERR_IO, "cannot close %s", objname);
     }
@@ -455,10 +283,11 @@ static pkm_status write_modes(const h5io *io, hid_t file, const pkm_map *map)
                          (long long)p);
     }
     if (rc == PKM_OK)
-        rc = write_str_attr(io, dset, "/modes", "description",
-                            "mode shapes in the independent coordinates of the reduced pencil "
-                            "(mass-orthonormal: x^T M x = 1), one row per frequency rank; NaN "
-                            "where status != 0");
+        rc = pkm_h5_write_str_attr(
+            io, dset, "/modes", "description",
+            "mode shapes in the independent coordinates of the reduced pencil "
+            "(mass-orthonormal: x^T M x = 1), one row per frequency rank; NaN "
+            "where status != 0");
 done:
     if (dset >= 0 && H5Dclose(dset) < 0 && rc == PKM_OK)
         rc = H5_FAIL(io, PKM_ERR_IO, "cannot close /modes");
@@ -477,7 +306,6 @@ static pkm_status write_contents(const h5io *io, hid_t file, const pkm_map *map)
     const int r = map->naxes;
 
     pkm_status rc = write_root_attrs(io, file, map);
-    if (rc == PKM_OK) rc = write_params(io, file, map);
     if (rc == PKM_OK) rc = write_grid(io, file, map);
     if (rc == PKM_OK)
         rc = write_described(io, file, "freq_hz", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1, dims,
@@ -519,83 +347,9 @@ static pkm_status write_contents(const h5io *io, hid_t file, const pkm_map *map)
     return rc;
 }
 
-/* Remove what this call may have left at tmp. Only a regular file: a directory or a special file
- * at that name was not made by us. */
-static void remove_tmp(const char *tmp)
+static pkm_status fill_map(const h5io *io, hid_t file, const void *user)
 {
-    struct stat st;
-    if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode)) unlink(tmp);
-}
-
-/* The whole file, built in memory by HDF5's core driver without backing store, into *image
- * (malloc'd). HDF5 then never writes to disk: written through its sec2 driver, a write that
- * failed (full disk, file size limit) left H5Fclose failing on a half-closed file, on which
- * HDF5's exit handler crashed (SIGSEGV, issue 8). Costs the file's size in memory, twice while
- * the image is copied out. */
-static pkm_status build_image(const h5io *io, const pkm_map *map, void **image, size_t *size)
-{
-    *image = NULL;
-    *size = 0;
-    pkm_status rc = PKM_OK;
-    hid_t file = H5I_INVALID_HID;
-    const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl < 0 || H5Pset_fapl_core(fapl, CHUNK_BYTES, 0) < 0) {
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot set up an in-memory file");
-        goto done;
-    }
-    file = H5Fcreate(io->path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    if (file < 0) {
-        rc = H5_FAIL(io, PKM_ERR_NOMEM, "cannot create the file in memory");
-        goto done;
-    }
-    rc = write_contents(io, file, map);
-    if (rc == PKM_OK && H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
-        rc = H5_FAIL(io, PKM_ERR_NOMEM, "cannot flush the file in memory");
-    const ssize_t n = rc == PKM_OK ? H5Fget_file_image(file, NULL, 0) : -1;
-    if (rc == PKM_OK && n <= 0) rc = H5_FAIL(io, PKM_ERR_IO, "cannot get the file's image");
-    if (rc == PKM_OK && (*image = malloc((size_t)n)) == NULL)
-        rc = OWN_FAIL(io, PKM_ERR_NOMEM, "cannot allocate %zd bytes for the file", n);
-    if (rc == PKM_OK && H5Fget_file_image(file, *image, (size_t)n) != n)
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot copy the file's image");
-    if (rc == PKM_OK) *size = (size_t)n;
-done:
-    if (file >= 0 && H5Fclose(file) < 0 && rc == PKM_OK)
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot close the file in memory");
-    if (fapl >= 0) H5Pclose(fapl);
-    if (rc != PKM_OK) {
-        free(*image);
-        *image = NULL;
-    }
-    return rc;
-}
-
-/* size bytes to tmp, a new regular file (a symbolic link there is not followed), synced: without
- * fsync a power loss after the rename can leave an empty file at the final path on some file
- * systems. Every error is one message with its errno text, e.g. "No space left on device". */
-static pkm_status write_image(const h5io *io, const char *tmp, const void *image, size_t size)
-{
-    const int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0) return OWN_FAIL(io, PKM_ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
-    size_t done = 0;
-    while (done < size) {
-        const ssize_t k = write(fd, (const char *)image + done, size - done);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) {
-            const int e = k < 0 ? errno : ENOSPC;
-            close(fd);
-            return OWN_FAIL(io, PKM_ERR_IO, "cannot write %s (%zu of %zu bytes written): %s", tmp,
-                            done, size, strerror(e));
-        }
-        done += (size_t)k;
-    }
-    if (fsync(fd) != 0) {
-        const int e = errno;
-        close(fd);
-        return OWN_FAIL(io, PKM_ERR_IO, "cannot sync %s: %s", tmp, strerror(e));
-    }
-    if (close(fd) != 0)
-        return OWN_FAIL(io, PKM_ERR_IO, "cannot close %s: %s", tmp, strerror(errno));
-    return PKM_OK;
+    return write_contents(io, file, user);
 }
 
 pkm_status pkm_map_write_h5(const pkm_map *map, const char *path, pkm_ctx *ctx)
@@ -603,34 +357,7 @@ pkm_status pkm_map_write_h5(const pkm_map *map, const char *path, pkm_ctx *ctx)
     if (map == NULL || path == NULL || path[0] == '\0')
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "map write: NULL map or empty path");
     const h5io io = {path, ctx};
-    pkm_status rc = check_map(&io, map);
+    const pkm_status rc = check_map(&io, map);
     if (rc != PKM_OK) return rc;
-    /* rename(2) would replace a symbolic link, a device node or a FIFO at path with a regular
-     * file; what the user named is not ours to replace. */
-    struct stat st;
-    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return OWN_FAIL(&io, PKM_ERR_INVALID,
-                        "is not a regular file (a %s): not replaced; write to another name",
-                        S_ISLNK(st.st_mode)   ? "symbolic link"
-                        : S_ISDIR(st.st_mode) ? "directory"
-                                              : "device, FIFO or socket");
-    const size_t len = strlen(path) + sizeof(".tmp");
-    char *tmp = malloc(len);
-    if (tmp == NULL) return OWN_FAIL(&io, PKM_ERR_NOMEM, "cannot allocate the temporary name");
-    snprintf(tmp, len, "%s.tmp", path);
-
-    h5_quiet q;
-    pkm_h5_quiet_begin(&q);
-    void *image = NULL;
-    size_t size = 0;
-    rc = build_image(&io, map, &image, &size);
-    pkm_h5_quiet_end(&q);
-    if (rc == PKM_OK) rc = write_image(&io, tmp, image, size);
-    free(image);
-    /* rename(2) replaces the target atomically: readers see the old file or the new one. */
-    if (rc == PKM_OK && rename(tmp, path) != 0)
-        rc = OWN_FAIL(&io, PKM_ERR_IO, "cannot rename %s onto it: %s", tmp, strerror(errno));
-    if (rc != PKM_OK) remove_tmp(tmp);
-    free(tmp);
-    return rc;
+    return pkm_h5_file_write(path, fill_map, map, ctx);
 }

@@ -4,6 +4,7 @@
 
 #include "core/core_impl.h"
 #include "pkm/map.h"
+#include "studies/studies_impl.h"
 
 #include <errno.h>
 #include <math.h>
@@ -244,13 +245,6 @@ void pkm_map_pose(const pkm_map *map, int64_t p, double *pose)
     }
 }
 
-/* Equal numbers: values that went through a file come back bit for bit; NaN (automatic sigma)
- * equals NaN. */
-static int same_value(double a, double b)
-{
-    return (isnan(a) && isnan(b)) || a == b;
-}
-
 pkm_status pkm_map_same_grid(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
 {
     if (a->npose != b->npose)
@@ -259,7 +253,7 @@ pkm_status pkm_map_same_grid(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
         if (strcmp(a->pose_names[k], b->pose_names[k]) != 0)
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "pose coordinate %d is '%s' against '%s'", k,
                             a->pose_names[k], b->pose_names[k]);
-        if (!same_value(a->base_pose[k], b->base_pose[k]))
+        if (!pkm_map_same_value(a->base_pose[k], b->base_pose[k]))
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "base pose %s = %.15g against %.15g",
                             a->pose_names[k], a->base_pose[k], b->base_pose[k]);
     }
@@ -272,8 +266,8 @@ pkm_status pkm_map_same_grid(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
                             y->name);
         /* A single value is start: the stop of a COUNT=1 axis is not used, and a file stores
          * only the values (it reads back as start = stop). */
-        if (x->count != y->count || !same_value(x->start, y->start) ||
-            (x->count > 1 && !same_value(x->stop, y->stop)))
+        if (x->count != y->count || !pkm_map_same_value(x->start, y->start) ||
+            (x->count > 1 && !pkm_map_same_value(x->stop, y->stop)))
             return PKM_FAIL(ctx, PKM_ERR_INVALID,
                             "axis '%s' is %.15g:%.15g:%d against %.15g:%.15g:%d", x->name, x->start,
                             x->stop, x->count, y->start, y->stop, y->count);
@@ -289,8 +283,7 @@ static void param_text(const pkm_map_param *q, char *out, size_t cap)
         snprintf(out, cap, "%.17g", q->value);
 }
 
-/* The resolved parameters of a and b, matched by key, equal by value. */
-static pkm_status same_params(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
+pkm_status pkm_map_same_params(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
 {
     for (int pass = 0; pass < 2; pass++) {
         const pkm_map *x = pass ? b : a, *y = pass ? a : b;
@@ -301,9 +294,9 @@ static pkm_status same_params(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
             if (q == NULL)
                 return PKM_FAIL(ctx, PKM_ERR_INVALID, "parameter %s %s", p->key,
                                 pass ? "missing against present" : "present against missing");
-            const int same =
-                p->kind == q->kind && (p->kind == PKM_PARAM_ENUM ? strcmp(p->choice, q->choice) == 0
-                                                                 : same_value(p->value, q->value));
+            const int same = p->kind == q->kind &&
+                             (p->kind == PKM_PARAM_ENUM ? strcmp(p->choice, q->choice) == 0
+                                                        : pkm_map_same_value(p->value, q->value));
             if (pass == 0 && !same) {
                 char u[64], v[64];
                 param_text(p, u, sizeof(u));
@@ -312,41 +305,5 @@ static pkm_status same_params(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
             }
         }
     }
-    return PKM_OK;
-}
-
-pkm_status pkm_map_same_setup(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx)
-{
-    if (strcmp(a->case_name, b->case_name) != 0)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "case '%s' against '%s'", a->case_name, b->case_name);
-    pkm_status st = same_params(a, b, ctx);
-    if (st != PKM_OK) return st;
-    if (strcmp(a->version, b->version) != 0 || strcmp(a->commit, b->commit) != 0)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pkmflex %s (commit %s) against %s (commit %s)",
-                        a->version, a->commit, b->version, b->commit);
-    st = pkm_map_same_grid(a, b, ctx);
-    if (st != PKM_OK) return st;
-    if (a->nev != b->nev)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "nev %d against %d", a->nev, b->nev);
-    if (a->formulation != b->formulation || a->eigensolver != b->eigensolver)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "formulation/eigensolver %d/%d against %d/%d",
-                        (int)a->formulation, (int)a->eigensolver, (int)b->formulation,
-                        (int)b->eigensolver);
-    const pkm_modal_opts *x = &a->opts, *y = &b->opts;
-    if (x->ncv != y->ncv || x->maxiter != y->maxiter || !same_value(x->sigma, y->sigma) ||
-        !same_value(x->tol, y->tol) || !same_value(x->max_residual, y->max_residual) ||
-        !same_value(x->max_backward_error, y->max_backward_error))
-        return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                        "solver settings ncv %d, maxiter %d, sigma %g, tol %g, max_residual %g, "
-                        "max_backward_error %g against %d, %d, %g, %g, %g, %g",
-                        x->ncv, x->maxiter, x->sigma, x->tol, x->max_residual,
-                        x->max_backward_error, y->ncv, y->maxiter, y->sigma, y->tol,
-                        y->max_residual, y->max_backward_error);
-    if (!same_value(a->track.mac_threshold, b->track.mac_threshold) ||
-        !same_value(a->track.cluster_tol, b->track.cluster_tol))
-        return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                        "tracking MAC threshold %g, cluster tolerance %g against %g, %g",
-                        a->track.mac_threshold, a->track.cluster_tol, b->track.mac_threshold,
-                        b->track.cluster_tol);
     return PKM_OK;
 }

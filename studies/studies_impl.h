@@ -9,4 +9,12 @@
  * of a sweep in progress, or of a map whose mode vectors were not kept. */
 void pkm_map_track_ranks(pkm_map *map);
 
+/* Equal numbers: values that went through a file come back bit for bit; NaN (automatic sigma)
+ * equals NaN. */
+int pkm_map_same_value(double a, double b);
+
+/* The resolved parameters of a and b, matched by key, equal by value; PKM_ERR_INVALID naming the
+ * first difference, a's value first. */
+pkm_status pkm_map_same_params(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
+
 #endif

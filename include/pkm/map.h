@@ -111,6 +111,63 @@ typedef struct pkm_map {
     int modes_single;
 } pkm_map;
 
+/* The settings and provenance of a map, described once: one entry per root attribute of a map
+ * file after format and format_version (every one a pkm_map field holds, and the time of
+ * writing), in the order they are written. The HDF5 writer and reader
+ * (io/h5map*.c) iterate it, adding only the file types (an INT is stored in its field's width, a
+ * DOUBLE as float64, the others as strings), and pkm_map_same_setup compares by it; a test holds
+ * it against docs/hdf5-layout.md. The table lives here, not in io/, because the resume check it
+ * also drives is the studies layer's and must not know HDF5. */
+typedef enum pkm_map_attr_kind {
+    PKM_MAP_ATTR_STRING,  /* char[size] field */
+    PKM_MAP_ATTR_INT,     /* int or int64_t field (size 4 or 8) */
+    PKM_MAP_ATTR_DOUBLE,  /* double field */
+    PKM_MAP_ATTR_DOUBLES, /* double[] field, as many values as the int at count_offset */
+    PKM_MAP_ATTR_CHOICE,  /* enum field (int-sized), stored as the name choice(value) */
+    PKM_MAP_ATTR_LIST,    /* names char[size] every stride bytes, count at count_offset, joined
+                             with ',' */
+    PKM_MAP_ATTR_PARAMS,  /* the resolved case parameters (nparams, params): their keys, joined
+                             with ','; their values in the group /parameters */
+    PKM_MAP_ATTR_WRITTEN  /* no field: the UTC time the writer writes the file, not read */
+} pkm_map_attr_kind;
+
+/* How pkm_map_same_setup compares an entry. */
+typedef enum pkm_map_same {
+    PKM_MAP_RECORD,     /* not compared: a record (the --set text, the case file's path) */
+    PKM_MAP_SAME_VALUE, /* equal values (NaN equals NaN); group and label make the message */
+    PKM_MAP_SAME_GRID,  /* through pkm_map_same_grid (pose coordinates, base pose, axes) */
+    PKM_MAP_SAME_PARAMS /* every parameter, matched by key, equal by value */
+} pkm_map_same;
+
+typedef struct pkm_map_attr {
+    const char *name; /* root attribute of the file */
+    pkm_map_attr_kind kind;
+    size_t offset;                    /* the field in pkm_map (LIST: the first name) */
+    size_t size;                      /* its bytes (LIST: of one name) */
+    size_t stride;                    /* LIST: bytes from one name to the next */
+    size_t count_offset;              /* LIST, DOUBLES: the int field counting the values */
+    int max_count;                    /* LIST: at most this many names */
+    int64_t lo, hi;                   /* INT: the range a reader accepts */
+    const char *(*choice)(int value); /* CHOICE: the name of a value, NULL if it has none */
+    /* The map file format version that added the attribute: a map read from an older file keeps
+     * pkm_map_init's value (pkmflex_commit "unknown", the default tracking options). */
+    int since;
+    pkm_map_same same;
+    /* PKM_MAP_SAME_VALUE: consecutive entries of the same group are compared together, and a
+     * difference is reported as group, then label (a printf format of one %s) filled with each
+     * value of a, " against ", each value of b: "pkmflex 1.0 (commit abc) against 1.1 (commit
+     * def)". */
+    const char *group, *label;
+} pkm_map_attr;
+
+extern const pkm_map_attr pkm_map_attrs[];
+extern const int pkm_map_attr_count;
+
+/* The value of entry e of map as text, into out[cap], as pkm_map_same_setup reports it: "%g" for
+ * numbers (as before the table), the name of a choice (its number if it has none), the names of
+ * a LIST joined with ',', "" for PARAMS. */
+void pkm_map_attr_text(const pkm_map_attr *e, const pkm_map *map, char *out, size_t cap);
+
 /* A map with no axes yet: zeroed, default modal and tracking options, MAC tracking, this
  * library's version and commit. */
 void pkm_map_init(pkm_map *map);
@@ -153,7 +210,8 @@ pkm_status pkm_map_same_grid(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
 /* pkm_map_same_grid, and the same case, resolved case parameters (by value, in any order:
  * "material.E=74GPa" equals the built-in 74e9), pkmflex version and commit, nev, formulation,
  * eigensolver, modal options and tracking options: b continues the computation of a. The
- * message names the first difference, a's value first. */
+ * entries of pkm_map_attrs are compared in their order (PKM_MAP_RECORD ones not); the message
+ * names the first difference, a's value first. */
 pkm_status pkm_map_same_setup(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
 
 /* Mode tracking over the grid from map->modes (pkm/track.h), with the Euclidean MAC of the
