@@ -188,6 +188,19 @@ static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const rep 
     return pkm_trip_add_congruence(trip, 18, ncol, idx, E, &K[0][0], &M[0][0], ctx);
 }
 
+/* P of the dof map: node i's representation is its row block. */
+static pkm_status fill_dofmap(pkm_dofmap *map, const rep *reps, int nnodes, int64_t n, pkm_ctx *ctx)
+{
+    pkm_status rc = PKM_OK;
+    for (int i = 0; i < nnodes && rc == PKM_OK; i++) {
+        for (int t = 0; t < reps[i].n && rc == PKM_OK; t++)
+            rc = pkm_dofmap_add_term(map, reps[i].c[t], reps[i].v[t], ctx);
+        map->node_ptr[i + 1] = map->len;
+    }
+    map->n = n;
+    return rc;
+}
+
 pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
                               pkm_ctx *ctx)
 {
@@ -204,6 +217,9 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
         goto done;
     }
+    if (trip->dofmap != NULL &&
+        (rc = pkm_dofmap_begin(trip->dofmap, nnodes, njoints, ctx)) != PKM_OK)
+        goto done;
     int ne = 0;
     for (int j = 0; j < njoints; j++) {
         const pkm_joint *jt = pkm_model_joint(m, j);
@@ -271,6 +287,11 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
                     pkm_vec3_sub(pkm_model_node(m, w)->x, xu, shift);
                     pkm_twist_transfer(reps[u].v[t], shift, reps[w].v[t]);
                 }
+                if (nf > 0 && trip->dofmap != NULL) {
+                    /* the relative motion d of u_b = u_a + S d, whichever side is reached first */
+                    trip->dofmap->joint_first[edges[e].joint] = ncoord;
+                    trip->dofmap->joint_nfree[edges[e].joint] = nf;
+                }
                 for (int f = 0; f < nf; f++) {
                     reps[w].c[reps[u].n + f] = ncoord++;
                     for (int k = 0; k < 6; k++)
@@ -290,6 +311,8 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
         goto done;
     }
     rc = number_curvatures(m, cc, &ncoord, ctx);
+    if (rc == PKM_OK && trip->dofmap != NULL)
+        rc = fill_dofmap(trip->dofmap, reps, nnodes, ncoord, ctx);
     if (rc != PKM_OK) goto done;
 
     rc = pkm_trip_begin(trip, ncoord, ctx);

@@ -403,14 +403,21 @@ static void times_Q(const leg *L, int np, int nrow, const double *A, double *E)
         }
 }
 
+/* The most coordinates of a leg (*maxc) and columns of its projections, n0 + np (*maxw). */
+static void leg_widths(const tree *t, int *maxc, int *maxw)
+{
+    *maxc = *maxw = 1;
+    for (int l = 0; l < t->nlegs; l++) {
+        *maxc = (t->legs[l].ncoord > *maxc) ? t->legs[l].ncoord : *maxc;
+        *maxw = (t->legs[l].n0 + t->np > *maxw) ? t->legs[l].n0 + t->np : *maxw;
+    }
+}
+
 static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm_ctx *ctx)
 {
     const pkm_model *m = t->m;
-    int maxc = 1, maxw = 1;
-    for (int l = 0; l < t->nlegs; l++) {
-        maxc = (t->legs[l].ncoord > maxc) ? t->legs[l].ncoord : maxc;
-        maxw = (t->legs[l].n0 + t->np > maxw) ? t->legs[l].n0 + t->np : maxw;
-    }
+    int maxc, maxw;
+    leg_widths(t, &maxc, &maxw);
     double *A = malloc(sizeof(double) * 12 * (size_t)maxc);
     double *Tw = malloc(sizeof(double) * 6 * (size_t)maxc);
     double *E = malloc(sizeof(double) * 12 * (size_t)maxw);
@@ -483,6 +490,62 @@ done:
     free(Tw);
     free(E);
     free(idx);
+    return rc;
+}
+
+/* P of the dof map: a node's twist at itself through its leg's screws and closure (the rows
+ * assemble_legs projects for the element that starts there), a platform node's from x_p by the
+ * rigid-body relation of eqs. 43-44; joint j's free motions are leg coordinates, never
+ * eliminated (only elastic ones are). */
+static pkm_status fill_dofmap(const tree *t, pkm_dofmap *map, int64_t nred, pkm_ctx *ctx)
+{
+    const pkm_model *m = t->m;
+    const int nnodes = pkm_model_node_count(m);
+    pkm_status rc = pkm_dofmap_begin(map, nnodes, pkm_model_joint_count(m), ctx);
+    if (rc != PKM_OK) return rc;
+    map->n = nred;
+    for (int j = 0; j < pkm_model_joint_count(m); j++) {
+        double S[PKM_JOINT_MAX_FREE][6];
+        const leg *L = &t->legs[pkm_topology_joint_leg(t->topo, j)];
+        map->joint_nfree[j] = pkm_joint_free_twists(pkm_model_joint(m, j), S);
+        if (map->joint_nfree[j] > 0) map->joint_first[j] = L->first + L->indep[t->joint_coord[j]];
+    }
+    int maxc, maxw;
+    leg_widths(t, &maxc, &maxw);
+    double *Tw = malloc(sizeof(double) * 6 * (size_t)maxc);
+    double *E = malloc(sizeof(double) * 6 * (size_t)maxw);
+    if (Tw == NULL || E == NULL) rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate a dof map");
+    for (int n = 0; n < nnodes && rc == PKM_OK; n++) {
+        const int b = pkm_model_node(m, n)->body;
+        const double *x = pkm_model_node(m, n)->x;
+        if (b == pkm_model_platform(m)) {
+            double r[3];
+            pkm_vec3_sub(x, pkm_model_node(m, pkm_model_body(m, b)->first_node)->x, r);
+            for (int k = 0; k < 6 && rc == PKM_OK; k++) {
+                double e[6] = {0}, tw[6];
+                e[k] = 1.0;
+                pkm_twist_transfer(e, r, tw);
+                rc = pkm_dofmap_add_term(map, nred - 6 + k, tw, ctx);
+            }
+        } else {
+            const leg *L = &t->legs[pkm_topology_body_leg(t->topo, b)];
+            const int w = L->n0 + t->np;
+            node_twists(t, n, x, Tw);
+            times_Q(L, t->np, 6, Tw, E);
+            for (int c = 0; c < w && rc == PKM_OK; c++) {
+                const double tw[6] = {E[c],         E[w + c],     E[2 * w + c],
+                                      E[3 * w + c], E[4 * w + c], E[5 * w + c]};
+                if (tw[0] == 0.0 && tw[1] == 0.0 && tw[2] == 0.0 && tw[3] == 0.0 && tw[4] == 0.0 &&
+                    tw[5] == 0.0)
+                    continue;
+                rc = pkm_dofmap_add_term(map, c < L->n0 ? L->first + c : nred - t->np + (c - L->n0),
+                                         tw, ctx);
+            }
+        }
+        map->node_ptr[n + 1] = map->len;
+    }
+    free(Tw);
+    free(E);
     return rc;
 }
 
@@ -627,6 +690,8 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_in
         ntot += t.legs[l].ncoord;
         nred += t.legs[l].n0;
     }
+    if (trip->dofmap != NULL && (rc = fill_dofmap(&t, trip->dofmap, nred, ctx)) != PKM_OK)
+        goto done;
     if ((rc = pkm_trip_begin(trip, nred, ctx)) != PKM_OK) goto done;
     if ((rc = assemble_legs(&t, trip, nred, ctx)) != PKM_OK) goto done;
     if (info != NULL) {

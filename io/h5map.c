@@ -72,13 +72,12 @@ void pkm_h5_quiet_end(const h5_quiet *q)
 /* ---------------------------------------------------------------------------------------------
  * Writing */
 
-const char *const pkm_h5_formulation_names[2] = {
-    [PKM_FORM_TREE] = "tree", [PKM_FORM_NODAL] = "nodal"};
 const char *const pkm_h5_tracking_names[2] = {[PKM_TRACK_RANK] = "rank", [PKM_TRACK_MAC] = "mac"};
 
 static const char *formulation_name(pkm_formulation f)
 {
-    return ((unsigned)f < 2u) ? pkm_h5_formulation_names[f] : NULL;
+    const pkm_formulation_type *t = pkm_formulation_type_of(f);
+    return t != NULL ? t->name : NULL;
 }
 
 static const char *eigensolver_name(pkm_eigensolver e)

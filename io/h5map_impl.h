@@ -66,9 +66,8 @@ pkm_status pkm_h5_read_int_attr(const h5io *io, hid_t obj, const char *objname, 
 /* The class of attribute NAME of obj, or H5T_NO_CLASS. */
 H5T_class_t pkm_h5_attr_class(hid_t obj, const char *name);
 
-/* The names of the two-valued settings in the file, indexed by their enum values; the writer
- * and the reader use the same tables. */
-extern const char *const pkm_h5_formulation_names[2];
+/* The names of the tracking settings in the file, indexed by their enum values; the writer and
+ * the reader use the same table (formulations and eigensolvers: their type tables). */
 extern const char *const pkm_h5_tracking_names[2];
 
 #endif

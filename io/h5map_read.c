@@ -401,8 +401,11 @@ static pkm_status read_solver_attrs(const h5io *io, hid_t file, pkm_map *map)
     pkm_status rc = PKM_OK;
     int64_t i = 0;
     int which = 0;
+    const char *form_names[PKM_FORMULATION_COUNT];
+    for (int k = 0; k < PKM_FORMULATION_COUNT; k++)
+        form_names[k] = pkm_formulation_types[k].name;
     if (rc == PKM_OK)
-        rc = read_choice_attr(io, file, "formulation", pkm_h5_formulation_names, 2, &which);
+        rc = read_choice_attr(io, file, "formulation", form_names, PKM_FORMULATION_COUNT, &which);
     map->formulation = (pkm_formulation)which;
     const char *eig_names[PKM_EIGENSOLVER_COUNT];
     for (int k = 0; k < PKM_EIGENSOLVER_COUNT; k++)
