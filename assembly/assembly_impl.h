@@ -76,6 +76,7 @@ struct pkm_asm_cache {
     int64_t version;      /* incremented whenever the pattern changes */
     int64_t records;      /* recording passes done (first pose, new entries, new topology) */
     pkm_dofmap *dofmap;   /* NULL, or the dof map of the last pose (pkm_asm_cache_keep_dofmap) */
+    pkm_dofmap *scratch;  /* a formulation's own map when none is kept (pkm_trip.scratch) */
     int dofmap_ok;        /* the last assembly succeeded and filled dofmap */
 };
 
@@ -96,6 +97,9 @@ struct pkm_trip {
     int64_t call;         /* congruence calls made so far */
     pkm_trip_record rec;  /* record mode with a cache: the calls being recorded */
     pkm_dofmap *dofmap;   /* NULL, or filled by the formulation for this pose */
+    /* NULL, or where a formulation that projects through a dof map of its own when dofmap is
+     * NULL (nodal) keeps it across calls: the cache's, so a pose allocates nothing new. */
+    pkm_dofmap **scratch;
 };
 typedef struct pkm_trip pkm_trip;
 

@@ -48,30 +48,38 @@ static pkm_status rep_alloc(rep *r, int n, pkm_ctx *ctx)
     return PKM_OK;
 }
 
-/* Fill E (rows r0..r0+5, ncol columns matching idx) from a node representation. */
-static void rep_rows(const rep *r, const int64_t *idx, int ncol, double *E, int r0)
+/* Fill E (rows r0..r0+5, ncol columns matching idx) from node i's block of P. */
+static void rep_rows(const pkm_dofmap *P, int i, const int64_t *idx, int ncol, double *E, int r0)
 {
-    for (int t = 0; t < r->n; t++) {
+    int n;
+    const int64_t *c;
+    const double(*v)[6];
+    pkm_dofmap_node(P, i, &n, &c, &v);
+    for (int t = 0; t < n; t++) {
         int col = 0;
-        while (idx[col] != r->c[t])
+        while (idx[col] != c[t])
             col++;
         for (int k = 0; k < 6; k++)
-            E[(r0 + k) * ncol + col] += r->v[t][k];
+            E[(r0 + k) * ncol + col] += v[t][k];
     }
 }
 
-/* Distinct coordinates of up to two representations into idx; returns their count. */
-static int merge_idx(const rep *a, const rep *b, int64_t *idx)
+/* Distinct coordinates of the P blocks of nodes a and b (b < 0: none) into idx; their count. */
+static int merge_idx(const pkm_dofmap *P, int a, int b, int64_t *idx)
 {
     int n = 0;
-    const rep *rs[2] = {a, b};
+    const int nodes[2] = {a, b};
     for (int s = 0; s < 2; s++) {
-        if (rs[s] == NULL) continue;
-        for (int t = 0; t < rs[s]->n; t++) {
+        if (nodes[s] < 0) continue;
+        int nt;
+        const int64_t *c;
+        const double(*v)[6];
+        pkm_dofmap_node(P, nodes[s], &nt, &c, &v);
+        for (int t = 0; t < nt; t++) {
             int seen = 0;
             for (int q = 0; q < n && !seen; q++)
-                seen = (idx[q] == rs[s]->c[t]);
-            if (!seen) idx[n++] = rs[s]->c[t];
+                seen = (idx[q] == c[t]);
+            if (!seen) idx[n++] = c[t];
         }
     }
     return n;
@@ -131,8 +139,8 @@ static pkm_status number_curvatures(const pkm_model *m, int64_t *cc, int64_t *nc
  * ncol columns) instead of both 12x12 matrices takes a third of the nodal assembly's
  * instructions off (docs/performance.md). A column of D E is zero exactly where the column of
  * E is, so the congruence keeps the same columns. */
-static pkm_status add_cubic(const pkm_model *m, const pkm_elem *el, const rep *reps, int64_t *idx,
-                            double *E, pkm_trip *trip, pkm_ctx *ctx)
+static pkm_status add_cubic(const pkm_model *m, const pkm_elem *el, const pkm_dofmap *P,
+                            int64_t *idx, double *E, pkm_trip *trip, pkm_ctx *ctx)
 {
     const pkm_body *b = pkm_model_body(m, el->body);
     double R[3][3], l, Kl[12][12], Ml[12][12];
@@ -141,10 +149,10 @@ static pkm_status add_cubic(const pkm_model *m, const pkm_elem *el, const rep *r
     if (rc != PKM_OK) return rc;
     pkm_fem_beam3d_stiffness(&b->section, &b->material, l, Kl);
     pkm_fem_beam3d_mass(&b->section, &b->material, l, b->mass_flags, Ml);
-    int ncol = merge_idx(&reps[el->n1], &reps[el->n2], idx);
+    int ncol = merge_idx(P, el->n1, el->n2, idx);
     memset(E, 0, sizeof(*E) * (size_t)(12 * ncol));
-    rep_rows(&reps[el->n1], idx, ncol, E, 0);
-    rep_rows(&reps[el->n2], idx, ncol, E, 6);
+    rep_rows(P, el->n1, idx, ncol, E, 0);
+    rep_rows(P, el->n2, idx, ncol, E, 6);
     for (int a = 0; a < 4; a++)
         for (int c = 0; c < ncol; c++) {
             double *e = E + 3 * a * ncol + c, t[3];
@@ -158,7 +166,7 @@ static pkm_status add_cubic(const pkm_model *m, const pkm_elem *el, const rep *r
 
 /* Quintic element e (18 dofs: twist and curvature per node): node twists through the node
  * representations, curvatures onto their own coordinates cc[0..1] (absent ones held at zero). */
-static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const rep *reps,
+static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const pkm_dofmap *P,
                               const int64_t cc[2], int64_t *idx, double *E, pkm_trip *trip,
                               pkm_ctx *ctx)
 {
@@ -171,7 +179,7 @@ static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const rep 
     pkm_fem_quintic_mass(&b->section, &b->material, l, b->mass_flags, M);
     pkm_fem_quintic_rotate(R, K, K);
     pkm_fem_quintic_rotate(R, M, M);
-    int ncol = merge_idx(&reps[el->n1], &reps[el->n2], idx), ccol[2];
+    int ncol = merge_idx(P, el->n1, el->n2, idx), ccol[2];
     for (int s = 0; s < 2; s++) {
         ccol[s] = ncol;
         if (cc[s] < 0) continue;
@@ -179,8 +187,8 @@ static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const rep 
             idx[ncol++] = cc[s] + k;
     }
     memset(E, 0, sizeof(*E) * (size_t)(18 * ncol));
-    rep_rows(&reps[el->n1], idx, ncol, E, 0);
-    rep_rows(&reps[el->n2], idx, ncol, E, 9);
+    rep_rows(P, el->n1, idx, ncol, E, 0);
+    rep_rows(P, el->n2, idx, ncol, E, 9);
     for (int s = 0; s < 2; s++)
         if (cc[s] >= 0)
             for (int k = 0; k < 3; k++)
@@ -213,13 +221,17 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
     int *queue = malloc(sizeof(*queue) * (size_t)nv);
     int64_t *idx = NULL, *cc = NULL;
     double *E = NULL;
+    pkm_dofmap *own = NULL, *P = trip->dofmap;
     if (reps == NULL || edges == NULL || visited == NULL || queue == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
         goto done;
     }
-    if (trip->dofmap != NULL &&
-        (rc = pkm_dofmap_begin(trip->dofmap, nnodes, njoints, ctx)) != PKM_OK)
-        goto done;
+    /* The element E are taken from the dof map P (the caller's, or one of this call), so that
+     * matrices and loads are projected through the same map. */
+    pkm_dofmap **keep = trip->scratch != NULL ? trip->scratch : &own;
+    if (P == NULL && *keep == NULL && (rc = pkm_dofmap_alloc(keep, ctx)) != PKM_OK) goto done;
+    if (P == NULL) P = *keep;
+    if ((rc = pkm_dofmap_begin(P, nnodes, njoints, ctx)) != PKM_OK) goto done;
     int ne = 0;
     for (int j = 0; j < njoints; j++) {
         const pkm_joint *jt = pkm_model_joint(m, j);
@@ -287,10 +299,10 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
                     pkm_vec3_sub(pkm_model_node(m, w)->x, xu, shift);
                     pkm_twist_transfer(reps[u].v[t], shift, reps[w].v[t]);
                 }
-                if (nf > 0 && trip->dofmap != NULL) {
+                if (nf > 0) {
                     /* the relative motion d of u_b = u_a + S d, whichever side is reached first */
-                    trip->dofmap->joint_first[edges[e].joint] = ncoord;
-                    trip->dofmap->joint_nfree[edges[e].joint] = nf;
+                    P->joint_first[edges[e].joint] = ncoord;
+                    P->joint_nfree[edges[e].joint] = nf;
                 }
                 for (int f = 0; f < nf; f++) {
                     reps[w].c[reps[u].n + f] = ncoord++;
@@ -311,8 +323,7 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
         goto done;
     }
     rc = number_curvatures(m, cc, &ncoord, ctx);
-    if (rc == PKM_OK && trip->dofmap != NULL)
-        rc = fill_dofmap(trip->dofmap, reps, nnodes, ncoord, ctx);
+    if (rc == PKM_OK) rc = fill_dofmap(P, reps, nnodes, ncoord, ctx);
     if (rc != PKM_OK) goto done;
 
     rc = pkm_trip_begin(trip, ncoord, ctx);
@@ -330,9 +341,9 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
     for (int e = 0; e < pkm_model_element_count(m) && rc == PKM_OK; e++) {
         const pkm_elem *el = pkm_model_elem(m, e);
         if (pkm_model_body(m, el->body)->element == PKM_BEAM_CUBIC)
-            rc = add_cubic(m, el, reps, idx, E, trip, ctx);
+            rc = add_cubic(m, el, P, idx, E, trip, ctx);
         else
-            rc = add_quintic(m, el, reps, cc + 2 * e, idx, E, trip, ctx);
+            rc = add_quintic(m, el, P, cc + 2 * e, idx, E, trip, ctx);
     }
     for (int bi = 0; bi < pkm_model_body_count(m) && rc == PKM_OK; bi++) {
         const pkm_body *b = pkm_model_body(m, bi);
@@ -341,9 +352,9 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
         double c[3], Mr[6][6];
         pkm_vec3_sub(b->com, pkm_model_node(m, o)->x, c);
         pkm_spatial_inertia(b->mass, c, b->inertia, Mr);
-        int ncol = merge_idx(&reps[o], NULL, idx);
+        int ncol = merge_idx(P, o, -1, idx);
         memset(E, 0, sizeof(*E) * (size_t)(6 * ncol));
-        rep_rows(&reps[o], idx, ncol, E, 0);
+        rep_rows(P, o, idx, ncol, E, 0);
         rc = pkm_trip_add_congruence(trip, 6, ncol, idx, E, NULL, &Mr[0][0], ctx);
     }
     if (rc == PKM_OK && info != NULL) {
@@ -364,5 +375,6 @@ done:
     free(idx);
     free(cc);
     free(E);
+    pkm_dofmap_destroy(&own);
     return rc;
 }

@@ -426,6 +426,7 @@ void pkm_asm_cache_destroy(pkm_asm_cache **c)
     record_free(&(*c)->rec);
     pkm_pencil_destroy(&(*c)->pencil);
     pkm_dofmap_destroy(&(*c)->dofmap);
+    pkm_dofmap_destroy(&(*c)->scratch);
     free(*c);
     *c = NULL;
 }
@@ -486,6 +487,7 @@ pkm_status pkm_assemble_cached(const pkm_model *m, pkm_formulation form, pkm_asm
     memset(&t, 0, sizeof(t));
     t.cache = c;
     t.dofmap = c->dofmap;
+    t.scratch = &c->scratch;
     c->dofmap_ok = 0;
     pkm_status rc = PKM_OK;
     if (c->pencil != NULL && c->form == form) {
@@ -500,6 +502,7 @@ pkm_status pkm_assemble_cached(const pkm_model *m, pkm_formulation form, pkm_asm
         if (rc != PKM_OK) return rc;
         t.cache = c;
         t.dofmap = c->dofmap;
+        t.scratch = &c->scratch;
     }
     rc = pkm_assemble_formulation(m, form, &t, &inf, ctx);
     if (rc == PKM_OK) rc = keep_record(&t, form, ctx);
