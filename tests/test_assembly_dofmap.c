@@ -257,6 +257,57 @@ static double subspace_mac(double *W, int nc, const double *v, int64_t n)
     return pr / dot(v, v, n);
 }
 
+/* 2b. A map kept in an assembly cache follows the pose: at NaVARo pose 1 again (the cache's
+ * scatter path), then pose 2, it is the map built afresh at that pose, in both formulations. */
+static void test_dofmap_kept_in_cache(void **state)
+{
+    (void)state;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_table *tab = NULL;
+    assert_pkm_ok(pkm_table_read(TABLE3, 3, &tab, &ctx), &ctx);
+    const pkm_navaro_params par = navaro_defaults();
+    pkm_model *m[2] = {NULL, NULL};
+    for (int r = 0; r < 2; r++)
+        assert_pkm_ok(pkm_navaro_build(&par, tab->pose + 3 * r, &m[r], &ctx), &ctx);
+    const size_t nu = 6 * (size_t)pkm_model_node_count(m[1]);
+    uint64_t seed = 777;
+    for (int f = 0; f < PKM_FORMULATION_COUNT; f++) {
+        pkm_asm_cache *c = NULL;
+        const pkm_pencil *p = NULL;
+        int64_t version = 0;
+        assert_pkm_ok(pkm_asm_cache_create(&c, &ctx), &ctx);
+        assert_pkm_ok(pkm_assemble_cached(m[0], (pkm_formulation)f, c, &p, &version, NULL, &ctx),
+                      &ctx);
+        assert_null(pkm_asm_cache_dofmap(c)); /* not kept unless asked */
+        assert_pkm_ok(pkm_asm_cache_keep_dofmap(c, &ctx), &ctx);
+        for (int r = 0; r < 2; r++) {
+            /* r = 0: the recorded pose again, through the scatter path */
+            assert_pkm_ok(
+                pkm_assemble_cached(m[r], (pkm_formulation)f, c, &p, &version, NULL, &ctx), &ctx);
+            const pkm_dofmap *kept = pkm_asm_cache_dofmap(c);
+            pkm_dofmap *fresh = NULL;
+            assert_pkm_ok(pkm_dofmap_create(m[r], (pkm_formulation)f, &fresh, &ctx), &ctx);
+            assert_non_null(kept);
+            assert_int_equal(pkm_dofmap_reduced_count(kept), p->n);
+            double *x = malloc(sizeof(double) * (size_t)p->n), *u = malloc(sizeof(double) * 2 * nu);
+            assert_true(x != NULL && u != NULL);
+            for (int64_t i = 0; i < p->n; i++)
+                x[i] = rnd(&seed);
+            pkm_dofmap_prolong(kept, x, u);
+            pkm_dofmap_prolong(fresh, x, u + nu);
+            assert_memory_equal(u, u + nu, sizeof(double) * nu);
+            free(x);
+            free(u);
+            pkm_dofmap_destroy(&fresh);
+        }
+        pkm_asm_cache_destroy(&c);
+    }
+    pkm_model_destroy(&m[0]);
+    pkm_model_destroy(&m[1]);
+    pkm_table_destroy(&tab);
+}
+
 /* 3. The mode shapes leave the library as nodal displacements, the same in both formulations:
  * NaVARo pose 1, 10 modes, each tree mode in the span of the nodal modes of its eigenvalue
  * (f1 = f2 there: a double eigenvalue has no unique basis) with MAC > 0.999999. */
@@ -423,6 +474,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dofmap_consistent_with_pencil),
         cmocka_unit_test(test_dofmap_joint_coordinates),
+        cmocka_unit_test(test_dofmap_kept_in_cache),
         cmocka_unit_test(test_mode_shapes_agree),
         cmocka_unit_test(test_rigid_modes_prolong_rigidly),
         cmocka_unit_test(test_formulation_table),
