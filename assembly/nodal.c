@@ -196,60 +196,18 @@ static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const pkm_
     return pkm_trip_add_congruence(trip, 18, ncol, idx, E, &K[0][0], &M[0][0], ctx);
 }
 
-/* P of the dof map: node i's representation is its row block. */
-static pkm_status fill_dofmap(pkm_dofmap *map, const rep *reps, int nnodes, int64_t n, pkm_ctx *ctx)
+/* Every node's representation (reps, nnodes + 1 with the ground last) through a breadth-first
+ * spanning forest of the node graph (edges: joints and rigid attachments), the ground's
+ * component first; coordinates numbered from *nc on, each joint's free ones recorded in P. */
+static pkm_status span_forest(const pkm_model *m, const edge *edges, int ne, rep *reps,
+                              int *visited, int *queue, pkm_dofmap *P, int64_t *nc, pkm_ctx *ctx)
 {
-    pkm_status rc = PKM_OK;
-    for (int i = 0; i < nnodes && rc == PKM_OK; i++) {
-        for (int t = 0; t < reps[i].n && rc == PKM_OK; t++)
-            rc = pkm_dofmap_add_term(map, reps[i].c[t], reps[i].v[t], ctx);
-        map->node_ptr[i + 1] = map->len;
-    }
-    map->n = n;
-    return rc;
-}
-
-pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
-                              pkm_ctx *ctx)
-{
-    const int nnodes = pkm_model_node_count(m), njoints = pkm_model_joint_count(m);
-    const int nv = nnodes + 1, ground = nnodes;
-    pkm_status rc = PKM_OK;
-    rep *reps = calloc((size_t)nv, sizeof(*reps));
-    edge *edges = malloc(sizeof(*edges) * (size_t)(njoints + nnodes + 1));
-    int *visited = calloc((size_t)nv, sizeof(*visited));
-    int *queue = malloc(sizeof(*queue) * (size_t)nv);
-    int64_t *idx = NULL, *cc = NULL;
-    double *E = NULL;
-    pkm_dofmap *own = NULL, *P = trip->dofmap;
-    if (reps == NULL || edges == NULL || visited == NULL || queue == NULL) {
-        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
-        goto done;
-    }
-    /* The element E are taken from the dof map P (the caller's, or one of this call), so that
-     * matrices and loads are projected through the same map. */
-    pkm_dofmap **keep = trip->scratch != NULL ? trip->scratch : &own;
-    if (P == NULL && *keep == NULL && (rc = pkm_dofmap_alloc(keep, ctx)) != PKM_OK) goto done;
-    if (P == NULL) P = *keep;
-    if ((rc = pkm_dofmap_begin(P, nnodes, njoints, ctx)) != PKM_OK) goto done;
-    int ne = 0;
-    for (int j = 0; j < njoints; j++) {
-        const pkm_joint *jt = pkm_model_joint(m, j);
-        edges[ne++] = (edge){jt->node[0] < 0 ? ground : jt->node[0],
-                             jt->node[1] < 0 ? ground : jt->node[1], j};
-    }
-    for (int i = 0; i < nnodes; i++) {
-        const pkm_body *b = pkm_model_body(m, pkm_model_node(m, i)->body);
-        if (b->kind == PKM_BODY_RIGID && i != b->first_node)
-            edges[ne++] = (edge){b->first_node, i, -1};
-    }
+    const int nnodes = pkm_model_node_count(m), ground = nnodes;
     int *used = calloc((size_t)(ne > 0 ? ne : 1), sizeof(*used));
-    if (used == NULL) {
-        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
-        goto done;
-    }
+    if (used == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
+    pkm_status rc = PKM_OK;
     /* Breadth-first over the node graph, the ground's component first. */
-    int64_t ncoord = 0;
+    int64_t ncoord = *nc;
     for (int r = -1; r < nnodes && rc == PKM_OK; r++) {
         const int root = (r < 0) ? ground : r;
         if (visited[root]) continue;
@@ -315,6 +273,59 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
         }
     }
     free(used);
+    *nc = ncoord;
+    return rc;
+}
+
+/* P of the dof map: node i's representation is its row block. */
+static pkm_status fill_dofmap(pkm_dofmap *map, const rep *reps, int nnodes, int64_t n, pkm_ctx *ctx)
+{
+    pkm_status rc = PKM_OK;
+    for (int i = 0; i < nnodes && rc == PKM_OK; i++) {
+        for (int t = 0; t < reps[i].n && rc == PKM_OK; t++)
+            rc = pkm_dofmap_add_term(map, reps[i].c[t], reps[i].v[t], ctx);
+        map->node_ptr[i + 1] = map->len;
+    }
+    map->n = n;
+    return rc;
+}
+
+pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
+                              pkm_ctx *ctx)
+{
+    const int nnodes = pkm_model_node_count(m), njoints = pkm_model_joint_count(m);
+    const int nv = nnodes + 1, ground = nnodes;
+    pkm_status rc = PKM_OK;
+    rep *reps = calloc((size_t)nv, sizeof(*reps));
+    edge *edges = malloc(sizeof(*edges) * (size_t)(njoints + nnodes + 1));
+    int *visited = calloc((size_t)nv, sizeof(*visited));
+    int *queue = malloc(sizeof(*queue) * (size_t)nv);
+    int64_t *idx = NULL, *cc = NULL;
+    double *E = NULL;
+    pkm_dofmap *own = NULL, *P = trip->dofmap;
+    if (reps == NULL || edges == NULL || visited == NULL || queue == NULL) {
+        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
+        goto done;
+    }
+    /* The element E are taken from the dof map P (the caller's, or one of this call), so that
+     * matrices and loads are projected through the same map. */
+    pkm_dofmap **keep = trip->scratch != NULL ? trip->scratch : &own;
+    if (P == NULL && *keep == NULL && (rc = pkm_dofmap_alloc(keep, ctx)) != PKM_OK) goto done;
+    if (P == NULL) P = *keep;
+    if ((rc = pkm_dofmap_begin(P, nnodes, njoints, ctx)) != PKM_OK) goto done;
+    int ne = 0;
+    for (int j = 0; j < njoints; j++) {
+        const pkm_joint *jt = pkm_model_joint(m, j);
+        edges[ne++] = (edge){jt->node[0] < 0 ? ground : jt->node[0],
+                             jt->node[1] < 0 ? ground : jt->node[1], j};
+    }
+    for (int i = 0; i < nnodes; i++) {
+        const pkm_body *b = pkm_model_body(m, pkm_model_node(m, i)->body);
+        if (b->kind == PKM_BODY_RIGID && i != b->first_node)
+            edges[ne++] = (edge){b->first_node, i, -1};
+    }
+    int64_t ncoord = 0;
+    rc = span_forest(m, edges, ne, reps, visited, queue, P, &ncoord, ctx);
     if (rc != PKM_OK) goto done;
     const int64_t ntwist = ncoord;
     cc = malloc(sizeof(*cc) * (size_t)(2 * pkm_model_element_count(m) + 1));
