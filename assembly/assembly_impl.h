@@ -4,6 +4,7 @@
 #define PKM_ASSEMBLY_IMPL_H
 
 #include "pkm/assembly.h"
+#include "pkm/dofmap.h"
 #include "pkm/pencil.h"
 
 /* Two elements' rotation matrices (unit-vector entries, dimensionless, absolute) describe the same
@@ -15,6 +16,25 @@
 
 /* Pencil with room for nnz entries, all zero (colptr, rowind to be filled by the caller). */
 pkm_status pkm_pencil_alloc(int64_t n, int64_t nnz, pkm_pencil **out, pkm_ctx *ctx);
+
+/* The dof map (pkm/dofmap.h): P in compressed rows, a row block of 6 per node. */
+struct pkm_dofmap {
+    int64_t n;            /* reduced coordinates */
+    int nnodes, njoints;  /* -1 after a failed allocation */
+    int64_t *node_ptr;    /* nnodes + 1: node i's terms are node_ptr[i] .. node_ptr[i + 1] - 1 */
+    int64_t *col;         /* per term: its reduced coordinate */
+    double (*twist)[6];   /* per term: the node's twist per unit coordinate, global axes */
+    int64_t len, cap;     /* terms held, room */
+    int64_t *joint_first; /* per joint: reduced index of its first free motion, -1 */
+    int *joint_nfree;     /* per joint: its free motions */
+};
+
+pkm_status pkm_dofmap_alloc(pkm_dofmap **out, pkm_ctx *ctx);
+
+/* A formulation fills a map node by node: begin, then for node 0, 1, ... its terms
+ * (pkm_dofmap_add_term) and node_ptr[i + 1] = len; joint_first, joint_nfree and n directly. */
+pkm_status pkm_dofmap_begin(pkm_dofmap *map, int nnodes, int njoints, pkm_ctx *ctx);
+pkm_status pkm_dofmap_add_term(pkm_dofmap *map, int64_t col, const double twist[6], pkm_ctx *ctx);
 
 /* One congruence call as recorded by a cached assembly: its coordinates, the zero structure of
  * its E, Ka and Ma, the columns of E kept (those with a nonzero entry) and where the entries of
@@ -62,11 +82,14 @@ struct pkm_asm_cache {
     pkm_pencil *pencil;   /* pattern of the record; values of the last assembly */
     int64_t version;      /* incremented whenever the pattern changes */
     int64_t records;      /* recording passes done (first pose, new entries, new topology) */
+    pkm_dofmap *dofmap;   /* NULL, or the dof map of the last pose (pkm_asm_cache_keep_dofmap) */
+    pkm_dofmap *scratch;  /* a formulation's own map when none is kept (pkm_trip.scratch) */
+    int dofmap_ok;        /* the last assembly succeeded and filled dofmap */
 };
 
 /* Upper-triangle triplets of K and M accumulated from element congruences E^T A E; or, with a
  * cache in scatter mode, the same values added into the cached pencil. */
-typedef struct pkm_trip {
+struct pkm_trip {
     int64_t n;          /* order of the pencil */
     int64_t len, cap;   /* entries held, room */
     int64_t *row, *col; /* row <= col */
@@ -80,7 +103,12 @@ typedef struct pkm_trip {
     int miss;             /* scatter mode met a call that does not match the record */
     int64_t call;         /* congruence calls made so far */
     pkm_trip_record rec;  /* record mode with a cache: the calls being recorded */
-} pkm_trip;
+    pkm_dofmap *dofmap;   /* NULL, or filled by the formulation for this pose */
+    /* NULL, or where a formulation that projects through a dof map of its own when dofmap is
+     * NULL (nodal) keeps it across calls: the cache's, so a pose allocates nothing new. */
+    pkm_dofmap **scratch;
+};
+typedef struct pkm_trip pkm_trip;
 
 /* Release a trip's arrays (the caller zeroes a trip before use; pkm_trip_begin allocates). */
 void pkm_trip_free(pkm_trip *t);

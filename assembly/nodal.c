@@ -48,30 +48,38 @@ static pkm_status rep_alloc(rep *r, int n, pkm_ctx *ctx)
     return PKM_OK;
 }
 
-/* Fill E (rows r0..r0+5, ncol columns matching idx) from a node representation. */
-static void rep_rows(const rep *r, const int64_t *idx, int ncol, double *E, int r0)
+/* Fill E (rows r0..r0+5, ncol columns matching idx) from node i's block of P. */
+static void rep_rows(const pkm_dofmap *P, int i, const int64_t *idx, int ncol, double *E, int r0)
 {
-    for (int t = 0; t < r->n; t++) {
+    int n;
+    const int64_t *c;
+    const double(*v)[6];
+    pkm_dofmap_node(P, i, &n, &c, &v);
+    for (int t = 0; t < n; t++) {
         int col = 0;
-        while (idx[col] != r->c[t])
+        while (idx[col] != c[t])
             col++;
         for (int k = 0; k < 6; k++)
-            E[(r0 + k) * ncol + col] += r->v[t][k];
+            E[(r0 + k) * ncol + col] += v[t][k];
     }
 }
 
-/* Distinct coordinates of up to two representations into idx; returns their count. */
-static int merge_idx(const rep *a, const rep *b, int64_t *idx)
+/* Distinct coordinates of the P blocks of nodes a and b (b < 0: none) into idx; their count. */
+static int merge_idx(const pkm_dofmap *P, int a, int b, int64_t *idx)
 {
     int n = 0;
-    const rep *rs[2] = {a, b};
+    const int nodes[2] = {a, b};
     for (int s = 0; s < 2; s++) {
-        if (rs[s] == NULL) continue;
-        for (int t = 0; t < rs[s]->n; t++) {
+        if (nodes[s] < 0) continue;
+        int nt;
+        const int64_t *c;
+        const double(*v)[6];
+        pkm_dofmap_node(P, nodes[s], &nt, &c, &v);
+        for (int t = 0; t < nt; t++) {
             int seen = 0;
             for (int q = 0; q < n && !seen; q++)
-                seen = (idx[q] == rs[s]->c[t]);
-            if (!seen) idx[n++] = rs[s]->c[t];
+                seen = (idx[q] == c[t]);
+            if (!seen) idx[n++] = c[t];
         }
     }
     return n;
@@ -131,8 +139,8 @@ static pkm_status number_curvatures(const pkm_model *m, int64_t *cc, int64_t *nc
  * ncol columns) instead of both 12x12 matrices takes a third of the nodal assembly's
  * instructions off (docs/performance.md). A column of D E is zero exactly where the column of
  * E is, so the congruence keeps the same columns. */
-static pkm_status add_cubic(const pkm_model *m, const pkm_elem *el, const rep *reps, int64_t *idx,
-                            double *E, pkm_trip *trip, pkm_ctx *ctx)
+static pkm_status add_cubic(const pkm_model *m, const pkm_elem *el, const pkm_dofmap *P,
+                            int64_t *idx, double *E, pkm_trip *trip, pkm_ctx *ctx)
 {
     const pkm_body *b = pkm_model_body(m, el->body);
     double R[3][3], l, Kl[12][12], Ml[12][12];
@@ -141,10 +149,10 @@ static pkm_status add_cubic(const pkm_model *m, const pkm_elem *el, const rep *r
     if (rc != PKM_OK) return rc;
     pkm_fem_beam3d_stiffness(&b->section, &b->material, l, Kl);
     pkm_fem_beam3d_mass(&b->section, &b->material, l, b->mass_flags, Ml);
-    int ncol = merge_idx(&reps[el->n1], &reps[el->n2], idx);
+    int ncol = merge_idx(P, el->n1, el->n2, idx);
     memset(E, 0, sizeof(*E) * (size_t)(12 * ncol));
-    rep_rows(&reps[el->n1], idx, ncol, E, 0);
-    rep_rows(&reps[el->n2], idx, ncol, E, 6);
+    rep_rows(P, el->n1, idx, ncol, E, 0);
+    rep_rows(P, el->n2, idx, ncol, E, 6);
     for (int a = 0; a < 4; a++)
         for (int c = 0; c < ncol; c++) {
             double *e = E + 3 * a * ncol + c, t[3];
@@ -158,7 +166,7 @@ static pkm_status add_cubic(const pkm_model *m, const pkm_elem *el, const rep *r
 
 /* Quintic element e (18 dofs: twist and curvature per node): node twists through the node
  * representations, curvatures onto their own coordinates cc[0..1] (absent ones held at zero). */
-static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const rep *reps,
+static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const pkm_dofmap *P,
                               const int64_t cc[2], int64_t *idx, double *E, pkm_trip *trip,
                               pkm_ctx *ctx)
 {
@@ -171,7 +179,7 @@ static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const rep 
     pkm_fem_quintic_mass(&b->section, &b->material, l, b->mass_flags, M);
     pkm_fem_quintic_rotate(R, K, K);
     pkm_fem_quintic_rotate(R, M, M);
-    int ncol = merge_idx(&reps[el->n1], &reps[el->n2], idx), ccol[2];
+    int ncol = merge_idx(P, el->n1, el->n2, idx), ccol[2];
     for (int s = 0; s < 2; s++) {
         ccol[s] = ncol;
         if (cc[s] < 0) continue;
@@ -179,8 +187,8 @@ static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const rep 
             idx[ncol++] = cc[s] + k;
     }
     memset(E, 0, sizeof(*E) * (size_t)(18 * ncol));
-    rep_rows(&reps[el->n1], idx, ncol, E, 0);
-    rep_rows(&reps[el->n2], idx, ncol, E, 9);
+    rep_rows(P, el->n1, idx, ncol, E, 0);
+    rep_rows(P, el->n2, idx, ncol, E, 9);
     for (int s = 0; s < 2; s++)
         if (cc[s] >= 0)
             for (int k = 0; k < 3; k++)
@@ -188,40 +196,18 @@ static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const rep 
     return pkm_trip_add_congruence(trip, 18, ncol, idx, E, &K[0][0], &M[0][0], ctx);
 }
 
-pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
-                              pkm_ctx *ctx)
+/* Every node's representation (reps, nnodes + 1 with the ground last) through a breadth-first
+ * spanning forest of the node graph (edges: joints and rigid attachments), the ground's
+ * component first; coordinates numbered from *nc on, each joint's free ones recorded in P. */
+static pkm_status span_forest(const pkm_model *m, const edge *edges, int ne, rep *reps,
+                              int *visited, int *queue, pkm_dofmap *P, int64_t *nc, pkm_ctx *ctx)
 {
-    const int nnodes = pkm_model_node_count(m), njoints = pkm_model_joint_count(m);
-    const int nv = nnodes + 1, ground = nnodes;
-    pkm_status rc = PKM_OK;
-    rep *reps = calloc((size_t)nv, sizeof(*reps));
-    edge *edges = malloc(sizeof(*edges) * (size_t)(njoints + nnodes + 1));
-    int *visited = calloc((size_t)nv, sizeof(*visited));
-    int *queue = malloc(sizeof(*queue) * (size_t)nv);
-    int64_t *idx = NULL, *cc = NULL;
-    double *E = NULL;
-    if (reps == NULL || edges == NULL || visited == NULL || queue == NULL) {
-        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
-        goto done;
-    }
-    int ne = 0;
-    for (int j = 0; j < njoints; j++) {
-        const pkm_joint *jt = pkm_model_joint(m, j);
-        edges[ne++] = (edge){jt->node[0] < 0 ? ground : jt->node[0],
-                             jt->node[1] < 0 ? ground : jt->node[1], j};
-    }
-    for (int i = 0; i < nnodes; i++) {
-        const pkm_body *b = pkm_model_body(m, pkm_model_node(m, i)->body);
-        if (b->kind == PKM_BODY_RIGID && i != b->first_node)
-            edges[ne++] = (edge){b->first_node, i, -1};
-    }
+    const int nnodes = pkm_model_node_count(m), ground = nnodes;
     int *used = calloc((size_t)(ne > 0 ? ne : 1), sizeof(*used));
-    if (used == NULL) {
-        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
-        goto done;
-    }
+    if (used == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
+    pkm_status rc = PKM_OK;
     /* Breadth-first over the node graph, the ground's component first. */
-    int64_t ncoord = 0;
+    int64_t ncoord = *nc;
     for (int r = -1; r < nnodes && rc == PKM_OK; r++) {
         const int root = (r < 0) ? ground : r;
         if (visited[root]) continue;
@@ -271,6 +257,11 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
                     pkm_vec3_sub(pkm_model_node(m, w)->x, xu, shift);
                     pkm_twist_transfer(reps[u].v[t], shift, reps[w].v[t]);
                 }
+                if (nf > 0) {
+                    /* the relative motion d of u_b = u_a + S d, whichever side is reached first */
+                    P->joint_first[edges[e].joint] = ncoord;
+                    P->joint_nfree[edges[e].joint] = nf;
+                }
                 for (int f = 0; f < nf; f++) {
                     reps[w].c[reps[u].n + f] = ncoord++;
                     for (int k = 0; k < 6; k++)
@@ -282,6 +273,59 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
         }
     }
     free(used);
+    *nc = ncoord;
+    return rc;
+}
+
+/* P of the dof map: node i's representation is its row block. */
+static pkm_status fill_dofmap(pkm_dofmap *map, const rep *reps, int nnodes, int64_t n, pkm_ctx *ctx)
+{
+    pkm_status rc = PKM_OK;
+    for (int i = 0; i < nnodes && rc == PKM_OK; i++) {
+        for (int t = 0; t < reps[i].n && rc == PKM_OK; t++)
+            rc = pkm_dofmap_add_term(map, reps[i].c[t], reps[i].v[t], ctx);
+        map->node_ptr[i + 1] = map->len;
+    }
+    map->n = n;
+    return rc;
+}
+
+pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
+                              pkm_ctx *ctx)
+{
+    const int nnodes = pkm_model_node_count(m), njoints = pkm_model_joint_count(m);
+    const int nv = nnodes + 1, ground = nnodes;
+    pkm_status rc = PKM_OK;
+    rep *reps = calloc((size_t)nv, sizeof(*reps));
+    edge *edges = malloc(sizeof(*edges) * (size_t)(njoints + nnodes + 1));
+    int *visited = calloc((size_t)nv, sizeof(*visited));
+    int *queue = malloc(sizeof(*queue) * (size_t)nv);
+    int64_t *idx = NULL, *cc = NULL;
+    double *E = NULL;
+    pkm_dofmap *own = NULL, *P = trip->dofmap;
+    if (reps == NULL || edges == NULL || visited == NULL || queue == NULL) {
+        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
+        goto done;
+    }
+    /* The element E are taken from the dof map P (the caller's, or one of this call), so that
+     * matrices and loads are projected through the same map. */
+    pkm_dofmap **keep = trip->scratch != NULL ? trip->scratch : &own;
+    if (P == NULL && *keep == NULL && (rc = pkm_dofmap_alloc(keep, ctx)) != PKM_OK) goto done;
+    if (P == NULL) P = *keep;
+    if ((rc = pkm_dofmap_begin(P, nnodes, njoints, ctx)) != PKM_OK) goto done;
+    int ne = 0;
+    for (int j = 0; j < njoints; j++) {
+        const pkm_joint *jt = pkm_model_joint(m, j);
+        edges[ne++] = (edge){jt->node[0] < 0 ? ground : jt->node[0],
+                             jt->node[1] < 0 ? ground : jt->node[1], j};
+    }
+    for (int i = 0; i < nnodes; i++) {
+        const pkm_body *b = pkm_model_body(m, pkm_model_node(m, i)->body);
+        if (b->kind == PKM_BODY_RIGID && i != b->first_node)
+            edges[ne++] = (edge){b->first_node, i, -1};
+    }
+    int64_t ncoord = 0;
+    rc = span_forest(m, edges, ne, reps, visited, queue, P, &ncoord, ctx);
     if (rc != PKM_OK) goto done;
     const int64_t ntwist = ncoord;
     cc = malloc(sizeof(*cc) * (size_t)(2 * pkm_model_element_count(m) + 1));
@@ -290,6 +334,7 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
         goto done;
     }
     rc = number_curvatures(m, cc, &ncoord, ctx);
+    if (rc == PKM_OK) rc = fill_dofmap(P, reps, nnodes, ncoord, ctx);
     if (rc != PKM_OK) goto done;
 
     rc = pkm_trip_begin(trip, ncoord, ctx);
@@ -307,9 +352,9 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
     for (int e = 0; e < pkm_model_element_count(m) && rc == PKM_OK; e++) {
         const pkm_elem *el = pkm_model_elem(m, e);
         if (pkm_model_body(m, el->body)->element == PKM_BEAM_CUBIC)
-            rc = add_cubic(m, el, reps, idx, E, trip, ctx);
+            rc = add_cubic(m, el, P, idx, E, trip, ctx);
         else
-            rc = add_quintic(m, el, reps, cc + 2 * e, idx, E, trip, ctx);
+            rc = add_quintic(m, el, P, cc + 2 * e, idx, E, trip, ctx);
     }
     for (int bi = 0; bi < pkm_model_body_count(m) && rc == PKM_OK; bi++) {
         const pkm_body *b = pkm_model_body(m, bi);
@@ -318,9 +363,9 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
         double c[3], Mr[6][6];
         pkm_vec3_sub(b->com, pkm_model_node(m, o)->x, c);
         pkm_spatial_inertia(b->mass, c, b->inertia, Mr);
-        int ncol = merge_idx(&reps[o], NULL, idx);
+        int ncol = merge_idx(P, o, -1, idx);
         memset(E, 0, sizeof(*E) * (size_t)(6 * ncol));
-        rep_rows(&reps[o], idx, ncol, E, 0);
+        rep_rows(P, o, idx, ncol, E, 0);
         rc = pkm_trip_add_congruence(trip, 6, ncol, idx, E, NULL, &Mr[0][0], ctx);
     }
     if (rc == PKM_OK && info != NULL) {
@@ -341,5 +386,6 @@ done:
     free(idx);
     free(cc);
     free(E);
+    pkm_dofmap_destroy(&own);
     return rc;
 }

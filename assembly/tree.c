@@ -13,41 +13,14 @@
  * on that leg's independent coordinates and on x_p (eqs. 47-52). The reduced pencil is
  * M = J^T M_tot J, K = J^T K_tot J (eq. 54), accumulated element by element. */
 #include "assembly/assembly_impl.h"
+#include "assembly/tree_impl.h"
 #include "core/core_impl.h"
 #include "pkm/assembly.h"
 #include "pkm/spatial.h"
 #include "pkm/topology.h"
 
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct leg {
-    int ncoord;    /* coordinates of the virtual tree, q_t,i */
-    int n0;        /* independent ones, q_t,i^0 */
-    int64_t first; /* reduced index of the first independent coordinate */
-    int nnodes;    /* nodes of the leg's bodies */
-    double *J;     /* nnodes x 6 x ncoord: screw (v_O, w) of each node per coordinate */
-    int *indep;    /* ncoord: local independent index, or -1 if eliminated */
-    double *Q;     /* ncoord x (n0 + np): q_t,i = Q [q_t,i^0; x_p] (eq. 52, leg rows) */
-} leg;
-
-typedef struct tree {
-    const pkm_model *m;
-    int np;             /* 6 with a platform, else 0 */
-    pkm_topology *topo; /* spanning tree, legs, cuts (mesh/topology.c) */
-    int nlegs;
-    leg *legs;
-    const int *order; /* bodies in breadth-first order */
-    int norder;
-    int *joint_coord; /* per joint: first leg coordinate of its free motions */
-    int *elem_coord;  /* per element: first of its 6 elastic coordinates */
-    int *elem_start;  /* per element: node carrying the floating frame */
-    int *node_local;  /* per node: index within its leg */
-    int *last_elem;   /* per node: last element on its path from the ground, -1 if none */
-    int *elim_elem;   /* per joint: element eliminated for this cut, -1 */
-} tree;
 
 static void tree_free(tree *t)
 {
@@ -67,17 +40,17 @@ static void tree_free(tree *t)
     free(t->elim_elem);
 }
 
-static double *node_J(const tree *t, int node)
+double *pkm_tree_node_J(const tree *t, int node)
 {
     const leg *L = &t->legs[pkm_topology_body_leg(t->topo, pkm_model_node(t->m, node)->body)];
     return L->J + (size_t)t->node_local[node] * 6 * (size_t)L->ncoord;
 }
 
 /* Twists at point y of node n's coordinates: T (6 x ncoord, row-major) = [I, -[y]x; 0, I] J_n. */
-static void node_twists(const tree *t, int n, const double y[3], double *T)
+void pkm_tree_node_twists(const tree *t, int n, const double y[3], double *T)
 {
     const int nc = t->legs[pkm_topology_body_leg(t->topo, pkm_model_node(t->m, n)->body)].ncoord;
-    const double *J = node_J(t, n);
+    const double *J = pkm_tree_node_J(t, n);
     for (int c = 0; c < nc; c++) {
         double sc[6], tw[6];
         for (int r = 0; r < 6; r++)
@@ -160,9 +133,9 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
         const int nc = t->legs[pkm_topology_body_leg(t->topo, bi)].ncoord;
         const int child = (jt->node[1] == entry && jt->body[1] == bi) ? 1 : 0;
         const int pnode = jt->node[1 - child];
-        double *Je = node_J(t, entry);
+        double *Je = pkm_tree_node_J(t, entry);
         if (pnode >= 0) {
-            memcpy(Je, node_J(t, pnode), sizeof(double) * 6 * (size_t)nc);
+            memcpy(Je, pkm_tree_node_J(t, pnode), sizeof(double) * 6 * (size_t)nc);
             t->last_elem[entry] = t->last_elem[pnode];
         } else {
             t->last_elem[entry] = -1;
@@ -181,7 +154,7 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
         if (b->kind == PKM_BODY_RIGID) {
             for (int n = 0; n < pkm_model_node_count(m); n++)
                 if (pkm_model_node(m, n)->body == bi && n != entry) {
-                    memcpy(node_J(t, n), Je, sizeof(double) * 6 * (size_t)nc);
+                    memcpy(pkm_tree_node_J(t, n), Je, sizeof(double) * 6 * (size_t)nc);
                     t->last_elem[n] = t->last_elem[entry];
                 }
             continue;
@@ -196,8 +169,8 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
                 t->elem_start[e] = from;
                 pkm_status rc = elem_frame(t, e, &s, &tn, R, &l, ctx);
                 if (rc != PKM_OK) return rc;
-                double *Jt = node_J(t, to);
-                memcpy(Jt, node_J(t, from), sizeof(double) * 6 * (size_t)nc);
+                double *Jt = pkm_tree_node_J(t, to);
+                memcpy(Jt, pkm_tree_node_J(t, from), sizeof(double) * 6 * (size_t)nc);
                 add_elastic_screws(Jt, nc, t->elem_coord[e], R, pkm_model_node(m, to)->x);
                 t->last_elem[to] = e;
             }
@@ -237,7 +210,7 @@ static void closure_rows(const tree *t, int j, double *C, double *T)
             C[2 * w + nc + 4] -= sg * d[0];
             continue;
         }
-        node_twists(t, jt->node[side], jt->point, T);
+        pkm_tree_node_twists(t, jt->node[side], jt->point, T);
         for (int r = 0; r < 6; r++)
             for (int c = 0; c < nc; c++)
                 C[r * w + c] += sg * T[r * nc + c];
@@ -257,7 +230,7 @@ static int moves(const tree *t, int e, int n)
         pkm_topology_body_leg(t->topo, pkm_model_elem(t->m, e)->body))
         return 0;
     const leg *L = &t->legs[pkm_topology_body_leg(t->topo, pkm_model_node(t->m, n)->body)];
-    const double *J = node_J(t, n);
+    const double *J = pkm_tree_node_J(t, n);
     for (int r = 0; r < 6; r++)
         for (int k = 0; k < 6; k++)
             if (J[r * L->ncoord + t->elem_coord[e] + k] != 0.0) return 1;
@@ -389,7 +362,7 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
 }
 
 /* E = A Q for a leg: A is nrow x ncoord (row-major), E nrow x (n0 + np). */
-static void times_Q(const leg *L, int np, int nrow, const double *A, double *E)
+void pkm_tree_times_Q(const leg *L, int np, int nrow, const double *A, double *E)
 {
     const int w = L->n0 + np;
     memset(E, 0, sizeof(double) * (size_t)nrow * (size_t)w);
@@ -403,14 +376,21 @@ static void times_Q(const leg *L, int np, int nrow, const double *A, double *E)
         }
 }
 
+/* The most coordinates of a leg (*maxc) and columns of its projections, n0 + np (*maxw). */
+void pkm_tree_leg_widths(const tree *t, int *maxc, int *maxw)
+{
+    *maxc = *maxw = 1;
+    for (int l = 0; l < t->nlegs; l++) {
+        *maxc = (t->legs[l].ncoord > *maxc) ? t->legs[l].ncoord : *maxc;
+        *maxw = (t->legs[l].n0 + t->np > *maxw) ? t->legs[l].n0 + t->np : *maxw;
+    }
+}
+
 static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm_ctx *ctx)
 {
     const pkm_model *m = t->m;
-    int maxc = 1, maxw = 1;
-    for (int l = 0; l < t->nlegs; l++) {
-        maxc = (t->legs[l].ncoord > maxc) ? t->legs[l].ncoord : maxc;
-        maxw = (t->legs[l].n0 + t->np > maxw) ? t->legs[l].n0 + t->np : maxw;
-    }
+    int maxc, maxw;
+    pkm_tree_leg_widths(t, &maxc, &maxw);
     double *A = malloc(sizeof(double) * 12 * (size_t)maxc);
     double *Tw = malloc(sizeof(double) * 6 * (size_t)maxc);
     double *E = malloc(sizeof(double) * 12 * (size_t)maxw);
@@ -436,7 +416,7 @@ static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm
         /* J_ij of eqs. 28-32: the frame twist at the start node in local axes, then the element's
          * own elastic coordinates. */
         memset(A, 0, sizeof(double) * 12 * (size_t)nc);
-        node_twists(t, s, pkm_model_node(m, s)->x, Tw);
+        pkm_tree_node_twists(t, s, pkm_model_node(m, s)->x, Tw);
         for (int c = 0; c < nc; c++)
             for (int a = 0; a < 3; a++)
                 for (int k = 0; k < 3; k++) {
@@ -445,7 +425,7 @@ static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm
                 }
         for (int k = 0; k < 6; k++)
             A[(6 + k) * nc + t->elem_coord[e] + k] = 1.0;
-        times_Q(L, t->np, 12, A, E);
+        pkm_tree_times_Q(L, t->np, 12, A, E);
         for (int k = 0; k < L->n0; k++)
             idx[k] = L->first + k;
         for (int k = 0; k < t->np; k++)
@@ -470,8 +450,8 @@ static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm
             continue;
         }
         const leg *L = &t->legs[pkm_topology_body_leg(t->topo, bi)];
-        node_twists(t, b->first_node, o, A);
-        times_Q(L, t->np, 6, A, E);
+        pkm_tree_node_twists(t, b->first_node, o, A);
+        pkm_tree_times_Q(L, t->np, 6, A, E);
         for (int k = 0; k < L->n0; k++)
             idx[k] = L->first + k;
         for (int k = 0; k < t->np; k++)
@@ -484,99 +464,6 @@ done:
     free(E);
     free(idx);
     return rc;
-}
-
-/* Memory of the tree formulation. Each leg's Jacobian J (nnodes x 6 x ncoord) and closure map Q
- * (ncoord x (n0 + np)) are dense, and every element adds the upper triangle of E^T K_e E over
- * the columns of E = A Q it reaches, up to the whole leg: the triplets grow as the cube of the
- * mesh. NaVARo at 1, 16, 32 elements per link makes 2.2e3, 4.8e6, 3.7e7 triplets (2.4 GB of RSS
- * at 32, 64 bytes a triplet; 18.8 GB at 64; killed by the kernel at 128). The count below,
- * 4.4e3, 9.8e6, 7.6e7, is of the entries the reached columns can fill: an upper bound, twice
- * the made ones for a planar robot, whose in-plane and out-of-plane motions do not couple. A
- * triplet holds 32 bytes, up to twice that while its arrays grow by doubling, and 8 more in the
- * cache's record. */
-#define TREE_TRIPLET_BYTES 72.0
-
-static const char tree_advice[] =
-    "use the nodal formulation (--formulation nodal) or fewer elements per link";
-
-/* Bytes of the dense J and Q of every leg, before they are allocated. */
-static pkm_status check_dense_size(const tree *t, pkm_ctx *ctx)
-{
-    double bytes = 0.0, n = t->np;
-    for (int l = 0; l < t->nlegs; l++) {
-        const leg *L = &t->legs[l];
-        bytes += 8.0 * L->ncoord * (6.0 * L->nnodes + L->ncoord + t->np);
-        n += L->ncoord;
-    }
-    char what[160];
-    snprintf(what, sizeof(what),
-             "the tree formulation of %.0f coordinates in %d legs (dense per leg)", n, t->nlegs);
-    return pkm_memory_check(bytes, what, tree_advice, ctx);
-}
-
-/* Columns of E = A Q that element or rigid body with start node s (own elastic coordinates from
- * c0, or none if c0 < 0) reaches: the leg coordinates upstream of s, through the rows of Q.
- * mark (n0 + np entries) holds stamp where reached; returns their count. */
-static int64_t reached_columns(const tree *t, const leg *L, int s, int c0, int *mark, int stamp)
-{
-    const int nc = L->ncoord, w = L->n0 + t->np;
-    const double *J = node_J(t, s);
-    int64_t nk = 0;
-    for (int c = 0; c < nc; c++) {
-        int nz = c0 >= 0 && c >= c0 && c < c0 + 6;
-        for (int r = 0; r < 6 && !nz; r++)
-            nz = J[r * nc + c] != 0.0;
-        if (!nz) continue;
-        if (L->indep[c] >= 0) {
-            nk += mark[L->indep[c]] != stamp;
-            mark[L->indep[c]] = stamp;
-            continue;
-        }
-        for (int k = 0; k < w; k++)
-            if (L->Q[(size_t)c * (size_t)w + k] != 0.0 && mark[k] != stamp) {
-                mark[k] = stamp;
-                nk++;
-            }
-    }
-    return nk;
-}
-
-/* The triplets assemble_legs will make, counted from the patterns of J and Q, against RAM. */
-static pkm_status check_triplet_size(const tree *t, pkm_ctx *ctx)
-{
-    const pkm_model *m = t->m;
-    int maxw = 1;
-    double bytes = 0.0, n = t->np;
-    for (int l = 0; l < t->nlegs; l++) {
-        const leg *L = &t->legs[l];
-        maxw = (L->n0 + t->np > maxw) ? L->n0 + t->np : maxw;
-        bytes += 8.0 * L->ncoord * (6.0 * L->nnodes + L->n0 + t->np);
-        n += L->n0;
-    }
-    int *mark = calloc((size_t)maxw, sizeof(int));
-    if (mark == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the assembly count");
-    double trip = 21.0; /* the platform's 6 x 6 */
-    for (int e = 0; e < pkm_model_element_count(m); e++) {
-        const leg *L = &t->legs[pkm_topology_body_leg(t->topo, pkm_model_elem(m, e)->body)];
-        const double nk =
-            (double)reached_columns(t, L, t->elem_start[e], t->elem_coord[e], mark, e + 1);
-        trip += nk * (nk + 1.0) / 2.0;
-    }
-    for (int b = 0; b < pkm_model_body_count(m); b++) {
-        if (pkm_model_body(m, b)->kind != PKM_BODY_RIGID || b == pkm_model_platform(m)) continue;
-        const leg *L = &t->legs[pkm_topology_body_leg(t->topo, b)];
-        const double nk = (double)reached_columns(t, L, pkm_model_body(m, b)->first_node, -1, mark,
-                                                  pkm_model_element_count(m) + b + 1);
-        trip += nk * (nk + 1.0) / 2.0;
-    }
-    free(mark);
-    char what[200];
-    snprintf(what, sizeof(what),
-             "the tree formulation of %.0f independent coordinates (%.3g triplets; its cost grows "
-             "as the cube of the mesh)",
-             n, trip);
-    return pkm_memory_check(bytes + TREE_TRIPLET_BYTES * trip, what, tree_advice, ctx);
 }
 
 pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
@@ -617,16 +504,18 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_in
         goto done;
     }
     number_coordinates(&t);
-    if ((rc = check_dense_size(&t, ctx)) != PKM_OK) goto done;
+    if ((rc = pkm_tree_check_dense_size(&t, ctx)) != PKM_OK) goto done;
     if ((rc = propagate(&t, ctx)) != PKM_OK) goto done;
     if ((rc = choose_eliminated(&t, ctx)) != PKM_OK) goto done;
     if ((rc = build_closure(&t, ctx)) != PKM_OK) goto done;
-    if ((rc = check_triplet_size(&t, ctx)) != PKM_OK) goto done;
+    if ((rc = pkm_tree_check_triplet_size(&t, ctx)) != PKM_OK) goto done;
     int64_t ntot = t.np, nred = t.np;
     for (int l = 0; l < t.nlegs; l++) {
         ntot += t.legs[l].ncoord;
         nred += t.legs[l].n0;
     }
+    if (trip->dofmap != NULL && (rc = pkm_tree_fill_dofmap(&t, trip->dofmap, nred, ctx)) != PKM_OK)
+        goto done;
     if ((rc = pkm_trip_begin(trip, nred, ctx)) != PKM_OK) goto done;
     if ((rc = assemble_legs(&t, trip, nred, ctx)) != PKM_OK) goto done;
     if (info != NULL) {

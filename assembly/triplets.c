@@ -425,8 +425,20 @@ void pkm_asm_cache_destroy(pkm_asm_cache **c)
     if (c == NULL || *c == NULL) return;
     record_free(&(*c)->rec);
     pkm_pencil_destroy(&(*c)->pencil);
+    pkm_dofmap_destroy(&(*c)->dofmap);
+    pkm_dofmap_destroy(&(*c)->scratch);
     free(*c);
     *c = NULL;
+}
+
+pkm_status pkm_asm_cache_keep_dofmap(pkm_asm_cache *c, pkm_ctx *ctx)
+{
+    return c->dofmap != NULL ? PKM_OK : pkm_dofmap_alloc(&c->dofmap, ctx);
+}
+
+const pkm_dofmap *pkm_asm_cache_dofmap(const pkm_asm_cache *c)
+{
+    return c->dofmap_ok ? c->dofmap : NULL;
 }
 
 static int same_pattern(const pkm_pencil *a, const pkm_pencil *b)
@@ -474,6 +486,9 @@ pkm_status pkm_assemble_cached(const pkm_model *m, pkm_formulation form, pkm_asm
     pkm_trip t;
     memset(&t, 0, sizeof(t));
     t.cache = c;
+    t.dofmap = c->dofmap;
+    t.scratch = &c->scratch;
+    c->dofmap_ok = 0;
     pkm_status rc = PKM_OK;
     if (c->pencil != NULL && c->form == form) {
         t.scatter = 1;
@@ -486,12 +501,15 @@ pkm_status pkm_assemble_cached(const pkm_model *m, pkm_formulation form, pkm_asm
         pkm_trip_free(&t);
         if (rc != PKM_OK) return rc;
         t.cache = c;
+        t.dofmap = c->dofmap;
+        t.scratch = &c->scratch;
     }
     rc = pkm_assemble_formulation(m, form, &t, &inf, ctx);
     if (rc == PKM_OK) rc = keep_record(&t, form, ctx);
     pkm_trip_free(&t);
     if (rc != PKM_OK) return rc;
 ok:
+    c->dofmap_ok = c->dofmap != NULL;
     *out = c->pencil;
     *version = c->version;
     if (info != NULL) *info = inf;

@@ -58,7 +58,7 @@ static void print_failure(const char *what, pkm_status st, const pkm_ctx *ctx)
 
 static const char *form_name(pkm_formulation f)
 {
-    return f == PKM_FORM_TREE ? "tree" : "nodal";
+    return pkm_formulation_types[f].name;
 }
 
 /* The built-in NaVARo parameters (cases/navaro.yaml); PKM_OK or the failure in ctx. */

@@ -55,49 +55,31 @@ double cli_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The formulations by name, with a line of help each: the one list that --formulation and its
- * help read (the eigensolvers are the library's type table, pkm/eigensolver.h). */
-typedef struct cli_named {
-    const char *name;
-    int value;
-    const char *help;
-} cli_named;
-
-static const cli_named cli_formulations[] = {
-    {"tree", PKM_FORM_TREE, "Germain et al. 2015 virtual tree + leg-variable elimination"},
-    {"nodal", PKM_FORM_NODAL, "direct FE assembly"},
-    {NULL, 0, NULL}};
-
-static const cli_named *cli_named_find(const cli_named *list, const char *name)
-{
-    for (; list->name != NULL; list++)
-        if (strcmp(list->name, name) == 0) return list;
-    return NULL;
-}
-
 const char *cli_formulation_name(pkm_formulation f)
 {
-    for (const cli_named *k = cli_formulations; k->name != NULL; k++)
-        if (k->value == (int)f) return k->name;
-    return "unknown";
+    const pkm_formulation_type *t = pkm_formulation_type_of(f);
+    return t != NULL ? t->name : "unknown";
 }
 
-/* "a (help) or b (help)" into buf from len on; the new length. */
-static size_t cli_named_text(const cli_named *list, char *buf, size_t len, size_t cap)
+/* Entry k of a type table's choices: "name" or "name (description[note])", after " or ". */
+static size_t cli_choice_text(char *buf, size_t len, size_t cap, int k, const char *name,
+                              const char *description, const char *note)
 {
-    for (const cli_named *k = list; k->name != NULL && len < cap; k++)
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s (%s)", k == list ? "" : " or ", k->name,
-                                k->help);
+    if (len < cap) len += (size_t)snprintf(buf + len, cap - len, "%s%s", k ? " or " : "", name);
+    if (description != NULL && len < cap)
+        len += (size_t)snprintf(buf + len, cap - len, " (%s%s)", description, note);
     return len < cap ? len : cap - 1;
 }
 
-/* "a or b" of a list, for messages. */
-static void cli_named_choices(const cli_named *list, char *buf, size_t cap)
+/* "a (description) or b (description)" of the formulation table; with names_only, "a or b". */
+static size_t cli_formulation_text(char *buf, size_t cap, int names_only)
 {
     size_t len = 0;
     buf[0] = '\0';
-    for (const cli_named *k = list; k->name != NULL && len < cap; k++)
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s", k == list ? "" : " or ", k->name);
+    for (int k = 0; k < PKM_FORMULATION_COUNT; k++)
+        len = cli_choice_text(buf, len, cap, k, pkm_formulation_types[k].name,
+                              names_only ? NULL : pkm_formulation_types[k].description, "");
+    return len;
 }
 
 /* Break the text at spaces into lines of at most width characters. */
@@ -119,7 +101,7 @@ static void cli_wrap(char *text, size_t width)
 
 static void cli_formulation_help(char *buf, size_t cap)
 {
-    size_t len = cli_named_text(cli_formulations, buf, 0, cap);
+    size_t len = cli_formulation_text(buf, cap, 0);
     len += (size_t)snprintf(buf + len, cap - len, "; default: the case's own (");
     for (const pkm_case *const *c = pkm_case_list(); *c != NULL && len < cap; c++)
         len += (size_t)snprintf(buf + len, cap - len, "%s%s: %s", c == pkm_case_list() ? "" : ", ",
@@ -133,13 +115,10 @@ static void cli_solver_text(char *buf, size_t cap, int names_only)
 {
     size_t len = 0;
     buf[0] = '\0';
-    for (int k = 0; k < PKM_EIGENSOLVER_COUNT && len < cap; k++) {
-        const pkm_eigensolver_type *t = &pkm_eigensolver_types[k];
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s", k ? " or " : "", t->name);
-        if (!names_only && len < cap)
-            len += (size_t)snprintf(buf + len, cap - len, " (%s%s)", t->description,
-                                    k == 0 ? ", default" : "");
-    }
+    for (int k = 0; k < PKM_EIGENSOLVER_COUNT; k++)
+        len = cli_choice_text(buf, len, cap, k, pkm_eigensolver_types[k].name,
+                              names_only ? NULL : pkm_eigensolver_types[k].description,
+                              k == 0 ? ", default" : "");
 }
 
 static void cli_solver_help(char *buf, size_t cap)
@@ -281,7 +260,7 @@ int cli_parse_real(const char *text, double lo, double hi, double *v)
 int cli_case_set(cli_case_args *a, int id, const char *v)
 {
     char choices[128];
-    const cli_named *k;
+    const pkm_formulation_type *f;
     switch (id) {
     case CLI_ARG:
         if (a->case_name != NULL) return cli_usage_error("unexpected argument '%s'", v);
@@ -301,11 +280,11 @@ int cli_case_set(cli_case_args *a, int id, const char *v)
         a->sets[a->nsets++] = v;
         return 0;
     case CLI_OPT_FORMULATION:
-        if ((k = cli_named_find(cli_formulations, v)) == NULL) {
-            cli_named_choices(cli_formulations, choices, sizeof(choices));
+        if ((f = pkm_formulation_type_find(v)) == NULL) {
+            cli_formulation_text(choices, sizeof(choices), 1);
             return cli_usage_error("--formulation '%s': expected %s", v, choices);
         }
-        a->form = (pkm_formulation)k->value;
+        a->form = f->id;
         a->form_given = 1;
         return 0;
     case CLI_OPT_SOLVER: {

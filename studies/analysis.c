@@ -40,6 +40,30 @@ pkm_status pkm_analysis_create(pkm_formulation form, pkm_eigensolver eig,
     return PKM_OK;
 }
 
+pkm_status pkm_analysis_keep_dofmap(pkm_analysis *a, pkm_ctx *ctx)
+{
+    return pkm_asm_cache_keep_dofmap(a->cache, ctx);
+}
+
+const pkm_dofmap *pkm_analysis_dofmap(const pkm_analysis *a)
+{
+    return pkm_asm_cache_dofmap(a->cache);
+}
+
+pkm_status pkm_analysis_mode_displacements(const pkm_analysis *a, int k, double *u, pkm_ctx *ctx)
+{
+    const pkm_dofmap *map = pkm_asm_cache_dofmap(a->cache);
+    if (map == NULL || a->modes == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "mode displacements: no dof map kept (pkm_analysis_keep_dofmap) or no "
+                        "solve done");
+    if (k < 0 || k >= a->modes->nev || pkm_dofmap_reduced_count(map) != a->modes->n)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "mode displacements: no mode %d of %d", k,
+                        a->modes->nev);
+    pkm_dofmap_prolong(map, a->modes->vectors + (size_t)k * (size_t)a->modes->n, u);
+    return PKM_OK;
+}
+
 int pkm_analysis_symbolic_count(const pkm_analysis *a)
 {
     return a->analyses;

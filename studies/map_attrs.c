@@ -19,8 +19,8 @@ _Static_assert(sizeof(pkm_formulation) == sizeof(int) && sizeof(pkm_eigensolver)
 
 static const char *formulation_choice(int v)
 {
-    static const char *const names[] = {[PKM_FORM_TREE] = "tree", [PKM_FORM_NODAL] = "nodal"};
-    return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : NULL;
+    const pkm_formulation_type *t = pkm_formulation_type_of((pkm_formulation)v);
+    return t != NULL ? t->name : NULL;
 }
 
 static const char *eigensolver_choice(int v)

@@ -31,6 +31,18 @@ void pkm_analysis_destroy(pkm_analysis **a);
 pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_modes **modes,
                               pkm_assembly_info *info, pkm_ctx *ctx);
 
+/* From now on every solve also keeps the pose's dof map (pkm/dofmap.h; off by default, it
+ * costs the tree formulation about a third of its projections). */
+pkm_status pkm_analysis_keep_dofmap(pkm_analysis *a, pkm_ctx *ctx);
+
+/* The dof map of the last solve's pose, or NULL (not kept, or the assembly failed). */
+const pkm_dofmap *pkm_analysis_dofmap(const pkm_analysis *a);
+
+/* Mode k (0-based, of the last solve) as nodal displacements u = P x_k: 6 per node of the model,
+ * translation then rotation in global axes (the M-normalised mode, so rad and m per unit modal
+ * amplitude). PKM_ERR_INVALID without a kept dof map or a solve, or for k out of range. */
+pkm_status pkm_analysis_mode_displacements(const pkm_analysis *a, int k, double *u, pkm_ctx *ctx);
+
 /* Symbolic analyses done so far (one each time the pose's pattern differs from the previous
  * pose's: a new topology, or entering or leaving a pose with exact zeros). */
 int pkm_analysis_symbolic_count(const pkm_analysis *a);

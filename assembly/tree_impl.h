@@ -1,0 +1,54 @@
+/* assembly/tree_impl.h: the virtual tree's state, shared by tree.c (coordinates, screws,
+ * closure, matrices) and tree_map.c (its dof map and memory estimate).
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef PKM_TREE_IMPL_H
+#define PKM_TREE_IMPL_H
+
+#include "assembly/assembly_impl.h"
+#include "pkm/topology.h"
+
+typedef struct leg {
+    int ncoord;    /* coordinates of the virtual tree, q_t,i */
+    int n0;        /* independent ones, q_t,i^0 */
+    int64_t first; /* reduced index of the first independent coordinate */
+    int nnodes;    /* nodes of the leg's bodies */
+    double *J;     /* nnodes x 6 x ncoord: screw (v_O, w) of each node per coordinate */
+    int *indep;    /* ncoord: local independent index, or -1 if eliminated */
+    double *Q;     /* ncoord x (n0 + np): q_t,i = Q [q_t,i^0; x_p] (eq. 52, leg rows) */
+} leg;
+
+typedef struct tree {
+    const pkm_model *m;
+    int np;             /* 6 with a platform, else 0 */
+    pkm_topology *topo; /* spanning tree, legs, cuts (mesh/topology.c) */
+    int nlegs;
+    leg *legs;
+    const int *order; /* bodies in breadth-first order */
+    int norder;
+    int *joint_coord; /* per joint: first leg coordinate of its free motions */
+    int *elem_coord;  /* per element: first of its 6 elastic coordinates */
+    int *elem_start;  /* per element: node carrying the floating frame */
+    int *node_local;  /* per node: index within its leg */
+    int *last_elem;   /* per node: last element on its path from the ground, -1 if none */
+    int *elim_elem;   /* per joint: element eliminated for this cut, -1 */
+} tree;
+
+/* Node's screws (v_O, w) per leg coordinate: 6 x ncoord, row-major, inside its leg's J. */
+double *pkm_tree_node_J(const tree *t, int node);
+
+/* Twists at point y of node n's coordinates: T (6 x ncoord, row-major) = [I, -[y]x; 0, I] J_n. */
+void pkm_tree_node_twists(const tree *t, int n, const double y[3], double *T);
+
+/* E = A Q for a leg: A is nrow x ncoord (row-major), E nrow x (n0 + np). */
+void pkm_tree_times_Q(const leg *L, int np, int nrow, const double *A, double *E);
+
+/* The most coordinates of a leg (*maxc) and columns of its projections, n0 + np (*maxw). */
+void pkm_tree_leg_widths(const tree *t, int *maxc, int *maxw);
+
+/* tree_map.c: the dof map of the built tree (order nred), and the memory checks of its dense
+ * maps (before propagate) and of the triplets (after build_closure). */
+pkm_status pkm_tree_fill_dofmap(const tree *t, pkm_dofmap *map, int64_t nred, pkm_ctx *ctx);
+pkm_status pkm_tree_check_dense_size(const tree *t, pkm_ctx *ctx);
+pkm_status pkm_tree_check_triplet_size(const tree *t, pkm_ctx *ctx);
+
+#endif
