@@ -5,6 +5,7 @@
 #include "pkm/io.h"
 #include "pkm/map.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,13 +51,10 @@ static int compare_set(void *user, int id, const char *v)
     case COMPARE_AGAINST:
         o->against = v;
         return 0;
-    case COMPARE_TOL: {
-        char *end = NULL;
-        o->tol_pct = strtod(v, &end);
-        if (end == v || *end != '\0' || !(o->tol_pct >= 0.0) || !isfinite(o->tol_pct))
+    case COMPARE_TOL:
+        if (!cli_parse_real(v, 0.0, DBL_MAX, &o->tol_pct))
             return cli_usage_error("--tol '%s': expected a percentage >= 0", v);
         return 0;
-    }
     default:
         return cli_case_set(&o->c, id, v);
     }

@@ -129,7 +129,7 @@ int cli_modes(int argc, char **argv)
     void *params = NULL;
     pkm_model *m = NULL;
     pkm_analysis *an = NULL;
-    double pose[16];
+    double pose[PKM_POSE_MAX];
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     if ((rc = cli_load_case(&o.c, &c, &params)) != 0 || (rc = modes_pose(&o, c, pose)) != 0)

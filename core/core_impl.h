@@ -13,6 +13,8 @@
 
 /* Physical memory of the machine, bytes (core/memory.c). */
 double pkm_memory_bytes(void);
+/* Memory not in use now, bytes; 0 if unknown (core/memory.c). */
+double pkm_memory_free_bytes(void);
 
 /* PKM_ERR_INVALID if need bytes exceed the physical memory: "WHAT needs about X GB, more than
  * the Y GB of RAM; ADVICE" (advice names what to change). */

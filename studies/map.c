@@ -1,6 +1,5 @@
 /* studies/map.c: frequency-map storage, grid indexing and comparison of map set-ups.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#define _DEFAULT_SOURCE /* _SC_AVPHYS_PAGES */
 
 #include "core/core_impl.h"
 #include "pkm/map.h"
@@ -12,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #ifndef PKM_VERSION
 #define PKM_VERSION "unknown"
@@ -168,8 +166,7 @@ pkm_map_needs pkm_map_estimate(const pkm_map *map, int nworkers)
 
 double pkm_map_memory_free(void)
 {
-    const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    return (pages > 0 && size > 0) ? (double)pages * (double)size : 0.0;
+    return pkm_memory_free_bytes();
 }
 
 pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx)

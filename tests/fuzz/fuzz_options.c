@@ -23,7 +23,7 @@
 static void fuzz_case(cli_case_args *a, const pkm_case **c, void **params)
 {
     if (cli_load_case(a, c, params) != 0) return;
-    double pose[16];
+    double pose[PKM_POSE_MAX];
     if (a->pose_text != NULL) (void)cli_parse_pose(a->pose_text, (*c)->npose, pose);
 }
 
