@@ -37,14 +37,13 @@ pkm_status pkm_dofmap_begin(pkm_dofmap *map, int nnodes, int njoints, pkm_ctx *c
 pkm_status pkm_dofmap_add_term(pkm_dofmap *map, int64_t col, const double twist[6], pkm_ctx *ctx);
 
 /* One congruence call as recorded by a cached assembly: its coordinates, the zero structure of
- * its E, Ka and Ma, the columns of E kept (those with a nonzero entry) and where the entries of
- * its upper triangle go in the pencil. */
+ * its E, Ka and Ma (which decides the kept columns of E, those with a nonzero entry, and the
+ * pattern) and where the entries of its upper triangle go in the pencil. */
 typedef struct pkm_trip_call {
-    int nrow, ncol, nkeep;
+    int nrow, ncol;
     int64_t idx_off;  /* its ncol coordinates in the record's idx */
     int64_t mask_off; /* nrow (ncol + 2 nrow) nonzero flags of E, Ka, Ma in the record's mask */
-    int64_t keep_off; /* its nkeep kept local columns (ascending) in the record's keep */
-    int64_t pos_off;  /* its nkeep (nkeep + 1) / 2 entry positions in the record's pos */
+    int64_t pos_off;  /* nk (nk + 1) / 2 entry positions in the record's pos (nk kept columns) */
 } pkm_trip_call;
 
 /* The record of one topology: the congruence calls in the order a formulation makes them. */
@@ -53,8 +52,6 @@ typedef struct pkm_trip_record {
     int64_t ncalls, calls_cap;
     int64_t *idx;
     int64_t idx_len, idx_cap;
-    int *keep;
-    int64_t keep_len, keep_cap;
     unsigned char *mask;
     int64_t mask_len, mask_cap;
     /* Per entry (a, b), a <= b, of each call's kept block, row by row: its index in the

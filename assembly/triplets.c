@@ -27,7 +27,6 @@ static void record_free(pkm_trip_record *r)
 {
     free(r->calls);
     free(r->idx);
-    free(r->keep);
     free(r->mask);
     free(r->pos);
     memset(r, 0, sizeof(*r));
@@ -194,33 +193,28 @@ static void clean_residues(int nrow, int ncol, const double *E, double *Ec)
     }
 }
 
-/* Append the call's record (kept columns keep[0..nk), zero structure of E, Ka, Ma) to t->rec,
- * with room for its entries. */
-static int record_call(pkm_trip *t, int nrow, int ncol, const int64_t *idx, int nk, const int *keep,
-                       const double *E, const double *Ka, const double *Ma)
+/* Append the call's record (zero structure of E, Ka, Ma) to t->rec, with room for the entries of
+ * its nk kept columns. */
+static int record_call(pkm_trip *t, int nrow, int ncol, const int64_t *idx, int nk, const double *E,
+                       const double *Ka, const double *Ma)
 {
     pkm_trip_record *r = &t->rec;
     const int64_t ne = (int64_t)nk * (nk + 1) / 2;
     const int64_t nm = (int64_t)nrow * (ncol + 2 * (int64_t)nrow);
     if (!grow((void **)&r->calls, &r->calls_cap, r->ncalls + 1, sizeof(*r->calls)) ||
         !grow((void **)&r->idx, &r->idx_cap, r->idx_len + ncol, sizeof(*r->idx)) ||
-        !grow((void **)&r->keep, &r->keep_cap, r->keep_len + nk, sizeof(*r->keep)) ||
         !grow((void **)&r->mask, &r->mask_cap, r->mask_len + nm, sizeof(*r->mask)) ||
         !grow((void **)&r->pos, &r->pos_cap, r->pos_len + ne, sizeof(*r->pos)))
         return 0;
     pkm_trip_call *c = &r->calls[r->ncalls++];
     c->nrow = nrow;
     c->ncol = ncol;
-    c->nkeep = nk;
     c->idx_off = r->idx_len;
-    c->keep_off = r->keep_len;
     c->mask_off = r->mask_len;
     c->pos_off = r->pos_len;
     memcpy(r->idx + r->idx_len, idx, sizeof(int64_t) * (size_t)ncol);
-    memcpy(r->keep + r->keep_len, keep, sizeof(int) * (size_t)nk);
     mask_call(r->mask + r->mask_len, 1, nrow, ncol, E, Ka, Ma);
     r->idx_len += ncol;
-    r->keep_len += nk;
     r->mask_len += nm;
     r->pos_len += ne;
     return 1;
@@ -307,7 +301,7 @@ pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_
         t->call++;
         return PKM_OK;
     }
-    if (t->cache != NULL && !record_call(t, nrow, ncol, idx, nk, keep, E, Ka, Ma))
+    if (t->cache != NULL && !record_call(t, nrow, ncol, idx, nk, E, Ka, Ma))
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow the assembly record");
     if (!trip_reserve(t, (int64_t)nk * (nk + 1) / 2))
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow assembly triplets");
