@@ -288,6 +288,12 @@ pkm_status pkm_model_add_joint(pkm_model *m, const pkm_joint_desc *d, int *id, p
     memcpy(j.name, name, sizeof(name));
     j.type = d->type;
     j.cut = d->cut;
+    if (d->actuated && d->type != PKM_JOINT_REVOLUTE && d->type != PKM_JOINT_PRISMATIC &&
+        d->type != PKM_JOINT_HELICAL)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "joint '%s': only revolute, prismatic and helical joints can be actuated",
+                        name);
+    j.actuated = d->actuated != 0;
     memcpy(j.point, d->point, sizeof(j.point));
     if (d->type == PKM_JOINT_REVOLUTE || d->type == PKM_JOINT_PRISMATIC ||
         d->type == PKM_JOINT_UNIVERSAL || d->type == PKM_JOINT_HELICAL) {

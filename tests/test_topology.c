@@ -189,6 +189,21 @@ static void test_errors(void **state)
     assert_int_equal(pkm_topology_create(m, &t, &ctx), PKM_ERR_MODEL);
     assert_null(t);
     assert_non_null(strstr(ctx.msg, "body 'loose' is not connected to the ground"));
+
+    /* A drive acts on one free coordinate: a spherical or clamped joint cannot carry one. */
+    pkm_joint_desc ball = {.name = "ball",
+                           .type = PKM_JOINT_SPHERICAL,
+                           .body_a = PKM_GROUND,
+                           .body_b = 1,
+                           .point = {1, 0, 0},
+                           .actuated = 1};
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_model_add_joint(m, &ball, NULL, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "joint 'ball': only revolute, prismatic and helical"));
+    ball.type = PKM_JOINT_REVOLUTE;
+    ball.axis[2] = 1.0;
+    assert_pkm_ok(pkm_model_add_joint(m, &ball, NULL, &ctx), &ctx);
+    assert_int_equal(pkm_model_joint(m, pkm_model_joint_count(m) - 1)->actuated, 1);
     pkm_model_destroy(&m);
 }
 

@@ -79,6 +79,8 @@ typedef struct pkm_joint_desc {
     double axis2[3]; /* universal second axis */
     double pitch;    /* helical: translation along axis per turn (the screw lead), m */
     int cut;         /* nonzero: open this joint in the virtual tree (a loop-closure joint) */
+    int actuated;    /* nonzero: a drive acts on the joint's free coordinate (revolute, prismatic
+                        and helical joints only); what the rigid-body inverse dynamics solves for */
 } pkm_joint_desc;
 
 typedef struct pkm_model pkm_model;
@@ -146,6 +148,7 @@ typedef struct pkm_joint {
     double axis[3], axis2[3]; /* unit */
     double pitch;             /* helical: m per turn */
     int cut;
+    int actuated;
 } pkm_joint;
 
 const pkm_body *pkm_model_body(const pkm_model *m, int i);
