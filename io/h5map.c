@@ -236,9 +236,10 @@ static pkm_status write_grid(const h5io *io, hid_t file, const pkm_map *map)
     return rc;
 }
 
-/* /modes [grid..., nev, ncoord], one chunk per pose, NaN-filled: only the OK poses are written,
- * so a pose without modes takes no space and a checkpoint taken while workers run writes only
- * complete vectors. */
+/* /modes [grid..., nev, ncoord], one chunk per pose, NaN-filled: only the OK poses that hold
+ * vectors are written, so a pose without modes takes no space, a checkpoint taken while workers
+ * run writes only complete vectors, and one whose links are made (pkm_map.link_match) only those
+ * further links need. */
 static pkm_status write_modes(const h5io *io, hid_t file, const pkm_map *map)
 {
     const int rank = map->naxes + 2;
@@ -270,7 +271,8 @@ static pkm_status write_modes(const h5io *io, hid_t file, const pkm_map *map)
     }
     start[map->naxes] = start[map->naxes + 1] = 0;
     for (int64_t p = 0; p < map->npoints && rc == PKM_OK; p++) {
-        if (map->status[p] != PKM_POSE_OK) continue;
+        if (map->status[p] != PKM_POSE_OK || isnan(map->modes[(size_t)p * (size_t)per_point]))
+            continue;
         int64_t q = p;
         for (int a = map->naxes - 1; a >= 0; a--) {
             start[a] = (hsize_t)(q % map->axes[a].count);
@@ -294,6 +296,24 @@ done:
     if (dcpl >= 0) H5Pclose(dcpl);
     if (mspace >= 0) H5Sclose(mspace);
     if (space >= 0) H5Sclose(space);
+    return rc;
+}
+
+/* A sweep's links so far (pkm_map.link_match, link_mac): in checkpoints, [grid..., naxes, nev]. */
+static pkm_status write_links(const h5io *io, hid_t file, const pkm_map *map)
+{
+    hsize_t dims[PKM_MAP_MAX_AXES + 2];
+    for (int a = 0; a < map->naxes; a++)
+        dims[a] = (hsize_t)map->axes[a].count;
+    dims[map->naxes] = (hsize_t)map->naxes;
+    dims[map->naxes + 1] = (hsize_t)map->nev;
+    pkm_status rc =
+        write_described(io, file, "tracking_links", H5T_STD_I32LE, H5T_NATIVE_INT, map->naxes + 2,
+                        dims, map->link_match, "description", LINKS_DESCRIPTION);
+    if (rc == PKM_OK)
+        rc = write_described(io, file, "tracking_links_mac", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                             map->naxes + 2, dims, map->link_mac, "description",
+                             "MAC of each pair of /tracking_links; NaN while not linked");
     return rc;
 }
 
@@ -343,6 +363,7 @@ static pkm_status write_contents(const h5io *io, hid_t file, const pkm_map *map)
                              "row-major index of the neighbouring pose each pose took its mode "
                              "ids from; -1 for the first pose of a connected set of computed "
                              "poses (ids = ranks) and where status != 0");
+    if (rc == PKM_OK && map->link_match != NULL) rc = write_links(io, file, map);
     if (rc == PKM_OK && map->modes != NULL) rc = write_modes(io, file, map);
     return rc;
 }

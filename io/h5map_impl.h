@@ -13,7 +13,10 @@
  * digest, commit, Fletcher32 checksums */
 #define MAP_FORMAT_VERSION 3
 #define STATUS_MEANING     "-1 pending, 0 ok, 1 unreachable, 2 singular, 3 solver failure"
-#define LIST_LEN           1024 /* comma-separated name lists */
+#define LINKS_DESCRIPTION                                                                          \
+    "in a checkpoint, the links made so far: at [point, a, i], the mode of the neighbour one "     \
+    "step up axis a that mode i of the point is linked to; -1 while not linked"
+#define LIST_LEN 1024 /* comma-separated name lists */
 _Static_assert(LIST_LEN >= PKM_POSE_MAX * (PKM_MAP_NAME_LEN + 1),
                "a list attribute holds PKM_POSE_MAX names and their commas");
 /* The root attribute parameter_keys: every key of /parameters, comma-separated. */

@@ -142,6 +142,29 @@ static pkm_status read_params(const h5io *io, hid_t file, pkm_map *map)
     return rc;
 }
 
+/* A checkpoint's links (io/h5map.c, write_links): each a mode of the neighbour or -1. */
+static pkm_status read_links(const h5io *io, hid_t file, pkm_map *map)
+{
+    hsize_t dims[PKM_MAP_MAX_AXES + 2];
+    for (int a = 0; a < map->naxes; a++)
+        dims[a] = (hsize_t)map->axes[a].count;
+    dims[map->naxes] = (hsize_t)map->naxes;
+    dims[map->naxes + 1] = (hsize_t)map->nev;
+    pkm_status rc = pkm_map_alloc_links(map, io->ctx);
+    if (rc == PKM_OK)
+        rc = pkm_h5_read_dataset(io, file, "/tracking_links", H5T_NATIVE_INT, H5T_INTEGER, 4,
+                                 map->naxes + 2, dims, map->link_match);
+    if (rc == PKM_OK)
+        rc = pkm_h5_read_dataset(io, file, "/tracking_links_mac", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8,
+                                 map->naxes + 2, dims, map->link_mac);
+    const size_t count = (size_t)map->npoints * (size_t)map->naxes * (size_t)map->nev;
+    for (size_t i = 0; i < count && rc == PKM_OK; i++)
+        if (map->link_match[i] < -1 || map->link_match[i] >= map->nev)
+            rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset /tracking_links: value %d is not a mode",
+                          map->link_match[i]);
+    return rc;
+}
+
 /* Version 2: the links, and /modes if present. */
 static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
 {
@@ -163,25 +186,31 @@ static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
             rc = OWN_FAIL(io, PKM_ERR_PARSE,
                           "dataset /tracking_parent: value %lld at point %lld is not a point",
                           (long long)map->tracking_parent[p], (long long)p);
+    if (rc == PKM_OK && H5Lexists(file, "tracking_links", H5P_DEFAULT) > 0)
+        rc = read_links(io, file, map);
     if (rc != PKM_OK || H5Lexists(file, "modes", H5P_DEFAULT) <= 0) return rc;
     if (map->ncoord < 1)
         return OWN_FAIL(io, PKM_ERR_PARSE, "dataset /modes with attribute ncoord = %lld",
                         (long long)map->ncoord);
-    /* Only the OK points' vectors are stored: without one there is nothing to read, and each
-     * one stored bounds ncoord by the file's size. */
+    /* Only the OK points' vectors are stored, and with links only those further links need:
+     * without one there is nothing to read, and each one stored bounds ncoord by the file's
+     * size. */
     int64_t nok = 0;
     for (int64_t p = 0; p < map->npoints; p++)
         nok += map->status[p] == PKM_POSE_OK;
-    if (nok == 0) return PKM_OK;
+    if (map->link_match != NULL) nok = pkm_map_vectors_needed(map);
     const hid_t dset = H5Dopen2(file, "/modes", H5P_DEFAULT);
     if (dset < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot open dataset /modes");
+    if (nok == 0 && map->link_match != NULL && H5Dget_storage_size(dset) > 0) nok = 1;
     const hid_t type = H5Dget_type(dset);
     map->modes_single = type >= 0 && H5Tget_size(type) == 4;
     if (type >= 0) H5Tclose(type);
-    rc = pkm_h5_check_stored(io, file, dset, "/modes",
-                             (map->modes_single ? 4.0 : 8.0) * (double)nok * (double)map->nev *
-                                 (double)map->ncoord);
+    if (nok > 0)
+        rc = pkm_h5_check_stored(io, file, dset, "/modes",
+                                 (map->modes_single ? 4.0 : 8.0) * (double)nok * (double)map->nev *
+                                     (double)map->ncoord);
     H5Dclose(dset);
+    if (nok == 0) return rc;
     if (rc == PKM_OK) rc = pkm_map_alloc_modes(map, io->ctx);
     if (rc == PKM_OK)
         rc = pkm_h5_read_dataset(io, file, "/modes", H5T_NATIVE_DOUBLE, H5T_FLOAT,

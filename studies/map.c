@@ -158,10 +158,14 @@ pkm_map_needs pkm_map_estimate(const pkm_map *map, int nworkers)
     const double arrays = np * bytes_per_point(map);
     /* The workers' shared copy: status, frequency, residual, accuracy. */
     const double shared = nworkers > 1 ? np * (1.0 + 3 * 8.0 * (double)map->nev) : 0.0;
+    /* The tracking links (pkm_map.link_match, link_mac), in memory and in checkpoints. */
+    const double links = np * (double)map->naxes * (double)map->nev * (4.0 + 8.0);
     /* A file holds the arrays plus its metadata (~64 KiB measured, with the parameters); the
-     * writer builds it in memory and copies it out once (io/h5map.c). */
+     * writer builds it in memory and copies it out once (io/h5map.c). A checkpoint adds the
+     * links; the new one is written beside the old. */
     const double file = arrays + 65536.0;
-    return (pkm_map_needs){arrays + shared + 2.0 * file, 3.0 * file};
+    return (pkm_map_needs){arrays + links + shared + 2.0 * (file + links),
+                           file + 2.0 * (file + links)};
 }
 
 double pkm_map_memory_free(void)
@@ -205,9 +209,37 @@ void pkm_map_free_modes(pkm_map *map)
     map->modes = NULL;
 }
 
+pkm_status pkm_map_alloc_links(pkm_map *map, pkm_ctx *ctx)
+{
+    pkm_map_free_links(map);
+    const size_t count = (size_t)map->npoints * (size_t)map->naxes * (size_t)map->nev;
+    map->link_match = malloc(sizeof(*map->link_match) * count);
+    map->link_mac = malloc(sizeof(*map->link_mac) * count);
+    if (map->link_match == NULL || map->link_mac == NULL) {
+        pkm_map_free_links(map);
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map: cannot allocate the links of %lld points",
+                        (long long)map->npoints);
+    }
+    for (size_t i = 0; i < count; i++) {
+        map->link_match[i] = -1;
+        map->link_mac[i] = NAN;
+    }
+    return PKM_OK;
+}
+
+void pkm_map_free_links(pkm_map *map)
+{
+    if (map == NULL) return;
+    free(map->link_match);
+    free(map->link_mac);
+    map->link_match = NULL;
+    map->link_mac = NULL;
+}
+
 void pkm_map_free(pkm_map *map)
 {
     if (map == NULL) return;
+    pkm_map_free_links(map);
     free(map->status);
     free(map->freq_hz);
     free(map->residual);

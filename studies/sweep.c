@@ -93,11 +93,15 @@ pkm_status pkm_sweep_checkpoint(pkm_map *map, pkm_sweep_ctl *ctl, int force, pkm
 {
     const pkm_sweep_opts *so = ctl->so;
     if (so->checkpoint == NULL || (!force && pkm_sweep_now_seconds() < ctl->next)) return PKM_OK;
+    /* Link what can be linked, so that the checkpoint holds only the vectors further links need
+     * (work the final tracking would do anyway: not counted in the checkpoint's time). */
+    pkm_status st = pkm_map_link(map, 1, ctx);
+    if (st != PKM_OK) return st;
     char note[sizeof(map->tracking_note)];
     snprintf(note, sizeof(note), "%s", map->tracking_note);
     rank_ids(map, "not tracked yet: sweep in progress");
     const double t0 = pkm_sweep_now_seconds();
-    pkm_status st = so->checkpoint(map, so->user, ctx);
+    st = so->checkpoint(map, so->user, ctx);
     const double t1 = pkm_sweep_now_seconds();
     snprintf(map->tracking_note, sizeof(map->tracking_note), "%s", note);
     ctl->next = t1 + fmax(so->checkpoint_interval, 10.0 * (t1 - t0));
@@ -114,14 +118,20 @@ void pkm_sweep_store_vectors(const pkm_map *map, double *modes, int64_t p, const
 
 /* Vectors for tracking only are single precision (pkm_map.modes_single); vectors to be written
  * (keep_modes) must be exact: a resumed checkpoint's are rounded, or dropped if too coarse (its
- * OK points are then computed again). */
+ * OK points are then computed again). A resumed checkpoint's links were made from vectors of
+ * its precision: they go with a change of precision, as an uninterrupted sweep would have made
+ * them from the other one. */
 static void settle_precision(pkm_map *map)
 {
-    if (map->modes != NULL && map->keep_modes && map->modes_single) pkm_map_free_modes(map);
+    if (map->keep_modes && (map->modes == NULL || map->modes_single)) {
+        pkm_map_free_modes(map);
+        pkm_map_free_links(map);
+    }
     if (map->modes != NULL && !map->keep_modes && !map->modes_single) {
         const size_t count = (size_t)map->npoints * (size_t)map->nev * (size_t)map->ncoord;
         for (size_t i = 0; i < count; i++)
             map->modes[i] = (double)(float)map->modes[i];
+        pkm_map_free_links(map);
     }
     map->modes_single = !map->keep_modes;
 }
@@ -318,10 +328,12 @@ pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
     settle_precision(map);
     pkm_status rc = PKM_OK;
     /* A resumed map whose vectors were not kept: its OK points are computed again if vectors
-     * are to be kept now, as tracking needs them. */
+     * are to be kept now, as tracking needs them; unless its links are made (a checkpoint
+     * whose every OK point was linked holds no vectors). */
     if (map->modes == NULL && map->ncoord > 0) {
         rc = pkm_sweep_keep_vectors(map, map->ncoord, so, ctx);
-        for (int64_t p = 0; rc == PKM_OK && map->modes != NULL && p < map->npoints; p++)
+        for (int64_t p = 0;
+             rc == PKM_OK && map->modes != NULL && map->link_match == NULL && p < map->npoints; p++)
             if (map->status[p] == PKM_POSE_OK) map->status[p] = PKM_POSE_PENDING;
     }
     int stopped = 0;

@@ -212,10 +212,101 @@ void pkm_map_track_ranks(pkm_map *map)
     map->tracking = PKM_TRACK_RANK;
 }
 
-/* A candidate link from the labelled point `from` to the unlabelled point `to`. */
+/* The strides of the row-major grid: point p is at index (p / stride[a]) % count along axis a. */
+static void grid_strides(const pkm_map *map, int64_t *stride)
+{
+    int64_t step = 1;
+    for (int a = map->naxes - 1; a >= 0; a--) {
+        stride[a] = step;
+        step *= map->axes[a].count;
+    }
+}
+
+/* The neighbour of p one step along axis a in direction d (+1 or -1), or -1 at the grid's edge. */
+static int64_t neighbour(const pkm_map *map, const int64_t *stride, int64_t p, int a, int d)
+{
+    const int64_t idx = (p / stride[a]) % map->axes[a].count;
+    if (idx + d < 0 || idx + d >= map->axes[a].count) return -1;
+    return p + d * stride[a];
+}
+
+/* Where the link of p and its neighbour along axis a is stored: at the lower of the two. */
+static size_t link_at(const pkm_map *map, int64_t p, int64_t q, int a)
+{
+    return ((size_t)(p < q ? p : q) * (size_t)map->naxes + (size_t)a) * (size_t)map->nev;
+}
+
+static int has_vectors(const pkm_map *map, int64_t p)
+{
+    return map->modes != NULL &&
+           !isnan(map->modes[(size_t)p * (size_t)map->nev * (size_t)map->ncoord]);
+}
+
+/* An OK point whose vectors a link still needs: a neighbour pending, or OK and not linked. */
+static int needs_vectors(const pkm_map *map, const int64_t *stride, int64_t p)
+{
+    if (map->status[p] != PKM_POSE_OK) return 0;
+    for (int a = 0; a < map->naxes; a++)
+        for (int d = -1; d <= 1; d += 2) {
+            const int64_t q = neighbour(map, stride, p, a, d);
+            if (q < 0) continue;
+            if (map->status[q] == PKM_POSE_PENDING) return 1;
+            if (map->status[q] == PKM_POSE_OK &&
+                (map->link_match == NULL || map->link_match[link_at(map, p, q, a)] < 0))
+                return 1;
+        }
+    return 0;
+}
+
+int64_t pkm_map_vectors_needed(const pkm_map *map)
+{
+    if (map->status == NULL || map->naxes < 1) return 0;
+    int64_t stride[PKM_MAP_MAX_AXES], n = 0;
+    grid_strides(map, stride);
+    for (int64_t p = 0; p < map->npoints; p++)
+        n += needs_vectors(map, stride, p);
+    return n;
+}
+
+pkm_status pkm_map_link(pkm_map *map, int drop, pkm_ctx *ctx)
+{
+    if (map->modes == NULL || map->status == NULL || map->naxes < 1) return PKM_OK;
+    if (map->link_match == NULL) {
+        const pkm_status st = pkm_map_alloc_links(map, ctx);
+        if (st != PKM_OK) return st;
+    }
+    int64_t stride[PKM_MAP_MAX_AXES];
+    grid_strides(map, stride);
+    const size_t per_point = (size_t)map->nev * (size_t)map->ncoord;
+    for (int64_t p = 0; p < map->npoints; p++) {
+        if (map->status[p] != PKM_POSE_OK || !has_vectors(map, p)) continue;
+        for (int a = 0; a < map->naxes; a++) {
+            const int64_t q = neighbour(map, stride, p, a, 1);
+            if (q < 0 || map->status[q] != PKM_POSE_OK || !has_vectors(map, q)) continue;
+            const size_t at = link_at(map, p, q, a);
+            if (map->link_match[at] >= 0) continue;
+            const pkm_status st =
+                pkm_track_link(map->ncoord, map->nev, map->freq_hz + p * map->nev,
+                               map->modes + (size_t)p * per_point, map->freq_hz + q * map->nev,
+                               map->modes + (size_t)q * per_point, NULL, map->track.cluster_tol,
+                               map->link_match + at, map->link_mac + at, ctx);
+            if (st != PKM_OK) return st;
+        }
+    }
+    /* Every neighbour of a dropped point is computed and linked to it: nothing reads its vectors
+     * again, so a checkpoint need not hold them. */
+    for (int64_t p = 0; drop && !map->keep_modes && p < map->npoints; p++)
+        if (map->status[p] == PKM_POSE_OK && has_vectors(map, p) && !needs_vectors(map, stride, p))
+            for (size_t i = 0; i < per_point; i++)
+                map->modes[(size_t)p * per_point + i] = NAN;
+    return PKM_OK;
+}
+
+/* A candidate link from the labelled point `from` to the unlabelled point `to` along axis. */
 typedef struct track_edge {
     double score; /* sum of the MACs of the link's pairs */
     int64_t from, to;
+    int axis;
 } track_edge;
 
 /* Max-heap order: the better score first; equal scores by the lower indices, for a result that
@@ -271,95 +362,92 @@ typedef struct track_state {
     int64_t stride[PKM_MAP_MAX_AXES];
     track_edge *heap;
     int64_t nheap;
-    int *match;
-    double *mac;
     unsigned char *labelled;
 } track_state;
 
-static pkm_status link_points(track_state *t, int64_t p, int64_t q, pkm_ctx *ctx)
+/* Candidate links from the newly labelled point p to its unlabelled OK neighbours, scored by
+ * the sum of their stored MACs (in rank order of the lower point: the same sum whichever end
+ * is labelled first). */
+static void push_neighbours(track_state *t, int64_t p)
 {
     const pkm_map *map = t->map;
-    const size_t per_point = (size_t)map->nev * (size_t)map->ncoord;
-    return pkm_track_link(map->ncoord, map->nev, map->freq_hz + p * map->nev,
-                          map->modes + (size_t)p * per_point, map->freq_hz + q * map->nev,
-                          map->modes + (size_t)q * per_point, NULL, map->track.cluster_tol,
-                          t->match, t->mac, ctx);
-}
-
-/* Candidate links from the newly labelled point p to its unlabelled OK neighbours. */
-static pkm_status push_neighbours(track_state *t, int64_t p, pkm_ctx *ctx)
-{
-    const pkm_map *map = t->map;
-    for (int a = map->naxes - 1; a >= 0; a--) {
-        const int64_t idx = (p / t->stride[a]) % map->axes[a].count;
+    for (int a = map->naxes - 1; a >= 0; a--)
         for (int d = -1; d <= 1; d += 2) {
-            if (idx + d < 0 || idx + d >= map->axes[a].count) continue;
-            const int64_t q = p + d * t->stride[a];
-            if (t->labelled[q] || map->status[q] != PKM_POSE_OK) continue;
-            const pkm_status st = link_points(t, p, q, ctx);
-            if (st != PKM_OK) return st;
+            const int64_t q = neighbour(map, t->stride, p, a, d);
+            if (q < 0 || t->labelled[q] || map->status[q] != PKM_POSE_OK) continue;
+            const double *mac = map->link_mac + link_at(map, p, q, a);
             double score = 0.0;
             for (int k = 0; k < map->nev; k++)
-                score += t->mac[k];
-            heap_push(t->heap, &t->nheap, (track_edge){score, p, q});
+                score += mac[k];
+            heap_push(t->heap, &t->nheap, (track_edge){score, p, q, a});
         }
-    }
-    return PKM_OK;
 }
 
 /* Label the connected set of OK points around root, best links first (Prim's algorithm on the
  * grid graph weighted by the links' summed MAC: a maximum spanning tree, so that the tree avoids
- * the weak links where it can). */
-static pkm_status label_from(track_state *t, int64_t root, pkm_ctx *ctx)
+ * the weak links where it can). A link is stored from its lower point (mode i there is mode
+ * match[i] of the upper one) and followed in either direction. */
+static void label_from(track_state *t, int64_t root)
 {
     pkm_map *map = t->map;
     const int nev = map->nev;
     t->labelled[root] = 1; /* its ids are the ranks (pkm_map_track_ranks) */
     t->nheap = 0;
-    pkm_status st = push_neighbours(t, root, ctx);
-    while (st == PKM_OK && t->nheap > 0) {
+    push_neighbours(t, root);
+    while (t->nheap > 0) {
         const track_edge e = heap_pop(t->heap, &t->nheap);
         if (t->labelled[e.to]) continue;
-        st = link_points(t, e.from, e.to, ctx);
-        if (st != PKM_OK) break;
+        const size_t at = link_at(map, e.from, e.to, e.axis);
+        const int *match = map->link_match + at;
+        const double *mac = map->link_mac + at;
         for (int i = 0; i < nev; i++) {
-            map->tracked[e.to * nev + t->match[i]] = map->tracked[e.from * nev + i];
-            map->tracking_mac[e.to * nev + t->match[i]] = t->mac[i];
+            const int64_t to = e.to * nev + (e.from < e.to ? match[i] : i);
+            map->tracked[to] = map->tracked[e.from * nev + (e.from < e.to ? i : match[i])];
+            map->tracking_mac[to] = mac[i];
         }
         map->tracking_parent[e.to] = e.from;
         t->labelled[e.to] = 1;
-        st = push_neighbours(t, e.to, ctx);
+        push_neighbours(t, e.to);
     }
-    return st;
+}
+
+/* 1 if every pair of neighbouring OK points is linked. */
+static int all_linked(const pkm_map *map, const int64_t *stride)
+{
+    for (int64_t p = 0; p < map->npoints; p++) {
+        if (map->status[p] != PKM_POSE_OK) continue;
+        for (int a = 0; a < map->naxes; a++) {
+            const int64_t q = neighbour(map, stride, p, a, 1);
+            if (q >= 0 && map->status[q] == PKM_POSE_OK &&
+                (map->link_match == NULL || map->link_match[link_at(map, p, q, a)] < 0))
+                return 0;
+        }
+    }
+    return 1;
 }
 
 pkm_status pkm_map_track(pkm_map *map, pkm_ctx *ctx)
 {
     pkm_map_track_ranks(map);
-    if (map->modes == NULL) {
-        if (map->tracking_note[0] == '\0')
-            snprintf(map->tracking_note, sizeof(map->tracking_note), "mode vectors not kept");
-        return PKM_OK;
-    }
     const int64_t np = map->npoints;
     if (np < 1 || map->nev < 1 || map->naxes < 1) return PKM_OK;
     track_state t = {.map = map};
-    int64_t step = 1;
-    size_t nok = 0;
-    for (int a = map->naxes - 1; a >= 0; a--) {
-        t.stride[a] = step;
-        step *= map->axes[a].count;
+    grid_strides(map, t.stride);
+    pkm_status st = pkm_map_link(map, 0, ctx);
+    if (st != PKM_OK || !all_linked(map, t.stride)) {
+        if (st == PKM_OK && map->tracking_note[0] == '\0')
+            snprintf(map->tracking_note, sizeof(map->tracking_note), "mode vectors not kept");
+        pkm_map_free_links(map);
+        return st;
     }
+    size_t nok = 0;
     for (int64_t p = 0; p < np; p++)
         nok += map->status[p] == PKM_POSE_OK;
     /* Each OK point pushes at most one link per neighbour. */
     root_order *order = malloc(sizeof(*order) * (nok + 1));
     t.heap = malloc(sizeof(*t.heap) * (nok * 2 * (size_t)map->naxes + 1));
-    t.match = malloc(sizeof(*t.match) * (size_t)map->nev);
-    t.mac = malloc(sizeof(*t.mac) * (size_t)map->nev);
     t.labelled = calloc((size_t)np, 1);
-    pkm_status st = PKM_OK;
-    if (order == NULL || t.heap == NULL || t.match == NULL || t.mac == NULL || t.labelled == NULL) {
+    if (order == NULL || t.heap == NULL || t.labelled == NULL) {
         st = PKM_FAIL(ctx, PKM_ERR_NOMEM, "track: cannot allocate for %lld points", (long long)np);
         goto done;
     }
@@ -377,19 +465,14 @@ pkm_status pkm_map_track(pkm_map *map, pkm_ctx *ctx)
         order[n++] = (root_order){d2, p};
     }
     qsort(order, (size_t)n, sizeof(*order), root_cmp);
-    for (int64_t i = 0; i < n && st == PKM_OK; i++)
-        if (!t.labelled[order[i].p]) st = label_from(&t, order[i].p, ctx);
-    if (st == PKM_OK) {
-        map->tracking = PKM_TRACK_MAC;
-        map->tracking_note[0] = '\0';
-    } else {
-        pkm_map_track_ranks(map);
-    }
+    for (int64_t i = 0; i < n; i++)
+        if (!t.labelled[order[i].p]) label_from(&t, order[i].p);
+    map->tracking = PKM_TRACK_MAC;
+    map->tracking_note[0] = '\0';
 done:
+    pkm_map_free_links(map);
     free(order);
     free(t.heap);
-    free(t.match);
-    free(t.mac);
     free(t.labelled);
     return st;
 }

@@ -357,6 +357,58 @@ static void test_single_precision_modes(void **state)
     unlink(path);
 }
 
+/* A checkpoint's links (/tracking_links, /tracking_links_mac) are read back as written, and its
+ * /modes holds only the vectors further links need: here points 0 and 4 (not linked to each
+ * other) and 10 (next to the pending point 11). A link naming no mode is refused. */
+static void test_checkpoint_links(void **state)
+{
+    (void)state;
+    char path[512];
+    out_path(path, sizeof(path), "map_links.h5");
+    pkm_map m, r;
+    make_map_with_modes(&m);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_alloc_links(&m, &ctx), &ctx);
+    const int64_t stride[2] = {NTH, 1};
+    for (int64_t p = 0; p < NPTS; p++)
+        for (int a = 0; a < 2; a++) {
+            const int64_t q = p + stride[a];
+            const int last = a == 0 ? p / NTH == NX - 1 : p % NTH == NTH - 1;
+            if (last || m.status[p] != PKM_POSE_OK || m.status[q] != PKM_POSE_OK ||
+                (p == 0 && q == 4))
+                continue;
+            for (int i = 0; i < NEV; i++) {
+                m.link_match[(p * 2 + a) * NEV + i] = NEV - 1 - i;
+                m.link_mac[(p * 2 + a) * NEV + i] = 0.5 + 0.01 * i + (double)p;
+            }
+        }
+    assert_int_equal(pkm_map_vectors_needed(&m), 3);
+    for (int64_t p = 0; p < NPTS; p++)
+        if (p != 0 && p != 4 && p != 10)
+            for (int i = 0; i < NEV * NC; i++)
+                m.modes[p * NEV * NC + i] = NAN;
+    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+    assert_pkm_ok(pkm_map_read_h5(path, &r, &ctx), &ctx);
+    assert_maps_equal(&m, &r);
+    assert_memory_equal(r.link_match, m.link_match, sizeof(int) * NPTS * 2 * NEV);
+    for (int i = 0; i < NPTS * 2 * NEV; i++)
+        assert_same(r.link_mac[i], m.link_mac[i]);
+    assert_int_equal(pkm_map_vectors_needed(&r), 3);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), d = H5Dopen2(f, "/modes", H5P_DEFAULT);
+    assert_int_equal(H5Dget_storage_size(d), 3 * (NEV * NC * sizeof(double) + 4)); /* Fletcher32 */
+    H5Dclose(d);
+    H5Fclose(f);
+    pkm_map_free(&r);
+    m.link_match[(2 * 2 + 1) * NEV] = NEV;
+    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
+    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx.msg, "/tracking_links"));
+    assert_no_open_objects();
+    pkm_map_free(&m);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_checksum_detects_corruption),
         cmocka_unit_test(test_crafted_sizes),
         cmocka_unit_test(test_single_precision_modes),
+        cmocka_unit_test(test_checkpoint_links),
         cmocka_unit_test(test_string_attr_types),
         cmocka_unit_test(test_partial_chunk),
         cmocka_unit_test(test_known_fuzz_inputs),

@@ -122,9 +122,18 @@ static void assert_same_map(const pkm_map *a, const pkm_map *b)
     assert_memory_equal(a->tracked, b->tracked, nv * sizeof(int));
     assert_memory_equal(a->tracking_mac, b->tracking_mac, nv * sizeof(double));
     assert_memory_equal(a->tracking_parent, b->tracking_parent, np * sizeof(int64_t));
+    /* b is uninterrupted: it holds every OK point's vectors; a resumed a only those its
+     * checkpoints still needed (the others were linked and dropped). */
     assert_non_null(a->modes);
     assert_non_null(b->modes);
-    assert_memory_equal(a->modes, b->modes, nv * (size_t)a->ncoord * sizeof(double));
+    const size_t per_point = (size_t)a->nev * (size_t)a->ncoord;
+    for (size_t p = 0; p < np; p++) {
+        if (b->status[p] != PKM_POSE_OK) continue;
+        assert_false(isnan(b->modes[p * per_point]));
+        if (!isnan(a->modes[p * per_point]))
+            assert_memory_equal(a->modes + p * per_point, b->modes + p * per_point,
+                                per_point * sizeof(double));
+    }
 }
 
 /* The pose the test stops at, and the checkpoints written. The stop callback runs in the
@@ -160,6 +169,53 @@ static void sweep_navaro(const void *par, pkm_map *m, int nworkers, int stop)
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     assert_pkm_ok(pkm_map_sweep(pkm_case_find("navaro"), par, m, &so, &ctx), &ctx);
+}
+
+/* OK points of m holding vectors. */
+static int64_t points_with_vectors(const pkm_map *m)
+{
+    int64_t n = 0;
+    for (int64_t p = 0; m->modes != NULL && p < m->npoints; p++)
+        n += m->status[p] == PKM_POSE_OK &&
+             !isnan(m->modes[(size_t)p * (size_t)m->nev * (size_t)m->ncoord]);
+    return n;
+}
+
+/* A sweep interrupted at each of stops (ascending, -1 ended), each time written to its
+ * checkpoint file and resumed from it, gives the uninterrupted map whole, tracking included;
+ * each checkpoint holds the links made so far and only the vectors further links need, which
+ * for the serial executor (one tile, row-major) are at most one row of the last axis and the
+ * stop itself. */
+static void resume_in_steps(const pkm_case *c, const void *par, const pkm_map *whole, int workers,
+                            const int64_t *stops)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_map m;
+    make_navaro_map(c, par, &m);
+    for (int i = 0; stops[i] >= 0; i++) {
+        stop_at = stops[i];
+        checkpoints = 0;
+        remove(checkpoint_path);
+        sweep_navaro(par, &m, workers, 1);
+        assert_int_equal(checkpoints, 1);
+        pkm_map_free(&m);
+        assert_pkm_ok(pkm_map_read_h5(checkpoint_path, &m, &ctx), &ctx);
+        int64_t ok = 0;
+        for (int64_t p = 0; p < m.npoints; p++)
+            ok += m.status[p] == PKM_POSE_OK;
+        if (ok > 0) assert_non_null(m.link_match);
+        const int64_t kept = points_with_vectors(&m);
+        assert_int_equal(kept, pkm_map_vectors_needed(&m));
+        if (workers == 1) assert_true(kept <= m.axes[1].count + 1);
+        if (stops[i] >= 2 * m.axes[1].count) assert_true(kept < ok);
+    }
+    stop_at = -1;
+    sweep_navaro(par, &m, workers, 0);
+    assert_null(m.link_match); /* consumed by the tracking */
+    assert_same_map(&m, whole);
+    pkm_map_free(&m);
+    remove(checkpoint_path);
 }
 
 /* The executors: the serial one and the fork one with 2 and 3 workers give the same map bit for
@@ -213,6 +269,11 @@ static void test_executors_same_map(void **state)
         pkm_map_free(&m);
     }
     remove(checkpoint_path);
+    /* Interrupted again and again, mid-tile for the serial executor (its one tile is the grid),
+     * at the probe's first pose and between the workers' tiles for the fork one. */
+    const int64_t fork_stops[] = {0, 9, 19, 30, -1}, serial_stops[] = {4, 11, 16, 23, 29, 36, -1};
+    resume_in_steps(c, par, &whole[1], 2, fork_stops);
+    resume_in_steps(c, par, &whole[1], 1, serial_stops);
     for (int w = 1; w <= 3; w++)
         pkm_map_free(&whole[w]);
     pkm_case_params_destroy(&par);

@@ -109,6 +109,15 @@ typedef struct pkm_map {
      * a resumed sweep's tracking, takes half the space. Rounded at every pose, a resumed map
      * tracks exactly as an uninterrupted one. */
     int modes_single;
+    /* The links made so far between neighbouring OK points (pkm/track.h), npoints x naxes x nev,
+     * stored at the lower point of each pair: link_match[(p naxes + a) nev + i] = j when mode i of
+     * p is mode j of p's neighbour one step up axis a, -1 while not linked; link_mac the MAC of
+     * that pair. A sweep links the pairs whose two vectors are at hand at each checkpoint and at
+     * the end, so that a checkpoint holds the links and only the vectors further links need
+     * (pkm_map_vectors_needed); pkm_map_track labels the grid from them and frees them. NULL
+     * before the first link (pkm_map_alloc_links, released by pkm_map_free_links). */
+    int *link_match;
+    double *link_mac;
 } pkm_map;
 
 /* The settings and provenance of a map, described once: one entry per root attribute of a map
@@ -182,11 +191,12 @@ pkm_status pkm_map_set_case(pkm_map *map, const pkm_case *c, const void *params,
  * and parents -1, tracking PKM_TRACK_RANK). */
 pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx);
 
-/* What a sweep of map will take, in bytes, before any pose: memory for the result arrays (and
- * the workers' shared copy when nworkers > 1, and the file image while writing), disk for the
- * file and its checkpoint (the new one is written beside the old). The mode vectors are not
- * counted: their length is known at the first OK pose (npoints x nev x ncoord x 8 bytes, kept
- * in memory for tracking up to track_bytes, and in checkpoints). */
+/* What a sweep of map will take, in bytes, before any pose: memory for the result arrays and
+ * the tracking links (and the workers' shared copy when nworkers > 1, and the file image while
+ * writing), disk for the file and its checkpoint with the links (the new one is written beside
+ * the old). The mode vectors are not counted: their length is known at the first OK pose
+ * (npoints x nev x ncoord x 8 bytes, kept in memory for tracking up to track_bytes; in
+ * checkpoints, float32 and only along the sweep's front, unless keep_modes). */
 typedef struct pkm_map_needs {
     double memory;
     double disk;
@@ -202,6 +212,15 @@ pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx);
 void pkm_map_free_modes(pkm_map *map);
 void pkm_map_free(pkm_map *map);
 
+/* Allocate map->link_match (-1) and link_mac (NaN) for its axes and nev; PKM_ERR_NOMEM. */
+pkm_status pkm_map_alloc_links(pkm_map *map, pkm_ctx *ctx);
+void pkm_map_free_links(pkm_map *map);
+
+/* The OK points whose vectors a further link needs: a neighbour pending, or OK and not linked to
+ * it (every OK point with a neighbour when no link is made). A checkpoint holds the vectors of
+ * these points only, after a sweep's links (pkm_map.link_match). */
+int64_t pkm_map_vectors_needed(const pkm_map *map);
+
 /* PKM_ERR_INVALID naming the first difference if a and b do not have the same axes (names,
  * counts, start and stop values; the stop of a one-value axis is not compared), pose
  * coordinates and base pose. */
@@ -214,8 +233,9 @@ pkm_status pkm_map_same_grid(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
  * names the first difference, a's value first. */
 pkm_status pkm_map_same_setup(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
 
-/* Mode tracking over the grid from map->modes (pkm/track.h), with the Euclidean MAC of the
- * reduced coordinates. Neighbours are points one step apart along one axis. The OK points are
+/* Mode tracking over the grid from the links of map (link_match) and map->modes for the pairs
+ * not linked yet (pkm/track.h), with the Euclidean MAC of the reduced coordinates; the links are
+ * freed. Neighbours are points one step apart along one axis. The OK points are
  * labelled best link first (Prim's algorithm on the links' summed MAC: a maximum spanning tree)
  * from a root, the OK point nearest the grid's centre, whose ids are its ranks; each point takes
  * its ids from the point it was linked from (tracking_parent). A point not connected to a
@@ -223,7 +243,8 @@ pkm_status pkm_map_same_setup(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
  * centre, again with ids equal to the ranks: ids of different sets are not related. The ids at
  * every OK point are a permutation of 0..nev-1, so a mode that leaves the computed set hands its
  * id to the one that enters, a link flagged by a low MAC. Without map->modes, ids are the ranks
- * (PKM_TRACK_RANK, tracking_note says why). */
+ * (PKM_TRACK_RANK, tracking_note says why), also when a pair of neighbouring OK points has neither
+ * a link nor both vectors. */
 pkm_status pkm_map_track(pkm_map *map, pkm_ctx *ctx);
 
 /* Value of axis a at index k. */
