@@ -115,8 +115,9 @@ static int compare_maps(const compare_args *o)
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     int rc = 0;
-    pkm_status st = pkm_map_read_h5(o->c.case_name, &a, &ctx);
-    if (st == PKM_OK) st = pkm_map_read_h5(o->against, &b, &ctx);
+    /* Files a user names may be damaged or crafted: read in a child process (pkm/io.h). */
+    pkm_status st = pkm_map_read_h5_isolated(o->c.case_name, 0.0, &a, &ctx);
+    if (st == PKM_OK) st = pkm_map_read_h5_isolated(o->against, 0.0, &b, &ctx);
     if (st != PKM_OK) {
         rc = cli_report(st, &ctx);
         goto done;

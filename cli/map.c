@@ -389,7 +389,7 @@ static int map_resume_from(const char *partial, pkm_map *map)
         fprintf(stderr, "%s: error: --resume: no checkpoint %s to continue\n", CLI_PROG, partial);
         return EXIT_INPUT;
     }
-    pkm_status st = pkm_map_read_h5(partial, &prev, &ctx);
+    pkm_status st = pkm_map_read_h5_isolated(partial, 0.0, &prev, &ctx);
     if (st != PKM_OK) {
         fprintf(stderr, "%s: error: --resume: %s\n", CLI_PROG, ctx.msg);
         return EXIT_INPUT;

@@ -482,7 +482,7 @@ check "device kept" test -c /dev/null
 # --modes, as its checkpoints grow with the points computed (without it they hold the vectors of
 # the sweep's front only, and keep one size).
 fgrid="x=-0.2:0.2:30,y=-0.2:0.2:30"
-out=$( (trap '' XFSZ; ulimit -f 1000; timeout 120 "$bin" map navaro --grid "$fgrid" --pose 0,0,-1.05 \
+out=$( (trap '' XFSZ; ulimit -f 2500; timeout 120 "$bin" map navaro --grid "$fgrid" --pose 0,0,-1.05 \
     --nev 6 --quiet --checkpoint 0.1 --modes -o "$tmp/full.h5") 2>&1 >/dev/null)
 rc=$?
 check "full disk: exit 3 and one line" test "$rc" -eq 3 -a "$(printf '%s\n' "$out" | grep -c '')" -eq 1
@@ -524,6 +524,25 @@ for k in global_heap_overflow:"attribute 'format' of /: variable-length strings 
     check "${k%%:*} file: exit 2 and one line" \
         test "$rc" -eq 2 -a "$(printf '%s\n' "$out" | grep -c '')" -eq 1
     check "${k%%:*} file: the line says why" grep -qF "${k#*:}" <<<"$out"
+done
+# Every file of tests/fuzz/known/ (libhdf5 1.10.8 crashed, looped, leaked or printed 3 lines from
+# its exit handler on them in-process) through compare and map --resume, both read in a child
+# process (pkm_map_read_h5_isolated): exit 2, one line naming the file, within the timeout.
+for f in "$root"/tests/fuzz/known/map_reader_hdf5_*.h5; do
+    k=$(basename "$f" .h5)
+    out=$(timeout 60 "$bin" compare "$f" --against "$tmp/ref.h5" 2>&1)
+    rc=$?
+    check "$k: compare exits 2 with one line naming the file" \
+        test "$rc" -eq 2 -a "$(printf '%s\n' "$out" | grep -c '')" -eq 1
+    check "$k: compare names the file" grep -qF "$f" <<<"$out"
+    cp "$f" "$tmp/known.h5.partial"
+    out=$(timeout 60 "$bin" map navaro --grid x=0:0.01:2 --nev 3 --quiet -o "$tmp/known.h5" \
+        --resume 2>&1)
+    rc=$?
+    check "$k: map --resume exits 2 with one line naming the file" \
+        test "$rc" -eq 2 -a "$(printf '%s\n' "$out" | grep -c '')" -eq 1 -a ! -e "$tmp/known.h5"
+    check "$k: map --resume names the file" grep -qF "known.h5.partial" <<<"$out"
+    rm -f "$tmp/known.h5.partial"
 done
 # HDF5 causes are one line (the sec2 driver's hold ctime's newline).
 head -c 3000 "$tmp/ref.h5" >"$tmp/cut.h5"

@@ -40,6 +40,17 @@ pkm_status pkm_map_write_h5(const pkm_map *map, const char *path, pkm_ctx *ctx);
  * release with pkm_map_free). */
 pkm_status pkm_map_read_h5(const char *path, pkm_map *map, pkm_ctx *ctx);
 
+/* pkm_map_read_h5 of a file that may be damaged or crafted (one a user names), in a child process
+ * (io/h5map_isolate.c): libhdf5 1.10.8 can crash, exhaust memory or loop decoding a crafted
+ * file's metadata, and only a process boundary contains that. The child reads the file and
+ * writes what it read with pkm_map_write_h5 to a temporary directory ($TMPDIR or /tmp), which
+ * this process reads and removes: the disk and time of a second copy. A child that crashes,
+ * ends without a result or takes more than limit_s seconds (<= 0: 60 s plus 1 s per 10 MB of
+ * the file) is PKM_ERR_PARSE naming the file and what happened; the reader's own errors are
+ * returned as they are. POSIX fork: call it from a single-threaded process, or one whose other
+ * threads hold no lock the child needs (the child only reads and writes the files). */
+pkm_status pkm_map_read_h5_isolated(const char *path, double limit_s, pkm_map *map, pkm_ctx *ctx);
+
 #ifdef __cplusplus
 }
 #endif
