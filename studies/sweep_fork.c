@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,9 +50,14 @@ typedef struct crew {
     size_t modes_bytes;
     pid_t pids[PKM_SWEEP_MAX_WORKERS];
     int started, alive;
-    int fd;    /* read end of the probe's pipe, or -1 */
-    char *buf; /* what came through it */
+    int fd;     /* read end of the probe's pipe, or -1 */
+    int fd_end; /* the probe's pipe is at its end */
+    char *buf;  /* what came through it */
     size_t len, cap;
+    /* Read end of the pipe whose write end only the processes of the phase (the probe, or the
+     * workers) hold: it ends when they have all exited, which wakes supervise at once. -1 if
+     * the pipe could not be made (supervise then wakes on its tick only). */
+    int life;
 } crew;
 
 /* The gather: copy the final points of the workers' results into map (status first, see
@@ -210,6 +216,39 @@ static pkm_status start_worker(const pkm_case *c, const void *params, pkm_map *m
     cr->alive++;
     return PKM_OK;
 }
+/* The life pipe of a phase: the processes started before end_life inherit its write end. */
+static void begin_life(crew *cr, int *write_end)
+{
+    int lp[2];
+    cr->life = *write_end = -1;
+    if (pipe(lp) != 0) return;
+    cr->life = lp[0];
+    *write_end = lp[1];
+}
+
+static void end_life(int write_end)
+{
+    if (write_end >= 0) close(write_end);
+}
+
+/* Wait until the processes of the phase have all exited, the probe sends, or the tick passes
+ * (progress, checkpoints, the watchdog). Polling on the tick alone cost up to 50 ms twice per
+ * fork sweep, while the probe ran alone and after the last worker: 0.1-0.2 s of a 2-worker
+ * map_bench sweep of 0.66 s, most of the scaling lost (docs/performance.md). */
+static void wait_tick(const crew *cr)
+{
+    struct pollfd p[2];
+    nfds_t n = 0;
+    if (cr->life >= 0) p[n++] = (struct pollfd){.fd = cr->life, .events = POLLIN};
+    if (cr->fd >= 0 && !cr->fd_end) p[n++] = (struct pollfd){.fd = cr->fd, .events = POLLIN};
+    if (n > 0) {
+        poll(p, n, 50);
+        return;
+    }
+    const struct timespec tick = {0, 50 * 1000 * 1000};
+    nanosleep(&tick, NULL);
+}
+
 /* Read what the probe has sent so far (the pipe is non-blocking); 1 at its end, 0 if more may
  * come, -1 on an error. */
 static int drain_probe(crew *cr)
@@ -227,6 +266,7 @@ static int drain_probe(crew *cr)
             cr->len += (size_t)k;
             continue;
         }
+        if (k == 0) cr->fd_end = 1;
         if (k == 0) return 1;
         return (errno == EAGAIN || errno == EINTR) ? 0 : -1;
     }
@@ -264,7 +304,6 @@ static pkm_status check_stall(const crew *cr, const pkm_sweep_opts *so, pkm_ctx 
  * watching for stalls from this process only. On an error the workers are ours to end. */
 static pkm_status supervise(pkm_map *map, pkm_sweep_ctl *ctl, crew *cr, pkm_status rc, pkm_ctx *ctx)
 {
-    const struct timespec tick = {0, 50 * 1000 * 1000};
     while (cr->alive > 0) {
         for (int w = 0; w < cr->started; w++) {
             if (cr->pids[w] <= 0) continue;
@@ -288,7 +327,7 @@ static pkm_status supervise(pkm_map *map, pkm_sweep_ctl *ctl, crew *cr, pkm_stat
             rc = checkpoint(map, cr, ctl, ctx);
         for (int w = 0; rc != PKM_OK && w < cr->started; w++)
             if (cr->pids[w] > 0) kill(cr->pids[w], SIGKILL);
-        if (cr->alive > 0) nanosleep(&tick, NULL);
+        if (cr->alive > 0) wait_tick(cr);
     }
     if (cr->fd >= 0 && rc == PKM_OK && drain_probe(cr) < 0)
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "map sweep: cannot read the probe's vectors");
@@ -325,10 +364,15 @@ static pkm_status take_probe(pkm_map *map, crew *cr, const pkm_sweep_opts *so, p
 static pkm_status probe(const pkm_case *c, const void *params, pkm_map *map, pkm_sweep_ctl *ctl,
                         crew *cr, pkm_ctx *ctx)
 {
+    int life = -1;
+    begin_life(cr, &life);
     pkm_status rc = start_worker(c, params, map, cr, 0, 1, ctx);
+    end_life(life);
     if (rc == PKM_OK && fcntl(cr->fd, F_SETFL, O_NONBLOCK) != 0)
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "map sweep: pipe: %s", strerror(errno));
     rc = supervise(map, ctl, cr, rc, ctx);
+    if (cr->life >= 0) close(cr->life);
+    cr->life = -1;
     if (rc == PKM_OK) rc = take_probe(map, cr, ctl->so, ctx);
     if (cr->fd >= 0) close(cr->fd);
     cr->fd = -1;
@@ -348,7 +392,10 @@ pkm_status pkm_sweep_fork_run(const pkm_case *c, const void *params, pkm_map *ma
     if (mem == MAP_FAILED)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map sweep: cannot map %zu bytes of shared memory: %s",
                         bytes, strerror(errno));
-    crew cr = {.sh = mem, .fd = -1, .tiles = pkm_sweep_partition(map->npoints, ctl->so->nworkers)};
+    crew cr = {.sh = mem,
+               .fd = -1,
+               .life = -1,
+               .tiles = pkm_sweep_partition(map->npoints, ctl->so->nworkers)};
     shared *sh = cr.sh;
     atomic_init(&sh->done, 0);
     atomic_init(&sh->next_tile, 0);
@@ -375,10 +422,14 @@ pkm_status pkm_sweep_fork_run(const pkm_case *c, const void *params, pkm_map *ma
     if (map->modes == NULL && map->ncoord == 0) rc = probe(c, params, map, ctl, &cr, ctx);
     if (rc == PKM_OK) rc = share_vectors(map, &cr, ctx);
     const int64_t pending = map->npoints - (int64_t)atomic_load(&sh->done);
+    int life = -1;
+    begin_life(&cr, &life);
     for (int w = 0;
          rc == PKM_OK && pending > 0 && !atomic_load(&sh->stopping) && w < ctl->so->nworkers; w++)
         rc = start_worker(c, params, map, &cr, w, 0, ctx);
+    end_life(life);
     rc = supervise(map, ctl, &cr, rc, ctx);
+    if (cr.life >= 0) close(cr.life);
     *stopped = atomic_load(&sh->stopping);
     const pkm_status moved = unshare_vectors(map, &cr, ctx);
     if (rc == PKM_OK) rc = moved;
