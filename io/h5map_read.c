@@ -192,25 +192,26 @@ static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
     if (map->ncoord < 1)
         return OWN_FAIL(io, PKM_ERR_PARSE, "dataset /modes with attribute ncoord = %lld",
                         (long long)map->ncoord);
-    /* Only the OK points' vectors are stored, and with links only those further links need:
-     * without one there is nothing to read, and each one stored bounds ncoord by the file's
-     * size. */
-    int64_t nok = 0;
+    /* Only the OK points' vectors are stored, and with links (a checkpoint) at least those
+     * further links need: without one there is nothing to read, and each one stored bounds
+     * ncoord by the file's size. */
+    int64_t stored = 0;
     for (int64_t p = 0; p < map->npoints; p++)
-        nok += map->status[p] == PKM_POSE_OK;
-    if (map->link_match != NULL) nok = pkm_map_vectors_needed(map);
+        stored += map->status[p] == PKM_POSE_OK;
+    if (map->link_match != NULL) stored = pkm_map_vectors_needed(map);
+    if (stored == 0 && map->link_match == NULL) return PKM_OK;
     const hid_t dset = H5Dopen2(file, "/modes", H5P_DEFAULT);
     if (dset < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot open dataset /modes");
-    if (nok == 0 && map->link_match != NULL && H5Dget_storage_size(dset) > 0) nok = 1;
+    if (stored == 0 && H5Dget_storage_size(dset) > 0) stored = 1; /* kept by --modes */
     const hid_t type = H5Dget_type(dset);
     map->modes_single = type >= 0 && H5Tget_size(type) == 4;
     if (type >= 0) H5Tclose(type);
-    if (nok > 0)
+    if (stored > 0)
         rc = pkm_h5_check_stored(io, file, dset, "/modes",
-                                 (map->modes_single ? 4.0 : 8.0) * (double)nok * (double)map->nev *
-                                     (double)map->ncoord);
+                                 (map->modes_single ? 4.0 : 8.0) * (double)stored *
+                                     (double)map->nev * (double)map->ncoord);
     H5Dclose(dset);
-    if (nok == 0) return rc;
+    if (stored == 0) return rc;
     if (rc == PKM_OK) rc = pkm_map_alloc_modes(map, io->ctx);
     if (rc == PKM_OK)
         rc = pkm_h5_read_dataset(io, file, "/modes", H5T_NATIVE_DOUBLE, H5T_FLOAT,
