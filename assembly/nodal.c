@@ -302,16 +302,14 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
     int *queue = malloc(sizeof(*queue) * (size_t)nv);
     int64_t *idx = NULL, *cc = NULL;
     double *E = NULL;
-    pkm_dofmap *own = NULL, *P = trip->dofmap;
+    pkm_dofmap *own = NULL, *P = NULL;
     if (reps == NULL || edges == NULL || visited == NULL || queue == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
         goto done;
     }
     /* The element E are taken from the dof map P (the caller's, or one of this call), so that
      * matrices and loads are projected through the same map. */
-    pkm_dofmap **keep = trip->scratch != NULL ? trip->scratch : &own;
-    if (P == NULL && *keep == NULL && (rc = pkm_dofmap_alloc(keep, ctx)) != PKM_OK) goto done;
-    if (P == NULL) P = *keep;
+    if ((rc = pkm_trip_dofmap(trip, &own, &P, ctx)) != PKM_OK) goto done;
     if ((rc = pkm_dofmap_begin(P, nnodes, njoints, ctx)) != PKM_OK) goto done;
     int ne = 0;
     for (int j = 0; j < njoints; j++) {
