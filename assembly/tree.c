@@ -483,13 +483,14 @@ static pkm_status assemble_legs(const tree *t, const pkm_dofmap *P, pkm_trip *tr
     }
     for (int e = 0; e < pkm_model_element_count(m) && rc == PKM_OK; e++) {
         const pkm_body *b = pkm_model_body(m, pkm_model_elem(m, e)->body);
+        const pkm_beam_type *type = &pkm_beam_types[b->element];
         const leg *L = &t->legs[pkm_topology_body_leg(t->topo, pkm_model_elem(m, e)->body)];
         int s, tn;
         double R[3][3], l, Mf[12][12], Kf6[6][6], Kf[12][12] = {{0}};
         rc = elem_frame(t, e, &s, &tn, R, &l, ctx);
         if (rc != PKM_OK) break;
-        pkm_fem_beam3d_floating_mass(&b->section, &b->material, l, b->mass_flags, Mf);
-        pkm_fem_beam3d_floating_stiffness(&b->section, &b->material, l, Kf6);
+        type->floating_mass(&b->section, &b->material, l, b->mass_flags, &Mf[0][0]);
+        type->floating_stiffness(&b->section, &b->material, l, &Kf6[0][0]);
         for (int a = 0; a < 6; a++)
             for (int c = 0; c < 6; c++)
                 Kf[6 + a][6 + c] = Kf6[a][c];
@@ -524,11 +525,13 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_in
 {
     for (int b = 0; b < pkm_model_body_count(m); b++)
         if (pkm_model_body(m, b)->kind == PKM_BODY_BEAM &&
-            pkm_model_body(m, b)->element != PKM_BEAM_CUBIC)
+            pkm_beam_types[pkm_model_body(m, b)->element].floating_mass == NULL)
             return PKM_FAIL(ctx, PKM_ERR_MODEL,
-                            "tree assembly: beam '%s' uses quintic elements; the virtual-tree "
-                            "formulation has cubic elements only (use the nodal formulation)",
-                            pkm_model_body(m, b)->name);
+                            "tree assembly: beam '%s' uses %s elements; the virtual-tree "
+                            "formulation takes elements with a floating-frame form only (cubic; "
+                            "use the nodal formulation)",
+                            pkm_model_body(m, b)->name,
+                            pkm_beam_types[pkm_model_body(m, b)->element].name);
     tree t;
     memset(&t, 0, sizeof(t));
     pkm_dofmap *own = NULL, *P = NULL;

@@ -181,10 +181,11 @@ static pkm_status check_params(const pkm_pss5upu_params *p, pkm_ctx *ctx)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: unknown upu mode %u", p->upu);
     if (p->screw_end != PKM_PSS5UPU_SCREW_FREE && p->screw_end != PKM_PSS5UPU_SCREW_SUPPORTED)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: unknown screw end %u", p->screw_end);
-    if (p->link_element > PKM_BEAM_QUINTIC_C0 || p->screw_element > PKM_BEAM_QUINTIC_C0)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: unknown beam element %u",
-                        (p->link_element > PKM_BEAM_QUINTIC_C0) ? p->link_element
-                                                                : p->screw_element);
+    for (int k = 0; k < 2; k++) {
+        const unsigned e = k ? p->screw_element : p->link_element;
+        if (e >= (unsigned)pkm_beam_type_count || !pkm_beam_type_spatial(&pkm_beam_types[e]))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: unknown beam element %u", e);
+    }
     return PKM_OK;
 }
 
