@@ -7,6 +7,7 @@
 
 #include "bench/bench.h"
 #include "pkm/analysis.h"
+#include "pkm/eigensolver.h"
 #include "pkm/map.h"
 #include "pkm/modal.h"
 
@@ -151,9 +152,10 @@ static int map_split(const pkm_navaro_params *par, const pkm_map *map, pkm_formu
     }
     if (rc == 0 && done > 0) {
         const double tot = t_build + t_asm + t_sym + t_solve;
-        printf("\nTime split of one pose, %s + ARPACK, averaged over %lld poses (%lld sparsity "
+        printf("\nTime split of one pose, %s + %s, averaged over %lld poses (%lld sparsity "
                "pattern(s), %.1f operator applications per solve):\n",
-               form_name(f), (long long)done, (long long)patterns, (double)ops / (double)done);
+               form_name(f), pkm_eigensolver_types[PKM_EIG_ARPACK].name, (long long)done,
+               (long long)patterns, (double)ops / (double)done);
         printf("  %-34s %10.2f us  %5.1f %%\n", "model build + IK", 1e6 * t_build / (double)done,
                100.0 * t_build / tot);
         printf("  %-34s %10.2f us  %5.1f %%\n", "assembly (cached scatter map)",
@@ -169,6 +171,51 @@ static int map_split(const pkm_navaro_params *par, const pkm_map *map, pkm_formu
     pkm_modal_destroy(&solver);
     pkm_asm_cache_destroy(&cache);
     return rc;
+}
+
+/* One configuration of part 1: its tag, formulation, eigensolver and worker processes; its
+ * label is made of the names of the type tables (pkm_formulation_types, pkm_eigensolver_types),
+ * so that a new formulation or eigensolver is printed as the command line names it. */
+typedef struct bench_cfg {
+    const char *tag;
+    pkm_formulation f;
+    pkm_eigensolver e;
+    int workers;
+} bench_cfg;
+
+/* "(a) tree + arpack", "(a2) tree + arpack, 2 worker procs". */
+static void cfg_label(const bench_cfg *c, char *out, size_t cap)
+{
+    int n = snprintf(out, cap, "(%s) %s + %s", c->tag, form_name(c->f),
+                     pkm_eigensolver_types[c->e].name);
+    if (c->workers > 1 && n > 0 && (size_t)n < cap)
+        snprintf(out + n, cap - (size_t)n, ", %d worker procs", c->workers);
+}
+
+/* "(a)/(c) tree arpack / tree dense (same matrices)", "(a2)/(a) tree arpack, 2 workers / ...". */
+static void ratio_label(const bench_cfg *a, const bench_cfg *b, char *out, size_t cap)
+{
+    char side[2][40];
+    const bench_cfg *cs[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        int n = snprintf(side[k], sizeof(side[k]), "%s %s", form_name(cs[k]->f),
+                         pkm_eigensolver_types[cs[k]->e].name);
+        if (cs[k]->workers > 1 && n > 0 && (size_t)n < sizeof(side[k]))
+            snprintf(side[k] + n, sizeof(side[k]) - (size_t)n, ", %d workers", cs[k]->workers);
+    }
+    snprintf(out, cap, "(%s)/(%s) %s / %s%s", a->tag, b->tag, side[0], side[1],
+             a->f == b->f && a->e != b->e ? " (same matrices)" : "");
+}
+
+/* The entries of the two type tables that the configurations name, as the command line does. */
+static void print_legend(void)
+{
+    for (int f = 0; f < PKM_FORMULATION_COUNT; f++)
+        printf("formulation %-6s %s\n", pkm_formulation_types[f].name,
+               pkm_formulation_types[f].description);
+    for (int e = 0; e < PKM_EIGENSOLVER_COUNT; e++)
+        printf("eigensolver %-6s %s\n", pkm_eigensolver_types[e].name,
+               pkm_eigensolver_types[e].description);
 }
 
 static int map_bench(const void *arg, void *res)
@@ -188,29 +235,25 @@ static int map_bench(const void *arg, void *res)
         return 1;
     }
     enum { NCFG = 6 };
-    static const struct {
-        const char *label;
-        pkm_formulation f;
-        pkm_eigensolver e;
-        int workers;
-    } cfg[NCFG] = {{"(a) tree  + ARPACK", PKM_FORM_TREE, PKM_EIG_ARPACK, 1},
-                   {"(b) nodal + ARPACK", PKM_FORM_NODAL, PKM_EIG_ARPACK, 1},
-                   {"(c) tree  + dense dsygvx", PKM_FORM_TREE, PKM_EIG_DENSE, 1},
-                   {"(d) nodal + dense dsygvx", PKM_FORM_NODAL, PKM_EIG_DENSE, 1},
-                   {"(a2) (a), 2 worker procs", PKM_FORM_TREE, PKM_EIG_ARPACK, 2},
-                   {"(b2) (b), 2 worker procs", PKM_FORM_NODAL, PKM_EIG_ARPACK, 2}};
+    static const bench_cfg cfg[NCFG] = {
+        {"a", PKM_FORM_TREE, PKM_EIG_ARPACK, 1},  {"b", PKM_FORM_NODAL, PKM_EIG_ARPACK, 1},
+        {"c", PKM_FORM_TREE, PKM_EIG_DENSE, 1},   {"d", PKM_FORM_NODAL, PKM_EIG_DENSE, 1},
+        {"a2", PKM_FORM_TREE, PKM_EIG_ARPACK, 2}, {"b2", PKM_FORM_NODAL, PKM_EIG_ARPACK, 2}};
     pkm_map map[NCFG];
     double rate[NCFG] = {0.0};
     int ok[NCFG] = {0};
     memset(map, 0, sizeof(map));
-    printf("%-26s %8s %6s %6s %6s %10s %12s\n", "configuration", "n", "ok", "unreach", "failed",
+    print_legend();
+    printf("%-36s %8s %6s %6s %6s %10s %12s\n", "configuration", "n", "ok", "unreach", "failed",
            "time s", "ok poses/s");
     for (int i = 0; i < NCFG; i++) {
+        char label[64];
+        cfg_label(&cfg[i], label, sizeof(label));
         pkm_ctx ctx;
         pkm_ctx_clear(&ctx);
         pkm_status st = map_setup(c, job->grid, cfg[i].f, cfg[i].e, &map[i], &ctx);
         if (st != PKM_OK) {
-            print_failure(cfg[i].label, st, &ctx);
+            print_failure(label, st, &ctx);
             continue;
         }
         const double t0 = now_s();
@@ -219,37 +262,34 @@ static int map_bench(const void *arg, void *res)
         st = pkm_map_sweep(c, &par, &map[i], &so, &ctx);
         const double t = now_s() - t0;
         if (st != PKM_OK) {
-            print_failure(cfg[i].label, st, &ctx);
+            print_failure(label, st, &ctx);
             continue;
         }
         ok[i] = 1;
         /* Computed poses per second; the few unreachable points cost only the IK. */
         rate[i] = (double)map_count(&map[i], PKM_POSE_OK) / t;
-        printf("%-26s %8lld %6lld %6lld %6lld %10.3f %12.1f\n", cfg[i].label,
-               (long long)map[i].ncoord, (long long)map_count(&map[i], PKM_POSE_OK),
+        printf("%-36s %8lld %6lld %6lld %6lld %10.3f %12.1f\n", label, (long long)map[i].ncoord,
+               (long long)map_count(&map[i], PKM_POSE_OK),
                (long long)map_count(&map[i], PKM_POSE_UNREACHABLE),
                (long long)(map_count(&map[i], PKM_POSE_SINGULAR) +
                            map_count(&map[i], PKM_POSE_FAILED)),
                t, rate[i]);
         fflush(stdout); /* a child killed by its time limit keeps what it printed */
     }
-    static const struct {
-        int num, den;
-        const char *label;
-    } ratio[] = {{0, 2, "(a)/(c) tree ARPACK / tree dense (same matrices)"},
-                 {1, 3, "(b)/(d) nodal ARPACK / nodal dense (same matrices)"},
-                 {1, 2, "(b)/(c) nodal ARPACK / tree dense"},
-                 {0, 1, "(a)/(b) tree / nodal (ARPACK)"},
-                 {4, 0, "(a2)/(a) 2 workers / 1 process, tree"},
-                 {5, 1, "(b2)/(b) 2 workers / 1 process, nodal"}};
-    for (size_t r = 0; r < sizeof(ratio) / sizeof(ratio[0]); r++)
-        if (ok[ratio[r].num] && ok[ratio[r].den])
-            printf("ratio %-52s %8.2f\n", ratio[r].label, rate[ratio[r].num] / rate[ratio[r].den]);
+    /* Pairs of configurations that differ in one thing: the eigensolver on the same matrices,
+     * the formulation, the number of workers. */
+    static const int pair[][2] = {{0, 2}, {1, 3}, {1, 2}, {0, 1}, {4, 0}, {5, 1}};
+    for (size_t r = 0; r < sizeof(pair) / sizeof(pair[0]); r++)
+        if (ok[pair[r][0]] && ok[pair[r][1]]) {
+            char label[128];
+            ratio_label(&cfg[pair[r][0]], &cfg[pair[r][1]], label, sizeof(label));
+            printf("ratio %-52s %8.2f\n", label, rate[pair[r][0]] / rate[pair[r][1]]);
+        }
     static const int diff[][2] = {{0, 2}, {1, 3}, {0, 1}, {0, 4}, {1, 5}};
     for (size_t d = 0; d < sizeof(diff) / sizeof(diff[0]); d++)
         if (ok[diff[d][0]] && ok[diff[d][1]])
-            printf("max relative frequency difference %.4s vs %.4s: %.2e\n", cfg[diff[d][0]].label,
-                   cfg[diff[d][1]].label, map_max_rel_diff(&map[diff[d][0]], &map[diff[d][1]]));
+            printf("max relative frequency difference (%s) vs (%s): %.2e\n", cfg[diff[d][0]].tag,
+                   cfg[diff[d][1]].tag, map_max_rel_diff(&map[diff[d][0]], &map[diff[d][1]]));
     int rc = 0;
     if (ok[0]) rc |= map_split(&par, &map[0], PKM_FORM_TREE);
     if (ok[1]) rc |= map_split(&par, &map[1], PKM_FORM_NODAL);

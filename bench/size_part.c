@@ -5,6 +5,7 @@
 
 #include "bench/bench.h"
 #include "assembly/assembly_impl.h"
+#include "pkm/eigensolver.h"
 #include "pkm/modal.h"
 
 #include <float.h>
@@ -255,8 +256,8 @@ int run_size_part(int quick)
         }
     }
     printf("\n== 2. Cost against model size: pose (0, 0, 0), elements_per_link k (link 4 gets 2k), "
-           "%d modes, ARPACK ==\n",
-           SIZE_NEV);
+           "%d modes, %s ==\n",
+           SIZE_NEV, pkm_eigensolver_types[PKM_EIG_ARPACK].name);
     printf(
         "Each row runs in its own forked child (time limit %d s); peak RSS is that child's "
         "ru_maxrss\n(getrusage RUSAGE_SELF at its end; it includes the few MB inherited from the "
