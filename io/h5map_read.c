@@ -241,7 +241,6 @@ static pkm_status read_table_attr(const h5io *io, hid_t file, pkm_map *map, cons
 {
     char *field = (char *)map + e->offset;
     char text[LIST_LEN];
-    const char *names[16];
     int n = 0, i32 = 0;
     int64_t i = 0;
     pkm_status rc = PKM_OK;
@@ -263,9 +262,7 @@ static pkm_status read_table_attr(const h5io *io, hid_t file, pkm_map *map, cons
         if (e->kind == PKM_MAP_ATTR_DOUBLES) memcpy(&n, (char *)map + e->count_offset, sizeof(n));
         return pkm_h5_read_num_attr(io, file, "/", e->name, H5T_NATIVE_DOUBLE, 0, n, field);
     case PKM_MAP_ATTR_CHOICE:
-        while (n < (int)(sizeof(names) / sizeof(names[0])) && (names[n] = e->choice(n)) != NULL)
-            n++;
-        rc = pkm_h5_read_choice_attr(io, file, "/", e->name, names, n, &i32);
+        rc = pkm_h5_read_choice_attr(io, file, "/", e->name, e->choice, &i32);
         memcpy(field, &i32, sizeof(i32));
         return rc;
     case PKM_MAP_ATTR_LIST:
