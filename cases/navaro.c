@@ -212,6 +212,20 @@ static pkm_status navaro_build(const void *params, const double *pose, pkm_model
     return rc != PKM_OK ? rc : pkm_navaro_build(params, pose, out, ctx);
 }
 
+/* The turn by 2 pi / 3 about the base centre takes leg i's base point to leg i + 1's and the
+ * platform, whose joints E_i are 2 pi / 3 apart too, onto itself: pose (x, y, theta) and its
+ * centre turned, theta unchanged, are one configuration with the legs renumbered (Table 3's
+ * poses 3-6 are such images of poses 7-8, with the same frequencies). A reflection is not a
+ * symmetry: each leg's rhombus closes on one side (pkm_navaro_leg_points). */
+static void navaro_symmetry(const double *pose, double *image)
+{
+    const double c = cos(2.0 * PKM_PI / 3.0), s = sin(2.0 * PKM_PI / 3.0);
+    const double x = pose[0], y = pose[1];
+    image[0] = c * x - s * y;
+    image[1] = s * x + c * y;
+    image[2] = pose[2];
+}
+
 static const char *const navaro_names[3] = {"x", "y", "theta"};
 static const char *const navaro_units[3] = {"m", "m", "rad"};
 static const double navaro_home[3] = {0.0, 0.0, 0.0};
@@ -230,4 +244,5 @@ const pkm_case pkm_navaro_case = {
     .yaml_name = "cases/navaro.yaml",
     .formulation = PKM_FORM_TREE,
     .build = navaro_build,
+    .symmetry = navaro_symmetry,
 };

@@ -515,6 +515,20 @@ static pkm_status pss_build(const void *params, const double *pose, pkm_model **
     return rc != PKM_OK ? rc : pkm_pss5upu_build(params, pose, out, ctx);
 }
 
+/* The reflection y -> -y: the built-in base and platform pentagons have a vertex on x, the UPU
+ * chain's base axis is x, and the lead screws' handedness does not change a frequency (the
+ * screw's torsion meets the rest of the model only through the nut's pitch, whose sign a turn of
+ * the screw's torsion coordinates takes back). The platform orientation Rx(q1) Ry(beta)
+ * Rx(alpha - q1), q1 = atan2(-y, z), is reflected into that of (-alpha, beta) at -y. */
+static void pss_symmetry(const double *pose, double *image)
+{
+    image[0] = pose[0];
+    image[1] = -pose[1];
+    image[2] = pose[2];
+    image[3] = -pose[3];
+    image[4] = pose[4];
+}
+
 static const char *const pss_names[5] = {"x", "y", "z", "alpha", "beta"};
 static const char *const pss_units[5] = {"m", "m", "m", "rad", "rad"};
 static const double pss_home[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
@@ -536,4 +550,5 @@ const pkm_case pkm_pss5upu_case = {
     .yaml_name = "cases/pss5upu.yaml",
     .formulation = PKM_FORM_NODAL,
     .build = pss_build,
+    .symmetry = pss_symmetry,
 };
