@@ -101,11 +101,16 @@ struct pkm_trip {
     int64_t call;         /* congruence calls made so far */
     pkm_trip_record rec;  /* record mode with a cache: the calls being recorded */
     pkm_dofmap *dofmap;   /* NULL, or filled by the formulation for this pose */
-    /* NULL, or where a formulation that projects through a dof map of its own when dofmap is
-     * NULL (nodal) keeps it across calls: the cache's, so a pose allocates nothing new. */
+    /* NULL, or where a formulation keeps the dof map it projects through when dofmap is NULL,
+     * across calls: the cache's, so a pose allocates nothing new. */
     pkm_dofmap **scratch;
 };
 typedef struct pkm_trip pkm_trip;
+
+/* The dof map a formulation fills and projects every element through (*P): the caller's
+ * (t->dofmap), else the one kept in t->scratch, else *own (made here; the formulation destroys
+ * it when done). */
+pkm_status pkm_trip_dofmap(pkm_trip *t, pkm_dofmap **own, pkm_dofmap **P, pkm_ctx *ctx);
 
 /* Release a trip's arrays (the caller zeroes a trip before use; pkm_trip_begin allocates). */
 void pkm_trip_free(pkm_trip *t);

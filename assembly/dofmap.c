@@ -14,6 +14,19 @@ pkm_status pkm_dofmap_alloc(pkm_dofmap **out, pkm_ctx *ctx)
     return PKM_OK;
 }
 
+pkm_status pkm_trip_dofmap(pkm_trip *t, pkm_dofmap **own, pkm_dofmap **P, pkm_ctx *ctx)
+{
+    pkm_dofmap **keep = t->scratch != NULL ? t->scratch : own;
+    *P = t->dofmap;
+    if (*P != NULL) return PKM_OK;
+    if (*keep == NULL) {
+        pkm_status rc = pkm_dofmap_alloc(keep, ctx);
+        if (rc != PKM_OK) return rc;
+    }
+    *P = *keep;
+    return PKM_OK;
+}
+
 void pkm_dofmap_destroy(pkm_dofmap **map)
 {
     if (map == NULL || *map == NULL) return;

@@ -16,7 +16,8 @@
  * two sides then keep their own coordinates, as at the ends. With end_curvature_zero the beam's
  * first and last node have none (Li et al. 2020, eq. 9: zero curvature and twist rate at the
  * spherical joints of a link); PKM_BEAM_QUINTIC_C0 has none anywhere (the printed lead-screw
- * element of eq. 15, in 3D). */
+ * element of eq. 15, in 3D: its table entry is the quintic's twist rows and columns). Each
+ * element's dofs and kernels are its body's entry of pkm_beam_types (pkm/fem.h). */
 #include "assembly/assembly_impl.h"
 #include "core/core_impl.h"
 #include "pkm/assembly.h"
@@ -94,8 +95,15 @@ static int same_frame(double A[3][3], double B[3][3])
     return 1;
 }
 
-/* Number the curvature coordinates of the quintic beams from *ncoord on: cc[2 e + s] is the first
- * of the three of element e at its node s + 1, or -1 (see the top of the file). */
+/* Curvature coordinates per node of beam body b's element (its entry's dofs past the twist). */
+static int curvatures_per_node(const pkm_body *b)
+{
+    return b->kind == PKM_BODY_BEAM ? pkm_beam_types[b->element].dofs_per_node - 6 : 0;
+}
+
+/* Number the curvature coordinates of the beams whose element has them (the quintic) from
+ * *ncoord on: cc[2 e + s] is the first of those of element e at its node s + 1, or -1 (see the
+ * top of the file). */
 static pkm_status number_curvatures(const pkm_model *m, int64_t *cc, int64_t *ncoord, pkm_ctx *ctx)
 {
     pkm_status rc = PKM_OK;
@@ -109,7 +117,8 @@ static pkm_status number_curvatures(const pkm_model *m, int64_t *cc, int64_t *nc
         cc[e] = -1;
     for (int bi = 0; bi < pkm_model_body_count(m) && rc == PKM_OK; bi++) {
         const pkm_body *b = pkm_model_body(m, bi);
-        if (b->kind != PKM_BODY_BEAM || b->element != PKM_BEAM_QUINTIC) continue;
+        const int nk = curvatures_per_node(b);
+        if (nk == 0) continue;
         const int first = b->first_elem, last = b->first_elem + b->nelem - 1;
         double prev[3][3];
         for (int e = first; e <= last && rc == PKM_OK; e++) {
@@ -119,13 +128,13 @@ static pkm_status number_curvatures(const pkm_model *m, int64_t *cc, int64_t *nc
                                       b->zref, R, &l, ctx);
             if (rc != PKM_OK) break;
             if (e == first) {
-                if (!b->end_curvature_zero) cc[2 * e] = *ncoord, *ncoord += 3;
+                if (!b->end_curvature_zero) cc[2 * e] = *ncoord, *ncoord += nk;
             } else if (!jointed[el->n1] && same_frame(prev, R)) {
                 cc[2 * e] = cc[2 * e - 1];
             } else {
-                cc[2 * e] = *ncoord, *ncoord += 3;
+                cc[2 * e] = *ncoord, *ncoord += nk;
             }
-            if (e < last || !b->end_curvature_zero) cc[2 * e + 1] = *ncoord, *ncoord += 3;
+            if (e < last || !b->end_curvature_zero) cc[2 * e + 1] = *ncoord, *ncoord += nk;
             memcpy(prev, R, sizeof(prev));
         }
     }
@@ -133,67 +142,52 @@ static pkm_status number_curvatures(const pkm_model *m, int64_t *cc, int64_t *nc
     return rc;
 }
 
-/* Cubic element e: the 12x12 nodal matrices onto the coordinates of its nodes. The element's
- * matrices in global axes are D^T L D with D = diag(R, R, R, R) (pkm_fem_rotate12), so
- * E^T (D^T L D) E = (D E)^T L (D E): rotating the 12 x ncol projection (3 x 3 blocks times
- * ncol columns) instead of both 12x12 matrices takes a third of the nodal assembly's
- * instructions off (docs/performance.md). A column of D E is zero exactly where the column of
- * E is, so the congruence keeps the same columns. */
-static pkm_status add_cubic(const pkm_model *m, const pkm_elem *el, const pkm_dofmap *P,
-                            int64_t *idx, double *E, pkm_trip *trip, pkm_ctx *ctx)
+/* Beam element el, of its body's entry of pkm_beam_types (nd dofs per node: the node's twist,
+ * then nd - 6 curvature coordinates in local axes): its local matrices onto the coordinates of
+ * its nodes, the twists through the node blocks of P, the curvatures onto their own coordinates
+ * cc[0..1] (absent ones held at zero). The element's matrices in global axes are D^T L D with D
+ * rotating each twist triple (pkm_fem_rotate12, pkm_fem_quintic_rotate), so E^T (D^T L D) E =
+ * (D E)^T L (D E): rotating the nrow x ncol projection (3 x 3 blocks times ncol columns) instead
+ * of both matrices takes a third of the nodal assembly's instructions off (docs/performance.md).
+ * A column of D E is zero exactly where the column of E is, so the congruence keeps the same
+ * columns. */
+static pkm_status add_element(const pkm_model *m, const pkm_elem *el, const pkm_dofmap *P,
+                              const int64_t cc[2], int64_t *idx, double *E, pkm_trip *trip,
+                              pkm_ctx *ctx)
 {
+    enum { MAXN = 2 * PKM_BEAM_MAX_NODE_DOFS };
     const pkm_body *b = pkm_model_body(m, el->body);
-    double R[3][3], l, Kl[12][12], Ml[12][12];
+    const pkm_beam_type *type = &pkm_beam_types[b->element];
+    const int nd = type->dofs_per_node, nrow = 2 * nd, nk = nd - 6;
+    double R[3][3], l, K[MAXN * MAXN], M[MAXN * MAXN];
     pkm_status rc = pkm_fem_beam3d_frame(pkm_model_node(m, el->n1)->x, pkm_model_node(m, el->n2)->x,
                                          b->zref, R, &l, ctx);
     if (rc != PKM_OK) return rc;
-    pkm_fem_beam3d_stiffness(&b->section, &b->material, l, Kl);
-    pkm_fem_beam3d_mass(&b->section, &b->material, l, b->mass_flags, Ml);
-    int ncol = merge_idx(P, el->n1, el->n2, idx);
-    memset(E, 0, sizeof(*E) * (size_t)(12 * ncol));
+    type->stiffness(&b->section, &b->material, l, K);
+    type->mass(&b->section, &b->material, l, b->mass_flags, M);
+    int ncol = merge_idx(P, el->n1, el->n2, idx), ccol[2];
+    for (int s = 0; s < 2; s++) {
+        ccol[s] = ncol;
+        if (cc[s] < 0) continue;
+        for (int k = 0; k < nk; k++)
+            idx[ncol++] = cc[s] + k;
+    }
+    memset(E, 0, sizeof(*E) * (size_t)(nrow * ncol));
     rep_rows(P, el->n1, idx, ncol, E, 0);
-    rep_rows(P, el->n2, idx, ncol, E, 6);
+    rep_rows(P, el->n2, idx, ncol, E, nd);
     for (int a = 0; a < 4; a++)
         for (int c = 0; c < ncol; c++) {
-            double *e = E + 3 * a * ncol + c, t[3];
+            double *e = E + ((a / 2) * nd + 3 * (a % 2)) * ncol + c, t[3];
             for (int i = 0; i < 3; i++)
                 t[i] = R[i][0] * e[0] + R[i][1] * e[ncol] + R[i][2] * e[2 * ncol];
             for (int i = 0; i < 3; i++)
                 e[i * ncol] = t[i];
         }
-    return pkm_trip_add_congruence(trip, 12, ncol, idx, E, &Kl[0][0], &Ml[0][0], ctx);
-}
-
-/* Quintic element e (18 dofs: twist and curvature per node): node twists through the node
- * representations, curvatures onto their own coordinates cc[0..1] (absent ones held at zero). */
-static pkm_status add_quintic(const pkm_model *m, const pkm_elem *el, const pkm_dofmap *P,
-                              const int64_t cc[2], int64_t *idx, double *E, pkm_trip *trip,
-                              pkm_ctx *ctx)
-{
-    const pkm_body *b = pkm_model_body(m, el->body);
-    double R[3][3], l, K[18][18], M[18][18];
-    pkm_status rc = pkm_fem_beam3d_frame(pkm_model_node(m, el->n1)->x, pkm_model_node(m, el->n2)->x,
-                                         b->zref, R, &l, ctx);
-    if (rc != PKM_OK) return rc;
-    pkm_fem_quintic_stiffness(&b->section, &b->material, l, K);
-    pkm_fem_quintic_mass(&b->section, &b->material, l, b->mass_flags, M);
-    pkm_fem_quintic_rotate(R, K, K);
-    pkm_fem_quintic_rotate(R, M, M);
-    int ncol = merge_idx(P, el->n1, el->n2, idx), ccol[2];
-    for (int s = 0; s < 2; s++) {
-        ccol[s] = ncol;
-        if (cc[s] < 0) continue;
-        for (int k = 0; k < 3; k++)
-            idx[ncol++] = cc[s] + k;
-    }
-    memset(E, 0, sizeof(*E) * (size_t)(18 * ncol));
-    rep_rows(P, el->n1, idx, ncol, E, 0);
-    rep_rows(P, el->n2, idx, ncol, E, 9);
     for (int s = 0; s < 2; s++)
         if (cc[s] >= 0)
-            for (int k = 0; k < 3; k++)
-                E[(9 * s + 6 + k) * ncol + ccol[s] + k] = 1.0;
-    return pkm_trip_add_congruence(trip, 18, ncol, idx, E, &K[0][0], &M[0][0], ctx);
+            for (int k = 0; k < nk; k++)
+                E[(nd * s + 6 + k) * ncol + ccol[s] + k] = 1.0;
+    return pkm_trip_add_congruence(trip, nrow, ncol, idx, E, K, M, ctx);
 }
 
 /* Every node's representation (reps, nnodes + 1 with the ground last) through a breadth-first
@@ -302,16 +296,14 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
     int *queue = malloc(sizeof(*queue) * (size_t)nv);
     int64_t *idx = NULL, *cc = NULL;
     double *E = NULL;
-    pkm_dofmap *own = NULL, *P = trip->dofmap;
+    pkm_dofmap *own = NULL, *P = NULL;
     if (reps == NULL || edges == NULL || visited == NULL || queue == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
         goto done;
     }
     /* The element E are taken from the dof map P (the caller's, or one of this call), so that
      * matrices and loads are projected through the same map. */
-    pkm_dofmap **keep = trip->scratch != NULL ? trip->scratch : &own;
-    if (P == NULL && *keep == NULL && (rc = pkm_dofmap_alloc(keep, ctx)) != PKM_OK) goto done;
-    if (P == NULL) P = *keep;
+    if ((rc = pkm_trip_dofmap(trip, &own, &P, ctx)) != PKM_OK) goto done;
     if ((rc = pkm_dofmap_begin(P, nnodes, njoints, ctx)) != PKM_OK) goto done;
     int ne = 0;
     for (int j = 0; j < njoints; j++) {
@@ -342,20 +334,16 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
     int maxn = 0;
     for (int i = 0; i < nnodes; i++)
         maxn = (reps[i].n > maxn) ? reps[i].n : maxn;
-    /* Room for two node representations and two curvature triples. */
-    idx = malloc(sizeof(*idx) * (size_t)(2 * maxn + 6));
-    E = malloc(sizeof(*E) * (size_t)(18 * (2 * maxn + 6)));
+    /* Room for two node representations and two nodes' curvature coordinates. */
+    const int maxk = 2 * (PKM_BEAM_MAX_NODE_DOFS - 6);
+    idx = malloc(sizeof(*idx) * (size_t)(2 * maxn + maxk));
+    E = malloc(sizeof(*E) * (size_t)(2 * PKM_BEAM_MAX_NODE_DOFS * (2 * maxn + maxk)));
     if (idx == NULL || E == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate element maps");
         goto done;
     }
-    for (int e = 0; e < pkm_model_element_count(m) && rc == PKM_OK; e++) {
-        const pkm_elem *el = pkm_model_elem(m, e);
-        if (pkm_model_body(m, el->body)->element == PKM_BEAM_CUBIC)
-            rc = add_cubic(m, el, P, idx, E, trip, ctx);
-        else
-            rc = add_quintic(m, el, P, cc + 2 * e, idx, E, trip, ctx);
-    }
+    for (int e = 0; e < pkm_model_element_count(m) && rc == PKM_OK; e++)
+        rc = add_element(m, pkm_model_elem(m, e), P, cc + 2 * e, idx, E, trip, ctx);
     for (int bi = 0; bi < pkm_model_body_count(m) && rc == PKM_OK; bi++) {
         const pkm_body *b = pkm_model_body(m, bi);
         if (b->kind != PKM_BODY_RIGID) continue;

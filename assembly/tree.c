@@ -53,8 +53,14 @@ void pkm_tree_node_twists(const tree *t, int n, const double y[3], double *T)
     const double *J = pkm_tree_node_J(t, n);
     for (int c = 0; c < nc; c++) {
         double sc[6], tw[6];
+        int nz = 0;
         for (int r = 0; r < 6; r++)
-            sc[r] = J[r * nc + c];
+            nz |= (sc[r] = J[r * nc + c]) != 0.0;
+        if (!nz) { /* a coordinate downstream of n */
+            for (int r = 0; r < 6; r++)
+                T[r * nc + c] = 0.0;
+            continue;
+        }
         pkm_twist_transfer(sc, y, tw);
         for (int r = 0; r < 6; r++)
             T[r * nc + c] = tw[r];
@@ -370,6 +376,10 @@ void pkm_tree_times_Q(const leg *L, int np, int nrow, const double *A, double *E
         for (int c = 0; c < L->ncoord; c++) {
             const double a = A[r * L->ncoord + c];
             if (a == 0.0) continue;
+            if (L->indep[c] >= 0) { /* an independent coordinate: Q's row is a unit row */
+                E[r * w + L->indep[c]] += a;
+                continue;
+            }
             const double *q = L->Q + (size_t)c * (size_t)w;
             for (int k = 0; k < w; k++)
                 E[r * w + k] += a * q[k];
@@ -386,51 +396,107 @@ void pkm_tree_leg_widths(const tree *t, int *maxc, int *maxw)
     }
 }
 
-static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm_ctx *ctx)
+/* Node n's row block of the dof map P into rows r0 .. r0 + 5 of E, whose w columns are those of
+ * leg L: its independent coordinates, then x_p (the platform: a leg of none). */
+static void map_rows(const pkm_dofmap *P, int n, const leg *L, int np, int64_t nred, double *E,
+                     int w, int r0)
 {
+    int nt;
+    const int64_t *col;
+    const double(*tw)[6];
+    pkm_dofmap_node(P, n, &nt, &col, &tw);
+    for (int k = 0; k < nt; k++) {
+        const int c =
+            col[k] >= nred - np ? L->n0 + (int)(col[k] - (nred - np)) : (int)(col[k] - L->first);
+        for (int r = 0; r < 6; r++)
+            E[(r0 + r) * w + c] = tw[k][r];
+    }
+}
+
+/* Element e's E (12 x w, its leg's columns) from the dof map P: the floating frame's twist at its
+ * start node s in local axes (eqs. 28-32), then its 6 elastic coordinates, the twist of its far
+ * node tn relative to the frame carried to tn, in local axes (the inverse of the elastic screws
+ * of propagate): [R u_s; R (u_tn - Ad(x_tn - x_s) u_s)], u = P x, R acting on translation and
+ * rotation alike. In exact arithmetic the elastic rows are the element's rows of the closure map
+ * Q (eq. 52): they are held at zero where those are, which the difference of two twists only
+ * reproduces to rounding (its residue would fill the rows and cost a third more assembly). */
+static void element_rows(const tree *t, const pkm_dofmap *P, const leg *L, int64_t nred, int e,
+                         int s, int tn, double R[3][3], double *E)
+{
+    const int w = L->n0 + t->np;
+    const double *Q = L->Q + (size_t)t->elem_coord[e] * (size_t)w;
+    double r[3];
+    memset(E, 0, sizeof(double) * 12 * (size_t)w);
+    map_rows(P, s, L, t->np, nred, E, w, 0);
+    map_rows(P, tn, L, t->np, nred, E, w, 6);
+    pkm_vec3_sub(pkm_model_node(t->m, tn)->x, pkm_model_node(t->m, s)->x, r);
+    for (int c = 0; c < w; c++) {
+        double u[12];
+        int elastic = 0, nz = 0;
+        for (int k = 0; k < 6; k++) {
+            nz |= (u[k] = E[k * w + c]) != 0.0;
+            elastic |= Q[k * w + c] != 0.0;
+        }
+        if (!nz && !elastic) continue; /* a coordinate downstream of the element */
+        if (elastic) {
+            pkm_twist_transfer(u, r, u + 6);
+            for (int k = 0; k < 6; k++)
+                u[6 + k] = E[(6 + k) * w + c] - u[6 + k];
+        }
+        for (int a = 0; a < 4; a++)
+            for (int i = 0; i < 3; i++) {
+                const int row = 3 * a + i;
+                E[row * w + c] =
+                    (row < 6 || Q[(row - 6) * w + c] != 0.0)
+                        ? R[i][0] * u[3 * a] + R[i][1] * u[3 * a + 1] + R[i][2] * u[3 * a + 2]
+                        : 0.0;
+            }
+    }
+}
+
+/* The reduced coordinates of leg L's projections (its independent ones, then x_p) into idx;
+ * their count. */
+static int leg_columns(const tree *t, const leg *L, int64_t nred, int64_t *idx)
+{
+    for (int k = 0; k < L->n0; k++)
+        idx[k] = L->first + k;
+    for (int k = 0; k < t->np; k++)
+        idx[L->n0 + k] = nred - t->np + k;
+    return L->n0 + t->np;
+}
+
+/* M = J^T M_tot J, K = J^T K_tot J (eq. 54), element by element and rigid body by rigid body,
+ * each projected through the dof map P (so that matrices and loads go through one map). */
+static pkm_status assemble_legs(const tree *t, const pkm_dofmap *P, pkm_trip *trip, int64_t nred,
+                                pkm_ctx *ctx)
+{
+    static const leg platform = {0}; /* x_p only */
     const pkm_model *m = t->m;
     int maxc, maxw;
     pkm_tree_leg_widths(t, &maxc, &maxw);
-    double *A = malloc(sizeof(double) * 12 * (size_t)maxc);
-    double *Tw = malloc(sizeof(double) * 6 * (size_t)maxc);
     double *E = malloc(sizeof(double) * 12 * (size_t)maxw);
     int64_t *idx = malloc(sizeof(int64_t) * (size_t)maxw);
     pkm_status rc = PKM_OK;
-    if (A == NULL || Tw == NULL || E == NULL || idx == NULL) {
+    if (E == NULL || idx == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate element Jacobians");
         goto done;
     }
     for (int e = 0; e < pkm_model_element_count(m) && rc == PKM_OK; e++) {
         const pkm_body *b = pkm_model_body(m, pkm_model_elem(m, e)->body);
+        const pkm_beam_type *type = &pkm_beam_types[b->element];
         const leg *L = &t->legs[pkm_topology_body_leg(t->topo, pkm_model_elem(m, e)->body)];
-        const int nc = L->ncoord, w = L->n0 + t->np;
         int s, tn;
         double R[3][3], l, Mf[12][12], Kf6[6][6], Kf[12][12] = {{0}};
         rc = elem_frame(t, e, &s, &tn, R, &l, ctx);
         if (rc != PKM_OK) break;
-        pkm_fem_beam3d_floating_mass(&b->section, &b->material, l, b->mass_flags, Mf);
-        pkm_fem_beam3d_floating_stiffness(&b->section, &b->material, l, Kf6);
+        type->floating_mass(&b->section, &b->material, l, b->mass_flags, &Mf[0][0]);
+        type->floating_stiffness(&b->section, &b->material, l, &Kf6[0][0]);
         for (int a = 0; a < 6; a++)
             for (int c = 0; c < 6; c++)
                 Kf[6 + a][6 + c] = Kf6[a][c];
-        /* J_ij of eqs. 28-32: the frame twist at the start node in local axes, then the element's
-         * own elastic coordinates. */
-        memset(A, 0, sizeof(double) * 12 * (size_t)nc);
-        pkm_tree_node_twists(t, s, pkm_model_node(m, s)->x, Tw);
-        for (int c = 0; c < nc; c++)
-            for (int a = 0; a < 3; a++)
-                for (int k = 0; k < 3; k++) {
-                    A[a * nc + c] += R[a][k] * Tw[k * nc + c];
-                    A[(3 + a) * nc + c] += R[a][k] * Tw[(3 + k) * nc + c];
-                }
-        for (int k = 0; k < 6; k++)
-            A[(6 + k) * nc + t->elem_coord[e] + k] = 1.0;
-        pkm_tree_times_Q(L, t->np, 12, A, E);
-        for (int k = 0; k < L->n0; k++)
-            idx[k] = L->first + k;
-        for (int k = 0; k < t->np; k++)
-            idx[L->n0 + k] = nred - t->np + k;
-        rc = pkm_trip_add_congruence(trip, 12, w, idx, E, &Kf[0][0], &Mf[0][0], ctx);
+        element_rows(t, P, L, nred, e, s, tn, R, E);
+        rc = pkm_trip_add_congruence(trip, 12, leg_columns(t, L, nred, idx), idx, E, &Kf[0][0],
+                                     &Mf[0][0], ctx);
     }
     /* Rigid bodies: the platform on x_p directly, the others through their leg's screws. */
     for (int bi = 0; bi < pkm_model_body_count(m) && rc == PKM_OK; bi++) {
@@ -440,27 +506,15 @@ static pkm_status assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm
         double c[3], Mr[6][6];
         pkm_vec3_sub(b->com, o, c);
         pkm_spatial_inertia(b->mass, c, b->inertia, Mr);
-        if (bi == pkm_model_platform(m)) {
-            memset(E, 0, sizeof(double) * 36);
-            for (int k = 0; k < 6; k++) {
-                E[k * 6 + k] = 1.0;
-                idx[k] = nred - 6 + k;
-            }
-            rc = pkm_trip_add_congruence(trip, 6, 6, idx, E, NULL, &Mr[0][0], ctx);
-            continue;
-        }
-        const leg *L = &t->legs[pkm_topology_body_leg(t->topo, bi)];
-        pkm_tree_node_twists(t, b->first_node, o, A);
-        pkm_tree_times_Q(L, t->np, 6, A, E);
-        for (int k = 0; k < L->n0; k++)
-            idx[k] = L->first + k;
-        for (int k = 0; k < t->np; k++)
-            idx[L->n0 + k] = nred - t->np + k;
-        rc = pkm_trip_add_congruence(trip, 6, L->n0 + t->np, idx, E, NULL, &Mr[0][0], ctx);
+        const leg *L =
+            bi == pkm_model_platform(m) ? &platform : &t->legs[pkm_topology_body_leg(t->topo, bi)];
+        const int w = L->n0 + t->np;
+        memset(E, 0, sizeof(double) * 6 * (size_t)w);
+        map_rows(P, b->first_node, L, t->np, nred, E, w, 0);
+        rc = pkm_trip_add_congruence(trip, 6, leg_columns(t, L, nred, idx), idx, E, NULL, &Mr[0][0],
+                                     ctx);
     }
 done:
-    free(A);
-    free(Tw);
     free(E);
     free(idx);
     return rc;
@@ -471,13 +525,16 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_in
 {
     for (int b = 0; b < pkm_model_body_count(m); b++)
         if (pkm_model_body(m, b)->kind == PKM_BODY_BEAM &&
-            pkm_model_body(m, b)->element != PKM_BEAM_CUBIC)
+            pkm_beam_types[pkm_model_body(m, b)->element].floating_mass == NULL)
             return PKM_FAIL(ctx, PKM_ERR_MODEL,
-                            "tree assembly: beam '%s' uses quintic elements; the virtual-tree "
-                            "formulation has cubic elements only (use the nodal formulation)",
-                            pkm_model_body(m, b)->name);
+                            "tree assembly: beam '%s' uses %s elements; the virtual-tree "
+                            "formulation takes elements with a floating-frame form only (cubic; "
+                            "use the nodal formulation)",
+                            pkm_model_body(m, b)->name,
+                            pkm_beam_types[pkm_model_body(m, b)->element].name);
     tree t;
     memset(&t, 0, sizeof(t));
+    pkm_dofmap *own = NULL, *P = NULL;
     t.m = m;
     t.np = (pkm_model_platform(m) >= 0) ? 6 : 0;
     pkm_status rc = PKM_OK;
@@ -514,10 +571,10 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_in
         ntot += t.legs[l].ncoord;
         nred += t.legs[l].n0;
     }
-    if (trip->dofmap != NULL && (rc = pkm_tree_fill_dofmap(&t, trip->dofmap, nred, ctx)) != PKM_OK)
-        goto done;
+    if ((rc = pkm_trip_dofmap(trip, &own, &P, ctx)) != PKM_OK) goto done;
+    if ((rc = pkm_tree_fill_dofmap(&t, P, nred, ctx)) != PKM_OK) goto done;
     if ((rc = pkm_trip_begin(trip, nred, ctx)) != PKM_OK) goto done;
-    if ((rc = assemble_legs(&t, trip, nred, ctx)) != PKM_OK) goto done;
+    if ((rc = assemble_legs(&t, P, trip, nred, ctx)) != PKM_OK) goto done;
     if (info != NULL) {
         memset(info, 0, sizeof(*info));
         info->n_total = ntot;
@@ -527,5 +584,6 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_in
     }
 done:
     tree_free(&t);
+    pkm_dofmap_destroy(&own);
     return rc;
 }

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* P of the dof map: a node's twist at itself through its leg's screws and closure (the rows
- * assemble_legs projects for the element that starts there), a platform node's from x_p by the
+/* P of the dof map, through which assemble_legs projects every element and rigid body: a node's
+ * twist at itself through its leg's screws and closure, a platform node's from x_p by the
  * rigid-body relation of eqs. 43-44; joint j's free motions are leg coordinates, never
  * eliminated (only elastic ones are). */
 pkm_status pkm_tree_fill_dofmap(const tree *t, pkm_dofmap *map, int64_t nred, pkm_ctx *ctx)

@@ -50,6 +50,37 @@ pkm_status pkm_navaro_leg_points(const pkm_navaro_params *p, const double pose[3
     return PKM_OK;
 }
 
+/* The five links of leg i through its points q (A, B, C, D, E) to the platform centre P: 1 = A D,
+ * 2 = A B, 3 = B C, 4 = C D E (D a node between its two halves), 5 = E P in the platform's
+ * section; their body ids in link[5]. */
+static pkm_status add_links(pkm_model *m, const pkm_navaro_params *p, double q[5][3],
+                            const double P[3], int i, int link[5], pkm_ctx *ctx)
+{
+    enum { A, B, C, D, E };
+    const int ne = p->elements_per_link, ne4[2] = {ne, ne};
+    const double l1[2][3] = {{q[A][0], q[A][1], 0}, {q[D][0], q[D][1], 0}};
+    const double l2[2][3] = {{q[A][0], q[A][1], 0}, {q[B][0], q[B][1], 0}};
+    const double l3[2][3] = {{q[B][0], q[B][1], 0}, {q[C][0], q[C][1], 0}};
+    const double l4[3][3] = {{q[C][0], q[C][1], 0}, {q[D][0], q[D][1], 0}, {q[E][0], q[E][1], 0}};
+    const double l5[2][3] = {{q[E][0], q[E][1], 0}, {P[0], P[1], 0}};
+    const double(*geo[5])[3] = {l1, l2, l3, l4, l5};
+    pkm_status rc = PKM_OK;
+    for (int k = 0; k < 5 && rc == PKM_OK; k++) {
+        char name[32];
+        snprintf(name, sizeof(name), "leg %d link %d", i + 1, k + 1);
+        pkm_beam_desc d = {.name = name,
+                           .npoints = (k == 3) ? 3 : 2,
+                           .points = geo[k],
+                           .nelem = (k == 3) ? ne4 : &ne,
+                           .zref = {0.0, 0.0, 1.0},
+                           .section = (k == 4) ? p->platform_section : p->leg_section,
+                           .material = p->material,
+                           .mass_flags = p->mass_flags};
+        rc = pkm_model_add_beam(m, &d, &link[k], ctx);
+    }
+    return rc;
+}
+
 pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pkm_model **out,
                             pkm_ctx *ctx)
 {
@@ -66,32 +97,9 @@ pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pk
     pkm_status rc = pkm_model_create(&m, ctx);
     if (rc != PKM_OK) return rc;
     const double P[3] = {pose[0], pose[1], 0.0};
-    const int ne = p->elements_per_link, ne4[2] = {ne, ne};
     int link[3][5];
-    for (int i = 0; i < 3 && rc == PKM_OK; i++) {
-        double(*q)[3] = pts[i];
-        enum { A, B, C, D, E };
-        const double l1[2][3] = {{q[A][0], q[A][1], 0}, {q[D][0], q[D][1], 0}};
-        const double l2[2][3] = {{q[A][0], q[A][1], 0}, {q[B][0], q[B][1], 0}};
-        const double l3[2][3] = {{q[B][0], q[B][1], 0}, {q[C][0], q[C][1], 0}};
-        const double l4[3][3] = {
-            {q[C][0], q[C][1], 0}, {q[D][0], q[D][1], 0}, {q[E][0], q[E][1], 0}};
-        const double l5[2][3] = {{q[E][0], q[E][1], 0}, {P[0], P[1], 0}};
-        const double(*geo[5])[3] = {l1, l2, l3, l4, l5};
-        for (int k = 0; k < 5 && rc == PKM_OK; k++) {
-            char name[32];
-            snprintf(name, sizeof(name), "leg %d link %d", i + 1, k + 1);
-            pkm_beam_desc d = {.name = name,
-                               .npoints = (k == 3) ? 3 : 2,
-                               .points = geo[k],
-                               .nelem = (k == 3) ? ne4 : &ne,
-                               .zref = {0.0, 0.0, 1.0},
-                               .section = (k == 4) ? p->platform_section : p->leg_section,
-                               .material = p->material,
-                               .mass_flags = p->mass_flags};
-            rc = pkm_model_add_beam(m, &d, &link[i][k], ctx);
-        }
-    }
+    for (int i = 0; i < 3 && rc == PKM_OK; i++)
+        rc = add_links(m, p, pts[i], P, i, link[i], ctx);
     int platform = -1;
     if (rc == PKM_OK) {
         /* The platform's mass is in the three beams 5i; P itself is a massless rigid node. */
@@ -204,6 +212,20 @@ static pkm_status navaro_build(const void *params, const double *pose, pkm_model
     return rc != PKM_OK ? rc : pkm_navaro_build(params, pose, out, ctx);
 }
 
+/* The turn by 2 pi / 3 about the base centre takes leg i's base point to leg i + 1's and the
+ * platform, whose joints E_i are 2 pi / 3 apart too, onto itself: pose (x, y, theta) and its
+ * centre turned, theta unchanged, are one configuration with the legs renumbered (Table 3's
+ * poses 3-6 are such images of poses 7-8, with the same frequencies). A reflection is not a
+ * symmetry: each leg's rhombus closes on one side (pkm_navaro_leg_points). */
+static void navaro_symmetry(const double *pose, double *image)
+{
+    const double c = cos(2.0 * PKM_PI / 3.0), s = sin(2.0 * PKM_PI / 3.0);
+    const double x = pose[0], y = pose[1];
+    image[0] = c * x - s * y;
+    image[1] = s * x + c * y;
+    image[2] = pose[2];
+}
+
 static const char *const navaro_names[3] = {"x", "y", "theta"};
 static const char *const navaro_units[3] = {"m", "m", "rad"};
 static const double navaro_home[3] = {0.0, 0.0, 0.0};
@@ -222,4 +244,5 @@ const pkm_case pkm_navaro_case = {
     .yaml_name = "cases/navaro.yaml",
     .formulation = PKM_FORM_TREE,
     .build = navaro_build,
+    .symmetry = navaro_symmetry,
 };

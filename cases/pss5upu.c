@@ -181,10 +181,11 @@ static pkm_status check_params(const pkm_pss5upu_params *p, pkm_ctx *ctx)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: unknown upu mode %u", p->upu);
     if (p->screw_end != PKM_PSS5UPU_SCREW_FREE && p->screw_end != PKM_PSS5UPU_SCREW_SUPPORTED)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: unknown screw end %u", p->screw_end);
-    if (p->link_element > PKM_BEAM_QUINTIC_C0 || p->screw_element > PKM_BEAM_QUINTIC_C0)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: unknown beam element %u",
-                        (p->link_element > PKM_BEAM_QUINTIC_C0) ? p->link_element
-                                                                : p->screw_element);
+    for (int k = 0; k < 2; k++) {
+        const unsigned e = k ? p->screw_element : p->link_element;
+        if (e >= (unsigned)pkm_beam_type_count || !pkm_beam_type_spatial(&pkm_beam_types[e]))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "pss5upu: unknown beam element %u", e);
+    }
     return PKM_OK;
 }
 
@@ -198,18 +199,17 @@ static void section_axis(const double u[3], const double t[3], double zref[3])
     memcpy(zref, (ct < cz) ? t : z, sizeof(double) * 3);
 }
 
-/* Leg i: screw, slider, link, their joints; the link's far end joins the platform. Joints are
- * added so that the virtual tree (Germain et al. 2015, sec. 3) reaches the slider from the
- * ground and the screw through the nut: the motor clamp and the far bearing then close loops on
- * the screw's end elements, one each. */
-static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
-                            const pkm_pss5upu_geometry *g, int i, int platform, pkm_ctx *ctx)
+/* The bodies of leg i (build_leg): screw, slider, link, and the screw's far bearing if
+ * supported (support, else -1); E is the rail's far end, t the leg's tangent. */
+typedef struct leg_bodies {
+    int screw, slider, link, support;
+} leg_bodies;
+
+static pkm_status add_leg_bodies(pkm_model *m, const pkm_pss5upu_params *p,
+                                 const pkm_pss5upu_geometry *g, int i, const double E[3],
+                                 const double t[3], leg_bodies *lb, pkm_ctx *ctx)
 {
-    const double *B = g->base[i], *d = g->rail[i], *b = g->slider[i], *a = g->platform_joint[i];
-    const double t[3] = {-sin(p->base_angle[i]), cos(p->base_angle[i]), 0.0};
-    double E[3];
-    for (int k = 0; k < 3; k++)
-        E[k] = B[k] + p->travel * d[k];
+    const double *B = g->base[i], *b = g->slider[i], *a = g->platform_joint[i];
     char nm[48];
     /* Screw: motor end, nut, far end. */
     const double spts[3][3] = {{B[0], B[1], B[2]}, {b[0], b[1], b[2]}, {E[0], E[1], E[2]}};
@@ -223,16 +223,16 @@ static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
                         .material = p->screw_material,
                         .mass_flags = p->mass_flags,
                         .element = (pkm_beam_element)p->screw_element};
-    memcpy(sd.zref, t, sizeof(t));
-    int screw, slider, link, support = -1;
-    pkm_status rc = pkm_model_add_beam(m, &sd, &screw, ctx);
+    memcpy(sd.zref, t, sizeof(sd.zref));
+    lb->support = -1;
+    pkm_status rc = pkm_model_add_beam(m, &sd, &lb->screw, ctx);
     if (rc != PKM_OK) return rc;
     /* Slider: a point mass on the rail (no rotary data in Table 1; the rail holds its turns). */
     snprintf(nm, sizeof(nm), "slider %d", i + 1);
     pkm_rigid_desc rd = {.name = nm, .mass = p->slider_mass};
     memcpy(rd.origin, b, sizeof(rd.origin));
     memcpy(rd.com, b, sizeof(rd.com));
-    if ((rc = pkm_model_add_rigid(m, &rd, &slider, ctx)) != PKM_OK) return rc;
+    if ((rc = pkm_model_add_rigid(m, &rd, &lb->slider, ctx)) != PKM_OK) return rc;
     /* Link from b_i to a_i, meshed as its variant asks; eq. 9 (curvatures zero at both ends)
      * applies to quintic elements. */
     const pkm_pss5upu_link_mesh *lm = &p->link_mesh[p->variant];
@@ -249,14 +249,34 @@ static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
                         .element = (pkm_beam_element)p->link_element,
                         .end_curvature_zero = (int)lm->end_curvature_zero};
     section_axis(u, t, ld.zref);
-    if ((rc = pkm_model_add_beam(m, &ld, &link, ctx)) != PKM_OK) return rc;
+    if ((rc = pkm_model_add_beam(m, &ld, &lb->link, ctx)) != PKM_OK) return rc;
     if (p->screw_end == PKM_PSS5UPU_SCREW_SUPPORTED) {
         snprintf(nm, sizeof(nm), "bearing %d", i + 1);
         pkm_rigid_desc bd = {.name = nm, .mass = 0.0};
-        memcpy(bd.origin, E, sizeof(E));
-        memcpy(bd.com, E, sizeof(E));
-        if ((rc = pkm_model_add_rigid(m, &bd, &support, ctx)) != PKM_OK) return rc;
+        memcpy(bd.origin, E, sizeof(bd.origin));
+        memcpy(bd.com, E, sizeof(bd.com));
+        rc = pkm_model_add_rigid(m, &bd, &lb->support, ctx);
     }
+    return rc;
+}
+
+/* Leg i: screw, slider, link, their joints; the link's far end joins the platform. Joints are
+ * added so that the virtual tree (Germain et al. 2015, sec. 3) reaches the slider from the
+ * ground and the screw through the nut: the motor clamp and the far bearing then close loops on
+ * the screw's end elements, one each. */
+static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
+                            const pkm_pss5upu_geometry *g, int i, int platform, pkm_ctx *ctx)
+{
+    const double *B = g->base[i], *d = g->rail[i], *b = g->slider[i], *a = g->platform_joint[i];
+    const double t[3] = {-sin(p->base_angle[i]), cos(p->base_angle[i]), 0.0};
+    const double u[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+    double E[3];
+    for (int k = 0; k < 3; k++)
+        E[k] = B[k] + p->travel * d[k];
+    leg_bodies lb;
+    pkm_status rc = add_leg_bodies(m, p, g, i, E, t, &lb, ctx);
+    if (rc != PKM_OK) return rc;
+    const int screw = lb.screw, slider = lb.slider, link = lb.link, support = lb.support;
     char jn[6][24];
     const char *tag[6] = {"rail", "nut", "motor", "bearing slide", "bearing", "b"};
     for (int k = 0; k < 6; k++)
@@ -495,6 +515,20 @@ static pkm_status pss_build(const void *params, const double *pose, pkm_model **
     return rc != PKM_OK ? rc : pkm_pss5upu_build(params, pose, out, ctx);
 }
 
+/* The reflection y -> -y: the built-in base and platform pentagons have a vertex on x, the UPU
+ * chain's base axis is x, and the lead screws' handedness does not change a frequency (the
+ * screw's torsion meets the rest of the model only through the nut's pitch, whose sign a turn of
+ * the screw's torsion coordinates takes back). The platform orientation Rx(q1) Ry(beta)
+ * Rx(alpha - q1), q1 = atan2(-y, z), is reflected into that of (-alpha, beta) at -y. */
+static void pss_symmetry(const double *pose, double *image)
+{
+    image[0] = pose[0];
+    image[1] = -pose[1];
+    image[2] = pose[2];
+    image[3] = -pose[3];
+    image[4] = pose[4];
+}
+
 static const char *const pss_names[5] = {"x", "y", "z", "alpha", "beta"};
 static const char *const pss_units[5] = {"m", "m", "m", "rad", "rad"};
 static const double pss_home[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
@@ -516,4 +550,5 @@ const pkm_case pkm_pss5upu_case = {
     .yaml_name = "cases/pss5upu.yaml",
     .formulation = PKM_FORM_NODAL,
     .build = pss_build,
+    .symmetry = pss_symmetry,
 };

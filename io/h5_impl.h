@@ -90,9 +90,10 @@ pkm_status pkm_h5_read_num_attr(const h5io *io, hid_t obj, const char *objname, 
 /* A scalar integer in [lo, hi]. */
 pkm_status pkm_h5_read_int_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
                                 int64_t lo, int64_t hi, int64_t *value);
-/* A string attribute that must be one of count names: *which = its index. */
+/* A string attribute that must be one of the names choice(0), choice(1), ... (up to the first
+ * NULL, however many): *which = its index. */
 pkm_status pkm_h5_read_choice_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                                   const char *const *names, int count, int *which);
+                                   const char *(*choice)(int k), int *which);
 /* The class of attribute NAME of obj, or H5T_NO_CLASS. */
 H5T_class_t pkm_h5_attr_class(hid_t obj, const char *name);
 

@@ -13,23 +13,6 @@
 #include <string.h>
 #include <time.h>
 
-const pkm_h5_map_file_attr pkm_h5_map_file_attrs[PKM_H5_MAP_FILE_ATTRS] = {
-    {"format", "string"}, {"format_version", "int32"}};
-
-const char *pkm_h5_map_attr_type(const pkm_map_attr *e)
-{
-    switch (e->kind) {
-    case PKM_MAP_ATTR_INT:
-        return e->size == sizeof(int32_t) ? "int32" : "int64";
-    case PKM_MAP_ATTR_DOUBLE:
-        return "float64";
-    case PKM_MAP_ATTR_DOUBLES:
-        return "float64 array";
-    default:
-        return "string";
-    }
-}
-
 /* 1 if s is a NUL-terminated string of 1 to cap - 1 characters without any of `bad`. */
 static int good_name(const char *s, size_t cap, const char *bad)
 {
@@ -47,10 +30,10 @@ static pkm_status check_map(const h5io *io, const pkm_map *map)
                         "cannot write a map with %d axes, %d modes, %d pose "
                         "coordinates",
                         map->naxes, map->nev, map->npose);
-    if (map->status == NULL || map->freq_hz == NULL || map->residual == NULL ||
-        map->accuracy == NULL || map->tracked == NULL || map->tracking_mac == NULL ||
-        map->tracking_parent == NULL)
-        return OWN_FAIL(io, PKM_ERR_INVALID, "map arrays are not allocated");
+    for (int k = 0; k < pkm_h5_map_dataset_count; k++)
+        if (pkm_h5_map_datasets[k].presence == PKM_H5_ALWAYS &&
+            pkm_h5_map_array(&pkm_h5_map_datasets[k], map) == NULL)
+            return OWN_FAIL(io, PKM_ERR_INVALID, "map arrays are not allocated");
     if (map->modes != NULL && map->ncoord < 1)
         return OWN_FAIL(io, PKM_ERR_INVALID, "map has mode vectors of %lld coordinates",
                         (long long)map->ncoord);
@@ -236,22 +219,25 @@ static pkm_status write_grid(const h5io *io, hid_t file, const pkm_map *map)
     return rc;
 }
 
-/* /modes [grid..., nev, ncoord], one chunk per pose, NaN-filled: only the OK poses that hold
- * vectors are written, so a pose without modes takes no space, a checkpoint taken while workers
- * run writes only complete vectors, and one whose links are made (pkm_map.link_match) only those
- * further links need. */
-static pkm_status write_modes(const h5io *io, hid_t file, const pkm_map *map)
+/* A per-point dataset (/modes [grid..., nev, ncoord]), one chunk per pose, NaN-filled: only the
+ * OK poses that hold vectors are written, so a pose without modes takes no space, a checkpoint
+ * taken while workers run writes only complete vectors, and one whose links are made
+ * (pkm_map.link_match) only those further links need. Its file type is float32 in a checkpoint
+ * (pkm_map.modes_single), else d's. */
+static pkm_status write_per_point(const h5io *io, hid_t file, const pkm_map *map,
+                                  const pkm_h5_map_dataset *d)
 {
-    const int rank = map->naxes + 2;
     hsize_t dims[PKM_MAP_MAX_AXES + 2], chunk[PKM_MAP_MAX_AXES + 2], start[PKM_MAP_MAX_AXES + 2];
-    for (int a = 0; a < map->naxes; a++) {
-        dims[a] = (hsize_t)map->axes[a].count;
-        chunk[a] = 1;
+    const int rank = pkm_h5_map_dims(d, map, dims);
+    hsize_t per_point = 1;
+    for (int a = 0; a < rank; a++) {
+        chunk[a] = a < map->naxes ? 1 : dims[a];
+        start[a] = 0;
+        per_point *= chunk[a];
     }
-    dims[map->naxes] = chunk[map->naxes] = (hsize_t)map->nev;
-    dims[map->naxes + 1] = chunk[map->naxes + 1] = (hsize_t)map->ncoord;
-    const hsize_t per_point = (hsize_t)map->nev * (hsize_t)map->ncoord;
-    const double nan = NAN;
+    const double *data = pkm_h5_map_array(d, map), nan = NAN;
+    char objname[64];
+    snprintf(objname, sizeof(objname), "/%s", d->name);
     pkm_status rc = PKM_OK;
     hid_t space = H5I_INVALID_HID, mspace = H5I_INVALID_HID, dcpl = H5I_INVALID_HID,
           dset = H5I_INVALID_HID;
@@ -260,19 +246,17 @@ static pkm_status write_modes(const h5io *io, hid_t file, const pkm_map *map)
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (space < 0 || mspace < 0 || dcpl < 0 || H5Pset_chunk(dcpl, rank, chunk) < 0 ||
         H5Pset_fletcher32(dcpl) < 0 || H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &nan) < 0) {
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot set up dataset /modes");
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot set up dataset %s", objname);
         goto done;
     }
-    const hid_t ftype = map->modes_single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
-    dset = H5Dcreate2(file, "modes", ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    const hid_t ftype = map->modes_single ? H5T_IEEE_F32LE : pkm_h5_map_elem(d->type).file;
+    dset = H5Dcreate2(file, d->name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dset < 0) {
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot create dataset /modes");
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot create dataset %s", objname);
         goto done;
     }
-    start[map->naxes] = start[map->naxes + 1] = 0;
     for (int64_t p = 0; p < map->npoints && rc == PKM_OK; p++) {
-        if (map->status[p] != PKM_POSE_OK || isnan(map->modes[(size_t)p * (size_t)per_point]))
-            continue;
+        if (map->status[p] != PKM_POSE_OK || isnan(data[(size_t)p * (size_t)per_point])) continue;
         int64_t q = p;
         for (int a = map->naxes - 1; a >= 0; a--) {
             start[a] = (hsize_t)(q % map->axes[a].count);
@@ -280,91 +264,37 @@ static pkm_status write_modes(const h5io *io, hid_t file, const pkm_map *map)
         }
         if (H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, chunk, NULL) < 0 ||
             H5Dwrite(dset, H5T_NATIVE_DOUBLE, mspace, space, H5P_DEFAULT,
-                     map->modes + (size_t)p * (size_t)per_point) < 0)
-            rc = H5_FAIL(io, PKM_ERR_IO, "cannot write the modes of point %lld to /modes",
-                         (long long)p);
+                     data + (size_t)p * (size_t)per_point) < 0)
+            rc = H5_FAIL(io, PKM_ERR_IO, "cannot write point %lld to %s", (long long)p, objname);
     }
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_str_attr(
-            io, dset, "/modes", "description",
-            "mode shapes in the independent coordinates of the reduced pencil "
-            "(mass-orthonormal: x^T M x = 1), one row per frequency rank; NaN "
-            "where status != 0");
+    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, dset, objname, d->attr, d->text);
 done:
     if (dset >= 0 && H5Dclose(dset) < 0 && rc == PKM_OK)
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot close /modes");
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot close %s", objname);
     if (dcpl >= 0) H5Pclose(dcpl);
     if (mspace >= 0) H5Sclose(mspace);
     if (space >= 0) H5Sclose(space);
     return rc;
 }
 
-/* A sweep's links so far (pkm_map.link_match, link_mac): in checkpoints, [grid..., naxes, nev]. */
-static pkm_status write_links(const h5io *io, hid_t file, const pkm_map *map)
-{
-    hsize_t dims[PKM_MAP_MAX_AXES + 2];
-    for (int a = 0; a < map->naxes; a++)
-        dims[a] = (hsize_t)map->axes[a].count;
-    dims[map->naxes] = (hsize_t)map->naxes;
-    dims[map->naxes + 1] = (hsize_t)map->nev;
-    pkm_status rc =
-        write_described(io, file, "tracking_links", H5T_STD_I32LE, H5T_NATIVE_INT, map->naxes + 2,
-                        dims, map->link_match, "description", LINKS_DESCRIPTION);
-    if (rc == PKM_OK)
-        rc = write_described(io, file, "tracking_links_mac", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-                             map->naxes + 2, dims, map->link_mac, "description",
-                             "MAC of each pair of /tracking_links; NaN while not linked");
-    return rc;
-}
-
+/* The root attributes, /grid, then every dataset of the table (pkm_h5_map_datasets) that the
+ * map holds: an optional or checkpoint-only one where its array is allocated. */
 static pkm_status write_contents(const h5io *io, hid_t file, const pkm_map *map)
 {
-    hsize_t dims[PKM_MAP_MAX_AXES + 1];
-    for (int a = 0; a < map->naxes; a++)
-        dims[a] = (hsize_t)map->axes[a].count;
-    dims[map->naxes] = (hsize_t)map->nev;
-    const int r = map->naxes;
-
     pkm_status rc = write_root_attrs(io, file, map);
     if (rc == PKM_OK) rc = write_grid(io, file, map);
-    if (rc == PKM_OK)
-        rc = write_described(io, file, "freq_hz", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1, dims,
-                             map->freq_hz, "units", "Hz");
-    if (rc == PKM_OK)
-        rc = write_described(io, file, "residual", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1, dims,
-                             map->residual, "description",
-                             "relative residual of each mode, ||K x - w^2 M x|| / max(||K x||, "
-                             "max(|w^2|, s) ||M x||) with s = 1e-6 max diag K / max diag M; "
-                             "NaN where status != 0");
-    if (rc == PKM_OK)
-        rc = write_described(io, file, "accuracy", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1, dims,
-                             map->accuracy, "description",
-                             "estimated relative error of each frequency that the rounding of "
-                             "the assembled matrices can cause (pkm_modes.accuracy); NaN where "
-                             "status != 0");
-    if (rc == PKM_OK)
-        rc = write_described(io, file, "status", H5T_STD_I8LE, H5T_NATIVE_SCHAR, r, dims,
-                             map->status, "meaning", STATUS_MEANING);
-    if (rc == PKM_OK)
-        rc = write_described(io, file, "tracked_mode", H5T_STD_I32LE, H5T_NATIVE_INT, r + 1, dims,
-                             map->tracked, "description",
-                             "id of the physical mode found at each frequency rank, linked "
-                             "across neighbouring poses by the MAC (root attribute tracking = "
-                             "mac) or equal to the rank (tracking = rank); -1 where status != 0");
-    if (rc == PKM_OK)
-        rc = write_described(io, file, "tracking_mac", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1,
-                             dims, map->tracking_mac, "description",
-                             "MAC of the link that gave each mode its id, from the mode of the "
-                             "same id at the pose /tracking_parent; below the root attribute "
-                             "mac_threshold the link is uncertain; NaN without parent");
-    if (rc == PKM_OK)
-        rc = write_described(io, file, "tracking_parent", H5T_STD_I64LE, H5T_NATIVE_INT64, r, dims,
-                             map->tracking_parent, "description",
-                             "row-major index of the neighbouring pose each pose took its mode "
-                             "ids from; -1 for the first pose of a connected set of computed "
-                             "poses (ids = ranks) and where status != 0");
-    if (rc == PKM_OK && map->link_match != NULL) rc = write_links(io, file, map);
-    if (rc == PKM_OK && map->modes != NULL) rc = write_modes(io, file, map);
+    for (int k = 0; k < pkm_h5_map_dataset_count && rc == PKM_OK; k++) {
+        const pkm_h5_map_dataset *d = &pkm_h5_map_datasets[k];
+        hsize_t dims[PKM_MAP_MAX_AXES + 2];
+        const int rank = pkm_h5_map_dims(d, map, dims);
+        const pkm_h5_elem t = pkm_h5_map_elem(d->type);
+        if (d->presence != PKM_H5_ALWAYS && pkm_h5_map_array(d, map) == NULL) continue;
+        if (d->per_point)
+            rc = write_per_point(io, file, map, d);
+        else
+            rc = write_described(io, file, d->name, t.file, t.mem, rank, dims,
+                                 pkm_h5_map_array(d, map), d->attr, d->text);
+    }
     return rc;
 }
 

@@ -142,80 +142,103 @@ static pkm_status read_params(const h5io *io, hid_t file, pkm_map *map)
     return rc;
 }
 
-/* A checkpoint's links (io/h5map.c, write_links): each a mode of the neighbour or -1. */
-static pkm_status read_links(const h5io *io, hid_t file, pkm_map *map)
+/* A per-point dataset (/modes), present: only the OK points' vectors are stored, and with
+ * links (a checkpoint) at least those further links need; without one there is nothing to
+ * read, and each one stored bounds ncoord by the file's size. float32 in a checkpoint
+ * (pkm_map.modes_single). */
+static pkm_status read_per_point(const h5io *io, hid_t file, pkm_map *map,
+                                 const pkm_h5_map_dataset *d, const char *objname)
 {
-    hsize_t dims[PKM_MAP_MAX_AXES + 2];
-    for (int a = 0; a < map->naxes; a++)
-        dims[a] = (hsize_t)map->axes[a].count;
-    dims[map->naxes] = (hsize_t)map->naxes;
-    dims[map->naxes + 1] = (hsize_t)map->nev;
-    pkm_status rc = pkm_map_alloc_links(map, io->ctx);
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_dataset(io, file, "/tracking_links", H5T_NATIVE_INT, H5T_INTEGER, 4,
-                                 map->naxes + 2, dims, map->link_match);
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_dataset(io, file, "/tracking_links_mac", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8,
-                                 map->naxes + 2, dims, map->link_mac);
-    const size_t count = (size_t)map->npoints * (size_t)map->naxes * (size_t)map->nev;
-    for (size_t i = 0; i < count && rc == PKM_OK; i++)
-        if (map->link_match[i] < -1 || map->link_match[i] >= map->nev)
-            rc = OWN_FAIL(io, PKM_ERR_PARSE, "dataset /tracking_links: value %d is not a mode",
-                          map->link_match[i]);
-    return rc;
-}
-
-/* Version 2: the links, and /modes if present. */
-static pkm_status read_tracking(const h5io *io, hid_t file, pkm_map *map)
-{
-    pkm_status rc = PKM_OK;
-    hsize_t dims[PKM_MAP_MAX_AXES + 2];
-    for (int a = 0; a < map->naxes; a++)
-        dims[a] = (hsize_t)map->axes[a].count;
-    dims[map->naxes] = (hsize_t)map->nev;
-    dims[map->naxes + 1] = (hsize_t)map->ncoord;
-    const int r = map->naxes;
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_dataset(io, file, "/tracking_mac", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1,
-                                 dims, map->tracking_mac);
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_dataset(io, file, "/tracking_parent", H5T_NATIVE_INT64, H5T_INTEGER, 8, r,
-                                 dims, map->tracking_parent);
-    for (int64_t p = 0; p < map->npoints && rc == PKM_OK; p++)
-        if (map->tracking_parent[p] < -1 || map->tracking_parent[p] >= map->npoints)
-            rc = OWN_FAIL(io, PKM_ERR_PARSE,
-                          "dataset /tracking_parent: value %lld at point %lld is not a point",
-                          (long long)map->tracking_parent[p], (long long)p);
-    if (rc == PKM_OK && H5Lexists(file, "tracking_links", H5P_DEFAULT) > 0)
-        rc = read_links(io, file, map);
-    if (rc != PKM_OK || H5Lexists(file, "modes", H5P_DEFAULT) <= 0) return rc;
     if (map->ncoord < 1)
-        return OWN_FAIL(io, PKM_ERR_PARSE, "dataset /modes with attribute ncoord = %lld",
+        return OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s with attribute ncoord = %lld", objname,
                         (long long)map->ncoord);
-    /* Only the OK points' vectors are stored, and with links (a checkpoint) at least those
-     * further links need: without one there is nothing to read, and each one stored bounds
-     * ncoord by the file's size. */
     int64_t stored = 0;
     for (int64_t p = 0; p < map->npoints; p++)
         stored += map->status[p] == PKM_POSE_OK;
     if (map->link_match != NULL) stored = pkm_map_vectors_needed(map);
     if (stored == 0 && map->link_match == NULL) return PKM_OK;
-    const hid_t dset = H5Dopen2(file, "/modes", H5P_DEFAULT);
-    if (dset < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot open dataset /modes");
+    const hid_t dset = H5Dopen2(file, objname, H5P_DEFAULT);
+    if (dset < 0) return H5_FAIL(io, PKM_ERR_PARSE, "cannot open dataset %s", objname);
     if (stored == 0 && H5Dget_storage_size(dset) > 0) stored = 1; /* kept by --modes */
     const hid_t type = H5Dget_type(dset);
     map->modes_single = type >= 0 && H5Tget_size(type) == 4;
     if (type >= 0) H5Tclose(type);
+    pkm_status rc = PKM_OK;
     if (stored > 0)
-        rc = pkm_h5_check_stored(io, file, dset, "/modes",
+        rc = pkm_h5_check_stored(io, file, dset, objname,
                                  (map->modes_single ? 4.0 : 8.0) * (double)stored *
                                      (double)map->nev * (double)map->ncoord);
     H5Dclose(dset);
     if (stored == 0) return rc;
-    if (rc == PKM_OK) rc = pkm_map_alloc_modes(map, io->ctx);
+    if (rc == PKM_OK) rc = d->alloc(map, io->ctx);
+    hsize_t dims[PKM_MAP_MAX_AXES + 2];
+    const int rank = pkm_h5_map_dims(d, map, dims);
     if (rc == PKM_OK)
-        rc = pkm_h5_read_dataset(io, file, "/modes", H5T_NATIVE_DOUBLE, H5T_FLOAT,
-                                 map->modes_single ? 4 : 8, r + 2, dims, map->modes);
+        rc = pkm_h5_read_dataset(io, file, objname, H5T_NATIVE_DOUBLE, H5T_FLOAT,
+                                 map->modes_single ? 4 : 8, rank, dims, pkm_h5_map_array(d, map));
+    return rc;
+}
+
+/* The values of d read into map (count of them), against what the table says they are. */
+static pkm_status check_values(const h5io *io, const pkm_map *map, const pkm_h5_map_dataset *d,
+                               size_t count)
+{
+    const void *v = pkm_h5_map_array(d, map);
+    for (int64_t p = 0; p < map->npoints && d->values == PKM_H5_VALUES_STATUS; p++)
+        if (map->status[p] < PKM_POSE_PENDING || map->status[p] > PKM_POSE_FAILED)
+            return OWN_FAIL(io, PKM_ERR_PARSE,
+                            "dataset /%s: value %d at point %lld is not a pose status (%s)",
+                            d->name, ((const signed char *)v)[p], (long long)p, STATUS_MEANING);
+    for (int64_t p = 0; p < map->npoints && d->values == PKM_H5_VALUES_POINT; p++) {
+        const int64_t q = ((const int64_t *)v)[p];
+        if (q < -1 || q >= map->npoints)
+            return OWN_FAIL(io, PKM_ERR_PARSE,
+                            "dataset /%s: value %lld at point %lld is not a point", d->name,
+                            (long long)q, (long long)p);
+    }
+    for (size_t i = 0; i < count && d->values == PKM_H5_VALUES_MODE; i++) {
+        const int m = ((const int *)v)[i];
+        if (m < -1 || m >= map->nev)
+            return OWN_FAIL(io, PKM_ERR_PARSE, "dataset /%s: value %d is not a mode", d->name, m);
+    }
+    return PKM_OK;
+}
+
+/* Dataset d of the table: one that not every file has only if this file has it, its array then
+ * allocated (by itself or by the dataset before it that it accompanies). */
+static pkm_status read_dataset(const h5io *io, hid_t file, pkm_map *map,
+                               const pkm_h5_map_dataset *d)
+{
+    char objname[64];
+    snprintf(objname, sizeof(objname), "/%s", d->name);
+    if (d->presence != PKM_H5_ALWAYS && H5Lexists(file, d->name, H5P_DEFAULT) <= 0) return PKM_OK;
+    if (d->per_point) return read_per_point(io, file, map, d, objname);
+    pkm_status rc = d->alloc != NULL ? d->alloc(map, io->ctx) : PKM_OK;
+    if (rc == PKM_OK && pkm_h5_map_array(d, map) == NULL)
+        return OWN_FAIL(io, PKM_ERR_PARSE, "dataset %s without the dataset it accompanies",
+                        objname);
+    hsize_t dims[PKM_MAP_MAX_AXES + 2];
+    const int rank = pkm_h5_map_dims(d, map, dims);
+    size_t count = 1;
+    for (int a = 0; a < rank; a++)
+        count *= (size_t)dims[a];
+    const pkm_h5_elem t = pkm_h5_map_elem(d->type);
+    if (rc == PKM_OK)
+        rc = pkm_h5_read_dataset(io, file, objname, t.mem, t.cls, t.size, rank, dims,
+                                 pkm_h5_map_array(d, map));
+    if (rc == PKM_OK) rc = check_values(io, map, d, count);
+    return rc;
+}
+
+/* Every dataset of the table that the file's version has (pkm_h5_map_datasets). */
+static pkm_status read_datasets(const h5io *io, hid_t file, pkm_map *map, int version)
+{
+    pkm_status rc = PKM_OK;
+    for (int k = 0; k < pkm_h5_map_dataset_count && rc == PKM_OK; k++)
+        if (pkm_h5_map_datasets[k].since <= version)
+            rc = read_dataset(io, file, map, &pkm_h5_map_datasets[k]);
+    if (rc == PKM_OK && version < 2)
+        snprintf(map->tracking_note, sizeof(map->tracking_note), "format version 1");
     return rc;
 }
 
@@ -240,7 +263,6 @@ static pkm_status read_table_attr(const h5io *io, hid_t file, pkm_map *map, cons
 {
     char *field = (char *)map + e->offset;
     char text[LIST_LEN];
-    const char *names[16];
     int n = 0, i32 = 0;
     int64_t i = 0;
     pkm_status rc = PKM_OK;
@@ -262,9 +284,7 @@ static pkm_status read_table_attr(const h5io *io, hid_t file, pkm_map *map, cons
         if (e->kind == PKM_MAP_ATTR_DOUBLES) memcpy(&n, (char *)map + e->count_offset, sizeof(n));
         return pkm_h5_read_num_attr(io, file, "/", e->name, H5T_NATIVE_DOUBLE, 0, n, field);
     case PKM_MAP_ATTR_CHOICE:
-        while (n < (int)(sizeof(names) / sizeof(names[0])) && (names[n] = e->choice(n)) != NULL)
-            n++;
-        rc = pkm_h5_read_choice_attr(io, file, "/", e->name, names, n, &i32);
+        rc = pkm_h5_read_choice_attr(io, file, "/", e->name, e->choice, &i32);
         memcpy(field, &i32, sizeof(i32));
         return rc;
     case PKM_MAP_ATTR_LIST:
@@ -319,36 +339,7 @@ static pkm_status read_contents(const h5io *io, hid_t file, pkm_map *map)
     if (rc != PKM_OK) return rc;
     map->tracking = tracking;
     memcpy(map->tracking_note, note, sizeof(note));
-    hsize_t dims[PKM_MAP_MAX_AXES + 1];
-    for (int a = 0; a < map->naxes; a++)
-        dims[a] = (hsize_t)map->axes[a].count;
-    dims[map->naxes] = (hsize_t)map->nev;
-    const int r = map->naxes;
-    rc = pkm_h5_read_dataset(io, file, "/freq_hz", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1, dims,
-                             map->freq_hz);
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_dataset(io, file, "/residual", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1,
-                                 dims, map->residual);
-    if (rc == PKM_OK && version >= 3)
-        rc = pkm_h5_read_dataset(io, file, "/accuracy", H5T_NATIVE_DOUBLE, H5T_FLOAT, 8, r + 1,
-                                 dims, map->accuracy);
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_dataset(io, file, "/status", H5T_NATIVE_SCHAR, H5T_INTEGER, 1, r, dims,
-                                 map->status);
-    if (rc == PKM_OK)
-        rc = pkm_h5_read_dataset(io, file, "/tracked_mode", H5T_NATIVE_INT, H5T_INTEGER, 4, r + 1,
-                                 dims, map->tracked);
-    if (rc == PKM_OK && version >= 2)
-        rc = read_tracking(io, file, map);
-    else if (rc == PKM_OK)
-        snprintf(map->tracking_note, sizeof(map->tracking_note), "format version 1");
-    for (int64_t p = 0; p < map->npoints && rc == PKM_OK; p++)
-        if (map->status[p] < PKM_POSE_PENDING || map->status[p] > PKM_POSE_FAILED)
-            rc = OWN_FAIL(io, PKM_ERR_PARSE,
-                          "dataset /status: value %d at point %lld is not a "
-                          "pose status (%s)",
-                          map->status[p], (long long)p, STATUS_MEANING);
-    return rc;
+    return read_datasets(io, file, map, version);
 }
 
 pkm_status pkm_map_read_h5(const char *path, pkm_map *map, pkm_ctx *ctx)

@@ -315,20 +315,20 @@ pkm_status pkm_h5_check_stored(const h5io *io, hid_t file, hid_t dset, const cha
 }
 
 pkm_status pkm_h5_read_choice_attr(const h5io *io, hid_t obj, const char *objname, const char *name,
-                                   const char *const *names, int count, int *which)
+                                   const char *(*choice)(int k), int *which)
 {
     char text[PKM_H5_CHOICE_LEN];
     pkm_status rc = pkm_h5_read_str_attr(io, obj, objname, name, text, sizeof(text));
     if (rc != PKM_OK) return rc;
     char expected[PKM_H5_CHOICE_LEN] = "";
     size_t len = 0;
-    for (int k = 0; k < count; k++) {
-        if (strcmp(text, names[k]) == 0) {
+    for (int k = 0; choice(k) != NULL; k++) {
+        if (strcmp(text, choice(k)) == 0) {
             *which = k;
             return PKM_OK;
         }
-        const char *sep = k == 0 ? "" : (k + 1 < count ? ", " : " or ");
-        const int w = snprintf(expected + len, sizeof(expected) - len, "%s'%s'", sep, names[k]);
+        const char *sep = k == 0 ? "" : (choice(k + 1) != NULL ? ", " : " or ");
+        const int w = snprintf(expected + len, sizeof(expected) - len, "%s'%s'", sep, choice(k));
         if (w > 0 && (size_t)w < sizeof(expected) - len) len += (size_t)w;
     }
     return OWN_FAIL(io, PKM_ERR_PARSE, "attribute '%s' = '%s', expected %s", name, text, expected);

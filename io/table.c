@@ -58,6 +58,46 @@ static pkm_status parse_field(const char *path, int lineno, const char *start, c
     return PKM_OK;
 }
 
+/* Data line lineno into row[ncols]: the pose id (an integer), npose coordinates, frequencies
+ * (> 0 Hz), each a finite number. */
+static pkm_status parse_row(const char *path, int lineno, const char *line, int ncols, int npose,
+                            double *row, pkm_ctx *ctx)
+{
+    const char *p = line;
+    for (int k = 0; k < ncols; k++) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        pkm_status rc = parse_field(path, lineno, p, line, k, &row[k], ctx);
+        if (rc != PKM_OK) return rc;
+        if (k >= 1 + npose && !(row[k] > 0.0))
+            return PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: frequency %g Hz in field %d must be > 0",
+                            path, lineno, row[k], k + 1);
+        p += strcspn(p, ",");
+        if (*p == ',') p++;
+    }
+    if (row[0] != floor(row[0]) || fabs(row[0]) > 1e9)
+        return PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: pose id '%g' is not an integer", path, lineno,
+                        row[0]);
+    return PKM_OK;
+}
+
+/* The rows read (vals, t->nrows x ncols) into the table's pose and frequency arrays. */
+static pkm_status split_columns(const char *path, const double *vals, int ncols, pkm_table *t,
+                                pkm_ctx *ctx)
+{
+    const int npose = t->npose;
+    t->pose = malloc(sizeof(double) * (size_t)t->nrows * (size_t)npose);
+    t->freq = malloc(sizeof(double) * (size_t)t->nrows * (size_t)t->nfreq);
+    if (t->pose == NULL || t->freq == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: cannot allocate the table", path);
+    for (int r = 0; r < t->nrows; r++) {
+        const double *row = vals + (size_t)r * (size_t)ncols;
+        memcpy(t->pose + (size_t)r * npose, row + 1, sizeof(double) * (size_t)npose);
+        memcpy(t->freq + (size_t)r * t->nfreq, row + 1 + npose, sizeof(double) * (size_t)t->nfreq);
+    }
+    return PKM_OK;
+}
+
 pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx *ctx)
 {
     *out = NULL;
@@ -111,26 +151,8 @@ pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx 
                 goto done;
             }
         }
-        const char *p = line;
         double *row = vals + (size_t)t->nrows * (size_t)ncols;
-        for (int k = 0; k < ncols; k++) {
-            while (*p == ' ' || *p == '\t')
-                p++;
-            rc = parse_field(path, lineno, p, line, k, &row[k], ctx);
-            if (rc != PKM_OK) goto done;
-            if (k >= 1 + npose && !(row[k] > 0.0)) {
-                rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: frequency %g Hz in field %d must be > 0",
-                              path, lineno, row[k], k + 1);
-                goto done;
-            }
-            p += strcspn(p, ",");
-            if (*p == ',') p++;
-        }
-        if (row[0] != floor(row[0]) || fabs(row[0]) > 1e9) {
-            rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: pose id '%g' is not an integer", path, lineno,
-                          row[0]);
-            goto done;
-        }
+        if ((rc = parse_row(path, lineno, line, ncols, npose, row, ctx)) != PKM_OK) goto done;
         t->id[t->nrows] = (int)row[0];
         t->nrows++;
     }
@@ -142,17 +164,7 @@ pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx 
         rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s: no data rows", path);
         goto done;
     }
-    t->pose = malloc(sizeof(double) * (size_t)t->nrows * (size_t)npose);
-    t->freq = malloc(sizeof(double) * (size_t)t->nrows * (size_t)t->nfreq);
-    if (t->pose == NULL || t->freq == NULL) {
-        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: cannot allocate the table", path);
-        goto done;
-    }
-    for (int r = 0; r < t->nrows; r++) {
-        const double *row = vals + (size_t)r * (size_t)ncols;
-        memcpy(t->pose + (size_t)r * npose, row + 1, sizeof(double) * (size_t)npose);
-        memcpy(t->freq + (size_t)r * t->nfreq, row + 1 + npose, sizeof(double) * (size_t)t->nfreq);
-    }
+    if ((rc = split_columns(path, vals, ncols, t, ctx)) != PKM_OK) goto done;
     *out = t;
     t = NULL;
 done:

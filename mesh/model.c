@@ -122,7 +122,8 @@ pkm_status pkm_model_add_beam(pkm_model *m, const pkm_beam_desc *d, int *id, pkm
                         d->npoints);
     pkm_status rc = pkm_fem_props_check(&d->section, &d->material, name, ctx);
     if (rc != PKM_OK) return rc;
-    if (d->element < PKM_BEAM_CUBIC || d->element > PKM_BEAM_QUINTIC_C0)
+    if ((int)d->element < 0 || (int)d->element >= pkm_beam_type_count ||
+        !pkm_beam_type_spatial(&pkm_beam_types[d->element]))
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "beam '%s': unknown element kind %d", name,
                         (int)d->element);
     if (!all_finite(d->zref, 3) || pkm_vec3_norm(d->zref) == 0.0)

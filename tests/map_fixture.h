@@ -117,6 +117,32 @@ static inline void assert_no_open_objects(void)
     assert_int_equal(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL), 0);
 }
 
+/* The "write, damage, read" tests: m written to path and opened read-write for the damage. */
+static inline hid_t map_write_open(const pkm_map *m, const char *path)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_write_h5(m, path, &ctx), &ctx);
+    const hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0);
+    return f;
+}
+
+/* The damaged file f (at path; f < 0: already closed) closed and read: PKM_ERR_PARSE with a
+ * message naming what and the file (in *ctx for further checks), no map and no HDF5 object
+ * left. */
+static inline void map_assert_refused(hid_t f, const char *path, const char *what, pkm_ctx *ctx)
+{
+    if (f >= 0) assert_true(H5Fclose(f) >= 0);
+    pkm_map r;
+    pkm_ctx_clear(ctx);
+    assert_int_equal(pkm_map_read_h5(path, &r, ctx), PKM_ERR_PARSE);
+    assert_non_null(strstr(ctx->msg, what));
+    assert_non_null(strstr(ctx->msg, path));
+    assert_null(r.freq_hz); /* freed on failure */
+    assert_no_open_objects();
+}
+
 static inline void assert_maps_equal(const pkm_map *a, const pkm_map *b)
 {
     assert_string_equal(a->case_name, b->case_name);

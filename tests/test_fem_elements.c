@@ -7,6 +7,7 @@
 
 #include "core/core_impl.h"
 #include "pkm/fem.h"
+#include "pkm/model.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -195,12 +196,53 @@ static void test_cantilever_convergence(void **state)
     }
 }
 
+/* The model's element kinds index the table (pkm_beam_element), and a beam body takes exactly
+ * the spatial entries: the planar lead-screw elements are refused, every other one builds. */
+static void test_model_takes_table_entries(void **state)
+{
+    (void)state;
+    static const struct {
+        pkm_beam_element e;
+        const char *name;
+    } kinds[] = {{PKM_BEAM_CUBIC, "cubic"},
+                 {PKM_BEAM_QUINTIC, "quintic"},
+                 {PKM_BEAM_QUINTIC_C0, "quintic_c0"}};
+    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+        assert_ptr_equal(pkm_beam_type_find(kinds[k].name), &pkm_beam_types[kinds[k].e]);
+        assert_true(pkm_beam_type_spatial(&pkm_beam_types[kinds[k].e]));
+    }
+    const double pts[2][3] = {{0, 0, 0}, {LEN, 0, 0}};
+    int nspatial = 0;
+    for (int e = 0; e < pkm_beam_type_count; e++) {
+        const pkm_beam_type *b = &pkm_beam_types[e];
+        const int spatial = pkm_beam_type_spatial(b);
+        nspatial += spatial;
+        if (spatial) assert_true(b->dofs_per_node <= PKM_BEAM_MAX_NODE_DOFS);
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        pkm_model *m = NULL;
+        assert_pkm_ok(pkm_model_create(&m, &ctx), &ctx);
+        pkm_beam_desc d = {.name = b->name,
+                           .npoints = 2,
+                           .points = pts,
+                           .zref = {0, 0, 1},
+                           .section = sec,
+                           .material = mat,
+                           .element = (pkm_beam_element)e};
+        int id = -1;
+        assert_int_equal(pkm_model_add_beam(m, &d, &id, &ctx), spatial ? PKM_OK : PKM_ERR_INVALID);
+        pkm_model_destroy(&m);
+    }
+    assert_true(nspatial < pkm_beam_type_count); /* the planar ones were tried */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_symmetry),
         cmocka_unit_test(test_rigid_modes_and_mass),
         cmocka_unit_test(test_cantilever_convergence),
+        cmocka_unit_test(test_model_takes_table_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

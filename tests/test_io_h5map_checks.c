@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "map_fixture.h"
+#include "pkm/eigensolver.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,12 +123,10 @@ static void test_checksum_detects_corruption(void **state)
     }
 }
 
-/* Replace dataset name of the file at path by an unwritten chunked one of n doubles (a few
- * bytes in the file for any n), with the attributes a grid axis has. */
-static void declare_huge(const char *path, const char *name, hsize_t n)
+/* Replace dataset name of the open file f by an unwritten chunked one of n doubles (a few bytes
+ * in the file for any n), with the attributes a grid axis has. */
+static void declare_huge(hid_t f, const char *name, hsize_t n)
 {
-    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
-    assert_true(f >= 0);
     assert_true(H5Ldelete(f, name, H5P_DEFAULT) >= 0);
     hid_t space = H5Screate_simple(1, &n, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
     const hsize_t chunk = n < 1024 ? n : 1024;
@@ -148,7 +147,6 @@ static void declare_huge(const char *path, const char *name, hsize_t n)
     H5Dclose(d);
     H5Pclose(dcpl);
     H5Sclose(space);
-    assert_true(H5Fclose(f) >= 0);
 }
 
 /* A small file declaring a huge grid is refused before anything is allocated for it (a 36 KB
@@ -158,22 +156,16 @@ static void test_crafted_sizes(void **state)
     (void)state;
     char path[512];
     out_path(path, sizeof(path), "map_crafted.h5");
-    pkm_map m, r;
+    pkm_map m;
     make_map(&m);
     pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
-    declare_huge(path, "/grid/x", (hsize_t)400000000); /* 3.2 GB of axis values */
-    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
-    assert_non_null(strstr(ctx.msg, "/grid/x needs 3200000000 bytes"));
-    assert_no_open_objects();
+    hid_t f = map_write_open(&m, path);
+    declare_huge(f, "/grid/x", (hsize_t)400000000); /* 3.2 GB of axis values */
+    map_assert_refused(f, path, "/grid/x needs 3200000000 bytes", &ctx);
     /* an axis that fits, but a grid whose results the file does not hold */
-    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
-    declare_huge(path, "/grid/x", 1000);
-    pkm_ctx_clear(&ctx);
-    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
-    assert_non_null(strstr(ctx.msg, "/grid/x"));
-    assert_no_open_objects();
+    f = map_write_open(&m, path);
+    declare_huge(f, "/grid/x", 1000);
+    map_assert_refused(f, path, "/grid/x", &ctx);
     pkm_map_free(&m);
     unlink(path);
 }
@@ -263,6 +255,15 @@ static void test_string_attr_types(void **state)
     assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
     assert_non_null(strstr(ctx.msg, "attribute 'mass' of /parameters: string of 70000 bytes"));
     assert_no_open_objects();
+    /* a choice not in its table: refused, naming every entry of the table */
+    assert_true(H5Fclose(map_write_open(&m, path)) >= 0);
+    replace_str_attr(path, "/", "eigensolver", 8, H5T_STR_NULLTERM, "lanczos");
+    map_assert_refused(-1, path, "'eigensolver' = 'lanczos', expected ", &ctx);
+    for (int e = 0; e < PKM_EIGENSOLVER_COUNT; e++) {
+        char quoted[32];
+        snprintf(quoted, sizeof(quoted), "'%s'", pkm_eigensolver_types[e].name);
+        assert_non_null(strstr(ctx.msg, quoted));
+    }
     pkm_map_free(&m);
     unlink(path);
 }
@@ -274,13 +275,11 @@ static void test_partial_chunk(void **state)
     (void)state;
     char path[512];
     out_path(path, sizeof(path), "map_chunk.h5");
-    pkm_map m, r;
+    pkm_map m;
     make_map(&m);
     pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    assert_pkm_ok(pkm_map_write_h5(&m, path, &ctx), &ctx);
-    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
-    assert_true(f >= 0 && H5Ldelete(f, "/status", H5P_DEFAULT) >= 0);
+    hid_t f = map_write_open(&m, path);
+    assert_true(H5Ldelete(f, "/status", H5P_DEFAULT) >= 0);
     const hsize_t dims[2] = {NX, NTH}, start[2] = {0, 0};
     hid_t space = H5Screate_simple(2, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
     assert_true(H5Pset_chunk(dcpl, 2, dims) >= 0 && H5Pset_fletcher32(dcpl) >= 0);
@@ -290,10 +289,7 @@ static void test_partial_chunk(void **state)
     H5Dclose(d);
     H5Pclose(dcpl);
     H5Sclose(space);
-    assert_true(H5Fclose(f) >= 0);
-    assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
-    assert_non_null(strstr(ctx.msg, "dataset /status: a chunk stores 2 bytes, a whole one 16"));
-    assert_no_open_objects();
+    map_assert_refused(f, path, "dataset /status: a chunk stores 2 bytes, a whole one 16", &ctx);
     pkm_map_free(&m);
     unlink(path);
 }

@@ -31,8 +31,8 @@ void pkm_analysis_destroy(pkm_analysis **a);
 pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_modes **modes,
                               pkm_assembly_info *info, pkm_ctx *ctx);
 
-/* From now on every solve also keeps the pose's dof map (pkm/dofmap.h; off by default, it
- * costs the tree formulation about a third of its projections). */
+/* From now on every solve also keeps the pose's dof map (pkm/dofmap.h; off by default; see
+ * pkm_asm_cache_keep_dofmap). */
 pkm_status pkm_analysis_keep_dofmap(pkm_analysis *a, pkm_ctx *ctx);
 
 /* The dof map of the last solve's pose, or NULL (not kept, or the assembly failed). */

@@ -85,8 +85,9 @@ pkm_status pkm_assemble_cached(const pkm_model *m, pkm_formulation form, pkm_asm
                                const pkm_pencil **out, int64_t *version, pkm_assembly_info *info,
                                pkm_ctx *ctx);
 
-/* From now on, every assembly through c also fills a dof map of the pose (off by default: the
- * tree formulation's P costs about a third of its element projections). */
+/* From now on, every assembly through c keeps the pose's dof map for the caller to read (both
+ * formulations fill one at every assembly, to project their elements; off by default, it is
+ * then the cache's scratch and may be refilled in place by the next assembly). */
 pkm_status pkm_asm_cache_keep_dofmap(pkm_asm_cache *c, pkm_ctx *ctx);
 
 /* The dof map of the last assembly through c, or NULL if not kept or none done yet. */

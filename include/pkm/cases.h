@@ -239,6 +239,11 @@ typedef struct pkm_case {
     pkm_formulation formulation;
     /* Checks params with pkm_case_params_check, then builds the model at pose. */
     pkm_status (*build)(const void *params, const double *pose, pkm_model **out, pkm_ctx *ctx);
+    /* NULL, or the image of a pose under a symmetry of the mechanism with its built-in
+     * parameters (a turn or a reflection that maps base, legs and platform onto themselves, legs
+     * renumbered): the same structure, so the same frequencies at pose and image (the case
+     * battery checks it to 1e-9). A case file that breaks the layout's symmetry breaks it. */
+    void (*symmetry)(const double *pose, double *image);
 } pkm_case;
 
 /* The built-in case of that name, or NULL. */

@@ -129,8 +129,16 @@ typedef enum pkm_dof_kind {
 
 /* A beam element type (a GSL-style const type table): its local dofs, node 1 then node 2, and
  * its kernels on ndof x ndof row-major arrays, ndof = 2 dofs_per_node. freq_ratio is the ratio
- * of its converged frequencies to beam theory's: 1, or sqrt(1.2) for the lead-screw element as
- * printed. Every entry passes the conformance battery of tests/test_fem_elements.c. */
+ * of its converged frequencies to beam theory's: 1, or sqrt(1.2) for the lead-screw elements as
+ * printed. Every entry passes the conformance battery of tests/test_fem_elements.c.
+ *
+ * A model's beam body names its element by index into this table (pkm_beam_element, model.h)
+ * and the assembly reads the entry: the spatial entries (pkm_beam_type_spatial) serve a 3D beam
+ * body in the nodal formulation, their twist dofs rotated to global axes and their curvature
+ * dofs, in local axes, numbered per straight segment (assembly/nodal.c); the virtual tree takes
+ * the entries with floating-frame kernels (Germain et al. 2015, eqs. 23-27: the 6 x 6 elastic
+ * stiffness and the 12 x 12 mass of the nodal form's T^T K T, T^T M T), NULL for the others.
+ * A new element is one more entry. */
 typedef struct pkm_beam_type {
     const char *name;
     int dofs_per_node;
@@ -138,13 +146,23 @@ typedef struct pkm_beam_type {
     double freq_ratio;
     void (*stiffness)(const pkm_section *s, const pkm_material *m, double l, double *K);
     void (*mass)(const pkm_section *s, const pkm_material *m, double l, unsigned flags, double *M);
+    void (*floating_stiffness)(const pkm_section *s, const pkm_material *m, double l, double *K6);
+    void (*floating_mass)(const pkm_section *s, const pkm_material *m, double l, unsigned flags,
+                          double *M12);
 } pkm_beam_type;
+
+/* The most dofs per node of an entry (the quintic's 9): the size of the assembly's buffers. */
+#define PKM_BEAM_MAX_NODE_DOFS 9
 
 extern const pkm_beam_type pkm_beam_types[];
 extern const int pkm_beam_type_count;
 
 /* The entry of that name, or NULL. */
 const pkm_beam_type *pkm_beam_type_find(const char *name);
+
+/* Whether the entry serves a 3D beam body: its dofs per node are a node's twist (u, v, w, rx,
+ * ry, rz), then curvature-type coordinates only (the planar lead-screw elements are not). */
+int pkm_beam_type_spatial(const pkm_beam_type *b);
 
 #ifdef __cplusplus
 }

@@ -29,9 +29,12 @@ typedef enum pkm_joint_type {
                                 lead screw's nut, Li et al. 2020, eq. 26) */
 } pkm_joint_type;
 
-/* The element a beam body is split into. The quintic kinds are assembled by PKM_FORM_NODAL only;
- * their curvature coordinates are shared between the elements of a straight segment and split
- * at kinks and at nodes where a joint attaches. */
+/* The element a beam body is split into: an index into the element type table pkm_beam_types
+ * (pkm/fem.h), whose entry the assembly reads (dofs per node, kernels); a beam body takes the
+ * spatial entries (pkm_beam_type_spatial), and a new one is a table entry and a name here. The
+ * virtual tree takes the entries with floating-frame kernels (cubic); the curvature coordinates
+ * of the quintic are shared between the elements of a straight segment and split at kinks and at
+ * nodes where a joint attaches. */
 typedef enum pkm_beam_element {
     PKM_BEAM_CUBIC = 0,     /* 12-dof Euler-Bernoulli beam (Germain et al. 2015, eqs. 23-27) */
     PKM_BEAM_QUINTIC = 1,   /* 18-dof quintic-Hermite beam with curvature dofs (Li et al. 2020,
