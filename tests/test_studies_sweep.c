@@ -203,6 +203,9 @@ static void resume_in_steps(const pkm_case *c, const void *par, const pkm_map *w
     pkm_map m;
     make_navaro_map(c, par, &m);
     for (int i = 0; stops[i] >= 0; i++) {
+        /* A worker that was computing this pose when an earlier stop was requested finished
+         * it (the stop is seen between poses): it cannot be stopped at any more. */
+        if (m.status[stops[i]] != PKM_POSE_PENDING) continue;
         stop_at = stops[i];
         checkpoints = 0;
         remove(checkpoint_path);
