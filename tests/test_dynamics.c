@@ -215,12 +215,106 @@ static void test_loop3_dead_point(void **state)
     pkm_model_destroy(&m);
 }
 
+/* The system's total energy at time t of a motion (kinematics given by `at`). */
+typedef pkm_status (*motion_fn)(pkm_mbs *s, double t, pkm_joint_result *res, pkm_ctx *ctx);
+
+static double energy_at(pkm_mbs *s, motion_fn at, double t)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(at(s, t, NULL, &ctx), PKM_OK);
+    double T, V;
+    pkm_mbs_energy(s, &T, &V);
+    return T + V;
+}
+
+/* Power balance sum(drive qd) = dE/dt (dE/dt by the fourth-order central difference, step h)
+ * and the dense KKT reference's accelerations under the computed drives, at each time of ts. */
+static void check_balance(pkm_mbs *s, motion_fn at, const double *ts, int nt, double h)
+{
+    const int n = pkm_mbs_coord_count(s);
+    pkm_joint_result res[16];
+    double tau[16], qdd[16], qkkt[16];
+    for (int i = 0; i < nt; i++) {
+        const double t = ts[i];
+        const double dE = (energy_at(s, at, t - 2 * h) - 8 * energy_at(s, at, t - h) +
+                           8 * energy_at(s, at, t + h) - energy_at(s, at, t + 2 * h)) /
+                          (12 * h);
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        assert_int_equal(at(s, t, res, &ctx), PKM_OK);
+        memset(tau, 0, sizeof(tau));
+        double P = 0.0;
+        for (int j = 0; j < 16 && j < n; j++) {
+            int c;
+            if (pkm_mbs_joint_coords(s, j, &c) == 1) {
+                tau[c] = res[j].drive;
+                P += res[j].drive * res[j].qd[0];
+            }
+        }
+        printf("t %5.2f  power %.12f  dE/dt %.12f  rel %.2e\n", t, P, dE,
+               fabs(P - dE) / fmax(fabs(P), 1e-300));
+        assert_true(fabs(P - dE) <= 1e-8 * fabs(P));
+        memcpy(qdd, pkm_mbs_qdd(s), sizeof(double) * (size_t)n);
+        dyn_kkt(s, tau, qkkt);
+        double dq = 0.0, sc = 0.0;
+        for (int k = 0; k < n; k++) {
+            dq = fmax(dq, fabs(qkkt[k] - qdd[k]));
+            sc = fmax(sc, fabs(qdd[k]));
+        }
+        printf("        KKT |qdd - qdd_kkt| %.2e of %.2e\n", dq, sc);
+        assert_true(dq <= 1e-9 * sc);
+    }
+}
+
+static pkm_status tree5_motion(pkm_mbs *s, double t, pkm_joint_result *res, pkm_ctx *ctx)
+{
+    const double q = 0.1 * t * t, qd = 0.2 * t, qdd = 0.2;
+    const double Q[5] = {q, q, q, q, q}, QD[5] = {qd, qd, qd, qd, qd},
+                 QDD[5] = {qdd, qdd, qdd, qdd, qdd};
+    pkm_status st = pkm_mbs_kinematics(s, t, Q, QD, QDD, ctx);
+    if (st == PKM_OK && res != NULL) st = pkm_mbs_inverse(s, NULL, res, ctx);
+    return st;
+}
+
+static void test_tree5_power(void **state)
+{
+    (void)state;
+    pkm_model *m = dyn_tree5();
+    pkm_mbs *s = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_mbs_create(m, (const double[3]){0, 0, -9.8}, &s, &ctx), PKM_OK);
+    const double ts[4] = {0.15, 1, 2, 5};
+    check_balance(s, tree5_motion, ts, 4, 1e-3);
+    pkm_mbs_destroy(&s);
+    pkm_model_destroy(&m);
+}
+
+static void test_loop3_power(void **state)
+{
+    (void)state;
+    pkm_model *m = NULL;
+    pkm_mbs *s = loop3_system(&m);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const double ts[4] = {0.5, 5, 10, 14};
+    for (int i = 0; i < 4; i++) {
+        for (double t = (i ? ts[i - 1] : 0.0); t < ts[i]; t += 0.1) /* follow the branch */
+            assert_int_equal(loop3_at(s, t, NULL, &ctx), PKM_OK);
+        check_balance(s, loop3_at, ts + i, 1, 1e-3);
+    }
+    pkm_mbs_destroy(&s);
+    pkm_model_destroy(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tree5_table),      cmocka_unit_test(test_tree5_mass_matrix),
         cmocka_unit_test(test_loop3_angles),     cmocka_unit_test(test_loop3_forces),
-        cmocka_unit_test(test_loop3_dead_point),
+        cmocka_unit_test(test_loop3_dead_point), cmocka_unit_test(test_tree5_power),
+        cmocka_unit_test(test_loop3_power),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
