@@ -12,6 +12,7 @@
 #define PKM_DYNAMICS_IMPL_H
 
 #include "pkm/dynamics.h"
+#include "pkm/friction.h"
 #include "pkm/topology.h"
 
 /* One frame of the tree. */
@@ -59,9 +60,10 @@ struct pkm_mbs {
     double *r;         /* nc position residual */
     /* workspaces sized at create (n = max(nq, nc) + 1): wa, wb, ws, wg, work belong to the
      * LAPACK wrappers below; the solves' operands are cp (n x n), nul (n x n), rhs, x, sv, g,
-     * lam, tau (n each) and pidx (the passive coordinates) */
+     * lam, tau, g0, fq (n each) and pidx (the passive coordinates) */
     double *wa, *wb, *ws, *work, *wg;
-    double *cp, *nul, *rhs, *x, *sv, *gq, *lam, *tau;
+    double *cp, *nul, *rhs, *x, *sv, *gq, *lam, *tau, *g0, *fq;
+    pkm_friction *fric; /* per joint, zero: none */
     int *pidx;
     int lwork, checked;
 };

@@ -164,6 +164,28 @@ static void joint_result(const pkm_mbs *s, int j, pkm_joint_result *r)
     components(jt->type, r);
 }
 
+/* Friction loads of the 1-coordinate joints from their reactions into fq; returns the largest
+ * change. */
+static double update_friction(pkm_mbs *s, const pkm_joint_result *res)
+{
+    double change = 0.0;
+    for (int j = 0; j < s->nj; j++) {
+        const pkm_friction *fr = &s->fric[j];
+        if (fr->model == PKM_FRICTION_NONE || res[j].ncoord != 1) continue;
+        const int k = s->fr[s->joint_frame[j]].coord;
+        const double N = pkm_friction_normal(fr, pkm_model_joint(s->m, j)->type, res[j].f_axial,
+                                             res[j].f_radial, res[j].m_bending);
+        const double f = pkm_friction_force(fr, s->qd[k], N);
+        change = fmax(change, fabs(f - s->fq[k]));
+        s->fq[k] = f;
+    }
+    return change;
+}
+
+/* Friction iterations: each one solves the linear system again with the friction of the last
+ * reactions; the map contracts when the friction coefficients are small (as they are). */
+#define MBS_FRICTION_ITER_MAX 50
+
 pkm_status pkm_mbs_inverse(pkm_mbs *s, const double *weights, pkm_joint_result *res, pkm_ctx *ctx)
 {
     for (int a = 0; a < s->na && weights != NULL; a++)
@@ -171,17 +193,29 @@ pkm_status pkm_mbs_inverse(pkm_mbs *s, const double *weights, pkm_joint_result *
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "actuator weight %d: %g is not > 0", a,
                             weights[a]);
     mbs_rnea(s, 1);
-    mbs_generalised(s, s->gq);
-    const double gmax = max_abs(s->gq, s->nq) + 1e-300;
-    pkm_status st = solve_drives(s, weights, gmax, ctx);
-    if (st == PKM_OK) st = solve_cuts(s, gmax, ctx);
-    if (st != PKM_OK) return st;
-    subtract_cuts(s);
-    for (int j = 0; j < s->nj; j++)
-        joint_result(s, j, &res[j]);
-    for (int a = 0; a < s->na; a++) {
-        const int j = s->coord_joint[s->act[a]];
-        res[j].drive = s->tau[a];
+    mbs_generalised(s, s->g0);
+    memset(s->fq, 0, (size_t)s->nq * sizeof(double));
+    for (int it = 0; it < MBS_FRICTION_ITER_MAX; it++) {
+        for (int k = 0; k < s->nq; k++)
+            s->gq[k] = s->g0[k] + s->fq[k];
+        const double gmax = max_abs(s->gq, s->nq) + 1e-300;
+        pkm_status st = solve_drives(s, weights, gmax, ctx);
+        if (st == PKM_OK) st = solve_cuts(s, gmax, ctx);
+        if (st != PKM_OK) return st;
+        if (it > 0) mbs_rnea(s, 1); /* subtract_cuts changed the frames' wrenches */
+        subtract_cuts(s);
+        for (int j = 0; j < s->nj; j++)
+            joint_result(s, j, &res[j]);
+        const double change = update_friction(s, res);
+        if (change <= 1e-12 * gmax) {
+            for (int j = 0; j < s->nj; j++)
+                if (res[j].ncoord == 1) res[j].friction = s->fq[s->fr[s->joint_frame[j]].coord];
+            for (int a = 0; a < s->na; a++)
+                res[s->coord_joint[s->act[a]]].drive = s->tau[a];
+            return PKM_OK;
+        }
     }
-    return PKM_OK;
+    return PKM_FAIL(ctx, PKM_ERR_NOCONV,
+                    "joint friction: the normal loads did not settle after %d iterations",
+                    MBS_FRICTION_ITER_MAX);
 }

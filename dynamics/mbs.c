@@ -198,13 +198,14 @@ static pkm_status allocate(pkm_mbs *s, int nf, pkm_ctx *ctx)
     s->C = calloc((size_t)s->nc * s->nq + 2 * s->nc + 2, sizeof(double));
     s->wa = calloc((size_t)(6 * n * n + 9 * n), sizeof(double));
     s->pidx = calloc((size_t)n, sizeof(int));
+    s->fric = calloc((size_t)s->nj + 1, sizeof(*s->fric));
     s->work = calloc((size_t)s->lwork, sizeof(double));
     if (s->fr == NULL || s->cut == NULL || s->body_frame == NULL || s->joint_frame == NULL ||
         s->joint_nframe == NULL || s->joint_cut == NULL || s->coord_frame == NULL ||
         s->coord_joint == NULL || s->coord_name == NULL || s->mass == NULL || s->com0 == NULL ||
         s->J0 == NULL || s->act == NULL || s->driven == NULL || s->is_driven == NULL ||
         s->q == NULL || s->W == NULL || s->C == NULL || s->wa == NULL || s->work == NULL ||
-        s->pidx == NULL)
+        s->pidx == NULL || s->fric == NULL)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the rigid multibody system");
     s->qd = s->q + s->nq;
     s->qdd = s->qd + s->nq;
@@ -222,6 +223,8 @@ static pkm_status allocate(pkm_mbs *s, int nf, pkm_ctx *ctx)
     s->gq = s->sv + n;
     s->lam = s->gq + n;
     s->tau = s->lam + n;
+    s->g0 = s->tau + n;
+    s->fq = s->g0 + n;
     return PKM_OK;
 }
 
@@ -362,6 +365,7 @@ void pkm_mbs_destroy(pkm_mbs **sp)
     free(s->wa);
     free(s->work);
     free(s->pidx);
+    free(s->fric);
     free(s);
     *sp = NULL;
 }
@@ -391,6 +395,17 @@ pkm_status pkm_mbs_set_singular(pkm_mbs *s, double threshold, pkm_ctx *ctx)
                         "singularity threshold %g: the conditioning bound must lie in (0, 1)",
                         threshold);
     s->singular = threshold;
+    return PKM_OK;
+}
+
+pkm_status pkm_mbs_set_friction(pkm_mbs *s, const pkm_friction *fr, pkm_ctx *ctx)
+{
+    for (int j = 0; j < s->nj && fr != NULL; j++) {
+        pkm_status st = pkm_friction_check(&fr[j], pkm_model_joint(s->m, j)->name, ctx);
+        if (st != PKM_OK) return st;
+    }
+    for (int j = 0; j < s->nj; j++)
+        s->fric[j] = (fr != NULL) ? fr[j] : (pkm_friction){.model = PKM_FRICTION_NONE};
     return PKM_OK;
 }
 

@@ -308,13 +308,129 @@ static void test_loop3_power(void **state)
     pkm_model_destroy(&m);
 }
 
+/* Table 2's friction data with unit arms (ADAMS's default arms, as the notes' table). */
+static pkm_friction tree5_friction(pkm_friction_model model)
+{
+    return (pkm_friction){.model = model,
+                          .kc = 0.005,
+                          .kv = 0.01,
+                          .ks = 0.05,
+                          .vs = 0.03,
+                          .delta = 2.0,
+                          .rp = 1.0,
+                          .rn = 1.0,
+                          .rb = 1.0};
+}
+
+static void test_tree5_friction(void **state)
+{
+    (void)state;
+    /* t, joint, normal load, drive C-V, drive Stribeck (seed-002 notes, sec. 4.2). */
+    static const double ref[][5] = {
+        {0.05, 1, 137.28986, 2.653032, 8.181389}, {0.05, 2, 106.95039, 2.036133, 6.342787},
+        {0.05, 4, 71.42154, 1.452285, 4.328271},  {0.15, 1, 137.33863, 2.657769, 4.931351},
+        {0.15, 2, 106.99334, 2.047034, 3.818263}, {0.15, 4, 71.39365, 1.445121, 2.627012},
+        {1, 1, 140.39520, 2.988086, 2.988086},    {1, 4, 70.14206, 1.104928, 1.104928},
+        {5, 1, 209.67122, 7.087963, 7.087963},    {5, 2, 167.24733, 3.307699, 3.307699},
+        {5, 4, 91.86154, 8.638798, 8.638798}};
+    pkm_model *m = dyn_tree5();
+    pkm_mbs *s = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_mbs_create(m, (const double[3]){0, 0, -9.8}, &s, &ctx), PKM_OK);
+    for (int law = 0; law < 2; law++) {
+        pkm_friction fr[5];
+        for (int j = 0; j < 5; j++)
+            fr[j] = tree5_friction(law ? PKM_FRICTION_STRIBECK : PKM_FRICTION_COULOMB_VISCOUS);
+        assert_int_equal(pkm_mbs_set_friction(s, fr, &ctx), PKM_OK);
+        for (size_t i = 0; i < sizeof(ref) / sizeof(ref[0]); i++) {
+            pkm_joint_result res[5];
+            tree5_at(s, ref[i][0], res);
+            const pkm_joint_result *r = &res[(int)ref[i][1] - 1];
+            const double N = r->f_radial + r->m_bending + r->f_axial; /* unit arms */
+            assert_true(fabs(N - ref[i][2]) < 5.01e-6);
+            near6(r->drive, ref[i][3 + law]);
+            near6(r->drive - r->friction, r->ideal);
+        }
+        /* From rest, sgn(0) = 0: no friction at t = 0. */
+        pkm_joint_result res[5];
+        tree5_at(s, 0.0, res);
+        near6(res[0].drive, 1.965952);
+    }
+    pkm_mbs_destroy(&s);
+    pkm_model_destroy(&m);
+}
+
+/* loop3 with Table 3's friction on the crank (unit arms): friction = k Rp f_r + kv v with
+ * k = 0.05 (Coulomb-viscous) or 0.105181916 (Stribeck at v = vs); the reactions do not change.
+ * Then friction on every joint (5 mm pins): the drive's power is dE/dt plus the friction power
+ * (the fixed point on the normal loads; with unit arms on a 0.1 m mechanism the friction would
+ * outweigh the inertial loads twenty-fold and the iteration diverges). */
+static void test_loop3_friction(void **state)
+{
+    (void)state;
+    pkm_model *m = NULL;
+    pkm_mbs *s = loop3_system(&m);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_friction fr[10];
+    const pkm_friction f = {.model = PKM_FRICTION_STRIBECK,
+                            .kc = 0.05,
+                            .kv = 0.01,
+                            .ks = 0.2,
+                            .vs = 0.1,
+                            .delta = 2.0,
+                            .rp = 1.0,
+                            .rn = 1.0,
+                            .rb = 1.0};
+    for (int law = 0; law < 3; law++) {
+        for (int j = 0; j < 10; j++) {
+            fr[j] = (j == 6 || law == 2) ? f : (pkm_friction){.model = PKM_FRICTION_NONE};
+            if (law == 2) fr[j].rp = fr[j].rn = 0.005; /* pins of 5 mm, bending arm 1 m */
+            if (law == 0 && j == 6) fr[j].model = PKM_FRICTION_COULOMB_VISCOUS;
+        }
+        assert_int_equal(pkm_mbs_set_friction(s, fr, &ctx), PKM_OK);
+        pkm_joint_result res[10], ideal[10];
+        for (int step = 0; step <= 100; step++) {
+            const double t = 0.1 * step;
+            assert_int_equal(pkm_mbs_set_friction(s, NULL, &ctx), PKM_OK);
+            assert_int_equal(loop3_at(s, t, ideal, &ctx), PKM_OK);
+            assert_int_equal(pkm_mbs_set_friction(s, fr, &ctx), PKM_OK);
+            assert_int_equal(loop3_at(s, t, res, &ctx), PKM_OK);
+            if (law < 2) {
+                const double k = law ? 0.05 + 0.15 * exp(-1.0) : 0.05; /* 0.105181916 */
+                assert_true(fabs(res[6].friction - (k * ideal[6].f_radial + 0.001)) < 1e-9);
+                assert_true(fabs(res[6].drive - ideal[6].drive - res[6].friction) < 1e-12);
+                assert_true(fabs(res[7].f_radial - ideal[7].f_radial) < 1e-9);
+            } else if (step % 25 == 0) {
+                const double h = 1e-3;
+                const double dE =
+                    (energy_at(s, loop3_at, t - 2 * h) - 8 * energy_at(s, loop3_at, t - h) +
+                     8 * energy_at(s, loop3_at, t + h) - energy_at(s, loop3_at, t + 2 * h)) /
+                    (12 * h);
+                assert_int_equal(loop3_at(s, t, res, &ctx), PKM_OK);
+                double Pf = 0.0;
+                for (int j = 0; j < 7; j++)
+                    Pf += res[j].friction * res[j].qd[0];
+                const double P = res[6].drive * res[6].qd[0];
+                printf("t %5.2f drive power %.10f = dE/dt %.10f + friction %.10f (%.1e)\n", t, P,
+                       dE, Pf, fabs(P - dE - Pf) / fabs(P));
+                assert_true(Pf > 0.0 && fabs(P - dE - Pf) <= 1e-8 * fabs(P));
+            }
+        }
+    }
+    pkm_mbs_destroy(&s);
+    pkm_model_destroy(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tree5_table),      cmocka_unit_test(test_tree5_mass_matrix),
         cmocka_unit_test(test_loop3_angles),     cmocka_unit_test(test_loop3_forces),
         cmocka_unit_test(test_loop3_dead_point), cmocka_unit_test(test_tree5_power),
-        cmocka_unit_test(test_loop3_power),
+        cmocka_unit_test(test_loop3_power),      cmocka_unit_test(test_tree5_friction),
+        cmocka_unit_test(test_loop3_friction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,6 +25,7 @@
 #ifndef PKM_DYNAMICS_H
 #define PKM_DYNAMICS_H
 
+#include "pkm/friction.h"
 #include "pkm/model.h"
 #include "pkm/status.h"
 
@@ -88,6 +89,12 @@ const double *pkm_mbs_qdd(const pkm_mbs *s);
 /* Closure residuals at the current state: position (m; rotation rows in rad), velocity. */
 void pkm_mbs_closure_residual(const pkm_mbs *s, double *pos, double *vel);
 
+/* Friction of every joint (pkm_model_joint_count entries, copied; NULL: none). Only the
+ * joints with one coordinate (revolute, prismatic, helical, tree joints) have friction: its law
+ * (pkm/friction.h) at the coordinate's rate under the normal load of the joint's reaction
+ * components. PKM_ERR_INVALID from pkm_friction_check, naming the joint. */
+pkm_status pkm_mbs_set_friction(pkm_mbs *s, const pkm_friction *fr, pkm_ctx *ctx);
+
 /* One joint's inverse-dynamics result. */
 typedef struct pkm_joint_result {
     double wrench[6]; /* reaction (F, M about the joint's current point), global axes */
@@ -112,10 +119,16 @@ typedef struct pkm_joint_result {
  * drives and the cut wrenches solve, in the least-squares minimum-norm sense, the coordinates'
  * equations of motion (Guo et al. 2024, eq. 55 with the cut forces as unknowns, rebuilt for
  * spatial cuts): the cut forces are eliminated through the null space of the constraint
- * Jacobian, the drives take the minimum of sum(w_i tau_i^2) (weights w, NULL for 1) when the
- * actuation is redundant, then the cut wrenches the minimum norm (out-of-plane components of a
- * planar mechanism's cuts are 0). PKM_ERR_SINGULAR when the system has no solution (the
- * actuators cannot produce the motion). */
+ * Jacobian, the drives take the minimum of sum(w_i tau_i^2) (weights w, one per actuated joint
+ * in joint order, NULL for 1) when the actuation is redundant, then the cut wrenches the minimum
+ * norm (out-of-plane components of a planar mechanism's cuts are 0). With friction
+ * (pkm_mbs_set_friction) the friction of every joint enters its coordinate's equation as a load
+ * (drive = ideal + friction); since the normal loads depend on the reactions, which in a closed
+ * chain depend on the friction, the solve is repeated with the friction of the last reactions
+ * until it changes by less than 1e-12 relative (a fixed point; in a tree, or with friction on
+ * the drives of a non-redundant chain only, the reactions do not depend on the friction and two
+ * passes suffice). PKM_ERR_SINGULAR when the system has no solution (the actuators cannot
+ * produce the motion); PKM_ERR_NOCONV when the friction iteration does not settle. */
 pkm_status pkm_mbs_inverse(pkm_mbs *s, const double *weights, pkm_joint_result *res, pkm_ctx *ctx);
 
 /* Joint-space mass matrix at the current q (nq x nq, row-major) and the bias h = M(q)qdd + h
