@@ -5,31 +5,28 @@
 
 #include "pkm/friction.h"
 
-/* Table 2 (five-axis tree) and Table 3 (three-loop chain) coefficients, unit arms. */
-static pkm_friction table2(pkm_friction_model model)
+/* Unit arms and the coefficients kc, ks, vs, with kv = 0.01 and delta = 2. */
+static pkm_friction law(pkm_friction_model model, double kc, double ks, double vs)
 {
     return (pkm_friction){.model = model,
-                          .kc = 0.005,
+                          .kc = kc,
                           .kv = 0.01,
-                          .ks = 0.05,
-                          .vs = 0.03,
+                          .ks = ks,
+                          .vs = vs,
                           .delta = 2.0,
                           .rp = 1.0,
                           .rn = 1.0,
                           .rb = 1.0};
 }
 
+/* Table 2 (five-axis tree) and Table 3 (three-loop chain) of Guo et al. 2024. */
+static pkm_friction table2(pkm_friction_model model)
+{
+    return law(model, 0.005, 0.05, 0.03);
+}
 static pkm_friction table3(pkm_friction_model model)
 {
-    return (pkm_friction){.model = model,
-                          .kc = 0.05,
-                          .kv = 0.01,
-                          .ks = 0.2,
-                          .vs = 0.1,
-                          .delta = 2.0,
-                          .rp = 1.0,
-                          .rn = 1.0,
-                          .rb = 1.0};
+    return law(model, 0.05, 0.2, 0.1);
 }
 
 static void test_odd_and_limits(void **state)

@@ -6,6 +6,7 @@
 
 #include "pkm/map.h"
 #include "pkm/status.h"
+#include "pkm/trajectory.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +31,19 @@ typedef struct pkm_table {
  * PKM_ERR_PARSE for malformed content. */
 pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx *ctx);
 void pkm_table_destroy(pkm_table **t);
+
+/* A trajectory from a CSV file of samples (io/trajectory_csv.c), interpolated by the not-a-knot
+ * cubic spline of pkm_trajectory_create_spline:
+ *   # comment lines (and blank lines) anywhere
+ *   t,<name>,<name>,...          (header: 't' first, then each of the n names exactly once, in
+ *                                 any order; blanks around a name are ignored)
+ *   0.0,0.1,0.2,...              (time in s, then the coordinates in SI, as the header orders them)
+ * Numbers are read as by pkm_table_read. The times must be strictly increasing, and there must be
+ * at least 4 samples. PKM_ERR_IO if the file cannot be read; PKM_ERR_PARSE "file:line: ..." for
+ * a missing, unknown or repeated column, a row of the wrong length, a field that is not a finite
+ * number, a time not after the previous one, fewer than 4 samples. */
+pkm_status pkm_trajectory_read_csv(const char *path, const char *const *names, int n,
+                                   pkm_trajectory **out, pkm_ctx *ctx);
 
 /* Frequency maps (io/h5map.c, io/h5map_read.c). */
 /* HDF5 file (layout in docs/hdf5-layout.md), written to PATH.tmp then renamed, so a crash
