@@ -82,6 +82,9 @@ int cli_case_set(cli_case_args *a, int id, const char *value);
  * applied after the file; the case's formulation unless --formulation was given. */
 int cli_load_case(cli_case_args *a, const pkm_case **c, void **params);
 int cli_is_case_file(const char *arg);
+/* 0 if case c supports the analysis (PKM_CASE_MODAL, PKM_CASE_DYNAMICS), else one line naming
+ * the case and the command to use instead, and EXIT_INPUT. */
+int cli_case_supports(const pkm_case *c, unsigned analysis);
 const char *cli_formulation_name(pkm_formulation f);
 
 /* Parsers of option values: 1 if text is valid, else 0. */

@@ -349,3 +349,11 @@ int cli_load_case(cli_case_args *a, const pkm_case **c, void **params)
     }
     return 0;
 }
+
+int cli_case_supports(const pkm_case *c, unsigned analysis)
+{
+    if ((c->analyses & analysis) != 0) return 0;
+    if (analysis == PKM_CASE_MODAL)
+        return cli_usage_error("case '%s' is a rigid-body case: use `pkmflex dynamics`", c->name);
+    return cli_usage_error("case '%s' has no rigid-body model with actuated joints", c->name);
+}

@@ -498,7 +498,9 @@ int cli_map(int argc, char **argv)
     int lock_fd = -1;
     pkm_map map;
     pkm_map_init(&map);
-    if ((rc = cli_load_case(&o.c, &c, &params)) != 0) goto done;
+    if ((rc = cli_load_case(&o.c, &c, &params)) != 0 ||
+        (rc = cli_case_supports(c, PKM_CASE_MODAL)) != 0)
+        goto done;
     if (o.grid == NULL || o.output == NULL) {
         rc = cli_usage_error("map: --grid and -o FILE.h5 are required");
         goto done;

@@ -82,6 +82,25 @@ check() {
         fails=$((fails + 1))
     fi
 }
+# The rigid-body cases of Guo et al. 2024 have no finite-element model: the modal commands refuse
+# them in one line naming the command to use.
+for rigid in tree5 loop3; do
+    expect 2 modes $rigid
+    expect 2 compare $rigid --table "$table"
+    expect 2 map $rigid --grid "1''=0:1:3" -o /tmp/never.h5
+    msg=$("$bin" modes $rigid 2>&1 >/dev/null)
+    named=0
+    case "$msg" in *"case '$rigid' is a rigid-body case: use \`pkmflex dynamics\`"*) named=1 ;; esac
+    check "modes $rigid names dynamics" test "$named" -eq 1
+done
+listing=$("$bin" cases)
+check "cases lists the analyses and trajectories" sh -c \
+    "printf '%s' \"\$1\" | grep -A3 '^tree5:' | grep -q 'analyses: dynamics' &&
+     printf '%s' \"\$1\" | grep -A3 '^loop3:' | grep -q 'trajectories: crank (default)' &&
+     printf '%s' \"\$1\" | grep -A3 '^navaro:' | grep -q 'analyses: modes map compare dynamics'" \
+    _ "$listing"
+expect 0 cases --show tree5
+expect 0 cases --show loop3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # No argument: a one-line usage on stderr, nothing on stdout, status 2 (issue 8).
@@ -573,7 +592,7 @@ check "--formulation help lists the formulations" grep -q "tree (.*nodal (" \
     <<<"$("$bin" modes --help | tr '\n' ' ')"
 check "--solver help lists the eigensolvers" grep -q "arpack (.*dense (" \
     <<<"$("$bin" map --help | tr '\n' ' ')"
-check "--help lists the built-in cases" grep -q "(navaro, pss5upu)" <<<"$("$bin" --help)"
+check "--help lists the built-in cases" grep -q "(navaro, pss5upu, tree5, loop3)" <<<"$("$bin" --help)"
 # --version: the version and the commit, which every map records.
 expect 0 --version
 ver=$("$bin" --version)

@@ -1,0 +1,273 @@
+/* tests/test_rigid_cases.c: the rigid-body cases of Guo, Ju, Wang 2024 (tree5, loop3) against the
+ * paper's tables and the reference values derived from them, and the rigid-body models of navaro
+ * and pss5upu against their finite-element models.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "test_util.h"
+
+#include <string.h>
+
+/* The joint of m named name (fails if none). */
+static const pkm_joint *joint_named(const pkm_model *m, const char *name)
+{
+    for (int j = 0; j < pkm_model_joint_count(m); j++)
+        if (strcmp(pkm_model_joint(m, j)->name, name) == 0) return pkm_model_joint(m, j);
+    fail_msg("no joint '%s'", name);
+    return NULL;
+}
+
+static pkm_model *build(const char *name, const void *params, const double *pose, int rigid)
+{
+    const pkm_case *c = pkm_case_find(name);
+    assert_non_null(c);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_model *m = NULL;
+    assert_pkm_ok((rigid ? c->build_rigid : c->build)(params, pose, &m, &ctx), &ctx);
+    return m;
+}
+
+/* 1 if body b lies in the subtree that joint j carries (b is j's child or below it): the tree
+ * is walked up from b through the joints whose child is the current body. */
+static int in_subtree(const pkm_model *m, const pkm_joint *j, int b)
+{
+    while (b != PKM_GROUND) {
+        if (b == j->body[1]) return 1;
+        int up = PKM_GROUND;
+        for (int k = 0; k < pkm_model_joint_count(m); k++) {
+            const pkm_joint *jk = pkm_model_joint(m, k);
+            if (!jk->cut && jk->body[1] == b) up = jk->body[0];
+        }
+        b = up;
+    }
+    return 0;
+}
+
+/* The joint-space mass matrix of a planar chain of rigid bodies on revolute joints about z, from
+ * the model's bodies: M_ij = sum over the bodies k carried by both joints of
+ * Jzz_k + m_k (c_k - O_i).(c_k - O_j) (the kinetic energy of rotations about parallel axes). */
+static void planar_mass_matrix(const pkm_model *m, const char *const *names, int n, double *M)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            const pkm_joint *ji = joint_named(m, names[i]), *jj = joint_named(m, names[j]);
+            double s = 0.0;
+            for (int k = 0; k < pkm_model_body_count(m); k++) {
+                if (!in_subtree(m, ji, k) || !in_subtree(m, jj, k)) continue;
+                const pkm_body *b = pkm_model_body(m, k);
+                const double ai[2] = {b->com[0] - ji->point[0], b->com[1] - ji->point[1]};
+                const double aj[2] = {b->com[0] - jj->point[0], b->com[1] - jj->point[1]};
+                s += b->inertia[2][2] + b->mass * (ai[0] * aj[0] + ai[1] * aj[1]);
+            }
+            M[i * n + j] = s;
+        }
+}
+
+static const char *const tree5_joints[5] = {"1", "2", "3", "4", "5"};
+
+/* tree5 at q = 0: the mass matrix printed in the reference values derived from Table 2 (6
+ * decimals), and the axial joint forces 9.8 x the mass each joint carries: 107.8, 58.8, 29.4,
+ * 39.2, 19.6 N. */
+static void test_tree5_reference(void **state)
+{
+    (void)state;
+    pkm_tree5_params p;
+    case_defaults("tree5", &p, sizeof(p));
+    const double q0[5] = {0};
+    pkm_model *m = build("tree5", &p, q0, 0);
+    static const double Mref[25] = {
+        4.729842, 2.999905,  -0.299952, 2.479937, -0.079968, 2.999905, 4.439905, 0.060048, 0,
+        0,        -0.299952, 0.060048,  1.139952, 0,         0,        2.479937, 0,        0,
+        2.959937, 0.040032,  -0.079968, 0,        0,         0.040032, 0.759968};
+    double M[25];
+    planar_mass_matrix(m, tree5_joints, 5, M);
+    for (int k = 0; k < 25; k++)
+        assert_close(M[k], Mref[k], 0.0, 1e-6);
+    static const double axial[5] = {107.8, 58.8, 29.4, 39.2, 19.6};
+    for (int i = 0; i < 5; i++) {
+        const pkm_joint *j = joint_named(m, tree5_joints[i]);
+        assert_int_equal(j->type, PKM_JOINT_REVOLUTE);
+        assert_true(j->actuated && !j->cut);
+        assert_close(j->axis[2], 1.0, 0.0, 0.0);
+        double carried = 0.0;
+        for (int k = 0; k < pkm_model_body_count(m); k++)
+            if (in_subtree(m, j, k)) carried += pkm_model_body(m, k)->mass;
+        assert_close(-p.dynamics.gravity[2] * carried, axial[i], 1e-14, 0.0);
+    }
+    /* Table 2's friction data, on every joint. */
+    assert_close(p.dynamics.kc, 0.005, 0.0, 0.0);
+    assert_close(p.dynamics.ks, 0.05, 0.0, 0.0);
+    assert_int_equal(p.dynamics.friction_joints, PKM_CASE_FRICTION_ALL);
+    const pkm_case_dynamics *d = pkm_case_dynamics_of(pkm_case_find("tree5"), &p);
+    assert_ptr_equal(d, &p.dynamics);
+    for (int i = 0; i < 5; i++)
+        assert_true(pkm_case_joint_has_friction(d, joint_named(m, tree5_joints[i])));
+    pkm_model_destroy(&m);
+}
+
+/* tree5 away from home: the links placed by forward kinematics. The joint and centre positions
+ * follow the chain written with complex numbers, and the mass matrix entries that depend on no
+ * relative angle (M_33, M_55: one link about its own joint) keep their home values. */
+static void test_tree5_pose(void **state)
+{
+    (void)state;
+    pkm_tree5_params p;
+    case_defaults("tree5", &p, sizeof(p));
+    const double q[5] = {0.3, -1.1, 0.7, 2.0, -0.4};
+    pkm_model *m = build("tree5", &p, q, 0);
+    /* O_3 = O_1 + e^{i q1} r_2 + e^{i (q1 + q2)} r_3; link 3's centre e^{i (q1 + q2 + q3)} r_3I
+     * further; O_5 = O_1 + e^{i q1} r_4 + e^{i (q1 + q4)} r_5. */
+    const double a1 = q[0], a2 = q[0] + q[1], a3 = a2 + q[2], a4 = q[0] + q[3];
+    const double O3[2] = {-0.4 * cos(a1) + 0.6 * cos(a2) - 1.0392 * sin(a2),
+                          -0.4 * sin(a1) + 0.6 * sin(a2) + 1.0392 * cos(a2)};
+    const double c3[2] = {O3[0] + 0.3 * cos(a3) + 0.5196 * sin(a3),
+                          O3[1] + 0.3 * sin(a3) - 0.5196 * cos(a3)};
+    const double O5[2] = {-0.2 * cos(a1) + 0.6 * cos(a4) + 1.0392 * sin(a4),
+                          -0.2 * sin(a1) + 0.6 * sin(a4) - 1.0392 * cos(a4)};
+    const pkm_joint *j3 = joint_named(m, "3"), *j5 = joint_named(m, "5");
+    for (int k = 0; k < 2; k++) {
+        assert_close(j3->point[k], O3[k], 0.0, 1e-15);
+        assert_close(j5->point[k], O5[k], 0.0, 1e-15);
+        assert_close(pkm_model_body(m, j3->body[1])->com[k], c3[k], 0.0, 1e-15);
+    }
+    /* Link 3's inertia turned by a3: Jxx' = Jxx cos^2 + Jyy sin^2. */
+    const double *J = p.link[2].inertia;
+    assert_close(pkm_model_body(m, j3->body[1])->inertia[0][0],
+                 J[0] * cos(a3) * cos(a3) + J[1] * sin(a3) * sin(a3), 0.0, 1e-15);
+    double M[25];
+    planar_mass_matrix(m, tree5_joints, 5, M);
+    assert_close(M[2 * 5 + 2], 1.139952, 0.0, 1e-6);
+    assert_close(M[4 * 5 + 4], 0.759968, 0.0, 1e-6);
+    pkm_model_destroy(&m);
+    const double bad[5] = {0.0, NAN, 0.0, 0.0, 0.0};
+    assert_build_invalid(pkm_case_find("tree5")->build, &p, bad, "joint 2");
+}
+
+/* loop3: Table 3 with the rebuilt pivots closes its three loops at the reference configuration
+ * (checked here from the parameters, by the loop equations r_2 + r_3 + r_3S = r_4 + r_4S etc.),
+ * the joints are named and flagged as the paper's, reading A of the masses. */
+static void test_loop3_model(void **state)
+{
+    (void)state;
+    pkm_loop3_params p;
+    case_defaults("loop3", &p, sizeof(p));
+    double(*r)[3] = p.offset;
+    for (int k = 0; k < 2; k++) {
+        /* Loop 3: joint 1 -> 2 -> 3 -> 3S against 1 -> 4 -> 4S. */
+        assert_close(r[PKM_LOOP3_R2][k] + r[PKM_LOOP3_R3][k] + r[PKM_LOOP3_R3S][k],
+                     r[PKM_LOOP3_R4][k] + r[PKM_LOOP3_R4S][k], 0.0, 1e-15);
+        /* Loop 2: O_1' -> 2' -> 2IIS against O_1 -> 4 -> 4S. */
+        assert_close(p.pivot[1][k] + r[PKM_LOOP3_R2P][k] + r[PKM_LOOP3_R2IIS][k],
+                     p.pivot[0][k] + r[PKM_LOOP3_R4][k] + r[PKM_LOOP3_R4S][k], 0.0, 1e-15);
+        /* Loop 1: O_1' -> 2' -> 2IS against O_1'' -> 1S. */
+        assert_close(p.pivot[1][k] + r[PKM_LOOP3_R2P][k] + r[PKM_LOOP3_R2IS][k],
+                     p.pivot[2][k] + r[PKM_LOOP3_R1S][k], 0.0, 1e-15);
+    }
+    const double q0[1] = {0.0};
+    pkm_model *m = build("loop3", &p, q0, 0);
+    assert_int_equal(pkm_model_body_count(m), 7);
+    assert_int_equal(pkm_model_joint_count(m), 10);
+    static const char *const tree[7] = {"1", "2", "3", "4", "1'", "2'", "1''"};
+    static const double mass[7] = {2.0, 2.0, 1.0, 1.2, 1.0, 2.0, 1.2};
+    for (int i = 0; i < 7; i++) {
+        const pkm_joint *j = joint_named(m, tree[i]);
+        assert_int_equal(j->type, PKM_JOINT_REVOLUTE);
+        assert_false(j->cut);
+        assert_int_equal(j->actuated, i == 6);
+        assert_close(pkm_model_body(m, j->body[1])->mass, mass[i], 0.0, 0.0);
+    }
+    assert_int_equal(joint_named(m, "1")->body[0], PKM_GROUND);
+    assert_int_equal(joint_named(m, "1'")->body[0], PKM_GROUND);
+    assert_int_equal(joint_named(m, "1''")->body[0], PKM_GROUND);
+    /* The cuts and the links they join: C1 2' with 1'', C2 2' with 4, C3 3 with 4. */
+    static const char *const cut[3][3] = {{"C1", "2'", "1''"}, {"C2", "2'", "4"}, {"C3", "3", "4"}};
+    for (int c = 0; c < 3; c++) {
+        const pkm_joint *j = joint_named(m, cut[c][0]);
+        assert_true(j->cut && !j->actuated);
+        assert_int_equal(j->type, PKM_JOINT_REVOLUTE);
+        assert_int_equal(j->body[0], joint_named(m, cut[c][1])->body[1]);
+        assert_int_equal(j->body[1], joint_named(m, cut[c][2])->body[1]);
+    }
+    /* Friction on the crank only. */
+    for (int j = 0; j < pkm_model_joint_count(m); j++)
+        assert_int_equal(pkm_case_joint_has_friction(&p.dynamics, pkm_model_joint(m, j)),
+                         strcmp(pkm_model_joint(m, j)->name, "1''") == 0);
+    pkm_model_destroy(&m);
+    /* Other crank angles come from the closure kinematics, not from the builder. */
+    const double q1[1] = {0.1};
+    assert_build_invalid(pkm_case_find("loop3")->build, &p, q1, "reference configuration");
+    /* Parameters that open a loop describe another mechanism. */
+    p.offset[PKM_LOOP3_R1S][0] += 1e-3;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    m = NULL;
+    assert_int_equal(pkm_case_find("loop3")->build(&p, q0, &m, &ctx), PKM_ERR_MODEL);
+    assert_null(m);
+    assert_non_null(strstr(ctx.msg, "cut C1"));
+}
+
+/* navaro: the finite-element model keeps both clutches locked (links 1i, 2i clamped at A_i); the
+ * rigid-body model turns the joints at A_i into revolutes and drives the link `drive` names. */
+static void test_navaro_rigid(void **state)
+{
+    (void)state;
+    pkm_navaro_params p;
+    case_defaults("navaro", &p, sizeof(p));
+    const double home[3] = {0.0, 0.0, 0.0};
+    for (int drive = 0; drive < 2; drive++) {
+        p.drive = (unsigned)drive;
+        pkm_model *fe = build("navaro", &p, home, 0), *rb = build("navaro", &p, home, 1);
+        assert_int_equal(pkm_model_joint_count(fe), pkm_model_joint_count(rb));
+        for (int j = 0; j < pkm_model_joint_count(fe); j++) {
+            const pkm_joint *a = pkm_model_joint(fe, j), *b = pkm_model_joint(rb, j);
+            assert_string_equal(a->name, b->name);
+            assert_false(a->actuated);
+            const int at_a = a->name[0] == 'A';
+            assert_int_equal(a->type, at_a ? PKM_JOINT_CLAMPED : b->type);
+            if (at_a) {
+                assert_int_equal(b->type, PKM_JOINT_REVOLUTE);
+                assert_int_equal(b->actuated, a->name[1] == (drive == 0 ? '1' : '2'));
+            } else {
+                assert_false(b->actuated);
+            }
+        }
+        pkm_model_destroy(&fe);
+        pkm_model_destroy(&rb);
+    }
+}
+
+/* pss5upu: the rails are the drives in both models; the motor end is clamped for the modes and
+ * turns about the rail in the rigid-body model. */
+static void test_pss5upu_rigid(void **state)
+{
+    (void)state;
+    pkm_pss5upu_params p;
+    case_defaults("pss5upu", &p, sizeof(p));
+    const double home[5] = {0};
+    pkm_model *fe = build("pss5upu", &p, home, 0), *rb = build("pss5upu", &p, home, 1);
+    for (int i = 1; i <= PKM_PSS5UPU_LEGS; i++) {
+        char name[16];
+        snprintf(name, sizeof(name), "rail %d", i);
+        const pkm_joint *rf = joint_named(fe, name), *rr = joint_named(rb, name);
+        assert_true(rf->actuated && rr->actuated);
+        assert_int_equal(rf->type, PKM_JOINT_PRISMATIC);
+        snprintf(name, sizeof(name), "motor %d", i);
+        const pkm_joint *mf = joint_named(fe, name), *mr = joint_named(rb, name);
+        assert_int_equal(mf->type, PKM_JOINT_CLAMPED);
+        assert_int_equal(mr->type, PKM_JOINT_REVOLUTE);
+        assert_true(mr->cut && !mr->actuated);
+        for (int k = 0; k < 3; k++)
+            assert_close(mr->axis[k], rr->axis[k], 0.0, 1e-15);
+    }
+    pkm_model_destroy(&fe);
+    pkm_model_destroy(&rb);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tree5_reference), cmocka_unit_test(test_tree5_pose),
+        cmocka_unit_test(test_loop3_model),     cmocka_unit_test(test_navaro_rigid),
+        cmocka_unit_test(test_pss5upu_rigid),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
