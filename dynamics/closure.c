@@ -88,11 +88,12 @@ static pkm_status passive_solve(pkm_mbs *s, double t, int *np_out, pkm_ctx *ctx)
     }
     const int w = worst_coordinate(s, np);
     const int j = s->coord_joint[w];
+    const char *jn = (j >= 0) ? pkm_model_joint(s->m, j)->name : "platform";
     if (!s->checked)
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                        "the driven coordinates do not fix the mobility: coordinate '%s' (joint "
+                        "the driven coordinates do not fix the mobility: joint '%s' (coordinate "
                         "'%s') is free",
-                        s->coord_name[w], j >= 0 ? pkm_model_joint(s->m, j)->name : "platform");
+                        jn, s->coord_name[w]);
     return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
                     "singular loop closure at t = %g: the passive Jacobian's conditioning %.3g is "
                     "below %g (a dead point); coordinate '%s' is undetermined",

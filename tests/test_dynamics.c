@@ -7,6 +7,20 @@
 
 #include <stdio.h>
 
+/* tree5's system; its joints "1" ... "5" are the model's joints 0 ... 4. */
+static pkm_mbs *tree5_system(pkm_model **m)
+{
+    *m = dyn_tree5();
+    static const char *names[5] = {"1", "2", "3", "4", "5"};
+    for (int j = 0; j < 5; j++)
+        assert_int_equal(dyn_joint(*m, names[j]), j);
+    pkm_mbs *s = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_mbs_create(*m, (const double[3]){0, 0, -9.8}, &s, &ctx), PKM_OK);
+    return s;
+}
+
 /* tree5 at time t under the default motion (every joint 0.2 rad/s^2 from rest). */
 static void tree5_at(pkm_mbs *s, double t, pkm_joint_result res[5])
 {
@@ -45,11 +59,10 @@ static void test_tree5_table(void **state)
         {2, 4, -0.000667, 26.850948, 1.182936},   {5, 1, 6.029607, 78.518164, 23.353058},
         {5, 2, 2.461462, 69.476614, 38.970715},   {5, 4, 8.169490, 35.849908, 16.811632}};
     static const double axial[5] = {107.8, 58.8, 29.4, 39.2, 19.6};
-    pkm_model *m = dyn_tree5();
-    pkm_mbs *s = NULL;
+    pkm_model *m = NULL;
+    pkm_mbs *s = tree5_system(&m);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    assert_int_equal(pkm_mbs_create(m, (const double[3]){0, 0, -9.8}, &s, &ctx), PKM_OK);
     for (size_t i = 0; i < sizeof(ref) / sizeof(ref[0]); i++) {
         pkm_joint_result res[5];
         tree5_at(s, ref[i][0], res);
@@ -73,11 +86,10 @@ static void test_tree5_mass_matrix(void **state)
                                      {-0.299952, 0.060048, 1.139952, 0, 0},
                                      {2.479937, 0, 0, 2.959937, 0.040032},
                                      {-0.079968, 0, 0, 0.040032, 0.759968}};
-    pkm_model *m = dyn_tree5();
-    pkm_mbs *s = NULL;
+    pkm_model *m = NULL;
+    pkm_mbs *s = tree5_system(&m);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    assert_int_equal(pkm_mbs_create(m, (const double[3]){0, 0, -9.8}, &s, &ctx), PKM_OK);
     double M[25], h[5];
     int c[5];
     for (int j = 0; j < 5; j++)
@@ -112,6 +124,9 @@ static pkm_mbs *loop3_system(pkm_model **m)
     assert_int_equal(pkm_mbs_create(*m, (const double[3]){0, -9.8, 0}, &s, &ctx), PKM_OK);
     assert_int_equal(pkm_mbs_coord_count(s), 7);
     assert_int_equal(pkm_mbs_constraint_count(s), 15);
+    static const char *names[10] = {"1", "2", "3", "4", "1'", "2'", "1''", "C1", "C2", "C3"};
+    for (int j = 0; j < 10; j++) /* the indices the tests below use */
+        assert_int_equal(dyn_joint(*m, names[j]), j);
     return s;
 }
 
@@ -280,11 +295,10 @@ static pkm_status tree5_motion(pkm_mbs *s, double t, pkm_joint_result *res, pkm_
 static void test_tree5_power(void **state)
 {
     (void)state;
-    pkm_model *m = dyn_tree5();
-    pkm_mbs *s = NULL;
+    pkm_model *m = NULL;
+    pkm_mbs *s = tree5_system(&m);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    assert_int_equal(pkm_mbs_create(m, (const double[3]){0, 0, -9.8}, &s, &ctx), PKM_OK);
     const double ts[4] = {0.15, 1, 2, 5};
     check_balance(s, tree5_motion, ts, 4, 1e-3);
     pkm_mbs_destroy(&s);
@@ -333,11 +347,10 @@ static void test_tree5_friction(void **state)
         {1, 1, 140.39520, 2.988086, 2.988086},    {1, 4, 70.14206, 1.104928, 1.104928},
         {5, 1, 209.67122, 7.087963, 7.087963},    {5, 2, 167.24733, 3.307699, 3.307699},
         {5, 4, 91.86154, 8.638798, 8.638798}};
-    pkm_model *m = dyn_tree5();
-    pkm_mbs *s = NULL;
+    pkm_model *m = NULL;
+    pkm_mbs *s = tree5_system(&m);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    assert_int_equal(pkm_mbs_create(m, (const double[3]){0, 0, -9.8}, &s, &ctx), PKM_OK);
     for (int law = 0; law < 2; law++) {
         pkm_friction fr[5];
         for (int j = 0; j < 5; j++)

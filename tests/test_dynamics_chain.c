@@ -251,6 +251,8 @@ static void test_bad_input(void **state)
     pkm_ctx_clear(&ctx);
     /* An actuated cut. */
     pkm_model *m = dyn_loop3();
+    assert_string_equal(pkm_model_body(m, 3)->name, "link 4");
+    assert_string_equal(pkm_model_body(m, 2)->name, "link 3");
     pkm_joint_desc d = {.name = "Cx",
                         .type = PKM_JOINT_REVOLUTE,
                         .body_a = 3,
