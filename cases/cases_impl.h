@@ -11,6 +11,19 @@
  * sqrt(2e-9) = 4.5e-5 rad there, is still computed to about 1e-7 relative. */
 #define PKM_NAVARO_REACH_RTOL 1e-9
 
+/* The 5-PSS/UPU's slider rate is e.(a') / e.d with e the link and d its rail: a link within
+ * asin(1e-6) of normal to its rail amplifies the platform's rates a million-fold, reported as a
+ * singular pose rather than returned. */
+#define PKM_PSS5UPU_RAIL_COS_MIN 1e-6
+
+/* The drive functions of navaro and pss5upu (pkm_case.drive). */
+pkm_status pkm_navaro_case_drive(const void *params, const double *pose, const double *dpose,
+                                 const double *ddpose, double *q, double *qd, double *qdd,
+                                 pkm_ctx *ctx);
+pkm_status pkm_pss5upu_case_drive(const void *params, const double *pose, const double *dpose,
+                                  const double *ddpose, double *q, double *qd, double *qdd,
+                                  pkm_ctx *ctx);
+
 /* The built-in cases, listed by cases/registry.c. */
 
 /* The pose dimension n of a case's definition (.npose = PKM_CASE_NPOSE(3)): a case declaring more

@@ -242,6 +242,27 @@ static const char *const navaro_names[3] = {"x", "y", "theta"};
 static const char *const navaro_units[3] = {"m", "m", "rad"};
 static const double navaro_home[3] = {0.0, 0.0, 0.0};
 
+/* The platform's floating coordinates of the rigid-body model are the pose itself (the model is
+ * built at home, the platform's origin at P): x, y and the turn about z. */
+static const char *const navaro_driven[3] = {"platform.x", "platform.y", "platform.rz"};
+
+pkm_status pkm_navaro_case_drive(const void *params, const double *pose, const double *dpose,
+                                 const double *ddpose, double *q, double *qd, double *qdd,
+                                 pkm_ctx *ctx)
+{
+    double pts[5][3];
+    for (int i = 0; i < 3; i++) {
+        const pkm_status rc = pkm_navaro_leg_points(params, pose, i, pts, ctx);
+        if (rc != PKM_OK) return rc;
+    }
+    for (int k = 0; k < 3; k++) {
+        q[k] = pose[k];
+        qd[k] = dpose[k];
+        qdd[k] = ddpose[k];
+    }
+    return PKM_OK;
+}
+
 /* A point-to-point motion of the platform (Germain et al. 2015 run none): rest to rest by a
  * quintic from the home pose to x = 40 mm, y = 20 mm, theta = -0.1 rad in 1 s, held for 0.5 s.
  * Every leg reaches every pose of the path: |A_iE_i| stays between 0.294 and 0.370 m, inside the
@@ -270,6 +291,9 @@ const pkm_case pkm_navaro_case = {
     .analyses = PKM_CASE_MODAL | PKM_CASE_DYNAMICS,
     .build_rigid = navaro_build_rigid,
     .dynamics_offset = offsetof(pkm_navaro_params, dynamics),
+    .ndriven = 3,
+    .driven_names = navaro_driven,
+    .drive = pkm_navaro_case_drive,
     .ntraj = (int)(sizeof(navaro_traj) / sizeof(navaro_traj[0])),
     .traj = navaro_traj,
 };

@@ -542,6 +542,8 @@ static const pkm_traj_coord pss_eq40[5] = {{PKM_TRAJ_SINE, {0.0, 0.010, PSS_EQ40
                                            {PKM_TRAJ_POLY2, {0.0, 0.0, 0.0, 0.0}},
                                            {PKM_TRAJ_SINE, {0.0, PSS_EQ40_ROT, PSS_EQ40_F, 0.0}},
                                            {PKM_TRAJ_SINE, {0.0, PSS_EQ40_ROT, PSS_EQ40_F, 0.0}}};
+static const char *const pss_driven[PKM_PSS5UPU_LEGS] = {"rail 1", "rail 2", "rail 3", "rail 4",
+                                                         "rail 5"};
 static const pkm_traj_desc pss_traj[] = {
     {"eq40",
      "Li et al. 2020, eq. 40: x = y = 10 sin(0.4 pi t) mm, alpha = beta = 7.5 sin(0.4 pi t) "
@@ -568,6 +570,9 @@ const pkm_case pkm_pss5upu_case = {
     .analyses = PKM_CASE_MODAL | PKM_CASE_DYNAMICS,
     .build_rigid = pss_build_rigid,
     .dynamics_offset = offsetof(pkm_pss5upu_params, dynamics),
+    .ndriven = PKM_PSS5UPU_LEGS,
+    .driven_names = pss_driven,
+    .drive = pkm_pss5upu_case_drive,
     .ntraj = (int)(sizeof(pss_traj) / sizeof(pss_traj[0])),
     .traj = pss_traj,
 };

@@ -262,12 +262,90 @@ static void test_pss5upu_rigid(void **state)
     pkm_model_destroy(&rb);
 }
 
+/* A motion of every pose coordinate of the 5-PSS/UPU (sines of different frequencies) and its
+ * first two derivatives. */
+static void pss_motion(double t, double q[5], double qd[5], double qdd[5])
+{
+    static const double A[5] = {0.01, -0.008, 0.005, 0.1, 0.08}, w[5] = {1.3, 0.7, 1.0, 0.9, 1.1},
+                        ph[5] = {0.0, 0.3, 0.5, -0.2, 1.0};
+    for (int k = 0; k < 5; k++) {
+        q[k] = A[k] * sin(w[k] * t + ph[k]);
+        qd[k] = A[k] * w[k] * cos(w[k] * t + ph[k]);
+        qdd[k] = -A[k] * w[k] * w[k] * sin(w[k] * t + ph[k]);
+    }
+}
+
+/* pss5upu's drives: the slider rates and accelerations of pkm_pss5upu_travel_rates against
+ * central differences in time of the travels of pkm_pss5upu_inverse (step 2e-4 s: truncation
+ * and rounding both below 1e-9 m/s^2); the drive of the case is the travel from home. */
+static void test_pss5upu_drive(void **state)
+{
+    (void)state;
+    pkm_pss5upu_params p;
+    case_defaults("pss5upu", &p, sizeof(p));
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const double h = 2e-4;
+    for (int it = 0; it < 4; it++) {
+        const double t = 0.7 + 1.9 * it;
+        double q[5], qd[5], qdd[5], s[5], sd[5], sdd[5], sp[3][5];
+        pss_motion(t, q, qd, qdd);
+        assert_pkm_ok(pkm_pss5upu_travel_rates(&p, q, qd, qdd, s, sd, sdd, &ctx), &ctx);
+        for (int k = -1; k <= 1; k++) {
+            double qk[5], dk[5], ddk[5];
+            pkm_pss5upu_geometry g;
+            pss_motion(t + k * h, qk, dk, ddk);
+            assert_pkm_ok(pkm_pss5upu_inverse(&p, qk, &g, &ctx), &ctx);
+            memcpy(sp[k + 1], g.s, sizeof(g.s));
+        }
+        for (int i = 0; i < 5; i++) {
+            assert_close(s[i], sp[1][i], 0.0, 0.0);
+            assert_close(sd[i], (sp[2][i] - sp[0][i]) / (2.0 * h), 0.0, 1e-9);
+            assert_close(sdd[i], (sp[2][i] - 2.0 * sp[1][i] + sp[0][i]) / (h * h), 0.0, 2e-8);
+        }
+        /* Not a trivial motion: every slider moves. */
+        for (int i = 0; i < 5; i++)
+            assert_true(fabs(sd[i]) > 1e-4);
+        double dq[5], dqd[5], dqdd[5];
+        const pkm_case *c = pkm_case_find("pss5upu");
+        assert_pkm_ok(c->drive(&p, q, qd, qdd, dq, dqd, dqdd, &ctx), &ctx);
+        for (int i = 0; i < 5; i++) {
+            assert_close(dq[i], s[i] - p.home_travel, 0.0, 1e-15);
+            assert_close(dqd[i], sd[i], 0.0, 0.0);
+            assert_close(dqdd[i], sdd[i], 0.0, 0.0);
+        }
+    }
+}
+
+/* navaro's drive: the platform coordinates are the pose; a pose out of reach names the leg. */
+static void test_navaro_drive(void **state)
+{
+    (void)state;
+    pkm_navaro_params p;
+    case_defaults("navaro", &p, sizeof(p));
+    const pkm_case *c = pkm_case_find("navaro");
+    assert_int_equal(c->ndriven, 3);
+    assert_string_equal(c->driven_names[2], "platform.rz");
+    const double pose[3] = {0.01, -0.02, 0.1}, d[3] = {0.1, 0.2, 0.3}, dd[3] = {-1.0, 2.0, 3.0};
+    double q[3], qd[3], qdd[3];
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(c->drive(&p, pose, d, dd, q, qd, qdd, &ctx), &ctx);
+    for (int k = 0; k < 3; k++) {
+        assert_true(q[k] == pose[k] && qd[k] == d[k] && qdd[k] == dd[k]);
+    }
+    const double far[3] = {0.3, 0.0, 0.0};
+    assert_int_equal(c->drive(&p, far, d, dd, q, qd, qdd, &ctx), PKM_ERR_UNREACHABLE);
+    assert_non_null(strstr(ctx.msg, "leg"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tree5_reference), cmocka_unit_test(test_tree5_pose),
         cmocka_unit_test(test_loop3_model),     cmocka_unit_test(test_navaro_rigid),
-        cmocka_unit_test(test_pss5upu_rigid),
+        cmocka_unit_test(test_pss5upu_rigid),   cmocka_unit_test(test_pss5upu_drive),
+        cmocka_unit_test(test_navaro_drive),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

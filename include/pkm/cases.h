@@ -322,6 +322,14 @@ typedef struct pkm_pss5upu_geometry {
 pkm_status pkm_pss5upu_inverse(const pkm_pss5upu_params *p, const double pose[5],
                                pkm_pss5upu_geometry *g, pkm_ctx *ctx);
 
+/* The slider travels s at pose, and their first two time derivatives while the pose moves at
+ * dpose, ddpose (exact: the closure |a_i - b_i| = L differentiated through the orientation
+ * Rx(q1) Ry(beta) Rx(alpha - q1) and the UPU angle q1). Errors of pkm_pss5upu_inverse, and
+ * PKM_ERR_SINGULAR naming the leg whose link is normal to its rail (its rate unbounded). */
+pkm_status pkm_pss5upu_travel_rates(const pkm_pss5upu_params *p, const double pose[5],
+                                    const double dpose[5], const double ddpose[5], double s[5],
+                                    double sd[5], double sdd[5], pkm_ctx *ctx);
+
 /* The mechanism at pose: per leg the screw (beam), slider (rigid, prismatic to the ground and
  * helical to the screw), link (beam); the platform (rigid); the UPU chain. The slider's prismatic
  * joint "rail i" is actuated (sec. 2: "the power input is the moving pair of five PSS joint
@@ -370,6 +378,15 @@ typedef struct pkm_case {
     pkm_status (*build_rigid)(const void *params, const double *pose, pkm_model **out,
                               pkm_ctx *ctx);
     size_t dynamics_offset; /* offsetof(params struct, dynamics): its pkm_case_dynamics */
+    /* The coordinates of the rigid-body model (pkm_mbs coordinate names) that a pose prescribes
+     * (ndriven of them), and their values and first two time derivatives at a pose moving at
+     * dpose, ddpose, measured from the model build_rigid makes at home. drive NULL: the pose
+     * coordinates themselves, model coordinates of the same names. A pose out of reach is
+     * PKM_ERR_UNREACHABLE naming the leg. */
+    int ndriven;
+    const char *const *driven_names;
+    pkm_status (*drive)(const void *params, const double *pose, const double *dpose,
+                        const double *ddpose, double *q, double *qd, double *qdd, pkm_ctx *ctx);
     /* Named motions of the pose coordinates, the first the default (include/pkm/trajectory.h). */
     int ntraj;
     const pkm_traj_desc *traj;
