@@ -258,9 +258,9 @@ static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
         memcpy(bd.com, E, sizeof(E));
         if ((rc = pkm_model_add_rigid(m, &bd, &support, ctx)) != PKM_OK) return rc;
     }
-    char jn[6][24];
-    const char *tag[6] = {"rail", "nut", "motor", "bearing slide", "bearing", "b"};
-    for (int k = 0; k < 6; k++)
+    char jn[7][24];
+    const char *tag[7] = {"rail", "nut", "motor", "bearing slide", "bearing", "b", "a"};
+    for (int k = 0; k < 7; k++)
         snprintf(jn[k], sizeof(jn[k]), "%s %d", tag[k], i + 1);
     pkm_joint_desc js[8];
     int nj = 0;
@@ -303,10 +303,13 @@ static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
     }
     /* Slider end of the link: spherical (paper); in the spherical variant a universal joint
      * with both axes across the link, which is the spherical joint without the link's idle
-     * spin about its own axis. */
+     * spin about its own axis. The rigid-body model has the spherical variant's joints: the
+     * paper's link welded to a rigid platform would keep b_i, a point of the platform, on rail
+     * i, ten conditions on the platform's six coordinates, which no motion of eq. 40 meets. */
+    const int welded = !rigid && p->variant == PKM_PSS5UPU_PAPER;
     js[nj] = (pkm_joint_desc){.name = jn[5], .body_a = slider, .body_b = link};
     memcpy(js[nj].point, b, sizeof(js[nj].point));
-    if (p->variant == PKM_PSS5UPU_PAPER) {
+    if (welded) {
         js[nj].type = PKM_JOINT_SPHERICAL;
     } else {
         double w1[3], w2[3], uu[3] = {u[0], u[1], u[2]};
@@ -322,10 +325,8 @@ static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
     nj++;
     /* Platform end: welded in the paper (eq. 25: the rotations at a_i are the platform's),
      * spherical in the spherical variant. */
-    snprintf(jn[5], sizeof(jn[5]), "a %d", i + 1);
-    js[nj] = (pkm_joint_desc){.name = jn[5],
-                              .type = (p->variant == PKM_PSS5UPU_PAPER) ? PKM_JOINT_CLAMPED
-                                                                        : PKM_JOINT_SPHERICAL,
+    js[nj] = (pkm_joint_desc){.name = jn[6],
+                              .type = welded ? PKM_JOINT_CLAMPED : PKM_JOINT_SPHERICAL,
                               .body_a = link,
                               .body_b = platform};
     memcpy(js[nj++].point, a, sizeof(js[0].point));

@@ -2,9 +2,9 @@
  * printer, exit statuses and messages, case loading.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Each command (cli/modes.c, compare.c, map.c, cases.c) has its own table of options, from which
- * its --help is printed and against which its arguments are parsed: an option a command does
- * not take is an error naming both (exit 2), not silently ignored. */
+ * Each command (cli/modes.c, compare.c, map.c, cases.c, dynamics.c) has its own table of options,
+ * from which its --help is printed and against which its arguments are parsed: an option a command
+ * does not take is an error naming both (exit 2), not silently ignored. */
 #ifndef PKM_CLI_H
 #define PKM_CLI_H
 
@@ -110,5 +110,6 @@ int cli_modes(int argc, char **argv);
 int cli_compare(int argc, char **argv);
 int cli_map(int argc, char **argv);
 int cli_cases(int argc, char **argv);
+int cli_dynamics(int argc, char **argv);
 
 #endif

@@ -338,7 +338,10 @@ pkm_status pkm_pss5upu_build(const pkm_pss5upu_params *p, const double pose[5], 
                              pkm_ctx *ctx);
 
 /* The same mechanism for the rigid-body dynamics: each screw free to turn about its axis at B_i
- * (joint "motor i" revolute), so that the slider's travel turns it through the nut. */
+ * (joint "motor i" revolute), so that the slider's travel turns it through the nut, and the
+ * links on the joints of the spherical variant whatever p->variant (universal at the slider,
+ * spherical at the platform: |a_i - b_i| = L, what pkm_pss5upu_inverse solves; the paper's
+ * welded link over-constrains a rigid platform). */
 pkm_status pkm_pss5upu_build_rigid(const pkm_pss5upu_params *p, const double pose[5],
                                    pkm_model **out, pkm_ctx *ctx);
 
