@@ -82,6 +82,10 @@ int cli_case_set(cli_case_args *a, int id, const char *value);
  * applied after the file; the case's formulation unless --formulation was given. */
 int cli_load_case(cli_case_args *a, const pkm_case **c, void **params);
 int cli_is_case_file(const char *arg);
+/* -o FILE: FILE (and the temporary files beside it) are replaced by rename(2), which would put a
+ * regular file in place of a symbolic link or a device node: such names are refused, one line,
+ * EXIT_INPUT; 0 otherwise. */
+int cli_check_output_name(const char *path);
 /* 0 if case c supports the analysis (PKM_CASE_MODAL, PKM_CASE_DYNAMICS), else one line naming
  * the case and the command to use instead, and EXIT_INPUT. */
 int cli_case_supports(const pkm_case *c, unsigned analysis);

@@ -5,10 +5,12 @@
 #include "pkm/dynamics.h"
 #include "pkm/io.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Times of the default grid over a trajectory's span (--time not given). */
 #define DYN_DEFAULT_TIMES 101
@@ -16,7 +18,7 @@
 /* Most time samples: beyond, the output of a 10-joint case passes a gigabyte. */
 #define DYN_MAX_TIMES 10000000
 
-enum { DYN_TRAJECTORY = CLI_OPT_OWN, DYN_TIME, DYN_FRICTION, DYN_FORMAT, DYN_SINGULAR };
+enum { DYN_TRAJECTORY = CLI_OPT_OWN, DYN_TIME, DYN_FRICTION, DYN_FORMAT, DYN_SINGULAR, DYN_OUTPUT };
 
 typedef struct dyn_args {
     cli_case_args c;
@@ -24,7 +26,8 @@ typedef struct dyn_args {
     const char *time;     /* T0:T1:N, or NULL */
     const char *friction; /* a friction law overriding the case's, or NULL */
     const char *format;
-    double singular; /* the closure's conditioning threshold */
+    double singular;    /* the closure's conditioning threshold */
+    const char *output; /* -o FILE.h5, or NULL */
 } dyn_args;
 
 static const cli_option dyn_options[] = {
@@ -46,6 +49,11 @@ static const cli_option dyn_options[] = {
      "output format (csv header: t,joint,type,q,qd,qdd,drive,ideal,\n"
      "friction,f_axial,f_radial,m_bending)",
      NULL},
+    {"--output", "-o", 1, DYN_OUTPUT, "FILE.h5",
+     "write the rows as time series to an HDF5 file instead of\n"
+     "printing them, with the full reaction wrenches\n"
+     "(docs/hdf5-layout.md)",
+     NULL},
     {"--singular", NULL, 1, DYN_SINGULAR, "R",
      "conditioning of the loop closure below which a pose is\n"
      "singular (default 5e-3; 1e-12 to 0.5)",
@@ -60,7 +68,7 @@ static const cli_command dyn_command = {
     "dynamics",
     "usage: pkmflex dynamics CASE [--trajectory NAME|FILE.csv] [--time T0:T1:N]\n"
     "                        [--friction none|coulomb-viscous|stribeck] [--format table|csv]\n"
-    "                        [--singular R] [--set KEY=VALUE ...]\n\n"
+    "                        [-o FILE.h5] [--singular R] [--set KEY=VALUE ...]\n\n"
     "Rigid-body inverse dynamics of CASE along a trajectory of its pose coordinates: at each\n"
     "time, one row per joint of the model (cut joints included, named as in the case) with its\n"
     "coordinate (q, qd, qdd: the first coordinate of a joint that has several, 0 for cuts and\n"
@@ -89,6 +97,9 @@ static int dyn_set(void *user, int id, const char *v)
         if (strcmp(v, "table") != 0 && strcmp(v, "csv") != 0)
             return cli_usage_error("--format '%s': expected table or csv", v);
         o->format = v;
+        return 0;
+    case DYN_OUTPUT:
+        o->output = v;
         return 0;
     case DYN_SINGULAR:
         if (!cli_parse_real(v, 1e-12, 0.5, &o->singular))
@@ -169,6 +180,8 @@ typedef struct dyn_run {
     int nd;                /* driven coordinates */
     double t0, t1;
     int n;
+    /* -o: every row kept for the file (NULL otherwise) */
+    double *t, *value[PKM_DYN_SERIES_COLUMNS], *wrench;
 } dyn_run;
 
 /* The rigid-body model at home, its friction per joint (checked), the system with its driven
@@ -262,43 +275,138 @@ static const char *dyn_type(const pkm_joint *j)
     return (unsigned)j->type < 6 ? name[j->cut != 0][j->type] : "unknown";
 }
 
-static void dyn_print_rows(const dyn_run *r, double t, int csv)
+/* Joint j's row at time sample k: printed, or kept for the file. */
+static void dyn_row(dyn_run *r, int k, int j, int csv)
 {
-    for (int j = 0; j < pkm_model_joint_count(r->m); j++) {
-        const pkm_joint *jt = pkm_model_joint(r->m, j);
-        const pkm_joint_result *x = &r->res[j];
-        const int has = x->ncoord > 0;
-        const double v[9] = {
-            has ? x->q[0] : 0.0, has ? x->qd[0] : 0.0, has ? x->qdd[0] : 0.0, x->drive,    x->ideal,
-            x->friction,         x->f_axial,           x->f_radial,           x->m_bending};
-        if (csv) {
-            printf("%.10g,%s,%s", t, jt->name, dyn_type(jt));
-            for (int k = 0; k < 9; k++)
-                printf(",%.10g", v[k]);
-        } else {
-            printf("%10.4f  %-10s %-13s", t, jt->name, dyn_type(jt));
-            for (int k = 0; k < 9; k++)
-                printf(" %13.6g", v[k]);
-        }
-        printf("\n");
+    const pkm_joint *jt = pkm_model_joint(r->m, j);
+    const pkm_joint_result *x = &r->res[j];
+    const int has = x->ncoord > 0;
+    const double v[PKM_DYN_SERIES_COLUMNS] = {
+        has ? x->q[0] : 0.0, has ? x->qd[0] : 0.0, has ? x->qdd[0] : 0.0, x->drive,    x->ideal,
+        x->friction,         x->f_axial,           x->f_radial,           x->m_bending};
+    const double t = dyn_time(r, k);
+    if (r->t != NULL) {
+        const size_t at = (size_t)k * (size_t)pkm_model_joint_count(r->m) + (size_t)j;
+        r->t[k] = t;
+        for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
+            r->value[c][at] = v[c];
+        memcpy(r->wrench + 6 * at, x->wrench, sizeof(x->wrench));
+        return;
     }
+    if (csv) {
+        printf("%.10g,%s,%s", t, jt->name, dyn_type(jt));
+        for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
+            printf(",%.10g", v[c]);
+    } else {
+        printf("%10.4f  %-10s %-13s", t, jt->name, dyn_type(jt));
+        for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
+            printf(" %13.6g", v[c]);
+    }
+    printf("\n");
 }
 
-/* Kinematics and inverse dynamics at every time, printed; 0 or exit 3 naming the time. */
+/* The name of the friction law in force (a choice of friction.model). */
+static const char *dyn_law_name(const dyn_run *r)
+{
+    const unsigned law = pkm_case_dynamics_of(r->c, r->params)->friction_model;
+    for (const pkm_param_choice *ch = pkm_case_param_find(r->c, "friction.model")->choices;
+         ch->name != NULL; ch++)
+        if (ch->value == law) return ch->name;
+    return "unknown";
+}
+
+/* -o FILE: a name that can be replaced, in a directory that can be written (exit 2 otherwise,
+ * before any computation). */
+static int dyn_check_output(const char *path)
+{
+    const int rc = cli_check_output_name(path);
+    if (rc != 0) return rc;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        snprintf(dir, sizeof(dir), ".");
+    else
+        snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (access(dir, W_OK | X_OK) == 0) return 0;
+    fprintf(stderr, "%s: error: -o: cannot write in %s: %s\n", CLI_PROG, dir, strerror(errno));
+    return EXIT_INPUT;
+}
+
+/* -o: room for every row, checked against the free memory first (exit 2 naming the size). */
+static int dyn_keep(dyn_run *r)
+{
+    const size_t rows = (size_t)r->n * (size_t)pkm_model_joint_count(r->m);
+    const double bytes = 8.0 * ((double)r->n + (PKM_DYN_SERIES_COLUMNS + 6.0) * (double)rows);
+    const double avail = pkm_map_memory_free();
+    if (avail > 0.0 && bytes > 0.5 * avail)
+        return cli_usage_error("-o: %d times need %.3g GB, more than half the free memory "
+                               "(%.3g GB): fewer times (--time)",
+                               r->n, bytes / 1e9, avail / 1e9);
+    r->t = malloc(sizeof(double) * (size_t)r->n);
+    r->wrench = malloc(sizeof(double) * 6 * rows);
+    int ok = r->t != NULL && r->wrench != NULL;
+    for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
+        ok = (r->value[c] = malloc(sizeof(double) * rows)) != NULL && ok;
+    return ok ? 0 : cli_usage_error("-o: cannot allocate %.3g GB for %d times", bytes / 1e9, r->n);
+}
+
+static void dyn_free(dyn_run *r)
+{
+    free(r->t);
+    free(r->wrench);
+    for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
+        free(r->value[c]);
+}
+
+/* The kept rows written to o->output; 0 or an exit status (a failed write is exit 3). */
+static int dyn_write(const dyn_run *r, const dyn_args *o)
+{
+    const int nj = pkm_model_joint_count(r->m);
+    const char **names = malloc(sizeof(char *) * 2 * (size_t)nj);
+    if (names == NULL) return cli_usage_error("-o: out of memory");
+    for (int j = 0; j < nj; j++) {
+        names[j] = pkm_model_joint(r->m, j)->name;
+        names[nj + j] = dyn_type(pkm_model_joint(r->m, j));
+    }
+    pkm_dyn_series s = {.case_name = r->c->name,
+                        .trajectory = o->traj != NULL ? o->traj : r->c->traj[0].name,
+                        .friction = dyn_law_name(r),
+                        .ntime = r->n,
+                        .njoint = nj,
+                        .joints = names,
+                        .types = names + nj,
+                        .t = r->t,
+                        .wrench = r->wrench};
+    for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
+        s.value[c] = r->value[c];
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_status st = pkm_dyn_series_write_h5(o->output, &s, &ctx);
+    free(names);
+    if (st != PKM_OK) return cli_report_late(st, &ctx);
+    printf("# wrote %s: %d times x %d joints (%s)\n", o->output, r->n, nj, r->c->name);
+    return 0;
+}
+
+/* The column names (csv) or the table's heading. */
+static void dyn_header(const dyn_run *r, int csv)
+{
+    if (csv) {
+        printf("t,joint,type,q,qd,qdd,drive,ideal,friction,f_axial,f_radial,m_bending\n");
+        return;
+    }
+    printf("# %s, %d times from %g to %g s, friction %s\n", r->c->name, r->n, r->t0, r->t1,
+           dyn_law_name(r));
+    printf("# %8s  %-10s %-13s %13s %13s %13s %13s %13s %13s %13s %13s %13s\n", "t [s]", "joint",
+           "type", "q", "qd", "qdd", "drive", "ideal", "friction", "f_axial", "f_radial",
+           "m_bending");
+}
+
+/* Kinematics and inverse dynamics at every time, printed or kept; 0 or exit 3 naming the time. */
 static int dyn_compute(dyn_run *r, const dyn_args *o)
 {
     const int csv = strcmp(o->format, "csv") == 0;
-    if (csv) {
-        printf("t,joint,type,q,qd,qdd,drive,ideal,friction,f_axial,f_radial,m_bending\n");
-    } else {
-        printf("# %s, %d times from %g to %g s, friction %s\n", r->c->name, r->n, r->t0, r->t1,
-               pkm_case_dynamics_of(r->c, r->params)->friction_model == PKM_FRICTION_NONE ? "none"
-               : o->friction ? o->friction
-                             : "of the case");
-        printf("# %8s  %-10s %-13s %13s %13s %13s %13s %13s %13s %13s %13s %13s\n", "t [s]",
-               "joint", "type", "q", "qd", "qdd", "drive", "ideal", "friction", "f_axial",
-               "f_radial", "m_bending");
-    }
+    if (r->t == NULL) dyn_header(r, csv);
     double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -313,8 +421,10 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
             fprintf(stderr, "%s: error: t = %.9g s: %s\n", CLI_PROG, t, ctx.msg);
             return EXIT_COMPUTE;
         }
-        dyn_print_rows(r, t, csv);
+        for (int j = 0; j < pkm_model_joint_count(r->m); j++)
+            dyn_row(r, k, j, csv);
     }
+    if (r->t != NULL) return dyn_write(r, o);
     if (!csv)
         printf("# %.1f us per time sample (kinematics and inverse dynamics, output included)\n",
                1e6 * (cli_now() - start) / r->n);
@@ -340,9 +450,12 @@ int cli_dynamics(int argc, char **argv)
     }
     if ((rc = dyn_trajectory(&o, r.c, o.time != NULL ? r.t1 : 0.0, &r.tr)) != 0) goto done;
     if (o.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
-    if ((rc = dyn_setup(&r, o.singular)) != 0 || (rc = dyn_validate(&r)) != 0) goto done;
+    if ((rc = dyn_setup(&r, o.singular)) != 0 || (rc = dyn_validate(&r)) != 0 ||
+        (o.output != NULL && ((rc = dyn_check_output(o.output)) != 0 || (rc = dyn_keep(&r)) != 0)))
+        goto done;
     rc = dyn_compute(&r, &o);
 done:
+    dyn_free(&r);
     pkm_mbs_destroy(&r.s);
     pkm_model_destroy(&r.m);
     pkm_trajectory_destroy(&r.tr);

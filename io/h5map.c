@@ -100,21 +100,6 @@ static pkm_status check_map(const h5io *io, const pkm_map *map)
 }
 
 /* write_dataset plus one string attribute, closed. */
-static pkm_status write_described(const h5io *io, hid_t loc, const char *name, hid_t ftype,
-                                  hid_t mtype, int rank, const hsize_t *dims, const void *buf,
-                                  const char *attr, const char *text)
-{
-    char objname[64];
-    snprintf(objname, sizeof(objname), "/%s", name);
-    hid_t dset = H5I_INVALID_HID;
-    pkm_status rc =
-        pkm_h5_write_dataset(io, loc, name, objname, ftype, mtype, rank, dims, buf, &dset);
-    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, dset, objname, attr, text);
-    if (dset >= 0 && H5Dclose(dset) < 0 && rc == PKM_OK)
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot close %s", objname);
-    return rc;
-}
-
 /* /parameters: one attribute per resolved case parameter, named by its key: float64 in SI, int64,
  * or the choice name. Their keys are listed in the root attribute parameter_keys, so that the
  * reader opens each one by name: listing a group's attributes by index (H5Aget_name_by_idx) made
@@ -308,41 +293,46 @@ static pkm_status write_contents(const h5io *io, hid_t file, const pkm_map *map)
     pkm_status rc = write_root_attrs(io, file, map);
     if (rc == PKM_OK) rc = write_grid(io, file, map);
     if (rc == PKM_OK)
-        rc = write_described(io, file, "freq_hz", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1, dims,
-                             map->freq_hz, "units", "Hz");
+        rc = pkm_h5_write_described(io, file, "freq_hz", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1,
+                                    dims, map->freq_hz, "units", "Hz");
     if (rc == PKM_OK)
-        rc = write_described(io, file, "residual", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1, dims,
-                             map->residual, "description",
-                             "relative residual of each mode, ||K x - w^2 M x|| / max(||K x||, "
-                             "max(|w^2|, s) ||M x||) with s = 1e-6 max diag K / max diag M; "
-                             "NaN where status != 0");
+        rc = pkm_h5_write_described(
+            io, file, "residual", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1, dims, map->residual,
+            "description",
+            "relative residual of each mode, ||K x - w^2 M x|| / max(||K x||, "
+            "max(|w^2|, s) ||M x||) with s = 1e-6 max diag K / max diag M; "
+            "NaN where status != 0");
     if (rc == PKM_OK)
-        rc = write_described(io, file, "accuracy", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1, dims,
-                             map->accuracy, "description",
-                             "estimated relative error of each frequency that the rounding of "
-                             "the assembled matrices can cause (pkm_modes.accuracy); NaN where "
-                             "status != 0");
+        rc = pkm_h5_write_described(
+            io, file, "accuracy", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1, dims, map->accuracy,
+            "description",
+            "estimated relative error of each frequency that the rounding of "
+            "the assembled matrices can cause (pkm_modes.accuracy); NaN where "
+            "status != 0");
     if (rc == PKM_OK)
-        rc = write_described(io, file, "status", H5T_STD_I8LE, H5T_NATIVE_SCHAR, r, dims,
-                             map->status, "meaning", STATUS_MEANING);
+        rc = pkm_h5_write_described(io, file, "status", H5T_STD_I8LE, H5T_NATIVE_SCHAR, r, dims,
+                                    map->status, "meaning", STATUS_MEANING);
     if (rc == PKM_OK)
-        rc = write_described(io, file, "tracked_mode", H5T_STD_I32LE, H5T_NATIVE_INT, r + 1, dims,
-                             map->tracked, "description",
-                             "id of the physical mode found at each frequency rank, linked "
-                             "across neighbouring poses by the MAC (root attribute tracking = "
-                             "mac) or equal to the rank (tracking = rank); -1 where status != 0");
+        rc = pkm_h5_write_described(
+            io, file, "tracked_mode", H5T_STD_I32LE, H5T_NATIVE_INT, r + 1, dims, map->tracked,
+            "description",
+            "id of the physical mode found at each frequency rank, linked "
+            "across neighbouring poses by the MAC (root attribute tracking = "
+            "mac) or equal to the rank (tracking = rank); -1 where status != 0");
     if (rc == PKM_OK)
-        rc = write_described(io, file, "tracking_mac", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1,
-                             dims, map->tracking_mac, "description",
-                             "MAC of the link that gave each mode its id, from the mode of the "
-                             "same id at the pose /tracking_parent; below the root attribute "
-                             "mac_threshold the link is uncertain; NaN without parent");
+        rc = pkm_h5_write_described(
+            io, file, "tracking_mac", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r + 1, dims,
+            map->tracking_mac, "description",
+            "MAC of the link that gave each mode its id, from the mode of the "
+            "same id at the pose /tracking_parent; below the root attribute "
+            "mac_threshold the link is uncertain; NaN without parent");
     if (rc == PKM_OK)
-        rc = write_described(io, file, "tracking_parent", H5T_STD_I64LE, H5T_NATIVE_INT64, r, dims,
-                             map->tracking_parent, "description",
-                             "row-major index of the neighbouring pose each pose took its mode "
-                             "ids from; -1 for the first pose of a connected set of computed "
-                             "poses (ids = ranks) and where status != 0");
+        rc = pkm_h5_write_described(
+            io, file, "tracking_parent", H5T_STD_I64LE, H5T_NATIVE_INT64, r, dims,
+            map->tracking_parent, "description",
+            "row-major index of the neighbouring pose each pose took its mode "
+            "ids from; -1 for the first pose of a connected set of computed "
+            "poses (ids = ranks) and where status != 0");
     if (rc == PKM_OK && map->modes != NULL) rc = write_modes(io, file, map);
     return rc;
 }

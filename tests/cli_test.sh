@@ -674,6 +674,31 @@ expect 2 dynamics navaro --trajectory "$tmp/away.csv" --time 0:3:31
 aerr=$("$bin" dynamics navaro --trajectory "$tmp/away.csv" --time 0:3:31 2>&1 >/dev/null)
 check "dynamics names the time and the leg out of reach" \
     grep -q "^pkmflex: error: t = .* s: navaro: leg [123] cannot reach" <<<"$aerr"
+# dynamics -o: the same rows as time series in HDF5, with the full reaction wrenches, read back
+# with h5py against the CSV; a name that cannot be written is refused before any computation.
+expect 0 dynamics loop3 --time 0:2:5 -o "$tmp/loop3.h5"
+"$bin" dynamics loop3 --time 0:2:5 --format csv >"$tmp/loop3.csv"
+check "dynamics -o: the file holds the csv rows and the wrenches" "$py" -c '
+import sys, csv, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+rows = list(csv.DictReader(open(sys.argv[2])))
+joints = f.attrs["joints"].decode().split(",")
+assert f.attrs["format"] == b"pkmflex-dynamics" and f.attrs["case"] == b"loop3"
+assert f.attrs["trajectory"] == b"crank" and f.attrs["friction"] == b"none"
+assert f["t"].shape == (5,) and f["drive"].shape == (5, 10) and f["wrench"].shape == (5, 10, 6)
+assert len(rows) == 50 and joints == [r["joint"] for r in rows[:10]]
+for i, r in enumerate(rows):
+    k, j = divmod(i, 10)
+    assert abs(f["t"][k] - float(r["t"])) <= 1e-12
+    for name in ("q", "qd", "qdd", "drive", "ideal", "friction", "f_axial", "f_radial", "m_bending"):
+        assert abs(f[name][k, j] - float(r[name])) <= 1e-9 * (1 + abs(float(r[name]))), (name, k, j)
+# the components are those of the wrench: a revolute joint about z carries f_radial = |(Fx, Fy)|
+w = f["wrench"][...]
+assert np.allclose(np.hypot(w[:, :, 0], w[:, :, 1]), f["f_radial"][...], rtol=1e-12, atol=1e-9)
+assert abs(f["drive"][0, joints.index("1\x27\x27")] - 0.88059) < 1e-5
+' "$tmp/loop3.h5" "$tmp/loop3.csv"
+expect 2 dynamics tree5 -o /nonexistent/dir/dyn.h5
+expect 2 dynamics tree5 -o "$tmp"
 # --version: the version and the commit, which every map records.
 expect 0 --version
 ver=$("$bin" --version)
