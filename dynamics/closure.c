@@ -118,10 +118,19 @@ static pkm_status newton(pkm_mbs *s, double t, pkm_ctx *ctx)
         for (int c = 0; c < np; c++)
             s->q[s->pidx[c]] += s->x[c];
     }
+    /* Name the cut that stays open the most: in a parallel mechanism, the leg that cannot
+     * reach the pose. */
+    int worst = 0;
+    for (int i = 1; i < s->nc; i++)
+        if (fabs(s->r[i]) / row_scale(s, i) > fabs(s->r[worst]) / row_scale(s, worst)) worst = i;
+    int c = 0;
+    while (c + 1 < s->ncut && s->cut[c + 1].row <= worst)
+        c++;
     return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
-                    "loop closure not met at t = %g: residual %.3g after %d Newton steps (near a "
-                    "dead point or out of the workspace)",
-                    t, err, MBS_NEWTON_MAX);
+                    "loop closure not met at t = %g: cut '%s' stays open (residual %.3g after %d "
+                    "Newton steps): the pose is out of the workspace or past a dead point",
+                    t, s->ncut > 0 ? pkm_model_joint(s->m, s->cut[c].joint)->name : "-", err,
+                    MBS_NEWTON_MAX);
 }
 
 /* The passive rates (level 1) or accelerations (level 2): Cp x = -Ca xa (- gamma). */

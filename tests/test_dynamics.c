@@ -209,7 +209,7 @@ static void test_loop3_forces(void **state)
 static void test_loop3_dead_point(void **state)
 {
     (void)state;
-    pkm_model *m = NULL;
+    pkm_model *m = NULL, *m2 = NULL;
     pkm_mbs *s = loop3_system(&m);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -226,6 +226,17 @@ static void test_loop3_dead_point(void **state)
     assert_int_equal(st, PKM_ERR_SINGULAR);
     assert_true(0.1 * (t - 0.01) < 1.578);
     assert_non_null(strstr(ctx.msg, "t = "));
+    /* A crank angle the chain cannot reach (between its dead points 1.579 and 2 pi - 2.5):
+     * Newton from q = 0 runs into a dead point or leaves a cut open; either way the message
+     * names the time. */
+    pkm_mbs_destroy(&s);
+    s = loop3_system(&m2);
+    pkm_ctx_clear(&ctx);
+    const double qa = 2.2, z = 0.0;
+    assert_int_equal(pkm_mbs_kinematics(s, 22.0, &qa, &z, &z, &ctx), PKM_ERR_SINGULAR);
+    printf("%s\n", ctx.msg);
+    assert_non_null(strstr(ctx.msg, "t = 22"));
+    pkm_model_destroy(&m2);
     pkm_mbs_destroy(&s);
     pkm_model_destroy(&m);
 }
