@@ -424,7 +424,7 @@ pkm_status pkm_mbs_set_driven(pkm_mbs *s, int n, const int *idx, pkm_ctx *ctx)
                             s->nq - 1);
         s->is_driven[idx[i]] = 1;
     }
-    memmove(s->driven, idx, (size_t)n * sizeof(int));
+    if (n > 0) memmove(s->driven, idx, (size_t)n * sizeof(int)); /* idx may be NULL for n = 0 */
     s->nd = n;
     return PKM_OK;
 }
