@@ -15,6 +15,11 @@
 /* Times of the default grid over a trajectory's span (--time not given). */
 #define DYN_DEFAULT_TIMES 101
 
+/* Steps from the trajectory's start to a later --time start: at least this many, at most the
+ * second (each a Newton solve of the closure from the previous one). */
+#define DYN_APPROACH_STEPS 20
+#define DYN_APPROACH_MAX   100000
+
 /* Most time samples: beyond, the output of a 10-joint case passes a gigabyte. */
 #define DYN_MAX_TIMES 10000000
 
@@ -196,7 +201,10 @@ static int dyn_setup(dyn_run *r, double singular)
     const int nj = pkm_model_joint_count(r->m);
     r->fr = calloc((size_t)nj, sizeof(*r->fr));
     r->res = calloc((size_t)nj, sizeof(*r->res));
-    if (r->fr == NULL || r->res == NULL) return cli_usage_error("out of memory");
+    if (r->fr == NULL || r->res == NULL) {
+        fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
+        return EXIT_COMPUTE;
+    }
     const pkm_case_dynamics *dyn = pkm_case_dynamics_of(c, r->params);
     const pkm_friction law = pkm_case_friction(dyn);
     for (int j = 0; j < nj; j++) {
@@ -388,6 +396,34 @@ static int dyn_write(const dyn_run *r, const dyn_args *o)
     return 0;
 }
 
+/* Grid starting after the trajectory: the closure followed from the trajectory's start, where the
+ * model is built, to T0 in steps of at most the grid's (and at least DYN_APPROACH_STEPS of
+ * them), so that Newton stays on the assembly branch (loop3 started at 14 s from the reference
+ * configuration lands on another, singular one); 0 or an exit status naming the time. */
+static int dyn_approach(dyn_run *r)
+{
+    double a;
+    pkm_trajectory_span(r->tr, &a, NULL);
+    if (!(r->t0 > a)) return 0;
+    const double dt = (r->t1 - r->t0) / (r->n - 1);
+    const double m = fmin(DYN_APPROACH_MAX, fmax(DYN_APPROACH_STEPS, ceil((r->t0 - a) / dt)));
+    double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    for (int k = 1; k < (int)m; k++) { /* at k = 0 the pose is the model's own */
+        const double t = a + (r->t0 - a) * k / m;
+        pkm_status st = dyn_driven_at(r, t, q, qd, qdd, &ctx);
+        const int drive_failed = st != PKM_OK;
+        if (st == PKM_OK) st = pkm_mbs_kinematics(r->s, t, q, qd, qdd, &ctx);
+        if (st != PKM_OK) {
+            fprintf(stderr, "%s: error: t = %.9g s (on the way to --time's start): %s\n", CLI_PROG,
+                    t, ctx.msg);
+            return drive_failed ? cli_exit_status_of(st) : EXIT_COMPUTE;
+        }
+    }
+    return 0;
+}
+
 /* The column names (csv) or the table's heading. */
 static void dyn_header(const dyn_run *r, int csv)
 {
@@ -453,7 +489,7 @@ int cli_dynamics(int argc, char **argv)
     if ((rc = dyn_setup(&r, o.singular)) != 0 || (rc = dyn_validate(&r)) != 0 ||
         (o.output != NULL && ((rc = dyn_check_output(o.output)) != 0 || (rc = dyn_keep(&r)) != 0)))
         goto done;
-    rc = dyn_compute(&r, &o);
+    if ((rc = dyn_approach(&r)) == 0) rc = dyn_compute(&r, &o);
 done:
     dyn_free(&r);
     pkm_mbs_destroy(&r.s);

@@ -628,6 +628,10 @@ check "dynamics --friction coulomb-viscous" near "$(field "$row" 7)" 2.988086 1e
 lcsv=$("$bin" dynamics loop3 --time 0:1:2 --format csv)
 check "dynamics loop3 lists its cuts" test "$(grep -c -e '^0,C[123],revolute-cut,' <<<"$lcsv")" -eq 3
 expect 3 dynamics loop3 --time 0:16:17
+# A grid starting late: the closure is followed from the trajectory's start, so loop3 at 14 s is
+# on its branch (q1 = 0.25923 rad) and not on the singular one Newton finds from q = 0.
+row=$("$bin" dynamics loop3 --time 14:15:2 --format csv | grep '^14,1,')
+check "dynamics keeps the assembly branch to a late start" near "$(field "$row" 4)" 0.25923 2e-5
 lerr=$("$bin" dynamics loop3 --time 0:16:17 2>&1 >/dev/null)
 check "dynamics names the singular time" grep -q '^pkmflex: error: t = 1[56] s: ' <<<"$lerr"
 # Bad input, one line, exit 2, before any output: unknown trajectory, a time grid with N < 2,
