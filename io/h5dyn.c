@@ -15,8 +15,7 @@ const char *const pkm_dyn_series_columns[PKM_DYN_SERIES_COLUMNS] = {
 
 /* What each column holds, its dataset's `description`. */
 static const char *const column_text[PKM_DYN_SERIES_COLUMNS] = {
-    "the joint's (first) coordinate relative to its parent body, from the configuration the "
-    "model is built in: rad (revolute, helical), m (prismatic); 0 for cuts and clamped joints",
+    "the joint's first coordinate from the model's build pose: rad or m; cuts, clamped: 0",
     "its rate: rad/s or m/s",
     "its acceleration: rad/s^2 or m/s^2",
     "actuated joints: ideal + friction (N m or N); passive joints: 0",

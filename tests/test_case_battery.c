@@ -109,6 +109,9 @@ static void check_rigid(const pkm_case *c, const void *params)
         fr.model = (pkm_friction_model)law;
         assert_pkm_ok(pkm_friction_check(&fr, c->name, &ctx), &ctx);
     }
+    /* What a pose prescribes: the pose coordinates themselves, or at most PKM_POSE_MAX named
+     * coordinates of the model. */
+    if (c->drive != NULL) assert_in_range(c->ndriven, 1, PKM_POSE_MAX);
     assert_true(c->ntraj >= 1);
     double pose[PKM_POSE_MAX];
     for (int k = 0; k < c->ntraj; k++) {
