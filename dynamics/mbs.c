@@ -418,13 +418,18 @@ pkm_status pkm_mbs_set_driven(pkm_mbs *s, int n, const int *idx, pkm_ctx *ctx)
 {
     memset(s->is_driven, 0, (size_t)s->nq * sizeof(int));
     for (int i = 0; i < n; i++) {
-        if (idx[i] < 0 || idx[i] >= s->nq || s->is_driven[idx[i]])
+        if (idx[i] < 0 || idx[i] >= s->nq || s->is_driven[idx[i]]) {
+            const int bad = idx[i];
+            memset(s->is_driven, 0, (size_t)s->nq * sizeof(int));
+            for (int k = 0; k < s->nd; k++) /* the previous set stays */
+                s->is_driven[s->driven[k]] = 1;
             return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                            "driven coordinate %d: out of range (0 to %d) or repeated", idx[i],
+                            "driven coordinate %d: out of range (0 to %d) or repeated", bad,
                             s->nq - 1);
+        }
         s->is_driven[idx[i]] = 1;
     }
-    if (n > 0) memmove(s->driven, idx, (size_t)n * sizeof(int)); /* idx may be NULL for n = 0 */
+    if (n > 0) memmove(s->driven, idx, (size_t)n * sizeof(int));
     s->nd = n;
     return PKM_OK;
 }

@@ -37,11 +37,12 @@ typedef struct pkm_mbs pkm_mbs;
 
 /* Default singularity threshold: the kinematics stops with PKM_ERR_SINGULAR when the passive
  * Jacobian (made dimensionless: translation rows over the mechanism's size, translation
- * coordinates in units of it) has its smallest singular value below this times its largest,
- * i.e. when the passive rates would amplify the driven ones more than 200-fold. At a dead point
- * (a fold of the closure) the smallest singular value falls like the square root of the
- * distance, so the threshold stops a drive some way before it: the three-loop chain of Guo et
- * al. 2024 at crank 1.576 rad, its dead point being near 1.579 rad. */
+ * coordinates in units of it) has its smallest singular value below this times its largest (a
+ * condition number above 200). At a dead point (a fold of the closure) the smallest singular
+ * value falls like the square root of the distance, so the threshold stops a drive some way
+ * before it: the three-loop chain of Guo et al. 2024 at crank 1.572 rad, its dead point being
+ * near 1.579 rad. A long chain of loops is ill-conditioned without any dead point (the ladder of
+ * bench/dyn_bench.c passes this threshold near 100 loops): give it a smaller threshold. */
 #define PKM_DYN_SINGULAR 5e-3
 
 /* Rank of a constraint Jacobian: singular values below this times the largest are zero (planar
