@@ -164,6 +164,12 @@ static pkm_status spline_solve(pkm_trajectory *tr, double *work, pkm_ctx *ctx)
         double *M = tr->ypp + (size_t)j * m;
         M[0] = ((h0 + h1) * M[1] - h0 * M[2]) / h1;
         M[m - 1] = ((ha + hb) * M[m - 2] - hb * M[m - 3]) / ha;
+        for (int i = 0; i < m; i++)
+            if (!isfinite(M[i]))
+                return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                                "trajectory: coordinate %d: the spline's second derivative at "
+                                "sample %d overflows (samples too close in time or too large)",
+                                j + 1, i + 1);
     }
     return PKM_OK;
 }

@@ -18,7 +18,7 @@ typedef struct rotor {
     pkm_friction f;
     double eps; /* > 0: the regularised law */
     /* the monitor's record */
-    double t_stick_first, t_stick_last, e_max_drop;
+    double t_stick_first, t_stick_last;
     int sticks, in_stick, calls;
     double t_watch;                  /* stick intervals counted after this time */
     double w_min, w_max, w_dev_late; /* after t_watch; max |w - V| over the last second */

@@ -107,6 +107,11 @@ static void test_spline_refused(void **state)
     assert_non_null(strstr(ctx.msg, "sample 4"));
     assert_null(tr);
     pkm_ctx_clear(&ctx);
+    const double even[4] = {0.0, 1.0, 2.0, 3.0}, big[4] = {1.7e308, -1.7e308, 1.7e308, 0.0};
+    assert_int_equal(pkm_trajectory_create_spline(1, 4, even, big, &tr, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "overflows"));
+    assert_null(tr);
+    pkm_ctx_clear(&ctx);
     /* inside the span: fine, up to the ends; outside: refused naming t and the span */
     assert_pkm_ok(pkm_trajectory_create_spline(1, 4, (const double[]){0, 1, 2, 3}, q, &tr, &ctx),
                   &ctx);
