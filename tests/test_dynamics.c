@@ -33,9 +33,13 @@ static void tree5_at(pkm_mbs *s, double t, pkm_joint_result res[5])
     assert_int_equal(pkm_mbs_inverse(s, NULL, res, &ctx), PKM_OK);
 }
 
+/* Largest difference from a 6-decimal reference seen by near6 (printed by the tests). */
+static double worst6;
+
 /* The reference table is printed to 6 decimals. */
 static void near6(double got, double want)
 {
+    worst6 = fmax(worst6, fabs(got - want));
     if (fabs(got - want) > 5.01e-7 + 1e-9 * fabs(want)) {
         printf("got %.9f want %.6f\n", got, want);
         fail();
@@ -74,6 +78,7 @@ static void test_tree5_table(void **state)
         for (int j = 0; j < 5; j++) /* 9.8 times the subtree's mass, exactly */
             assert_true(fabs(res[j].f_axial - axial[j]) < 1e-12 * axial[j]);
     }
+    printf("tree5 table: largest difference %.2e (the table's rounding: 5e-7)\n", worst6);
     pkm_mbs_destroy(&s);
     pkm_model_destroy(&m);
 }
@@ -447,6 +452,88 @@ static void test_loop3_friction(void **state)
     pkm_model_destroy(&m);
 }
 
+/* Solve the n x n system A x = b (row-major, n <= 4) by Gaussian elimination with pivoting. */
+static void solve_small(int n, double *A, double *b)
+{
+    for (int c = 0; c < n; c++) {
+        int p = c;
+        for (int r = c + 1; r < n; r++)
+            if (fabs(A[r * n + c]) > fabs(A[p * n + c])) p = r;
+        for (int k = 0; k < n; k++) {
+            const double t = A[c * n + k];
+            A[c * n + k] = A[p * n + k];
+            A[p * n + k] = t;
+        }
+        const double t = b[c];
+        b[c] = b[p];
+        b[p] = t;
+        for (int r = c + 1; r < n; r++) {
+            const double f = A[r * n + c] / A[c * n + c];
+            for (int k = c; k < n; k++)
+                A[r * n + k] -= f * A[c * n + k];
+            b[r] -= f * b[c];
+        }
+    }
+    for (int r = n - 1; r >= 0; r--) {
+        for (int k = r + 1; k < n; k++)
+            b[r] -= A[r * n + k] * b[k];
+        b[r] /= A[r * n + r];
+    }
+}
+
+/* The paper's sequential solution of loop3 (Guo et al. 2024, eqs. 62-65): subsystem III (joints
+ * 1 ... 4) gives the in-plane forces of C2 and C3, then II (1', 2') those of C1, then I (1'')
+ * the drive; the same as the monolithic minimum-norm solve (seed notes' V10). */
+static void test_loop3_sequential(void **state)
+{
+    (void)state;
+    pkm_model *m = NULL;
+    pkm_mbs *s = loop3_system(&m);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    double M[49], h[7], C[15 * 7], g[7];
+    int c[7];
+    for (int j = 0; j < 7; j++)
+        pkm_mbs_joint_coords(s, j, &c[j]);
+    for (int step = 0; step <= 140; step += 35) {
+        pkm_joint_result res[10];
+        for (int k = (step ? step - 34 : 0); k <= step; k++)
+            assert_int_equal(loop3_at(s, 0.1 * k, res, &ctx), PKM_OK);
+        pkm_mbs_mass_matrix(s, M, h);
+        pkm_mbs_constraints(s, C, NULL);
+        for (int i = 0; i < 7; i++) {
+            g[i] = h[i];
+            for (int k = 0; k < 7; k++)
+                g[i] += M[i * 7 + k] * pkm_mbs_qdd(s)[k];
+        }
+        /* Rows 5 r + 0, 1 are cut r's in-plane forces (C1, C2, C3 = cuts 0, 1, 2). */
+        static const int rows3[4] = {5, 6, 10, 11}, rows2[2] = {0, 1};
+        double A[16], b[4], A2[4], b2[2];
+        for (int e = 0; e < 4; e++) {
+            b[e] = g[c[e]];
+            for (int u = 0; u < 4; u++)
+                A[e * 4 + u] = C[rows3[u] * 7 + c[e]];
+        }
+        solve_small(4, A, b); /* lambda of C2 (x, y), C3 (x, y) */
+        for (int e = 0; e < 2; e++) {
+            b2[e] = g[c[4 + e]] - C[5 * 7 + c[4 + e]] * b[0] - C[6 * 7 + c[4 + e]] * b[1];
+            for (int u = 0; u < 2; u++)
+                A2[e * 2 + u] = C[rows2[u] * 7 + c[4 + e]];
+        }
+        solve_small(2, A2, b2); /* lambda of C1 */
+        const double tau = g[c[6]] - C[0 * 7 + c[6]] * b2[0] - C[1 * 7 + c[6]] * b2[1];
+        const double F1 = hypot(b2[0], b2[1]), F2 = hypot(b[0], b[1]), F3 = hypot(b[2], b[3]);
+        printf("t %5.1f sequential |F1| %.10f |F2| %.10f |F3| %.10f tau %.10f\n", 0.1 * step, F1,
+               F2, F3, tau);
+        assert_true(fabs(F1 - res[7].f_radial) < 1e-10 * F1);
+        assert_true(fabs(F2 - res[8].f_radial) < 1e-10 * F2);
+        assert_true(fabs(F3 - res[9].f_radial) < 1e-10 * F3);
+        assert_true(fabs(tau - res[6].drive) < 1e-10 * fabs(tau));
+    }
+    pkm_mbs_destroy(&s);
+    pkm_model_destroy(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -454,7 +541,7 @@ int main(void)
         cmocka_unit_test(test_loop3_angles),     cmocka_unit_test(test_loop3_forces),
         cmocka_unit_test(test_loop3_dead_point), cmocka_unit_test(test_tree5_power),
         cmocka_unit_test(test_loop3_power),      cmocka_unit_test(test_tree5_friction),
-        cmocka_unit_test(test_loop3_friction),
+        cmocka_unit_test(test_loop3_friction),   cmocka_unit_test(test_loop3_sequential),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
