@@ -11,6 +11,19 @@
  * sqrt(2e-9) = 4.5e-5 rad there, is still computed to about 1e-7 relative. */
 #define PKM_NAVARO_REACH_RTOL 1e-9
 
+/* The 5-PSS/UPU's slider rate is e.(a') / e.d with e the link and d its rail: a link within
+ * asin(1e-6) of normal to its rail amplifies the platform's rates a million-fold, reported as a
+ * singular pose rather than returned. */
+#define PKM_PSS5UPU_RAIL_COS_MIN 1e-6
+
+/* The drive functions of navaro and pss5upu (pkm_case.drive). */
+pkm_status pkm_navaro_case_drive(const void *params, const double *pose, const double *dpose,
+                                 const double *ddpose, double *q, double *qd, double *qdd,
+                                 pkm_ctx *ctx);
+pkm_status pkm_pss5upu_case_drive(const void *params, const double *pose, const double *dpose,
+                                  const double *ddpose, double *q, double *qd, double *qdd,
+                                  pkm_ctx *ctx);
+
 /* The built-in cases, listed by cases/registry.c. */
 
 /* The pose dimension n of a case's definition (.npose = PKM_CASE_NPOSE(3)): a case declaring more
@@ -20,11 +33,72 @@
 
 extern const pkm_case pkm_navaro_case;
 extern const pkm_case pkm_pss5upu_case;
+extern const pkm_case pkm_tree5_case;
+extern const pkm_case pkm_loop3_case;
+
+/* Table entries shared by the cases (include/pkm/cases.h). A vector: three entries key.x,
+ * key.y, key.z. */
+#define PKM_CASE_VEC3(type, key, field, unit, range, help)                                         \
+    PKM_PARAM_DOUBLE(type, key ".x", field[0], unit, range, help ", x"),                           \
+        PKM_PARAM_DOUBLE(type, key ".y", field[1], unit, range, help ", y"),                       \
+        PKM_PARAM_DOUBLE(type, key ".z", field[2], unit, range, help ", z")
+
+/* A pkm_case_link: key.mass, key.com.{x,y,z}, key.{Jxx,Jyy,Jzz}. */
+#define PKM_CASE_LINK(type, key, field, help)                                                      \
+    PKM_PARAM_DOUBLE(type, key ".mass", field.mass, "kg", pkm_range_mass, help ": mass"),          \
+        PKM_CASE_VEC3(type, key ".com", field.com, "m", pkm_range_position,                        \
+                      help ": centre of mass from its joint"),                                     \
+        PKM_PARAM_DOUBLE(type, key ".Jxx", field.inertia[0], "kg m^2", pkm_range_inertia,          \
+                         help ": moment about x through the centre of mass"),                      \
+        PKM_PARAM_DOUBLE(type, key ".Jyy", field.inertia[1], "kg m^2", pkm_range_inertia,          \
+                         help ": moment about y"),                                                 \
+        PKM_PARAM_DOUBLE(type, key ".Jzz", field.inertia[2], "kg m^2", pkm_range_inertia,          \
+                         help ": moment about z")
+
+/* The case's pkm_case_dynamics, field `dynamics`: gravity.{x,y,z} and friction.*; kv_unit and
+ * v_unit are those of the case's actuated joints (revolute: "N m s/rad", "rad/s"; prismatic:
+ * "N s/m", "m/s"). */
+#define PKM_CASE_DYNAMICS(type, kv_unit, v_unit)                                                   \
+    PKM_CASE_VEC3(type, "gravity", dynamics.gravity, "m/s^2", pkm_range_acceleration, "gravity"),  \
+        PKM_PARAM_ENUM(type, "friction.model", dynamics.friction_model, pkm_case_friction_models,  \
+                       "joint friction: none, coulomb-viscous or stribeck"),                       \
+        PKM_PARAM_DOUBLE(type, "friction.kc", dynamics.kc, "", pkm_range_friction,                 \
+                         "Coulomb coefficient"),                                                   \
+        PKM_PARAM_DOUBLE(type, "friction.kv", dynamics.kv, kv_unit, pkm_range_viscous,             \
+                         "viscous coefficient"),                                                   \
+        PKM_PARAM_DOUBLE(type, "friction.ks", dynamics.ks, "", pkm_range_friction,                 \
+                         "static coefficient (Stribeck)"),                                         \
+        PKM_PARAM_DOUBLE(type, "friction.vs", dynamics.vs, v_unit, pkm_range_velocity,             \
+                         "Stribeck velocity"),                                                     \
+        PKM_PARAM_DOUBLE(type, "friction.delta", dynamics.delta, "", pkm_range_exponent,           \
+                         "Stribeck exponent"),                                                     \
+        PKM_PARAM_DOUBLE(type, "friction.rp", dynamics.rp, "m", pkm_range_length, "pin radius"),   \
+        PKM_PARAM_DOUBLE(type, "friction.rn", dynamics.rn, "m", pkm_range_length,                  \
+                         "axial friction arm"),                                                    \
+        PKM_PARAM_DOUBLE(type, "friction.rb", dynamics.rb, "m", pkm_range_length, "bending arm"),  \
+        PKM_PARAM_ENUM(type, "friction.joints", dynamics.friction_joints,                          \
+                       pkm_case_friction_joint_choices, "joints with friction: all or actuated")
+
+/* The links of Guo et al. 2024's planar examples (cases/links.c): link l as a rigid body whose
+ * joint origin is at `origin`, turned by `angle` about z from the reference configuration (its
+ * centre of mass and inertia turn with it). */
+pkm_status pkm_case_add_link(pkm_model *m, const char *name, const double origin[3], double angle,
+                             const pkm_case_link *l, int *id, pkm_ctx *ctx);
+
+/* A revolute joint about z between bodies a and b at point (cut, actuated: pkm_joint_desc). */
+pkm_status pkm_case_add_revolute_z(pkm_model *m, const char *name, int a, int b,
+                                   const double point[3], int cut, int actuated, pkm_ctx *ctx);
+
+/* The choices of friction.model and friction.joints (cases/registry.c). */
+extern const pkm_param_choice pkm_case_friction_models[];
+extern const pkm_param_choice pkm_case_friction_joint_choices[];
 
 /* cases/navaro.yaml, embedded at build time (cmake/PkmEmbed.cmake), NUL-terminated. */
 extern const unsigned char pkm_navaro_yaml[];
 
-/* cases/pss5upu.yaml, likewise. */
+/* cases/pss5upu.yaml, tree5.yaml, loop3.yaml, likewise. */
 extern const unsigned char pkm_pss5upu_yaml[];
+extern const unsigned char pkm_tree5_yaml[];
+extern const unsigned char pkm_loop3_yaml[];
 
 #endif

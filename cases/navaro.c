@@ -81,8 +81,9 @@ static pkm_status add_links(pkm_model *m, const pkm_navaro_params *p, double q[5
     return rc;
 }
 
-pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pkm_model **out,
-                            pkm_ctx *ctx)
+/* The mechanism; rigid: the joints at A_i revolute, the one of p->drive actuated. */
+static pkm_status navaro_build_model(const pkm_navaro_params *p, const double pose[3], int rigid,
+                                     pkm_model **out, pkm_ctx *ctx)
 {
     *out = NULL;
     if (p->elements_per_link < 1)
@@ -114,17 +115,24 @@ pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pk
         const char *tag[7] = {"A1", "A2", "B", "C", "D", "E", "P"};
         for (int k = 0; k < 7; k++)
             snprintf(nm[k], sizeof(nm[k]), "%s%d", tag[k], i + 1);
+        /* At A_i the motor drives link 1i or 2i through its clutch (sec. 5); the modes are
+         * computed with both clutches locked. */
+        const pkm_joint_type at_a = rigid ? PKM_JOINT_REVOLUTE : PKM_JOINT_CLAMPED;
         const pkm_joint_desc js[7] = {
             {.name = nm[0],
-             .type = PKM_JOINT_CLAMPED,
+             .type = at_a,
              .body_a = PKM_GROUND,
              .body_b = link[i][0],
-             .point = {q[0][0], q[0][1], 0}},
+             .point = {q[0][0], q[0][1], 0},
+             .axis = {0, 0, 1},
+             .actuated = rigid && p->drive == PKM_NAVARO_DRIVE_LINK1},
             {.name = nm[1],
-             .type = PKM_JOINT_CLAMPED,
+             .type = at_a,
              .body_a = PKM_GROUND,
              .body_b = link[i][1],
-             .point = {q[0][0], q[0][1], 0}},
+             .point = {q[0][0], q[0][1], 0},
+             .axis = {0, 0, 1},
+             .actuated = rigid && p->drive == PKM_NAVARO_DRIVE_LINK2},
             {.name = nm[2],
              .type = PKM_JOINT_REVOLUTE,
              .body_a = link[i][1],
@@ -168,9 +176,23 @@ pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pk
     return PKM_OK;
 }
 
+pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pkm_model **out,
+                            pkm_ctx *ctx)
+{
+    return navaro_build_model(p, pose, 0, out, ctx);
+}
+
+pkm_status pkm_navaro_build_rigid(const pkm_navaro_params *p, const double pose[3], pkm_model **out,
+                                  pkm_ctx *ctx)
+{
+    return navaro_build_model(p, pose, 1, out, ctx);
+}
+
 /* The parameter table: every number of the model; the values are in cases/navaro.yaml. */
 static const pkm_param_choice navaro_mass[] = {
     {"rotary", PKM_FEM_ROTARY_INERTIA}, {"translational", 0}, {NULL, 0}};
+static const pkm_param_choice navaro_drive[] = {
+    {"link1", PKM_NAVARO_DRIVE_LINK1}, {"link2", PKM_NAVARO_DRIVE_LINK2}, {NULL, 0}};
 
 #define NAVARO_D(key, field, unit, range, help)                                                    \
     PKM_PARAM_DOUBLE(pkm_navaro_params, key, field, unit, range, help)
@@ -201,6 +223,10 @@ static const pkm_param_desc navaro_params[] = {
                   "beam elements per link (link 4 gets twice as many)"),
     PKM_PARAM_ENUM(pkm_navaro_params, "mass", mass_flags, navaro_mass,
                    "beam mass: rotary (with section rotary inertia) or translational"),
+    PKM_PARAM_ENUM(pkm_navaro_params, "drive", drive, navaro_drive,
+                   "rigid-body model: the link the motor at A_i drives, link1 (A_iD_i) or link2 "
+                   "(A_iB_i)"),
+    PKM_CASE_DYNAMICS(pkm_navaro_params, "N m s/rad", "rad/s"),
 };
 #undef NAVARO_D
 
@@ -226,9 +252,49 @@ static void navaro_symmetry(const double *pose, double *image)
     image[2] = pose[2];
 }
 
+static pkm_status navaro_build_rigid(const void *params, const double *pose, pkm_model **out,
+                                     pkm_ctx *ctx)
+{
+    *out = NULL;
+    const pkm_status rc = pkm_case_params_check(&pkm_navaro_case, params, ctx);
+    return rc != PKM_OK ? rc : pkm_navaro_build_rigid(params, pose, out, ctx);
+}
+
 static const char *const navaro_names[3] = {"x", "y", "theta"};
 static const char *const navaro_units[3] = {"m", "m", "rad"};
 static const double navaro_home[3] = {0.0, 0.0, 0.0};
+
+/* The platform's floating coordinates of the rigid-body model are the pose itself (the model is
+ * built at home, the platform's origin at P): x, y and the turn about z. */
+static const char *const navaro_driven[3] = {"platform.x", "platform.y", "platform.rz"};
+
+pkm_status pkm_navaro_case_drive(const void *params, const double *pose, const double *dpose,
+                                 const double *ddpose, double *q, double *qd, double *qdd,
+                                 pkm_ctx *ctx)
+{
+    double pts[5][3];
+    for (int i = 0; i < 3; i++) {
+        const pkm_status rc = pkm_navaro_leg_points(params, pose, i, pts, ctx);
+        if (rc != PKM_OK) return rc;
+    }
+    for (int k = 0; k < 3; k++) {
+        q[k] = pose[k];
+        qd[k] = dpose[k];
+        qdd[k] = ddpose[k];
+    }
+    return PKM_OK;
+}
+
+/* A point-to-point motion of the platform (Germain et al. 2015 run none): rest to rest by a
+ * quintic from the home pose to x = 40 mm, y = 20 mm, theta = -0.1 rad in 1 s, held for 0.5 s.
+ * Every leg reaches every pose of the path: |A_iE_i| stays between 0.294 and 0.370 m, inside the
+ * leg's span (0, 0.42) m (0.35 m at home); tests/test_case_battery.c builds the model along it. */
+static const pkm_traj_coord navaro_p2p[3] = {{PKM_TRAJ_QUINTIC, {0.0, 0.040, 1.0, 0.0}},
+                                             {PKM_TRAJ_QUINTIC, {0.0, 0.020, 1.0, 0.0}},
+                                             {PKM_TRAJ_QUINTIC, {0.0, -0.1, 1.0, 0.0}}};
+static const pkm_traj_desc navaro_traj[] = {
+    {"p2p", "platform rest to rest from home to (40 mm, 20 mm, -0.1 rad) in 1 s, quintic", 1.5,
+     navaro_p2p}};
 
 const pkm_case pkm_navaro_case = {
     .name = "navaro",
@@ -245,4 +311,12 @@ const pkm_case pkm_navaro_case = {
     .formulation = PKM_FORM_TREE,
     .build = navaro_build,
     .symmetry = navaro_symmetry,
+    .analyses = PKM_CASE_MODAL | PKM_CASE_DYNAMICS,
+    .build_rigid = navaro_build_rigid,
+    .dynamics_offset = offsetof(pkm_navaro_params, dynamics),
+    .ndriven = 3,
+    .driven_names = navaro_driven,
+    .drive = pkm_navaro_case_drive,
+    .ntraj = (int)(sizeof(navaro_traj) / sizeof(navaro_traj[0])),
+    .traj = navaro_traj,
 };

@@ -265,7 +265,8 @@ static pkm_status add_leg_bodies(pkm_model *m, const pkm_pss5upu_params *p,
  * ground and the screw through the nut: the motor clamp and the far bearing then close loops on
  * the screw's end elements, one each. */
 static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
-                            const pkm_pss5upu_geometry *g, int i, int platform, pkm_ctx *ctx)
+                            const pkm_pss5upu_geometry *g, int i, int platform, int rigid,
+                            pkm_ctx *ctx)
 {
     const double *B = g->base[i], *d = g->rail[i], *b = g->slider[i], *a = g->platform_joint[i];
     const double t[3] = {-sin(p->base_angle[i]), cos(p->base_angle[i]), 0.0};
@@ -277,15 +278,20 @@ static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
     pkm_status rc = add_leg_bodies(m, p, g, i, E, t, &lb, ctx);
     if (rc != PKM_OK) return rc;
     const int screw = lb.screw, slider = lb.slider, link = lb.link, support = lb.support;
-    char jn[6][24];
-    const char *tag[6] = {"rail", "nut", "motor", "bearing slide", "bearing", "b"};
-    for (int k = 0; k < 6; k++)
+    char jn[7][24];
+    const char *tag[7] = {"rail", "nut", "motor", "bearing slide", "bearing", "b", "a"};
+    for (int k = 0; k < 7; k++)
         snprintf(jn[k], sizeof(jn[k]), "%s %d", tag[k], i + 1);
     pkm_joint_desc js[8];
     int nj = 0;
     memset(js, 0, sizeof(js));
-    js[nj] = (pkm_joint_desc){
-        .name = jn[0], .type = PKM_JOINT_PRISMATIC, .body_a = PKM_GROUND, .body_b = slider};
+    /* The rail's prismatic joint is the drive (sec. 2: "the power input is the moving pair of
+     * five PSS joint branches"). */
+    js[nj] = (pkm_joint_desc){.name = jn[0],
+                              .type = PKM_JOINT_PRISMATIC,
+                              .body_a = PKM_GROUND,
+                              .body_b = slider,
+                              .actuated = 1};
     memcpy(js[nj].point, b, sizeof(js[nj].point));
     memcpy(js[nj++].axis, d, sizeof(js[0].axis));
     /* The nut: the slider moves lead/(2 pi) along the screw per radian the screw turns relative
@@ -297,8 +303,14 @@ static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
                               .pitch = p->screw_lead};
     memcpy(js[nj].point, b, sizeof(js[nj].point));
     memcpy(js[nj++].axis, d, sizeof(js[0].axis));
-    js[nj] = (pkm_joint_desc){
-        .name = jn[2], .type = PKM_JOINT_CLAMPED, .body_a = PKM_GROUND, .body_b = screw, .cut = 1};
+    /* The motor end: locked for the modes; turning freely about the screw in the rigid-body
+     * model, where the slider's travel turns the screw through the nut. */
+    js[nj] = (pkm_joint_desc){.name = jn[2],
+                              .type = rigid ? PKM_JOINT_REVOLUTE : PKM_JOINT_CLAMPED,
+                              .body_a = PKM_GROUND,
+                              .body_b = screw,
+                              .cut = 1};
+    memcpy(js[nj].axis, d, sizeof(js[0].axis));
     memcpy(js[nj++].point, B, sizeof(js[0].point));
     if (support >= 0) {
         js[nj] = (pkm_joint_desc){
@@ -311,10 +323,13 @@ static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
     }
     /* Slider end of the link: spherical (paper); in the spherical variant a universal joint
      * with both axes across the link, which is the spherical joint without the link's idle
-     * spin about its own axis. */
+     * spin about its own axis. The rigid-body model has the spherical variant's joints: the
+     * paper's link welded to a rigid platform would keep b_i, a point of the platform, on rail
+     * i, ten conditions on the platform's six coordinates, which no motion of eq. 40 meets. */
+    const int welded = !rigid && p->variant == PKM_PSS5UPU_PAPER;
     js[nj] = (pkm_joint_desc){.name = jn[5], .body_a = slider, .body_b = link};
     memcpy(js[nj].point, b, sizeof(js[nj].point));
-    if (p->variant == PKM_PSS5UPU_PAPER) {
+    if (welded) {
         js[nj].type = PKM_JOINT_SPHERICAL;
     } else {
         double w1[3], w2[3], uu[3] = {u[0], u[1], u[2]};
@@ -330,10 +345,8 @@ static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
     nj++;
     /* Platform end: welded in the paper (eq. 25: the rotations at a_i are the platform's),
      * spherical in the spherical variant. */
-    snprintf(jn[5], sizeof(jn[5]), "a %d", i + 1);
-    js[nj] = (pkm_joint_desc){.name = jn[5],
-                              .type = (p->variant == PKM_PSS5UPU_PAPER) ? PKM_JOINT_CLAMPED
-                                                                        : PKM_JOINT_SPHERICAL,
+    js[nj] = (pkm_joint_desc){.name = jn[6],
+                              .type = welded ? PKM_JOINT_CLAMPED : PKM_JOINT_SPHERICAL,
                               .body_a = link,
                               .body_b = platform};
     memcpy(js[nj++].point, a, sizeof(js[0].point));
@@ -382,8 +395,8 @@ static pkm_status build_upu(pkm_model *m, const pkm_pss5upu_params *p,
     return rc;
 }
 
-pkm_status pkm_pss5upu_build(const pkm_pss5upu_params *p, const double pose[5], pkm_model **out,
-                             pkm_ctx *ctx)
+static pkm_status pss_build_model(const pkm_pss5upu_params *p, const double pose[5], int rigid,
+                                  pkm_model **out, pkm_ctx *ctx)
 {
     *out = NULL;
     pkm_status rc = check_params(p, ctx);
@@ -404,7 +417,7 @@ pkm_status pkm_pss5upu_build(const pkm_pss5upu_params *p, const double pose[5], 
     rc = pkm_model_add_rigid(m, &pd, &platform, ctx);
     if (rc == PKM_OK) rc = pkm_model_set_platform(m, platform, ctx);
     for (int i = 0; i < PKM_PSS5UPU_LEGS && rc == PKM_OK; i++)
-        rc = build_leg(m, p, &g, i, platform, ctx);
+        rc = build_leg(m, p, &g, i, platform, rigid, ctx);
     if (rc == PKM_OK && p->upu != PKM_PSS5UPU_UPU_NONE) rc = build_upu(m, p, &g, platform, ctx);
     if (rc != PKM_OK) {
         pkm_model_destroy(&m);
@@ -412,6 +425,18 @@ pkm_status pkm_pss5upu_build(const pkm_pss5upu_params *p, const double pose[5], 
     }
     *out = m;
     return PKM_OK;
+}
+
+pkm_status pkm_pss5upu_build(const pkm_pss5upu_params *p, const double pose[5], pkm_model **out,
+                             pkm_ctx *ctx)
+{
+    return pss_build_model(p, pose, 0, out, ctx);
+}
+
+pkm_status pkm_pss5upu_build_rigid(const pkm_pss5upu_params *p, const double pose[5],
+                                   pkm_model **out, pkm_ctx *ctx)
+{
+    return pss_build_model(p, pose, 1, out, ctx);
 }
 
 /* The parameter table: every number of the model; the values are in cases/pss5upu.yaml. */
@@ -503,6 +528,7 @@ static const pkm_param_desc pss_params[] = {
           "translational"),
     PSS_E("variant", variant, pss_variant, "link joints: paper (welded at a_i) or spherical"),
     PSS_E("upu", upu, pss_upu, "central chain: none, rigid (P passive) or locked"),
+    PKM_CASE_DYNAMICS(pkm_pss5upu_params, "N s/m", "m/s"),
 };
 #undef PSS_D
 #undef PSS_I
@@ -529,9 +555,35 @@ static void pss_symmetry(const double *pose, double *image)
     image[4] = pose[4];
 }
 
+static pkm_status pss_build_rigid(const void *params, const double *pose, pkm_model **out,
+                                  pkm_ctx *ctx)
+{
+    *out = NULL;
+    const pkm_status rc = pkm_case_params_check(&pkm_pss5upu_case, params, ctx);
+    return rc != PKM_OK ? rc : pkm_pss5upu_build_rigid(params, pose, out, ctx);
+}
+
 static const char *const pss_names[5] = {"x", "y", "z", "alpha", "beta"};
 static const char *const pss_units[5] = {"m", "m", "m", "rad", "rad"};
 static const double pss_home[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+
+/* Li et al. 2020, eq. 40: x = y = 10 sin(0.4 pi t) mm, z = 0, alpha = beta = 7.5 sin(0.4 pi t)
+ * deg, i.e. 0.2 Hz sines of 0.010 m on x and y and 7.5 deg = 0.130899693899575 rad on alpha and
+ * beta, z held at the home height; two periods. */
+#define PSS_EQ40_F   0.2
+#define PSS_EQ40_ROT (7.5 * PKM_PI / 180.0)
+static const pkm_traj_coord pss_eq40[5] = {{PKM_TRAJ_SINE, {0.0, 0.010, PSS_EQ40_F, 0.0}},
+                                           {PKM_TRAJ_SINE, {0.0, 0.010, PSS_EQ40_F, 0.0}},
+                                           {PKM_TRAJ_POLY2, {0.0, 0.0, 0.0, 0.0}},
+                                           {PKM_TRAJ_SINE, {0.0, PSS_EQ40_ROT, PSS_EQ40_F, 0.0}},
+                                           {PKM_TRAJ_SINE, {0.0, PSS_EQ40_ROT, PSS_EQ40_F, 0.0}}};
+static const char *const pss_driven[PKM_PSS5UPU_LEGS] = {"rail 1", "rail 2", "rail 3", "rail 4",
+                                                         "rail 5"};
+static const pkm_traj_desc pss_traj[] = {
+    {"eq40",
+     "Li et al. 2020, eq. 40: x = y = 10 sin(0.4 pi t) mm, alpha = beta = 7.5 sin(0.4 pi t) "
+     "deg, z = 0",
+     10.0, pss_eq40}};
 
 /* Nodal: the virtual tree cannot close the UPU's loop of rigid bodies, nor assemble quintic
  * beams. */
@@ -551,4 +603,12 @@ const pkm_case pkm_pss5upu_case = {
     .formulation = PKM_FORM_NODAL,
     .build = pss_build,
     .symmetry = pss_symmetry,
+    .analyses = PKM_CASE_MODAL | PKM_CASE_DYNAMICS,
+    .build_rigid = pss_build_rigid,
+    .dynamics_offset = offsetof(pkm_pss5upu_params, dynamics),
+    .ndriven = PKM_PSS5UPU_LEGS,
+    .driven_names = pss_driven,
+    .drive = pkm_pss5upu_case_drive,
+    .ntraj = (int)(sizeof(pss_traj) / sizeof(pss_traj[0])),
+    .traj = pss_traj,
 };

@@ -9,7 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const pkm_case *const case_list[] = {&pkm_navaro_case, &pkm_pss5upu_case, NULL};
+static const pkm_case *const case_list[] = {&pkm_navaro_case, &pkm_pss5upu_case, &pkm_tree5_case,
+                                            &pkm_loop3_case, NULL};
+
+const pkm_param_choice pkm_case_friction_models[] = {
+    {"none", PKM_FRICTION_NONE},
+    {"coulomb-viscous", PKM_FRICTION_COULOMB_VISCOUS},
+    {"stribeck", PKM_FRICTION_STRIBECK},
+    {NULL, 0}};
+const pkm_param_choice pkm_case_friction_joint_choices[] = {
+    {"all", PKM_CASE_FRICTION_ALL}, {"actuated", PKM_CASE_FRICTION_ACTUATED}, {NULL, 0}};
 
 const pkm_case *const *pkm_case_list(void)
 {
@@ -20,6 +29,40 @@ const pkm_case *pkm_case_find(const char *name)
 {
     for (int i = 0; name != NULL && case_list[i] != NULL; i++)
         if (strcmp(case_list[i]->name, name) == 0) return case_list[i];
+    return NULL;
+}
+
+const pkm_case_dynamics *pkm_case_dynamics_of(const pkm_case *c, const void *params)
+{
+    return (const pkm_case_dynamics *)(const void *)((const char *)params + c->dynamics_offset);
+}
+
+pkm_friction pkm_case_friction(const pkm_case_dynamics *d)
+{
+    const pkm_friction f = {.model = (pkm_friction_model)d->friction_model,
+                            .kc = d->kc,
+                            .kv = d->kv,
+                            .ks = d->ks,
+                            .vs = d->vs,
+                            .delta = d->delta,
+                            .rp = d->rp,
+                            .rn = d->rn,
+                            .rb = d->rb};
+    return f;
+}
+
+int pkm_case_joint_has_friction(const pkm_case_dynamics *d, const pkm_joint *j)
+{
+    if (j->type != PKM_JOINT_REVOLUTE && j->type != PKM_JOINT_PRISMATIC &&
+        j->type != PKM_JOINT_HELICAL)
+        return 0;
+    return d->friction_joints == PKM_CASE_FRICTION_ALL || j->actuated;
+}
+
+const pkm_traj_desc *pkm_case_traj_find(const pkm_case *c, const char *name)
+{
+    for (int i = 0; name != NULL && i < c->ntraj; i++)
+        if (strcmp(c->traj[i].name, name) == 0) return &c->traj[i];
     return NULL;
 }
 

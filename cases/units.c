@@ -29,6 +29,11 @@ static const struct {
     {"rad", "an angle"},
     {"N/m", "a stiffness"},
     {"N m/rad", "a rotational stiffness"},
+    {"m/s^2", "an acceleration"},
+    {"m/s", "a velocity"},
+    {"rad/s", "an angular velocity"},
+    {"N s/m", "a viscous damping coefficient"},
+    {"N m s/rad", "a rotational viscous damping coefficient"},
     {"", "a pure number"},
 };
 
@@ -67,6 +72,14 @@ static const struct {
     {"N/mm", "N/m", 3, 1.0},
     {"N m/rad", "N m/rad", 0, 1.0},
     {"N m/deg", "N m/rad", 0, 180.0 / PKM_PI},
+    {"m/s^2", "m/s^2", 0, 1.0},
+    {"mm/s^2", "m/s^2", -3, 1.0},
+    {"m/s", "m/s", 0, 1.0},
+    {"mm/s", "m/s", -3, 1.0},
+    {"rad/s", "rad/s", 0, 1.0},
+    {"deg/s", "rad/s", 0, PKM_PI / 180.0},
+    {"N s/m", "N s/m", 0, 1.0},
+    {"N m s/rad", "N m s/rad", 0, 1.0},
 };
 
 /* The ranges of the parameter tables (include/pkm/cases.h). Each is what a robot, or a limit
@@ -88,6 +101,15 @@ const pkm_param_range pkm_range_angle = {-4.0 * PKM_PI, 4.0 * PKM_PI, "two turns
  * leaves no correct digit of a double, and ARPACK converged nothing after 148 s. */
 const pkm_param_range pkm_range_elements = {
     1, 4096, "beyond 4096 K's condition (L/h)^4 = 2.8e14 leaves no digit in double precision"};
+
+/* The rigid-body data (Guo et al. 2024, Tables 2 and 3, and the friction laws of its eqs. 40-42
+ * and 52). */
+const pkm_param_range pkm_range_position = {-1e3, 1e3, "a kilometre either way"};
+const pkm_param_range pkm_range_acceleration = {-1e4, 1e4, "a thousand g either way"};
+const pkm_param_range pkm_range_friction = {0.0, 10.0, "frictionless to ten times the load"};
+const pkm_param_range pkm_range_viscous = {0.0, 1e6, "none to a million N m s/rad (N s/m)"};
+const pkm_param_range pkm_range_velocity = {1e-9, 1e3, "a nanoradian (nm) to 1000 rad/s (m/s)"};
+const pkm_param_range pkm_range_exponent = {0.1, 10.0, "Stribeck exponents of 0.1 to 10"};
 
 #define NDIMS  (sizeof(dimensions) / sizeof(dimensions[0]))
 #define NUNITS (sizeof(units) / sizeof(units[0]))

@@ -14,7 +14,8 @@ static const cli_option cases_options[] = {
 static const cli_command cases_command = {
     "cases",
     "usage: pkmflex cases [--show NAME]\n\n"
-    "Lists the built-in robots and their pose coordinates; with --show, prints the case\n"
+    "Lists the built-in robots, their pose coordinates, the commands that analyse them\n"
+    "and their named trajectories; with --show, prints the case\n"
     "file of the built-in NAME (every parameter, with its source): a starting point for\n"
     "your own case file.\n\n",
     cases_options, (int)(sizeof(cases_options) / sizeof(cases_options[0])), 0};
@@ -42,7 +43,15 @@ int cli_cases(int argc, char **argv)
         printf("%s: %s\n  pose:", (*c)->name, (*c)->description);
         for (int k = 0; k < (*c)->npose; k++)
             printf(" %s [%s]", (*c)->pose_names[k], (*c)->pose_units[k]);
-        printf("\n  parameters: pkmflex cases --show %s\n", (*c)->name);
+        printf("\n  analyses:%s%s\n", ((*c)->analyses & PKM_CASE_MODAL) ? " modes map compare" : "",
+               ((*c)->analyses & PKM_CASE_DYNAMICS) ? " dynamics" : "");
+        if ((*c)->ntraj > 0) {
+            printf("  trajectories:");
+            for (int k = 0; k < (*c)->ntraj; k++)
+                printf(" %s%s", (*c)->traj[k].name, k == 0 ? " (default)" : "");
+            printf("\n");
+        }
+        printf("  parameters: pkmflex cases --show %s\n", (*c)->name);
     }
     return 0;
 }

@@ -2,9 +2,9 @@
  * printer, exit statuses and messages, case loading.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Each command (cli/modes.c, compare.c, map.c, cases.c) has its own table of options, from which
- * its --help is printed and against which its arguments are parsed: an option a command does
- * not take is an error naming both (exit 2), not silently ignored. */
+ * Each command (cli/modes.c, compare.c, map.c, cases.c, dynamics.c) has its own table of options,
+ * from which its --help is printed and against which its arguments are parsed: an option a command
+ * does not take is an error naming both (exit 2), not silently ignored. */
 #ifndef PKM_CLI_H
 #define PKM_CLI_H
 
@@ -82,6 +82,13 @@ int cli_case_set(cli_case_args *a, int id, const char *value);
  * applied after the file; the case's formulation unless --formulation was given. */
 int cli_load_case(cli_case_args *a, const pkm_case **c, void **params);
 int cli_is_case_file(const char *arg);
+/* -o FILE: FILE (and the temporary files beside it) are replaced by rename(2), which would put a
+ * regular file in place of a symbolic link or a device node: such names are refused, one line,
+ * EXIT_INPUT; 0 otherwise. */
+int cli_check_output_name(const char *path);
+/* 0 if case c supports the analysis (PKM_CASE_MODAL, PKM_CASE_DYNAMICS), else one line naming
+ * the case and the command to use instead, and EXIT_INPUT. */
+int cli_case_supports(const pkm_case *c, unsigned analysis);
 const char *cli_formulation_name(pkm_formulation f);
 
 /* Parsers of option values: 1 if text is valid, else 0. */
@@ -107,5 +114,6 @@ int cli_modes(int argc, char **argv);
 int cli_compare(int argc, char **argv);
 int cli_map(int argc, char **argv);
 int cli_cases(int argc, char **argv);
+int cli_dynamics(int argc, char **argv);
 
 #endif

@@ -1,6 +1,9 @@
 /* cli/common.c: the option parser and help printer of the commands, messages and exit
  * statuses, case loading.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef _DEFAULT_SOURCE /* tests/fuzz/fuzz_options.c defines it before including this file */
+#define _DEFAULT_SOURCE /* lstat */
+#endif
 #include "cli/cli.h"
 
 #include <math.h>
@@ -8,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 int cli_usage_error(const char *fmt, ...)
@@ -348,4 +352,23 @@ int cli_load_case(cli_case_args *a, const pkm_case **c, void **params)
         if (st != PKM_OK) return cli_report(st, &ctx);
     }
     return 0;
+}
+
+int cli_case_supports(const pkm_case *c, unsigned analysis)
+{
+    if ((c->analyses & analysis) != 0) return 0;
+    if (analysis == PKM_CASE_MODAL)
+        return cli_usage_error("case '%s' is a rigid-body case: use `pkmflex dynamics`", c->name);
+    return cli_usage_error("case '%s' has no rigid-body model with actuated joints", c->name);
+}
+
+int cli_check_output_name(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || S_ISREG(st.st_mode)) return 0;
+    fprintf(stderr, "%s: error: -o: %s is a %s, not a regular file: not replaced\n", CLI_PROG, path,
+            S_ISLNK(st.st_mode)   ? "symbolic link"
+            : S_ISDIR(st.st_mode) ? "directory"
+                                  : "device");
+    return EXIT_INPUT;
 }

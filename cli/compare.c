@@ -193,7 +193,9 @@ int cli_compare(int argc, char **argv)
     pkm_analysis *an = NULL;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    if ((rc = cli_load_case(&o.c, &c, &params)) != 0) goto done;
+    if ((rc = cli_load_case(&o.c, &c, &params)) != 0 ||
+        (rc = cli_case_supports(c, PKM_CASE_MODAL)) != 0)
+        goto done;
     if (o.table == NULL) {
         rc = cli_usage_error("compare: --table FILE is required");
         goto done;

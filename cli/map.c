@@ -274,19 +274,6 @@ static int map_setup(const map_args *o, const pkm_case *c, const void *params, p
     return 0;
 }
 
-/* -o F.h5: F.h5 and F.h5.partial are replaced by rename(2), which would put a regular file in
- * place of a symbolic link or a device node: such names are refused (exit 2) instead. */
-static int map_check_output_name(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0 || S_ISREG(st.st_mode)) return 0;
-    fprintf(stderr, "%s: error: -o: %s is a %s, not a regular file: not replaced\n", CLI_PROG, path,
-            S_ISLNK(st.st_mode)   ? "symbolic link"
-            : S_ISDIR(st.st_mode) ? "directory"
-                                  : "device");
-    return EXIT_INPUT;
-}
-
 /* An exclusive lock on F.h5.lock for the whole run, so that two runs on one -o cannot remove
  * each other's temporary files or checkpoint. The lock file holds the owner's pid; it is removed
  * by its owner at the end, and a run that locked a file just removed tries again. *fd: the
@@ -498,7 +485,9 @@ int cli_map(int argc, char **argv)
     int lock_fd = -1;
     pkm_map map;
     pkm_map_init(&map);
-    if ((rc = cli_load_case(&o.c, &c, &params)) != 0) goto done;
+    if ((rc = cli_load_case(&o.c, &c, &params)) != 0 ||
+        (rc = cli_case_supports(c, PKM_CASE_MODAL)) != 0)
+        goto done;
     if (o.grid == NULL || o.output == NULL) {
         rc = cli_usage_error("map: --grid and -o FILE.h5 are required");
         goto done;
@@ -515,7 +504,7 @@ int cli_map(int argc, char **argv)
     }
     snprintf(partial, plen, "%s.partial", o.output);
     snprintf(lock, plen, "%s.lock", o.output);
-    if ((rc = map_check_output_name(o.output)) != 0 || (rc = map_check_output_name(partial)) != 0 ||
+    if ((rc = cli_check_output_name(o.output)) != 0 || (rc = cli_check_output_name(partial)) != 0 ||
         (rc = map_take_lock(lock, &lock_fd)) != 0 || (rc = map_check_resources(&map, &o)) != 0 ||
         (rc = map_start(&o, partial, &map)) != 0)
         goto done;

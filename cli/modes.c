@@ -132,7 +132,8 @@ int cli_modes(int argc, char **argv)
     double pose[PKM_POSE_MAX];
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    if ((rc = cli_load_case(&o.c, &c, &params)) != 0 || (rc = modes_pose(&o, c, pose)) != 0)
+    if ((rc = cli_load_case(&o.c, &c, &params)) != 0 ||
+        (rc = cli_case_supports(c, PKM_CASE_MODAL)) != 0 || (rc = modes_pose(&o, c, pose)) != 0)
         goto done;
     pkm_modal_opts mo = pkm_modal_opts_default();
     mo.nev = o.c.nev;

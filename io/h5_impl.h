@@ -78,6 +78,12 @@ pkm_status pkm_h5_write_dataset(const h5io *io, hid_t loc, const char *name, con
                                 hid_t ftype, hid_t mtype, int rank, const hsize_t *dims,
                                 const void *buf, hid_t *out);
 
+/* Dataset NAME in loc as pkm_h5_write_dataset, closed, with the string attribute attr = text
+ * (its description or units). */
+pkm_status pkm_h5_write_described(const h5io *io, hid_t loc, const char *name, hid_t ftype,
+                                  hid_t mtype, int rank, const hsize_t *dims, const void *buf,
+                                  const char *attr, const char *text);
+
 /* ---- Reading (h5util_read.c) */
 
 /* Scalar fixed-length string NAME into out[cap]; variable-length strings are refused without

@@ -83,21 +83,6 @@ static pkm_status check_map(const h5io *io, const pkm_map *map)
 }
 
 /* write_dataset plus one string attribute, closed. */
-static pkm_status write_described(const h5io *io, hid_t loc, const char *name, hid_t ftype,
-                                  hid_t mtype, int rank, const hsize_t *dims, const void *buf,
-                                  const char *attr, const char *text)
-{
-    char objname[64];
-    snprintf(objname, sizeof(objname), "/%s", name);
-    hid_t dset = H5I_INVALID_HID;
-    pkm_status rc =
-        pkm_h5_write_dataset(io, loc, name, objname, ftype, mtype, rank, dims, buf, &dset);
-    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, dset, objname, attr, text);
-    if (dset >= 0 && H5Dclose(dset) < 0 && rc == PKM_OK)
-        rc = H5_FAIL(io, PKM_ERR_IO, "cannot close %s", objname);
-    return rc;
-}
-
 /* /parameters: one attribute per resolved case parameter, named by its key: float64 in SI, int64,
  * or the choice name. Their keys are listed in the root attribute parameter_keys, so that the
  * reader opens each one by name: listing a group's attributes by index (H5Aget_name_by_idx) made
@@ -292,8 +277,8 @@ static pkm_status write_contents(const h5io *io, hid_t file, const pkm_map *map)
         if (d->per_point)
             rc = write_per_point(io, file, map, d);
         else
-            rc = write_described(io, file, d->name, t.file, t.mem, rank, dims,
-                                 pkm_h5_map_array(d, map), d->attr, d->text);
+            rc = pkm_h5_write_described(io, file, d->name, t.file, t.mem, rank, dims,
+                                        pkm_h5_map_array(d, map), d->attr, d->text);
     }
     return rc;
 }

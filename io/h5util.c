@@ -296,3 +296,18 @@ pkm_status pkm_h5_file_write(const char *path, pkm_h5_fill_fn fill, const void *
     free(tmp);
     return rc;
 }
+
+pkm_status pkm_h5_write_described(const h5io *io, hid_t loc, const char *name, hid_t ftype,
+                                  hid_t mtype, int rank, const hsize_t *dims, const void *buf,
+                                  const char *attr, const char *text)
+{
+    char objname[64];
+    snprintf(objname, sizeof(objname), "/%s", name);
+    hid_t dset = H5I_INVALID_HID;
+    pkm_status rc =
+        pkm_h5_write_dataset(io, loc, name, objname, ftype, mtype, rank, dims, buf, &dset);
+    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, dset, objname, attr, text);
+    if (dset >= 0 && H5Dclose(dset) < 0 && rc == PKM_OK)
+        rc = H5_FAIL(io, PKM_ERR_IO, "cannot close %s", objname);
+    return rc;
+}

@@ -1,6 +1,7 @@
 /* io/table.c: CSV reference tables (pose, reference frequencies).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/core_impl.h"
+#include "io/csv_impl.h"
 #include "pkm/io.h"
 
 #include <errno.h>
@@ -8,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define LINE_MAX_LEN 4096
 
 void pkm_table_destroy(pkm_table **t)
 {
@@ -21,60 +20,17 @@ void pkm_table_destroy(pkm_table **t)
     *t = NULL;
 }
 
-/* Strip the trailing newline / carriage return; 1 if the line is blank or a comment. */
-static int skip_line(char *s)
-{
-    s[strcspn(s, "\r\n")] = '\0';
-    const char *p = s;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    return *p == '\0' || *p == '#';
-}
-
-static int count_fields(const char *s)
-{
-    int n = 1;
-    for (; *s; s++)
-        n += (*s == ',');
-    return n;
-}
-
-/* Parse field k of a data line as a finite double; on failure record file:line:column. */
-static pkm_status parse_field(const char *path, int lineno, const char *start, const char *line,
-                              int k, double *v, pkm_ctx *ctx)
-{
-    char *end = NULL;
-    errno = 0;
-    double x = strtod(start, &end);
-    while (end != NULL && (*end == ' ' || *end == '\t'))
-        end++;
-    if (end == start || (*end != ',' && *end != '\0') || errno == ERANGE || !isfinite(x)) {
-        size_t len = strcspn(start, ",");
-        return PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d:%d: field %d '%.*s' is not a finite number",
-                        path, lineno, (int)(start - line) + 1, k + 1, (int)(len > 40 ? 40 : len),
-                        start);
-    }
-    *v = x;
-    return PKM_OK;
-}
-
 /* Data line lineno into row[ncols]: the pose id (an integer), npose coordinates, frequencies
  * (> 0 Hz), each a finite number. */
 static pkm_status parse_row(const char *path, int lineno, const char *line, int ncols, int npose,
                             double *row, pkm_ctx *ctx)
 {
-    const char *p = line;
-    for (int k = 0; k < ncols; k++) {
-        while (*p == ' ' || *p == '\t')
-            p++;
-        pkm_status rc = parse_field(path, lineno, p, line, k, &row[k], ctx);
-        if (rc != PKM_OK) return rc;
-        if (k >= 1 + npose && !(row[k] > 0.0))
+    pkm_status rc = pkm_csv_parse_row(path, lineno, line, ncols, row, ctx);
+    if (rc != PKM_OK) return rc;
+    for (int k = 1 + npose; k < ncols; k++)
+        if (!(row[k] > 0.0))
             return PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: frequency %g Hz in field %d must be > 0",
                             path, lineno, row[k], k + 1);
-        p += strcspn(p, ",");
-        if (*p == ',') p++;
-    }
     if (row[0] != floor(row[0]) || fabs(row[0]) > 1e9)
         return PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: pose id '%g' is not an integer", path, lineno,
                         row[0]);
@@ -106,24 +62,17 @@ pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx 
     if (f == NULL) return PKM_FAIL(ctx, PKM_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     pkm_status rc = PKM_OK;
     pkm_table *t = calloc(1, sizeof(*t));
-    char line[LINE_MAX_LEN];
-    int lineno = 0, ncols = 0, cap = 0;
+    char line[PKM_CSV_LINE_MAX];
+    int lineno = 0, ncols = 0, cap = 0, got = 0;
     double *vals = NULL;
     if (t == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: cannot allocate the table", path);
         goto done;
     }
     t->npose = npose;
-    while (fgets(line, sizeof(line), f) != NULL) {
-        lineno++;
-        if (strlen(line) == sizeof(line) - 1 && line[sizeof(line) - 2] != '\n') {
-            rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: line longer than %d characters", path, lineno,
-                          LINE_MAX_LEN - 2);
-            goto done;
-        }
-        if (skip_line(line)) continue;
+    while ((rc = pkm_csv_next_line(f, path, line, &lineno, &got, ctx)) == PKM_OK && got) {
         if (ncols == 0) {
-            ncols = count_fields(line);
+            ncols = pkm_csv_count_fields(line);
             t->nfreq = ncols - 1 - npose;
             if (t->nfreq < 1) {
                 rc = PKM_FAIL(ctx, PKM_ERR_PARSE,
@@ -134,7 +83,7 @@ pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx 
             }
             continue;
         }
-        const int nf = count_fields(line);
+        const int nf = pkm_csv_count_fields(line);
         if (nf != ncols) {
             rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: %d fields, the header has %d", path, lineno,
                           nf, ncols);
@@ -156,10 +105,7 @@ pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx 
         t->id[t->nrows] = (int)row[0];
         t->nrows++;
     }
-    if (ferror(f)) {
-        rc = PKM_FAIL(ctx, PKM_ERR_IO, "%s: read error", path);
-        goto done;
-    }
+    if (rc != PKM_OK) goto done;
     if (t->nrows == 0) {
         rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s: no data rows", path);
         goto done;

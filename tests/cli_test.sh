@@ -82,6 +82,25 @@ check() {
         fails=$((fails + 1))
     fi
 }
+# The rigid-body cases of Guo et al. 2024 have no finite-element model: the modal commands refuse
+# them in one line naming the command to use.
+for rigid in tree5 loop3; do
+    expect 2 modes $rigid
+    expect 2 compare $rigid --table "$table"
+    expect 2 map $rigid --grid "1''=0:1:3" -o /tmp/never.h5
+    msg=$("$bin" modes $rigid 2>&1 >/dev/null)
+    named=0
+    case "$msg" in *"case '$rigid' is a rigid-body case: use \`pkmflex dynamics\`"*) named=1 ;; esac
+    check "modes $rigid names dynamics" test "$named" -eq 1
+done
+listing=$("$bin" cases)
+check "cases lists the analyses and trajectories" sh -c \
+    "printf '%s' \"\$1\" | grep -A3 '^tree5:' | grep -q 'analyses: dynamics' &&
+     printf '%s' \"\$1\" | grep -A3 '^loop3:' | grep -q 'trajectories: crank (default)' &&
+     printf '%s' \"\$1\" | grep -A3 '^navaro:' | grep -q 'analyses: modes map compare dynamics'" \
+    _ "$listing"
+expect 0 cases --show tree5
+expect 0 cases --show loop3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # No argument: a one-line usage on stderr, nothing on stdout, status 2 (issue 8).
@@ -574,7 +593,7 @@ check "no file from a refused option" test ! -e "$tmp/never.h5" -a ! -e "$tmp/ow
 help_options() {
     "$bin" "$1" --help | sed -n 's/^  \(-[a-z-]*, \)\{0,1\}\(--[a-z-]*\).*/\2/p' | sort -u
 }
-for cmd in modes compare map cases; do
+for cmd in modes compare map cases dynamics; do
     opts=$(help_options "$cmd")
     check "$cmd --help lists options" test -n "$opts"
     for o in $opts; do
@@ -590,11 +609,121 @@ check "map --help lists no modes or compare option" \
 check "compare --help lists no map or modes option" \
     test -z "$(help_options compare | grep -x -e --grid -e --pose -e --format -e --resume)"
 check "cases --help lists --show only" test "$(help_options cases)" = "--show"
+check "dynamics --help lists no modal option" \
+    test -z "$(help_options dynamics | grep -x -e --nev -e --pose -e --formulation -e --solver)"
 check "--formulation help lists the formulations" grep -q "tree (.*nodal (" \
     <<<"$("$bin" modes --help | tr '\n' ' ')"
 check "--solver help lists the eigensolvers" grep -q "arpack (.*dense (" \
     <<<"$("$bin" map --help | tr '\n' ' ')"
-check "--help lists the built-in cases" grep -q "(navaro, pss5upu)" <<<"$("$bin" --help)"
+check "--help lists the built-in cases" grep -q "(navaro, pss5upu, tree5, loop3)" <<<"$("$bin" --help)"
+# dynamics: the rigid-body inverse dynamics along a trajectory (Guo et al. 2024's tree5 and loop3,
+# against the reference values derived from their Tables 2 and 3).
+# near A B R: |A - B| <= R |B|; field ROW K: the K-th comma-separated field of ROW.
+near() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(d <= r * m) }'; }
+field() { cut -d, -f"$2" <<<"$1"; }
+expect 0 dynamics --help
+expect 0 dynamics tree5 --time 0:5:6
+expect 0 dynamics loop3 --time 0:14:8
+expect 0 dynamics navaro --time 0:1.5:4
+dcsv=$("$bin" dynamics tree5 --time 0:5:6 --format csv)
+check "dynamics csv header is exact" \
+    test "$(head -n 1 <<<"$dcsv")" = "t,joint,type,q,qd,qdd,drive,ideal,friction,f_axial,f_radial,m_bending"
+check "dynamics csv: one row per time and joint" test "$(tail -n +2 <<<"$dcsv" | grep -c '')" -eq 30
+# tree5 from rest, every joint at 0.2 rad/s^2: joint 1's drive 1.965952 N m, radial force
+# 2.043916 N, bending moment 27.439889 N m, axial force 9.8 x 11 kg at t = 0; drive 6.029607 N m
+# at 5 s.
+row=$(grep '^0,1,revolute,' <<<"$dcsv")
+check "dynamics tree5 joint 1 drive at 0 s" near "$(field "$row" 7)" 1.965952 1e-6
+check "dynamics tree5 joint 1 axial force" near "$(field "$row" 10)" 107.8 1e-12
+check "dynamics tree5 joint 1 radial force" near "$(field "$row" 11)" 2.043916 1e-6
+check "dynamics tree5 joint 1 bending moment" near "$(field "$row" 12)" 27.439889 1e-6
+row=$(grep '^5,1,revolute,' <<<"$dcsv")
+check "dynamics tree5 joint 1 drive at 5 s" near "$(field "$row" 7)" 6.029607 1e-6
+check "dynamics tree5 joint 1 angle at 5 s" near "$(field "$row" 4)" 2.5 1e-15
+# Friction from the command line: joint 1's drive at 1 s with Coulomb-viscous friction (Table 2
+# data, arms 1 m) is 2.988086 N m.
+row=$("$bin" dynamics tree5 --time 0:1:3 --friction coulomb-viscous --format csv | grep '^1,1,')
+check "dynamics --friction coulomb-viscous" near "$(field "$row" 7)" 2.988086 1e-6
+# loop3: the cut joints are rows too; the crank stops before the dead point near 1.578 rad
+# (t = 15.8 s), exit 3 naming the time.
+lcsv=$("$bin" dynamics loop3 --time 0:1:2 --format csv)
+check "dynamics loop3 lists its cuts" test "$(grep -c -e '^0,C[123],revolute-cut,' <<<"$lcsv")" -eq 3
+expect 3 dynamics loop3 --time 0:16:17
+# A grid starting late: the closure is followed from the trajectory's start, so loop3 at 14 s is
+# on its branch (q1 = 0.25923 rad) and not on the singular one Newton finds from q = 0.
+row=$("$bin" dynamics loop3 --time 14:15:2 --format csv | grep '^14,1,')
+check "dynamics keeps the assembly branch to a late start" near "$(field "$row" 4)" 0.25923 2e-5
+lerr=$("$bin" dynamics loop3 --time 0:16:17 2>&1 >/dev/null)
+check "dynamics names the singular time" grep -q '^pkmflex: error: t = 1[56] s: ' <<<"$lerr"
+# Bad input, one line, exit 2, before any output: unknown trajectory, a time grid with N < 2,
+# T1 <= T0 or outside the trajectory, an unknown friction law, negative friction data, Stribeck
+# data with ks < kc, a CSV trajectory with an unknown joint, too few or unsorted samples, and a
+# pose leaving the workspace (the time and the leg named).
+expect 2 dynamics tree5 --trajectory nosuch
+expect 2 dynamics tree5 --time 0:1:1
+expect 2 dynamics tree5 --time 1:0:5
+expect 2 dynamics tree5 --time 0:1
+expect 2 dynamics tree5 --time -1:1:3
+expect 2 dynamics tree5 --friction bogus
+expect 2 dynamics tree5 --set friction.kc=-0.1
+expect 2 dynamics tree5 --friction stribeck --set friction.ks=0.001
+expect 2 dynamics tree5 --format xml
+expect 2 dynamics tree5 --nev 3
+expect 2 dynamics tree5 --singular 0
+expect 2 dynamics nosuchcase
+check "dynamics bad input prints nothing on stdout" \
+    test -z "$("$bin" dynamics tree5 --time 0:1:1 2>/dev/null)"
+serr=$("$bin" dynamics tree5 --friction stribeck --set friction.ks=0.001 2>&1 >/dev/null)
+check "dynamics names the joint of bad friction data" grep -q "joint 1: .*ks" <<<"$serr"
+printf 't,1,2,3,4,6\n0,0,0,0,0,0\n1,0,0,0,0,0\n2,0,0,0,0,0\n3,0,0,0,0,0\n' >"$tmp/badjoint.csv"
+printf 't,1,2,3,4,5\n0,0,0,0,0,0\n1,0,0,0,0,0\n2,0,0,0,0,0\n' >"$tmp/few.csv"
+printf 't,1,2,3,4,5\n0,0,0,0,0,0\n2,0,0,0,0,0\n1,0,0,0,0,0\n3,0,0,0,0,0\n' >"$tmp/unsorted.csv"
+expect 2 dynamics tree5 --trajectory "$tmp/badjoint.csv"
+expect 2 dynamics tree5 --trajectory "$tmp/few.csv"
+expect 2 dynamics tree5 --trajectory "$tmp/unsorted.csv"
+expect 2 dynamics tree5 --trajectory "$tmp/nonexistent.csv"
+# A CSV trajectory: a cubic in time, sampled at uneven times, is followed exactly (the not-a-knot
+# spline reproduces it, derivatives included): q = 0.1 t^3 at t = 1.
+{
+    echo "t,1,2,3,4,5"
+    for t in 0 0.5 1.5 2 3; do
+        awk -v t="$t" 'BEGIN { q = 0.1 * t * t * t; printf "%s,%.17g,%.17g,%.17g,%.17g,%.17g\n", t, q, q, q, q, q }'
+    done
+} >"$tmp/cubic.csv"
+row=$("$bin" dynamics tree5 --trajectory "$tmp/cubic.csv" --time 0:3:4 --format csv | grep '^1,3,')
+check "dynamics follows a CSV trajectory: q" near "$(field "$row" 4)" 0.1 1e-12
+check "dynamics follows a CSV trajectory: qd" near "$(field "$row" 5)" 0.3 1e-12
+check "dynamics follows a CSV trajectory: qdd" near "$(field "$row" 6)" 0.6 1e-12
+printf 't,x,y,theta\n0,0,0,0\n1,0.1,0,0\n2,0.2,0,0\n3,0.3,0,0\n' >"$tmp/away.csv"
+expect 2 dynamics navaro --trajectory "$tmp/away.csv" --time 0:3:31
+aerr=$("$bin" dynamics navaro --trajectory "$tmp/away.csv" --time 0:3:31 2>&1 >/dev/null)
+check "dynamics names the time and the leg out of reach" \
+    grep -q "^pkmflex: error: t = .* s: navaro: leg [123] cannot reach" <<<"$aerr"
+# dynamics -o: the same rows as time series in HDF5, with the full reaction wrenches, read back
+# with h5py against the CSV; a name that cannot be written is refused before any computation.
+expect 0 dynamics loop3 --time 0:2:5 -o "$tmp/loop3.h5"
+"$bin" dynamics loop3 --time 0:2:5 --format csv >"$tmp/loop3.csv"
+check "dynamics -o: the file holds the csv rows and the wrenches" "$py" -c '
+import sys, csv, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+rows = list(csv.DictReader(open(sys.argv[2])))
+joints = f.attrs["joints"].decode().split(",")
+assert f.attrs["format"] == b"pkmflex-dynamics" and f.attrs["case"] == b"loop3"
+assert f.attrs["trajectory"] == b"crank" and f.attrs["friction"] == b"none"
+assert f["t"].shape == (5,) and f["drive"].shape == (5, 10) and f["wrench"].shape == (5, 10, 6)
+assert len(rows) == 50 and joints == [r["joint"] for r in rows[:10]]
+for i, r in enumerate(rows):
+    k, j = divmod(i, 10)
+    assert abs(f["t"][k] - float(r["t"])) <= 1e-12
+    for name in ("q", "qd", "qdd", "drive", "ideal", "friction", "f_axial", "f_radial", "m_bending"):
+        assert abs(f[name][k, j] - float(r[name])) <= 1e-9 * (1 + abs(float(r[name]))), (name, k, j)
+# the components are those of the wrench: a revolute joint about z carries f_radial = |(Fx, Fy)|
+w = f["wrench"][...]
+assert np.allclose(np.hypot(w[:, :, 0], w[:, :, 1]), f["f_radial"][...], rtol=1e-12, atol=1e-9)
+assert abs(f["drive"][0, joints.index("1\x27\x27")] - 0.88059) < 1e-5
+' "$tmp/loop3.h5" "$tmp/loop3.csv"
+expect 2 dynamics tree5 -o /nonexistent/dir/dyn.h5
+expect 2 dynamics tree5 -o "$tmp"
 # --version: the version and the commit, which every map records.
 expect 0 --version
 ver=$("$bin" --version)

@@ -2,10 +2,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Each stage (model building, assembly, one solve, the per-pose analysis of studies/ at two
- * poses) is run with its k-th allocation failing, for k = 0, 1, ... until a run completes
- * without reaching the failure; every failing run must return PKM_ERR_NOMEM with a message and
- * no other status, and free what it allocated (LeakSanitizer checks that in the ASan build,
- * where this test runs too).
+ * poses, the analytic, spline and CSV trajectories) is run with its k-th allocation failing, for
+ * k = 0, 1, ... until a run completes without reaching the failure; every failing run must return
+ * PKM_ERR_NOMEM with a message and no other status, and free what it allocated (LeakSanitizer
+ * checks that in the ASan build, where this test runs too).
  *
  * The countdown is here, not in core/: this executable is linked with
  * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc (tests/CMakeLists.txt), so the linker sends the
@@ -18,9 +18,11 @@
 #include "pkm/analysis.h"
 #include "pkm/assembly.h"
 #include "pkm/cases.h"
+#include "pkm/io.h"
 #include "pkm/modal.h"
 #include "pkm/model.h"
 #include "pkm/pencil.h"
+#include "pkm/trajectory.h"
 
 #include <stdlib.h>
 
@@ -268,12 +270,61 @@ static void test_solve(void **state)
     }
 }
 
+static pkm_status trajectory_analytic(const void *arg, pkm_ctx *ctx)
+{
+    (void)arg;
+    const pkm_traj_coord coord[2] = {{PKM_TRAJ_POLY2, {0.0, 0.0, 0.2, 0.0}},
+                                     {PKM_TRAJ_QUINTIC, {0.0, 1.0, 2.0, 0.0}}};
+    const pkm_traj_desc d = {"walk", NULL, 2.0, coord};
+    pkm_trajectory *tr = NULL;
+    const pkm_status st = pkm_trajectory_create_analytic(&d, 2, &tr, ctx);
+    pkm_trajectory_destroy(&tr);
+    return st;
+}
+
+static pkm_status trajectory_spline(const void *arg, pkm_ctx *ctx)
+{
+    (void)arg;
+    const double t[5] = {0.0, 0.1, 0.3, 0.4, 1.0}, q[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    pkm_trajectory *tr = NULL;
+    const pkm_status st = pkm_trajectory_create_spline(2, 5, t, q, &tr, ctx);
+    pkm_trajectory_destroy(&tr);
+    return st;
+}
+
+/* The CSV reader on a file of 100 samples (its arrays grow past their first 64). */
+static pkm_status trajectory_csv(const void *arg, pkm_ctx *ctx)
+{
+    static const char *const names[2] = {"x", "theta"};
+    pkm_trajectory *tr = NULL;
+    const pkm_status st = pkm_trajectory_read_csv(arg, names, 2, &tr, ctx);
+    pkm_trajectory_destroy(&tr);
+    return st;
+}
+
+static void test_trajectory(void **state)
+{
+    (void)state;
+    walk("analytic trajectory", trajectory_analytic, NULL);
+    walk("spline trajectory", trajectory_spline, NULL);
+    const char *path = PKM_TEST_OUT "/alloc_walk_trajectory.csv";
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "t,theta,x\n");
+    for (int i = 0; i < 100; i++)
+        fprintf(f, "%g,%g,%g\n", 0.01 * i, sin(0.01 * i), 0.5 * i);
+    assert_int_equal(fclose(f), 0);
+    walk("trajectory CSV file", trajectory_csv, path);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build),
         cmocka_unit_test(test_assembly),
         cmocka_unit_test(test_solve),
+        cmocka_unit_test(test_trajectory),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,17 +1,22 @@
 /* tests/test_case_battery.c: one battery over every built-in case (pkm_case_list), so that a new
- * robot is checked like the others: its embedded case file loads, its home pose is reachable,
- * its lowest frequencies are finite, positive, ascending and accurate, the sparse solve equals
- * the dense one (a complete spectrum, found by two independent eigensolvers), every formulation
- * that assembles it agrees, and the frequencies move continuously with the pose; a case that
- * declares a symmetry of its poses has the same frequencies at a pose and at its image.
+ * robot is checked like the others: its embedded case file loads (so every parameter is set).
+ * A case with a finite-element model: its home pose is reachable, its lowest frequencies are
+ * finite, positive, ascending and accurate, the sparse solve equals the dense one (a complete
+ * spectrum, found by two independent eigensolvers), every formulation that assembles it agrees,
+ * and the frequencies move continuously with the pose; a case that declares a symmetry of its
+ * poses has the same frequencies at a pose and at its image. A case with a rigid-body model: it
+ * builds with positive masses and actuated joints, its friction data pass the check, and its
+ * trajectories stay in the workspace.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "test_util.h"
 
 #include "pkm/analysis.h"
+#include "pkm/friction.h"
 
 #include <stdlib.h>
 
 #define BATTERY_NEV 10
+#define PI          3.14159265358979323846
 
 /* The lowest BATTERY_NEV frequencies of c at pose by (form, eig) into f; the status. */
 static pkm_status case_freqs(const pkm_case *c, const void *params, const double *pose,
@@ -38,6 +43,100 @@ static pkm_status case_freqs(const pkm_case *c, const void *params, const double
     return rc;
 }
 
+/* Coordinate k of trajectory d at time t, from the formulas of include/pkm/trajectory.h. */
+static double traj_value(const pkm_traj_coord *k, double t)
+{
+    switch (k->kind) {
+    case PKM_TRAJ_POLY2:
+        return k->c[0] + k->c[1] * t + 0.5 * k->c[2] * t * t;
+    case PKM_TRAJ_SINE:
+        return k->c[0] + k->c[1] * sin(2.0 * PI * k->c[2] * t + k->c[3]);
+    case PKM_TRAJ_QUINTIC: {
+        const double s = t >= k->c[2] ? 1.0 : t / k->c[2];
+        return k->c[0] + (k->c[1] - k->c[0]) * s * s * s * (10.0 - 15.0 * s + 6.0 * s * s);
+    }
+    }
+    fail_msg("unknown trajectory kind %d", (int)k->kind);
+    return 0.0;
+}
+
+/* The rigid-body side of a case: its model builds with positive masses and actuated joints
+ * that can be driven, its dynamics data pass the friction check under every law, and each of
+ * its trajectories stays inside the workspace (the builder solves the inverse kinematics, so a
+ * pose out of reach fails there). */
+static void check_rigid(const pkm_case *c, const void *params)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_model *m = NULL;
+    assert_pkm_ok(c->build_rigid(params, c->home, &m, &ctx), &ctx);
+    double total = 0.0;
+    for (int ib = 0; ib < pkm_model_body_count(m); ib++) {
+        const pkm_body *body = pkm_model_body(m, ib);
+        /* A case without flexible bodies has nothing massless (NaVARo's platform node is). */
+        if (body->kind == PKM_BODY_RIGID) {
+            assert_true(body->mass >= 0.0);
+            if (!(c->analyses & PKM_CASE_MODAL)) assert_true(body->mass > 0.0);
+            total += body->mass;
+        } else {
+            for (int e = body->first_elem; e < body->first_elem + body->nelem; e++) {
+                const pkm_elem *el = pkm_model_elem(m, e);
+                const double *a = pkm_model_node(m, el->n1)->x, *b = pkm_model_node(m, el->n2)->x;
+                const double h =
+                    sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
+                         (b[2] - a[2]) * (b[2] - a[2]));
+                assert_true(h > 0.0);
+                total += body->material.rho * body->section.A * h;
+            }
+        }
+    }
+    assert_true(total > 0.0);
+    int nact = 0;
+    for (int j = 0; j < pkm_model_joint_count(m); j++) {
+        const pkm_joint *jt = pkm_model_joint(m, j);
+        if (!jt->actuated) continue;
+        nact++;
+        assert_false(jt->cut);
+    }
+    assert_true(nact >= 1);
+    pkm_model_destroy(&m);
+    /* Gravity given, and friction data the laws accept whichever the command line picks. */
+    const pkm_case_dynamics *dyn = pkm_case_dynamics_of(c, params);
+    assert_true(isfinite(dyn->gravity[0]) && isfinite(dyn->gravity[1]) &&
+                isfinite(dyn->gravity[2]));
+    assert_true(fabs(dyn->gravity[0]) + fabs(dyn->gravity[1]) + fabs(dyn->gravity[2]) > 0.0);
+    pkm_friction fr = pkm_case_friction(dyn);
+    for (int law = PKM_FRICTION_NONE; law <= PKM_FRICTION_STRIBECK; law++) {
+        fr.model = (pkm_friction_model)law;
+        assert_pkm_ok(pkm_friction_check(&fr, c->name, &ctx), &ctx);
+    }
+    /* What a pose prescribes: the pose coordinates themselves, or at most PKM_POSE_MAX named
+     * coordinates of the model. */
+    if (c->drive != NULL) assert_in_range(c->ndriven, 1, PKM_POSE_MAX);
+    assert_true(c->ntraj >= 1);
+    double pose[PKM_POSE_MAX];
+    for (int k = 0; k < c->ntraj; k++) {
+        const pkm_traj_desc *d = &c->traj[k];
+        assert_ptr_equal(pkm_case_traj_find(c, d->name), d);
+        assert_true(d->duration > 0.0);
+        /* Every trajectory starts at home, where the rigid model is built. */
+        for (int i = 0; i < c->npose; i++)
+            assert_close(traj_value(&d->coord[i], 0.0), c->home[i], 0.0, 1e-15);
+        /* loop3 builds at its reference configuration only: its other poses are the closure
+         * kinematics' (the dynamics suite). */
+        if (strcmp(c->name, "loop3") == 0) continue;
+        for (int s = 0; s <= 100; s++) {
+            for (int i = 0; i < c->npose; i++)
+                pose[i] = traj_value(&d->coord[i], d->duration * s / 100.0);
+            assert_pkm_ok(c->build_rigid(params, pose, &m, &ctx), &ctx);
+            pkm_model_destroy(&m);
+        }
+    }
+    assert_null(pkm_case_traj_find(c, "no such trajectory"));
+    print_message("%s: rigid model of %.4g kg, %d actuated joints, %d trajectories\n", c->name,
+                  total, nact, c->ntraj);
+}
+
 static void check_case(const pkm_case *c)
 {
     pkm_ctx ctx;
@@ -46,6 +145,12 @@ static void check_case(const pkm_case *c)
     assert_pkm_ok(pkm_case_params_create(c, &params, &ctx), &ctx);
     assert_non_null(c->home);
     assert_in_range(c->npose, 1, PKM_POSE_MAX);
+    assert_true(c->analyses != 0);
+    if (c->analyses & PKM_CASE_DYNAMICS) check_rigid(c, params);
+    if (!(c->analyses & PKM_CASE_MODAL)) {
+        pkm_case_params_destroy(&params);
+        return;
+    }
     double ref[BATTERY_NEV], f[BATTERY_NEV];
     /* The case's own formulation with ARPACK: finite, positive, ascending. */
     assert_pkm_ok(case_freqs(c, params, c->home, c->formulation, PKM_EIG_ARPACK, ref, &ctx), &ctx);
@@ -95,7 +200,7 @@ static void test_every_case(void **state)
     int n = 0;
     for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++, n++)
         check_case(*c);
-    assert_true(n >= 2);
+    assert_true(n >= 4);
 }
 
 /* A case's symmetry (pkm_case.symmetry): at a pose off home in every coordinate (1 to 2 cm or

@@ -62,6 +62,16 @@ static void test_units(void **state)
     assert_close(quantity("-120 deg", "rad"), -2.0 * PI / 3.0, 1e-15, 0.0);
     assert_true(quantity("2000 N m/rad", "N m/rad") == 2000.0);
     assert_close(quantity("1 N m/deg", "N m/rad"), 180.0 / PI, 1e-15, 0.0);
+    /* The rigid-body data of the dynamics cases. */
+    assert_true(quantity("-9.8 m/s^2", "m/s^2") == -9.8);
+    assert_true(quantity("9800 mm/s^2", "m/s^2") == 9.8);
+    assert_true(quantity("30 mm/s", "m/s") == 0.03);
+    assert_true(quantity("0.03 m/s", "m/s") == 0.03);
+    assert_true(quantity("0.1 rad/s", "rad/s") == 0.1);
+    assert_close(quantity("180 deg/s", "rad/s"), PI, 1e-15, 0.0);
+    assert_true(quantity("0.01 N m s/rad", "N m s/rad") == 0.01);
+    assert_true(quantity("0.01 N*m*s/rad", "N m s/rad") == 0.01);
+    assert_true(quantity("5 N s/m", "N s/m") == 5.0);
     assert_true(quantity("7", "") == 7.0);
     assert_true(quantity(".5", "") == 0.5);
 }
@@ -103,6 +113,10 @@ static void test_unit_errors(void **state)
     expect_quantity_error("1e400", "m", "out of range", NULL);
     expect_quantity_error("1e308 GPa", "Pa", "out of range", NULL);
     expect_quantity_error("1 m", "furlong", "unit 'furlong'", NULL);
+    expect_quantity_error("0.1 m/s", "rad/s", "is a velocity", "an angular velocity in rad/s");
+    expect_quantity_error("1 N s/m", "N m s/rad", "is a viscous damping coefficient",
+                          "(N m s/rad)");
+    expect_quantity_error("9.8 m/s", "m/s^2", "is a velocity", "an acceleration in m/s^2");
 }
 
 static const pkm_case *navaro(void)

@@ -17,14 +17,22 @@
  *     travel with the binary. pkm_case_params_create (casefile.h) parses this text; a built-in
  *     whose text misses a parameter of its table fails there, naming the parameter.
  *  4. A pkm_case with .params/.nparams = the table, .yaml = the embedded text, .yaml_name = its
- *     source path, added to the registry list in cases/registry.c. */
+ *     source path, added to the registry list in cases/registry.c.
+ *  5. What it supports (.analyses): a finite-element model (modes, map, compare) and/or a
+ *     rigid-body model (dynamics). The latter needs .build_rigid (the model with its actuated
+ *     joints flagged), a pkm_case_dynamics field `dynamics` in the parameter struct with its
+ *     table entries (PKM_CASE_DYNAMICS in cases/cases_impl.h) and .dynamics_offset, and at least
+ *     one named trajectory (.traj, .ntraj). docs/cases/rigid-bodies.md describes those of the
+ *     built-in cases. */
 #ifndef PKM_CASES_H
 #define PKM_CASES_H
 
 #include <stddef.h>
 
 #include "pkm/assembly.h"
+#include "pkm/friction.h"
 #include "pkm/model.h"
+#include "pkm/trajectory.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -53,15 +61,21 @@ typedef struct pkm_param_range {
     const char *why; /* for --help and messages, e.g. "sections of 1 um to 10 m side" */
 } pkm_param_range;
 
-extern const pkm_param_range pkm_range_length;   /* m: 1e-6 .. 1e3 */
-extern const pkm_param_range pkm_range_area;     /* m^2: 1e-12 .. 1e2 */
-extern const pkm_param_range pkm_range_moment;   /* m^4 (second moment): 1e-26 .. 1e4 */
-extern const pkm_param_range pkm_range_modulus;  /* Pa (E, G): 1e3 .. 1e18 */
-extern const pkm_param_range pkm_range_density;  /* kg/m^3: 0.1 .. 1e5 */
-extern const pkm_param_range pkm_range_mass;     /* kg: 0 .. 1e6 */
-extern const pkm_param_range pkm_range_inertia;  /* kg m^2: 0 .. 1e6 */
-extern const pkm_param_range pkm_range_angle;    /* rad: -4 pi .. 4 pi */
-extern const pkm_param_range pkm_range_elements; /* elements per link or segment: 1 .. 4096 */
+extern const pkm_param_range pkm_range_length;       /* m: 1e-6 .. 1e3 */
+extern const pkm_param_range pkm_range_area;         /* m^2: 1e-12 .. 1e2 */
+extern const pkm_param_range pkm_range_moment;       /* m^4 (second moment): 1e-26 .. 1e4 */
+extern const pkm_param_range pkm_range_modulus;      /* Pa (E, G): 1e3 .. 1e18 */
+extern const pkm_param_range pkm_range_density;      /* kg/m^3: 0.1 .. 1e5 */
+extern const pkm_param_range pkm_range_mass;         /* kg: 0 .. 1e6 */
+extern const pkm_param_range pkm_range_inertia;      /* kg m^2: 0 .. 1e6 */
+extern const pkm_param_range pkm_range_angle;        /* rad: -4 pi .. 4 pi */
+extern const pkm_param_range pkm_range_elements;     /* elements per link or segment: 1 .. 4096 */
+extern const pkm_param_range pkm_range_position;     /* m, a signed coordinate: -1e3 .. 1e3 */
+extern const pkm_param_range pkm_range_acceleration; /* m/s^2, a signed component: -1e4 .. 1e4 */
+extern const pkm_param_range pkm_range_friction;     /* friction coefficient: 0 .. 10 */
+extern const pkm_param_range pkm_range_viscous;      /* N m s/rad or N s/m: 0 .. 1e6 */
+extern const pkm_param_range pkm_range_velocity;     /* rad/s or m/s, > 0: 1e-9 .. 1e3 */
+extern const pkm_param_range pkm_range_exponent;     /* Stribeck exponent: 0.1 .. 10 */
 
 /* One settable parameter of a case's parameter struct. */
 typedef struct pkm_param_desc {
@@ -92,12 +106,43 @@ typedef struct pkm_param_desc {
  *   m: m, cm, mm                    m^2: m^2, cm^2, mm^2           m^4: m^4, cm^4, mm^4
  *   Pa: Pa, kPa, MPa, GPa, N/mm^2   kg: kg, g                      kg/m^3: kg/m^3, g/cm^3
  *   kg m^2: kg m^2, g cm^2, kg mm^2 rad: rad, deg                  N/m: N/m, N/mm
- *   N m/rad: N m/rad, N m/deg       "": a pure number, no unit allowed
+ *   N m/rad: N m/rad, N m/deg       m/s^2: m/s^2, mm/s^2           rad/s: rad/s, deg/s
+ *   m/s: m/s, mm/s                  N m s/rad: N m s/rad           N s/m: N s/m
+ *   "": a pure number, no unit allowed
  * ('*' may stand for the space of a product: "kg*m^2"). Decimal prefixes shift the decimal
  * exponent before rounding, so "210 mm" is exactly the double nearest 0.21. PKM_ERR_INVALID
  * with a message naming the text and the expected unit: not a number, unknown unit, unit of
  * another dimension, or an unknown SI unit in `unit` itself. */
 pkm_status pkm_quantity_parse(const char *text, const char *unit, double *value, pkm_ctx *ctx);
+
+/* What a rigid-body dynamics run needs from a case besides its model: gravity and the joints'
+ * friction (Guo et al. 2024, eqs. 40-42, 47 and 52; include/pkm/friction.h has the laws). Every
+ * case's parameter struct holds one, named `dynamics` in its table (PKM_CASE_DYNAMICS_PARAMS in
+ * cases/cases_impl.h) and reached through pkm_case.dynamics_offset. */
+typedef enum pkm_case_friction_joints {
+    PKM_CASE_FRICTION_ALL = 0,     /* every revolute, prismatic and helical joint, cuts included */
+    PKM_CASE_FRICTION_ACTUATED = 1 /* the actuated joints only */
+} pkm_case_friction_joints;
+
+typedef struct pkm_case_dynamics {
+    double gravity[3];        /* m/s^2, global axes */
+    unsigned friction_model;  /* a pkm_friction_model (none, coulomb-viscous, stribeck) */
+    double kc, kv, ks, vs;    /* Coulomb and static coefficients (pure numbers), viscous
+                                 coefficient (N m s/rad or N s/m), Stribeck velocity (rad/s or m/s) */
+    double delta;             /* Stribeck exponent */
+    double rp, rn, rb;        /* pin radius, axial friction arm, bending arm, m */
+    unsigned friction_joints; /* a pkm_case_friction_joints */
+} pkm_case_dynamics;
+
+/* One rigid link of Guo et al. 2024's examples (Tables 2 and 3): mass, centre of mass from the
+ * link's joint origin O_u (the paper's r_uI^u), and the principal moments about the centre of
+ * mass along the ground axes of the reference configuration (every link frame is parallel to
+ * the ground frame there). */
+typedef struct pkm_case_link {
+    double mass;       /* kg */
+    double com[3];     /* m */
+    double inertia[3]; /* Jxx, Jyy, Jzz, kg m^2 */
+} pkm_case_link;
 
 /* NaVARo, the 3-dof planar parallel robot of Germain et al. 2015, sec. 5, with the printed data
  * read as the Cast3M model of their Table 3 requires (see cases/navaro/README.md). The values
@@ -111,16 +156,82 @@ typedef struct pkm_navaro_params {
     pkm_section platform_section; /* links 5i (E_i P) */
     int elements_per_link;        /* beam elements per link; link 4i (C-D-E) gets twice as many */
     unsigned mass_flags;          /* PKM_FEM_ROTARY_INERTIA or 0 */
+    unsigned drive;               /* a pkm_navaro_drive: the rigid-body model's actuated joints */
+    pkm_case_dynamics dynamics;
 } pkm_navaro_params;
+
+/* Which link the motor at A_i drives through its clutch (Germain et al. 2015, sec. 5: each leg's
+ * motor drives link 1i or link 2i). The finite-element model has both clutches locked (both
+ * links clamped at A_i, what Table 3 was computed with); the rigid-body model releases them:
+ * revolute joints A1i, A2i about z, the driven one actuated. */
+typedef enum pkm_navaro_drive {
+    PKM_NAVARO_DRIVE_LINK1 = 0, /* link 1i = A_iD_i, joint A1i */
+    PKM_NAVARO_DRIVE_LINK2 = 1  /* link 2i = A_iB_i, joint A2i */
+} pkm_navaro_drive;
 
 /* Joint positions of leg i (0..2) at pose (x, y, theta) [m, m, rad]: A, B, C, D, E (m, z = 0).
  * PKM_ERR_UNREACHABLE (naming the leg and the distance |A_i E_i|) when the leg cannot reach. */
 pkm_status pkm_navaro_leg_points(const pkm_navaro_params *p, const double pose[3], int leg,
                                  double pts[5][3], pkm_ctx *ctx);
 
-/* The mechanism at pose (x, y, theta): beams and joints of Germain et al. 2015, Fig. 3. */
+/* The mechanism at pose (x, y, theta): beams and joints of Germain et al. 2015, Fig. 3, the
+ * clutches locked (links 1i and 2i clamped at A_i). */
 pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pkm_model **out,
                             pkm_ctx *ctx);
+
+/* The same mechanism for the rigid-body dynamics: the joints A1i, A2i at A_i revolute about z,
+ * the one of p->drive actuated. */
+pkm_status pkm_navaro_build_rigid(const pkm_navaro_params *p, const double pose[3], pkm_model **out,
+                                  pkm_ctx *ctx);
+
+/* The five-axis tree chain of Guo, Ju, Wang 2024 (Aerospace 11, 368), Table 2: links 1..5,
+ * revolute joints about z named "1" .. "5", all actuated; parent(2) = parent(4) = 1,
+ * parent(3) = 2, parent(5) = 4. Pose: the five joint angles (rad) from the reference
+ * configuration of the table. */
+#define PKM_TREE5_LINKS 5
+
+typedef struct pkm_tree5_params {
+    double base[3];                        /* O_1, the origin of joint 1 (not in the paper), m */
+    double offset[PKM_TREE5_LINKS - 1][3]; /* r_2^{0 1}, r_3^{0 2}, r_4^{0 1}, r_5^{0 4}, m */
+    pkm_case_link link[PKM_TREE5_LINKS];
+    pkm_case_dynamics dynamics;
+} pkm_tree5_params;
+
+/* The mechanism at pose (the five joint angles): the links placed by forward kinematics. */
+pkm_status pkm_tree5_build(const pkm_tree5_params *p, const double pose[PKM_TREE5_LINKS],
+                           pkm_model **out, pkm_ctx *ctx);
+
+/* The planar three-loop closed chain of Guo, Ju, Wang 2024, Table 3: links 1, 2, 3, 4, 1', 2',
+ * 1'' (indices 0..6 below) on revolute joints about z named "1", "2", "3", "4", "1'", "2'",
+ * "1''" (the crank, actuated), and the cut joints C1 (2IS on 2' with 1S on 1''), C2 (2IIS on 2'
+ * with 4S on 4) and C3 (3S on 3 with 4S on 4). Built at the reference configuration only (every
+ * joint angle 0, where the table's loops close): the pose "1''" = 0. */
+#define PKM_LOOP3_LINKS 7
+
+enum {
+    PKM_LOOP3_R2,    /* r_2^{0 1}: joint 2 from joint 1 */
+    PKM_LOOP3_R3,    /* r_3^{0 2} */
+    PKM_LOOP3_R3S,   /* r_3S^{0 3}: point 3S from joint 3 */
+    PKM_LOOP3_R4,    /* r_4^{0 1} */
+    PKM_LOOP3_R4S,   /* r_4S^{0 4} */
+    PKM_LOOP3_R2P,   /* r_2'^{0 1'} */
+    PKM_LOOP3_R2IIS, /* r_2IIS^{0 2'} */
+    PKM_LOOP3_R2IS,  /* r_2IS^{0 2'} */
+    PKM_LOOP3_R1S,   /* r_1S^{0 1''} */
+    PKM_LOOP3_OFFSETS
+};
+
+typedef struct pkm_loop3_params {
+    double pivot[3][3];                  /* ground pivots O_1, O_1', O_1'', m */
+    double offset[PKM_LOOP3_OFFSETS][3]; /* m */
+    pkm_case_link link[PKM_LOOP3_LINKS]; /* 1, 2, 3, 4, 1', 2', 1'' */
+    pkm_case_dynamics dynamics;
+} pkm_loop3_params;
+
+/* The mechanism at pose (the crank angle "1''"): PKM_ERR_INVALID unless it is 0 (the loops are
+ * closed at other crank angles by the dynamics layer's closure kinematics, not here). */
+pkm_status pkm_loop3_build(const pkm_loop3_params *p, const double pose[1], pkm_model **out,
+                           pkm_ctx *ctx);
 
 /* The 5-PSS/UPU parallel mechanism of Li et al. 2020 (Chin. J. Mech. Eng. 33): five legs, each a
  * slider driven along an inclined rail by a lead screw (P), a link with spherical joints at both
@@ -188,6 +299,7 @@ typedef struct pkm_pss5upu_params {
     unsigned mass_flags;        /* PKM_FEM_ROTARY_INERTIA or 0, links and screws */
     unsigned variant;           /* a pkm_pss5upu_variant */
     unsigned upu;               /* a pkm_pss5upu_upu */
+    pkm_case_dynamics dynamics;
 } pkm_pss5upu_params;
 
 /* Joint positions and actuator travels of one pose. */
@@ -210,16 +322,40 @@ typedef struct pkm_pss5upu_geometry {
 pkm_status pkm_pss5upu_inverse(const pkm_pss5upu_params *p, const double pose[5],
                                pkm_pss5upu_geometry *g, pkm_ctx *ctx);
 
+/* The slider travels s at pose, and their first two time derivatives while the pose moves at
+ * dpose, ddpose (exact: the closure |a_i - b_i| = L differentiated through the orientation
+ * Rx(q1) Ry(beta) Rx(alpha - q1) and the UPU angle q1). Errors of pkm_pss5upu_inverse, and
+ * PKM_ERR_SINGULAR naming the leg whose link is normal to its rail (its rate unbounded). */
+pkm_status pkm_pss5upu_travel_rates(const pkm_pss5upu_params *p, const double pose[5],
+                                    const double dpose[5], const double ddpose[5], double s[5],
+                                    double sd[5], double sdd[5], pkm_ctx *ctx);
+
 /* The mechanism at pose: per leg the screw (beam), slider (rigid, prismatic to the ground and
- * helical to the screw), link (beam); the platform (rigid); the UPU chain. */
+ * helical to the screw), link (beam); the platform (rigid); the UPU chain. The slider's prismatic
+ * joint "rail i" is actuated (sec. 2: "the power input is the moving pair of five PSS joint
+ * branches"). The motors are locked: each screw clamped to the ground at B_i (joint "motor i"). */
 pkm_status pkm_pss5upu_build(const pkm_pss5upu_params *p, const double pose[5], pkm_model **out,
                              pkm_ctx *ctx);
+
+/* The same mechanism for the rigid-body dynamics: each screw free to turn about its axis at B_i
+ * (joint "motor i" revolute), so that the slider's travel turns it through the nut, and the
+ * links on the joints of the spherical variant whatever p->variant (universal at the slider,
+ * spherical at the platform: |a_i - b_i| = L, what pkm_pss5upu_inverse solves; the paper's
+ * welded link over-constrains a rigid platform). */
+pkm_status pkm_pss5upu_build_rigid(const pkm_pss5upu_params *p, const double pose[5],
+                                   pkm_model **out, pkm_ctx *ctx);
 
 /* Most pose coordinates a case may declare (cases_impl.h refuses more when the case is compiled):
  * a platform has at most 6 degrees of freedom, and 16 leaves room for coordinates beyond them
  * (a redundant actuator, a tool axis) while a map keeps its pose names and base pose in fixed
  * arrays, written as one list attribute of the map file (io/h5map_impl.h, LIST_LEN). */
 #define PKM_POSE_MAX 16
+
+/* What a case can be analysed with (pkm_case.analyses). */
+enum {
+    PKM_CASE_MODAL = 1u,   /* a finite-element model: modes, map, compare */
+    PKM_CASE_DYNAMICS = 2u /* a rigid-body model with actuated joints: dynamics */
+};
 
 /* A built-in case as the command line sees it: a name, its pose coordinates, its parameters. */
 typedef struct pkm_case {
@@ -244,7 +380,38 @@ typedef struct pkm_case {
      * renumbered): the same structure, so the same frequencies at pose and image (the case
      * battery checks it to 1e-9). A case file that breaks the layout's symmetry breaks it. */
     void (*symmetry)(const double *pose, double *image);
+    unsigned analyses; /* PKM_CASE_MODAL | PKM_CASE_DYNAMICS */
+    /* The rigid-body model at pose, actuated joints flagged (the dynamics layer makes rigid
+     * bodies of its beams); the same as build for a case without flexible bodies. */
+    pkm_status (*build_rigid)(const void *params, const double *pose, pkm_model **out,
+                              pkm_ctx *ctx);
+    size_t dynamics_offset; /* offsetof(params struct, dynamics): its pkm_case_dynamics */
+    /* The coordinates of the rigid-body model (pkm_mbs coordinate names) that a pose prescribes
+     * (ndriven of them), and their values and first two time derivatives at a pose moving at
+     * dpose, ddpose, measured from the model build_rigid makes at home. drive NULL: the pose
+     * coordinates themselves, model coordinates of the same names. A pose out of reach is
+     * PKM_ERR_UNREACHABLE naming the leg. */
+    int ndriven;
+    const char *const *driven_names;
+    pkm_status (*drive)(const void *params, const double *pose, const double *dpose,
+                        const double *ddpose, double *q, double *qd, double *qdd, pkm_ctx *ctx);
+    /* Named motions of the pose coordinates, the first the default (include/pkm/trajectory.h). */
+    int ntraj;
+    const pkm_traj_desc *traj;
 } pkm_case;
+
+/* The pkm_case_dynamics of params, a parameter struct of case c. */
+const pkm_case_dynamics *pkm_case_dynamics_of(const pkm_case *c, const void *params);
+
+/* The friction law of d (no preload, the normal load from the reactions). */
+pkm_friction pkm_case_friction(const pkm_case_dynamics *d);
+
+/* 1 if joint j carries d's friction: a revolute, prismatic or helical joint, actuated if d asks
+ * for the actuated joints only. */
+int pkm_case_joint_has_friction(const pkm_case_dynamics *d, const pkm_joint *j);
+
+/* The trajectory of c with that name, or NULL. */
+const pkm_traj_desc *pkm_case_traj_find(const pkm_case *c, const char *name);
 
 /* The built-in case of that name, or NULL. */
 const pkm_case *pkm_case_find(const char *name);

@@ -6,6 +6,7 @@
 
 #include "pkm/map.h"
 #include "pkm/status.h"
+#include "pkm/trajectory.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +31,42 @@ typedef struct pkm_table {
  * PKM_ERR_PARSE for malformed content. */
 pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx *ctx);
 void pkm_table_destroy(pkm_table **t);
+
+/* A trajectory from a CSV file of samples (io/trajectory_csv.c), interpolated by the not-a-knot
+ * cubic spline of pkm_trajectory_create_spline:
+ *   # comment lines (and blank lines) anywhere
+ *   t,<name>,<name>,...          (header: 't' first, then each of the n names exactly once, in
+ *                                 any order; blanks around a name are ignored)
+ *   0.0,0.1,0.2,...              (time in s, then the coordinates in SI, as the header orders them)
+ * Numbers are read as by pkm_table_read. The times must be strictly increasing, and there must be
+ * at least 4 samples. PKM_ERR_IO if the file cannot be read; PKM_ERR_PARSE "file:line: ..." for
+ * a missing, unknown or repeated column, a row of the wrong length, a field that is not a finite
+ * number, a time not after the previous one, fewer than 4 samples. */
+pkm_status pkm_trajectory_read_csv(const char *path, const char *const *names, int n,
+                                   pkm_trajectory **out, pkm_ctx *ctx);
+
+/* The rows of `pkmflex dynamics` as time series (io/h5dyn.c; layout in docs/hdf5-layout.md,
+ * "Dynamics files"): per column an array [ntime][njoint] of the joints' values, in the order of
+ * pkm_dyn_series_columns, and their full reaction wrenches. */
+#define PKM_DYN_SERIES_COLUMNS 9
+/* "q", "qd", "qdd", "drive", "ideal", "friction", "f_axial", "f_radial", "m_bending" */
+extern const char *const pkm_dyn_series_columns[PKM_DYN_SERIES_COLUMNS];
+
+typedef struct pkm_dyn_series {
+    const char *case_name;  /* root attribute `case` */
+    const char *trajectory; /* its name, or the CSV file it was read from */
+    const char *friction;   /* the friction law */
+    int ntime, njoint;
+    const char *const *joints; /* njoint joint names, without commas */
+    const char *const *types;  /* njoint joint types ("revolute", "revolute-cut", ...) */
+    const double *t;           /* ntime times, s */
+    const double *value[PKM_DYN_SERIES_COLUMNS]; /* [ntime][njoint] each */
+    const double *wrench; /* [ntime][njoint][6]: force, moment about the joint point, global axes */
+} pkm_dyn_series;
+
+/* Write s to path (built in memory, written to PATH.tmp, renamed). PKM_ERR_INVALID for an empty
+ * series or a joint name with a comma; PKM_ERR_IO if the file cannot be written. */
+pkm_status pkm_dyn_series_write_h5(const char *path, const pkm_dyn_series *s, pkm_ctx *ctx);
 
 /* Frequency maps (io/h5map.c, io/h5map_read.c). */
 /* HDF5 file (layout in docs/hdf5-layout.md), written to PATH.tmp then renamed, so a crash

@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Runs what a command does before it computes: the options, the case with its --set values,
- * the pose, and for map the grid and the map's setup; never a solve or a file write. The
+ * the pose, for map the grid and the map's setup, for dynamics the friction law and the time
+ * grid; never a solve or a file write. The
  * commands' static functions are reached by including their sources (cli/main.c, the
  * dispatcher, is not needed). Their messages go to stdout and stderr: run with
  * -close_fd_mask=3. */
@@ -12,6 +13,7 @@
 #include "cli/cases.c"
 #include "cli/common.c"
 #include "cli/compare.c"
+#include "cli/dynamics.c"
 #include "cli/map.c"
 #include "cli/modes.c"
 
@@ -52,6 +54,16 @@ static void fuzz_commands(int argc, char **argv)
         (void)map_setup(&o, c, params, &map);
         pkm_map_free(&map);
     }
+    pkm_case_params_destroy(&params);
+    /* dynamics: its options, the case, the friction law and the time grid (no trajectory file,
+     * model or solve). */
+    dyn_args d = {.format = "table", .singular = PKM_DYN_SINGULAR};
+    double t0, t1;
+    int n;
+    if (cli_parse(argc, argv, &dyn_command, dyn_set, &d) == 0 &&
+        cli_load_case(&d.c, &c, &params) == 0 && dyn_friction_law(&d, c, params) == 0 &&
+        d.time != NULL)
+        (void)dyn_parse_time(d.time, &t0, &t1, &n);
     pkm_case_params_destroy(&params);
 }
 

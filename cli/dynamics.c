@@ -1,0 +1,502 @@
+/* cli/dynamics.c: pkmflex dynamics: the rigid-body inverse dynamics of a case along a trajectory,
+ * every joint's drive, friction and reaction components.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "cli/cli.h"
+#include "pkm/dynamics.h"
+#include "pkm/io.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Times of the default grid over a trajectory's span (--time not given). */
+#define DYN_DEFAULT_TIMES 101
+
+/* Steps from the trajectory's start to a later --time start: at least this many, at most the
+ * second (each a Newton solve of the closure from the previous one). */
+#define DYN_APPROACH_STEPS 20
+#define DYN_APPROACH_MAX   100000
+
+/* Most time samples: beyond, the output of a 10-joint case passes a gigabyte. */
+#define DYN_MAX_TIMES 10000000
+
+enum { DYN_TRAJECTORY = CLI_OPT_OWN, DYN_TIME, DYN_FRICTION, DYN_FORMAT, DYN_SINGULAR, DYN_OUTPUT };
+
+typedef struct dyn_args {
+    cli_case_args c;
+    const char *traj;     /* a trajectory name of the case or a CSV file; NULL: the default */
+    const char *time;     /* T0:T1:N, or NULL */
+    const char *friction; /* a friction law overriding the case's, or NULL */
+    const char *format;
+    double singular;    /* the closure's conditioning threshold */
+    const char *output; /* -o FILE.h5, or NULL */
+} dyn_args;
+
+static const cli_option dyn_options[] = {
+    {"--trajectory", NULL, 1, DYN_TRAJECTORY, "NAME|FILE.csv",
+     "a named trajectory of the case (pkmflex cases lists them;\n"
+     "default: the first), or a CSV file of samples: header\n"
+     "t,<pose coordinates>, interpolated by a not-a-knot spline",
+     NULL},
+    {"--time", NULL, 1, DYN_TIME, "T0:T1:N",
+     "N >= 2 equally spaced times from T0 to T1 > T0, s (default:\n"
+     "101 over the trajectory's span)",
+     NULL},
+    {"--friction", NULL, 1, DYN_FRICTION, "LAW",
+     "none, coulomb-viscous or stribeck: the joints' friction law,\n"
+     "instead of the case's friction.model (its data: --set\n"
+     "friction.kc=... and so on)",
+     NULL},
+    {"--format", NULL, 1, DYN_FORMAT, "table|csv",
+     "output format (csv header: t,joint,type,q,qd,qdd,drive,ideal,\n"
+     "friction,f_axial,f_radial,m_bending)",
+     NULL},
+    {"--output", "-o", 1, DYN_OUTPUT, "FILE.h5",
+     "write the rows as time series to an HDF5 file instead of\n"
+     "printing them, with the full reaction wrenches\n"
+     "(docs/hdf5-layout.md)",
+     NULL},
+    {"--singular", NULL, 1, DYN_SINGULAR, "R",
+     "conditioning of the loop closure below which a pose is\n"
+     "singular (default 5e-3; 1e-12 to 0.5)",
+     NULL},
+    {"--set", NULL, 1, CLI_OPT_SET, "KEY=VALUE",
+     "override a case parameter, after the case file: an SI\n"
+     "number or a number and a unit (gravity.z=-9.81), repeatable",
+     NULL},
+};
+
+static const cli_command dyn_command = {
+    "dynamics",
+    "usage: pkmflex dynamics CASE [--trajectory NAME|FILE.csv] [--time T0:T1:N]\n"
+    "                        [--friction none|coulomb-viscous|stribeck] [--format table|csv]\n"
+    "                        [-o FILE.h5] [--singular R] [--set KEY=VALUE ...]\n\n"
+    "Rigid-body inverse dynamics of CASE along a trajectory of its pose coordinates: at each\n"
+    "time, one row per joint of the model (cut joints included, named as in the case) with its\n"
+    "coordinate (q, qd, qdd: the first coordinate of a joint that has several, 0 for cuts and\n"
+    "clamped joints; relative to the configuration the model is built in), its drive (actuated\n"
+    "joints: ideal + friction; passive ones 0), the ideal (frictionless) component of its\n"
+    "reaction along its free direction, its friction, and its reaction's axial force, radial\n"
+    "force and bending moment (Guo et al. 2024, eqs. 39-46). SI units: rad, m, s, N, N m.\n"
+    "Everything is checked before the first time is computed: bad input is one line, exit 2;\n"
+    "a singular closure on the way (the mechanism at a dead point) stops with exit 3.\n\n",
+    dyn_options, (int)(sizeof(dyn_options) / sizeof(dyn_options[0])), 0};
+
+static int dyn_set(void *user, int id, const char *v)
+{
+    dyn_args *o = user;
+    switch (id) {
+    case DYN_TRAJECTORY:
+        o->traj = v;
+        return 0;
+    case DYN_TIME:
+        o->time = v;
+        return 0;
+    case DYN_FRICTION:
+        o->friction = v;
+        return 0;
+    case DYN_FORMAT:
+        if (strcmp(v, "table") != 0 && strcmp(v, "csv") != 0)
+            return cli_usage_error("--format '%s': expected table or csv", v);
+        o->format = v;
+        return 0;
+    case DYN_OUTPUT:
+        o->output = v;
+        return 0;
+    case DYN_SINGULAR:
+        if (!cli_parse_real(v, 1e-12, 0.5, &o->singular))
+            return cli_usage_error("--singular '%s': expected a number from 1e-12 to 0.5", v);
+        return 0;
+    default:
+        return cli_case_set(&o->c, id, v);
+    }
+}
+
+/* T0:T1:N: 1 if valid (finite, T1 > T0, 2 <= N <= DYN_MAX_TIMES). */
+static int dyn_parse_time(const char *text, double *t0, double *t1, int *n)
+{
+    char *end = NULL;
+    *t0 = strtod(text, &end);
+    if (end == text || *end != ':') return 0;
+    const char *p = end + 1;
+    *t1 = strtod(p, &end);
+    if (end == p || *end != ':') return 0;
+    return isfinite(*t0) && isfinite(*t1) && *t1 > *t0 &&
+           cli_parse_int(end + 1, 2, DYN_MAX_TIMES, n);
+}
+
+/* The case's friction law replaced by --friction LAW (one of friction.model's choices). */
+static int dyn_friction_law(const dyn_args *o, const pkm_case *c, void *params)
+{
+    if (o->friction == NULL) return 0;
+    const pkm_param_desc *d = pkm_case_param_find(c, "friction.model");
+    for (const pkm_param_choice *ch = d->choices; ch->name != NULL; ch++)
+        if (strcmp(ch->name, o->friction) == 0) {
+            pkm_case_dynamics *dyn =
+                (pkm_case_dynamics *)(void *)((char *)params + c->dynamics_offset);
+            dyn->friction_model = ch->value;
+            return 0;
+        }
+    return cli_usage_error("--friction '%s': expected none, coulomb-viscous or stribeck",
+                           o->friction);
+}
+
+/* The trajectory: a named one of the case (its span stretched to the requested end time: the
+ * analytic laws hold for any t >= 0) or a CSV file. */
+static int dyn_trajectory(const dyn_args *o, const pkm_case *c, double t_end, pkm_trajectory **tr)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_traj_desc *d = o->traj == NULL ? &c->traj[0] : pkm_case_traj_find(c, o->traj);
+    pkm_status st;
+    if (d != NULL) {
+        pkm_traj_desc stretched = *d;
+        if (t_end > stretched.duration) stretched.duration = t_end;
+        st = pkm_trajectory_create_analytic(&stretched, c->npose, tr, &ctx);
+    } else {
+        const size_t n = strlen(o->traj);
+        if (strchr(o->traj, '/') == NULL && !(n > 4 && strcmp(o->traj + n - 4, ".csv") == 0)) {
+            char names[256] = "";
+            for (int k = 0; k < c->ntraj; k++) {
+                const size_t len = strlen(names);
+                snprintf(names + len, sizeof(names) - len, "%s%s", k ? ", " : "", c->traj[k].name);
+            }
+            return cli_usage_error("--trajectory '%s': case '%s' has no such trajectory (%s), "
+                                   "and a file needs a '/' or .csv",
+                                   o->traj, c->name, names);
+        }
+        st = pkm_trajectory_read_csv(o->traj, c->pose_names, c->npose, tr, &ctx);
+    }
+    return st == PKM_OK ? 0 : cli_report(st, &ctx);
+}
+
+/* What a run holds. */
+typedef struct dyn_run {
+    const pkm_case *c;
+    const void *params;
+    pkm_trajectory *tr;
+    pkm_model *m;
+    pkm_mbs *s;
+    pkm_friction *fr;      /* per model joint */
+    pkm_joint_result *res; /* per model joint */
+    int nd;                /* driven coordinates */
+    double t0, t1;
+    int n;
+    /* -o: every row kept for the file (NULL otherwise) */
+    double *t, *value[PKM_DYN_SERIES_COLUMNS], *wrench;
+} dyn_run;
+
+/* The rigid-body model at home, its friction per joint (checked), the system with its driven
+ * coordinates. */
+static int dyn_setup(dyn_run *r, double singular)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_case *c = r->c;
+    pkm_status st = c->build_rigid(r->params, c->home, &r->m, &ctx);
+    if (st != PKM_OK) return cli_report(st, &ctx);
+    const int nj = pkm_model_joint_count(r->m);
+    r->fr = calloc((size_t)nj, sizeof(*r->fr));
+    r->res = calloc((size_t)nj, sizeof(*r->res));
+    if (r->fr == NULL || r->res == NULL) {
+        fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
+        return EXIT_COMPUTE;
+    }
+    const pkm_case_dynamics *dyn = pkm_case_dynamics_of(c, r->params);
+    const pkm_friction law = pkm_case_friction(dyn);
+    for (int j = 0; j < nj; j++) {
+        const pkm_joint *jt = pkm_model_joint(r->m, j);
+        if (law.model == PKM_FRICTION_NONE || !pkm_case_joint_has_friction(dyn, jt)) continue;
+        r->fr[j] = law;
+        if ((st = pkm_friction_check(&r->fr[j], jt->name, &ctx)) != PKM_OK)
+            return cli_report(st, &ctx);
+    }
+    if ((st = pkm_mbs_create(r->m, dyn->gravity, &r->s, &ctx)) != PKM_OK ||
+        (st = pkm_mbs_set_friction(r->s, r->fr, &ctx)) != PKM_OK ||
+        (st = pkm_mbs_set_singular(r->s, singular, &ctx)) != PKM_OK)
+        return cli_report(st, &ctx);
+    const char *const *names = c->drive ? c->driven_names : c->pose_names;
+    r->nd = c->drive ? c->ndriven : c->npose;
+    int idx[PKM_POSE_MAX];
+    for (int k = 0; k < r->nd; k++) {
+        idx[k] = -1;
+        for (int i = 0; i < pkm_mbs_coord_count(r->s); i++)
+            if (strcmp(pkm_mbs_coord_name(r->s, i), names[k]) == 0) idx[k] = i;
+        if (idx[k] < 0)
+            return cli_usage_error("case '%s': its model has no coordinate '%s' to drive", c->name,
+                                   names[k]);
+    }
+    st = pkm_mbs_set_driven(r->s, r->nd, idx, &ctx);
+    return st == PKM_OK ? 0 : cli_report(st, &ctx);
+}
+
+/* The driven coordinates at time t: the trajectory's pose through the case's drive. */
+static pkm_status dyn_driven_at(const dyn_run *r, double t, double *q, double *qd, double *qdd,
+                                pkm_ctx *ctx)
+{
+    const pkm_case *c = r->c;
+    double p[PKM_POSE_MAX], pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX];
+    pkm_status st = pkm_trajectory_eval(r->tr, t, p, pd, pdd, ctx);
+    if (st != PKM_OK || c->drive != NULL)
+        return st != PKM_OK ? st : c->drive(r->params, p, pd, pdd, q, qd, qdd, ctx);
+    memcpy(q, p, sizeof(double) * (size_t)c->npose);
+    memcpy(qd, pd, sizeof(double) * (size_t)c->npose);
+    memcpy(qdd, pdd, sizeof(double) * (size_t)c->npose);
+    return PKM_OK;
+}
+
+static double dyn_time(const dyn_run *r, int k)
+{
+    return k == r->n - 1 ? r->t1 : r->t0 + (r->t1 - r->t0) * k / (r->n - 1);
+}
+
+/* Every time of the grid in the trajectory's span and reachable: one line naming the time. */
+static int dyn_validate(const dyn_run *r)
+{
+    double a, b;
+    pkm_trajectory_span(r->tr, &a, &b);
+    if (r->t0 < a || r->t1 > b)
+        return cli_usage_error("--time %g:%g: outside the trajectory's span [%g, %g] s", r->t0,
+                               r->t1, a, b);
+    double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    for (int k = 0; k < r->n; k++) {
+        const pkm_status st = dyn_driven_at(r, dyn_time(r, k), q, qd, qdd, &ctx);
+        if (st != PKM_OK) {
+            fprintf(stderr, "%s: error: t = %.9g s: %s\n", CLI_PROG, dyn_time(r, k), ctx.msg);
+            return cli_exit_status_of(st);
+        }
+    }
+    return 0;
+}
+
+static const char *dyn_type(const pkm_joint *j)
+{
+    static const char *const name[2][6] = {
+        {"clamped", "revolute", "prismatic", "spherical", "universal", "helical"},
+        {"clamped-cut", "revolute-cut", "prismatic-cut", "spherical-cut", "universal-cut",
+         "helical-cut"}};
+    return (unsigned)j->type < 6 ? name[j->cut != 0][j->type] : "unknown";
+}
+
+/* Joint j's row at time sample k: printed, or kept for the file. */
+static void dyn_row(dyn_run *r, int k, int j, int csv)
+{
+    const pkm_joint *jt = pkm_model_joint(r->m, j);
+    const pkm_joint_result *x = &r->res[j];
+    const int has = x->ncoord > 0;
+    const double v[PKM_DYN_SERIES_COLUMNS] = {
+        has ? x->q[0] : 0.0, has ? x->qd[0] : 0.0, has ? x->qdd[0] : 0.0, x->drive,    x->ideal,
+        x->friction,         x->f_axial,           x->f_radial,           x->m_bending};
+    const double t = dyn_time(r, k);
+    if (r->t != NULL) {
+        const size_t at = (size_t)k * (size_t)pkm_model_joint_count(r->m) + (size_t)j;
+        r->t[k] = t;
+        for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
+            r->value[c][at] = v[c];
+        memcpy(r->wrench + 6 * at, x->wrench, sizeof(x->wrench));
+        return;
+    }
+    if (csv) {
+        printf("%.10g,%s,%s", t, jt->name, dyn_type(jt));
+        for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
+            printf(",%.10g", v[c]);
+    } else {
+        printf("%10.4f  %-10s %-13s", t, jt->name, dyn_type(jt));
+        for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
+            printf(" %13.6g", v[c]);
+    }
+    printf("\n");
+}
+
+/* The name of the friction law in force (a choice of friction.model). */
+static const char *dyn_law_name(const dyn_run *r)
+{
+    const unsigned law = pkm_case_dynamics_of(r->c, r->params)->friction_model;
+    for (const pkm_param_choice *ch = pkm_case_param_find(r->c, "friction.model")->choices;
+         ch->name != NULL; ch++)
+        if (ch->value == law) return ch->name;
+    return "unknown";
+}
+
+/* -o FILE: a name that can be replaced, in a directory that can be written (exit 2 otherwise,
+ * before any computation). */
+static int dyn_check_output(const char *path)
+{
+    const int rc = cli_check_output_name(path);
+    if (rc != 0) return rc;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        snprintf(dir, sizeof(dir), ".");
+    else
+        snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (access(dir, W_OK | X_OK) == 0) return 0;
+    fprintf(stderr, "%s: error: -o: cannot write in %s: %s\n", CLI_PROG, dir, strerror(errno));
+    return EXIT_INPUT;
+}
+
+/* -o: room for every row, checked against the free memory first (exit 2 naming the size). */
+static int dyn_keep(dyn_run *r)
+{
+    const size_t rows = (size_t)r->n * (size_t)pkm_model_joint_count(r->m);
+    const double bytes = 8.0 * ((double)r->n + (PKM_DYN_SERIES_COLUMNS + 6.0) * (double)rows);
+    const double avail = pkm_map_memory_free();
+    if (avail > 0.0 && bytes > 0.5 * avail)
+        return cli_usage_error("-o: %d times need %.3g GB, more than half the free memory "
+                               "(%.3g GB): fewer times (--time)",
+                               r->n, bytes / 1e9, avail / 1e9);
+    r->t = malloc(sizeof(double) * (size_t)r->n);
+    r->wrench = malloc(sizeof(double) * 6 * rows);
+    int ok = r->t != NULL && r->wrench != NULL;
+    for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
+        ok = (r->value[c] = malloc(sizeof(double) * rows)) != NULL && ok;
+    return ok ? 0 : cli_usage_error("-o: cannot allocate %.3g GB for %d times", bytes / 1e9, r->n);
+}
+
+static void dyn_free(dyn_run *r)
+{
+    free(r->t);
+    free(r->wrench);
+    for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
+        free(r->value[c]);
+}
+
+/* The kept rows written to o->output; 0 or an exit status (a failed write is exit 3). */
+static int dyn_write(const dyn_run *r, const dyn_args *o)
+{
+    const int nj = pkm_model_joint_count(r->m);
+    const char **names = malloc(sizeof(char *) * 2 * (size_t)nj);
+    if (names == NULL) return cli_usage_error("-o: out of memory");
+    for (int j = 0; j < nj; j++) {
+        names[j] = pkm_model_joint(r->m, j)->name;
+        names[nj + j] = dyn_type(pkm_model_joint(r->m, j));
+    }
+    pkm_dyn_series s = {.case_name = r->c->name,
+                        .trajectory = o->traj != NULL ? o->traj : r->c->traj[0].name,
+                        .friction = dyn_law_name(r),
+                        .ntime = r->n,
+                        .njoint = nj,
+                        .joints = names,
+                        .types = names + nj,
+                        .t = r->t,
+                        .wrench = r->wrench};
+    for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
+        s.value[c] = r->value[c];
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_status st = pkm_dyn_series_write_h5(o->output, &s, &ctx);
+    free(names);
+    if (st != PKM_OK) return cli_report_late(st, &ctx);
+    printf("# wrote %s: %d times x %d joints (%s)\n", o->output, r->n, nj, r->c->name);
+    return 0;
+}
+
+/* Grid starting after the trajectory: the closure followed from the trajectory's start, where the
+ * model is built, to T0 in steps of at most the grid's (and at least DYN_APPROACH_STEPS of
+ * them), so that Newton stays on the assembly branch (loop3 started at 14 s from the reference
+ * configuration lands on another, singular one); 0 or an exit status naming the time. */
+static int dyn_approach(dyn_run *r)
+{
+    double a;
+    pkm_trajectory_span(r->tr, &a, NULL);
+    if (!(r->t0 > a)) return 0;
+    const double dt = (r->t1 - r->t0) / (r->n - 1);
+    const double m = fmin(DYN_APPROACH_MAX, fmax(DYN_APPROACH_STEPS, ceil((r->t0 - a) / dt)));
+    double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    for (int k = 1; k < (int)m; k++) { /* at k = 0 the pose is the model's own */
+        const double t = a + (r->t0 - a) * k / m;
+        pkm_status st = dyn_driven_at(r, t, q, qd, qdd, &ctx);
+        const int drive_failed = st != PKM_OK;
+        if (st == PKM_OK) st = pkm_mbs_kinematics(r->s, t, q, qd, qdd, &ctx);
+        if (st != PKM_OK) {
+            fprintf(stderr, "%s: error: t = %.9g s (on the way to --time's start): %s\n", CLI_PROG,
+                    t, ctx.msg);
+            return drive_failed ? cli_exit_status_of(st) : EXIT_COMPUTE;
+        }
+    }
+    return 0;
+}
+
+/* The column names (csv) or the table's heading. */
+static void dyn_header(const dyn_run *r, int csv)
+{
+    if (csv) {
+        printf("t,joint,type,q,qd,qdd,drive,ideal,friction,f_axial,f_radial,m_bending\n");
+        return;
+    }
+    printf("# %s, %d times from %g to %g s, friction %s\n", r->c->name, r->n, r->t0, r->t1,
+           dyn_law_name(r));
+    printf("# %8s  %-10s %-13s %13s %13s %13s %13s %13s %13s %13s %13s %13s\n", "t [s]", "joint",
+           "type", "q", "qd", "qdd", "drive", "ideal", "friction", "f_axial", "f_radial",
+           "m_bending");
+}
+
+/* Kinematics and inverse dynamics at every time, printed or kept; 0 or exit 3 naming the time. */
+static int dyn_compute(dyn_run *r, const dyn_args *o)
+{
+    const int csv = strcmp(o->format, "csv") == 0;
+    if (r->t == NULL) dyn_header(r, csv);
+    double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const double start = cli_now();
+    for (int k = 0; k < r->n; k++) {
+        const double t = dyn_time(r, k);
+        pkm_status st = dyn_driven_at(r, t, q, qd, qdd, &ctx);
+        if (st == PKM_OK) st = pkm_mbs_kinematics(r->s, t, q, qd, qdd, &ctx);
+        if (st == PKM_OK) st = pkm_mbs_inverse(r->s, NULL, r->res, &ctx);
+        if (st != PKM_OK) {
+            fflush(stdout);
+            fprintf(stderr, "%s: error: t = %.9g s: %s\n", CLI_PROG, t, ctx.msg);
+            return EXIT_COMPUTE;
+        }
+        for (int j = 0; j < pkm_model_joint_count(r->m); j++)
+            dyn_row(r, k, j, csv);
+    }
+    if (r->t != NULL) return dyn_write(r, o);
+    if (!csv)
+        printf("# %.1f us per time sample (kinematics and inverse dynamics, output included)\n",
+               1e6 * (cli_now() - start) / r->n);
+    return 0;
+}
+
+int cli_dynamics(int argc, char **argv)
+{
+    dyn_args o = {.format = "table", .singular = PKM_DYN_SINGULAR};
+    int rc = cli_parse(argc, argv, &dyn_command, dyn_set, &o);
+    if (rc != 0) return rc < 0 ? 0 : rc;
+    void *params = NULL;
+    dyn_run r = {.n = DYN_DEFAULT_TIMES};
+    if ((rc = cli_load_case(&o.c, &r.c, &params)) != 0 ||
+        (rc = cli_case_supports(r.c, PKM_CASE_DYNAMICS)) != 0 ||
+        (rc = dyn_friction_law(&o, r.c, params)) != 0)
+        goto done;
+    r.params = params;
+    if (o.time != NULL && !dyn_parse_time(o.time, &r.t0, &r.t1, &r.n)) {
+        rc = cli_usage_error("--time '%s': expected T0:T1:N, T1 > T0 and 2 <= N <= %d", o.time,
+                             DYN_MAX_TIMES);
+        goto done;
+    }
+    if ((rc = dyn_trajectory(&o, r.c, o.time != NULL ? r.t1 : 0.0, &r.tr)) != 0) goto done;
+    if (o.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
+    if ((rc = dyn_setup(&r, o.singular)) != 0 || (rc = dyn_validate(&r)) != 0 ||
+        (o.output != NULL && ((rc = dyn_check_output(o.output)) != 0 || (rc = dyn_keep(&r)) != 0)))
+        goto done;
+    if ((rc = dyn_approach(&r)) == 0) rc = dyn_compute(&r, &o);
+done:
+    dyn_free(&r);
+    pkm_mbs_destroy(&r.s);
+    pkm_model_destroy(&r.m);
+    pkm_trajectory_destroy(&r.tr);
+    free(r.fr);
+    free(r.res);
+    pkm_case_params_destroy(&params);
+    return rc;
+}

@@ -1,0 +1,241 @@
+/* dynamics/closure.c: the passive coordinates from the loop closure (position, velocity and
+ * acceleration levels), the state, the mass matrix.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "dynamics/dynamics_impl.h"
+
+#include "core/core_impl.h"
+#include "pkm/spatial.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Newton iterations on the position closure; each one squares the error near a solution. */
+#define MBS_NEWTON_MAX 30
+
+/* Newton stops when the largest closure residual (translation rows relative to the mechanism's
+ * size, rotation rows in rad) is below this, well inside the 1e-12 the kinematics promises. */
+#define MBS_NEWTON_TOL 1e-14
+
+/* ... and accepts a residual below this when rounding stops it earlier. */
+#define MBS_CLOSURE_TOL 1e-12
+
+/* Scale of constraint row i: the mechanism's size for a translation row (one with a force). */
+static double row_scale(const pkm_mbs *s, int i)
+{
+    return (pkm_vec3_norm(s->W + 6 * i) > 0.0) ? s->size : 1.0;
+}
+
+/* Scale of coordinate k: the mechanism's size for a translation. */
+static double col_scale(const pkm_mbs *s, int k)
+{
+    return s->fr[s->coord_frame[k]].prismatic ? s->size : 1.0;
+}
+
+/* The passive coordinates (s->pidx) and the passive Jacobian Cp (nc x np, row-major, s->cp),
+ * made dimensionless (translation rows over the mechanism's size, translation coordinates in
+ * units of it) so that its conditioning does not depend on the unit of length. */
+static int passive_jacobian(pkm_mbs *s)
+{
+    int np = 0;
+    for (int k = 0; k < s->nq; k++)
+        if (!s->is_driven[k]) s->pidx[np++] = k;
+    for (int i = 0; i < s->nc; i++)
+        for (int c = 0; c < np; c++)
+            s->cp[(size_t)i * np + c] =
+                s->C[(size_t)i * s->nq + s->pidx[c]] * col_scale(s, s->pidx[c]) / row_scale(s, i);
+    return np;
+}
+
+/* Largest closure residual of the rows in r: translation rows (those with a force) over the
+ * mechanism's size. */
+static double closure_error(const pkm_mbs *s, const double *r)
+{
+    double e = 0.0;
+    for (int i = 0; i < s->nc; i++)
+        e = fmax(e, fabs(r[i]) / row_scale(s, i));
+    return e;
+}
+
+/* The coordinate that the passive Jacobian's weakest singular direction moves most. */
+static int worst_coordinate(pkm_mbs *s, int np)
+{
+    const int nn = mbs_nullspace(s, s->nc, np, s->cp, s->nul, s->singular);
+    int best = 0;
+    for (int c = 1; c < np && nn > 0; c++)
+        if (fabs(s->nul[(size_t)c * nn + nn - 1]) > fabs(s->nul[(size_t)best * nn + nn - 1]))
+            best = c;
+    return s->pidx[best];
+}
+
+/* Cp x = s->rhs in the least-squares minimum-norm sense (x into s->x), refusing a passive
+ * Jacobian that has lost rank: a coordinate left free by the driven ones (bad input), or a
+ * dead point. */
+static pkm_status passive_solve(pkm_mbs *s, double t, int *np_out, pkm_ctx *ctx)
+{
+    const int np = passive_jacobian(s);
+    *np_out = np;
+    if (np == 0) return PKM_OK;
+    for (int i = 0; i < s->nc; i++)
+        s->rhs[i] /= row_scale(s, i);
+    const int rank = mbs_lstsq(s, s->nc, np, s->cp, s->rhs, s->x, PKM_DYN_RANK_TOL, s->sv);
+    for (int c = 0; c < np; c++)
+        s->x[c] *= col_scale(s, s->pidx[c]);
+    if (rank < 0) return PKM_FAIL(ctx, PKM_ERR_SOLVER, "LAPACK dgelss failed at t = %g", t);
+    const double cond = (np > s->nc) ? 0.0 : s->sv[np - 1] / s->sv[0];
+    if (cond >= s->singular) {
+        s->checked = 1;
+        return PKM_OK;
+    }
+    const int w = worst_coordinate(s, np);
+    const int j = s->coord_joint[w];
+    const char *jn = (j >= 0) ? pkm_model_joint(s->m, j)->name : "platform";
+    if (!s->checked)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "the driven coordinates do not fix the mobility: joint '%s' (coordinate "
+                        "'%s') is free",
+                        jn, s->coord_name[w]);
+    return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
+                    "singular loop closure at t = %g: the passive Jacobian's conditioning %.3g is "
+                    "below %g (a dead point); coordinate '%s' is undetermined",
+                    t, cond, s->singular, s->coord_name[w]);
+}
+
+/* Newton on the position closure over the passive coordinates. */
+static pkm_status newton(pkm_mbs *s, double t, pkm_ctx *ctx)
+{
+    double err = HUGE_VAL;
+    for (int it = 0; it < MBS_NEWTON_MAX; it++) {
+        mbs_forward(s);
+        mbs_constraint_rows(s);
+        const double e = closure_error(s, s->r);
+        if (e < MBS_NEWTON_TOL || (it > 1 && e > 0.5 * err && e < MBS_CLOSURE_TOL)) return PKM_OK;
+        err = e;
+        for (int i = 0; i < s->nc; i++)
+            s->rhs[i] = -s->r[i];
+        int np;
+        pkm_status st = passive_solve(s, t, &np, ctx);
+        if (st != PKM_OK) return st;
+        for (int c = 0; c < np; c++)
+            s->q[s->pidx[c]] += s->x[c];
+    }
+    /* Name the cut that stays open the most: in a parallel mechanism, the leg that cannot
+     * reach the pose. */
+    int worst = 0;
+    for (int i = 1; i < s->nc; i++)
+        if (fabs(s->r[i]) / row_scale(s, i) > fabs(s->r[worst]) / row_scale(s, worst)) worst = i;
+    int c = 0;
+    while (c + 1 < s->ncut && s->cut[c + 1].row <= worst)
+        c++;
+    return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
+                    "loop closure not met at t = %g: cut '%s' stays open (residual %.3g after %d "
+                    "Newton steps): the pose is out of the workspace or past a dead point",
+                    t, s->ncut > 0 ? pkm_model_joint(s->m, s->cut[c].joint)->name : "-", err,
+                    MBS_NEWTON_MAX);
+}
+
+/* The passive rates (level 1) or accelerations (level 2): Cp x = -Ca xa (- gamma). */
+static pkm_status rates(pkm_mbs *s, double t, double *v, int level, pkm_ctx *ctx)
+{
+    for (int i = 0; i < s->nc; i++) {
+        double b = (level == 2) ? -s->gamma[i] : 0.0;
+        for (int k = 0; k < s->nd; k++)
+            b -= s->C[(size_t)i * s->nq + s->driven[k]] * v[s->driven[k]];
+        s->rhs[i] = b;
+    }
+    int np;
+    pkm_status st = passive_solve(s, t, &np, ctx);
+    if (st != PKM_OK) return st;
+    for (int c = 0; c < np; c++)
+        v[s->pidx[c]] = s->x[c];
+    return PKM_OK;
+}
+
+pkm_status pkm_mbs_kinematics(pkm_mbs *s, double t, const double *qa, const double *qda,
+                              const double *qdda, pkm_ctx *ctx)
+{
+    for (int k = 0; k < s->nd; k++) {
+        s->q[s->driven[k]] = qa[k];
+        s->qd[s->driven[k]] = qda[k];
+        s->qdd[s->driven[k]] = qdda[k];
+    }
+    pkm_status st = newton(s, t, ctx);
+    if (st == PKM_OK) st = rates(s, t, s->qd, 1, ctx);
+    if (st != PKM_OK) return st;
+    mbs_forward(s);
+    mbs_constraint_rows(s); /* gamma with the new rates */
+    st = rates(s, t, s->qdd, 2, ctx);
+    if (st != PKM_OK) return st;
+    mbs_forward(s);
+    mbs_constraint_rows(s);
+    return PKM_OK;
+}
+
+void pkm_mbs_set_state(pkm_mbs *s, const double *q, const double *qd, const double *qdd)
+{
+    const size_t n = (size_t)s->nq * sizeof(double);
+    if (q != NULL) memcpy(s->q, q, n);
+    if (qd != NULL) memcpy(s->qd, qd, n);
+    if (qdd != NULL) memcpy(s->qdd, qdd, n);
+    mbs_forward(s);
+    mbs_constraint_rows(s);
+}
+
+const double *pkm_mbs_q(const pkm_mbs *s)
+{
+    return s->q;
+}
+
+const double *pkm_mbs_qd(const pkm_mbs *s)
+{
+    return s->qd;
+}
+
+const double *pkm_mbs_qdd(const pkm_mbs *s)
+{
+    return s->qdd;
+}
+
+void pkm_mbs_closure_residual(const pkm_mbs *s, double *pos, double *vel)
+{
+    *pos = closure_error(s, s->r);
+    *vel = 0.0;
+    for (int i = 0; i < s->nc; i++) {
+        double v = 0.0;
+        for (int k = 0; k < s->nq; k++)
+            v += s->C[(size_t)i * s->nq + k] * s->qd[k];
+        *vel = fmax(*vel, fabs(v) / row_scale(s, i));
+    }
+}
+
+void pkm_mbs_constraints(const pkm_mbs *s, double *C, double *gamma)
+{
+    if (C != NULL) memcpy(C, s->C, (size_t)s->nc * s->nq * sizeof(double));
+    if (gamma != NULL) memcpy(gamma, s->gamma, (size_t)s->nc * sizeof(double));
+}
+
+void pkm_mbs_mass_matrix(pkm_mbs *s, double *M, double *h)
+{
+    /* Columns of M by the RNEA with unit accelerations at rest without gravity; h with the
+     * state's rates and qdd = 0. The state is kept in x and tau and put back. */
+    memcpy(s->x, s->qd, (size_t)s->nq * sizeof(double));
+    memcpy(s->tau, s->qdd, (size_t)s->nq * sizeof(double));
+    memset(s->qdd, 0, (size_t)s->nq * sizeof(double));
+    if (h != NULL) {
+        mbs_forward(s);
+        mbs_rnea(s, 1);
+        mbs_generalised(s, h);
+    }
+    memset(s->qd, 0, (size_t)s->nq * sizeof(double));
+    for (int j = 0; j < s->nq && M != NULL; j++) {
+        s->qdd[j] = 1.0;
+        mbs_forward(s);
+        mbs_rnea(s, 0);
+        mbs_generalised(s, s->gq);
+        for (int i = 0; i < s->nq; i++)
+            M[(size_t)i * s->nq + j] = s->gq[i];
+        s->qdd[j] = 0.0;
+    }
+    memcpy(s->qd, s->x, (size_t)s->nq * sizeof(double));
+    memcpy(s->qdd, s->tau, (size_t)s->nq * sizeof(double));
+    mbs_forward(s);
+}

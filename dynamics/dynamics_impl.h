@@ -1,0 +1,88 @@
+/* dynamics/dynamics_impl.h: the rigid multibody system's private state, shared by the files of
+ * dynamics/.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Kinematics in the product-of-exponentials form in global axes: frame f (one per elementary
+ * screw, or a fixed frame for a clamped tree joint) has the displacement G_f = G_parent
+ * exp(S0_f q_f) from the reference configuration, with S0_f its unit screw at the reference
+ * configuration, so its current screw is S_f = Ad(G_parent) S0_f. Twists, accelerations and
+ * wrenches are spatial vectors referred to the global origin (Featherstone 2008, ch. 2), in the
+ * (v, w) / (F, M) order of pkm/spatial.h. */
+#ifndef PKM_DYNAMICS_IMPL_H
+#define PKM_DYNAMICS_IMPL_H
+
+#include "pkm/dynamics.h"
+#include "pkm/friction.h"
+#include "pkm/topology.h"
+
+/* One frame of the tree. */
+typedef struct mbs_frame {
+    int parent; /* frame index, -1 for the ground */
+    int coord;  /* its coordinate, -1 for a fixed frame (clamped tree joint) */
+    int prismatic;
+    double axis[3], point[3], pitch; /* reference screw: unit axis, a point on it, m per rad */
+    double R[3][3], p[3];            /* displacement G from the reference configuration */
+    double S[6];                     /* current unit screw at the origin */
+    double V[6], A[6];               /* twist, spatial acceleration without gravity */
+    double f[6];                     /* RNEA wrench its joint passes to its subtree */
+} mbs_frame;
+
+/* One cut joint's constraint rows. */
+typedef struct mbs_cut {
+    int joint, row, nrow; /* model joint, first row, rows */
+    int fa, fb;           /* frames of body_a and body_b (-1 for the ground) */
+} mbs_cut;
+
+struct pkm_mbs {
+    const pkm_model *m;
+    pkm_topology *topo;
+    double g[3];
+    int nb, nj, nf, nq, nc, ncut,
+        na; /* bodies, joints, frames, coordinates, rows, cuts, actuated */
+    mbs_frame *fr;
+    mbs_cut *cut;
+    int *body_frame;   /* per body: the frame it moves with, -1 for the ground */
+    int *joint_frame;  /* per joint: first frame (tree) or -1 */
+    int *joint_nframe; /* per joint: its frames */
+    int *joint_cut;    /* per joint: cut index or -1 */
+    int *coord_frame;  /* per coordinate: its frame */
+    int *coord_joint;  /* per coordinate: its model joint, -1 for the platform's */
+    char (*coord_name)[PKM_NAME_LEN + 4];
+    double *mass, (*com0)[3], (*J0)[3][3]; /* per body, reference configuration */
+    int *act;                              /* na actuated coordinates */
+    int *driven, nd, *is_driven;           /* driven coordinates */
+    double singular;                       /* conditioning threshold of the passive Jacobian */
+    double size;                           /* mechanism size for the closure tolerance, m */
+    double *q, *qd, *qdd;
+    double *W;         /* nc x 6 constraint wrenches at the origin (rows) */
+    double *Wd;        /* nc x 6 their time derivatives */
+    double *C, *gamma; /* nc x nq, nc */
+    double *r;         /* nc position residual */
+    /* workspaces sized at create (n = max(nq, nc) + 1): wa, wb, ws, wg, work belong to the
+     * LAPACK wrappers below; the solves' operands are cp (n x n), nul (n x n), rhs, x, sv, g,
+     * lam, tau, g0, fq (n each) and pidx (the passive coordinates) */
+    double *wa, *wb, *ws, *work, *wg;
+    double *cp, *nul, *rhs, *x, *sv, *gq, *lam, *tau, *g0, *fq;
+    pkm_friction *fric; /* per joint, zero: none */
+    int *pidx;
+    int lwork, checked;
+};
+
+/* kinematics.c */
+void mbs_forward(pkm_mbs *s);           /* G, S, V, A of every frame from q, qd, qdd */
+void mbs_constraint_rows(pkm_mbs *s);   /* W, Wd, C, gamma, r at the current state */
+void mbs_rnea(pkm_mbs *s, int gravity); /* f of every frame from the frames' V, A */
+void mbs_body_inertia(const pkm_mbs *s, int b, double I[6][6]);
+/* Generalised forces S_k . f_k of every coordinate after mbs_rnea. */
+void mbs_generalised(const pkm_mbs *s, double *g);
+
+/* lsq.c: minimum-norm least squares min |A x - b| through LAPACK dgelss (A m x n row-major,
+ * copied; b m entries, x n); the singular values go to sv (min(m, n)) if not NULL. Returns the
+ * numerical rank with the relative threshold rcond, or -1 if LAPACK fails. */
+int mbs_lstsq(pkm_mbs *s, int m, int n, const double *A, const double *b, double *x, double rcond,
+              double *sv);
+/* Null space of A (m x n row-major): its nn columns into N (n x nn row-major); returns nn, or -1
+ * if LAPACK fails. */
+int mbs_nullspace(pkm_mbs *s, int m, int n, const double *A, double *N, double rtol);
+
+#endif

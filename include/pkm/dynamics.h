@@ -1,0 +1,153 @@
+/* include/pkm/dynamics.h: rigid-body kinematics and inverse dynamics of a pkm_model, closed
+ * chains included, with every joint's reaction wrench.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The rigid multibody system of a model (docs/dynamics.md):
+ *  - bodies: rigid bodies as they are; each beam body one rigid body with the mass, centre of
+ *    mass and inertia tensor of its elements' consistent mass under rigid motion;
+ *  - coordinates: every tree joint as 1-dof elementary screws (revolute 1 rotation, prismatic 1
+ *    translation, helical 1 screw, universal 2 rotations (axis, then axis2), spherical 3
+ *    rotations about the global x, y, z axes of the reference configuration, clamped none),
+ *    massless frames between the screws of one joint; a platform gets a virtual floating joint
+ *    from the ground (translations x, y, z, then rotations about x, y, z through its origin), so
+ *    every joint attached to it is a cut. q = 0 is the configuration the model was built in; a
+ *    coordinate's value is the motion of the joint's child relative to its parent (the body the
+ *    tree reaches it from);
+ *  - cuts (the topology's loop-closure joints) constrain the relative twist of their two bodies
+ *    to the joint's free twists: 6 - nfree constraint rows each.
+ * All vectors in global axes, SI units. Twists (v, w) and wrenches (F, M) as in pkm/spatial.h.
+ *
+ * Reaction convention: the reaction of a joint is the wrench (force, moment about the joint's
+ * current point) that the joint applies to its child: for a tree joint the body the tree enters
+ * through it (what the parent side passes to the child's subtree: the subtree's inertial wrench
+ * minus its weight minus the cut forces acting on it); for a cut, the body body_b of the joint
+ * (body_a receives the opposite wrench). */
+#ifndef PKM_DYNAMICS_H
+#define PKM_DYNAMICS_H
+
+#include "pkm/friction.h"
+#include "pkm/model.h"
+#include "pkm/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pkm_mbs pkm_mbs;
+
+/* Default singularity threshold: the kinematics stops with PKM_ERR_SINGULAR when the passive
+ * Jacobian (made dimensionless: translation rows over the mechanism's size, translation
+ * coordinates in units of it) has its smallest singular value below this times its largest (a
+ * condition number above 200). At a dead point (a fold of the closure) the smallest singular
+ * value falls like the square root of the distance, so the threshold stops a drive some way
+ * before it: the three-loop chain of Guo et al. 2024 at crank 1.572 rad, its dead point being
+ * near 1.579 rad. A long chain of loops is ill-conditioned without any dead point (the ladder of
+ * bench/dyn_bench.c passes this threshold near 100 loops): give it a smaller threshold. */
+#define PKM_DYN_SINGULAR 5e-3
+
+/* Rank of a constraint Jacobian: singular values below this times the largest are zero (planar
+ * mechanisms modelled in 3-D have identically zero rows). */
+#define PKM_DYN_RANK_TOL 1e-10
+
+/* The rigid multibody system of m (which must outlive it and not change) under gravity (m/s^2).
+ * The driven coordinates default to those of the actuated joints. PKM_ERR_MODEL naming the joint
+ * when an actuated joint is a cut; errors of pkm_topology_create; PKM_ERR_NOMEM. */
+pkm_status pkm_mbs_create(const pkm_model *m, const double gravity[3], pkm_mbs **out, pkm_ctx *ctx);
+void pkm_mbs_destroy(pkm_mbs **s);
+
+/* Number of coordinates, their names (the joint's name for a 1-coordinate joint, "name.1" ...
+ * otherwise; "platform.x" ... "platform.rz" for the platform's floating joint). */
+int pkm_mbs_coord_count(const pkm_mbs *s);
+const char *pkm_mbs_coord_name(const pkm_mbs *s, int i);
+/* The coordinates of model joint j: their number (0 for a cut or clamped joint), the first in
+ * *first. */
+int pkm_mbs_joint_coords(const pkm_mbs *s, int j, int *first);
+/* Number of constraint rows of all cuts. */
+int pkm_mbs_constraint_count(const pkm_mbs *s);
+
+/* Set the singularity threshold (0 < threshold < 1; PKM_DYN_SINGULAR by default). */
+pkm_status pkm_mbs_set_singular(pkm_mbs *s, double threshold, pkm_ctx *ctx);
+
+/* The coordinates prescribed by the trajectory (n indices, distinct). PKM_ERR_INVALID. */
+pkm_status pkm_mbs_set_driven(pkm_mbs *s, int n, const int *idx, pkm_ctx *ctx);
+int pkm_mbs_driven(const pkm_mbs *s, const int **idx);
+
+/* Kinematics at time t (for messages): the driven coordinates and their first two derivatives
+ * given (in the order of pkm_mbs_driven), the passive ones solved from the loop closure: Newton
+ * from the previous solution at position level, then linear solves for the rates and the
+ * accelerations (minimum-norm least squares through an SVD, which drops the identically zero
+ * rows of planar mechanisms). PKM_ERR_SINGULAR naming t and the worst-determined coordinate
+ * when the passive Jacobian's conditioning falls below the threshold or Newton
+ * does not converge; PKM_ERR_INVALID when the driven coordinates leave passive ones free. */
+pkm_status pkm_mbs_kinematics(pkm_mbs *s, double t, const double *qa, const double *qda,
+                              const double *qdda, pkm_ctx *ctx);
+/* Set the whole state without closure (q, qd, qdd of every coordinate; NULL keeps). */
+void pkm_mbs_set_state(pkm_mbs *s, const double *q, const double *qd, const double *qdd);
+const double *pkm_mbs_q(const pkm_mbs *s);
+const double *pkm_mbs_qd(const pkm_mbs *s);
+const double *pkm_mbs_qdd(const pkm_mbs *s);
+
+/* Closure residuals at the current state: position (m; rotation rows in rad), velocity. */
+void pkm_mbs_closure_residual(const pkm_mbs *s, double *pos, double *vel);
+
+/* Friction of every joint (pkm_model_joint_count entries, copied; NULL: none). Only the
+ * joints with one coordinate (revolute, prismatic, helical, tree joints) have friction: its law
+ * (pkm/friction.h) at the coordinate's rate under the normal load of the joint's reaction
+ * components. PKM_ERR_INVALID from pkm_friction_check, naming the joint. */
+pkm_status pkm_mbs_set_friction(pkm_mbs *s, const pkm_friction *fr, pkm_ctx *ctx);
+
+/* One joint's inverse-dynamics result. */
+typedef struct pkm_joint_result {
+    double wrench[6]; /* reaction (F, M about the joint's current point), global axes */
+    double point[3];  /* the joint's current point */
+    double axis[3];   /* its current (first) axis */
+    int ncoord;       /* coordinates of the joint (0 for cuts and clamped joints) */
+    double q[3], qd[3], qdd[3];
+    double ideal;     /* 1-coordinate joints: the reaction's free-direction component (torque
+                         about the axis, force along a prismatic axis, their power-conjugate
+                         combination for a helical joint); 0 otherwise */
+    double drive;     /* actuated: the drive (ideal + friction); passive: 0 */
+    double friction;  /* friction force or torque (0 without friction) */
+    double f_axial;   /* revolute, helical, universal: |force along the axis|; prismatic: |moment
+                         about the axis| (what loads a guide); spherical, clamped: 0 */
+    double f_radial;  /* |force normal to the axis|; spherical, clamped: |force| */
+    double m_bending; /* |moment normal to the axis|; prismatic: the same; spherical: 0;
+                         clamped: |moment| */
+} pkm_joint_result;
+
+/* Inverse dynamics at the current state (after pkm_mbs_kinematics or pkm_mbs_set_state): every
+ * model joint's result in res[joint] (pkm_model_joint_count entries). The actuated coordinates'
+ * drives and the cut wrenches solve, in the least-squares minimum-norm sense, the coordinates'
+ * equations of motion (Guo et al. 2024, eq. 55 with the cut forces as unknowns, rebuilt for
+ * spatial cuts): the cut forces are eliminated through the null space of the constraint
+ * Jacobian, the drives take the minimum of sum(w_i tau_i^2) (weights w, one per actuated joint
+ * in joint order, NULL for 1) when the actuation is redundant, then the cut wrenches the minimum
+ * norm (out-of-plane components of a planar mechanism's cuts are 0). With friction
+ * (pkm_mbs_set_friction) the friction of every joint enters its coordinate's equation as a load
+ * (drive = ideal + friction); since the normal loads depend on the reactions, which in a closed
+ * chain depend on the friction, the solve is repeated with the friction of the last reactions
+ * until it changes by less than 1e-12 relative (a fixed point; in a tree, or with friction on
+ * the drives of a non-redundant chain only, the reactions do not depend on the friction and two
+ * passes suffice). PKM_ERR_SINGULAR when the system has no solution (the actuators cannot
+ * produce the motion); PKM_ERR_NOCONV when the friction iteration does not settle. */
+pkm_status pkm_mbs_inverse(pkm_mbs *s, const double *weights, pkm_joint_result *res, pkm_ctx *ctx);
+
+/* Joint-space mass matrix at the current q (nq x nq, row-major) and the bias h = M(q)qdd + h
+ * with qdd = 0 (Coriolis, centrifugal and gravity generalised forces); either may be NULL. */
+void pkm_mbs_mass_matrix(pkm_mbs *s, double *M, double *h);
+
+/* Constraint Jacobian C (nc x nq, row-major: C qd = 0) and the acceleration bias gamma (C qdd +
+ * gamma = 0) at the current state; either may be NULL. */
+void pkm_mbs_constraints(const pkm_mbs *s, double *C, double *gamma);
+
+/* Kinetic and potential energy (J) at the current state. */
+void pkm_mbs_energy(const pkm_mbs *s, double *T, double *V);
+
+/* The rigid mass properties the system gives body b: mass (kg), centre of mass (m) and inertia
+ * about it (kg m^2), global axes, reference configuration. */
+void pkm_mbs_body_mass(const pkm_mbs *s, int b, double *mass, double com[3], double J[3][3]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

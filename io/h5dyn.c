@@ -1,0 +1,93 @@
+/* io/h5dyn.c: the time series of a rigid-body dynamics run (pkmflex dynamics -o) as an HDF5 file;
+ * layout in docs/hdf5-layout.md, "Dynamics files".
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "io/h5_impl.h"
+#include "pkm/io.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DYN_FORMAT         "pkmflex-dynamics"
+#define DYN_FORMAT_VERSION 1
+
+const char *const pkm_dyn_series_columns[PKM_DYN_SERIES_COLUMNS] = {
+    "q", "qd", "qdd", "drive", "ideal", "friction", "f_axial", "f_radial", "m_bending"};
+
+/* What each column holds, its dataset's `description`. */
+static const char *const column_text[PKM_DYN_SERIES_COLUMNS] = {
+    "the joint's first coordinate from the model's build pose: rad or m; cuts, clamped: 0",
+    "its rate: rad/s or m/s",
+    "its acceleration: rad/s^2 or m/s^2",
+    "actuated joints: ideal + friction (N m or N); passive joints: 0",
+    "the reaction's component along the joint's free direction (N m or N)",
+    "the joint's friction torque or force (N m or N)",
+    "|force along the axis| (N); prismatic: |moment about the axis| (N m)",
+    "|force normal to the axis| (N); spherical, clamped: |force|",
+    "|moment normal to the axis| (N m); clamped: |moment|"};
+
+/* names[0..n-1] joined by commas into a new string; NULL if one holds a comma or on no memory. */
+static char *comma_list(const char *const *names, int n)
+{
+    size_t len = 1;
+    for (int k = 0; k < n; k++) {
+        if (strchr(names[k], ',') != NULL) return NULL;
+        len += strlen(names[k]) + 1;
+    }
+    char *s = malloc(len);
+    if (s == NULL) return NULL;
+    s[0] = '\0';
+    for (int k = 0; k < n; k++) {
+        if (k > 0) strcat(s, ",");
+        strcat(s, names[k]);
+    }
+    return s;
+}
+
+static pkm_status write_root(const h5io *io, hid_t file, const pkm_dyn_series *s)
+{
+    pkm_status rc = pkm_h5_write_str_attr(io, file, "/", "format", DYN_FORMAT);
+    if (rc == PKM_OK)
+        rc = pkm_h5_write_int_attr(io, file, "/", "format_version", H5T_STD_I32LE,
+                                   DYN_FORMAT_VERSION);
+    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "case", s->case_name);
+    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "trajectory", s->trajectory);
+    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "friction", s->friction);
+    const char *const *lists[2] = {s->joints, s->types};
+    static const char *const list_names[2] = {"joints", "types"};
+    for (int k = 0; k < 2 && rc == PKM_OK; k++) {
+        char *text = comma_list(lists[k], s->njoint);
+        rc = text != NULL ? pkm_h5_write_str_attr(io, file, "/", list_names[k], text)
+                          : OWN_FAIL(io, PKM_ERR_INVALID,
+                                     "a joint name or type holds a comma, or no memory");
+        free(text);
+    }
+    return rc;
+}
+
+static pkm_status fill_dyn(const h5io *io, hid_t file, const void *user)
+{
+    const pkm_dyn_series *s = user;
+    pkm_status rc = write_root(io, file, s);
+    const hsize_t dims[3] = {(hsize_t)s->ntime, (hsize_t)s->njoint, 6};
+    if (rc == PKM_OK)
+        rc = pkm_h5_write_described(io, file, "t", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, dims, s->t,
+                                    "units", "s");
+    for (int k = 0; k < PKM_DYN_SERIES_COLUMNS && rc == PKM_OK; k++)
+        rc = pkm_h5_write_described(io, file, pkm_dyn_series_columns[k], H5T_IEEE_F64LE,
+                                    H5T_NATIVE_DOUBLE, 2, dims, s->value[k], "description",
+                                    column_text[k]);
+    if (rc == PKM_OK)
+        rc = pkm_h5_write_described(
+            io, file, "wrench", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, dims, s->wrench,
+            "description",
+            "the reaction wrench the joint applies to its child (a cut: to its body_b): force (N), "
+            "then moment about the joint's current point (N m), global axes");
+    return rc;
+}
+
+pkm_status pkm_dyn_series_write_h5(const char *path, const pkm_dyn_series *s, pkm_ctx *ctx)
+{
+    if (s == NULL || path == NULL || path[0] == '\0' || s->ntime < 1 || s->njoint < 1)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "dynamics write: empty series or path");
+    return pkm_h5_file_write(path, fill_dyn, s, ctx);
+}
