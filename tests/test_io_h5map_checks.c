@@ -355,7 +355,8 @@ static void test_single_precision_modes(void **state)
 
 /* A checkpoint's links (/tracking_links, /tracking_links_mac) are read back as written, and its
  * /modes holds only the vectors further links need: here points 0 and 4 (not linked to each
- * other) and 10 (next to the pending point 11). A link naming no mode is refused. */
+ * other) and 10 (next to the pending point 11). A link naming no mode is refused, and so are
+ * the MACs without the links. */
 static void test_checkpoint_links(void **state)
 {
     (void)state;
@@ -401,6 +402,11 @@ static void test_checkpoint_links(void **state)
     assert_int_equal(pkm_map_read_h5(path, &r, &ctx), PKM_ERR_PARSE);
     assert_non_null(strstr(ctx.msg, "/tracking_links"));
     assert_no_open_objects();
+    /* The MACs without the links they belong to: nothing to read them into. */
+    m.link_match[(2 * 2 + 1) * NEV] = 0;
+    f = map_write_open(&m, path);
+    assert_true(H5Ldelete(f, "/tracking_links", H5P_DEFAULT) >= 0);
+    map_assert_refused(f, path, "/tracking_links_mac without", &ctx);
     pkm_map_free(&m);
     unlink(path);
 }
