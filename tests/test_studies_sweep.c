@@ -268,7 +268,12 @@ static void test_executors_same_map(void **state)
         sweep_navaro(par, &m, workers[i], 1);
         assert_int_equal(checkpoints, 1);
         assert_int_not_equal(m.status[stop_at], PKM_POSE_PENDING);
-        assert_int_equal(m.status[m.npoints - 1], PKM_POSE_PENDING);
+        /* Stopped early: some pose left PENDING (not necessarily the last: with two workers the
+         * other may have taken the last tile before the stop was seen). */
+        int64_t pending = 0;
+        for (int64_t p = 0; p < m.npoints; p++)
+            pending += m.status[p] == PKM_POSE_PENDING;
+        assert_true(pending > 0);
         assert_int_equal(m.tracking, PKM_TRACK_RANK);
         /* Resumed from the file, with the stop out of reach. */
         pkm_map r;
