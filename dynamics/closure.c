@@ -20,30 +20,35 @@
 #define MBS_CLOSURE_TOL 1e-12
 
 /* Scale of constraint row i: the mechanism's size for a translation row (one with a force). */
-static double row_scale(const pkm_mbs *s, int i)
+double mbs_row_scale(const pkm_mbs *s, int i)
 {
     return (pkm_vec3_norm(s->W + 6 * i) > 0.0) ? s->size : 1.0;
 }
 
 /* Scale of coordinate k: the mechanism's size for a translation. */
-static double col_scale(const pkm_mbs *s, int k)
+double mbs_col_scale(const pkm_mbs *s, int k)
 {
     return s->fr[s->coord_frame[k]].prismatic ? s->size : 1.0;
 }
 
-/* The passive coordinates (s->pidx) and the passive Jacobian Cp (nc x np, row-major, s->cp),
- * made dimensionless (translation rows over the mechanism's size, translation coordinates in
- * units of it) so that its conditioning does not depend on the unit of length. */
-static int passive_jacobian(pkm_mbs *s)
+/* The passive coordinates (s->pidx); their number. */
+static int passive_coords(pkm_mbs *s)
 {
     int np = 0;
     for (int k = 0; k < s->nq; k++)
         if (!s->is_driven[k]) s->pidx[np++] = k;
+    return np;
+}
+
+/* The dense passive Jacobian Cp (nc x np, row-major, s->cp), made dimensionless (translation
+ * rows over the mechanism's size, translation coordinates in units of it) so that its
+ * conditioning does not depend on the unit of length. */
+static void passive_jacobian(pkm_mbs *s, int np)
+{
     for (int i = 0; i < s->nc; i++)
         for (int c = 0; c < np; c++)
-            s->cp[(size_t)i * np + c] =
-                s->C[(size_t)i * s->nq + s->pidx[c]] * col_scale(s, s->pidx[c]) / row_scale(s, i);
-    return np;
+            s->cp[(size_t)i * np + c] = s->C[(size_t)i * s->nq + s->pidx[c]] *
+                                        mbs_col_scale(s, s->pidx[c]) / mbs_row_scale(s, i);
 }
 
 /* Largest closure residual of the rows in r: translation rows (those with a force) over the
@@ -52,7 +57,7 @@ static double closure_error(const pkm_mbs *s, const double *r)
 {
     double e = 0.0;
     for (int i = 0; i < s->nc; i++)
-        e = fmax(e, fabs(r[i]) / row_scale(s, i));
+        e = fmax(e, fabs(r[i]) / mbs_row_scale(s, i));
     return e;
 }
 
@@ -72,14 +77,22 @@ static int worst_coordinate(pkm_mbs *s, int np)
  * dead point. */
 static pkm_status passive_solve(pkm_mbs *s, double t, int *np_out, pkm_ctx *ctx)
 {
-    const int np = passive_jacobian(s);
+    const int np = passive_coords(s);
     *np_out = np;
     if (np == 0) return PKM_OK;
+    if (s->solver == PKM_DYN_SPARSE) {
+        /* Rank lost or conditioning below the threshold: the dense solve decides and names
+         * the coordinate. */
+        int done = 0;
+        pkm_status st = mbs_sparse_passive(s, &done, ctx);
+        if (st != PKM_OK || done) return st;
+    }
+    passive_jacobian(s, np);
     for (int i = 0; i < s->nc; i++)
-        s->rhs[i] /= row_scale(s, i);
+        s->rhs[i] /= mbs_row_scale(s, i);
     const int rank = mbs_lstsq(s, s->nc, np, s->cp, s->rhs, s->x, PKM_DYN_RANK_TOL, s->sv);
     for (int c = 0; c < np; c++)
-        s->x[c] *= col_scale(s, s->pidx[c]);
+        s->x[c] *= mbs_col_scale(s, s->pidx[c]);
     if (rank < 0) return PKM_FAIL(ctx, PKM_ERR_SOLVER, "LAPACK dgelss failed at t = %g", t);
     const double cond = (np > s->nc) ? 0.0 : s->sv[np - 1] / s->sv[0];
     if (cond >= s->singular) {
@@ -122,7 +135,8 @@ static pkm_status newton(pkm_mbs *s, double t, pkm_ctx *ctx)
      * reach the pose. */
     int worst = 0;
     for (int i = 1; i < s->nc; i++)
-        if (fabs(s->r[i]) / row_scale(s, i) > fabs(s->r[worst]) / row_scale(s, worst)) worst = i;
+        if (fabs(s->r[i]) / mbs_row_scale(s, i) > fabs(s->r[worst]) / mbs_row_scale(s, worst))
+            worst = i;
     int c = 0;
     while (c + 1 < s->ncut && s->cut[c + 1].row <= worst)
         c++;
@@ -201,9 +215,9 @@ void pkm_mbs_closure_residual(const pkm_mbs *s, double *pos, double *vel)
     *vel = 0.0;
     for (int i = 0; i < s->nc; i++) {
         double v = 0.0;
-        for (int k = 0; k < s->nq; k++)
-            v += s->C[(size_t)i * s->nq + k] * s->qd[k];
-        *vel = fmax(*vel, fabs(v) / row_scale(s, i));
+        for (int p = s->cptr[i]; p < s->cptr[i + 1]; p++)
+            v += s->cval[p] * s->qd[s->cidx[p]];
+        *vel = fmax(*vel, fabs(v) / mbs_row_scale(s, i));
     }
 }
 

@@ -31,7 +31,12 @@ typedef struct mbs_frame {
 typedef struct mbs_cut {
     int joint, row, nrow; /* model joint, first row, rows */
     int fa, fb;           /* frames of body_a and body_b (-1 for the ground) */
+    int lca; /* their lowest common ancestor (-1: the ground): above it the two paths' screws
+                cancel, so the rows depend on the coordinates below it only */
 } mbs_cut;
+
+/* The sparse solver's state (sparse.c). */
+typedef struct mbs_sparse mbs_sparse;
 
 struct pkm_mbs {
     const pkm_model *m;
@@ -56,8 +61,14 @@ struct pkm_mbs {
     double *q, *qd, *qdd;
     double *W;         /* nc x 6 constraint wrenches at the origin (rows) */
     double *Wd;        /* nc x 6 their time derivatives */
-    double *C, *gamma; /* nc x nq, nc */
-    double *r;         /* nc position residual */
+    double *C, *gamma; /* nc x nq (entries off the pattern below stay 0), nc */
+    int *cptr, *cidx;  /* C's pattern by rows (nc + 1, nnz): the coordinates below each cut's
+                          lowest common ancestor, ascending */
+    double *cval;      /* C's entries on that pattern */
+    pkm_dyn_solver solver;
+    mbs_sparse *sp; /* NULL until the sparse solver is first used */
+    int sp_stale;   /* the driven set changed since the sparse analysis */
+    double *r;      /* nc position residual */
     /* workspaces sized at create (n = max(nq, nc) + 1): wa, wb, ws, wg, work belong to the
      * LAPACK wrappers below; the solves' operands are cp (n x n), nul (n x n), rhs, x, sv, g,
      * lam, tau, g0, fq (n each) and pidx (the passive coordinates) */
@@ -67,6 +78,25 @@ struct pkm_mbs {
     int *pidx;
     int lwork, checked;
 };
+
+/* sparse.c: C's pattern by rows (s->cptr, cidx, cval and each cut's lca), at create. */
+pkm_status mbs_sparse_pattern(pkm_mbs *s, pkm_ctx *ctx);
+void mbs_sparse_destroy(pkm_mbs *s);
+/* The passive solve of closure.c on the sparse path: Cp x = s->rhs in the least-squares sense
+ * into s->x (rows and columns scaled by mbs_row_scale and mbs_col_scale), when the passive
+ * Jacobian has full column rank and its conditioning estimate is at least s->singular; *done = 0
+ * otherwise (the caller then runs the dense solve, which names the coordinate). */
+pkm_status mbs_sparse_passive(pkm_mbs *s, int *done, pkm_ctx *ctx);
+/* The drives and cut wrenches of inverse.c on the sparse path (s->tau, s->lam from s->gq), with
+ * the largest residual of the passive coordinates' equations in *residual; *done = 0 when the
+ * sparse path does not apply (the dense solver chosen, a driven set other than the actuated one,
+ * redundant actuation, a passive Jacobian that lost rank): the caller solves densely. The
+ * factorisation is made when refactor is set (once per state). */
+pkm_status mbs_sparse_inverse(pkm_mbs *s, int refactor, double *residual, int *done, pkm_ctx *ctx);
+
+/* closure.c: the scales that make the passive Jacobian dimensionless (docs/dynamics.md). */
+double mbs_row_scale(const pkm_mbs *s, int i);
+double mbs_col_scale(const pkm_mbs *s, int k);
 
 /* kinematics.c */
 void mbs_forward(pkm_mbs *s);           /* G, S, V, A of every frame from q, qd, qdd */

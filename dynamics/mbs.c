@@ -328,7 +328,8 @@ pkm_status pkm_mbs_create(const pkm_model *m, const double gravity[3], pkm_mbs *
     st = build_tree(s, ctx);
     if (st != PKM_OK) goto fail;
     build_cuts(s);
-    st = build_actuation(s, ctx);
+    st = mbs_sparse_pattern(s, ctx);
+    if (st == PKM_OK) st = build_actuation(s, ctx);
     if (st != PKM_OK) goto fail;
     mbs_forward(s);
     mbs_constraint_rows(s);
@@ -344,6 +345,7 @@ void pkm_mbs_destroy(pkm_mbs **sp)
     if (sp == NULL || *sp == NULL) return;
     pkm_mbs *s = *sp;
     pkm_topology_destroy(&s->topo);
+    mbs_sparse_destroy(s);
     free(s->fr);
     free(s->cut);
     free(s->body_frame);
@@ -431,6 +433,16 @@ pkm_status pkm_mbs_set_driven(pkm_mbs *s, int n, const int *idx, pkm_ctx *ctx)
     }
     if (n > 0) memmove(s->driven, idx, (size_t)n * sizeof(int));
     s->nd = n;
+    s->sp_stale = 1;
+    return PKM_OK;
+}
+
+pkm_status pkm_mbs_set_solver(pkm_mbs *s, pkm_dyn_solver solver, pkm_ctx *ctx)
+{
+    if (solver != PKM_DYN_SPARSE && solver != PKM_DYN_DENSE)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "linear solver %d: not sparse (0) or dense (1)",
+                        (int)solver);
+    s->solver = solver;
     return PKM_OK;
 }
 

@@ -68,6 +68,22 @@ int pkm_mbs_constraint_count(const pkm_mbs *s);
 /* Set the singularity threshold (0 < threshold < 1; PKM_DYN_SINGULAR by default). */
 pkm_status pkm_mbs_set_singular(pkm_mbs *s, double threshold, pkm_ctx *ctx);
 
+/* How the closure kinematics and the inverse dynamics solve their linear systems:
+ *  - PKM_DYN_SPARSE (default): the passive Jacobian's normal equations (Cp^T Cp, rows and
+ *    columns scaled as for the conditioning check) factorised by CHOLMOD (symbolic analysis once
+ *    per driven set, numeric factorisation per solve, iterative refinement on the sparse rows);
+ *    the conditioning by inverse and power iteration on that factor; the cut wrenches the
+ *    minimum-norm solution of Cp^T lambda = g_p through the same normal equations (unscaled
+ *    rows), the drives from the actuated coordinates' equations. Work per sample linear in the
+ *    mechanism's size for a chain of loops. It falls back to the dense path where it cannot give
+ *    the dense path's answer: redundant actuation (the weighted minimum-norm drives), driven
+ *    coordinates other than the actuated ones (inverse dynamics only), a passive Jacobian that
+ *    loses rank or falls below the singularity threshold (the dense path then names the
+ *    coordinate);
+ *  - PKM_DYN_DENSE: LAPACK SVDs of the dense matrices (the reference; cubic in the size). */
+typedef enum pkm_dyn_solver { PKM_DYN_SPARSE = 0, PKM_DYN_DENSE = 1 } pkm_dyn_solver;
+pkm_status pkm_mbs_set_solver(pkm_mbs *s, pkm_dyn_solver solver, pkm_ctx *ctx);
+
 /* The coordinates prescribed by the trajectory (n indices, distinct). PKM_ERR_INVALID. */
 pkm_status pkm_mbs_set_driven(pkm_mbs *s, int n, const int *idx, pkm_ctx *ctx);
 int pkm_mbs_driven(const pkm_mbs *s, const int **idx);
