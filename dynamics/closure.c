@@ -87,6 +87,8 @@ static pkm_status passive_solve(pkm_mbs *s, double t, int *np_out, pkm_ctx *ctx)
         pkm_status st = mbs_sparse_passive(s, &done, ctx);
         if (st != PKM_OK || done) return st;
     }
+    pkm_status st = mbs_dense_ready(s, ctx);
+    if (st != PKM_OK) return st;
     passive_jacobian(s, np);
     for (int i = 0; i < s->nc; i++)
         s->rhs[i] /= mbs_row_scale(s, i);

@@ -69,9 +69,10 @@ struct pkm_mbs {
     mbs_sparse *sp; /* NULL until the sparse solver is first used */
     int sp_stale;   /* the driven set changed since the sparse analysis */
     double *r;      /* nc position residual */
-    /* workspaces sized at create (n = max(nq, nc) + 1): wa, wb, ws, wg, work belong to the
-     * LAPACK wrappers below; the solves' operands are cp (n x n), nul (n x n), rhs, x, sv, g,
-     * lam, tau, g0, fq (n each) and pidx (the passive coordinates) */
+    /* workspaces (n = max(nq, nc) + 1): wa, wb, wg (n x n), work belong to the LAPACK
+     * wrappers below, with cp and nul (n x n) allocated on the dense path's first use
+     * (mbs_dense_ready); ws and the solves' operands rhs, x, sv, gq, lam, tau, g0, fq (n each)
+     * and pidx (the passive coordinates) at create */
     double *wa, *wb, *ws, *work, *wg;
     double *cp, *nul, *rhs, *x, *sv, *gq, *lam, *tau, *g0, *fq;
     pkm_friction *fric; /* per joint, zero: none */
@@ -106,7 +107,9 @@ void mbs_body_inertia(const pkm_mbs *s, int b, double I[6][6]);
 /* Generalised forces S_k . f_k of every coordinate after mbs_rnea. */
 void mbs_generalised(const pkm_mbs *s, double *g);
 
-/* lsq.c: minimum-norm least squares min |A x - b| through LAPACK dgelss (A m x n row-major,
+/* mbs.c: the dense path's matrices, allocated on its first use (PKM_ERR_NOMEM). */
+pkm_status mbs_dense_ready(pkm_mbs *s, pkm_ctx *ctx);
+/* mbs.c: minimum-norm least squares min |A x - b| through LAPACK dgelss (A m x n row-major,
  * copied; b m entries, x n); the singular values go to sv (min(m, n)) if not NULL. Returns the
  * numerical rank with the relative threshold rcond, or -1 if LAPACK fails. */
 int mbs_lstsq(pkm_mbs *s, int m, int n, const double *A, const double *b, double *x, double rcond,

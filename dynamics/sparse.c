@@ -27,11 +27,16 @@
 /* Refinement steps of each solve (each one gains eps cond^2, below 1e-8 up to cond 1e4). */
 #define SP_REFINE 2
 
-/* The power and inverse iterations of the conditioning estimate stop when their Rayleigh
- * quotient changes by less than this, relative; warm-started from the last solve's vectors,
- * one or two iterations usually suffice. */
+/* The inverse iteration for the smallest eigenvalue of K stops when its Rayleigh quotient
+ * changes by less than SP_EIG_TOL, relative (near a dead point that eigenvalue is well apart
+ * from the others and a few iterations suffice); the power iteration for the largest at
+ * SP_POW_TOL or after SP_POW_MAX iterations: a long chain's largest eigenvalues cluster, so its
+ * vector converges slowly while its Rayleigh quotient, a lower bound, is already within the
+ * cluster; both are warm-started from the last solve's vectors. */
 #define SP_EIG_TOL 1e-8
 #define SP_EIG_MAX 200
+#define SP_POW_TOL 1e-6
+#define SP_POW_MAX 8
 
 /* An actuated column of C farther than this (relative) from the range of Cp makes the actuation
  * redundant: more drives than degrees of freedom. */
@@ -49,7 +54,8 @@ struct mbs_sparse {
     cholmod_dense *B, *X, *Y, *E; /* cholmod_solve2's right-hand side, solution, workspace */
     double *cs, *rw, *r, *l2;     /* column scales (np), row weights, row residual, rows (nc) */
     double *u, *v, *w, *vmin, *vmax, *y; /* np, np, np, np, np, nq */
-    int ufactored, redundant;            /* Lu is valid; redundant actuation (-1: not yet known) */
+    double *qf;                          /* the coordinates Ls was factorised at */
+    int sfactored, ufactored, redundant; /* Ls, Lu valid; redundant actuation (-1: unknown) */
 };
 
 pkm_status mbs_sparse_pattern(pkm_mbs *s, pkm_ctx *ctx)
@@ -233,7 +239,7 @@ static int analyse(pkm_mbs *s, mbs_sparse *sp)
     sp->B = cholmod_allocate_dense((size_t)sp->np, 1, (size_t)sp->np, CHOLMOD_REAL, &sp->c);
     for (int c = 0; c < sp->np; c++)
         sp->vmin[c] = sp->vmax[c] = 1.0 + 0.25 * sin(1.0 + c); /* no symmetry to be blind to */
-    sp->ufactored = 0;
+    sp->sfactored = sp->ufactored = 0;
     sp->redundant = -1;
     return sp->Ls != NULL && sp->Lu != NULL && sp->B != NULL;
 }
@@ -246,7 +252,7 @@ static pkm_status sparse_ready(pkm_mbs *s, pkm_ctx *ctx)
         if (sp == NULL) goto nomem;
         s->sp = sp;
         sp->pcol = calloc(3 * (size_t)s->nq + 3, sizeof(int));
-        sp->cs = calloc(7 * (size_t)s->nq + 3 * (size_t)s->nc + 10, sizeof(double));
+        sp->cs = calloc(8 * (size_t)s->nq + 3 * (size_t)s->nc + 11, sizeof(double));
         if (sp->pcol == NULL || sp->cs == NULL) goto nomem;
         sp->pidx = sp->pcol + s->nq + 1;
         sp->ord = sp->pidx + s->nq + 1;
@@ -256,7 +262,8 @@ static pkm_status sparse_ready(pkm_mbs *s, pkm_ctx *ctx)
         sp->vmin = sp->w + s->nq + 1;
         sp->vmax = sp->vmin + s->nq + 1;
         sp->y = sp->vmax + s->nq + 1;
-        sp->rw = sp->y + s->nq + 1;
+        sp->qf = sp->y + s->nq + 1;
+        sp->rw = sp->qf + s->nq + 1;
         sp->r = sp->rw + s->nc + 1;
         sp->l2 = sp->r + s->nc + 1;
         if (!cholmod_start(&sp->c)) goto nomem;
@@ -350,14 +357,14 @@ static double cond_estimate(pkm_mbs *s, mbs_sparse *sp)
     const int n = sp->np;
     double lmax = 0.0, lmin = HUGE_VAL;
     normalise(sp->vmax, sp->vmax, n);
-    for (int it = 0; it < SP_EIG_MAX; it++) {
+    for (int it = 0; it < SP_POW_MAX; it++) {
         cp_apply(s, sp, sp->rw, sp->vmax, sp->r);
         cp_apply_t(s, sp, sp->rw, sp->r, sp->w);
         double rq = 0.0;
         for (int c = 0; c < n; c++)
             rq += sp->vmax[c] * sp->w[c];
         if (normalise(sp->w, sp->vmax, n) == 0.0) return 0.0;
-        const int done = fabs(rq - lmax) <= SP_EIG_TOL * rq;
+        const int done = fabs(rq - lmax) <= SP_POW_TOL * rq;
         lmax = rq;
         if (done) break;
     }
@@ -379,10 +386,15 @@ pkm_status mbs_sparse_passive(pkm_mbs *s, int *done, pkm_ctx *ctx)
     pkm_status st = sparse_ready(s, ctx);
     if (st != PKM_OK) return st;
     mbs_sparse *sp = s->sp;
-    for (int i = 0; i < s->nc; i++)
-        sp->rw[i] = 1.0 / mbs_row_scale(s, i);
-    if (sp->np == 0 || !factor(s, sp, sp->rw, sp->Ls) || cond_estimate(s, sp) < s->singular)
-        return PKM_OK;
+    if (sp->np == 0) return PKM_OK;
+    /* The accelerations are solved at the coordinates of the rates: the factor is kept. */
+    if (!sp->sfactored || memcmp(sp->qf, s->q, (size_t)s->nq * sizeof(double)) != 0) {
+        for (int i = 0; i < s->nc; i++)
+            sp->rw[i] = 1.0 / mbs_row_scale(s, i);
+        sp->sfactored = factor(s, sp, sp->rw, sp->Ls) && cond_estimate(s, sp) >= s->singular;
+        memcpy(sp->qf, s->q, (size_t)s->nq * sizeof(double));
+    }
+    if (!sp->sfactored) return PKM_OK;
     /* Least squares of the weighted rows: K x = Cp^T b, refined on the rows' residual. */
     for (int i = 0; i < s->nc; i++)
         sp->l2[i] = s->rhs[i] * sp->rw[i];
