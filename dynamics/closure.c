@@ -40,15 +40,25 @@ static int passive_coords(pkm_mbs *s)
     return np;
 }
 
-/* The dense passive Jacobian Cp (nc x np, row-major, s->cp), made dimensionless (translation
- * rows over the mechanism's size, translation coordinates in units of it) so that its
- * conditioning does not depend on the unit of length. */
+/* The dense passive Jacobian Cp (nc x np, row-major, s->cp), made dimensionless: translation
+ * rows over the mechanism's size, then every column to unit norm (s->ce, the coordinates' scales:
+ * van der Sluis' equilibration, which brings the condition number within sqrt(np) of its
+ * minimum over the coordinates' units). The conditioning then measures the mechanism, not the
+ * units of its coordinates: a lead screw's nut, turning 2 pi per pitch of slider travel, is a
+ * coordinate as well determined as the slider. */
 static void passive_jacobian(pkm_mbs *s, int np)
 {
-    for (int i = 0; i < s->nc; i++)
-        for (int c = 0; c < np; c++)
-            s->cp[(size_t)i * np + c] = s->C[(size_t)i * s->nq + s->pidx[c]] *
-                                        mbs_col_scale(s, s->pidx[c]) / mbs_row_scale(s, i);
+    for (int c = 0; c < np; c++) {
+        double a = 0.0;
+        for (int i = 0; i < s->nc; i++) {
+            const double v = s->C[(size_t)i * s->nq + s->pidx[c]] / mbs_row_scale(s, i);
+            s->cp[(size_t)i * np + c] = v;
+            a += v * v;
+        }
+        s->ce[c] = (a > 0.0) ? 1.0 / sqrt(a) : 1.0;
+        for (int i = 0; i < s->nc; i++)
+            s->cp[(size_t)i * np + c] *= s->ce[c];
+    }
 }
 
 /* Largest closure residual of the rows in r: translation rows (those with a force) over the
@@ -94,7 +104,7 @@ static pkm_status passive_solve(pkm_mbs *s, double t, int *np_out, pkm_ctx *ctx)
         s->rhs[i] /= mbs_row_scale(s, i);
     const int rank = mbs_lstsq(s, s->nc, np, s->cp, s->rhs, s->x, PKM_DYN_RANK_TOL, s->sv);
     for (int c = 0; c < np; c++)
-        s->x[c] *= mbs_col_scale(s, s->pidx[c]);
+        s->x[c] *= s->ce[c];
     if (rank < 0) return PKM_FAIL(ctx, PKM_ERR_SOLVER, "LAPACK dgelss failed at t = %g", t);
     const double cond = (np > s->nc) ? 0.0 : s->sv[np - 1] / s->sv[0];
     if (cond >= s->singular) {

@@ -71,10 +71,10 @@ struct pkm_mbs {
     double *r;      /* nc position residual */
     /* workspaces (n = max(nq, nc) + 1): wa, wb, wg (n x n), work belong to the LAPACK
      * wrappers below, with cp and nul (n x n) allocated on the dense path's first use
-     * (mbs_dense_ready); ws and the solves' operands rhs, x, sv, gq, lam, tau, g0, fq (n each)
+     * (mbs_dense_ready); ws and the solves' operands rhs, x, sv, gq, lam, tau, g0, fq, ce (n each)
      * and pidx (the passive coordinates) at create */
     double *wa, *wb, *ws, *work, *wg;
-    double *cp, *nul, *rhs, *x, *sv, *gq, *lam, *tau, *g0, *fq;
+    double *cp, *nul, *rhs, *x, *sv, *gq, *lam, *tau, *g0, *fq, *ce;
     pkm_friction *fric; /* per joint, zero: none */
     int *pidx;
     int lwork, checked;

@@ -195,7 +195,7 @@ static pkm_status allocate(pkm_mbs *s, int nf, pkm_ctx *ctx)
     s->q = calloc((size_t)3 * s->nq + 3, sizeof(double));
     s->W = calloc((size_t)12 * s->nc + 12, sizeof(double));
     s->C = calloc((size_t)s->nc * s->nq + 2 * s->nc + 2, sizeof(double));
-    s->ws = calloc((size_t)9 * n, sizeof(double));
+    s->ws = calloc((size_t)10 * n, sizeof(double));
     s->pidx = calloc((size_t)n, sizeof(int));
     s->fric = calloc((size_t)s->nj + 1, sizeof(*s->fric));
     s->work = calloc((size_t)s->lwork, sizeof(double));
@@ -219,6 +219,7 @@ static pkm_status allocate(pkm_mbs *s, int nf, pkm_ctx *ctx)
     s->tau = s->lam + n;
     s->g0 = s->tau + n;
     s->fq = s->g0 + n;
+    s->ce = s->fq + n;
     return PKM_OK;
 }
 

@@ -24,8 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Refinement steps of each solve (each one gains eps cond^2, below 1e-8 up to cond 1e4). */
-#define SP_REFINE 2
+/* Refinement steps of each solve (each one gains about eps cond^2): three bring the rates to
+ * the dense path's rounding (the power balance of the spatial chain to 1e-8 needs them). */
+#define SP_REFINE 3
 
 /* The inverse iteration for the smallest eigenvalue of K stops when its Rayleigh quotient
  * changes by less than SP_EIG_TOL, relative (near a dead point that eigenvalue is well apart
@@ -53,6 +54,7 @@ struct mbs_sparse {
     cholmod_factor *Ls, *Lu;      /* K with the rows scaled (kinematics), unscaled (cut wrenches) */
     cholmod_dense *B, *X, *Y, *E; /* cholmod_solve2's right-hand side, solution, workspace */
     double *cs, *rw, *r, *l2;     /* column scales (np), row weights, row residual, rows (nc) */
+    double *ce;                   /* Ls's column equilibration (np) */
     double *u, *v, *w, *vmin, *vmax, *y; /* np, np, np, np, np, nq */
     double *qf;                          /* the coordinates Ls was factorised at */
     int sfactored, ufactored, redundant; /* Ls, Lu valid; redundant actuation (-1: unknown) */
@@ -252,7 +254,7 @@ static pkm_status sparse_ready(pkm_mbs *s, pkm_ctx *ctx)
         if (sp == NULL) goto nomem;
         s->sp = sp;
         sp->pcol = calloc(3 * (size_t)s->nq + 3, sizeof(int));
-        sp->cs = calloc(8 * (size_t)s->nq + 3 * (size_t)s->nc + 11, sizeof(double));
+        sp->cs = calloc(9 * (size_t)s->nq + 3 * (size_t)s->nc + 12, sizeof(double));
         if (sp->pcol == NULL || sp->cs == NULL) goto nomem;
         sp->pidx = sp->pcol + s->nq + 1;
         sp->ord = sp->pidx + s->nq + 1;
@@ -262,7 +264,8 @@ static pkm_status sparse_ready(pkm_mbs *s, pkm_ctx *ctx)
         sp->vmin = sp->w + s->nq + 1;
         sp->vmax = sp->vmin + s->nq + 1;
         sp->y = sp->vmax + s->nq + 1;
-        sp->qf = sp->y + s->nq + 1;
+        sp->ce = sp->y + s->nq + 1;
+        sp->qf = sp->ce + s->nq + 1;
         sp->rw = sp->qf + s->nq + 1;
         sp->r = sp->rw + s->nc + 1;
         sp->l2 = sp->r + s->nc + 1;
@@ -282,44 +285,49 @@ nomem:
     return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the sparse closure solver");
 }
 
-/* Entry p of row i of the passive Jacobian with its column scaled (rw: row weights or NULL). */
-static double entry(const pkm_mbs *s, const mbs_sparse *sp, const double *rw, int i, int p)
+/* Entry p of row i of the passive Jacobian with its columns scaled by cs (and ce if not NULL),
+ * its rows by rw (if not NULL). */
+static double entry(const pkm_mbs *s, const mbs_sparse *sp, const double *rw, const double *ce,
+                    int i, int p)
 {
-    const double v = s->cval[p] * sp->cs[sp->pcol[s->cidx[p]]];
+    const int c = sp->pcol[s->cidx[p]];
+    const double v = s->cval[p] * sp->cs[c] * (ce != NULL ? ce[c] : 1.0);
     return (rw != NULL) ? v * rw[i] : v;
 }
 
 /* y = Cp x (nc rows; columns scaled, rows weighted by rw or not). */
-static void cp_apply(const pkm_mbs *s, const mbs_sparse *sp, const double *rw, const double *x,
-                     double *y)
+static void cp_apply(const pkm_mbs *s, const mbs_sparse *sp, const double *rw, const double *ce,
+                     const double *x, double *y)
 {
     for (int i = 0; i < s->nc; i++) {
         double v = 0.0;
         for (int p = s->cptr[i]; p < s->cptr[i + 1]; p++)
-            if (sp->pcol[s->cidx[p]] >= 0) v += entry(s, sp, rw, i, p) * x[sp->pcol[s->cidx[p]]];
+            if (sp->pcol[s->cidx[p]] >= 0)
+                v += entry(s, sp, rw, ce, i, p) * x[sp->pcol[s->cidx[p]]];
         y[i] = v;
     }
 }
 
 /* x = Cp^T y (np columns). */
-static void cp_apply_t(const pkm_mbs *s, const mbs_sparse *sp, const double *rw, const double *y,
-                       double *x)
+static void cp_apply_t(const pkm_mbs *s, const mbs_sparse *sp, const double *rw, const double *ce,
+                       const double *y, double *x)
 {
     memset(x, 0, (size_t)sp->np * sizeof(double));
     for (int i = 0; i < s->nc; i++)
         for (int p = s->cptr[i]; p < s->cptr[i + 1]; p++)
-            if (sp->pcol[s->cidx[p]] >= 0) x[sp->pcol[s->cidx[p]]] += entry(s, sp, rw, i, p) * y[i];
+            if (sp->pcol[s->cidx[p]] >= 0)
+                x[sp->pcol[s->cidx[p]]] += entry(s, sp, rw, ce, i, p) * y[i];
 }
 
 /* K = Cp^T Cp (rows weighted by rw or not) into L; 0 if it is not positive definite. */
-static int factor(pkm_mbs *s, mbs_sparse *sp, const double *rw, cholmod_factor *L)
+static int factor(pkm_mbs *s, mbs_sparse *sp, const double *rw, const double *ce, cholmod_factor *L)
 {
     double *Kx = sp->K->x;
     memset(Kx, 0, sizeof(double) * (size_t)((int *)sp->K->p)[sp->np]);
     int k = 0;
     for (int i = 0; i < s->nc; i++)
         FOR_PAIRS(s, sp, i, pa, pb)
-    Kx[sp->kpos[k++]] += entry(s, sp, rw, i, pa) * entry(s, sp, rw, i, pb);
+    Kx[sp->kpos[k++]] += entry(s, sp, rw, ce, i, pa) * entry(s, sp, rw, ce, i, pb);
     return cholmod_factorize(sp->K, L, &sp->c) && sp->c.status == CHOLMOD_OK && L->minor == L->n;
 }
 
@@ -358,8 +366,8 @@ static double cond_estimate(pkm_mbs *s, mbs_sparse *sp)
     double lmax = 0.0, lmin = HUGE_VAL;
     normalise(sp->vmax, sp->vmax, n);
     for (int it = 0; it < SP_POW_MAX; it++) {
-        cp_apply(s, sp, sp->rw, sp->vmax, sp->r);
-        cp_apply_t(s, sp, sp->rw, sp->r, sp->w);
+        cp_apply(s, sp, sp->rw, sp->ce, sp->vmax, sp->r);
+        cp_apply_t(s, sp, sp->rw, sp->ce, sp->r, sp->w);
         double rq = 0.0;
         for (int c = 0; c < n; c++)
             rq += sp->vmax[c] * sp->w[c];
@@ -371,13 +379,30 @@ static double cond_estimate(pkm_mbs *s, mbs_sparse *sp)
     for (int it = 0; it < SP_EIG_MAX; it++) {
         if (!ksolve(sp, sp->Ls, sp->vmin, sp->w) || normalise(sp->w, sp->vmin, n) == 0.0)
             return 0.0;
-        cp_apply(s, sp, sp->rw, sp->vmin, sp->r);
+        cp_apply(s, sp, sp->rw, sp->ce, sp->vmin, sp->r);
         const double rq = norm(sp->r, s->nc) * norm(sp->r, s->nc);
         const int done = fabs(rq - lmin) <= SP_EIG_TOL * rq;
         lmin = rq;
         if (done) break;
     }
     return (lmax > 0.0) ? sqrt(lmin / lmax) : 0.0;
+}
+
+/* The row weights and the column equilibration of the passive Jacobian, as closure.c's dense
+ * check has them. */
+static void equilibrate(pkm_mbs *s, mbs_sparse *sp)
+{
+    for (int i = 0; i < s->nc; i++)
+        sp->rw[i] = 1.0 / mbs_row_scale(s, i);
+    memset(sp->ce, 0, (size_t)sp->np * sizeof(double));
+    for (int i = 0; i < s->nc; i++)
+        for (int p = s->cptr[i]; p < s->cptr[i + 1]; p++)
+            if (sp->pcol[s->cidx[p]] >= 0) {
+                const double v = entry(s, sp, sp->rw, NULL, i, p);
+                sp->ce[sp->pcol[s->cidx[p]]] += v * v;
+            }
+    for (int c = 0; c < sp->np; c++)
+        sp->ce[c] = (sp->ce[c] > 0.0) ? 1.0 / sqrt(sp->ce[c]) : 1.0;
 }
 
 pkm_status mbs_sparse_passive(pkm_mbs *s, int *done, pkm_ctx *ctx)
@@ -389,9 +414,9 @@ pkm_status mbs_sparse_passive(pkm_mbs *s, int *done, pkm_ctx *ctx)
     if (sp->np == 0) return PKM_OK;
     /* The accelerations are solved at the coordinates of the rates: the factor is kept. */
     if (!sp->sfactored || memcmp(sp->qf, s->q, (size_t)s->nq * sizeof(double)) != 0) {
-        for (int i = 0; i < s->nc; i++)
-            sp->rw[i] = 1.0 / mbs_row_scale(s, i);
-        sp->sfactored = factor(s, sp, sp->rw, sp->Ls) && cond_estimate(s, sp) >= s->singular;
+        equilibrate(s, sp);
+        sp->sfactored =
+            factor(s, sp, sp->rw, sp->ce, sp->Ls) && cond_estimate(s, sp) >= s->singular;
         memcpy(sp->qf, s->q, (size_t)s->nq * sizeof(double));
     }
     if (!sp->sfactored) return PKM_OK;
@@ -400,17 +425,17 @@ pkm_status mbs_sparse_passive(pkm_mbs *s, int *done, pkm_ctx *ctx)
         sp->l2[i] = s->rhs[i] * sp->rw[i];
     memset(sp->u, 0, (size_t)sp->np * sizeof(double));
     for (int it = 0; it <= SP_REFINE; it++) {
-        cp_apply(s, sp, sp->rw, sp->u, sp->r);
+        cp_apply(s, sp, sp->rw, sp->ce, sp->u, sp->r);
         for (int i = 0; i < s->nc; i++)
             sp->r[i] = sp->l2[i] - sp->r[i];
-        cp_apply_t(s, sp, sp->rw, sp->r, sp->v);
+        cp_apply_t(s, sp, sp->rw, sp->ce, sp->r, sp->v);
         if (!ksolve(sp, sp->Ls, sp->v, sp->w))
             return PKM_FAIL(ctx, PKM_ERR_SOLVER, "CHOLMOD solve failed (status %d)", sp->c.status);
         for (int c = 0; c < sp->np; c++)
             sp->u[c] += sp->w[c];
     }
     for (int c = 0; c < sp->np; c++)
-        s->x[sp->ord[c]] = sp->u[c] * sp->cs[c]; /* closure.c's order: ascending */
+        s->x[sp->ord[c]] = sp->u[c] * sp->cs[c] * sp->ce[c]; /* closure.c's order: ascending */
     s->checked = 1;
     *done = 1;
     return PKM_OK;
@@ -426,9 +451,9 @@ static int redundant(pkm_mbs *s, mbs_sparse *sp)
             for (int p = s->cptr[i]; p < s->cptr[i + 1]; p++)
                 if (s->cidx[p] == s->act[a]) sp->l2[i] = s->cval[p];
         }
-        cp_apply_t(s, sp, NULL, sp->l2, sp->v);
+        cp_apply_t(s, sp, NULL, NULL, sp->l2, sp->v);
         if (!ksolve(sp, sp->Lu, sp->v, sp->w)) return 1;
-        cp_apply(s, sp, NULL, sp->w, sp->r);
+        cp_apply(s, sp, NULL, NULL, sp->w, sp->r);
         for (int i = 0; i < s->nc; i++)
             sp->r[i] -= sp->l2[i];
         if (norm(sp->r, s->nc) > SP_REDUNDANT_TOL * norm(sp->l2, s->nc)) return 1;
@@ -448,7 +473,7 @@ pkm_status mbs_sparse_inverse(pkm_mbs *s, int refactor, double *residual, int *d
     mbs_sparse *sp = s->sp;
     if (sp->np == 0 && s->nc > 0) return PKM_OK; /* every coordinate driven: the dense path */
     if (refactor && sp->np > 0) {
-        sp->ufactored = factor(s, sp, NULL, sp->Lu);
+        sp->ufactored = factor(s, sp, NULL, NULL, sp->Lu);
         if (sp->ufactored && sp->redundant < 0) sp->redundant = redundant(s, sp);
     }
     if (sp->np > 0 && (!sp->ufactored || sp->redundant)) return PKM_OK;
@@ -458,12 +483,12 @@ pkm_status mbs_sparse_inverse(pkm_mbs *s, int refactor, double *residual, int *d
         sp->u[c] = s->gq[sp->pidx[c]] * sp->cs[c];
     memset(s->lam, 0, (size_t)s->nc * sizeof(double));
     for (int it = 0; it <= SP_REFINE && sp->np > 0; it++) {
-        cp_apply_t(s, sp, NULL, s->lam, sp->v);
+        cp_apply_t(s, sp, NULL, NULL, s->lam, sp->v);
         for (int c = 0; c < sp->np; c++)
             sp->v[c] = sp->u[c] - sp->v[c];
         if (!ksolve(sp, sp->Lu, sp->v, sp->w))
             return PKM_FAIL(ctx, PKM_ERR_SOLVER, "CHOLMOD solve failed (status %d)", sp->c.status);
-        cp_apply(s, sp, NULL, sp->w, sp->r);
+        cp_apply(s, sp, NULL, NULL, sp->w, sp->r);
         for (int i = 0; i < s->nc; i++)
             s->lam[i] += sp->r[i];
     }
