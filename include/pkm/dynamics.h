@@ -36,11 +36,12 @@ extern "C" {
 typedef struct pkm_mbs pkm_mbs;
 
 /* Default singularity threshold: the kinematics stops with PKM_ERR_SINGULAR when the passive
- * Jacobian (made dimensionless: translation rows over the mechanism's size, translation
- * coordinates in units of it) has its smallest singular value below this times its largest (a
- * condition number above 200). At a dead point (a fold of the closure) the smallest singular
- * value falls like the square root of the distance, so the threshold stops a drive some way
- * before it: the three-loop chain of Guo et al. 2024 at crank 1.572 rad, its dead point being
+ * Jacobian (made dimensionless: translation rows over the mechanism's size, then every column
+ * to unit norm, so that the units of the coordinates do not count) has its smallest singular
+ * value below this times its largest (a condition number above 200). At a dead point (a fold of
+ * the closure) the smallest singular value falls like the square root of the distance, so the
+ * threshold stops a drive some way before it: the three-loop chain of Guo et al. 2024 at crank
+ * 1.576 rad, its dead point being
  * near 1.579 rad. A long chain of loops is ill-conditioned without any dead point (the ladder of
  * bench/dyn_bench.c passes this threshold near 100 loops): give it a smaller threshold. */
 #define PKM_DYN_SINGULAR 5e-3
@@ -91,10 +92,10 @@ int pkm_mbs_driven(const pkm_mbs *s, const int **idx);
 /* Kinematics at time t (for messages): the driven coordinates and their first two derivatives
  * given (in the order of pkm_mbs_driven), the passive ones solved from the loop closure: Newton
  * from the previous solution at position level, then linear solves for the rates and the
- * accelerations (minimum-norm least squares through an SVD, which drops the identically zero
- * rows of planar mechanisms). PKM_ERR_SINGULAR naming t and the worst-determined coordinate
- * when the passive Jacobian's conditioning falls below the threshold or Newton
- * does not converge; PKM_ERR_INVALID when the driven coordinates leave passive ones free. */
+ * accelerations (least squares, minimum-norm where not unique; identically zero rows of planar
+ * mechanisms drop out; sparse or dense: pkm_mbs_set_solver). PKM_ERR_SINGULAR naming t and the
+ * worst-determined coordinate when the passive Jacobian's conditioning falls below the threshold or
+ * Newton does not converge; PKM_ERR_INVALID when the driven coordinates leave passive ones free. */
 pkm_status pkm_mbs_kinematics(pkm_mbs *s, double t, const double *qa, const double *qda,
                               const double *qdda, pkm_ctx *ctx);
 /* Set the whole state without closure (q, qd, qdd of every coordinate; NULL keeps). */
