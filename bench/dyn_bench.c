@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
+#include "bench/ladder.h"
 #include "pkm/casefile.h"
 #include "pkm/cases.h"
 #include "pkm/dynamics.h"
@@ -21,58 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static int add_link(pkm_model *m, double x0, double y0, double x1, double y1)
-{
-    const double c[3] = {0.5 * (x0 + x1), 0.5 * (y0 + y1), 0};
-    pkm_rigid_desc d = {.name = "link",
-                        .origin = {x0, y0, 0},
-                        .mass = 1.0,
-                        .com = {c[0], c[1], c[2]},
-                        .inertia = {{1e-3, 0, 0}, {0, 1e-3, 0}, {0, 0, 1e-2}}};
-    int id = -1;
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    if (pkm_model_add_rigid(m, &d, &id, &ctx) != PKM_OK) exit(3);
-    return id;
-}
-
-static void add_pin(pkm_model *m, const char *name, int a, int b, double x, double y, int cut,
-                    int act)
-{
-    pkm_joint_desc d = {.name = name,
-                        .type = PKM_JOINT_REVOLUTE,
-                        .body_a = a,
-                        .body_b = b,
-                        .point = {x, y, 0},
-                        .axis = {0, 0, 1},
-                        .cut = cut,
-                        .actuated = act};
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    if (pkm_model_add_joint(m, &d, NULL, &ctx) != PKM_OK) exit(3);
-}
-
-/* Pivots at (k L, 0), cranks/rockers of length r up to (k L, r), couplers between their tips. */
-static pkm_model *ladder(int n)
-{
-    const double L = 0.3, r = 0.2;
-    pkm_model *m = NULL;
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    if (pkm_model_create(&m, &ctx) != PKM_OK) exit(3);
-    int prev = add_link(m, 0, 0, 0, r);
-    add_pin(m, "crank", PKM_GROUND, prev, 0, 0, 0, 1);
-    for (int k = 1; k <= n; k++) {
-        const int cpl = add_link(m, (k - 1) * L, r, k * L, r);
-        const int rock = add_link(m, k * L, 0, k * L, r);
-        add_pin(m, "coupler", prev, cpl, (k - 1) * L, r, 0, 0);
-        add_pin(m, "rocker", PKM_GROUND, rock, k * L, 0, 0, 0);
-        add_pin(m, "cut", cpl, rock, k * L, r, 1, 0);
-        prev = rock;
-    }
-    return m;
-}
 
 static double now_us(void)
 {
@@ -90,10 +39,11 @@ static void fail(const pkm_ctx *ctx)
 /* Microseconds per sample of the ladder of n loops with the given solver. */
 static double ladder_us(int n, pkm_dyn_solver solver, int *nq, int *nc)
 {
-    pkm_model *m = ladder(n);
+    pkm_model *m = NULL;
     pkm_mbs *s = NULL;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
+    if (ladder_create(n, &m, &ctx) != PKM_OK) fail(&ctx);
     if (pkm_mbs_create(m, (const double[3]){0, -9.81, 0}, &s, &ctx) != PKM_OK) fail(&ctx);
     /* The ladder's conditioning falls with its length (about 1/N^2) without any dead point:
      * the default threshold would stop it near N = 100. */

@@ -258,17 +258,12 @@ static pkm_status sparse_ready(pkm_mbs *s, pkm_ctx *ctx)
         if (sp->pcol == NULL || sp->cs == NULL) goto nomem;
         sp->pidx = sp->pcol + s->nq + 1;
         sp->ord = sp->pidx + s->nq + 1;
-        sp->u = sp->cs + s->nq + 1;
-        sp->v = sp->u + s->nq + 1;
-        sp->w = sp->v + s->nq + 1;
-        sp->vmin = sp->w + s->nq + 1;
-        sp->vmax = sp->vmin + s->nq + 1;
-        sp->y = sp->vmax + s->nq + 1;
-        sp->ce = sp->y + s->nq + 1;
-        sp->qf = sp->ce + s->nq + 1;
-        sp->rw = sp->qf + s->nq + 1;
-        sp->r = sp->rw + s->nc + 1;
-        sp->l2 = sp->r + s->nc + 1;
+        double **vq[8] = {&sp->u, &sp->v, &sp->w, &sp->vmin, &sp->vmax, &sp->y, &sp->ce, &sp->qf};
+        double **vc[3] = {&sp->rw, &sp->r, &sp->l2};
+        for (int k = 0; k < 8; k++) /* cs, then nq + 1 each, then nc + 1 each */
+            *vq[k] = sp->cs + (size_t)(k + 1) * (s->nq + 1);
+        for (int k = 0; k < 3; k++)
+            *vc[k] = sp->cs + (size_t)9 * (s->nq + 1) + (size_t)k * (s->nc + 1);
         if (!cholmod_start(&sp->c)) goto nomem;
         sp->started = 1;
         /* The library never prints; a simplicial LL' reports a matrix that is not positive
