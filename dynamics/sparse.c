@@ -1,6 +1,6 @@
 /* dynamics/sparse.c: the closure kinematics' and the inverse dynamics' linear solves on the
  * sparse constraint Jacobian, by normal equations that CHOLMOD factorises (symbolic analysis once
- * per driven set, numeric factorisation per solve, no allocation after the first).
+ * per driven set, numeric factorisation per solve, no allocation after the first sample).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Why normal equations reproduce the dense path's minimum-norm solutions: wherever the
@@ -46,15 +46,14 @@
 struct mbs_sparse {
     cholmod_common c;
     int started;
-    int np;                       /* passive columns of the analysis */
-    int *pcol, *pidx;             /* per coordinate its passive column or -1; the passive ones */
-    int *ord;                     /* per passive column: its rank among the passive coordinates */
-    int *kptr, *kpos;             /* per row: positions in K->x of its passive pairs */
-    cholmod_sparse *K;            /* np x np, upper */
-    cholmod_factor *Ls, *Lu;      /* K with the rows scaled (kinematics), unscaled (cut wrenches) */
-    cholmod_dense *B, *X, *Y, *E; /* cholmod_solve2's right-hand side, solution, workspace */
-    double *cs, *rw, *r, *l2;     /* column scales (np), row weights, row residual, rows (nc) */
-    double *ce;                   /* Ls's column equilibration (np) */
+    int np;                   /* passive columns of the analysis */
+    int *pcol, *pidx;         /* per coordinate its passive column or -1; the passive ones */
+    int *ord;                 /* per passive column: its rank among the passive coordinates */
+    int *kptr, *kpos;         /* per row: positions in K->x of its passive pairs */
+    cholmod_sparse *K;        /* np x np, upper */
+    cholmod_factor *Ls, *Lu;  /* K with the rows scaled (kinematics), unscaled (cut wrenches) */
+    double *cs, *rw, *r, *l2; /* column scales (np), row weights, row residual, rows (nc) */
+    double *ce;               /* Ls's column equilibration (np) */
     double *u, *v, *w, *vmin, *vmax, *y; /* np, np, np, np, np, nq */
     double *qf;                          /* the coordinates Ls was factorised at */
     int sfactored, ufactored, redundant; /* Ls, Lu valid; redundant actuation (-1: unknown) */
@@ -114,10 +113,6 @@ static void free_analysis(mbs_sparse *sp)
     cholmod_free_sparse(&sp->K, &sp->c);
     cholmod_free_factor(&sp->Ls, &sp->c);
     cholmod_free_factor(&sp->Lu, &sp->c);
-    cholmod_free_dense(&sp->B, &sp->c);
-    cholmod_free_dense(&sp->X, &sp->c);
-    cholmod_free_dense(&sp->Y, &sp->c);
-    cholmod_free_dense(&sp->E, &sp->c);
     free(sp->kptr);
     free(sp->kpos);
     sp->kptr = sp->kpos = NULL;
@@ -238,12 +233,11 @@ static int analyse(pkm_mbs *s, mbs_sparse *sp)
     sp->c.postorder = 0;
     sp->Ls = cholmod_analyze(sp->K, &sp->c);
     sp->Lu = cholmod_analyze(sp->K, &sp->c);
-    sp->B = cholmod_allocate_dense((size_t)sp->np, 1, (size_t)sp->np, CHOLMOD_REAL, &sp->c);
     for (int c = 0; c < sp->np; c++)
         sp->vmin[c] = sp->vmax[c] = 1.0 + 0.25 * sin(1.0 + c); /* no symmetry to be blind to */
     sp->sfactored = sp->ufactored = 0;
     sp->redundant = -1;
-    return sp->Ls != NULL && sp->Lu != NULL && sp->B != NULL;
+    return sp->Ls != NULL && sp->Lu != NULL;
 }
 
 /* The sparse state, analysed for the current driven set. */
@@ -323,16 +317,29 @@ static int factor(pkm_mbs *s, mbs_sparse *sp, const double *rw, const double *ce
     for (int i = 0; i < s->nc; i++)
         FOR_PAIRS(s, sp, i, pa, pb)
     Kx[sp->kpos[k++]] += entry(s, sp, rw, ce, i, pa) * entry(s, sp, rw, ce, i, pb);
-    return cholmod_factorize(sp->K, L, &sp->c) && sp->c.status == CHOLMOD_OK && L->minor == L->n;
+    /* ksolve reads a simplicial LL' factor in K's order. */
+    return cholmod_factorize(sp->K, L, &sp->c) && sp->c.status == CHOLMOD_OK && L->minor == L->n &&
+           L->is_ll && !L->is_super && L->ordering == CHOLMOD_NATURAL;
 }
 
-/* x = K^-1 b through the factor L. */
-static int ksolve(mbs_sparse *sp, cholmod_factor *L, const double *b, double *x)
+/* x = K^-1 b (x and b distinct) by the two triangular solves with the simplicial LL' factor L,
+ * whose rows are in K's own order (natural ordering, analyse); in place rather than through
+ * cholmod_solve2, which reallocates its workspace at every call. */
+static void ksolve(const mbs_sparse *sp, const cholmod_factor *L, const double *b, double *x)
 {
-    memcpy(sp->B->x, b, (size_t)sp->np * sizeof(double));
-    if (!cholmod_solve2(CHOLMOD_A, L, sp->B, NULL, &sp->X, NULL, &sp->Y, &sp->E, &sp->c)) return 0;
-    memcpy(x, sp->X->x, (size_t)sp->np * sizeof(double));
-    return 1;
+    const int *Lp = L->p, *Li = L->i, *Lnz = L->nz;
+    const double *Lx = L->x;
+    memcpy(x, b, (size_t)sp->np * sizeof(double));
+    for (int j = 0; j < sp->np; j++) {
+        x[j] /= Lx[Lp[j]]; /* the diagonal comes first in its column */
+        for (int p = Lp[j] + 1; p < Lp[j] + Lnz[j]; p++)
+            x[Li[p]] -= Lx[p] * x[j];
+    }
+    for (int j = sp->np - 1; j >= 0; j--) {
+        for (int p = Lp[j] + 1; p < Lp[j] + Lnz[j]; p++)
+            x[j] -= Lx[p] * x[Li[p]];
+        x[j] /= Lx[Lp[j]];
+    }
 }
 
 static double norm(const double *v, int n)
@@ -372,8 +379,8 @@ static double cond_estimate(pkm_mbs *s, mbs_sparse *sp)
         if (done) break;
     }
     for (int it = 0; it < SP_EIG_MAX; it++) {
-        if (!ksolve(sp, sp->Ls, sp->vmin, sp->w) || normalise(sp->w, sp->vmin, n) == 0.0)
-            return 0.0;
+        ksolve(sp, sp->Ls, sp->vmin, sp->w);
+        if (normalise(sp->w, sp->vmin, n) == 0.0) return 0.0;
         cp_apply(s, sp, sp->rw, sp->ce, sp->vmin, sp->r);
         const double rq = norm(sp->r, s->nc) * norm(sp->r, s->nc);
         const int done = fabs(rq - lmin) <= SP_EIG_TOL * rq;
@@ -424,8 +431,7 @@ pkm_status mbs_sparse_passive(pkm_mbs *s, int *done, pkm_ctx *ctx)
         for (int i = 0; i < s->nc; i++)
             sp->r[i] = sp->l2[i] - sp->r[i];
         cp_apply_t(s, sp, sp->rw, sp->ce, sp->r, sp->v);
-        if (!ksolve(sp, sp->Ls, sp->v, sp->w))
-            return PKM_FAIL(ctx, PKM_ERR_SOLVER, "CHOLMOD solve failed (status %d)", sp->c.status);
+        ksolve(sp, sp->Ls, sp->v, sp->w);
         for (int c = 0; c < sp->np; c++)
             sp->u[c] += sp->w[c];
     }
@@ -447,7 +453,7 @@ static int redundant(pkm_mbs *s, mbs_sparse *sp)
                 if (s->cidx[p] == s->act[a]) sp->l2[i] = s->cval[p];
         }
         cp_apply_t(s, sp, NULL, NULL, sp->l2, sp->v);
-        if (!ksolve(sp, sp->Lu, sp->v, sp->w)) return 1;
+        ksolve(sp, sp->Lu, sp->v, sp->w);
         cp_apply(s, sp, NULL, NULL, sp->w, sp->r);
         for (int i = 0; i < s->nc; i++)
             sp->r[i] -= sp->l2[i];
@@ -481,8 +487,7 @@ pkm_status mbs_sparse_inverse(pkm_mbs *s, int refactor, double *residual, int *d
         cp_apply_t(s, sp, NULL, NULL, s->lam, sp->v);
         for (int c = 0; c < sp->np; c++)
             sp->v[c] = sp->u[c] - sp->v[c];
-        if (!ksolve(sp, sp->Lu, sp->v, sp->w))
-            return PKM_FAIL(ctx, PKM_ERR_SOLVER, "CHOLMOD solve failed (status %d)", sp->c.status);
+        ksolve(sp, sp->Lu, sp->v, sp->w);
         cp_apply(s, sp, NULL, NULL, sp->w, sp->r);
         for (int i = 0; i < s->nc; i++)
             s->lam[i] += sp->r[i];
