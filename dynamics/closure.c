@@ -118,9 +118,10 @@ static pkm_status passive_solve(pkm_mbs *s, double t, int *np_out, pkm_ctx *ctx)
     const char *jn = (j >= 0) ? pkm_model_joint(s->m, j)->name : "platform";
     if (!s->checked)
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                        "the driven coordinates do not fix the mobility: joint '%s' (coordinate "
-                        "'%s') is free",
-                        jn, s->coord_name[w]);
+                        "the driven coordinates do not fix the mobility at t = %g (conditioning "
+                        "%.3g of the first solve): joint '%s' (coordinate '%s') is free, or the "
+                        "first pose is a singular one",
+                        t, cond, jn, s->coord_name[w]);
     return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
                     "singular loop closure at t = %g: the passive Jacobian's conditioning %.3g is "
                     "below %g (a dead point); coordinate '%s' is undetermined",

@@ -198,7 +198,6 @@ static pkm_status allocate(pkm_mbs *s, int nf, pkm_ctx *ctx)
     s->ws = calloc((size_t)10 * n, sizeof(double));
     s->pidx = calloc((size_t)n, sizeof(int));
     s->fric = calloc((size_t)s->nj + 1, sizeof(*s->fric));
-    s->work = calloc((size_t)s->lwork, sizeof(double));
     if (s->fr == NULL || s->cut == NULL || s->body_frame == NULL || s->joint_frame == NULL ||
         s->joint_nframe == NULL || s->joint_cut == NULL || s->coord_frame == NULL ||
         s->coord_joint == NULL || s->coord_name == NULL || s->mass == NULL || s->com0 == NULL ||
