@@ -1,106 +1,148 @@
 /* bench/dyn_bench.c: time per sample of the rigid-body closure kinematics and inverse dynamics
- * on a chain of N parallelogram loops (N = 1, 2, 4, ... up to argv[1], default 128): the
- * crank of loop 1 is driven, the rocker of loop k is the crank of loop k + 1, one degree of
- * freedom in all. Prints N, coordinates, constraint rows and microseconds per sample. The
- * solves are dense (SVD): the time grows like N^3, not linearly.
+ * (pkm_mbs_kinematics then pkm_mbs_inverse) on a chain of N parallelogram loops (N = 1, 2, 4,
+ * ... up to argv[1], default 512): the crank of loop 1 is driven, the rocker of loop k is the
+ * crank of loop k + 1, one degree of freedom in all; then on pss5upu along its default
+ * trajectory (Li et al. 2020, eq. 40). Prints N, coordinates, constraint rows, microseconds per
+ * sample with the sparse solves (the default) and its ratio to the previous N (2 for linear
+ * growth), and with the dense SVD reference up to argv[2] loops (default 64; 8 for cubic
+ * growth). The first two samples (the symbolic analysis, Newton from the reference
+ * configuration) are not timed.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
+#include "bench/ladder.h"
+#include "pkm/casefile.h"
+#include "pkm/cases.h"
 #include "pkm/dynamics.h"
+#include "pkm/trajectory.h"
 #include "pkm/model.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
-static int add_link(pkm_model *m, double x0, double y0, double x1, double y1)
+static double now_us(void)
 {
-    const double c[3] = {0.5 * (x0 + x1), 0.5 * (y0 + y1), 0};
-    pkm_rigid_desc d = {.name = "link",
-                        .origin = {x0, y0, 0},
-                        .mass = 1.0,
-                        .com = {c[0], c[1], c[2]},
-                        .inertia = {{1e-3, 0, 0}, {0, 1e-3, 0}, {0, 0, 1e-2}}};
-    int id = -1;
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    if (pkm_model_add_rigid(m, &d, &id, &ctx) != PKM_OK) exit(3);
-    return id;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
-static void add_pin(pkm_model *m, const char *name, int a, int b, double x, double y, int cut,
-                    int act)
+static void fail(const pkm_ctx *ctx)
 {
-    pkm_joint_desc d = {.name = name,
-                        .type = PKM_JOINT_REVOLUTE,
-                        .body_a = a,
-                        .body_b = b,
-                        .point = {x, y, 0},
-                        .axis = {0, 0, 1},
-                        .cut = cut,
-                        .actuated = act};
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    if (pkm_model_add_joint(m, &d, NULL, &ctx) != PKM_OK) exit(3);
+    fprintf(stderr, "dyn_bench: %s\n", ctx->msg);
+    exit(3);
 }
 
-/* Pivots at (k L, 0), cranks/rockers of length r up to (k L, r), couplers between their tips. */
-static pkm_model *ladder(int n)
+/* Microseconds per sample of the ladder of n loops with the given solver. */
+static double ladder_us(int n, pkm_dyn_solver solver, int *nq, int *nc)
 {
-    const double L = 0.3, r = 0.2;
     pkm_model *m = NULL;
+    pkm_mbs *s = NULL;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    if (pkm_model_create(&m, &ctx) != PKM_OK) exit(3);
-    int prev = add_link(m, 0, 0, 0, r);
-    add_pin(m, "crank", PKM_GROUND, prev, 0, 0, 0, 1);
-    for (int k = 1; k <= n; k++) {
-        const int cpl = add_link(m, (k - 1) * L, r, k * L, r);
-        const int rock = add_link(m, k * L, 0, k * L, r);
-        add_pin(m, "coupler", prev, cpl, (k - 1) * L, r, 0, 0);
-        add_pin(m, "rocker", PKM_GROUND, rock, k * L, 0, 0, 0);
-        add_pin(m, "cut", cpl, rock, k * L, r, 1, 0);
-        prev = rock;
+    if (ladder_create(n, &m, &ctx) != PKM_OK) fail(&ctx);
+    if (pkm_mbs_create(m, (const double[3]){0, -9.81, 0}, &s, &ctx) != PKM_OK) fail(&ctx);
+    /* The ladder's conditioning falls with its length (about 1/N^2) without any dead point:
+     * the default threshold would stop it near N = 100. */
+    if (pkm_mbs_set_singular(s, 1e-9, &ctx) != PKM_OK ||
+        pkm_mbs_set_solver(s, solver, &ctx) != PKM_OK)
+        fail(&ctx);
+    pkm_joint_result *res = calloc((size_t)pkm_model_joint_count(m), sizeof(*res));
+    if (res == NULL) exit(3);
+    double t0 = 0.0, us = 0.0;
+    int timed = 0;
+    for (int i = 0; i < 100000 && (timed < 20 || us < 3e5); i++) {
+        if (i == 2) t0 = now_us();
+        const double t = 0.01 * i, q = 0.2 * sin(t), qd = 0.2 * cos(t), qdd = -q;
+        if (pkm_mbs_kinematics(s, t, &q, &qd, &qdd, &ctx) != PKM_OK ||
+            pkm_mbs_inverse(s, NULL, res, &ctx) != PKM_OK)
+            fail(&ctx);
+        if (i >= 2) {
+            timed++;
+            us = now_us() - t0;
+        }
     }
-    return m;
+    *nq = pkm_mbs_coord_count(s);
+    *nc = pkm_mbs_constraint_count(s);
+    free(res);
+    pkm_mbs_destroy(&s);
+    pkm_model_destroy(&m);
+    return us / timed;
+}
+
+/* Microseconds per sample of pss5upu along its default trajectory, sampled every 10 ms from
+ * 0.3 s (off the centre of its layout, a singular pose of its S-S legs) to 2.2 s. */
+static double pss5upu_us(int *nq, int *nc)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_case *c = pkm_case_find("pss5upu");
+    void *params = NULL;
+    pkm_model *m = NULL;
+    pkm_mbs *s = NULL;
+    pkm_trajectory *tr = NULL;
+    if (c == NULL || pkm_case_params_create(c, &params, &ctx) != PKM_OK ||
+        c->build_rigid(params, c->home, &m, &ctx) != PKM_OK ||
+        pkm_mbs_create(m, pkm_case_dynamics_of(c, params)->gravity, &s, &ctx) != PKM_OK ||
+        pkm_mbs_set_singular(s, 1e-7, &ctx) != PKM_OK ||
+        pkm_trajectory_create_analytic(&c->traj[0], c->npose, &tr, &ctx) != PKM_OK)
+        fail(&ctx);
+    int idx[PKM_POSE_MAX];
+    for (int k = 0; k < c->ndriven; k++)
+        for (int i = 0; i < pkm_mbs_coord_count(s); i++)
+            if (strcmp(pkm_mbs_coord_name(s, i), c->driven_names[k]) == 0) idx[k] = i;
+    if (pkm_mbs_set_driven(s, c->ndriven, idx, &ctx) != PKM_OK) fail(&ctx);
+    pkm_joint_result *res = calloc((size_t)pkm_model_joint_count(m), sizeof(*res));
+    if (res == NULL) exit(3);
+    double t0 = 0.0;
+    const int n = 191;
+    for (int i = 0; i < n; i++) {
+        if (i == 2) t0 = now_us();
+        double p[PKM_POSE_MAX], pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX], q[PKM_POSE_MAX],
+            qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
+        const double t = 0.3 + 0.01 * i;
+        if (pkm_trajectory_eval(tr, t, p, pd, pdd, &ctx) != PKM_OK ||
+            c->drive(params, p, pd, pdd, q, qd, qdd, &ctx) != PKM_OK ||
+            pkm_mbs_kinematics(s, t, q, qd, qdd, &ctx) != PKM_OK ||
+            pkm_mbs_inverse(s, NULL, res, &ctx) != PKM_OK)
+            fail(&ctx);
+    }
+    const double us = (now_us() - t0) / (n - 2);
+    *nq = pkm_mbs_coord_count(s);
+    *nc = pkm_mbs_constraint_count(s);
+    free(res);
+    pkm_trajectory_destroy(&tr);
+    pkm_mbs_destroy(&s);
+    pkm_model_destroy(&m);
+    pkm_case_params_destroy(&params);
+    return us;
 }
 
 int main(int argc, char **argv)
 {
-    const int nmax = (argc > 1) ? atoi(argv[1]) : 128;
-    printf("%6s %6s %6s %14s\n", "N", "coords", "rows", "us/sample");
+    const int nmax = (argc > 1) ? atoi(argv[1]) : 512;
+    const int dmax = (argc > 2) ? atoi(argv[2]) : 64;
+    printf("%8s %6s %6s %12s %7s %12s %7s\n", "N", "coords", "rows", "sparse us", "ratio",
+           "dense us", "ratio");
+    double prev_s = 0.0, prev_d = 0.0;
     for (int n = 1; n <= nmax; n *= 2) {
-        pkm_model *m = ladder(n);
-        pkm_mbs *s = NULL;
-        pkm_ctx ctx;
-        pkm_ctx_clear(&ctx);
-        if (pkm_mbs_create(m, (const double[3]){0, -9.81, 0}, &s, &ctx) != PKM_OK) {
-            fprintf(stderr, "dyn_bench: %s\n", ctx.msg);
-            return 3;
+        int nq, nc;
+        const double us = ladder_us(n, PKM_DYN_SPARSE, &nq, &nc);
+        printf("%8d %6d %6d %12.1f %7.2f", n, nq, nc, us, prev_s > 0.0 ? us / prev_s : 0.0);
+        prev_s = us;
+        if (n <= dmax) {
+            const double ud = ladder_us(n, PKM_DYN_DENSE, &nq, &nc);
+            printf(" %12.1f %7.2f", ud, prev_d > 0.0 ? ud / prev_d : 0.0);
+            prev_d = ud;
         }
-        /* The ladder's conditioning falls with its length (about 1/N^2) without any dead point:
-         * the default threshold would stop it near N = 100. */
-        pkm_mbs_set_singular(s, 1e-9, &ctx);
-        pkm_joint_result *res = calloc((size_t)pkm_model_joint_count(m), sizeof(*res));
-        const int samples = n <= 16 ? 200 : (n <= 64 ? 20 : 3);
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        for (int i = 0; i < samples; i++) {
-            const double t = 0.01 * i, q = 0.2 * sin(t), qd = 0.2 * cos(t), qdd = -q;
-            if (pkm_mbs_kinematics(s, t, &q, &qd, &qdd, &ctx) != PKM_OK ||
-                pkm_mbs_inverse(s, NULL, res, &ctx) != PKM_OK) {
-                fprintf(stderr, "dyn_bench: %s\n", ctx.msg);
-                return 3;
-            }
-        }
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        const double us = ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e3;
-        printf("%6d %6d %6d %14.1f\n", n, pkm_mbs_coord_count(s), pkm_mbs_constraint_count(s),
-               us / samples);
-        free(res);
-        pkm_mbs_destroy(&s);
-        pkm_model_destroy(&m);
+        printf("\n");
+        fflush(stdout);
     }
+    int nq, nc;
+    const double us = pss5upu_us(&nq, &nc);
+    printf("%8s %6d %6d %12.1f   (eq. 40, t = 0.3 ... 2.2 s)\n", "pss5upu", nq, nc, us);
     return 0;
 }

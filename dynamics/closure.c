@@ -13,37 +13,54 @@
 #define MBS_NEWTON_MAX 30
 
 /* Newton stops when the largest closure residual (translation rows relative to the mechanism's
- * size, rotation rows in rad) is below this, well inside the 1e-12 the kinematics promises. */
-#define MBS_NEWTON_TOL 1e-14
+ * size, rotation rows in rad) is below this, well inside the 1e-12 the kinematics promises, or
+ * when rounding stops it: near eps, so that an energy differenced along a trajectory (the power
+ * balances of the tests, 1e-3 s steps) sees rounding and not the closure tolerance. */
+#define MBS_NEWTON_TOL 1e-15
 
 /* ... and accepts a residual below this when rounding stops it earlier. */
 #define MBS_CLOSURE_TOL 1e-12
 
 /* Scale of constraint row i: the mechanism's size for a translation row (one with a force). */
-static double row_scale(const pkm_mbs *s, int i)
+double mbs_row_scale(const pkm_mbs *s, int i)
 {
     return (pkm_vec3_norm(s->W + 6 * i) > 0.0) ? s->size : 1.0;
 }
 
 /* Scale of coordinate k: the mechanism's size for a translation. */
-static double col_scale(const pkm_mbs *s, int k)
+double mbs_col_scale(const pkm_mbs *s, int k)
 {
     return s->fr[s->coord_frame[k]].prismatic ? s->size : 1.0;
 }
 
-/* The passive coordinates (s->pidx) and the passive Jacobian Cp (nc x np, row-major, s->cp),
- * made dimensionless (translation rows over the mechanism's size, translation coordinates in
- * units of it) so that its conditioning does not depend on the unit of length. */
-static int passive_jacobian(pkm_mbs *s)
+/* The passive coordinates (s->pidx); their number. */
+static int passive_coords(pkm_mbs *s)
 {
     int np = 0;
     for (int k = 0; k < s->nq; k++)
         if (!s->is_driven[k]) s->pidx[np++] = k;
-    for (int i = 0; i < s->nc; i++)
-        for (int c = 0; c < np; c++)
-            s->cp[(size_t)i * np + c] =
-                s->C[(size_t)i * s->nq + s->pidx[c]] * col_scale(s, s->pidx[c]) / row_scale(s, i);
     return np;
+}
+
+/* The dense passive Jacobian Cp (nc x np, row-major, s->cp), made dimensionless: translation
+ * rows over the mechanism's size, then every column to unit norm (s->ce, the coordinates' scales:
+ * van der Sluis' equilibration, which brings the condition number within sqrt(np) of its
+ * minimum over the coordinates' units). The conditioning then measures the mechanism, not the
+ * units of its coordinates: a lead screw's nut, turning 2 pi per pitch of slider travel, is a
+ * coordinate as well determined as the slider. */
+static void passive_jacobian(pkm_mbs *s, int np)
+{
+    for (int c = 0; c < np; c++) {
+        double a = 0.0;
+        for (int i = 0; i < s->nc; i++) {
+            const double v = s->C[(size_t)i * s->nq + s->pidx[c]] / mbs_row_scale(s, i);
+            s->cp[(size_t)i * np + c] = v;
+            a += v * v;
+        }
+        s->ce[c] = (a > 0.0) ? 1.0 / sqrt(a) : 1.0;
+        for (int i = 0; i < s->nc; i++)
+            s->cp[(size_t)i * np + c] *= s->ce[c];
+    }
 }
 
 /* Largest closure residual of the rows in r: translation rows (those with a force) over the
@@ -52,7 +69,7 @@ static double closure_error(const pkm_mbs *s, const double *r)
 {
     double e = 0.0;
     for (int i = 0; i < s->nc; i++)
-        e = fmax(e, fabs(r[i]) / row_scale(s, i));
+        e = fmax(e, fabs(r[i]) / mbs_row_scale(s, i));
     return e;
 }
 
@@ -72,14 +89,24 @@ static int worst_coordinate(pkm_mbs *s, int np)
  * dead point. */
 static pkm_status passive_solve(pkm_mbs *s, double t, int *np_out, pkm_ctx *ctx)
 {
-    const int np = passive_jacobian(s);
+    const int np = passive_coords(s);
     *np_out = np;
     if (np == 0) return PKM_OK;
+    if (s->solver == PKM_DYN_SPARSE) {
+        /* Rank lost or conditioning below the threshold: the dense solve decides and names
+         * the coordinate. */
+        int done = 0;
+        pkm_status st = mbs_sparse_passive(s, &done, ctx);
+        if (st != PKM_OK || done) return st;
+    }
+    pkm_status st = mbs_dense_ready(s, ctx);
+    if (st != PKM_OK) return st;
+    passive_jacobian(s, np);
     for (int i = 0; i < s->nc; i++)
-        s->rhs[i] /= row_scale(s, i);
+        s->rhs[i] /= mbs_row_scale(s, i);
     const int rank = mbs_lstsq(s, s->nc, np, s->cp, s->rhs, s->x, PKM_DYN_RANK_TOL, s->sv);
     for (int c = 0; c < np; c++)
-        s->x[c] *= col_scale(s, s->pidx[c]);
+        s->x[c] *= s->ce[c];
     if (rank < 0) return PKM_FAIL(ctx, PKM_ERR_SOLVER, "LAPACK dgelss failed at t = %g", t);
     const double cond = (np > s->nc) ? 0.0 : s->sv[np - 1] / s->sv[0];
     if (cond >= s->singular) {
@@ -91,9 +118,10 @@ static pkm_status passive_solve(pkm_mbs *s, double t, int *np_out, pkm_ctx *ctx)
     const char *jn = (j >= 0) ? pkm_model_joint(s->m, j)->name : "platform";
     if (!s->checked)
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                        "the driven coordinates do not fix the mobility: joint '%s' (coordinate "
-                        "'%s') is free",
-                        jn, s->coord_name[w]);
+                        "the driven coordinates do not fix the mobility at t = %g (conditioning "
+                        "%.3g of the first solve): joint '%s' (coordinate '%s') is free, or the "
+                        "first pose is a singular one",
+                        t, cond, jn, s->coord_name[w]);
     return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
                     "singular loop closure at t = %g: the passive Jacobian's conditioning %.3g is "
                     "below %g (a dead point); coordinate '%s' is undetermined",
@@ -122,7 +150,8 @@ static pkm_status newton(pkm_mbs *s, double t, pkm_ctx *ctx)
      * reach the pose. */
     int worst = 0;
     for (int i = 1; i < s->nc; i++)
-        if (fabs(s->r[i]) / row_scale(s, i) > fabs(s->r[worst]) / row_scale(s, worst)) worst = i;
+        if (fabs(s->r[i]) / mbs_row_scale(s, i) > fabs(s->r[worst]) / mbs_row_scale(s, worst))
+            worst = i;
     int c = 0;
     while (c + 1 < s->ncut && s->cut[c + 1].row <= worst)
         c++;
@@ -201,9 +230,9 @@ void pkm_mbs_closure_residual(const pkm_mbs *s, double *pos, double *vel)
     *vel = 0.0;
     for (int i = 0; i < s->nc; i++) {
         double v = 0.0;
-        for (int k = 0; k < s->nq; k++)
-            v += s->C[(size_t)i * s->nq + k] * s->qd[k];
-        *vel = fmax(*vel, fabs(v) / row_scale(s, i));
+        for (int p = s->cptr[i]; p < s->cptr[i + 1]; p++)
+            v += s->cval[p] * s->qd[s->cidx[p]];
+        *vel = fmax(*vel, fabs(v) / mbs_row_scale(s, i));
     }
 }
 

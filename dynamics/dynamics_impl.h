@@ -31,7 +31,12 @@ typedef struct mbs_frame {
 typedef struct mbs_cut {
     int joint, row, nrow; /* model joint, first row, rows */
     int fa, fb;           /* frames of body_a and body_b (-1 for the ground) */
+    int lca; /* their lowest common ancestor (-1: the ground): above it the two paths' screws
+                cancel, so the rows depend on the coordinates below it only */
 } mbs_cut;
+
+/* The sparse solver's state (sparse.c). */
+typedef struct mbs_sparse mbs_sparse;
 
 struct pkm_mbs {
     const pkm_model *m;
@@ -56,17 +61,43 @@ struct pkm_mbs {
     double *q, *qd, *qdd;
     double *W;         /* nc x 6 constraint wrenches at the origin (rows) */
     double *Wd;        /* nc x 6 their time derivatives */
-    double *C, *gamma; /* nc x nq, nc */
-    double *r;         /* nc position residual */
-    /* workspaces sized at create (n = max(nq, nc) + 1): wa, wb, ws, wg, work belong to the
-     * LAPACK wrappers below; the solves' operands are cp (n x n), nul (n x n), rhs, x, sv, g,
-     * lam, tau, g0, fq (n each) and pidx (the passive coordinates) */
+    double *C, *gamma; /* nc x nq (entries off the pattern below stay 0), nc */
+    int *cptr, *cidx;  /* C's pattern by rows (nc + 1, nnz): the coordinates below each cut's
+                          lowest common ancestor, ascending */
+    double *cval;      /* C's entries on that pattern */
+    pkm_dyn_solver solver;
+    mbs_sparse *sp; /* NULL until the sparse solver is first used */
+    int sp_stale;   /* the driven set changed since the sparse analysis */
+    double *r;      /* nc position residual */
+    /* workspaces (n = max(nq, nc) + 1): wa, wb, wg (n x n), work belong to the LAPACK
+     * wrappers below, with cp and nul (n x n) allocated on the dense path's first use
+     * (mbs_dense_ready); ws and the solves' operands rhs, x, sv, gq, lam, tau, g0, fq, ce (n each)
+     * and pidx (the passive coordinates) at create */
     double *wa, *wb, *ws, *work, *wg;
-    double *cp, *nul, *rhs, *x, *sv, *gq, *lam, *tau, *g0, *fq;
+    double *cp, *nul, *rhs, *x, *sv, *gq, *lam, *tau, *g0, *fq, *ce;
     pkm_friction *fric; /* per joint, zero: none */
     int *pidx;
     int lwork, checked;
 };
+
+/* sparse.c: C's pattern by rows (s->cptr, cidx, cval and each cut's lca), at create. */
+pkm_status mbs_sparse_pattern(pkm_mbs *s, pkm_ctx *ctx);
+void mbs_sparse_destroy(pkm_mbs *s);
+/* The passive solve of closure.c on the sparse path: Cp x = s->rhs in the least-squares sense
+ * into s->x (rows and columns scaled by mbs_row_scale and mbs_col_scale), when the passive
+ * Jacobian has full column rank and its conditioning estimate is at least s->singular; *done = 0
+ * otherwise (the caller then runs the dense solve, which names the coordinate). */
+pkm_status mbs_sparse_passive(pkm_mbs *s, int *done, pkm_ctx *ctx);
+/* The drives and cut wrenches of inverse.c on the sparse path (s->tau, s->lam from s->gq), with
+ * the largest residual of the passive coordinates' equations in *residual; *done = 0 when the
+ * sparse path does not apply (the dense solver chosen, a driven set other than the actuated one,
+ * redundant actuation, a passive Jacobian that lost rank): the caller solves densely. The
+ * factorisation is made when refactor is set (once per state). */
+pkm_status mbs_sparse_inverse(pkm_mbs *s, int refactor, double *residual, int *done, pkm_ctx *ctx);
+
+/* closure.c: the scales that make the passive Jacobian dimensionless (docs/dynamics.md). */
+double mbs_row_scale(const pkm_mbs *s, int i);
+double mbs_col_scale(const pkm_mbs *s, int k);
 
 /* kinematics.c */
 void mbs_forward(pkm_mbs *s);           /* G, S, V, A of every frame from q, qd, qdd */
@@ -76,7 +107,9 @@ void mbs_body_inertia(const pkm_mbs *s, int b, double I[6][6]);
 /* Generalised forces S_k . f_k of every coordinate after mbs_rnea. */
 void mbs_generalised(const pkm_mbs *s, double *g);
 
-/* lsq.c: minimum-norm least squares min |A x - b| through LAPACK dgelss (A m x n row-major,
+/* mbs.c: the dense path's matrices, allocated on its first use (PKM_ERR_NOMEM). */
+pkm_status mbs_dense_ready(pkm_mbs *s, pkm_ctx *ctx);
+/* mbs.c: minimum-norm least squares min |A x - b| through LAPACK dgelss (A m x n row-major,
  * copied; b m entries, x n); the singular values go to sv (min(m, n)) if not NULL. Returns the
  * numerical rank with the relative threshold rcond, or -1 if LAPACK fails. */
 int mbs_lstsq(pkm_mbs *s, int m, int n, const double *A, const double *b, double *x, double rcond,

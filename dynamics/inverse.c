@@ -54,6 +54,12 @@ static pkm_status solve_drives(pkm_mbs *s, const double *w, double gmax, pkm_ctx
     return PKM_OK;
 }
 
+static pkm_status cuts_unbalanced(pkm_ctx *ctx, double res)
+{
+    return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
+                    "the cut forces cannot balance the motion: residual %.3g N or N m", res);
+}
+
 /* Cut wrenches: C^T lambda = g - B tau, minimum norm. */
 static pkm_status solve_cuts(pkm_mbs *s, double gmax, pkm_ctx *ctx)
 {
@@ -72,10 +78,16 @@ static pkm_status solve_cuts(pkm_mbs *s, double gmax, pkm_ctx *ctx)
             v += s->C[(size_t)i * s->nq + k] * s->lam[i];
         res = fmax(res, fabs(v));
     }
-    if (res > MBS_CONSISTENCY_TOL * gmax)
-        return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
-                        "the cut forces cannot balance the motion: residual %.3g N or N m", res);
-    return PKM_OK;
+    return (res > MBS_CONSISTENCY_TOL * gmax) ? cuts_unbalanced(ctx, res) : PKM_OK;
+}
+
+/* Drives and cut wrenches on the sparse path (sparse.c) where it applies (*done). */
+static pkm_status solve_sparse(pkm_mbs *s, int refactor, double gmax, int *done, pkm_ctx *ctx)
+{
+    double res = 0.0;
+    pkm_status st = mbs_sparse_inverse(s, refactor, &res, done, ctx);
+    if (st == PKM_OK && *done && res > MBS_CONSISTENCY_TOL * gmax) return cuts_unbalanced(ctx, res);
+    return st;
 }
 
 /* The cut's wrench on body_b at the origin. */
@@ -195,12 +207,15 @@ pkm_status pkm_mbs_inverse(pkm_mbs *s, const double *weights, pkm_joint_result *
     mbs_rnea(s, 1);
     mbs_generalised(s, s->g0);
     memset(s->fq, 0, (size_t)s->nq * sizeof(double));
+    int done = 0;
     for (int it = 0; it < MBS_FRICTION_ITER_MAX; it++) {
         for (int k = 0; k < s->nq; k++)
             s->gq[k] = s->g0[k] + s->fq[k];
         const double gmax = max_abs(s->gq, s->nq) + 1e-300;
-        pkm_status st = solve_drives(s, weights, gmax, ctx);
-        if (st == PKM_OK) st = solve_cuts(s, gmax, ctx);
+        pkm_status st = solve_sparse(s, it == 0, gmax, &done, ctx);
+        if (st == PKM_OK && !done) st = mbs_dense_ready(s, ctx);
+        if (st == PKM_OK && !done) st = solve_drives(s, weights, gmax, ctx);
+        if (st == PKM_OK && !done) st = solve_cuts(s, gmax, ctx);
         if (st != PKM_OK) return st;
         if (it > 0) mbs_rnea(s, 1); /* subtract_cuts changed the frames' wrenches */
         subtract_cuts(s);

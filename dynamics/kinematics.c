@@ -210,7 +210,6 @@ static void cut_rows_eval(pkm_mbs *s, const mbs_cut *cu)
 
 void mbs_constraint_rows(pkm_mbs *s)
 {
-    memset(s->C, 0, (size_t)s->nc * s->nq * sizeof(double));
     for (int c = 0; c < s->ncut; c++) {
         const mbs_cut *cu = &s->cut[c];
         cut_rows_eval(s, cu);
@@ -221,16 +220,22 @@ void mbs_constraint_rows(pkm_mbs *s)
         for (int i = cu->row; i < cu->row + cu->nrow; i++) {
             const double *W = s->W + 6 * i;
             double *Ci = s->C + (size_t)i * s->nq;
-            for (int f = cu->fb; f >= 0; f = s->fr[f].parent)
+            /* Only the pattern's entries are written: the others stay 0 (the screws above the
+             * lowest common ancestor enter both paths and cancel). */
+            for (int p = s->cptr[i]; p < s->cptr[i + 1]; p++)
+                Ci[s->cidx[p]] = 0.0;
+            for (int f = cu->fb; f != cu->lca; f = s->fr[f].parent)
                 if (s->fr[f].coord >= 0) Ci[s->fr[f].coord] += dot6(W, s->fr[f].S);
-            for (int f = cu->fa; f >= 0; f = s->fr[f].parent)
+            for (int f = cu->fa; f != cu->lca; f = s->fr[f].parent)
                 if (s->fr[f].coord >= 0) Ci[s->fr[f].coord] -= dot6(W, s->fr[f].S);
             /* gamma = d/dt(W) . (Vb - Va) + W . (Ab - Aa) at qdd = 0. */
             double g = 0.0;
             for (int k = 0; k < 6; k++)
                 g += s->Wd[6 * i + k] * (Vb[k] - Va[k]) + W[k] * (Ab[k] - Aa[k]);
-            for (int k = 0; k < s->nq; k++)
-                g -= Ci[k] * s->qdd[k];
+            for (int p = s->cptr[i]; p < s->cptr[i + 1]; p++) {
+                s->cval[p] = Ci[s->cidx[p]];
+                g -= s->cval[p] * s->qdd[s->cidx[p]];
+            }
             s->gamma[i] = g;
         }
     }

@@ -177,7 +177,6 @@ static int lapack_lwork(int n)
 static pkm_status allocate(pkm_mbs *s, int nf, pkm_ctx *ctx)
 {
     const int n = (s->nq > s->nc ? s->nq : s->nc) + 1;
-    s->lwork = lapack_lwork(n);
     s->fr = calloc((size_t)nf, sizeof(*s->fr));
     s->cut = calloc((size_t)s->ncut + 1, sizeof(*s->cut));
     s->body_frame = calloc((size_t)s->nb + 1, sizeof(int));
@@ -196,27 +195,21 @@ static pkm_status allocate(pkm_mbs *s, int nf, pkm_ctx *ctx)
     s->q = calloc((size_t)3 * s->nq + 3, sizeof(double));
     s->W = calloc((size_t)12 * s->nc + 12, sizeof(double));
     s->C = calloc((size_t)s->nc * s->nq + 2 * s->nc + 2, sizeof(double));
-    s->wa = calloc((size_t)(6 * n * n + 9 * n), sizeof(double));
+    s->ws = calloc((size_t)10 * n, sizeof(double));
     s->pidx = calloc((size_t)n, sizeof(int));
     s->fric = calloc((size_t)s->nj + 1, sizeof(*s->fric));
-    s->work = calloc((size_t)s->lwork, sizeof(double));
     if (s->fr == NULL || s->cut == NULL || s->body_frame == NULL || s->joint_frame == NULL ||
         s->joint_nframe == NULL || s->joint_cut == NULL || s->coord_frame == NULL ||
         s->coord_joint == NULL || s->coord_name == NULL || s->mass == NULL || s->com0 == NULL ||
         s->J0 == NULL || s->act == NULL || s->driven == NULL || s->is_driven == NULL ||
-        s->q == NULL || s->W == NULL || s->C == NULL || s->wa == NULL || s->work == NULL ||
-        s->pidx == NULL || s->fric == NULL)
+        s->q == NULL || s->W == NULL || s->C == NULL || s->ws == NULL || s->pidx == NULL ||
+        s->fric == NULL)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the rigid multibody system");
     s->qd = s->q + s->nq;
     s->qdd = s->qd + s->nq;
     s->Wd = s->W + 6 * s->nc;
     s->gamma = s->C + (size_t)s->nc * s->nq;
     s->r = s->gamma + s->nc;
-    s->wb = s->wa + n * n;
-    s->wg = s->wb + n * n;
-    s->cp = s->wg + n * n;
-    s->nul = s->cp + n * n;
-    s->ws = s->nul + n * n;
     s->rhs = s->ws + n;
     s->x = s->rhs + n;
     s->sv = s->x + n;
@@ -225,6 +218,7 @@ static pkm_status allocate(pkm_mbs *s, int nf, pkm_ctx *ctx)
     s->tau = s->lam + n;
     s->g0 = s->tau + n;
     s->fq = s->g0 + n;
+    s->ce = s->fq + n;
     return PKM_OK;
 }
 
@@ -328,7 +322,8 @@ pkm_status pkm_mbs_create(const pkm_model *m, const double gravity[3], pkm_mbs *
     st = build_tree(s, ctx);
     if (st != PKM_OK) goto fail;
     build_cuts(s);
-    st = build_actuation(s, ctx);
+    st = mbs_sparse_pattern(s, ctx);
+    if (st == PKM_OK) st = build_actuation(s, ctx);
     if (st != PKM_OK) goto fail;
     mbs_forward(s);
     mbs_constraint_rows(s);
@@ -344,6 +339,7 @@ void pkm_mbs_destroy(pkm_mbs **sp)
     if (sp == NULL || *sp == NULL) return;
     pkm_mbs *s = *sp;
     pkm_topology_destroy(&s->topo);
+    mbs_sparse_destroy(s);
     free(s->fr);
     free(s->cut);
     free(s->body_frame);
@@ -362,6 +358,7 @@ void pkm_mbs_destroy(pkm_mbs **sp)
     free(s->q);
     free(s->W);
     free(s->C);
+    free(s->ws);
     free(s->wa);
     free(s->work);
     free(s->pidx);
@@ -431,6 +428,16 @@ pkm_status pkm_mbs_set_driven(pkm_mbs *s, int n, const int *idx, pkm_ctx *ctx)
     }
     if (n > 0) memmove(s->driven, idx, (size_t)n * sizeof(int));
     s->nd = n;
+    s->sp_stale = 1;
+    return PKM_OK;
+}
+
+pkm_status pkm_mbs_set_solver(pkm_mbs *s, pkm_dyn_solver solver, pkm_ctx *ctx)
+{
+    if (solver != PKM_DYN_SPARSE && solver != PKM_DYN_DENSE)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "linear solver %d: not sparse (0) or dense (1)",
+                        (int)solver);
+    s->solver = solver;
     return PKM_OK;
 }
 
@@ -447,11 +454,33 @@ void pkm_mbs_body_mass(const pkm_mbs *s, int b, double *mass, double com[3], dou
     memcpy(J, s->J0[b], sizeof(s->J0[b]));
 }
 
+pkm_status mbs_dense_ready(pkm_mbs *s, pkm_ctx *ctx)
+{
+    if (s->wa != NULL) return PKM_OK;
+    const size_t n = (size_t)(s->nq > s->nc ? s->nq : s->nc) + 1;
+    s->lwork = lapack_lwork((int)n);
+    s->wa = calloc(5 * n * n, sizeof(double));
+    s->work = calloc((size_t)s->lwork, sizeof(double));
+    if (s->wa == NULL || s->work == NULL) {
+        free(s->wa);
+        free(s->work);
+        s->wa = s->work = NULL;
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the dense solver's %zu x %zu matrices",
+                        n, n);
+    }
+    s->wb = s->wa + n * n;
+    s->wg = s->wb + n * n;
+    s->cp = s->wg + n * n;
+    s->nul = s->cp + n * n;
+    return PKM_OK;
+}
+
 int mbs_lstsq(pkm_mbs *s, int m, int n, const double *A, const double *b, double *x, double rcond,
               double *sv)
 {
     const int one = 1, ld = (m > n ? m : n) > 0 ? (m > n ? m : n) : 1;
     int rank = 0, info = 0;
+    if (mbs_dense_ready(s, NULL) != PKM_OK) return -1;
     if (m == 0 || n == 0) {
         for (int i = 0; i < n; i++)
             x[i] = 0.0;
@@ -472,6 +501,7 @@ int mbs_lstsq(pkm_mbs *s, int m, int n, const double *A, const double *b, double
 int mbs_nullspace(pkm_mbs *s, int m, int n, const double *A, double *N, double rtol)
 {
     int info = 0, ldu = 1, lda = m > 0 ? m : 1;
+    if (mbs_dense_ready(s, NULL) != PKM_OK) return -1;
     if (m == 0) {
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++)

@@ -12,6 +12,7 @@
 #include "pkm/model.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +121,91 @@ static inline void dyn_kkt(pkm_mbs *s, const double *tau, double *qdd)
     dyn_lstsq(N, N, K, rhs, x);
     memcpy(qdd, x, sizeof(double) * (size_t)n);
     free(K);
+}
+
+/* The driven coordinates (coord, or the actuated ones if coord < 0) along a sin(t) + b t from
+ * the previous solution. */
+typedef struct dyn_motion {
+    int coord;
+    double a, b;
+} dyn_motion;
+
+static inline pkm_status dyn_move(pkm_mbs *s, const dyn_motion *mo, double t, pkm_joint_result *res,
+                                  pkm_ctx *ctx)
+{
+    double q[8], qd[8], qdd[8];
+    for (int k = 0; k < 8; k++) {
+        q[k] = mo->a * sin(t) + mo->b * t;
+        qd[k] = mo->a * cos(t) + mo->b;
+        qdd[k] = -mo->a * sin(t);
+    }
+    pkm_status st = pkm_mbs_kinematics(s, t, q, qd, qdd, ctx);
+    return (st == PKM_OK) ? pkm_mbs_inverse(s, NULL, res, ctx) : st;
+}
+
+static inline double dyn_max_abs(const double *v, int n)
+{
+    double m = 0.0;
+    for (int i = 0; i < n; i++)
+        m = fmax(m, fabs(v[i]));
+    return m;
+}
+
+/* The sparse solves (the default) against the dense reference along the motion at nt times 0,
+ * dt, ...: the same status, the same state and results to 1e-10 of their largest magnitude.
+ * Returns the number of times both solved. */
+static inline int dyn_compare_solvers(pkm_model *m, const double g[3], const dyn_motion *mo,
+                                      double dt, int nt)
+{
+    pkm_mbs *s[2] = {NULL, NULL};
+    pkm_ctx ctx[2];
+    const int nj = pkm_model_joint_count(m);
+    pkm_joint_result *res[2] = {calloc((size_t)nj, sizeof(pkm_joint_result)),
+                                calloc((size_t)nj, sizeof(pkm_joint_result))};
+    assert_non_null(res[0]);
+    assert_non_null(res[1]);
+    for (int k = 0; k < 2; k++) {
+        pkm_ctx_clear(&ctx[k]);
+        assert_int_equal(pkm_mbs_create(m, g, &s[k], &ctx[k]), PKM_OK);
+        assert_int_equal(pkm_mbs_set_solver(s[k], k == 0 ? PKM_DYN_SPARSE : PKM_DYN_DENSE, &ctx[k]),
+                         PKM_OK);
+        if (mo->coord >= 0) assert_int_equal(pkm_mbs_set_driven(s[k], 1, &mo->coord, &ctx[k]), 0);
+    }
+    const int nq = pkm_mbs_coord_count(s[0]);
+    double worst = 0.0;
+    int solved = 0;
+    for (int i = 0; i < nt; i++) {
+        const pkm_status st0 = dyn_move(s[0], mo, i * dt, res[0], &ctx[0]);
+        const pkm_status st1 = dyn_move(s[1], mo, i * dt, res[1], &ctx[1]);
+        assert_int_equal(st0, st1);
+        if (st0 != PKM_OK) break;
+        solved++;
+        const double *a[3] = {pkm_mbs_q(s[0]), pkm_mbs_qd(s[0]), pkm_mbs_qdd(s[0])};
+        const double *b[3] = {pkm_mbs_q(s[1]), pkm_mbs_qd(s[1]), pkm_mbs_qdd(s[1])};
+        /* One scale for the three levels: at a rest or a reversal one level is rounding only. */
+        double scale = 1e-300;
+        for (int l = 0; l < 3; l++)
+            scale = fmax(scale, dyn_max_abs(b[l], nq));
+        for (int l = 0; l < 3; l++)
+            for (int k = 0; k < nq; k++)
+                worst = fmax(worst, fabs(a[l][k] - b[l][k]) / scale);
+        double wmax = 1e-300;
+        for (int j = 0; j < nj; j++)
+            wmax = fmax(wmax, fmax(dyn_max_abs(res[1][j].wrench, 6), fabs(res[1][j].drive)));
+        for (int j = 0; j < nj; j++) {
+            for (int k = 0; k < 6; k++)
+                worst = fmax(worst, fabs(res[0][j].wrench[k] - res[1][j].wrench[k]) / wmax);
+            worst = fmax(worst, fabs(res[0][j].drive - res[1][j].drive) / wmax);
+        }
+    }
+    print_message("sparse - dense: largest relative difference %.3g over %d times\n", worst,
+                  solved);
+    assert_true(worst < 1e-10);
+    for (int k = 0; k < 2; k++) {
+        pkm_mbs_destroy(&s[k]);
+        free(res[k]);
+    }
+    return solved;
 }
 
 #endif

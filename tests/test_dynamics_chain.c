@@ -244,6 +244,35 @@ static void test_chain_frame_invariance(void **state)
     pkm_model_destroy(&m1);
 }
 
+/* The sparse solves against the dense reference on the chain placed at random (the kinematics
+ * sparse; the inverse dynamics dense, the actuation being redundant). */
+static void test_chain_sparse(void **state)
+{
+    (void)state;
+    srand(7);
+    for (int trial = 0; trial < 3; trial++) {
+        xform x;
+        double ax[3];
+        for (int k = 0; k < 3; k++) {
+            ax[k] = rand() / (double)RAND_MAX - 0.5;
+            x.p[k] = 4.0 * (rand() / (double)RAND_MAX - 0.5);
+        }
+        const double n = pkm_vec3_norm(ax);
+        for (int k = 0; k < 3; k++)
+            ax[k] /= n;
+        pkm_rot_rodrigues(ax, 3.0 * rand() / (double)RAND_MAX, x.R);
+        pkm_model *m = NULL;
+        int crank;
+        pkm_mbs *s = chain_system(&x, &m, (const double[3]){0, 0, -9.81});
+        pkm_mbs_joint_coords(s, 0, &crank);
+        pkm_mbs_destroy(&s);
+        const dyn_motion mo = {crank, 0.4, 0.0};
+        assert_int_equal(dyn_compare_solvers(m, (const double[3]){0.3, -0.2, -9.81}, &mo, 0.1, 21),
+                         21);
+        pkm_model_destroy(&m);
+    }
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -310,6 +339,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chain_balance),
         cmocka_unit_test(test_chain_frame_invariance),
+        cmocka_unit_test(test_chain_sparse),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -455,9 +455,9 @@ static void test_navaro_power(void **state)
 }
 
 /* pss5upu along eq. 40, away from the home pose (the centre of the layout, a singular pose of
- * the S-S legs, which eq. 40 crosses every 2.5 s). The threshold is lowered to 1e-7: the
- * dynamics layer's conditioning measure takes the nut's rotation (2 pi / 10 mm = 628 rad per m
- * of travel) as a poorly determined coordinate at its default, 5e-3. */
+ * the S-S legs, conditioning 1e-16, which eq. 40 crosses every 2.5 s; the conditioning grows
+ * with the distance from it, 1.5e-3 at t = 0.05 s). The threshold is lowered to 1e-7: Newton's
+ * first steps from the home configuration, where the rigid model is built, pass near it. */
 static void test_pss5upu_power(void **state)
 {
     (void)state;

@@ -36,11 +36,12 @@ extern "C" {
 typedef struct pkm_mbs pkm_mbs;
 
 /* Default singularity threshold: the kinematics stops with PKM_ERR_SINGULAR when the passive
- * Jacobian (made dimensionless: translation rows over the mechanism's size, translation
- * coordinates in units of it) has its smallest singular value below this times its largest (a
- * condition number above 200). At a dead point (a fold of the closure) the smallest singular
- * value falls like the square root of the distance, so the threshold stops a drive some way
- * before it: the three-loop chain of Guo et al. 2024 at crank 1.572 rad, its dead point being
+ * Jacobian (made dimensionless: translation rows over the mechanism's size, then every column
+ * to unit norm, so that the units of the coordinates do not count) has its smallest singular
+ * value below this times its largest (a condition number above 200). At a dead point (a fold of
+ * the closure) the smallest singular value falls like the square root of the distance, so the
+ * threshold stops a drive some way before it: the three-loop chain of Guo et al. 2024 at crank
+ * 1.576 rad, its dead point being
  * near 1.579 rad. A long chain of loops is ill-conditioned without any dead point (the ladder of
  * bench/dyn_bench.c passes this threshold near 100 loops): give it a smaller threshold. */
 #define PKM_DYN_SINGULAR 5e-3
@@ -68,6 +69,22 @@ int pkm_mbs_constraint_count(const pkm_mbs *s);
 /* Set the singularity threshold (0 < threshold < 1; PKM_DYN_SINGULAR by default). */
 pkm_status pkm_mbs_set_singular(pkm_mbs *s, double threshold, pkm_ctx *ctx);
 
+/* How the closure kinematics and the inverse dynamics solve their linear systems:
+ *  - PKM_DYN_SPARSE (default): the passive Jacobian's normal equations (Cp^T Cp, rows and
+ *    columns scaled as for the conditioning check) factorised by CHOLMOD (symbolic analysis once
+ *    per driven set, numeric factorisation per solve, iterative refinement on the sparse rows);
+ *    the conditioning by inverse and power iteration on that factor; the cut wrenches the
+ *    minimum-norm solution of Cp^T lambda = g_p through the same normal equations (unscaled
+ *    rows), the drives from the actuated coordinates' equations. Work per sample linear in the
+ *    mechanism's size for a chain of loops. It falls back to the dense path where it cannot give
+ *    the dense path's answer: redundant actuation (the weighted minimum-norm drives), driven
+ *    coordinates other than the actuated ones (inverse dynamics only), a passive Jacobian that
+ *    loses rank or falls below the singularity threshold (the dense path then names the
+ *    coordinate);
+ *  - PKM_DYN_DENSE: LAPACK SVDs of the dense matrices (the reference; cubic in the size). */
+typedef enum pkm_dyn_solver { PKM_DYN_SPARSE = 0, PKM_DYN_DENSE = 1 } pkm_dyn_solver;
+pkm_status pkm_mbs_set_solver(pkm_mbs *s, pkm_dyn_solver solver, pkm_ctx *ctx);
+
 /* The coordinates prescribed by the trajectory (n indices, distinct). PKM_ERR_INVALID. */
 pkm_status pkm_mbs_set_driven(pkm_mbs *s, int n, const int *idx, pkm_ctx *ctx);
 int pkm_mbs_driven(const pkm_mbs *s, const int **idx);
@@ -75,10 +92,10 @@ int pkm_mbs_driven(const pkm_mbs *s, const int **idx);
 /* Kinematics at time t (for messages): the driven coordinates and their first two derivatives
  * given (in the order of pkm_mbs_driven), the passive ones solved from the loop closure: Newton
  * from the previous solution at position level, then linear solves for the rates and the
- * accelerations (minimum-norm least squares through an SVD, which drops the identically zero
- * rows of planar mechanisms). PKM_ERR_SINGULAR naming t and the worst-determined coordinate
- * when the passive Jacobian's conditioning falls below the threshold or Newton
- * does not converge; PKM_ERR_INVALID when the driven coordinates leave passive ones free. */
+ * accelerations (least squares, minimum-norm where not unique; identically zero rows of planar
+ * mechanisms drop out; sparse or dense: pkm_mbs_set_solver). PKM_ERR_SINGULAR naming t and the
+ * worst-determined coordinate when the passive Jacobian's conditioning falls below the threshold or
+ * Newton does not converge; PKM_ERR_INVALID when the driven coordinates leave passive ones free. */
 pkm_status pkm_mbs_kinematics(pkm_mbs *s, double t, const double *qa, const double *qda,
                               const double *qdda, pkm_ctx *ctx);
 /* Set the whole state without closure (q, qd, qdd of every coordinate; NULL keeps). */
