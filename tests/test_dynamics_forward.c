@@ -403,12 +403,44 @@ static void test_free_energy(void **state)
     assert_true(e[2] < 1e-10);
 }
 
+/* Bad input: the ramp's width, friction data (naming the joint), the step. */
+static void test_bad_input(void **state)
+{
+    (void)state;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_model *m = dyn_tree5();
+    pkm_mbs *s = system_of(m, g_tree5);
+    pkm_fwd *f = NULL;
+    assert_int_equal(pkm_fwd_create(s, NULL, NULL, NULL, 0.0, &f, &ctx), PKM_ERR_INVALID);
+    assert_int_equal(pkm_fwd_create(s, NULL, NULL, NULL, NAN, &f, &ctx), PKM_ERR_INVALID);
+    assert_null(f);
+    pkm_friction fr[5];
+    for (int j = 0; j < 5; j++)
+        fr[j] = dyn_tree5_friction(PKM_FRICTION_COULOMB_VISCOUS);
+    fr[3].kc = -0.1;
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_fwd_create(s, NULL, NULL, fr, PKM_FWD_EPS, &f, &ctx), PKM_ERR_INVALID);
+    printf("%s\n", ctx.msg);
+    assert_non_null(strstr(ctx.msg, "joint 4:"));
+    assert_null(f);
+    assert_pkm_ok(pkm_fwd_create(s, NULL, NULL, NULL, PKM_FWD_EPS, &f, &ctx), &ctx);
+    double y[PKM_FWD_STATES(5)] = {0};
+    assert_int_equal(pkm_fwd_run(f, 0.0, 0.0, 10, y, NULL, NULL, &ctx), PKM_ERR_INVALID);
+    assert_int_equal(pkm_fwd_run(f, 0.0, 1e-3, -1, y, NULL, NULL, &ctx), PKM_ERR_INVALID);
+    assert_int_equal(pkm_fwd_run(f, 0.0, INFINITY, 1, y, NULL, NULL, &ctx), PKM_ERR_INVALID);
+    pkm_fwd_destroy(&f);
+    pkm_fwd_destroy(&f); /* NULL-safe */
+    pkm_mbs_destroy(&s);
+    pkm_model_destroy(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kkt),         cmocka_unit_test(test_friction_inverse),
         cmocka_unit_test(test_round_trip),  cmocka_unit_test(test_friction_energy),
-        cmocka_unit_test(test_free_energy),
+        cmocka_unit_test(test_free_energy), cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
