@@ -16,7 +16,7 @@ typedef struct fwd_cli {
 } fwd_cli;
 
 /* The reference system at time t of the trajectory (closure from its previous solution). */
-static pkm_status follow(const cli_fwd_input *in, double t, pkm_ctx *ctx)
+static pkm_status fwd_follow(const cli_fwd_input *in, double t, pkm_ctx *ctx)
 {
     double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
     pkm_status st = in->driven_at(in->run, t, q, qd, qdd, ctx);
@@ -25,12 +25,12 @@ static pkm_status follow(const cli_fwd_input *in, double t, pkm_ctx *ctx)
 
 /* The drives of the actuated joints: the inverse dynamics of the trajectory at the stage time t
  * (the case's friction law included), whatever the forward state. */
-static pkm_status inverse_drives(double t, const double *q, const double *qd, double *tau,
-                                 void *user, pkm_ctx *ctx)
+static pkm_status fwd_drives(double t, const double *q, const double *qd, double *tau, void *user,
+                             pkm_ctx *ctx)
 {
     (void)q, (void)qd;
     fwd_cli *f = user;
-    pkm_status st = follow(f->in, t, ctx);
+    pkm_status st = fwd_follow(f->in, t, ctx);
     if (st == PKM_OK) st = pkm_mbs_inverse(f->in->ref, NULL, f->res, ctx);
     int a = 0;
     for (int j = 0; st == PKM_OK && j < pkm_model_joint_count(f->in->m); j++)
@@ -39,10 +39,10 @@ static pkm_status inverse_drives(double t, const double *q, const double *qd, do
 }
 
 /* One row per step: the largest deviation of q from the trajectory and the energy balance. */
-static pkm_status row(const pkm_fwd_record *r, void *user, pkm_ctx *ctx)
+static pkm_status fwd_row(const pkm_fwd_record *r, void *user, pkm_ctx *ctx)
 {
     fwd_cli *f = user;
-    pkm_status st = follow(f->in, r->t, ctx);
+    pkm_status st = fwd_follow(f->in, r->t, ctx);
     if (st != PKM_OK) return st;
     double dev = 0.0;
     for (int k = 0; k < pkm_mbs_coord_count(f->in->ref); k++)
@@ -73,8 +73,8 @@ int cli_dynamics_forward(const cli_fwd_input *in)
         goto done;
     }
     pkm_status st = pkm_mbs_create(in->m, in->gravity, &s, &ctx);
-    if (st == PKM_OK) st = pkm_fwd_create(s, inverse_drives, &f, in->fr, PKM_FWD_EPS, &fw, &ctx);
-    if (st == PKM_OK) st = follow(in, in->t0, &ctx);
+    if (st == PKM_OK) st = pkm_fwd_create(s, fwd_drives, &f, in->fr, PKM_FWD_EPS, &fw, &ctx);
+    if (st == PKM_OK) st = fwd_follow(in, in->t0, &ctx);
     if (st != PKM_OK) {
         rc = cli_report(st, &ctx);
         goto done;
@@ -89,7 +89,7 @@ int cli_dynamics_forward(const cli_fwd_input *in)
                (in->t1 - in->t0) / (in->n - 1), "t [s]", "max|q - q_traj|", "energy balance",
                "friction work");
     const double start = cli_now();
-    st = pkm_fwd_run(fw, in->t0, (in->t1 - in->t0) / (in->n - 1), in->n - 1, y, row, &f, &ctx);
+    st = pkm_fwd_run(fw, in->t0, (in->t1 - in->t0) / (in->n - 1), in->n - 1, y, fwd_row, &f, &ctx);
     if (st != PKM_OK) {
         fflush(stdout);
         fprintf(stderr, "%s: error: %s\n", CLI_PROG, ctx.msg);
