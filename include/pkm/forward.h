@@ -85,7 +85,7 @@ typedef pkm_status (*pkm_fwd_monitor)(const pkm_fwd_record *r, void *user, pkm_c
  * consistent with the closure, the two works, usually 0) overwritten with the final state; each
  * step followed by the projection, then the energy monitor (pkm_ode_monitor), which calls
  * `monitor` (NULL: none) with the record. Errors of the accelerations and the projection;
- * PKM_ERR_INVALID for a bad step; PKM_ERR_NOMEM. */
+ * PKM_ERR_INVALID for a bad step. The run does not allocate. */
 pkm_status pkm_fwd_run(pkm_fwd *f, double t0, double h, int nsteps, double *y,
                        pkm_fwd_monitor monitor, void *user, pkm_ctx *ctx);
 
