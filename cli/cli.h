@@ -11,6 +11,7 @@
 #include "pkm/analysis.h"
 #include "pkm/casefile.h"
 #include "pkm/cases.h"
+#include "pkm/dynamics.h"
 
 #include <stddef.h>
 
@@ -115,5 +116,23 @@ int cli_compare(int argc, char **argv);
 int cli_map(int argc, char **argv);
 int cli_cases(int argc, char **argv);
 int cli_dynamics(int argc, char **argv);
+
+/* pkmflex dynamics --forward (cli/dynamics_forward.c): the forward dynamics of the model m from
+ * the trajectory's state at t0, over n - 1 RK4 steps to t1, under the drives that the inverse
+ * dynamics of the trajectory (on ref, which follows it: driven_at gives the driven coordinates,
+ * then the closure) gives at every stage time; a row per step with the deviation from the
+ * trajectory and the energy balance. 0 or an exit status. */
+typedef struct cli_fwd_input {
+    const pkm_model *m;
+    pkm_mbs *ref;
+    const pkm_friction *fr; /* per joint, the case's */
+    const double *gravity;
+    pkm_status (*driven_at)(const void *run, double t, double *q, double *qd, double *qdd,
+                            pkm_ctx *ctx);
+    const void *run;
+    double t0, t1;
+    int n, csv;
+} cli_fwd_input;
+int cli_dynamics_forward(const cli_fwd_input *in);
 
 #endif

@@ -23,7 +23,15 @@
 /* Most time samples: beyond, the output of a 10-joint case passes a gigabyte. */
 #define DYN_MAX_TIMES 10000000
 
-enum { DYN_TRAJECTORY = CLI_OPT_OWN, DYN_TIME, DYN_FRICTION, DYN_FORMAT, DYN_SINGULAR, DYN_OUTPUT };
+enum {
+    DYN_TRAJECTORY = CLI_OPT_OWN,
+    DYN_TIME,
+    DYN_FRICTION,
+    DYN_FORMAT,
+    DYN_SINGULAR,
+    DYN_OUTPUT,
+    DYN_FORWARD
+};
 
 typedef struct dyn_args {
     cli_case_args c;
@@ -33,6 +41,7 @@ typedef struct dyn_args {
     const char *format;
     double singular;    /* the closure's conditioning threshold */
     const char *output; /* -o FILE.h5, or NULL */
+    int forward;        /* --forward */
 } dyn_args;
 
 static const cli_option dyn_options[] = {
@@ -63,6 +72,12 @@ static const cli_option dyn_options[] = {
      "conditioning of the loop closure below which a pose is\n"
      "singular (default 5e-3; 1e-12 to 0.5)",
      NULL},
+    {"--forward", NULL, 0, DYN_FORWARD, NULL,
+     "forward dynamics instead: RK4 over the --time grid (its\n"
+     "spacing the step) under the drives of the inverse dynamics;\n"
+     "per time the largest deviation of q from the trajectory and\n"
+     "the energy balance (docs/dynamics.md)",
+     NULL},
     {"--set", NULL, 1, CLI_OPT_SET, "KEY=VALUE",
      "override a case parameter, after the case file: an SI\n"
      "number or a number and a unit (gravity.z=-9.81), repeatable",
@@ -73,7 +88,7 @@ static const cli_command dyn_command = {
     "dynamics",
     "usage: pkmflex dynamics CASE [--trajectory NAME|FILE.csv] [--time T0:T1:N]\n"
     "                        [--friction none|coulomb-viscous|stribeck] [--format table|csv]\n"
-    "                        [-o FILE.h5] [--singular R] [--set KEY=VALUE ...]\n\n"
+    "                        [-o FILE.h5 | --forward] [--singular R] [--set KEY=VALUE ...]\n\n"
     "Rigid-body inverse dynamics of CASE along a trajectory of its pose coordinates: at each\n"
     "time, one row per joint of the model (cut joints included, named as in the case) with its\n"
     "coordinate (q, qd, qdd: the first coordinate of a joint that has several, 0 for cuts and\n"
@@ -105,6 +120,9 @@ static int dyn_set(void *user, int id, const char *v)
         return 0;
     case DYN_OUTPUT:
         o->output = v;
+        return 0;
+    case DYN_FORWARD:
+        o->forward = 1;
         return 0;
     case DYN_SINGULAR:
         if (!cli_parse_real(v, 1e-12, 0.5, &o->singular))
@@ -234,9 +252,10 @@ static int dyn_setup(dyn_run *r, double singular)
 }
 
 /* The driven coordinates at time t: the trajectory's pose through the case's drive. */
-static pkm_status dyn_driven_at(const dyn_run *r, double t, double *q, double *qd, double *qdd,
+static pkm_status dyn_driven_at(const void *run, double t, double *q, double *qd, double *qdd,
                                 pkm_ctx *ctx)
 {
+    const dyn_run *r = run;
     const pkm_case *c = r->c;
     double p[PKM_POSE_MAX], pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX];
     pkm_status st = pkm_trajectory_eval(r->tr, t, p, pd, pdd, ctx);
@@ -479,6 +498,10 @@ int cli_dynamics(int argc, char **argv)
         (rc = dyn_friction_law(&o, r.c, params)) != 0)
         goto done;
     r.params = params;
+    if (o.forward && o.output != NULL) {
+        rc = cli_usage_error("--forward prints its deviations: -o is for the inverse dynamics");
+        goto done;
+    }
     if (o.time != NULL && !dyn_parse_time(o.time, &r.t0, &r.t1, &r.n)) {
         rc = cli_usage_error("--time '%s': expected T0:T1:N, T1 > T0 and 2 <= N <= %d", o.time,
                              DYN_MAX_TIMES);
@@ -489,7 +512,17 @@ int cli_dynamics(int argc, char **argv)
     if ((rc = dyn_setup(&r, o.singular)) != 0 || (rc = dyn_validate(&r)) != 0 ||
         (o.output != NULL && ((rc = dyn_check_output(o.output)) != 0 || (rc = dyn_keep(&r)) != 0)))
         goto done;
-    if ((rc = dyn_approach(&r)) == 0) rc = dyn_compute(&r, &o);
+    if ((rc = dyn_approach(&r)) != 0) goto done;
+    if (o.forward) {
+        const cli_fwd_input in = {r.m,           r.s,
+                                  r.fr,          pkm_case_dynamics_of(r.c, params)->gravity,
+                                  dyn_driven_at, &r,
+                                  r.t0,          r.t1,
+                                  r.n,           strcmp(o.format, "csv") == 0};
+        rc = cli_dynamics_forward(&in);
+    } else {
+        rc = dyn_compute(&r, &o);
+    }
 done:
     dyn_free(&r);
     pkm_mbs_destroy(&r.s);

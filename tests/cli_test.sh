@@ -699,6 +699,22 @@ expect 2 dynamics navaro --trajectory "$tmp/away.csv" --time 0:3:31
 aerr=$("$bin" dynamics navaro --trajectory "$tmp/away.csv" --time 0:3:31 2>&1 >/dev/null)
 check "dynamics names the time and the leg out of reach" \
     grep -q "^pkmflex: error: t = .* s: navaro: leg [123] cannot reach" <<<"$aerr"
+# dynamics --forward: RK4 under the drives of the inverse dynamics, evaluated at the stage
+# times, follows the trajectory to the integrator's error (tree5 over 1 s, loop3 over 2 s, steps
+# of 1 ms) and its energy balance closes; -o is refused with it; a friction loop that cannot
+# settle (Table 3's friction with unit arms on loop3's 0.1 m links) is exit 3.
+colmax() { tail -n +2 | cut -d, -f"$1" | awk '{ v = $1 < 0 ? -$1 : $1; if (v > m) m = v } END { print m + 0 }'; }
+below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
+fcsv=$(timeout 120 "$bin" dynamics tree5 --forward --time 0:1:1001 --format csv)
+check "dynamics --forward csv header" test "$(head -n 1 <<<"$fcsv")" = "t,deviation,balance,friction_work"
+check "dynamics --forward: a row per step" test "$(tail -n +2 <<<"$fcsv" | grep -c '')" -eq 1001
+check "dynamics --forward tree5 follows the trajectory" below "$(colmax 2 <<<"$fcsv")" 1e-9
+check "dynamics --forward tree5 energy balance" below "$(colmax 3 <<<"$fcsv")" 1e-9
+fcsv=$(timeout 120 "$bin" dynamics loop3 --forward --time 0:2:2001 --format csv)
+check "dynamics --forward loop3 follows the trajectory" below "$(colmax 2 <<<"$fcsv")" 1e-9
+check "dynamics --forward loop3 energy balance" below "$(colmax 3 <<<"$fcsv")" 1e-9
+expect 2 dynamics tree5 --forward -o "$tmp/forward.h5"
+expect 3 dynamics loop3 --forward --friction stribeck --time 0:1:11
 # dynamics -o: the same rows as time series in HDF5, with the full reaction wrenches, read back
 # with h5py against the CSV; a name that cannot be written is refused before any computation.
 expect 0 dynamics loop3 --time 0:2:5 -o "$tmp/loop3.h5"

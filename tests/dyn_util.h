@@ -57,6 +57,20 @@ static inline pkm_model *dyn_loop3(void)
     return dyn_case("loop3");
 }
 
+/* Table 2's friction data with unit arms (ADAMS's default arms, as the notes' table). */
+static inline pkm_friction dyn_tree5_friction(pkm_friction_model model)
+{
+    return (pkm_friction){.model = model,
+                          .kc = 0.005,
+                          .kv = 0.01,
+                          .ks = 0.05,
+                          .vs = 0.03,
+                          .delta = 2.0,
+                          .rp = 1.0,
+                          .rn = 1.0,
+                          .rb = 1.0};
+}
+
 static inline void dyn_add(const double a[3], const double b[3], double c[3])
 {
     for (int k = 0; k < 3; k++)

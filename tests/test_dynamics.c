@@ -338,20 +338,6 @@ static void test_loop3_power(void **state)
     pkm_model_destroy(&m);
 }
 
-/* Table 2's friction data with unit arms (ADAMS's default arms, as the notes' table). */
-static pkm_friction tree5_friction(pkm_friction_model model)
-{
-    return (pkm_friction){.model = model,
-                          .kc = 0.005,
-                          .kv = 0.01,
-                          .ks = 0.05,
-                          .vs = 0.03,
-                          .delta = 2.0,
-                          .rp = 1.0,
-                          .rn = 1.0,
-                          .rb = 1.0};
-}
-
 static void test_tree5_friction(void **state)
 {
     (void)state;
@@ -370,7 +356,7 @@ static void test_tree5_friction(void **state)
     for (int law = 0; law < 2; law++) {
         pkm_friction fr[5];
         for (int j = 0; j < 5; j++)
-            fr[j] = tree5_friction(law ? PKM_FRICTION_STRIBECK : PKM_FRICTION_COULOMB_VISCOUS);
+            fr[j] = dyn_tree5_friction(law ? PKM_FRICTION_STRIBECK : PKM_FRICTION_COULOMB_VISCOUS);
         assert_int_equal(pkm_mbs_set_friction(s, fr, &ctx), PKM_OK);
         for (size_t i = 0; i < sizeof(ref) / sizeof(ref[0]); i++) {
             pkm_joint_result res[5];

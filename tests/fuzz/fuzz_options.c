@@ -14,6 +14,7 @@
 #include "cli/common.c"
 #include "cli/compare.c"
 #include "cli/dynamics.c"
+#include "cli/dynamics_forward.c"
 #include "cli/map.c"
 #include "cli/modes.c"
 
