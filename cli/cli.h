@@ -115,5 +115,6 @@ int cli_compare(int argc, char **argv);
 int cli_map(int argc, char **argv);
 int cli_cases(int argc, char **argv);
 int cli_dynamics(int argc, char **argv);
+int cli_transient(int argc, char **argv);
 
 #endif

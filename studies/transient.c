@@ -28,10 +28,11 @@ typedef struct tr_run {
     pkm_newmark *nm;
     pkm_linsolve *ks; /* K alone, for the quasi-static solution */
     int nnodes, plat_node;
-    int64_t n;     /* order of the pencil */
-    double *fn;    /* 6 nnodes nodal wrenches */
-    double *f, *x; /* reduced load, quasi-static solution */
-    double *acc;   /* 6 per body: its twist V then acceleration A (mbs) */
+    int64_t n;             /* order of the pencil */
+    double *fn;            /* 6 nnodes nodal wrenches */
+    double *f, *x;         /* reduced load, quasi-static solution */
+    pkm_joint_result *res; /* per joint of the rigid model: its inverse dynamics */
+    double *drive;         /* the actuated joints' drives, in joint order */
 } tr_run;
 
 pkm_transient_opts pkm_transient_opts_default(const pkm_case *c, double dt, double duration)
@@ -57,9 +58,14 @@ static pkm_status fail_at(pkm_ctx *ctx, pkm_status st, double t, const pkm_ctx *
 static pkm_status setup_rigid(tr_run *r, pkm_ctx *ctx)
 {
     const pkm_case *c = r->c;
-    const pkm_case_dynamics *dyn = pkm_case_dynamics_of(c, r->params);
     pkm_status st = c->build_rigid(r->params, c->home, &r->rigid, ctx);
-    if (st == PKM_OK) st = pkm_mbs_create(r->rigid, dyn->gravity, &r->mbs, ctx);
+    if (st != PKM_OK) return st;
+    const int nj = pkm_model_joint_count(r->rigid);
+    r->res = calloc((size_t)nj, sizeof(*r->res));
+    r->drive = calloc((size_t)nj, sizeof(double));
+    if (r->res == NULL || r->drive == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate %d joint results", nj);
+    st = pkm_mbs_create(r->rigid, r->g, &r->mbs, ctx);
     if (st == PKM_OK && r->o.singular > 0.0) st = pkm_mbs_set_singular(r->mbs, r->o.singular, ctx);
     if (st != PKM_OK) return st;
     const char *const *names = c->drive ? c->driven_names : c->pose_names;
@@ -90,9 +96,13 @@ static pkm_status drive_at(tr_run *r, double t, double *pose, pkm_ctx *ctx)
     if (c->drive != NULL) {
         st = c->drive(r->params, pose, pd, pdd, q, qd, qdd, &in);
         if (st != PKM_OK) return fail_at(ctx, st, t, &in);
-        return pkm_mbs_kinematics(r->mbs, t, q, qd, qdd, ctx);
     }
-    return pkm_mbs_kinematics(r->mbs, t, pose, pd, pdd, ctx);
+    st = c->drive != NULL ? pkm_mbs_kinematics(r->mbs, t, q, qd, qdd, &in)
+                          : pkm_mbs_kinematics(r->mbs, t, pose, pd, pdd, &in);
+    /* A closure that does not fix the mechanism (a singular pose) stops the run: a computation
+     * that failed at t, not bad input. */
+    if (st == PKM_ERR_INVALID) st = PKM_ERR_SINGULAR;
+    return st == PKM_OK ? PKM_OK : fail_at(ctx, st, t, &in);
 }
 
 /* K factorised alone for K^-1 F, on its own symbolic analysis while the pattern stays. */
@@ -288,6 +298,43 @@ static void run_free(tr_run *r)
     free(r->fn);
     free(r->f);
     free(r->x);
+    free(r->res);
+    free(r->drive);
+}
+
+/* The actuated joints' drives of the rigid-body inverse dynamics at the current state (gravity
+ * as the run's), in joint order. */
+static pkm_status drives(tr_run *r, double t, pkm_transient_row *row, pkm_ctx *ctx)
+{
+    pkm_ctx in;
+    pkm_ctx_clear(&in);
+    pkm_status st = pkm_mbs_inverse(r->mbs, NULL, r->res, &in);
+    if (st != PKM_OK) return fail_at(ctx, st, t, &in);
+    int k = 0;
+    for (int j = 0; j < pkm_model_joint_count(r->rigid); j++)
+        if (pkm_model_joint(r->rigid, j)->actuated) r->drive[k++] = r->res[j].drive;
+    row->ndrive = k;
+    row->drive = r->drive;
+    return PKM_OK;
+}
+
+/* Every step's pose reachable and its drive defined, before the first step: one error naming
+ * the time and the leg, and nothing computed. */
+static pkm_status check_reach(const tr_run *r, int64_t nsteps, double t0, pkm_ctx *ctx)
+{
+    const pkm_case *c = r->c;
+    if (c->drive == NULL) return PKM_OK;
+    double p[PKM_POSE_MAX], pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX];
+    double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
+    pkm_ctx in;
+    pkm_ctx_clear(&in);
+    for (int64_t k = 0; k <= nsteps; k++) {
+        const double t = t0 + (double)k * r->o.nm.dt;
+        pkm_status st = pkm_trajectory_eval(r->tr, t, p, pd, pdd, &in);
+        if (st == PKM_OK) st = c->drive(r->params, p, pd, pdd, q, qd, qdd, &in);
+        if (st != PKM_OK) return fail_at(ctx, st, t, &in);
+    }
+    return PKM_OK;
 }
 
 /* Step 0: the model at the start, the integrator, U(0) (0, or the static deflection under the
@@ -320,7 +367,9 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
     const int64_t nsteps = pkm_transient_steps(opts);
     double t0 = 0.0, pose[PKM_POSE_MAX];
     pkm_trajectory_span(tr, &t0, NULL);
-    if ((st = setup_rigid(&r, ctx)) != PKM_OK || (st = pkm_asm_cache_create(&r.cache, ctx)) ||
+    if ((st = check_reach(&r, nsteps, t0, ctx)) != PKM_OK ||
+        (st = setup_rigid(&r, ctx)) != PKM_OK ||
+        (st = pkm_asm_cache_create(&r.cache, ctx)) != PKM_OK ||
         (st = pkm_asm_cache_keep_dofmap(r.cache, ctx)) != PKM_OK)
         goto done;
     for (int64_t k = 0; k <= nsteps; k++) {
@@ -337,6 +386,7 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
             if (st == PKM_OK) st = pkm_newmark_step(r.nm, r.f, ctx);
         }
         if (st == PKM_OK) st = pkm_linsolve_solve(r.ks, r.f, r.x, ctx);
+        if (st == PKM_OK) st = drives(&r, t, &row, ctx);
         if (st != PKM_OK) goto done;
         platform_twist(&r, pkm_newmark_u(r.nm), row.error);
         platform_twist(&r, r.x, row.quasi_static);

@@ -30,8 +30,10 @@
  * The platform's elastic error: the displacement twist u = P U of the platform's origin node
  * (a rigid platform's origin; NaVARo's is the centre P where the links 5i meet): three
  * translations (m) and three small rotations (rad), global axes. Beside it the quasi-static
- * error of K(t)^-1 F(t). The drives are locked (the finite-element model's joints at the motors
- * are clamped or held), so their reactions load the structure's supports. */
+ * error of K(t)^-1 F(t). The drives are locked: the finite-element model's joints at the motors
+ * are as the case builds them (NaVARo's clutches clamped, the 5-PSS/UPU's screws clamped at the
+ * motors). Beside the error, the rigid-body inverse dynamics' drive of each actuated joint; the
+ * elastic reaction at the locked drives is not computed (yet). */
 #ifndef PKM_TRANSIENT_H
 #define PKM_TRANSIENT_H
 
@@ -66,6 +68,11 @@ typedef struct pkm_transient_row {
     double quasi_static[6];    /* the same of K^-1 F at t */
     pkm_newmark_energy energy; /* J */
     int updated;               /* M and K were reassembled at this step */
+    /* The rigid-body inverse dynamics' drive of every actuated joint of the rigid model (joint
+     * order; N or N m), under the run's gravity: the actuator force of the rigid motion, what a
+     * locked drive supplies in the rigid limit. */
+    int ndrive;
+    const double *drive;
 } pkm_transient_row;
 
 /* Called with each row, step 0 included; a nonzero return stops the run (PKM_OK is returned). */
@@ -80,7 +87,8 @@ int64_t pkm_transient_steps(const pkm_transient_opts *o);
  * finite-element or rigid-body model; PKM_ERR_UNREACHABLE naming the time and the leg when the
  * trajectory leaves the workspace; PKM_ERR_SINGULAR naming the time when the rigid closure is
  * singular (the 5-PSS/UPU's spherical variant at its centre); PKM_ERR_MODEL when the two models'
- * bodies differ; the errors of the assembly and of pkm_newmark. */
+ * bodies differ; the errors of the assembly and of pkm_newmark. Every step's pose is checked
+ * (reach, drive) before the first step is computed. */
 pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_trajectory *tr,
                              const pkm_transient_opts *opts, pkm_transient_sink sink, void *user,
                              pkm_ctx *ctx);
