@@ -21,14 +21,16 @@ enum {
     TR_DRIVES,
     TR_UPDATE,
     TR_FORMAT,
-    TR_SINGULAR
+    TR_SINGULAR,
+    TR_START,
+    TR_INITIAL
 };
 
 typedef struct tr_args {
     cli_case_args c;
     const char *traj, *damping, *rayleigh, *format;
-    double duration, dt, singular;
-    int gravity, update_every;
+    double duration, dt, singular, start;
+    int gravity, update_every, initial; /* initial: -1 default, 0 zero, 1 static */
 } tr_args;
 
 static const cli_option tr_options[] = {
@@ -39,6 +41,10 @@ static const cli_option tr_options[] = {
      NULL},
     {"--duration", NULL, 1, TR_DURATION, "T", "time integrated, s (default: the trajectory's)",
      NULL},
+    {"--start", NULL, 1, TR_START, "T0",
+     "time of the first step, s (default: the trajectory's start);\n"
+     "the rigid closure is followed there from the start",
+     NULL},
     {"--dt", NULL, 1, TR_DT, "DT", "time step, s (default 1e-3)", NULL},
     {"--damping", NULL, 1, TR_DAMPING, "Z1@F1,Z2@F2",
      "Rayleigh damping from two ratios at two frequencies (Hz),\n"
@@ -47,8 +53,11 @@ static const cli_option tr_options[] = {
     {"--rayleigh", NULL, 1, TR_RAYLEIGH, "L1,L2",
      "Rayleigh damping C = L1 M + L2 K (L1 in 1/s, L2 in s)", NULL},
     {"--gravity", NULL, 0, TR_GRAVITY, NULL,
-     "load the model with the case's gravity (gravity.x/y/z) and\n"
-     "start from the static deflection under it",
+     "load the model with the case's gravity (gravity.x/y/z)", NULL},
+    {"--initial", NULL, 1, TR_INITIAL, "zero|static",
+     "U(0) = 0, or the quasi-static deflection under the loads at\n"
+     "the start (from rest: the weight alone); default: static\n"
+     "with --gravity, zero without",
      NULL},
     {"--drives", NULL, 1, TR_DRIVES, "locked", "drives held by ideal position servos (default)",
      NULL},
@@ -72,7 +81,9 @@ static const cli_command tr_command = {
     "transient",
     "usage: pkmflex transient CASE [--trajectory NAME|FILE.csv] [--duration T] [--dt DT]\n"
     "                         [--damping Z1@F1,Z2@F2 | --rayleigh L1,L2] [--gravity]\n"
-    "                         [--drives locked] [--update-every N] [--format table|csv]\n"
+    "                         [--start T0] [--initial zero|static] [--drives locked]\n"
+    "                         [--update-every N]\n"
+    "                         [--format table|csv]\n"
     "                         [--singular R] [--set KEY=VALUE ...]\n\n"
     "Elastodynamics of CASE along a trajectory (Li et al. 2020, eq. 37, by Newmark's average\n"
     "acceleration): the finite-element model rebuilt at the rigid configuration, loaded by the\n"
@@ -94,6 +105,10 @@ static int tr_set(void *user, int id, const char *v)
         if (!cli_parse_real(v, -1e300, 1e300, &o->duration))
             return cli_usage_error("--duration '%s': expected a number of seconds", v);
         return 0;
+    case TR_START:
+        if (!cli_parse_real(v, -1e300, 1e300, &o->start))
+            return cli_usage_error("--start '%s': expected a number of seconds", v);
+        return 0;
     case TR_DT:
         if (!cli_parse_real(v, -1e300, 1e300, &o->dt))
             return cli_usage_error("--dt '%s': expected a number of seconds", v);
@@ -106,6 +121,11 @@ static int tr_set(void *user, int id, const char *v)
         return 0;
     case TR_GRAVITY:
         o->gravity = 1;
+        return 0;
+    case TR_INITIAL:
+        if (strcmp(v, "zero") != 0 && strcmp(v, "static") != 0)
+            return cli_usage_error("--initial '%s': expected zero or static", v);
+        o->initial = strcmp(v, "static") == 0;
         return 0;
     case TR_DRIVES:
         if (strcmp(v, "locked") != 0)
@@ -160,7 +180,8 @@ static int tr_trajectory(const tr_args *o, const pkm_case *c, pkm_trajectory **t
     pkm_status st;
     if (d != NULL) {
         pkm_traj_desc stretched = *d;
-        if (o->duration > stretched.duration) stretched.duration = o->duration;
+        const double end = (isnan(o->start) ? 0.0 : o->start) + o->duration;
+        if (end > stretched.duration) stretched.duration = end;
         st = pkm_trajectory_create_analytic(&stretched, c->npose, tr, &ctx);
     } else {
         const size_t n = strlen(o->traj);
@@ -233,7 +254,12 @@ static int tr_header(const pkm_case *c, const void *params, int csv)
 
 int cli_transient(int argc, char **argv)
 {
-    tr_args o = {.format = "table", .dt = 1e-3, .update_every = 1, .duration = NAN};
+    tr_args o = {.format = "table",
+                 .dt = 1e-3,
+                 .update_every = 1,
+                 .duration = NAN,
+                 .start = NAN,
+                 .initial = -1};
     int rc = cli_parse(argc, argv, &tr_command, tr_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
     void *params = NULL;
@@ -244,15 +270,20 @@ int cli_transient(int argc, char **argv)
         (rc = cli_case_supports(c, PKM_CASE_DYNAMICS)) != 0 ||
         (rc = tr_trajectory(&o, c, &tr)) != 0)
         goto done;
-    if (isnan(o.duration)) {
-        double t0, t1;
-        pkm_trajectory_span(tr, &t0, &t1);
-        o.duration = t1 - t0;
+    double t0, t1;
+    pkm_trajectory_span(tr, &t0, &t1);
+    if (!isnan(o.start) && !(o.start >= t0 && o.start < t1)) {
+        rc = cli_usage_error("--start %g: outside the trajectory's span [%g, %g) s", o.start, t0,
+                             t1);
+        goto done;
     }
+    if (isnan(o.duration)) o.duration = t1 - (isnan(o.start) ? t0 : o.start);
     pkm_transient_opts opts = pkm_transient_opts_default(c, o.dt, o.duration);
     opts.update_every = o.update_every;
-    opts.gravity = opts.static_start = o.gravity;
+    opts.gravity = o.gravity;
+    opts.static_start = o.initial < 0 ? o.gravity : o.initial;
     opts.singular = o.singular;
+    opts.start = o.start;
     if ((rc = tr_damping(&o, &opts.nm)) != 0) goto done;
     if (!(o.dt > 0.0)) {
         rc = cli_usage_error("--dt %g: the time step must be positive", o.dt);

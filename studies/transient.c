@@ -40,7 +40,8 @@ pkm_transient_opts pkm_transient_opts_default(const pkm_case *c, double dt, doub
     return (pkm_transient_opts){.nm = pkm_newmark_opts_default(dt),
                                 .duration = duration,
                                 .update_every = 1,
-                                .form = c->formulation};
+                                .form = c->formulation,
+                                .start = NAN};
 }
 
 int64_t pkm_transient_steps(const pkm_transient_opts *o)
@@ -228,15 +229,15 @@ static void rigid_load(tr_run *r, const pkm_body *b, const double *VA)
 }
 
 /* The reduced load f at the current rigid state: every element's and rigid body's nodal load,
- * restricted through the dof map. inertial = 0: the weight alone (the rigid motion left out). */
-static pkm_status loads(tr_run *r, int inertial, pkm_ctx *ctx)
+ * restricted through the dof map. */
+static pkm_status loads(tr_run *r, pkm_ctx *ctx)
 {
     memset(r->fn, 0, 6 * (size_t)r->nnodes * sizeof(double));
     memset(r->f, 0, (size_t)r->n * sizeof(double));
     for (int bi = 0; bi < pkm_model_body_count(r->fe); bi++) {
         const pkm_body *b = pkm_model_body(r->fe, bi);
-        double VA[12] = {0.0};
-        if (inertial) pkm_mbs_body_motion(r->mbs, bi, VA, VA + 6);
+        double VA[12];
+        pkm_mbs_body_motion(r->mbs, bi, VA, VA + 6);
         if (b->kind == PKM_BODY_RIGID) {
             rigid_load(r, b, VA);
             continue;
@@ -284,6 +285,21 @@ static pkm_status check_opts(const pkm_case *c, const pkm_trajectory *tr,
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "trajectory of %d coordinates, case '%s' has %d pose coordinates",
                         pkm_trajectory_ncoord(tr), c->name, c->npose);
+    return PKM_OK;
+}
+
+/* From the span's start a, where the rigid model is built, to the run's start t0 > a: the closure
+ * followed in steps of at most dt, and at least TR_APPROACH_STEPS of them. */
+#define TR_APPROACH_STEPS 20
+static pkm_status approach(tr_run *r, double a, double t0, pkm_ctx *ctx)
+{
+    if (!(t0 > a)) return PKM_OK;
+    const double m = fmax(TR_APPROACH_STEPS, ceil((t0 - a) / r->o.nm.dt));
+    double pose[PKM_POSE_MAX];
+    for (int k = 1; k < (int)m; k++) {
+        pkm_status st = drive_at(r, a + (t0 - a) * k / m, pose, ctx);
+        if (st != PKM_OK) return st;
+    }
     return PKM_OK;
 }
 
@@ -337,23 +353,17 @@ static pkm_status check_reach(const tr_run *r, int64_t nsteps, double t0, pkm_ct
     return PKM_OK;
 }
 
-/* Step 0: the model at the start, the integrator, U(0) (0, or the static deflection under the
- * weight alone), U''(0) from the equation of motion under F(0). */
+/* Step 0: the model at the start, the integrator, U(0) (0, or the quasi-static deflection K^-1
+ * F(0): under the weight alone when the motion starts from rest), U''(0) from the equation of
+ * motion under F(0). */
 static pkm_status start(tr_run *r, double t, const double *pose, pkm_ctx *ctx)
 {
     pkm_status st = update_model(r, t, pose, ctx);
     if (st == PKM_OK) st = pkm_newmark_create(r->p, &r->o.nm, &r->nm, ctx);
+    if (st == PKM_OK) st = loads(r, ctx);
+    if (st == PKM_OK && r->o.static_start) st = pkm_linsolve_solve(r->ks, r->f, r->x, ctx);
     if (st != PKM_OK) return st;
-    const double *u0 = NULL;
-    if (r->o.gravity && r->o.static_start) {
-        if ((st = loads(r, 0, ctx)) != PKM_OK ||
-            (st = pkm_linsolve_solve(r->ks, r->f, r->x, ctx)) != PKM_OK)
-            return st;
-        u0 = r->x;
-    }
-    /* U(0) is copied by start before the load overwrites f (x is only read). */
-    if ((st = loads(r, 1, ctx)) != PKM_OK) return st;
-    return pkm_newmark_start(r->nm, u0, NULL, r->f, ctx);
+    return pkm_newmark_start(r->nm, r->o.static_start ? r->x : NULL, NULL, r->f, ctx);
 }
 
 pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_trajectory *tr,
@@ -365,10 +375,11 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
     tr_run r = {.c = c, .params = params, .tr = tr, .o = *opts};
     if (opts->gravity) memcpy(r.g, pkm_case_dynamics_of(c, params)->gravity, sizeof(r.g));
     const int64_t nsteps = pkm_transient_steps(opts);
-    double t0 = 0.0, pose[PKM_POSE_MAX];
-    pkm_trajectory_span(tr, &t0, NULL);
+    double a = 0.0, t0 = opts->start, pose[PKM_POSE_MAX];
+    pkm_trajectory_span(tr, &a, NULL);
+    if (isnan(t0)) t0 = a;
     if ((st = check_reach(&r, nsteps, t0, ctx)) != PKM_OK ||
-        (st = setup_rigid(&r, ctx)) != PKM_OK ||
+        (st = setup_rigid(&r, ctx)) != PKM_OK || (st = approach(&r, a, t0, ctx)) != PKM_OK ||
         (st = pkm_asm_cache_create(&r.cache, ctx)) != PKM_OK ||
         (st = pkm_asm_cache_keep_dofmap(r.cache, ctx)) != PKM_OK)
         goto done;
@@ -382,7 +393,7 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
         } else {
             row.updated = opts->update_every > 0 && k % opts->update_every == 0;
             if (row.updated) st = update_model(&r, t, pose, ctx);
-            if (st == PKM_OK) st = loads(&r, 1, ctx);
+            if (st == PKM_OK) st = loads(&r, ctx);
             if (st == PKM_OK) st = pkm_newmark_step(r.nm, r.f, ctx);
         }
         if (st == PKM_OK) st = pkm_linsolve_solve(r.ks, r.f, r.x, ctx);

@@ -723,12 +723,14 @@ expect 2 "${tn[@]}" --damping 0.02@40
 expect 2 "${tn[@]}" --damping 0.02@40,0.02@150 --rayleigh 1,0
 expect 2 "${tn[@]}" --drives elastic
 expect 2 "${tn[@]}" --update-every -1
+expect 2 "${tn[@]}" --initial maybe
 expect 2 transient tree5
 printf 't,x,y,theta\n0,0,0,0\n0.01,0.05,0,0\n0.02,0.2,0,0\n0.03,0.4,0,0\n' >"$tmp/far.csv"
 expect 2 transient navaro --trajectory "$tmp/far.csv" --duration 0.03 --dt 1e-3
 terr=$(timeout 60 "$bin" transient navaro --trajectory "$tmp/far.csv" --duration 0.03 --dt 1e-3 2>&1)
 check "transient names the time and the leg out of reach" \
     grep -q '^pkmflex: error: t = 0.0[0-9]* s: .*leg' <<<"$terr"
+expect 2 transient navaro --trajectory "$tmp/far.csv" --start 5
 check "transient prints nothing before a refused trajectory" test "$(grep -vc '^pkmflex: error' <<<"$terr")" -eq 0
 # the 5-PSS/UPU's spherical variant starts at its singular centre on eq. 40: exit 3 naming the time
 expect 3 transient pss5upu --set variant=spherical --duration 0.01 --dt 1e-3

@@ -51,13 +51,18 @@ typedef struct pkm_transient_opts {
     double duration;     /* s, at least one step */
     int update_every;    /* >= 1: M, K reassembled every that many steps; 0: fixed at the start */
     int gravity;         /* nonzero: the case's gravity (its dynamics.gravity) loads the model */
-    int static_start;    /* nonzero (with gravity): U(0) the static deflection under gravity */
+    int static_start;    /* nonzero: U(0) = K^-1 F(0), the quasi-static deflection at the start
+                            (from rest: under the weight alone); 0: U(0) = 0 */
     pkm_formulation form;
     double singular; /* the rigid model's closure threshold; 0: PKM_DYN_SINGULAR */
+    /* Time of step 0, s, in the trajectory's span; NAN: the span's start. A later start is
+     * reached by following the rigid closure from the span's start (where the rigid model is
+     * built) in at least 20 steps, so that its Newton iteration stays on the assembly branch. */
+    double start;
 } pkm_transient_opts;
 
 /* Defaults: Newmark 1/4, 1/2 at dt, no damping, update every step, no gravity, the case's
- * formulation. */
+ * formulation, from the trajectory's start. */
 pkm_transient_opts pkm_transient_opts_default(const pkm_case *c, double dt, double duration);
 
 /* One time step's results. */
