@@ -11,6 +11,7 @@
 #include "pkm/analysis.h"
 #include "pkm/casefile.h"
 #include "pkm/cases.h"
+#include "pkm/trajectory.h"
 
 #include <stddef.h>
 
@@ -109,6 +110,11 @@ int cli_report(pkm_status st, const pkm_ctx *ctx);
 int cli_report_late(pkm_status st, const pkm_ctx *ctx);
 
 double cli_now(void);
+
+/* --trajectory: a named trajectory of case c (traj NULL: its first), its span stretched to t_end
+ * (the analytic laws hold for any t >= 0), or a CSV file of samples (a name with a '/' or
+ * ending in .csv); 0, or an exit status after one line naming the trajectory. */
+int cli_trajectory(const pkm_case *c, const char *traj, double t_end, pkm_trajectory **tr);
 
 int cli_modes(int argc, char **argv);
 int cli_compare(int argc, char **argv);

@@ -171,29 +171,6 @@ static int tr_damping(const tr_args *a, pkm_newmark_opts *nm)
     return st == PKM_OK ? 0 : cli_usage_error("--damping '%s': %s", a->damping, ctx.msg);
 }
 
-/* The trajectory: a named one of the case, stretched to the duration, or a CSV file. */
-static int tr_trajectory(const tr_args *o, const pkm_case *c, pkm_trajectory **tr)
-{
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    const pkm_traj_desc *d = o->traj == NULL ? &c->traj[0] : pkm_case_traj_find(c, o->traj);
-    pkm_status st;
-    if (d != NULL) {
-        pkm_traj_desc stretched = *d;
-        const double end = (isnan(o->start) ? 0.0 : o->start) + o->duration;
-        if (end > stretched.duration) stretched.duration = end;
-        st = pkm_trajectory_create_analytic(&stretched, c->npose, tr, &ctx);
-    } else {
-        const size_t n = strlen(o->traj);
-        if (strchr(o->traj, '/') == NULL && !(n > 4 && strcmp(o->traj + n - 4, ".csv") == 0))
-            return cli_usage_error("--trajectory '%s': case '%s' has no such trajectory, and a "
-                                   "file needs a '/' or .csv",
-                                   o->traj, c->name);
-        st = pkm_trajectory_read_csv(o->traj, c->pose_names, c->npose, tr, &ctx);
-    }
-    return st == PKM_OK ? 0 : cli_report(st, &ctx);
-}
-
 /* What the sink needs. */
 typedef struct tr_out {
     const pkm_case *c;
@@ -268,7 +245,7 @@ int cli_transient(int argc, char **argv)
     if ((rc = cli_load_case(&o.c, &c, &params)) != 0 ||
         (rc = cli_case_supports(c, PKM_CASE_MODAL)) != 0 ||
         (rc = cli_case_supports(c, PKM_CASE_DYNAMICS)) != 0 ||
-        (rc = tr_trajectory(&o, c, &tr)) != 0)
+        (rc = cli_trajectory(c, o.traj, (isnan(o.start) ? 0.0 : o.start) + o.duration, &tr)) != 0)
         goto done;
     double t0, t1;
     pkm_trajectory_span(tr, &t0, &t1);

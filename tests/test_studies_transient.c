@@ -67,6 +67,17 @@ static void print_extremes(const char *what, const extremes *x)
                   (long long)x->updates);
 }
 
+/* NaVARo's options: its p2p motion in steps of 2 ms, Rayleigh 2 % at 40 and 150 Hz. */
+static pkm_transient_opts navaro_opts(void)
+{
+    pkm_transient_opts o = pkm_transient_opts_default(pkm_case_find("navaro"), 2e-3, 1.0);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_rayleigh_from_ratios(0.02, 40.0, 0.02, 150.0, &o.nm.l1, &o.nm.l2, &ctx),
+                  &ctx);
+    return o;
+}
+
 /* NaVARo's point-to-point motion (1 s in steps of 2 ms, its first frequency 44 Hz): the response
  * follows the quasi-static one; with the links' modulus 10 times higher, the error is 10 times
  * smaller (the loads do not depend on the stiffness; the dynamic part of the response, a tenth of
@@ -76,12 +87,7 @@ static void test_navaro_p2p(void **state)
     (void)state;
     pkm_navaro_params par = navaro_defaults();
     par.elements_per_link = 1;
-    const pkm_case *c = pkm_case_find("navaro");
-    pkm_transient_opts o = pkm_transient_opts_default(c, 2e-3, 1.0);
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    assert_pkm_ok(pkm_rayleigh_from_ratios(0.02, 40.0, 0.02, 150.0, &o.nm.l1, &o.nm.l2, &ctx),
-                  &ctx);
+    pkm_transient_opts o = navaro_opts();
     const extremes a = run_case("navaro", &par, &o, "p2p");
     print_extremes("navaro p2p", &a);
     assert_int_equal(a.rows, 501);
@@ -105,12 +111,7 @@ static void test_navaro_gravity_update(void **state)
     (void)state;
     pkm_navaro_params par = navaro_defaults();
     par.elements_per_link = 1;
-    const pkm_case *c = pkm_case_find("navaro");
-    pkm_transient_opts o = pkm_transient_opts_default(c, 2e-3, 1.0);
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    assert_pkm_ok(pkm_rayleigh_from_ratios(0.02, 40.0, 0.02, 150.0, &o.nm.l1, &o.nm.l2, &ctx),
-                  &ctx);
+    pkm_transient_opts o = navaro_opts();
     o.gravity = o.static_start = 1;
     const extremes s = run_case("navaro", &par, &o, "p2p");
     print_extremes("navaro p2p, gravity, static start", &s);
