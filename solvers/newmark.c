@@ -272,14 +272,16 @@ pkm_status pkm_newmark_step(pkm_newmark *nm, const double *f1, pkm_ctx *ctx)
     /* The trapezoidal energy increments: work du^T fm and dissipation dt vm^T C vm, with vm, fm
      * the means of the step's end values (for beta = 1/4, gamma = 1/2 the mean of the equation of
      * motion at both ends, dotted with du = dt vm, is exactly this balance). */
-    for (int64_t i = 0; i < n; i++) {
-        const double vm = 0.5 * (v_old[i] + nm->v[i]), fm = 0.5 * (nm->f[i] + f1[i]);
-        nm->e.work += du[i] * fm;
-        nm->w1[i] = vm;
+    if (!nm->o.no_energy) {
+        for (int64_t i = 0; i < n; i++) {
+            const double vm = 0.5 * (v_old[i] + nm->v[i]), fm = 0.5 * (nm->f[i] + f1[i]);
+            nm->e.work += du[i] * fm;
+            nm->w1[i] = vm;
+        }
+        damping_matvec(nm, nm->w1, nm->w2, nm->tmp);
+        nm->e.dissipated += nm->o.dt * dot(nm->w1, nm->w2, n);
+        state_energies(nm, nm->tmp);
     }
-    damping_matvec(nm, nm->w1, nm->w2, nm->tmp);
-    nm->e.dissipated += nm->o.dt * dot(nm->w1, nm->w2, n);
-    state_energies(nm, nm->tmp);
     memcpy(nm->f, f1, (size_t)n * sizeof(double));
     nm->steps++;
     nm->t = (double)nm->steps * nm->o.dt;

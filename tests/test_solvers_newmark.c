@@ -327,6 +327,35 @@ static void test_energy_balance(void **state)
     pkm_pencil_destroy(&p);
 }
 
+/* Without the energy bookkeeping the state is the same, bit for bit, and the energies stay at
+ * their start values. */
+static void test_no_energy(void **state)
+{
+    (void)state;
+    const two_dof s = two_dof_make();
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_pencil *p = NULL;
+    assert_pkm_ok(pkm_pencil_from_dense(2, s.K, s.M, &p, &ctx), &ctx);
+    pkm_newmark_opts o = pkm_newmark_opts_default(1e-3);
+    o.l1 = 0.5;
+    pkm_newmark *nm[2] = {integrator(p, &o), NULL};
+    o.no_energy = 1;
+    nm[1] = integrator(p, &o);
+    const double u0[2] = {0.01, 0.0}, f[2] = {1.0, -2.0};
+    for (int i = 0; i < 2; i++) {
+        assert_pkm_ok(pkm_newmark_start(nm[i], u0, NULL, NULL, &ctx), &ctx);
+        for (int k = 0; k < 100; k++)
+            assert_pkm_ok(pkm_newmark_step(nm[i], f, &ctx), &ctx);
+    }
+    assert_memory_equal(pkm_newmark_u(nm[0]), pkm_newmark_u(nm[1]), 2 * sizeof(double));
+    const pkm_newmark_energy e0 = pkm_newmark_energies(nm[0]), e1 = pkm_newmark_energies(nm[1]);
+    assert_true(e0.work != 0.0 && e1.work == 0.0 && e1.strain == 0.5 * 3000.0 * 1e-4);
+    for (int i = 0; i < 2; i++)
+        pkm_newmark_destroy(&nm[i]);
+    pkm_pencil_destroy(&p);
+}
+
 /* One modal coordinate by the textbook predictor-corrector form of Newmark (Hughes, sec. 9.1.1),
  * unit modal mass: an independent path to the coupled integrator's increment form. */
 typedef struct modal_state {
@@ -501,7 +530,7 @@ int main(void)
         cmocka_unit_test(test_two_dof_rayleigh),          cmocka_unit_test(test_rayleigh_ratios),
         cmocka_unit_test(test_base_excitation_resonance), cmocka_unit_test(test_energy_balance),
         cmocka_unit_test(test_modal_superposition),       cmocka_unit_test(test_set_pencil),
-        cmocka_unit_test(test_hht_dissipation),
+        cmocka_unit_test(test_hht_dissipation),           cmocka_unit_test(test_no_energy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

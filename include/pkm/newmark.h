@@ -40,6 +40,7 @@ typedef struct pkm_newmark_opts {
     double gamma;  /* Newmark gamma (>= 1/2; 1/2) */
     double alpha;  /* HHT alpha in [-1/3, 0] (0: Newmark) */
     double l1, l2; /* Rayleigh damping C = l1 M + l2 K: l1 in 1/s, l2 in s (>= 0) */
+    int no_energy; /* nonzero: no energy bookkeeping in the steps (4 sparse products of 6) */
 } pkm_newmark_opts;
 
 /* Average acceleration (beta 1/4, gamma 1/2, alpha 0), no damping, time step dt. */
@@ -95,7 +96,8 @@ const double *pkm_newmark_a(const pkm_newmark *nm);
  * and sum du^T fm (vm, fm: the means of the step's end values, du its increment). For the
  * average acceleration rule on a fixed pencil these make an exact balance, kinetic + strain +
  * dissipated - work = its initial value (up to rounding); other parameters, or a pencil that
- * changes along the run, leave a residual. */
+ * changes along the run, leave a residual. With opts.no_energy the steps leave them at their
+ * values of pkm_newmark_start. */
 typedef struct pkm_newmark_energy {
     double kinetic, strain, dissipated, work;
 } pkm_newmark_energy;
