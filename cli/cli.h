@@ -12,6 +12,7 @@
 #include "pkm/casefile.h"
 #include "pkm/cases.h"
 #include "pkm/dynamics.h"
+#include "pkm/trajectory.h"
 
 #include <stddef.h>
 
@@ -111,11 +112,17 @@ int cli_report_late(pkm_status st, const pkm_ctx *ctx);
 
 double cli_now(void);
 
+/* --trajectory: a named trajectory of case c (traj NULL: its first), its span stretched to t_end
+ * (the analytic laws hold for any t >= 0), or a CSV file of samples (a name with a '/' or
+ * ending in .csv); 0, or an exit status after one line naming the trajectory. */
+int cli_trajectory(const pkm_case *c, const char *traj, double t_end, pkm_trajectory **tr);
+
 int cli_modes(int argc, char **argv);
 int cli_compare(int argc, char **argv);
 int cli_map(int argc, char **argv);
 int cli_cases(int argc, char **argv);
 int cli_dynamics(int argc, char **argv);
+int cli_transient(int argc, char **argv);
 
 /* pkmflex dynamics --forward (cli/dynamics_forward.c): the forward dynamics of the model m from
  * the trajectory's state at t0, over n - 1 RK4 steps to t1, under the drives that the inverse

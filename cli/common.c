@@ -5,6 +5,7 @@
 #define _DEFAULT_SOURCE /* lstat */
 #endif
 #include "cli/cli.h"
+#include "pkm/io.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -371,4 +372,33 @@ int cli_check_output_name(const char *path)
             : S_ISDIR(st.st_mode) ? "directory"
                                   : "device");
     return EXIT_INPUT;
+}
+
+/* The trajectory: a named one of the case (its span stretched to the requested end time: the
+ * analytic laws hold for any t >= 0) or a CSV file. */
+int cli_trajectory(const pkm_case *c, const char *traj, double t_end, pkm_trajectory **tr)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_traj_desc *d = traj == NULL ? &c->traj[0] : pkm_case_traj_find(c, traj);
+    pkm_status st;
+    if (d != NULL) {
+        pkm_traj_desc stretched = *d;
+        if (t_end > stretched.duration) stretched.duration = t_end;
+        st = pkm_trajectory_create_analytic(&stretched, c->npose, tr, &ctx);
+    } else {
+        const size_t n = strlen(traj);
+        if (strchr(traj, '/') == NULL && !(n > 4 && strcmp(traj + n - 4, ".csv") == 0)) {
+            char names[256] = "";
+            for (int k = 0; k < c->ntraj; k++) {
+                const size_t len = strlen(names);
+                snprintf(names + len, sizeof(names) - len, "%s%s", k ? ", " : "", c->traj[k].name);
+            }
+            return cli_usage_error("--trajectory '%s': case '%s' has no such trajectory (%s), "
+                                   "and a file needs a '/' or .csv",
+                                   traj, c->name, names);
+        }
+        st = pkm_trajectory_read_csv(traj, c->pose_names, c->npose, tr, &ctx);
+    }
+    return st == PKM_OK ? 0 : cli_report(st, &ctx);
 }

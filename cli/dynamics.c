@@ -162,35 +162,6 @@ static int dyn_friction_law(const dyn_args *o, const pkm_case *c, void *params)
                            o->friction);
 }
 
-/* The trajectory: a named one of the case (its span stretched to the requested end time: the
- * analytic laws hold for any t >= 0) or a CSV file. */
-static int dyn_trajectory(const dyn_args *o, const pkm_case *c, double t_end, pkm_trajectory **tr)
-{
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    const pkm_traj_desc *d = o->traj == NULL ? &c->traj[0] : pkm_case_traj_find(c, o->traj);
-    pkm_status st;
-    if (d != NULL) {
-        pkm_traj_desc stretched = *d;
-        if (t_end > stretched.duration) stretched.duration = t_end;
-        st = pkm_trajectory_create_analytic(&stretched, c->npose, tr, &ctx);
-    } else {
-        const size_t n = strlen(o->traj);
-        if (strchr(o->traj, '/') == NULL && !(n > 4 && strcmp(o->traj + n - 4, ".csv") == 0)) {
-            char names[256] = "";
-            for (int k = 0; k < c->ntraj; k++) {
-                const size_t len = strlen(names);
-                snprintf(names + len, sizeof(names) - len, "%s%s", k ? ", " : "", c->traj[k].name);
-            }
-            return cli_usage_error("--trajectory '%s': case '%s' has no such trajectory (%s), "
-                                   "and a file needs a '/' or .csv",
-                                   o->traj, c->name, names);
-        }
-        st = pkm_trajectory_read_csv(o->traj, c->pose_names, c->npose, tr, &ctx);
-    }
-    return st == PKM_OK ? 0 : cli_report(st, &ctx);
-}
-
 /* What a run holds. */
 typedef struct dyn_run {
     const pkm_case *c;
@@ -507,7 +478,7 @@ int cli_dynamics(int argc, char **argv)
                              DYN_MAX_TIMES);
         goto done;
     }
-    if ((rc = dyn_trajectory(&o, r.c, o.time != NULL ? r.t1 : 0.0, &r.tr)) != 0) goto done;
+    if ((rc = cli_trajectory(r.c, o.traj, o.time != NULL ? r.t1 : 0.0, &r.tr)) != 0) goto done;
     if (o.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
     if ((rc = dyn_setup(&r, o.singular)) != 0 || (rc = dyn_validate(&r)) != 0 ||
         (o.output != NULL && ((rc = dyn_check_output(o.output)) != 0 || (rc = dyn_keep(&r)) != 0)))

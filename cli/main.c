@@ -29,6 +29,8 @@ static void print_main_help(void)
         "  map CASE --grid ... -o F   frequency map over a grid of poses, to HDF5\n"
         "  dynamics CASE [...]        rigid-body inverse dynamics along a trajectory: drives,\n"
         "                             friction and joint reactions\n"
+        "  transient CASE [...]       elastodynamics along a trajectory (Newmark): the\n"
+        "                             platform's elastic error over time\n"
         "  cases [--show NAME]        list the built-in robots, or print the case file of one\n\n"
         "CASE is a built-in name (",
         PKM_VERSION_STRING);
@@ -48,11 +50,8 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*run)(int argc, char **argv);
-    } commands[] = {{"modes", cli_modes},
-                    {"compare", cli_compare},
-                    {"map", cli_map},
-                    {"cases", cli_cases},
-                    {"dynamics", cli_dynamics}};
+    } commands[] = {{"modes", cli_modes}, {"compare", cli_compare},   {"map", cli_map},
+                    {"cases", cli_cases}, {"dynamics", cli_dynamics}, {"transient", cli_transient}};
     if (argc < 2) return cli_usage_error("no command given; usage: pkmflex <command> [options]");
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {

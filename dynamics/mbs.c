@@ -447,6 +447,15 @@ int pkm_mbs_driven(const pkm_mbs *s, const int **idx)
     return s->nd;
 }
 
+void pkm_mbs_body_motion(const pkm_mbs *s, int b, double V[6], double A[6])
+{
+    const int f = s->body_frame[b];
+    for (int k = 0; k < 6; k++) {
+        V[k] = f < 0 ? 0.0 : s->fr[f].V[k];
+        A[k] = f < 0 ? 0.0 : s->fr[f].A[k];
+    }
+}
+
 void pkm_mbs_body_mass(const pkm_mbs *s, int b, double *mass, double com[3], double J[3][3])
 {
     *mass = s->mass[b];

@@ -516,7 +516,7 @@ check "huge grid refused naming memory and --grid" grep -q "GiB of memory.*--gri
 expect 2 map navaro --grid x=-0.2:0.2:10000,y=-0.2:0.2:10000 -o "$tmp/huge.h5"
 # Vectors above the tracking bound (1 GiB): a warning at the first pose (tracking stopped
 # without a word), not at the end of hours of sweep.
-err=$(timeout 2 "$bin" map navaro --grid x=-0.2:0.2:500,y=-0.2:0.2:500 --quiet -o "$tmp/wide.h5" 2>&1)
+err=$(timeout 5 "$bin" map navaro --grid x=-0.2:0.2:500,y=-0.2:0.2:500 --quiet -o "$tmp/wide.h5" 2>&1)
 check "untracked map warns at once" grep -q "warning: modes will not be tracked: .* above the limit" \
     <<<"$err"
 rm -f "$tmp"/wide.h5*
@@ -593,7 +593,7 @@ check "no file from a refused option" test ! -e "$tmp/never.h5" -a ! -e "$tmp/ow
 help_options() {
     "$bin" "$1" --help | sed -n 's/^  \(-[a-z-]*, \)\{0,1\}\(--[a-z-]*\).*/\2/p' | sort -u
 }
-for cmd in modes compare map cases dynamics; do
+for cmd in modes compare map cases dynamics transient; do
     opts=$(help_options "$cmd")
     check "$cmd --help lists options" test -n "$opts"
     for o in $opts; do
@@ -740,6 +740,39 @@ assert abs(f["drive"][0, joints.index("1\x27\x27")] - 0.88059) < 1e-5
 ' "$tmp/loop3.h5" "$tmp/loop3.csv"
 expect 2 dynamics tree5 -o /nonexistent/dir/dyn.h5
 expect 2 dynamics tree5 -o "$tmp"
+# transient: Newmark along a trajectory (issue 11). NaVARo with one element per link, 20 ms of
+# its point-to-point motion: the csv header is exact, one row per step; bad input is one line.
+tn=(transient navaro --set elements_per_link=1 --duration 0.02 --dt 1e-3)
+expect 0 "${tn[@]}"
+tcsv=$(timeout 60 "$bin" "${tn[@]}" --format csv)
+check "transient csv header is exact" \
+    test "$(head -1 <<<"$tcsv")" = "t,ex,ey,ez,rx,ry,rz,drive_A11,drive_A12,drive_A13"
+check "transient csv: one row per step and the start" test "$(tail -n +2 <<<"$tcsv" | grep -c '')" -eq 21
+expect 0 "${tn[@]}" --damping 0.02@40,0.02@150 --gravity --update-every 10
+expect 0 "${tn[@]}" --rayleigh 1,1e-5 --update-every 0
+expect 2 "${tn[@]}" --dt 0
+expect 2 "${tn[@]}" --dt -1e-3
+expect 2 "${tn[@]}" --dt 0.05
+expect 2 "${tn[@]}" --damping 0.02@40,0.02@40
+expect 2 "${tn[@]}" --damping 0.02@0,0.02@40
+expect 2 "${tn[@]}" --damping 0.02@-5,0.02@40
+expect 2 "${tn[@]}" --damping 0.02@40
+expect 2 "${tn[@]}" --damping 0.02@40,0.02@150 --rayleigh 1,0
+expect 2 "${tn[@]}" --drives elastic
+expect 2 "${tn[@]}" --update-every -1
+expect 2 "${tn[@]}" --initial maybe
+expect 2 transient tree5
+printf 't,x,y,theta\n0,0,0,0\n0.01,0.05,0,0\n0.02,0.2,0,0\n0.03,0.4,0,0\n' >"$tmp/far.csv"
+expect 2 transient navaro --trajectory "$tmp/far.csv" --duration 0.03 --dt 1e-3
+terr=$(timeout 60 "$bin" transient navaro --trajectory "$tmp/far.csv" --duration 0.03 --dt 1e-3 2>&1)
+check "transient names the time and the leg out of reach" \
+    grep -q '^pkmflex: error: t = 0.0[0-9]* s: .*leg' <<<"$terr"
+expect 2 transient navaro --trajectory "$tmp/far.csv" --start 5
+check "transient prints nothing before a refused trajectory" test "$(grep -vc '^pkmflex: error' <<<"$terr")" -eq 0
+# the 5-PSS/UPU's spherical variant starts at its singular centre on eq. 40: exit 3 naming the time
+expect 3 transient pss5upu --set variant=spherical --duration 0.01 --dt 1e-3
+serr=$(timeout 60 "$bin" transient pss5upu --set variant=spherical --duration 0.01 --dt 1e-3 2>&1 >/dev/null)
+check "transient names the singular time" grep -q '^pkmflex: error: t = 0 s: ' <<<"$serr"
 # --version: the version and the commit, which every map records.
 expect 0 --version
 ver=$("$bin" --version)

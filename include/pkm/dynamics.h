@@ -160,6 +160,12 @@ void pkm_mbs_constraints(const pkm_mbs *s, double *C, double *gamma);
 /* Kinetic and potential energy (J) at the current state. */
 void pkm_mbs_energy(const pkm_mbs *s, double *T, double *V);
 
+/* The motion of body b at the current state (after pkm_mbs_kinematics or pkm_mbs_set_state):
+ * its twist V and spatial acceleration A without gravity, referred to the global origin (v, w
+ * order of pkm/spatial.h; Featherstone 2008, ch. 2). A point of the body at x moves at v + w x x
+ * with the acceleration A_v + A_w x x + w x (v + w x x). Zero for a body on the ground. */
+void pkm_mbs_body_motion(const pkm_mbs *s, int b, double V[6], double A[6]);
+
 /* The rigid mass properties the system gives body b: mass (kg), centre of mass (m) and inertia
  * about it (kg m^2), global axes, reference configuration. */
 void pkm_mbs_body_mass(const pkm_mbs *s, int b, double *mass, double com[3], double J[3][3]);

@@ -1,0 +1,295 @@
+/* cli/transient.c: pkmflex transient: a case's elastodynamics along a trajectory (KED, Newmark),
+ * the platform's elastic error over time.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "cli/cli.h"
+#include "pkm/dynamics.h"
+#include "pkm/io.h"
+#include "pkm/transient.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    TR_TRAJECTORY = CLI_OPT_OWN,
+    TR_DURATION,
+    TR_DT,
+    TR_DAMPING,
+    TR_RAYLEIGH,
+    TR_GRAVITY,
+    TR_DRIVES,
+    TR_UPDATE,
+    TR_FORMAT,
+    TR_SINGULAR,
+    TR_START,
+    TR_INITIAL
+};
+
+typedef struct tr_args {
+    cli_case_args c;
+    const char *traj, *damping, *rayleigh, *format;
+    double duration, dt, singular, start;
+    int gravity, update_every, initial; /* initial: -1 default, 0 zero, 1 static */
+} tr_args;
+
+static const cli_option tr_options[] = {
+    {"--trajectory", NULL, 1, TR_TRAJECTORY, "NAME|FILE.csv",
+     "a named trajectory of the case (pkmflex cases lists them;\n"
+     "default: the first), or a CSV file of samples: header\n"
+     "t,<pose coordinates>, interpolated by a not-a-knot spline",
+     NULL},
+    {"--duration", NULL, 1, TR_DURATION, "T", "time integrated, s (default: the trajectory's)",
+     NULL},
+    {"--start", NULL, 1, TR_START, "T0",
+     "time of the first step, s (default: the trajectory's start);\n"
+     "the rigid closure is followed there from the start",
+     NULL},
+    {"--dt", NULL, 1, TR_DT, "DT", "time step, s (default 1e-3)", NULL},
+    {"--damping", NULL, 1, TR_DAMPING, "Z1@F1,Z2@F2",
+     "Rayleigh damping from two ratios at two frequencies (Hz),\n"
+     "e.g. 0.02@100,0.02@350",
+     NULL},
+    {"--rayleigh", NULL, 1, TR_RAYLEIGH, "L1,L2",
+     "Rayleigh damping C = L1 M + L2 K (L1 in 1/s, L2 in s)", NULL},
+    {"--gravity", NULL, 0, TR_GRAVITY, NULL,
+     "load the model with the case's gravity (gravity.x/y/z)", NULL},
+    {"--initial", NULL, 1, TR_INITIAL, "zero|static",
+     "U(0) = 0, or the quasi-static deflection under the loads at\n"
+     "the start (from rest: the weight alone); default: static\n"
+     "with --gravity, zero without",
+     NULL},
+    {"--drives", NULL, 1, TR_DRIVES, "locked", "drives held by ideal position servos (default)",
+     NULL},
+    {"--update-every", NULL, 1, TR_UPDATE, "N",
+     "reassemble M and K at the rigid configuration every N steps\n"
+     "(default 1; 0: fixed at the start pose)",
+     NULL},
+    {"--format", NULL, 1, TR_FORMAT, "table|csv",
+     "output format (csv header: t,ex,ey,ez,rx,ry,rz, then\n"
+     "drive_<joint> per actuated joint)",
+     NULL},
+    {"--singular", NULL, 1, TR_SINGULAR, "R",
+     "conditioning of the rigid loop closure below which a pose is\n"
+     "singular (default 5e-3; 1e-12 to 0.5)",
+     NULL},
+    {"--set", NULL, 1, CLI_OPT_SET, "KEY=VALUE",
+     "override a case parameter, after the case file, repeatable", NULL},
+};
+
+static const cli_command tr_command = {
+    "transient",
+    "usage: pkmflex transient CASE [--trajectory NAME|FILE.csv] [--duration T] [--dt DT]\n"
+    "                         [--damping Z1@F1,Z2@F2 | --rayleigh L1,L2] [--gravity]\n"
+    "                         [--start T0] [--initial zero|static] [--drives locked]\n"
+    "                         [--update-every N]\n"
+    "                         [--format table|csv]\n"
+    "                         [--singular R] [--set KEY=VALUE ...]\n\n"
+    "Elastodynamics of CASE along a trajectory (Li et al. 2020, eq. 37, by Newmark's average\n"
+    "acceleration): the finite-element model rebuilt at the rigid configuration, loaded by the\n"
+    "inertia of the rigid motion (and gravity). One row per step: the time, the platform's\n"
+    "elastic error (translations m, rotations rad, global axes, at the platform's reference\n"
+    "point) and the rigid-body drive of each actuated joint (N or N m); the table adds the\n"
+    "quasi-static error K^-1 F. Bad input is one line, exit 2, before any step is computed; a\n"
+    "singular rigid configuration on the way stops with exit 3 naming the time.\n\n",
+    tr_options, (int)(sizeof(tr_options) / sizeof(tr_options[0])), 0};
+
+static int tr_set(void *user, int id, const char *v)
+{
+    tr_args *o = user;
+    switch (id) {
+    case TR_TRAJECTORY:
+        o->traj = v;
+        return 0;
+    case TR_DURATION:
+        if (!cli_parse_real(v, -1e300, 1e300, &o->duration))
+            return cli_usage_error("--duration '%s': expected a number of seconds", v);
+        return 0;
+    case TR_START:
+        if (!cli_parse_real(v, -1e300, 1e300, &o->start))
+            return cli_usage_error("--start '%s': expected a number of seconds", v);
+        return 0;
+    case TR_DT:
+        if (!cli_parse_real(v, -1e300, 1e300, &o->dt))
+            return cli_usage_error("--dt '%s': expected a number of seconds", v);
+        return 0;
+    case TR_DAMPING:
+        o->damping = v;
+        return 0;
+    case TR_RAYLEIGH:
+        o->rayleigh = v;
+        return 0;
+    case TR_GRAVITY:
+        o->gravity = 1;
+        return 0;
+    case TR_INITIAL:
+        if (strcmp(v, "zero") != 0 && strcmp(v, "static") != 0)
+            return cli_usage_error("--initial '%s': expected zero or static", v);
+        o->initial = strcmp(v, "static") == 0;
+        return 0;
+    case TR_DRIVES:
+        if (strcmp(v, "locked") != 0)
+            return cli_usage_error("--drives '%s': only locked drives are supported", v);
+        return 0;
+    case TR_UPDATE:
+        if (!cli_parse_int(v, 0, 1000000000, &o->update_every))
+            return cli_usage_error("--update-every '%s': expected an integer >= 0", v);
+        return 0;
+    case TR_FORMAT:
+        if (strcmp(v, "table") != 0 && strcmp(v, "csv") != 0)
+            return cli_usage_error("--format '%s': expected table or csv", v);
+        o->format = v;
+        return 0;
+    case TR_SINGULAR:
+        if (!cli_parse_real(v, 1e-12, 0.5, &o->singular))
+            return cli_usage_error("--singular '%s': expected a number from 1e-12 to 0.5", v);
+        return 0;
+    default:
+        return cli_case_set(&o->c, id, v);
+    }
+}
+
+/* --damping Z1@F1,Z2@F2 or --rayleigh L1,L2 into opts (l1, l2); 0 or exit 2. */
+static int tr_damping(const tr_args *a, pkm_newmark_opts *nm)
+{
+    if (a->damping != NULL && a->rayleigh != NULL)
+        return cli_usage_error("--damping and --rayleigh: give one of them");
+    if (a->rayleigh != NULL) {
+        char tail = 0;
+        if (sscanf(a->rayleigh, "%lf,%lf%c", &nm->l1, &nm->l2, &tail) != 2 ||
+            !(isfinite(nm->l1) && nm->l1 >= 0.0 && isfinite(nm->l2) && nm->l2 >= 0.0))
+            return cli_usage_error("--rayleigh '%s': expected L1,L2, both >= 0", a->rayleigh);
+    }
+    if (a->damping == NULL) return 0;
+    double z1, f1, z2, f2;
+    char tail = 0;
+    if (sscanf(a->damping, "%lf@%lf,%lf@%lf%c", &z1, &f1, &z2, &f2, &tail) != 4)
+        return cli_usage_error("--damping '%s': expected ZETA1@F1,ZETA2@F2 (F in Hz)", a->damping);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_status st = pkm_rayleigh_from_ratios(z1, f1, z2, f2, &nm->l1, &nm->l2, &ctx);
+    return st == PKM_OK ? 0 : cli_usage_error("--damping '%s': %s", a->damping, ctx.msg);
+}
+
+/* What the sink needs. */
+typedef struct tr_out {
+    const pkm_case *c;
+    const void *params;
+    int csv, rc;
+    double start;
+} tr_out;
+
+static int tr_header(const pkm_case *c, const void *params, int csv);
+
+/* One row, after the header at the first (so that a run refused before its first step prints
+ * nothing). */
+static int tr_row(void *user, const pkm_transient_row *r)
+{
+    tr_out *o = user;
+    if (r->step == 0 && (o->rc = tr_header(o->c, o->params, o->csv)) != 0) return 1;
+    if (o->csv) {
+        printf("%.10g", r->t);
+        for (int k = 0; k < 6; k++)
+            printf(",%.10g", r->error[k]);
+        for (int k = 0; k < r->ndrive; k++)
+            printf(",%.10g", r->drive[k]);
+    } else {
+        printf("%9.4f", r->t);
+        for (int k = 0; k < 6; k++)
+            printf(" %12.4e", r->error[k]);
+        for (int k = 0; k < 6; k++)
+            printf(" %12.4e", r->quasi_static[k]);
+        for (int k = 0; k < r->ndrive; k++)
+            printf(" %12.5g", r->drive[k]);
+    }
+    printf("\n");
+    return 0;
+}
+
+/* The header: the csv columns, or the table's heading naming the actuated joints. */
+static int tr_header(const pkm_case *c, const void *params, int csv)
+{
+    pkm_model *m = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_status st = c->build_rigid(params, c->home, &m, &ctx);
+    if (st != PKM_OK) return cli_report(st, &ctx);
+    if (csv)
+        printf("t,ex,ey,ez,rx,ry,rz");
+    else
+        printf("# t [s], error ex ey ez [m] rx ry rz [rad], quasi-static error (the same), "
+               "drives [N or N m]:");
+    for (int j = 0; j < pkm_model_joint_count(m); j++) {
+        const pkm_joint *jt = pkm_model_joint(m, j);
+        if (!jt->actuated) continue;
+        printf(csv ? ",drive_%s" : " %s", jt->name);
+    }
+    printf("\n");
+    pkm_model_destroy(&m);
+    return 0;
+}
+
+int cli_transient(int argc, char **argv)
+{
+    tr_args o = {.format = "table",
+                 .dt = 1e-3,
+                 .update_every = 1,
+                 .duration = NAN,
+                 .start = NAN,
+                 .initial = -1};
+    int rc = cli_parse(argc, argv, &tr_command, tr_set, &o);
+    if (rc != 0) return rc < 0 ? 0 : rc;
+    void *params = NULL;
+    const pkm_case *c = NULL;
+    pkm_trajectory *tr = NULL;
+    if ((rc = cli_load_case(&o.c, &c, &params)) != 0 ||
+        (rc = cli_case_supports(c, PKM_CASE_MODAL)) != 0 ||
+        (rc = cli_case_supports(c, PKM_CASE_DYNAMICS)) != 0 ||
+        (rc = cli_trajectory(c, o.traj, (isnan(o.start) ? 0.0 : o.start) + o.duration, &tr)) != 0)
+        goto done;
+    double t0, t1;
+    pkm_trajectory_span(tr, &t0, &t1);
+    if (!isnan(o.start) && !(o.start >= t0 && o.start < t1)) {
+        rc = cli_usage_error("--start %g: outside the trajectory's span [%g, %g) s", o.start, t0,
+                             t1);
+        goto done;
+    }
+    if (isnan(o.duration)) o.duration = t1 - (isnan(o.start) ? t0 : o.start);
+    pkm_transient_opts opts = pkm_transient_opts_default(c, o.dt, o.duration);
+    opts.update_every = o.update_every;
+    opts.gravity = o.gravity;
+    opts.static_start = o.initial < 0 ? o.gravity : o.initial;
+    opts.singular = o.singular;
+    opts.start = o.start;
+    if ((rc = tr_damping(&o, &opts.nm)) != 0) goto done;
+    if (!(o.dt > 0.0)) {
+        rc = cli_usage_error("--dt %g: the time step must be positive", o.dt);
+        goto done;
+    }
+    if (!(o.duration >= o.dt)) {
+        rc = cli_usage_error("--duration %g: shorter than one time step (--dt %g)", o.duration,
+                             o.dt);
+        goto done;
+    }
+    const int csv = strcmp(o.format, "csv") == 0;
+    tr_out out = {.c = c, .params = params, .csv = csv, .start = cli_now()};
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_status st = pkm_transient_run(c, params, tr, &opts, tr_row, &out, &ctx);
+    fflush(stdout);
+    if (out.rc != 0) {
+        rc = out.rc;
+        goto done;
+    }
+    if (st != PKM_OK) {
+        rc = cli_report(st, &ctx);
+        goto done;
+    }
+    if (!csv)
+        printf("# %.1f us per step (assembly, loads, Newmark, quasi-static and output)\n",
+               1e6 * (cli_now() - out.start) / (double)(pkm_transient_steps(&opts) + 1));
+done:
+    pkm_trajectory_destroy(&tr);
+    pkm_case_params_destroy(&params);
+    return rc;
+}

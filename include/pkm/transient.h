@@ -1,0 +1,104 @@
+/* include/pkm/transient.h: elastodynamics of a case along a trajectory by the kineto-elastodynamic
+ * (KED) method: the platform's elastic error over time.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Li et al. 2020, eq. 37: M(q) U'' + C U' + K(q) U = F - M(q) U''_r, the elastic displacements U
+ * (the reduced coordinates of the finite-element pencil) about the rigid motion q(t) of the
+ * trajectory, C = l1 M + l2 K, solved by Newmark's method (pkm/newmark.h). At every update the
+ * case's finite-element model is built at the pose of the trajectory and reassembled (M(q),
+ * K(q)); in between, and in the fixed-configuration mode throughout, the last model serves.
+ *
+ * The rigid motion. The rigid-body model of the case (pkm_case.build_rigid: the same bodies as
+ * the finite-element model, in the same order, with the joints the finite-element model locks,
+ * e.g. NaVARo's clutches, the 5-PSS/UPU's motors, released) is driven by the trajectory through
+ * the case's drive, and its closure kinematics (pkm/dynamics.h) gives every body's twist and
+ * acceleration analytically. Each node of the finite-element model moves with its body: the
+ * acceleration of its point and the body's angular acceleration. For the 5-PSS/UPU's paper
+ * variant, whose link is welded to the platform in the finite-element model, the rigid model
+ * moves the link as the spherical variant's (from b_i to a_i, what the inverse kinematics
+ * places at every pose), which is how the rebuilt finite-element model places it too.
+ *
+ * The loads, as nodal wrenches restricted to the reduced coordinates (f_red += P^T f, the dof
+ * map): on every beam element -M_e (U''_r,e - g) over all of its 2 nodes' twist coordinates,
+ * fixed ones included (M_e the element's consistent mass in global axes, U''_r,e its nodes'
+ * rigid accelerations, g the gravity as a uniform acceleration of the frame, when asked); on
+ * every rigid body its inertial wrench and weight at its origin node, -(m (a_c - g), J_c alpha +
+ * w x J_c w) moved from the centre of mass. The quintic elements' curvature coordinates are
+ * internal to the elements: their share of the inertial load (zero curvature in a rigid motion,
+ * but coupled through M_e) is left out, since the dof map does not reach them.
+ *
+ * The platform's elastic error: the displacement twist u = P U of the platform's origin node
+ * (a rigid platform's origin; NaVARo's is the centre P where the links 5i meet): three
+ * translations (m) and three small rotations (rad), global axes. Beside it the quasi-static
+ * error of K(t)^-1 F(t). The drives are locked: the finite-element model's joints at the motors
+ * are as the case builds them (NaVARo's clutches clamped, the 5-PSS/UPU's screws clamped at the
+ * motors). Beside the error, the rigid-body inverse dynamics' drive of each actuated joint; the
+ * elastic reaction at the locked drives is not computed (yet). */
+#ifndef PKM_TRANSIENT_H
+#define PKM_TRANSIENT_H
+
+#include "pkm/assembly.h"
+#include "pkm/cases.h"
+#include "pkm/newmark.h"
+#include "pkm/trajectory.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pkm_transient_opts {
+    pkm_newmark_opts nm; /* dt, Newmark / HHT parameters, Rayleigh l1, l2 */
+    double duration;     /* s, at least one step */
+    int update_every;    /* >= 1: M, K reassembled every that many steps; 0: fixed at the start */
+    int gravity;         /* nonzero: the case's gravity (its dynamics.gravity) loads the model */
+    int static_start;    /* nonzero: U(0) = K^-1 F(0), the quasi-static deflection at the start
+                            (from rest: under the weight alone); 0: U(0) = 0 */
+    pkm_formulation form;
+    double singular; /* the rigid model's closure threshold; 0: PKM_DYN_SINGULAR */
+    /* Time of step 0, s, in the trajectory's span; NAN: the span's start. A later start is
+     * reached by following the rigid closure from the span's start (where the rigid model is
+     * built) in at least 20 steps, so that its Newton iteration stays on the assembly branch. */
+    double start;
+} pkm_transient_opts;
+
+/* Defaults: Newmark 1/4, 1/2 at dt, no damping, update every step, no gravity, the case's
+ * formulation, from the trajectory's start. */
+pkm_transient_opts pkm_transient_opts_default(const pkm_case *c, double dt, double duration);
+
+/* One time step's results. */
+typedef struct pkm_transient_row {
+    double t;                  /* s */
+    int64_t step;              /* 0 .. nsteps */
+    double error[6];           /* platform elastic error: ex, ey, ez (m), rx, ry, rz (rad) */
+    double quasi_static[6];    /* the same of K^-1 F at t */
+    pkm_newmark_energy energy; /* J */
+    int updated;               /* M and K were reassembled at this step */
+    /* The rigid-body inverse dynamics' drive of every actuated joint of the rigid model (joint
+     * order; N or N m), under the run's gravity: the actuator force of the rigid motion, what a
+     * locked drive supplies in the rigid limit. */
+    int ndrive;
+    const double *drive;
+} pkm_transient_row;
+
+/* Called with each row, step 0 included; a nonzero return stops the run (PKM_OK is returned). */
+typedef int (*pkm_transient_sink)(void *user, const pkm_transient_row *row);
+
+/* Number of steps a run of opts takes: duration / dt rounded to the nearest integer. */
+int64_t pkm_transient_steps(const pkm_transient_opts *o);
+
+/* Integrates case c (params: its parameter struct) along tr from its start for opts->duration.
+ * PKM_ERR_INVALID for options out of range (naming the option: dt, a duration shorter than one
+ * step, update_every < 0), a trajectory of another number of coordinates, or a case without a
+ * finite-element or rigid-body model; PKM_ERR_UNREACHABLE naming the time and the leg when the
+ * trajectory leaves the workspace; PKM_ERR_SINGULAR naming the time when the rigid closure is
+ * singular (the 5-PSS/UPU's spherical variant at its centre); PKM_ERR_MODEL when the two models'
+ * bodies differ; the errors of the assembly and of pkm_newmark. Every step's pose is checked
+ * (reach, drive) before the first step is computed. */
+pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_trajectory *tr,
+                             const pkm_transient_opts *opts, pkm_transient_sink sink, void *user,
+                             pkm_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,410 @@
+/* studies/transient.c: the KED driver: a case's finite-element model along a trajectory, loaded by
+ * the rigid motion of its rigid-body model, integrated by Newmark's method.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "pkm/transient.h"
+#include "pkm/dofmap.h"
+#include "pkm/dynamics.h"
+#include "pkm/fem.h"
+#include "pkm/linsolve.h"
+#include "pkm/spatial.h"
+#include "core/core_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tr_run {
+    const pkm_case *c;
+    const void *params;
+    const pkm_trajectory *tr;
+    pkm_transient_opts o;
+    double g[3];      /* gravity, m/s^2 (zero without --gravity) */
+    pkm_model *rigid; /* the rigid-body model, built at home */
+    pkm_mbs *mbs;     /* its multibody system, driven by the trajectory */
+    pkm_model *fe;    /* the finite-element model at the last update */
+    pkm_asm_cache *cache;
+    const pkm_pencil *p;   /* the cache's pencil of the last update */
+    const pkm_dofmap *map; /* and its dof map */
+    pkm_newmark *nm;
+    pkm_linsolve *ks; /* K alone, for the quasi-static solution */
+    int nnodes, plat_node;
+    int64_t n;             /* order of the pencil */
+    double *fn;            /* 6 nnodes nodal wrenches */
+    double *f, *x;         /* reduced load, quasi-static solution */
+    pkm_joint_result *res; /* per joint of the rigid model: its inverse dynamics */
+    double *drive;         /* the actuated joints' drives, in joint order */
+} tr_run;
+
+pkm_transient_opts pkm_transient_opts_default(const pkm_case *c, double dt, double duration)
+{
+    return (pkm_transient_opts){.nm = pkm_newmark_opts_default(dt),
+                                .duration = duration,
+                                .update_every = 1,
+                                .form = c->formulation,
+                                .start = NAN};
+}
+
+int64_t pkm_transient_steps(const pkm_transient_opts *o)
+{
+    return (int64_t)llround(o->duration / o->nm.dt);
+}
+
+/* A failure at time t: the inner cause with the time in front. */
+static pkm_status fail_at(pkm_ctx *ctx, pkm_status st, double t, const pkm_ctx *inner)
+{
+    return PKM_FAIL(ctx, st, "t = %.6g s: %s", t, inner->msg);
+}
+
+/* The rigid-body model at home and its system, driven through the case's drive coordinates. */
+static pkm_status setup_rigid(tr_run *r, pkm_ctx *ctx)
+{
+    const pkm_case *c = r->c;
+    pkm_status st = c->build_rigid(r->params, c->home, &r->rigid, ctx);
+    if (st != PKM_OK) return st;
+    const int nj = pkm_model_joint_count(r->rigid);
+    r->res = calloc((size_t)nj, sizeof(*r->res));
+    r->drive = calloc((size_t)nj, sizeof(double));
+    if (r->res == NULL || r->drive == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate %d joint results", nj);
+    st = pkm_mbs_create(r->rigid, r->g, &r->mbs, ctx);
+    if (st == PKM_OK && r->o.singular > 0.0) st = pkm_mbs_set_singular(r->mbs, r->o.singular, ctx);
+    if (st != PKM_OK) return st;
+    const char *const *names = c->drive ? c->driven_names : c->pose_names;
+    const int nd = c->drive ? c->ndriven : c->npose;
+    int idx[PKM_POSE_MAX];
+    for (int k = 0; k < nd; k++) {
+        idx[k] = -1;
+        for (int i = 0; i < pkm_mbs_coord_count(r->mbs); i++)
+            if (strcmp(pkm_mbs_coord_name(r->mbs, i), names[k]) == 0) idx[k] = i;
+        if (idx[k] < 0)
+            return PKM_FAIL(ctx, PKM_ERR_MODEL, "case '%s': its rigid model has no coordinate '%s'",
+                            c->name, names[k]);
+    }
+    return pkm_mbs_set_driven(r->mbs, nd, idx, ctx);
+}
+
+/* The rigid motion at t: the pose of the trajectory, the case's drive, the closure kinematics;
+ * pose receives the pose coordinates. */
+static pkm_status drive_at(tr_run *r, double t, double *pose, pkm_ctx *ctx)
+{
+    const pkm_case *c = r->c;
+    double pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX];
+    double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
+    pkm_ctx in;
+    pkm_ctx_clear(&in);
+    pkm_status st = pkm_trajectory_eval(r->tr, t, pose, pd, pdd, &in);
+    if (st != PKM_OK) return fail_at(ctx, st, t, &in);
+    if (c->drive != NULL) {
+        st = c->drive(r->params, pose, pd, pdd, q, qd, qdd, &in);
+        if (st != PKM_OK) return fail_at(ctx, st, t, &in);
+    }
+    st = c->drive != NULL ? pkm_mbs_kinematics(r->mbs, t, q, qd, qdd, &in)
+                          : pkm_mbs_kinematics(r->mbs, t, pose, pd, pdd, &in);
+    /* A closure that does not fix the mechanism (a singular pose) stops the run: a computation
+     * that failed at t, not bad input. */
+    if (st == PKM_ERR_INVALID) st = PKM_ERR_SINGULAR;
+    return st == PKM_OK ? PKM_OK : fail_at(ctx, st, t, &in);
+}
+
+/* K factorised alone for K^-1 F, on its own symbolic analysis while the pattern stays. */
+static pkm_status factor_stiffness(tr_run *r, double t, pkm_ctx *ctx)
+{
+    if (r->ks == NULL || pkm_linsolve_check_pattern(r->ks, r->p, NULL) != PKM_OK) {
+        pkm_linsolve_destroy(&r->ks);
+        pkm_status st = pkm_linsolve_create(r->p, PKM_LINSOLVE_AUTO, &r->ks, ctx);
+        if (st != PKM_OK) return st;
+    }
+    int64_t minor = -1;
+    pkm_status st = pkm_linsolve_factor(r->ks, r->p, 1.0, 0.0, &minor, ctx);
+    if (st == PKM_OK && minor >= 0)
+        return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
+                        "t = %.6g s: the stiffness matrix is singular (column %lld): the "
+                        "structure has a mechanism at this pose",
+                        t, (long long)minor);
+    return st;
+}
+
+/* The finite-element model at pose (time t), reassembled: pencil, dof map, platform node, the
+ * factorisations of K_eff (when the integrator exists) and K. */
+static pkm_status update_model(tr_run *r, double t, const double *pose, pkm_ctx *ctx)
+{
+    pkm_model_destroy(&r->fe);
+    pkm_ctx in;
+    pkm_ctx_clear(&in);
+    pkm_status st = r->c->build(r->params, pose, &r->fe, &in);
+    if (st != PKM_OK) return fail_at(ctx, st, t, &in);
+    if (pkm_model_body_count(r->fe) != pkm_model_body_count(r->rigid))
+        return PKM_FAIL(ctx, PKM_ERR_MODEL,
+                        "case '%s': the finite-element model has %d bodies, the rigid model %d",
+                        r->c->name, pkm_model_body_count(r->fe), pkm_model_body_count(r->rigid));
+    const int plat = pkm_model_platform(r->fe);
+    if (plat < 0) return PKM_FAIL(ctx, PKM_ERR_MODEL, "case '%s' has no platform", r->c->name);
+    r->plat_node = pkm_model_body(r->fe, plat)->first_node;
+    int64_t version = 0;
+    st = pkm_assemble_cached(r->fe, r->o.form, r->cache, &r->p, &version, NULL, ctx);
+    if (st != PKM_OK) return st;
+    r->map = pkm_asm_cache_dofmap(r->cache);
+    if (r->fn == NULL) {
+        r->nnodes = pkm_model_node_count(r->fe);
+        r->n = r->p->n;
+        r->fn = calloc(6 * (size_t)r->nnodes, sizeof(double));
+        r->f = calloc((size_t)r->p->n, sizeof(double));
+        r->x = calloc((size_t)r->p->n, sizeof(double));
+        if (r->fn == NULL || r->f == NULL || r->x == NULL)
+            return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the load vectors");
+    }
+    if (pkm_model_node_count(r->fe) != r->nnodes || r->p->n != r->n)
+        return PKM_FAIL(ctx, PKM_ERR_MODEL, "t = %.6g s: the model's size changed", t);
+    if (r->nm != NULL && (st = pkm_newmark_set_pencil(r->nm, r->p, ctx)) != PKM_OK) return st;
+    return factor_stiffness(r, t, ctx);
+}
+
+/* Node i's rigid acceleration less gravity (the gravity as an acceleration of the frame) and its
+ * angular acceleration, from its body's twist V and acceleration A at the origin: a point at x
+ * accelerates at A_v + A_w x x + w x (v + w x x). */
+static void node_accel(const tr_run *r, const double V[6], const double A[6], const double x[3],
+                       double out[6])
+{
+    double vx[3], wx[3], ax[3], wv[3];
+    pkm_vec3_cross(V + 3, x, wx);
+    for (int k = 0; k < 3; k++)
+        vx[k] = V[k] + wx[k];
+    pkm_vec3_cross(A + 3, x, ax);
+    pkm_vec3_cross(V + 3, vx, wv);
+    for (int k = 0; k < 3; k++) {
+        out[k] = A[k] + ax[k] + wv[k] - r->g[k];
+        out[3 + k] = A[3 + k];
+    }
+}
+
+/* Beam element e's load -M_e (U''_r,e - g) on its two nodes' twists, global axes: the twist
+ * block of the element's consistent mass (its first 6 dofs per node, pkm_beam_type_spatial),
+ * rotated from the element's axes. */
+static pkm_status element_load(tr_run *r, const pkm_body *b, const pkm_elem *e, const double *VA,
+                               pkm_ctx *ctx)
+{
+    const pkm_beam_type *type = &pkm_beam_types[b->element];
+    const int dpn = type->dofs_per_node, nd = 2 * dpn;
+    const double *x1 = pkm_model_node(r->fe, e->n1)->x, *x2 = pkm_model_node(r->fe, e->n2)->x;
+    double R[3][3], l = 0.0;
+    pkm_status st = pkm_fem_beam3d_frame(x1, x2, b->zref, R, &l, ctx);
+    if (st != PKM_OK) return st;
+    double Mfull[2 * PKM_BEAM_MAX_NODE_DOFS * 2 * PKM_BEAM_MAX_NODE_DOFS], M[12][12], ua[12];
+    type->mass(&b->section, &b->material, l, b->mass_flags, Mfull);
+    for (int i = 0; i < 12; i++)
+        for (int j = 0; j < 12; j++)
+            M[i][j] = Mfull[(i / 6 * dpn + i % 6) * nd + j / 6 * dpn + j % 6];
+    pkm_fem_rotate12(R, M, M);
+    node_accel(r, VA, VA + 6, x1, ua);
+    node_accel(r, VA, VA + 6, x2, ua + 6);
+    for (int i = 0; i < 12; i++) {
+        double s = 0.0;
+        for (int j = 0; j < 12; j++)
+            s += M[i][j] * ua[j];
+        r->fn[6 * (i < 6 ? e->n1 : e->n2) + i % 6] -= s;
+    }
+    return PKM_OK;
+}
+
+/* Rigid body b's inertial wrench and weight at its origin node: -(m (a_c - g), J_c alpha + w x
+ * J_c w) at the centre of mass c, moved to the origin o (moment + (c - o) x force). */
+static void rigid_load(tr_run *r, const pkm_body *b, const double *VA)
+{
+    const double *o = pkm_model_node(r->fe, b->first_node)->x;
+    double ac[6], Jw[3], Ja[3], wJw[3], F[3], M[3], co[3], m2[3];
+    node_accel(r, VA, VA + 6, b->com, ac);
+    pkm_mat3_apply(PKM_CONST33(b->inertia), VA + 3, Jw);
+    pkm_mat3_apply(PKM_CONST33(b->inertia), ac + 3, Ja);
+    pkm_vec3_cross(VA + 3, Jw, wJw);
+    for (int k = 0; k < 3; k++) {
+        F[k] = -b->mass * ac[k];
+        M[k] = -(Ja[k] + wJw[k]);
+    }
+    pkm_vec3_sub(b->com, o, co);
+    pkm_vec3_cross(co, F, m2);
+    for (int k = 0; k < 3; k++) {
+        r->fn[6 * b->first_node + k] += F[k];
+        r->fn[6 * b->first_node + 3 + k] += M[k] + m2[k];
+    }
+}
+
+/* The reduced load f at the current rigid state: every element's and rigid body's nodal load,
+ * restricted through the dof map. */
+static pkm_status loads(tr_run *r, pkm_ctx *ctx)
+{
+    memset(r->fn, 0, 6 * (size_t)r->nnodes * sizeof(double));
+    memset(r->f, 0, (size_t)r->n * sizeof(double));
+    for (int bi = 0; bi < pkm_model_body_count(r->fe); bi++) {
+        const pkm_body *b = pkm_model_body(r->fe, bi);
+        double VA[12];
+        pkm_mbs_body_motion(r->mbs, bi, VA, VA + 6);
+        if (b->kind == PKM_BODY_RIGID) {
+            rigid_load(r, b, VA);
+            continue;
+        }
+        for (int e = b->first_elem; e < b->first_elem + b->nelem; e++) {
+            pkm_status st = element_load(r, b, pkm_model_elem(r->fe, e), VA, ctx);
+            if (st != PKM_OK) return st;
+        }
+    }
+    pkm_dofmap_restrict(r->map, r->fn, r->f);
+    return PKM_OK;
+}
+
+/* The platform node's twist of the reduced vector x (u = P x at that node). */
+static void platform_twist(const tr_run *r, const double *x, double u[6])
+{
+    int ncol = 0;
+    const int64_t *col = NULL;
+    const double(*tw)[6] = NULL;
+    pkm_dofmap_node(r->map, r->plat_node, &ncol, &col, &tw);
+    for (int k = 0; k < 6; k++)
+        u[k] = 0.0;
+    for (int c = 0; c < ncol; c++)
+        for (int k = 0; k < 6; k++)
+            u[k] += tw[c][k] * x[col[c]];
+}
+
+static pkm_status check_opts(const pkm_case *c, const pkm_trajectory *tr,
+                             const pkm_transient_opts *o, pkm_ctx *ctx)
+{
+    if (!(isfinite(o->nm.dt) && o->nm.dt > 0.0))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "time step dt = %g s must be positive", o->nm.dt);
+    if (!(isfinite(o->duration) && o->duration >= o->nm.dt))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "duration %g s is shorter than one time step (%g s)",
+                        o->duration, o->nm.dt);
+    if (pkm_transient_steps(o) > 100000000)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "%g s in steps of %g s: more than 1e8 steps",
+                        o->duration, o->nm.dt);
+    if (o->update_every < 0)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "update_every = %d must be >= 0", o->update_every);
+    if (!(c->analyses & PKM_CASE_MODAL) || !(c->analyses & PKM_CASE_DYNAMICS))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "case '%s' needs a finite-element and a rigid-body model", c->name);
+    if (pkm_trajectory_ncoord(tr) != c->npose)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "trajectory of %d coordinates, case '%s' has %d pose coordinates",
+                        pkm_trajectory_ncoord(tr), c->name, c->npose);
+    return PKM_OK;
+}
+
+/* From the span's start a, where the rigid model is built, to the run's start t0 > a: the closure
+ * followed in steps of at most dt, and at least TR_APPROACH_STEPS of them. */
+#define TR_APPROACH_STEPS 20
+static pkm_status approach(tr_run *r, double a, double t0, pkm_ctx *ctx)
+{
+    if (!(t0 > a)) return PKM_OK;
+    const double m = fmax(TR_APPROACH_STEPS, ceil((t0 - a) / r->o.nm.dt));
+    double pose[PKM_POSE_MAX];
+    for (int k = 1; k < (int)m; k++) {
+        pkm_status st = drive_at(r, a + (t0 - a) * k / m, pose, ctx);
+        if (st != PKM_OK) return st;
+    }
+    return PKM_OK;
+}
+
+static void run_free(tr_run *r)
+{
+    pkm_newmark_destroy(&r->nm);
+    pkm_linsolve_destroy(&r->ks);
+    pkm_asm_cache_destroy(&r->cache);
+    pkm_model_destroy(&r->fe);
+    pkm_mbs_destroy(&r->mbs);
+    pkm_model_destroy(&r->rigid);
+    free(r->fn);
+    free(r->f);
+    free(r->x);
+    free(r->res);
+    free(r->drive);
+}
+
+/* The actuated joints' drives of the rigid-body inverse dynamics at the current state (gravity
+ * as the run's), in joint order. */
+static pkm_status drives(tr_run *r, double t, pkm_transient_row *row, pkm_ctx *ctx)
+{
+    pkm_ctx in;
+    pkm_ctx_clear(&in);
+    pkm_status st = pkm_mbs_inverse(r->mbs, NULL, r->res, &in);
+    if (st != PKM_OK) return fail_at(ctx, st, t, &in);
+    int k = 0;
+    for (int j = 0; j < pkm_model_joint_count(r->rigid); j++)
+        if (pkm_model_joint(r->rigid, j)->actuated) r->drive[k++] = r->res[j].drive;
+    row->ndrive = k;
+    row->drive = r->drive;
+    return PKM_OK;
+}
+
+/* Every step's pose reachable and its drive defined, before the first step: one error naming
+ * the time and the leg, and nothing computed. */
+static pkm_status check_reach(const tr_run *r, int64_t nsteps, double t0, pkm_ctx *ctx)
+{
+    const pkm_case *c = r->c;
+    if (c->drive == NULL) return PKM_OK;
+    double p[PKM_POSE_MAX], pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX];
+    double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
+    pkm_ctx in;
+    pkm_ctx_clear(&in);
+    for (int64_t k = 0; k <= nsteps; k++) {
+        const double t = t0 + (double)k * r->o.nm.dt;
+        pkm_status st = pkm_trajectory_eval(r->tr, t, p, pd, pdd, &in);
+        if (st == PKM_OK) st = c->drive(r->params, p, pd, pdd, q, qd, qdd, &in);
+        if (st != PKM_OK) return fail_at(ctx, st, t, &in);
+    }
+    return PKM_OK;
+}
+
+/* Step 0: the model at the start, the integrator, U(0) (0, or the quasi-static deflection K^-1
+ * F(0): under the weight alone when the motion starts from rest), U''(0) from the equation of
+ * motion under F(0). */
+static pkm_status start(tr_run *r, double t, const double *pose, pkm_ctx *ctx)
+{
+    pkm_status st = update_model(r, t, pose, ctx);
+    if (st == PKM_OK) st = pkm_newmark_create(r->p, &r->o.nm, &r->nm, ctx);
+    if (st == PKM_OK) st = loads(r, ctx);
+    if (st == PKM_OK && r->o.static_start) st = pkm_linsolve_solve(r->ks, r->f, r->x, ctx);
+    if (st != PKM_OK) return st;
+    return pkm_newmark_start(r->nm, r->o.static_start ? r->x : NULL, NULL, r->f, ctx);
+}
+
+pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_trajectory *tr,
+                             const pkm_transient_opts *opts, pkm_transient_sink sink, void *user,
+                             pkm_ctx *ctx)
+{
+    pkm_status st = check_opts(c, tr, opts, ctx);
+    if (st != PKM_OK) return st;
+    tr_run r = {.c = c, .params = params, .tr = tr, .o = *opts};
+    if (opts->gravity) memcpy(r.g, pkm_case_dynamics_of(c, params)->gravity, sizeof(r.g));
+    const int64_t nsteps = pkm_transient_steps(opts);
+    double a = 0.0, t0 = opts->start, pose[PKM_POSE_MAX];
+    pkm_trajectory_span(tr, &a, NULL);
+    if (isnan(t0)) t0 = a;
+    if ((st = check_reach(&r, nsteps, t0, ctx)) != PKM_OK ||
+        (st = setup_rigid(&r, ctx)) != PKM_OK || (st = approach(&r, a, t0, ctx)) != PKM_OK ||
+        (st = pkm_asm_cache_create(&r.cache, ctx)) != PKM_OK ||
+        (st = pkm_asm_cache_keep_dofmap(r.cache, ctx)) != PKM_OK)
+        goto done;
+    for (int64_t k = 0; k <= nsteps; k++) {
+        const double t = t0 + (double)k * opts->nm.dt;
+        pkm_transient_row row = {.t = t, .step = k};
+        if ((st = drive_at(&r, t, pose, ctx)) != PKM_OK) goto done;
+        if (k == 0) {
+            row.updated = 1;
+            st = start(&r, t, pose, ctx);
+        } else {
+            row.updated = opts->update_every > 0 && k % opts->update_every == 0;
+            if (row.updated) st = update_model(&r, t, pose, ctx);
+            if (st == PKM_OK) st = loads(&r, ctx);
+            if (st == PKM_OK) st = pkm_newmark_step(r.nm, r.f, ctx);
+        }
+        if (st == PKM_OK) st = pkm_linsolve_solve(r.ks, r.f, r.x, ctx);
+        if (st == PKM_OK) st = drives(&r, t, &row, ctx);
+        if (st != PKM_OK) goto done;
+        platform_twist(&r, pkm_newmark_u(r.nm), row.error);
+        platform_twist(&r, r.x, row.quasi_static);
+        row.energy = pkm_newmark_energies(r.nm);
+        if (sink != NULL && sink(user, &row) != 0) break;
+    }
+done:
+    run_free(&r);
+    return st;
+}
