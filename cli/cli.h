@@ -115,5 +115,8 @@ int cli_compare(int argc, char **argv);
 int cli_map(int argc, char **argv);
 int cli_cases(int argc, char **argv);
 int cli_dynamics(int argc, char **argv);
+/* cli/chain.c: pkmflex dynamics boom1|crane4 (module chains; called by cli_dynamics). */
+int cli_chain_is_machine(const char *name);
+int cli_chain_dynamics(int argc, char **argv);
 
 #endif

@@ -10,6 +10,7 @@
 #define PKM_HIAB_H
 
 #include "pkm/chain.h"
+#include "pkm/trajectory.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +31,14 @@ pkm_status pkm_hiab_modules(const char *name, pkm_chain_module *mods, int *n, pk
 
 /* The chain of that machine. Errors of pkm_hiab_modules and pkm_chain_create. */
 pkm_status pkm_hiab_chain(const char *name, pkm_chain **out, pkm_ctx *ctx);
+
+/* The default motion of a machine, its pose coordinates' names (the header of a trajectory CSV
+ * file: t,x for boom1; t,slew,x1,x2,xt for crane4) and their number: sinusoids
+ * q_i(t) = B_i + A_i sin(w_i t) over 10 s. The paper does not give its inputs; these stay inside
+ * the data set's stroke ranges, the lift and tilt strokes around those of its commanded angles
+ * (Theta1 = 20 + 5 sin t deg, Theta2 = -50 + 15 sin 2t deg), with a slew of 0.5 sin(t / 2) rad.
+ * NULL for another name. */
+const pkm_traj_desc *pkm_hiab_motion(const char *name, const char *const **pose_names, int *n);
 
 #ifdef __cplusplus
 }
