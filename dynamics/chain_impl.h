@@ -29,7 +29,6 @@ typedef struct chain_mod {
     double V[PKM_CHAIN_NBODY][6]; /* body twists */
     double c[PKM_CHAIN_NBODY][6]; /* velocity-product acceleration */
     double p[PKM_CHAIN_NBODY][6]; /* bias -ad(V)^T I V */
-    double IE[6][6], pE[6];       /* END body with the next module folded in (eq. 23) */
     double D, U[6], u;            /* actuator-space inertia, base coupling, bias */
     double IA[6][6], pA[6];       /* articulated inertia and bias at the base (eq. 49) */
     double A[PKM_CHAIN_NBODY][6]; /* body accelerations (inverse dynamics) */
