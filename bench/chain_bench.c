@@ -67,24 +67,20 @@ static pkm_chain *ladder(int n, double *q, double *qd, double *tau)
     return c;
 }
 
-/* Seconds per call of the forward dynamics: the fastest of 9 batches of at least 0.05 s (the machine is shared). */
+/* Seconds per call of the forward dynamics in one batch of at least 0.05 s. */
 static double time_forward(pkm_chain *c, const double *q, const double *qd, const double *tau,
                            double *qdd)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    double best = INFINITY;
-    for (int b = 0; b < 9; b++) {
-        int calls = 0;
-        const double t0 = now_s();
-        double t;
-        do {
-            if (pkm_chain_forward(c, q, qd, tau, qdd, &ctx) != PKM_OK) die("forward", &ctx);
-            calls++;
-        } while ((t = now_s() - t0) < 0.05);
-        best = fmin(best, t / calls);
-    }
-    return best;
+    int calls = 0;
+    const double t0 = now_s();
+    double t;
+    do {
+        if (pkm_chain_forward(c, q, qd, tau, qdd, &ctx) != PKM_OK) die("forward", &ctx);
+        calls++;
+    } while ((t = now_s() - t0) < 0.05);
+    return t / calls;
 }
 
 /* The largest relative difference of inverse(forward(tau)) from tau. */
@@ -167,52 +163,77 @@ static double kkt_reference(pkm_chain *c, const double *q, const double *qd, con
     return t;
 }
 
+/* One size: its chain, state and drives. */
+typedef struct size_run {
+    int n;
+    pkm_chain *c;
+    double *v; /* q, qd, tau, qdd, reference qdd: n each */
+    double t;  /* fastest seconds per call */
+} size_run;
+
+/* The machine is shared: every size is timed in each of ROUNDS sweeps, the fastest kept, so
+ * that a burst of other load does not fall on one size only. */
+#define ROUNDS 7
+
 int main(int argc, char **argv)
 {
     const int nmax = argc > 1 ? atoi(argv[1]) : 512;
     const double kkt_limit = argc > 2 ? atof(argv[2]) : 3.0;
-    double sizes[MAX_SIZES], times[MAX_SIZES];
+    size_run runs[MAX_SIZES];
     int ns = 0;
-    double t_kkt = 0.0;
+    for (int n = 1; n <= nmax && ns < MAX_SIZES; n *= 2, ns++) {
+        size_run *r = &runs[ns];
+        r->n = n, r->t = INFINITY;
+        r->v = calloc((size_t)(5 * n), sizeof(double));
+        if (r->v == NULL) return 3;
+        r->c = ladder(n, r->v, r->v + n, r->v + 2 * n);
+    }
+    for (int round = 0; round < ROUNDS; round++)
+        for (int k = 0; k < ns; k++) {
+            size_run *r = &runs[k];
+            const int n = r->n;
+            r->t = fmin(r->t, time_forward(r->c, r->v, r->v + n, r->v + 2 * n, r->v + 3 * n));
+        }
     printf("%6s %14s %14s %12s %12s %14s\n", "N", "us/call O(n)", "us/N", "inv(fwd)", "us KKT",
            "fwd vs KKT");
-    for (int n = 1; n <= nmax && ns < MAX_SIZES; n *= 2) {
-        double *v = calloc((size_t)(5 * n), sizeof(double));
-        if (v == NULL) return 3;
-        double *q = v, *qd = v + n, *tau = v + 2 * n, *a = v + 3 * n, *r = v + 4 * n;
-        pkm_chain *c = ladder(n, q, qd, tau);
-        const double t = time_forward(c, q, qd, tau, a);
-        sizes[ns] = n, times[ns++] = t;
-        printf("%6d %14.3f %14.4f %12.3g", n, 1e6 * t, 1e6 * t / n, round_trip(c, q, qd, tau, a));
+    double t_kkt = 0.0;
+    for (int k = 0; k < ns; k++) {
+        size_run *r = &runs[k];
+        const int n = r->n;
+        double *q = r->v, *qd = q + n, *tau = qd + n, *a = tau + n, *ref = a + n;
+        printf("%6d %14.3f %14.4f %12.3g", n, 1e6 * r->t, 1e6 * r->t / n,
+               round_trip(r->c, q, qd, tau, a));
         if (t_kkt < kkt_limit) {
-            t_kkt = kkt_reference(c, q, qd, tau, r);
+            t_kkt = kkt_reference(r->c, q, qd, tau, ref);
             double d = 0.0;
             for (int i = 0; i < n; i++)
-                d = fmax(d, fabs(a[i] - r[i]) / fmax(fabs(r[i]), 1e-3));
+                d = fmax(d, fabs(a[i] - ref[i]) / fmax(fabs(ref[i]), 1e-3));
             printf(" %12.1f %14.3g\n", 1e6 * t_kkt, d);
         } else
             printf(" %12s %14s\n", "-", "-");
         fflush(stdout);
-        pkm_chain_destroy(&c);
-        free(v);
     }
     /* least-squares line t = a + b N */
-    double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (int k = 0; k < ns; k++) {
-        sx += sizes[k], sy += times[k], sxx += sizes[k] * sizes[k];
-        sxy += sizes[k] * times[k], syy += times[k] * times[k];
+        const double x = runs[k].n, y = runs[k].t;
+        sx += x, sy += y, sxx += x * x, sxy += x * y;
     }
     const double b = (ns * sxy - sx * sy) / (ns * sxx - sx * sx), a0 = (sy - b * sx) / ns;
     double ss = 0.0, st = 0.0, lo = INFINITY, hi = 0.0;
     for (int k = 0; k < ns; k++) {
-        const double e = times[k] - a0 - b * sizes[k], m = times[k] - sy / ns;
+        const double x = runs[k].n, y = runs[k].t, e = y - a0 - b * x, m = y - sy / ns;
         ss += e * e, st += m * m;
-        if (sizes[k] >= 8) lo = fmin(lo, times[k] / sizes[k]), hi = fmax(hi, times[k] / sizes[k]);
+        if (x >= 8) lo = fmin(lo, y / x), hi = fmax(hi, y / x);
     }
     const double mid = 0.5 * (lo + hi);
     printf("O(n) fit: t = %.3f us + %.4f us x N, R^2 = %.5f; time per module (N >= 8) %.4f ... "
            "%.4f us, +-%.1f %% about %.4f us\n",
            1e6 * a0, 1e6 * b, 1.0 - ss / st, 1e6 * lo, 1e6 * hi, 100.0 * (hi - lo) / (2 * mid),
            1e6 * mid);
+    for (int k = 0; k < ns; k++) {
+        pkm_chain_destroy(&runs[k].c);
+        free(runs[k].v);
+    }
     return 0;
 }
