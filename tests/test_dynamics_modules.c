@@ -8,6 +8,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "dyn_util.h"
 
+#include "core/core_impl.h"
 #include "pkm/chain.h"
 #include "pkm/hiab.h"
 #include "pkm/ode.h"
@@ -36,6 +37,106 @@ static void test_masses(void **state)
     pkm_chain_destroy(&b);
     pkm_chain_destroy(&c);
     assert_null(c);
+    pkm_chain_destroy(&c);
+}
+
+/* The stroke of a loop of the crane for the data set's joint angle Theta (its FK notebook:
+ * q1 = Theta1 - pi/2 - beta1 - beta2, q2 = Theta2 - beta3 - beta4), by the law of cosines. */
+static double stroke(const pkm_chain_module *m, double theta, double offset)
+{
+    return sqrt(m->La * m->La + m->Lb * m->Lb + 2 * m->La * m->Lb * cos(theta - offset)) - m->x0;
+}
+
+/* The crane's coordinates at (Theta1, Theta2, xt), no slew. */
+static void crane_pose(const pkm_chain *c, double t1, double t2, double xt, double q[4])
+{
+    q[0] = 0.0;
+    q[1] = stroke(pkm_chain_module_get(c, 1), t1, 2.0735050579281933);
+    q[2] = stroke(pkm_chain_module_get(c, 2), t2, 0.4115766766211739);
+    q[3] = xt;
+}
+
+/* The tool point D22 (0.405, -0.131, -0.013) m in the end mass's frame P32 against the data
+ * set's closed form WrWD22.m (coefficients printed to 6 digits). */
+static void test_tcp(void **state)
+{
+    (void)state;
+    static const double T[3][3] = {{PKM_PI / 4, -PKM_PI / 2, 0.5},
+                                   {0.3, -0.8, 0.2},
+                                   {20 * PKM_PI / 180, -50 * PKM_PI / 180, 0.5}};
+    static const double d22[3] = {0.40499744871392, -0.13130517281345, -0.013385243295654};
+    pkm_chain *c = machine("crane4");
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    for (int k = 0; k < 3; k++) {
+        const double t1 = T[k][0], t2 = T[k][1], xt = T[k][2], w = -0.00152855 - 0.000928646 * xt;
+        const double ref[3] = {-0.189261 + (1.99949 + xt) * cos(t1 + t2) +
+                                   (-0.100002 + w * cos(t2)) * sin(t1) +
+                                   cos(t1) * (1.59687 + w * sin(t2)) - 0.152638 * sin(t1 + t2),
+                               0.85 +
+                                   sin(t1) * (1.59687 + (1.99949 + xt) * cos(t2) +
+                                              (-0.154167 - 0.000928646 * xt) * sin(t2)) +
+                                   cos(t1) * (0.100002 + (0.154167 + 0.000928646 * xt) * cos(t2) +
+                                              (1.99949 + xt) * sin(t2)),
+                               -0.0092303};
+        double q[4], p[3];
+        pkm_chain_pose P[4 * PKM_CHAIN_NBODY];
+        crane_pose(c, t1, t2, xt, q);
+        assert_pkm_ok(pkm_chain_poses(c, q, P, &ctx), &ctx);
+        const pkm_chain_pose *e = &P[3 * PKM_CHAIN_NBODY + PKM_CHAIN_END];
+        pkm_mat3_apply(PKM_CONST33(e->R), d22, p);
+        for (int i = 0; i < 3; i++)
+            assert_close(p[i] + e->r[i], ref[i], 0, 1e-5);
+    }
+    pkm_chain_destroy(&c);
+}
+
+/* Static drives of the crane at the data set's initial state (Theta = 45, -90 deg, xt = 0.5 m):
+ * the reconstruction's values, the slew free of gravity (its axis is vertical), and within 3 %
+ * of the forces of the initial pressures p_a A_a - p_b A_b (54,722.44 N and 32,966.19 N). The
+ * boom at rest takes its weight from the pillar's base. */
+static void test_statics(void **state)
+{
+    (void)state;
+    pkm_chain *c = machine("crane4");
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    double q[4], fs[4];
+    crane_pose(c, PKM_PI / 4, -PKM_PI / 2, 0.5, q);
+    assert_pkm_ok(pkm_chain_gravity(c, q, fs, NULL, &ctx), &ctx);
+    assert_close(fs[1], 55433.40, 1e-6, 0);
+    assert_close(fs[2], 33391.11, 1e-6, 0);
+    assert_close(fs[3], -3996.82, 1e-6, 0);
+    assert_close(fs[0], 0.0, 0, 1e-9 * fs[1]);
+    assert_close(fs[1], 54722.44, 0.03, 0);
+    assert_close(fs[2], 32966.19, 0.03, 0);
+    pkm_chain_destroy(&c);
+    /* boom1 at rest: base force = weight (world y up), moment = centre of mass x weight */
+    c = machine("boom1");
+    const double x = 0.3, z = 0.0;
+    double f, com[3] = {0, 0, 0}, mass = 0.0;
+    pkm_chain_loads L;
+    pkm_chain_pose P[PKM_CHAIN_NBODY];
+    assert_pkm_ok(pkm_chain_inverse(c, &x, &z, &z, &f, &L, &ctx), &ctx);
+    assert_pkm_ok(pkm_chain_poses(c, &x, P, &ctx), &ctx);
+    const pkm_chain_module *m = pkm_chain_module_get(c, 0);
+    for (int k = 0; k < PKM_CHAIN_NBODY; k++) {
+        double p[3];
+        pkm_mat3_apply(PKM_CONST33(P[k].R), m->body[k].com, p);
+        pkm_vec3_axpy(1.0, P[k].r, p);
+        pkm_vec3_sub(p, P[PKM_CHAIN_BASE].r, p);
+        pkm_vec3_axpy(m->body[k].mass, p, com);
+        mass += m->body[k].mass;
+    }
+    const double W[3] = {0.0, mass * PKM_HIAB_GRAVITY, 0.0}, up[3] = {0.0, PKM_HIAB_GRAVITY, 0.0};
+    double M[3], Fb[3], Mb[3];
+    pkm_vec3_cross(com, up, M); /* com holds the first moment */
+    pkm_mat3_apply_t(PKM_CONST33(P[PKM_CHAIN_BASE].R), W, Fb);
+    pkm_mat3_apply_t(PKM_CONST33(P[PKM_CHAIN_BASE].R), M, Mb);
+    for (int i = 0; i < 3; i++) {
+        assert_close(L.base[i], Fb[i], 0, 1e-12 * W[1]);
+        assert_close(L.base[i + 3], Mb[i], 0, 1e-12 * W[1]);
+    }
     pkm_chain_destroy(&c);
 }
 
@@ -140,27 +241,23 @@ static void test_anchors_dynamic(void **state)
     pkm_chain_destroy(&c);
 }
 
-/* The sinusoids of the round trips: boom1 the lift stroke about the data set's Theta1 input
- * (x in [0.16, 0.22] m); crane4 a slew of 0.5 sin(t / 2) and the strokes inside their ranges. */
-typedef struct sine {
-    double B, A, w;
-} sine;
-
-static void motion(const sine *s, int n, double t, double *q, double *qd, double *qdd)
+/* The machine's default motion (its sinusoids over 10 s) at t. */
+static void motion(const char *name, double t, double *q, double *qd, double *qdd)
 {
-    for (int i = 0; i < n; i++) {
-        q[i] = s[i].B + s[i].A * sin(s[i].w * t);
-        qd[i] = s[i].A * s[i].w * cos(s[i].w * t);
-        qdd[i] = -s[i].A * s[i].w * s[i].w * sin(s[i].w * t);
-    }
+    const char *const *names;
+    int n;
+    const pkm_traj_desc *d = pkm_hiab_motion(name, &names, &n);
+    assert_non_null(d);
+    pkm_trajectory *tr = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_trajectory_create_analytic(d, n, &tr, &ctx), &ctx);
+    assert_pkm_ok(pkm_trajectory_eval(tr, t, q, qd, qdd, &ctx), &ctx);
+    pkm_trajectory_destroy(&tr);
 }
 
-static const sine boom_sine[1] = {{0.19, 0.03, 1.0}};
-static const sine crane_sine[4] = {
-    {0.0, 0.5, 0.5}, {0.19, 0.03, 1.0}, {0.42, 0.07, 2.0}, {0.5, 0.1, 1.0}};
-
 /* forward(inverse(qdd)) = qdd and inverse(forward(f)) = f every 10 ms over 10 s. */
-static void round_trip(const char *name, const sine *s)
+static void round_trip(const char *name)
 {
     pkm_chain *c = machine(name);
     const int n = pkm_chain_dof(c);
@@ -168,7 +265,7 @@ static void round_trip(const char *name, const sine *s)
     pkm_ctx_clear(&ctx);
     double q[4], qd[4], qdd[4], f[4], a[4], f2[4], ea = 0.0, ef = 0.0, sum = 0.0;
     for (int k = 0; k <= 1000; k++) {
-        motion(s, n, 0.01 * k, q, qd, qdd);
+        motion(name, 0.01 * k, q, qd, qdd);
         assert_pkm_ok(pkm_chain_inverse(c, q, qd, qdd, f, NULL, &ctx), &ctx);
         assert_pkm_ok(pkm_chain_forward(c, q, qd, f, a, &ctx), &ctx);
         assert_pkm_ok(pkm_chain_inverse(c, q, qd, a, f2, NULL, &ctx), &ctx);
@@ -190,13 +287,13 @@ static void round_trip(const char *name, const sine *s)
 static void test_round_trip_boom(void **state)
 {
     (void)state;
-    round_trip("boom1", boom_sine);
+    round_trip("boom1");
 }
 
 static void test_round_trip_crane(void **state)
 {
     (void)state;
-    round_trip("crane4", crane_sine);
+    round_trip("crane4");
 }
 
 /* Forward dynamics of the chain against the KKT reference: the same machine as a pkm_model at q
@@ -253,7 +350,6 @@ static void test_kkt_hiab(void **state)
 {
     (void)state;
     static const char *names[2] = {"boom1", "crane4"};
-    static const sine *sines[2] = {boom_sine, crane_sine};
     for (int m = 0; m < 2; m++) {
         pkm_chain_module mods[4];
         pkm_chain_pose root;
@@ -264,7 +360,7 @@ static void test_kkt_hiab(void **state)
         assert_pkm_ok(pkm_hiab_modules(names[m], mods, &n, &root, g, &ctx), &ctx);
         pkm_chain *c = machine(names[m]);
         for (int k = 0; k < 10; k++) {
-            motion(sines[m], n, 1.1 * k, q, qd, qdd);
+            motion(names[m], 1.1 * k, q, qd, qdd);
             for (int i = 0; i < n; i++)
                 qdd[i] += 0.5;
             worst = fmax(worst, kkt_check(c, g, q, qd, qdd));
@@ -546,6 +642,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_masses),
+        cmocka_unit_test(test_tcp),
+        cmocka_unit_test(test_statics),
         cmocka_unit_test(test_anchors_static),
         cmocka_unit_test(test_closure_derivatives),
         cmocka_unit_test(test_anchors_dynamic),
