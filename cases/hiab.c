@@ -7,7 +7,7 @@
  * initializeConstantRotationMatrices.m (the offsets and rotations below),
  * initializeInertiaProperties.m (masses, centres of mass, inertia tensors as given, products of
  * inertia included as printed), initializeLinearActuatorsData.m (x0 = 0.83 m, strokes sp), and
- * gravity.Wg. */
+ * gravity.Wg. The licence of these data: cases/hiab/LICENSE.txt. */
 #include "pkm/hiab.h"
 
 #include "core/core_impl.h"

@@ -5,7 +5,7 @@
  *
  * Data copied verbatim from the MATLAB files of github.com/petrovicrgoran/HydraulicManipulatorVDC
  * (commit e4133834, BSD-3-Clause, (c) 2021 Goran Petrovic; CAD by J. Koivumaki), see
- * docs/chain.md. World y is up: gravity 9.8066 m/s^2 along -y. */
+ * cases/hiab/LICENSE.txt and docs/chain.md. World y is up: gravity 9.8066 m/s^2 along -y. */
 #ifndef PKM_HIAB_H
 #define PKM_HIAB_H
 
