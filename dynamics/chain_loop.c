@@ -13,6 +13,9 @@
  * parents come first. */
 static const int slot_parent[PKM_CHAIN_NBODY] = {-1, -1, PKM_CHAIN_MOVING, -1, PKM_CHAIN_BARREL};
 
+static const double eye[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+static const double zero3[3] = {0, 0, 0}, zero6[6] = {0, 0, 0, 0, 0, 0};
+
 /* Child twist from the parent's: v' = R^T (v + w x r), w' = R^T w (the transpose of the wrench
  * transform U = [R 0; [r]x R R]). */
 void chain_twist_in(const double R[3][3], const double r[3], const double V[6], double out[6])
@@ -176,7 +179,6 @@ static void local_loop(const pkm_chain_module *d, const pkm_chain_loop_state *ls
     rot_z(ls->q[1], j->R[PKM_CHAIN_BARREL]);
     j->screw[PKM_CHAIN_BARREL] = 'z';
     j->alpha[PKM_CHAIN_BARREL] = ls->a[1], j->beta[PKM_CHAIN_BARREL] = ls->b[1];
-    rot_z(0.0, j->R[PKM_CHAIN_ROD]);
     j->r[PKM_CHAIN_ROD][0] = ls->c - d->lc;
     j->screw[PKM_CHAIN_ROD] = 'x';
     j->alpha[PKM_CHAIN_ROD] = 1.0;
@@ -185,7 +187,7 @@ static void local_loop(const pkm_chain_module *d, const pkm_chain_loop_state *ls
 static void local_serial(const pkm_chain_module *d, double q, slot_joint *j)
 {
     double Rq[3][3], rq[3] = {0.0, 0.0, 0.0};
-    rot_z(d->type == PKM_CHAIN_REVOLUTE ? q : 0.0, Rq);
+    rot_z(d->type == PKM_CHAIN_REVOLUTE ? q : 0.0, Rq); /* the identity for a prismatic joint */
     if (d->type == PKM_CHAIN_PRISMATIC) rq[0] = q;
     pose_mul(d->joint.R, d->joint.r, PKM_CONST33(Rq), rq, j->R[PKM_CHAIN_MOVING],
              j->r[PKM_CHAIN_MOVING]);
@@ -204,7 +206,7 @@ pkm_status chain_mod_kinematics(chain_mod *m, double q, double qd, const double 
     slot_joint j;
     memset(&j, 0, sizeof(j));
     for (int k = 0; k < PKM_CHAIN_NBODY; k++)
-        rot_z(0.0, j.R[k]);
+        memcpy(j.R[k], eye, sizeof(eye));
     if (m->d.type == PKM_CHAIN_LOOP) {
         const pkm_status st = pkm_chain_loop_closure(&m->d, q, qd, eps, &m->ls, ctx);
         if (st != PKM_OK) return st;
@@ -213,15 +215,12 @@ pkm_status chain_mod_kinematics(chain_mod *m, double q, double qd, const double 
         local_serial(&m->d, q, &j);
     for (int k = 0; k < m->nbody; k++) {
         const int pa = slot_parent[k];
-        static const double zero[6] = {0, 0, 0, 0, 0, 0};
-        double Rb[3][3], rb[3] = {0.0, 0.0, 0.0};
-        rot_z(0.0, Rb);
-        pose_mul(pa < 0 ? PKM_CONST33(Rb) : PKM_CONST33(m->R[pa]), pa < 0 ? rb : m->r[pa],
-                 PKM_CONST33(j.R[k]), j.r[k], m->R[k], m->r[k]);
         const double(*Rl)[3] = PKM_CONST33(j.R[k]);
-        chain_twist_in(Rl, j.r[k], pa < 0 ? zero : m->S[pa], m->S[k]);
+        pose_mul(pa < 0 ? eye : PKM_CONST33(m->R[pa]), pa < 0 ? zero3 : m->r[pa], Rl, j.r[k],
+                 m->R[k], m->r[k]);
+        chain_twist_in(Rl, j.r[k], pa < 0 ? zero6 : m->S[pa], m->S[k]);
         chain_twist_in(Rl, j.r[k], pa < 0 ? V0 : m->V[pa], m->V[k]);
-        chain_twist_in(Rl, j.r[k], pa < 0 ? zero : m->c[pa], m->c[k]);
+        chain_twist_in(Rl, j.r[k], pa < 0 ? zero6 : m->c[pa], m->c[k]);
         if (j.screw[k] != 0) {
             double s[6] = {0, 0, 0, 0, 0, 0}, ad[6];
             s[j.screw[k] == 'z' ? 5 : 0] = 1.0;

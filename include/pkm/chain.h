@@ -141,8 +141,8 @@ pkm_status pkm_chain_forward(pkm_chain *c, const double *q, const double *qd, co
 pkm_status pkm_chain_mass_matrix(pkm_chain *c, const double *q, double *M, pkm_ctx *ctx);
 
 /* Static drives fs (n) holding q at rest against gravity, and their derivative dfs (n x n,
- * row-major, d fs_i / d q_j by central differences of step 1e-6 times the coordinate's range,
- * one-sided at the range's ends; NULL: not computed). */
+ * row-major, d fs_i / d q_j by central differences of step 1e-6 (m or rad), one-sided at the
+ * range's ends; NULL: not computed): the gravity stiffness. */
 pkm_status pkm_chain_gravity(pkm_chain *c, const double *q, double *fs, double *dfs, pkm_ctx *ctx);
 
 /* Kinetic and potential energy (J) at (q, qd); potential zero at the world origin. */
