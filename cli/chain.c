@@ -153,7 +153,7 @@ static double chain_time(const chain_run *r, int k)
     return k == r->nt - 1 ? r->t1 : r->t0 + (r->t1 - r->t0) * k / (r->nt - 1);
 }
 
-static void chain_header(const chain_run *r, int forward, int csv)
+static void chain_header(int forward, int csv)
 {
     if (csv)
         printf("t,joint,q,qd,qdd,drive,fx,fy,fz,mx,my,mz%s\n",
@@ -161,11 +161,11 @@ static void chain_header(const chain_run *r, int forward, int csv)
     else
         printf("%-8s %-6s %13s %13s %13s %14s %12s %12s%s\n", "t", "joint", "q", "qd", "qdd",
                "drive", "base_fx", "base_fy", forward ? "        q_ref      balance" : "");
-    (void)r;
 }
 
-/* One row per module; extra: forward {q_ref, T, V, W, balance} or inverse {drive_check}. */
-static void chain_rows(const chain_run *r, double t, int csv, const double *extra, int nextra)
+/* One row per module; energy: NULL (inverse dynamics: the drive's check follows) or the
+ * forward run's {T, V, W, balance} (after the trajectory's coordinate). */
+static void chain_rows(const chain_run *r, double t, int csv, const double *energy)
 {
     for (int i = 0; i < r->n; i++) {
         const pkm_chain_loads *L = &r->loads[i];
@@ -175,14 +175,15 @@ static void chain_rows(const chain_run *r, double t, int csv, const double *extr
                    r->f[i]);
             for (int k = 0; k < 6; k++)
                 printf(",%.17g", L->base[k]);
-            if (nextra == 1) printf(",%.17g", L->tau_closed);
-            for (int k = 0; k < nextra && nextra > 1; k++)
-                printf(",%.17g", k == 0 ? r->qr[i] : extra[k]);
-            printf("\n");
+            if (energy == NULL)
+                printf(",%.17g\n", L->tau_closed);
+            else
+                printf(",%.17g,%.17g,%.17g,%.17g,%.17g\n", r->qr[i], energy[0], energy[1],
+                       energy[2], energy[3]);
         } else {
             printf("%-8.4f %-6s %13.6g %13.6g %13.6g %14.8g %12.6g %12.6g", t, name, r->q[i],
                    r->qd[i], r->qdd[i], r->f[i], L->base[0], L->base[1]);
-            if (nextra > 1) printf(" %12.6g %12.4g", r->qr[i], extra[nextra - 1]);
+            if (energy != NULL) printf(" %12.6g %12.4g", r->qr[i], energy[3]);
             printf("\n");
         }
     }
@@ -192,13 +193,13 @@ static int chain_inverse_run(chain_run *r, int csv)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    chain_header(r, 0, csv);
+    chain_header(0, csv);
     for (int k = 0; k < r->nt; k++) {
         const double t = chain_time(r, k);
         pkm_status st = pkm_trajectory_eval(r->tr, t, r->q, r->qd, r->qdd, &ctx);
         if (st == PKM_OK) st = pkm_chain_inverse(r->c, r->q, r->qd, r->qdd, r->f, r->loads, &ctx);
         if (st != PKM_OK) return cli_report(st, &ctx);
-        chain_rows(r, t, csv, NULL, 1);
+        chain_rows(r, t, csv, NULL);
     }
     return 0;
 }
@@ -230,17 +231,17 @@ static pkm_status chain_rhs(double t, const double *y, double *dy, void *user, p
 static pkm_status chain_forward_rows(chain_run *r, double t, int k, int csv, pkm_ctx *ctx)
 {
     const int n = r->n;
-    double e[5] = {0, 0, 0, r->y[2 * n], 0};
+    double e[4] = {0.0, 0.0, r->y[2 * n], 0.0}; /* T, V, W, balance */
     pkm_status st = chain_drives(r, t, ctx);
     memcpy(r->q, r->y, sizeof(double) * (size_t)n);
     memcpy(r->qd, r->y + n, sizeof(double) * (size_t)n);
     if (st == PKM_OK) st = pkm_chain_forward(r->c, r->q, r->qd, r->f, r->qdd, ctx);
     if (st == PKM_OK) st = pkm_chain_inverse(r->c, r->q, r->qd, r->qdd, r->f, r->loads, ctx);
-    if (st == PKM_OK) st = pkm_chain_energy(r->c, r->q, r->qd, &e[1], &e[2], ctx);
+    if (st == PKM_OK) st = pkm_chain_energy(r->c, r->q, r->qd, &e[0], &e[1], ctx);
     if (st != PKM_OK) return st;
-    if (k == 0) r->E0 = e[1] + e[2];
-    e[4] = e[1] + e[2] - e[3] - r->E0;
-    chain_rows(r, t, csv, e, 5);
+    if (k == 0) r->E0 = e[0] + e[1];
+    e[3] = e[0] + e[1] - e[2] - r->E0;
+    chain_rows(r, t, csv, e);
     return PKM_OK;
 }
 
@@ -252,7 +253,7 @@ static int chain_forward_run(chain_run *r, double step, int csv)
     const pkm_ode ode = {.n = 2 * n + 1, .rhs = chain_rhs, .user = r};
     pkm_status st = pkm_trajectory_eval(r->tr, r->t0, r->y, r->y + n, NULL, &ctx);
     r->y[2 * n] = 0.0;
-    chain_header(r, 1, csv);
+    chain_header(1, csv);
     for (int k = 0; k < r->nt && st == PKM_OK; k++) {
         const double t = chain_time(r, k);
         if (k > 0) {

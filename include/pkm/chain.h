@@ -75,6 +75,8 @@ typedef struct pkm_chain_module {
     pkm_chain_body body[PKM_CHAIN_NBODY];
 } pkm_chain_module;
 
+/* A chain holds the workspace of its passes (no allocation in inverse or forward dynamics):
+ * one chain per thread. */
 typedef struct pkm_chain pkm_chain;
 
 /* Default singularity margin of the loops: the closure refuses |sin q1| < this (the paper's
