@@ -1,9 +1,8 @@
 /* tests/test_dynamics_modules_ref.c: the module chain against references: its forward dynamics
  * against the dense KKT solve and the closure-reduced equations of the same machine as a
- * generic pkm_model (the crane, random
- * spatial chains of loops), the actuator-space mass matrix (symmetric, positive definite, the
- * inverse of the forward dynamics' columns), the gravity stiffness, energy conservation under
- * RK4.
+ * generic pkm_model (the crane, random spatial chains of loops), the actuator-space mass matrix
+ * (symmetric, positive definite, the inverse of the forward dynamics' columns), the gravity
+ * stiffness, energy conservation under RK4, the crane's power balance under working drives.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "chain_util.h"
 #include "dyn_util.h"
@@ -327,13 +326,71 @@ static void test_energy(void **state)
     assert_true(e1 / e2 >= 16.0);
 }
 
+/* The crane under the drives of its sinusoids, a torque of 500 sin(0.7 t) N m on the slew that
+ * makes it leave them, and a spring and damper per coordinate towards them (open loop, the
+ * cylinders are unstable: their static forces fall as they extend); y = (q, qd, W) with
+ * W' = sum f qd, the power of all the drives. */
+typedef struct powered {
+    pkm_chain *c;
+    pkm_trajectory *tr;
+    double f[4];
+} powered;
+
+static pkm_status powered_rhs(double t, const double *y, double *dy, void *user, pkm_ctx *ctx)
+{
+    powered *p = user;
+    static const double K[4] = {1e4, 1e6, 1e6, 1e5}, C[4] = {2e3, 1e4, 1e4, 2e3};
+    double q[4], qd[4], qdd[4];
+    pkm_status st = pkm_trajectory_eval(p->tr, t, q, qd, qdd, ctx);
+    if (st == PKM_OK) st = pkm_chain_inverse(p->c, q, qd, qdd, p->f, NULL, ctx);
+    p->f[0] += 500.0 * sin(0.7 * t);
+    for (int i = 0; i < 4; i++)
+        p->f[i] += K[i] * (q[i] - y[i]) + C[i] * (qd[i] - y[4 + i]);
+    if (st == PKM_OK) st = pkm_chain_forward(p->c, y, y + 4, p->f, dy + 4, ctx);
+    memcpy(dy, y + 4, sizeof(double) * 4);
+    dy[8] = 0.0;
+    for (int i = 0; i < 4; i++)
+        dy[8] += p->f[i] * y[4 + i];
+    return st;
+}
+
+/* Power balance: T + V - W stays at its start within the integration error (RK4, dt 1e-3,
+ * 10 s), relative to the energies' scale. */
+static void test_power_balance(void **state)
+{
+    (void)state;
+    const char *const *names;
+    int n;
+    const pkm_traj_desc *d = pkm_hiab_motion("crane4", &names, &n);
+    powered p = {.c = machine("crane4")};
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_trajectory_create_analytic(d, n, &p.tr, &ctx), &ctx);
+    double y[9] = {0}, work[PKM_ODE_RK4_WORK(9)], T, V, T0, V0;
+    assert_pkm_ok(pkm_trajectory_eval(p.tr, 0.0, y, y + 4, NULL, &ctx), &ctx);
+    assert_pkm_ok(pkm_chain_energy(p.c, y, y + 4, &T0, &V0, &ctx), &ctx);
+    const pkm_ode ode = {.n = 9, .rhs = powered_rhs, .user = &p};
+    assert_pkm_ok(pkm_ode_rk4_run(&ode, 0.0, 1e-3, 10000, y, work, &ctx), &ctx);
+    assert_pkm_ok(pkm_chain_energy(p.c, y, y + 4, &T, &V, &ctx), &ctx);
+    const double err = fabs(T + V - y[8] - (T0 + V0)), scale = fabs(y[8]) + fabs(V0) + T0;
+    printf("crane4 power balance over 10 s: |T + V - W - H0| = %.3g J, %.3g of the energies "
+           "(work of the drives %.6g J)\n",
+           err, err / scale, y[8]);
+    assert_true(err <= 1e-8 * scale);
+    double q[4];
+    assert_pkm_ok(pkm_trajectory_eval(p.tr, 10.0, q, NULL, NULL, &ctx), &ctx);
+    printf("  the slew left its trajectory by %.3g rad\n", y[0] - q[0]);
+    assert_true(fabs(y[0] - q[0]) > 0.01);
+    pkm_trajectory_destroy(&p.tr);
+    pkm_chain_destroy(&p.c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kkt_hiab),
-        cmocka_unit_test(test_kkt_random),
-        cmocka_unit_test(test_mass_matrix),
-        cmocka_unit_test(test_energy),
+        cmocka_unit_test(test_kkt_hiab),      cmocka_unit_test(test_kkt_random),
+        cmocka_unit_test(test_mass_matrix),   cmocka_unit_test(test_energy),
+        cmocka_unit_test(test_power_balance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
