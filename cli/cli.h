@@ -142,4 +142,8 @@ typedef struct cli_fwd_input {
 } cli_fwd_input;
 int cli_dynamics_forward(const cli_fwd_input *in);
 
+/* cli/chain.c: pkmflex dynamics boom1|crane4 (module chains; called by cli_dynamics). */
+int cli_chain_is_machine(const char *name);
+int cli_chain_dynamics(int argc, char **argv);
+
 #endif

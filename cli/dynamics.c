@@ -97,7 +97,9 @@ static const cli_command dyn_command = {
     "reaction along its free direction, its friction, and its reaction's axial force, radial\n"
     "force and bending moment (Guo et al. 2024, eqs. 39-46). SI units: rad, m, s, N, N m.\n"
     "Everything is checked before the first time is computed: bad input is one line, exit 2;\n"
-    "a singular closure on the way (the mechanism at a dead point) stops with exit 3.\n\n",
+    "a singular closure on the way (the mechanism at a dead point) stops with exit 3.\n"
+    "CASE boom1 or crane4: the module chains of the hydraulic crane, forward dynamics\n"
+    "included (pkmflex dynamics boom1 --help).\n\n",
     dyn_options, (int)(sizeof(dyn_options) / sizeof(dyn_options[0])), 0};
 
 static int dyn_set(void *user, int id, const char *v)
@@ -460,6 +462,7 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
 int cli_dynamics(int argc, char **argv)
 {
     dyn_args o = {.format = "table", .singular = PKM_DYN_SINGULAR};
+    if (argc > 2 && cli_chain_is_machine(argv[2])) return cli_chain_dynamics(argc, argv);
     int rc = cli_parse(argc, argv, &dyn_command, dyn_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
     void *params = NULL;

@@ -773,6 +773,45 @@ check "transient prints nothing before a refused trajectory" test "$(grep -vc '^
 expect 3 transient pss5upu --set variant=spherical --duration 0.01 --dt 1e-3
 serr=$(timeout 60 "$bin" transient pss5upu --set variant=spherical --duration 0.01 --dt 1e-3 2>&1 >/dev/null)
 check "transient names the singular time" grep -q '^pkmflex: error: t = 0 s: ' <<<"$serr"
+# dynamics boom1|crane4: the module chains of the crane (docs/chain.md). A CSV trajectory
+# x = 0.30 + 0.10 t + 0.25 t^2 (the spline reproduces it) gives at t = 0 the dynamic anchor of
+# loop 1, at rest the static one; --forward follows the trajectory under its own drives with
+# the energy balance closed; bad input exit 2, the singular stroke exit 3 naming the module.
+expect 0 dynamics boom1 --help
+expect 0 dynamics crane4 --time 0:10:11
+ccsv=$("$bin" dynamics boom1 --time 0:10:11 --format csv)
+check "dynamics boom1 csv header is exact" \
+    test "$(head -1 <<<"$ccsv")" = "t,joint,q,qd,qdd,drive,fx,fy,fz,mx,my,mz,drive_check"
+check "dynamics boom1: one row per time" test "$(tail -n +2 <<<"$ccsv" | grep -c '^[0-9.]*,cyl1,')" -eq 11
+{
+    echo "t,x"
+    for t in 0 0.5 1 1.5 2; do
+        awk -v t="$t" 'BEGIN { printf "%s,%.17g\n", t, 0.30 + 0.10 * t + 0.25 * t * t }'
+    done
+} >"$tmp/boom_quad.csv"
+row=$("$bin" dynamics boom1 --trajectory "$tmp/boom_quad.csv" --time 0:2:3 --format csv | grep '^0,')
+check "dynamics boom1 dynamic anchor f(0.30, 0.10, 0.50)" near "$(field "$row" 6)" 1650.360459 1e-9
+check "dynamics boom1 closed-form drive agrees" near "$(field "$row" 13)" 1650.360459 1e-9
+printf 't,x\n0,0.3\n1,0.3\n2,0.3\n3,0.3\n' >"$tmp/boom_rest.csv"
+row=$("$bin" dynamics boom1 --trajectory "$tmp/boom_rest.csv" --time 0:3:2 --format csv | grep '^3,')
+check "dynamics boom1 static anchor f_s(0.30)" near "$(field "$row" 6)" 1343.174868 1e-9
+fcsv=$("$bin" dynamics crane4 --forward --time 0:10:3 --format csv)
+check "dynamics crane4 --forward: header" \
+    test "$(head -1 <<<"$fcsv")" = "t,joint,q,qd,qdd,drive,fx,fy,fz,mx,my,mz,q_ref,kinetic,potential,work,balance"
+check "dynamics crane4 --forward: follows the trajectory, energy balanced" awk -F, '
+    NR > 1 { d = $3 - $13; if (d < 0) d = -d; b = $17; if (b < 0) b = -b
+             if (d > 1e-6 || b > 1e-6) bad = 1; n++ }
+    END { exit bad || n != 12 }' <<<"$fcsv"
+expect 2 dynamics boom1 --time 0:1:1
+expect 2 dynamics crane4 --format xml
+expect 2 dynamics boom1 --forward --step 0
+expect 2 dynamics boom1 --friction none
+expect 2 dynamics boom1 --trajectory "$tmp/badjoint.csv"
+expect 2 dynamics boom1 --trajectory "$tmp/boom_rest.csv" --time 0:5:3
+printf 't,x\n0,0.5\n1,0.52\n2,0.54\n3,0.55322\n' >"$tmp/boom_singular.csv"
+expect 3 dynamics boom1 --trajectory "$tmp/boom_singular.csv" --time 0:3:31
+serr=$("$bin" dynamics boom1 --trajectory "$tmp/boom_singular.csv" --time 0:3:31 2>&1 >/dev/null)
+check "dynamics boom1 names the singular module" grep -q "cyl1.*singularity margin" <<<"$serr"
 # --version: the version and the commit, which every map records.
 expect 0 --version
 ver=$("$bin" --version)

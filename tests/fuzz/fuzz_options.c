@@ -5,12 +5,13 @@
  *
  * Runs what a command does before it computes: the options, the case with its --set values,
  * the pose, for map the grid and the map's setup, for dynamics the friction law and the time
- * grid; never a solve or a file write. The
+ * grid (for its module chains the options and the time grid); never a solve or a file write. The
  * commands' static functions are reached by including their sources (cli/main.c, the
  * dispatcher, is not needed). Their messages go to stdout and stderr: run with
  * -close_fd_mask=3. */
 #define _DEFAULT_SOURCE /* before any system header: cli/map.c needs flock */
 #include "cli/cases.c"
+#include "cli/chain.c"
 #include "cli/common.c"
 #include "cli/compare.c"
 #include "cli/dynamics.c"
@@ -66,6 +67,10 @@ static void fuzz_commands(int argc, char **argv)
         d.time != NULL)
         (void)dyn_parse_time(d.time, &t0, &t1, &n);
     pkm_case_params_destroy(&params);
+    chain_args ca = {.step = 1e-3};
+    chain_run cr = {.nt = 101};
+    if (cli_parse(argc, argv, &chain_command, chain_set, &ca) == 0 && ca.time != NULL)
+        (void)chain_parse_time(ca.time, &cr);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

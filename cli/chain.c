@@ -1,0 +1,293 @@
+/* cli/chain.c: pkmflex dynamics boom1|crane4: the module chains of Paz Anaya and Mattila 2024 on
+ * the crane of Petrovic and Mattila 2022: inverse dynamics along a trajectory of the actuated
+ * coordinates, or forward dynamics (RK4) under the drives of that trajectory, with the energy
+ * balance.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "cli/cli.h"
+#include "pkm/chain.h"
+#include "pkm/hiab.h"
+#include "pkm/io.h"
+#include "pkm/ode.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Most output times and most RK4 steps per output interval. */
+#define CHAIN_MAX_TIMES 10000000
+#define CHAIN_MAX_STEPS 10000000
+
+enum { CH_TRAJECTORY = CLI_OPT_OWN, CH_TIME, CH_FORMAT, CH_FORWARD, CH_STEP };
+
+typedef struct chain_args {
+    const char *machine;
+    const char *traj; /* a CSV file, or NULL: the machine's sinusoids */
+    const char *time; /* T0:T1:N, or NULL: 101 times over the trajectory */
+    int csv, forward;
+    double step; /* RK4 step, s */
+} chain_args;
+
+static const cli_option chain_options[] = {
+    {"--trajectory", NULL, 1, CH_TRAJECTORY, "FILE.csv",
+     "samples of the actuated coordinates (header t,x for boom1;\n"
+     "t,slew,x1,x2,xt for crane4), interpolated by a not-a-knot\n"
+     "spline (default: the sinusoids of docs/chain.md, 10 s)",
+     NULL},
+    {"--time", NULL, 1, CH_TIME, "T0:T1:N",
+     "N >= 2 equally spaced output times from T0 to T1 > T0, s\n"
+     "(default: 101 over the trajectory's span)",
+     NULL},
+    {"--forward", NULL, 0, CH_FORWARD, NULL,
+     "forward dynamics: integrate (RK4) under the drives of the\n"
+     "trajectory from its state at T0, with the energy balance",
+     NULL},
+    {"--step", NULL, 1, CH_STEP, "H", "--forward: the largest RK4 step, s (default 1e-3)", NULL},
+    {"--format", NULL, 1, CH_FORMAT, "table|csv", "output format (columns: docs/chain.md)", NULL},
+};
+
+static const cli_command chain_command = {
+    "dynamics",
+    "usage: pkmflex dynamics boom1|crane4 [--trajectory FILE.csv] [--time T0:T1:N]\n"
+    "                        [--forward [--step H]] [--format table|csv]\n\n"
+    "The one-loop boom and the 4-dof crane of Petrovic and Mattila 2022 as chains of modules\n"
+    "(Paz Anaya and Mattila 2024): per time and module, the coordinate, its rate and\n"
+    "acceleration, the drive (N or N m) and the wrench the module takes from its base.\n"
+    "Default: O(n) inverse dynamics along the trajectory; --forward: the O(n) forward\n"
+    "dynamics integrated under the trajectory's drives, with its deviation from the\n"
+    "trajectory and the energy balance T + V - work of the drives (J).\n\n",
+    chain_options, (int)(sizeof(chain_options) / sizeof(chain_options[0])), 0};
+
+static int chain_set(void *user, int id, const char *v)
+{
+    chain_args *o = user;
+    switch (id) {
+    case CLI_ARG:
+        if (o->machine != NULL) return cli_usage_error("unexpected argument '%s'", v);
+        o->machine = v;
+        return 0;
+    case CH_TRAJECTORY:
+        o->traj = v;
+        return 0;
+    case CH_TIME:
+        o->time = v;
+        return 0;
+    case CH_FORWARD:
+        o->forward = 1;
+        return 0;
+    case CH_STEP:
+        if (!cli_parse_real(v, 1e-7, 1.0, &o->step))
+            return cli_usage_error("--step '%s': expected a number from 1e-7 to 1 s", v);
+        return 0;
+    case CH_FORMAT:
+        if (strcmp(v, "table") != 0 && strcmp(v, "csv") != 0)
+            return cli_usage_error("--format '%s': expected table or csv", v);
+        o->csv = strcmp(v, "csv") == 0;
+        return 0;
+    default:
+        return EXIT_INPUT;
+    }
+}
+
+int cli_chain_is_machine(const char *name)
+{
+    const char *const *names;
+    int n;
+    return pkm_hiab_motion(name, &names, &n) != NULL;
+}
+
+/* What a run holds. */
+typedef struct chain_run {
+    pkm_chain *c;
+    pkm_trajectory *tr;
+    int n, nt;
+    double t0, t1;
+    double *q, *qd, *qdd, *f, *qr, *y, *work; /* n each; y 2 n + 1; work RK4's */
+    pkm_chain_loads *loads;
+    double E0; /* forward: T + V at T0 */
+} chain_run;
+
+static int chain_parse_time(const char *text, chain_run *r)
+{
+    char *end = NULL;
+    r->t0 = strtod(text, &end);
+    if (end == text || *end != ':') return 0;
+    const char *p = end + 1;
+    r->t1 = strtod(p, &end);
+    if (end == p || *end != ':') return 0;
+    return cli_parse_int(end + 1, 2, CHAIN_MAX_TIMES, &r->nt) && isfinite(r->t0) &&
+           isfinite(r->t1) && r->t1 > r->t0;
+}
+
+static int chain_setup(const chain_args *o, chain_run *r)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const char *const *names;
+    const pkm_traj_desc *d = pkm_hiab_motion(o->machine, &names, &r->n);
+    pkm_status st = pkm_hiab_chain(o->machine, &r->c, &ctx);
+    if (st == PKM_OK)
+        st = o->traj != NULL ? pkm_trajectory_read_csv(o->traj, names, r->n, &r->tr, &ctx)
+                             : pkm_trajectory_create_analytic(d, r->n, &r->tr, &ctx);
+    if (st != PKM_OK) return cli_report(st, &ctx);
+    double s0, s1;
+    pkm_trajectory_span(r->tr, &s0, &s1);
+    if (o->time == NULL) r->t0 = s0, r->t1 = s1, r->nt = 101;
+    if (o->traj != NULL && (r->t0 < s0 || r->t1 > s1))
+        return cli_usage_error("--time %g:%g: outside the trajectory's span %g:%g s", r->t0, r->t1,
+                               s0, s1);
+    const size_t n = (size_t)r->n;
+    r->q = calloc(7 * n + 1 + PKM_ODE_RK4_WORK(2 * n + 1), sizeof(double));
+    r->loads = calloc(n, sizeof(*r->loads));
+    if (r->q == NULL || r->loads == NULL) {
+        fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
+        return EXIT_COMPUTE;
+    }
+    r->qd = r->q + n, r->qdd = r->qd + n, r->f = r->qdd + n, r->qr = r->f + n;
+    r->y = r->qr + n, r->work = r->y + 2 * n + 1;
+    return 0;
+}
+
+static double chain_time(const chain_run *r, int k)
+{
+    return k == r->nt - 1 ? r->t1 : r->t0 + (r->t1 - r->t0) * k / (r->nt - 1);
+}
+
+static void chain_header(int forward, int csv)
+{
+    if (csv)
+        printf("t,joint,q,qd,qdd,drive,fx,fy,fz,mx,my,mz%s\n",
+               forward ? ",q_ref,kinetic,potential,work,balance" : ",drive_check");
+    else
+        printf("%-8s %-6s %13s %13s %13s %14s %12s %12s%s\n", "t", "joint", "q", "qd", "qdd",
+               "drive", "base_fx", "base_fy", forward ? "        q_ref      balance" : "");
+}
+
+/* One row per module; energy: NULL (inverse dynamics: the drive's check follows) or the
+ * forward run's {T, V, W, balance} (after the trajectory's coordinate). */
+static void chain_rows(const chain_run *r, double t, int csv, const double *energy)
+{
+    for (int i = 0; i < r->n; i++) {
+        const pkm_chain_loads *L = &r->loads[i];
+        const char *name = pkm_chain_module_get(r->c, i)->name;
+        if (csv) {
+            printf("%.10g,%s,%.17g,%.17g,%.17g,%.17g", t, name, r->q[i], r->qd[i], r->qdd[i],
+                   r->f[i]);
+            for (int k = 0; k < 6; k++)
+                printf(",%.17g", L->base[k]);
+            if (energy == NULL)
+                printf(",%.17g\n", L->tau_closed);
+            else
+                printf(",%.17g,%.17g,%.17g,%.17g,%.17g\n", r->qr[i], energy[0], energy[1],
+                       energy[2], energy[3]);
+        } else {
+            printf("%-8.4f %-6s %13.6g %13.6g %13.6g %14.8g %12.6g %12.6g", t, name, r->q[i],
+                   r->qd[i], r->qdd[i], r->f[i], L->base[0], L->base[1]);
+            if (energy != NULL) printf(" %12.6g %12.4g", r->qr[i], energy[3]);
+            printf("\n");
+        }
+    }
+}
+
+static int chain_inverse_run(chain_run *r, int csv)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    chain_header(0, csv);
+    for (int k = 0; k < r->nt; k++) {
+        const double t = chain_time(r, k);
+        pkm_status st = pkm_trajectory_eval(r->tr, t, r->q, r->qd, r->qdd, &ctx);
+        if (st == PKM_OK) st = pkm_chain_inverse(r->c, r->q, r->qd, r->qdd, r->f, r->loads, &ctx);
+        if (st != PKM_OK) return cli_report(st, &ctx);
+        chain_rows(r, t, csv, NULL);
+    }
+    return 0;
+}
+
+/* The drives of the trajectory at t (its inverse dynamics) into r->f, its coordinates into
+ * r->qr. */
+static pkm_status chain_drives(chain_run *r, double t, pkm_ctx *ctx)
+{
+    pkm_status st = pkm_trajectory_eval(r->tr, t, r->qr, r->qd, r->qdd, ctx);
+    return st == PKM_OK ? pkm_chain_inverse(r->c, r->qr, r->qd, r->qdd, r->f, NULL, ctx) : st;
+}
+
+/* y = (q, qd, W): q' = qd, qd' = forward dynamics under the drives, W' = sum f qd (the power). */
+static pkm_status chain_rhs(double t, const double *y, double *dy, void *user, pkm_ctx *ctx)
+{
+    chain_run *r = user;
+    const int n = r->n;
+    pkm_status st = chain_drives(r, t, ctx);
+    if (st == PKM_OK) st = pkm_chain_forward(r->c, y, y + n, r->f, dy + n, ctx);
+    if (st != PKM_OK) return st;
+    memcpy(dy, y + n, sizeof(double) * (size_t)n);
+    dy[2 * n] = 0.0;
+    for (int i = 0; i < n; i++)
+        dy[2 * n] += r->f[i] * y[n + i];
+    return PKM_OK;
+}
+
+/* The rows at time t of the state y: accelerations, drives, base wrenches, energy balance. */
+static pkm_status chain_forward_rows(chain_run *r, double t, int k, int csv, pkm_ctx *ctx)
+{
+    const int n = r->n;
+    double e[4] = {0.0, 0.0, r->y[2 * n], 0.0}; /* T, V, W, balance */
+    pkm_status st = chain_drives(r, t, ctx);
+    memcpy(r->q, r->y, sizeof(double) * (size_t)n);
+    memcpy(r->qd, r->y + n, sizeof(double) * (size_t)n);
+    if (st == PKM_OK) st = pkm_chain_forward(r->c, r->q, r->qd, r->f, r->qdd, ctx);
+    if (st == PKM_OK) st = pkm_chain_inverse(r->c, r->q, r->qd, r->qdd, r->f, r->loads, ctx);
+    if (st == PKM_OK) st = pkm_chain_energy(r->c, r->q, r->qd, &e[0], &e[1], ctx);
+    if (st != PKM_OK) return st;
+    if (k == 0) r->E0 = e[0] + e[1];
+    e[3] = e[0] + e[1] - e[2] - r->E0;
+    chain_rows(r, t, csv, e);
+    return PKM_OK;
+}
+
+static int chain_forward_run(chain_run *r, double step, int csv)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const int n = r->n;
+    const pkm_ode ode = {.n = 2 * n + 1, .rhs = chain_rhs, .user = r};
+    pkm_status st = pkm_trajectory_eval(r->tr, r->t0, r->y, r->y + n, NULL, &ctx);
+    r->y[2 * n] = 0.0;
+    chain_header(1, csv);
+    for (int k = 0; k < r->nt && st == PKM_OK; k++) {
+        const double t = chain_time(r, k);
+        if (k > 0) {
+            const double t_prev = chain_time(r, k - 1);
+            const double m = ceil((t - t_prev) / step * (1.0 - 1e-12));
+            if (!(m <= CHAIN_MAX_STEPS)) {
+                fprintf(stderr, "%s: error: --step %g: more than %d steps between outputs\n",
+                        CLI_PROG, step, CHAIN_MAX_STEPS);
+                return EXIT_INPUT;
+            }
+            st = pkm_ode_rk4_run(&ode, t_prev, (t - t_prev) / m, (int)m, r->y, r->work, &ctx);
+        }
+        if (st == PKM_OK) st = chain_forward_rows(r, t, k, csv, &ctx);
+    }
+    return st == PKM_OK ? 0 : cli_report(st, &ctx);
+}
+
+int cli_chain_dynamics(int argc, char **argv)
+{
+    chain_args o = {.step = 1e-3};
+    chain_run r = {.nt = 101};
+    int rc = cli_parse(argc, argv, &chain_command, chain_set, &o);
+    if (rc != 0) return rc < 0 ? 0 : rc;
+    if (o.machine == NULL || !cli_chain_is_machine(o.machine))
+        rc = cli_usage_error("expected boom1 or crane4");
+    else if (o.time != NULL && !chain_parse_time(o.time, &r))
+        rc = cli_usage_error("--time '%s': expected T0:T1:N, T1 > T0 and 2 <= N <= %d", o.time,
+                             CHAIN_MAX_TIMES);
+    if (rc == 0) rc = chain_setup(&o, &r);
+    if (rc == 0)
+        rc = o.forward ? chain_forward_run(&r, o.step, o.csv) : chain_inverse_run(&r, o.csv);
+    pkm_chain_destroy(&r.c);
+    pkm_trajectory_destroy(&r.tr);
+    free(r.q);
+    free(r.loads);
+    return rc;
+}
