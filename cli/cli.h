@@ -11,6 +11,8 @@
 #include "pkm/analysis.h"
 #include "pkm/casefile.h"
 #include "pkm/cases.h"
+#include "pkm/fit.h"
+#include "pkm/io.h"
 
 #include <stddef.h>
 
@@ -90,6 +92,14 @@ int cli_check_output_name(const char *path);
  * the case and the command to use instead, and EXIT_INPUT. */
 int cli_case_supports(const pkm_case *c, unsigned analysis);
 const char *cli_formulation_name(pkm_formulation f);
+
+/* --match order|nearest (is_mode) or --gap PCT (else) into o; 0 or EXIT_INPUT (one line). */
+int cli_match_set(pkm_match_opts *o, int is_mode, const char *v);
+/* Modes to compute for a table of nfreq columns: nfreq (order), or room for doublets and modes
+ * a measurement misses, 2 nfreq + 4 (nearest); at least nev (--nev). */
+int cli_match_nev(const pkm_match_opts *o, int nfreq, int nev);
+/* A table with rows of kind (NULL: any): 0, or EXIT_INPUT naming the table and the kind. */
+int cli_table_rows(const pkm_table *tab, const char *path, const char *kind);
 
 /* Parsers of option values: 1 if text is valid, else 0. */
 int cli_parse_pose(const char *text, int n, double *pose);

@@ -209,6 +209,22 @@ got = f["freq_hz"][0, :]
 assert np.allclose(got, ref, rtol=1e-9, atol=0), (got, ref)
 ' "$tmp/one.h5" "$tmp/one.csv"
 
+# Table 4 (measured and calculated rows, empty cells) against the literal refined model: the
+# nearest pairing runs, shows doublets once (1-2 at the symmetric pose 1) and unpaired values,
+# and is out of tolerance (exit 1); --kind selects rows; bad --match, --gap, --kind: exit 2.
+t4="$root/cases/navaro/table4_measured.csv"
+refined="$root/cases/navaro_refined.yaml"
+expect 1 compare "$refined" --table "$t4" --match nearest
+"$bin" compare "$refined" --table "$t4" --match nearest --kind meas >"$tmp/t4.txt"
+check "compare --match nearest pairs a doublet once" grep -q '^   1  meas     1 .* 1-2 ' "$tmp/t4.txt"
+check "compare --match nearest leaves measured values unpaired" grep -q 'UNPAIRED' "$tmp/t4.txt"
+check "compare --kind meas prints no calc row" test -z "$(grep ' calc ' "$tmp/t4.txt")"
+expect 1 compare "$refined" --table "$t4" --match order --kind calc
+expect 2 compare "$refined" --table "$t4" --match closest
+expect 2 compare "$refined" --table "$t4" --match nearest --gap 0
+expect 2 compare "$refined" --table "$t4" --kind guess
+expect 2 compare navaro --table "$table" --kind meas
+
 # A table pose out of the workspace: one error line naming the pose, exit 2.
 printf 'pose,x_m,y_m,theta_rad,f1_Hz\n1,0.5,0,0,40\n' >"$tmp/far.csv"
 expect 2 compare navaro --table "$tmp/far.csv"
