@@ -5,7 +5,7 @@
 #               clang, which adds the libFuzzer harnesses of tests/fuzz/, about 45 s)
 # clang and its runtime (libFuzzer) serve the sanitizer build only; the main build is gcc's.
 DEBS := cmake make gcc pkg-config libsuitesparse-dev libarpack2-dev libhdf5-dev libcmocka-dev \
-        liblapack-dev libblas-dev hdf5-tools python3-h5py libcyaml-dev libyaml-dev \
+        liblapack-dev libblas-dev hdf5-tools python3-h5py libcyaml-dev libyaml-dev libgsl-dev \
         clang libclang-rt-14-dev
 PKM_WERROR ?= OFF
 JOBS ?= 2

@@ -95,9 +95,6 @@ const char *cli_formulation_name(pkm_formulation f);
 
 /* --match order|nearest (is_mode) or --gap PCT (else) into o; 0 or EXIT_INPUT (one line). */
 int cli_match_set(pkm_match_opts *o, int is_mode, const char *v);
-/* Modes to compute for a table of nfreq columns: nfreq (order), or room for doublets and modes
- * a measurement misses, 2 nfreq + 4 (nearest); at least nev (--nev). */
-int cli_match_nev(const pkm_match_opts *o, int nfreq, int nev);
 /* A table with rows of kind (NULL: any): 0, or EXIT_INPUT naming the table and the kind. */
 int cli_table_rows(const pkm_table *tab, const char *path, const char *kind);
 
@@ -125,5 +122,6 @@ int cli_compare(int argc, char **argv);
 int cli_map(int argc, char **argv);
 int cli_cases(int argc, char **argv);
 int cli_dynamics(int argc, char **argv);
+int cli_fit(int argc, char **argv);
 
 #endif

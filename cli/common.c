@@ -391,12 +391,6 @@ int cli_match_set(pkm_match_opts *o, int is_mode, const char *v)
     return 0;
 }
 
-int cli_match_nev(const pkm_match_opts *o, int nfreq, int nev)
-{
-    const int need = o->mode == PKM_MATCH_NEAREST ? 2 * nfreq + 4 : nfreq;
-    return nev > need ? nev : need;
-}
-
 int cli_table_rows(const pkm_table *tab, const char *path, const char *kind)
 {
     if (kind == NULL) return 0;

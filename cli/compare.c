@@ -292,7 +292,8 @@ int cli_compare(int argc, char **argv)
     }
     if ((rc = cli_table_rows(tab, o.table, o.kind)) != 0) goto done;
     pkm_modal_opts mo = pkm_modal_opts_default();
-    mo.nev = cli_match_nev(&o.match, tab->nfreq, o.c.nev);
+    const int need = pkm_match_nev(&o.match, tab->nfreq);
+    mo.nev = o.c.nev > need ? o.c.nev : need;
     pair = malloc(sizeof(int) * 2 * (size_t)tab->nfreq);
     if (pair == NULL) {
         fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);

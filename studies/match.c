@@ -106,3 +106,8 @@ pkm_status pkm_freq_match(const double *ref, int nref, const double *comp, int n
     free(buf);
     return PKM_OK;
 }
+
+int pkm_match_nev(const pkm_match_opts *o, int nfreq)
+{
+    return o->mode == PKM_MATCH_NEAREST ? 2 * nfreq + 4 : nfreq;
+}

@@ -19,6 +19,8 @@
 #ifndef PKM_FIT_H
 #define PKM_FIT_H
 
+#include "pkm/analysis.h"
+#include "pkm/cases.h"
 #include "pkm/status.h"
 
 #ifdef __cplusplus
@@ -43,6 +45,76 @@ pkm_match_opts pkm_match_opts_default(void);
  * PKM_ERR_INVALID for a bad option, PKM_ERR_NOMEM. */
 pkm_status pkm_freq_match(const double *ref, int nref, const double *comp, int ncomp,
                           const pkm_match_opts *o, int *pair, int *mult, int *npairs, pkm_ctx *ctx);
+
+/* Modes to compute for a row of nfreq columns: nfreq (order), or room for doublets and modes a
+ * measurement misses, 2 nfreq + 4 (nearest). */
+int pkm_match_nev(const pkm_match_opts *o, int nfreq);
+
+/* Model updating: the case parameters that minimise the weighted relative frequency errors
+ * sum_k (w_k (f_k - f_ref,k) / f_ref,k)^2 over the paired values of a table, by GSL's bounded
+ * nonlinear least squares (gsl_multifit_nlinear, trust region with Levenberg-Marquardt steps).
+ * - Bounds by a change of variable: p = lo + (hi - lo) (1 + sin u) / 2, so every step stays
+ *   inside [lo, hi] and the start must lie strictly inside; a parameter without bounds is
+ *   scaled, p = |start| u, and clamped to its parameter table's range.
+ * - The Jacobian by central differences of the frequencies in u (relative step 1e-5; the
+ *   eigenvalues' own accuracy, about 1e-12, makes its error about 1e-7).
+ * - The pairing is that of pkm_freq_match at the start, held fixed while the solver runs (the
+ *   residuals are then smooth), and taken again at its end: a new pairing starts another pass
+ *   (at most PKM_FIT_MAX_PASSES). A doublet paired once stands for the mean of its modes.
+ * - Standard errors and correlations from the covariance s^2 (J^T J)^-1 at the solution,
+ *   s^2 = sum r^2 / (m - n) with m residuals and n parameters, carried to p by dp/du (a
+ *   parameter on a bound has a standard error of 0 there). */
+#define PKM_FIT_MAX_PARAMS 16
+#define PKM_FIT_MAX_PASSES 4
+
+typedef struct pkm_fit_param {
+    const char *key; /* a DOUBLE entry of the case's parameter table */
+    double start;    /* SI */
+    double lo, hi;   /* bounds, SI, lo < start < hi; both NAN: none */
+} pkm_fit_param;
+
+/* The reference rows: nrows poses of npose coordinates, nfreq columns of frequencies (Hz, NAN
+ * where empty), column weights (NULL: 1). */
+typedef struct pkm_fit_data {
+    int nrows, npose, nfreq;
+    const double *pose; /* nrows x npose */
+    const double *freq; /* nrows x nfreq */
+    const double *weight;
+} pkm_fit_data;
+
+typedef struct pkm_fit_opts {
+    pkm_formulation form;
+    pkm_eigensolver eig;
+    pkm_match_opts match;
+    int max_iter; /* solver iterations per pass */
+    double xtol;  /* relative step size at which it stops */
+} pkm_fit_opts;
+
+/* tree formulation, ARPACK, pkm_match_opts_default, 100 iterations, xtol 1e-8. */
+pkm_fit_opts pkm_fit_opts_default(void);
+
+typedef struct pkm_fit_result {
+    int nparam;
+    double value[PKM_FIT_MAX_PARAMS];                     /* fitted, SI */
+    double std_err[PKM_FIT_MAX_PARAMS];                   /* standard errors, SI */
+    double corr[PKM_FIT_MAX_PARAMS * PKM_FIT_MAX_PARAMS]; /* correlations, row-major */
+    int nres;                                             /* paired values (residuals) */
+    double rms_start, rms;  /* sqrt(mean r^2): weighted relative errors, start and end */
+    int iterations, passes; /* solver iterations (all passes), passes */
+    int converged;          /* 1: the solver's test was met in the last pass */
+    int *pair, *mult;       /* nrows x nfreq, the final pairing (pkm_freq_match) */
+    double *freq;           /* nrows x nfreq: the computed value paired, Hz, or NAN */
+} pkm_fit_result;
+
+/* Fit p[0..np-1] of case c, params (updated in place to the last state), to data. On
+ * PKM_ERR_NOCONV (the solver stopped without meeting its test) res holds the last state.
+ * PKM_ERR_INVALID: an unknown or non-DOUBLE key, a start outside its bounds or its table range,
+ * fewer paired values than parameters, more than PKM_FIT_MAX_PARAMS. A pose that cannot be
+ * built or solved fails with its status. pkm_fit_result_free releases res. */
+pkm_status pkm_fit_run(const pkm_case *c, void *params, const pkm_fit_data *data,
+                       const pkm_fit_param *p, int np, const pkm_fit_opts *o, pkm_fit_result *res,
+                       pkm_ctx *ctx);
+void pkm_fit_result_free(pkm_fit_result *res);
 
 #ifdef __cplusplus
 }
