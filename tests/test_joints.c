@@ -361,12 +361,43 @@ static void test_navaro_tree_nodal(void **state)
     pkm_table_destroy(&t);
 }
 
+/* The 5-PSS/UPU's locked drives become drive springs (motor.k) with a rotor (motor.J): 1e12
+ * N m/rad is the locked model to 1e-6, 2000 N m/rad lowers every frequency, a rotor inertia
+ * lowers them further. */
+static void test_pss5upu_drive_spring(void **state)
+{
+    (void)state;
+    enum { NEV = 6 };
+    const pkm_case *c = pkm_case_find("pss5upu");
+    pkm_pss5upu_params par;
+    case_defaults("pss5upu", &par, sizeof(par));
+    const double pose[5] = {0.05, 0, 0, 0, 0}, k[3] = {1e12, 2000.0, 2000.0},
+                 J[3] = {0.0, 0.0, 1e-4};
+    double w[4][NEV];
+    for (int v = 0; v < 4; v++) {
+        if (v > 0) par.motor_k = k[v - 1], par.motor_inertia = J[v - 1];
+        pkm_pencil *p = case_pencil("pss5upu", &par, pose, c->formulation, NULL);
+        pkm_modes *md = solved_modes(p, NEV, 0);
+        memcpy(w[v], md->omega2, sizeof(w[v]));
+        pkm_modes_destroy(&md);
+        pkm_pencil_destroy(&p);
+    }
+    for (int q = 0; q < NEV; q++) {
+        assert_close(w[1][q], w[0][q], 1e-6, 0.0);
+        assert_true(w[2][q] < w[0][q] && w[3][q] < w[2][q]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_single_dof),    cmocka_unit_test(test_frame_limits),
-        cmocka_unit_test(test_tip_mass),      cmocka_unit_test(test_mass_kinetic_energy),
-        cmocka_unit_test(test_spring_errors), cmocka_unit_test(test_navaro_tree_nodal),
+        cmocka_unit_test(test_single_dof),
+        cmocka_unit_test(test_frame_limits),
+        cmocka_unit_test(test_tip_mass),
+        cmocka_unit_test(test_mass_kinetic_energy),
+        cmocka_unit_test(test_spring_errors),
+        cmocka_unit_test(test_navaro_tree_nodal),
+        cmocka_unit_test(test_pss5upu_drive_spring),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

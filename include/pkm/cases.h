@@ -307,6 +307,10 @@ typedef struct pkm_pss5upu_params {
     unsigned variant;           /* a pkm_pss5upu_variant */
     unsigned upu;               /* a pkm_pss5upu_upu */
     pkm_case_dynamics dynamics;
+    /* The drive at the motor end of each screw: its torsional stiffness about the screw, N m/rad
+     * (0: locked, the screw clamped there, the paper's model), and with a stiffness the rotor's
+     * inertia on that turn, kg m^2. */
+    double motor_k, motor_inertia;
 } pkm_pss5upu_params;
 
 /* Joint positions and actuator travels of one pose. */
