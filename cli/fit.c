@@ -18,6 +18,7 @@ enum {
     FIT_KIND,
     FIT_WEIGHTS,
     FIT_MAX_ITER,
+    FIT_JACOBIAN,
     FIT_OUTPUT
 };
 
@@ -44,6 +45,8 @@ static const cli_option fit_options[] = {
     {"--weights", NULL, 1, FIT_WEIGHTS, "W1,W2,...",
      "a weight per frequency column of the table (default 1 each)", NULL},
     {"--max-iter", NULL, 1, FIT_MAX_ITER, "N", "solver iterations per pass (default 100)", NULL},
+    {"--jacobian", NULL, 1, FIT_JACOBIAN, "sensitivity|fd",
+     "eigenvalue sensitivity x^T (dK - w^2 dM) x (default) or finite differences", NULL},
     {"--output", "-o", 1, FIT_OUTPUT, "FILE.yaml",
      "write a case file with every parameter, the fitted ones updated", NULL},
 };
@@ -83,6 +86,11 @@ static int fit_set(void *user, int id, const char *v)
     case FIT_MAX_ITER:
         if (!cli_parse_int(v, 1, 100000, &o->fo.max_iter))
             return cli_usage_error("--max-iter '%s': expected an integer >= 1", v);
+        return 0;
+    case FIT_JACOBIAN:
+        if (strcmp(v, "sensitivity") != 0 && strcmp(v, "fd") != 0)
+            return cli_usage_error("--jacobian '%s': expected sensitivity or fd", v);
+        o->fo.jacobian = v[0] == 'f' ? PKM_FIT_JAC_FD : PKM_FIT_JAC_SENSITIVITY;
         return 0;
     case FIT_OUTPUT:
         o->output = v;

@@ -248,6 +248,7 @@ expect 2 fit "$refined" --table "$t4" --param clutch.k1=5000:100:1000
 expect 2 fit "$refined" --table "$t4" --param "clutch.k1=2 kg"
 printf 'pose,x_m,y_m,theta_rad,f1\n1,0,0,0,20\n' >"$tmp/one_value.csv"
 expect 2 fit "$refined" --table "$tmp/one_value.csv" --param clutch.k1 --param clutch.k2
+expect 2 fit "$refined" "${fitargs[@]}" --jacobian exact
 expect 3 fit "$refined" "${fitargs[@]}" --max-iter 1
 err=$("$bin" fit "$refined" "${fitargs[@]}" --max-iter 1 2>&1 >/dev/null)
 check "a fit stopped early says so" grep -q "no convergence" <<<"$err"

@@ -230,6 +230,18 @@ static void test_fit_synthetic(void **state)
                                     .hi = 10.0 * truth[k]};
         check_recovery(c, &work, &data, fp, truth, &o, &res);
     }
+    /* the Jacobian by finite differences of the frequencies, a second path to the eigenvalue
+     * sensitivity's: the same minimum and standard errors */
+    pkm_fit_result fd;
+    assert_pkm_ok(pkm_fit_run(c, &work, &data, fp, NP, &o, &res, &ctx), &ctx);
+    o.jacobian = PKM_FIT_JAC_FD;
+    assert_pkm_ok(pkm_fit_run(c, &work, &data, fp, NP, &o, &fd, &ctx), &ctx);
+    for (int k = 0; k < NP; k++) {
+        assert_close(fd.value[k], res.value[k], 1e-6, 0.0);
+        assert_close(fd.std_err[k], res.std_err[k], 1e-3, 0.0);
+    }
+    pkm_fit_result_free(&fd);
+    pkm_fit_result_free(&res);
     /* bad input: an unknown key, a start outside its bounds, fewer values than parameters */
     fp[0].key = "clutch.k3";
     assert_int_equal(pkm_fit_run(c, &work, &data, fp, NP, &o, &res, &ctx), PKM_ERR_INVALID);

@@ -56,7 +56,10 @@ int pkm_match_nev(const pkm_match_opts *o, int nfreq);
  * - Bounds by a change of variable: p = lo + (hi - lo) (1 + sin u) / 2, so every step stays
  *   inside [lo, hi] and the start must lie strictly inside; a parameter without bounds is
  *   scaled, p = |start| u, and clamped to its parameter table's range.
- * - The Jacobian by central differences of the frequencies in u (relative step 1e-5; the
+ * - The Jacobian by the eigenvalue sensitivity d lambda = x^T (dK - lambda dM) x of each paired
+ *   M-normalised mode (Fox and Kapoor 1968), dK and dM by central differences of the assembled
+ *   matrices (exact for parameters K or M depend on linearly: stiffnesses, masses), or
+ *   (PKM_FIT_JAC_FD) by central differences of the frequencies in u (relative step 1e-5; the
  *   eigenvalues' own accuracy, about 1e-12, makes its error about 1e-7).
  * - The pairing is that of pkm_freq_match at the start, held fixed while the solver runs (the
  *   residuals are then smooth), and taken again at its end: a new pairing starts another pass
@@ -82,15 +85,22 @@ typedef struct pkm_fit_data {
     const double *weight;
 } pkm_fit_data;
 
+typedef enum pkm_fit_jacobian {
+    PKM_FIT_JAC_SENSITIVITY = 0, /* eigenvalue sensitivity (the default) */
+    PKM_FIT_JAC_FD = 1           /* finite differences of the frequencies */
+} pkm_fit_jacobian;
+
 typedef struct pkm_fit_opts {
     pkm_formulation form;
+    pkm_fit_jacobian jacobian;
     pkm_eigensolver eig;
     pkm_match_opts match;
     int max_iter; /* solver iterations per pass */
     double xtol;  /* relative step size at which it stops */
 } pkm_fit_opts;
 
-/* tree formulation, ARPACK, pkm_match_opts_default, 100 iterations, xtol 1e-8. */
+/* tree formulation, ARPACK, sensitivity Jacobian, pkm_match_opts_default, 100 iterations,
+ * xtol 1e-8. */
 pkm_fit_opts pkm_fit_opts_default(void);
 
 typedef struct pkm_fit_result {
