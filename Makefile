@@ -6,7 +6,7 @@
 # clang and its runtime (libFuzzer) serve the sanitizer build only; the main build is gcc's.
 DEBS := cmake make gcc pkg-config libsuitesparse-dev libarpack2-dev libhdf5-dev libcmocka-dev \
         liblapack-dev libblas-dev hdf5-tools python3-h5py python3-numpy python3-scipy \
-        libcyaml-dev libyaml-dev \
+        libcyaml-dev libyaml-dev libgsl-dev \
         clang libclang-rt-14-dev
 PKM_WERROR ?= OFF
 JOBS ?= 2

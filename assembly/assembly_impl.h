@@ -136,6 +136,11 @@ pkm_status pkm_trip_to_pencil(const pkm_trip *t, int64_t *pos, pkm_pencil **out,
 pkm_status pkm_assemble_formulation(const pkm_model *m, pkm_formulation f, pkm_trip *t,
                                     pkm_assembly_info *info, pkm_ctx *ctx);
 
+/* Joint springs, rotor inertias and lumped masses (assembly/joints.c), through the dof map P:
+ * each formulation calls it once P is filled, after its elements. */
+pkm_status pkm_asm_add_joint_terms(const pkm_model *m, const pkm_dofmap *P, pkm_trip *trip,
+                                   pkm_ctx *ctx);
+
 /* The two formulations (assembly/nodal.c, assembly/tree.c): they call pkm_trip_begin with the
  * order, then pkm_trip_add_congruence per element, into a trip set up by the caller. */
 pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,

@@ -356,6 +356,7 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
         rep_rows(P, o, idx, ncol, E, 0);
         rc = pkm_trip_add_congruence(trip, 6, ncol, idx, E, NULL, &Mr[0][0], ctx);
     }
+    if (rc == PKM_OK) rc = pkm_asm_add_joint_terms(m, P, trip, ctx);
     if (rc == PKM_OK && info != NULL) {
         memset(info, 0, sizeof(*info));
         info->n_total = 6 * (int64_t)nnodes + (ncoord - ntwist);

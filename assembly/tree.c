@@ -575,6 +575,7 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_in
     if ((rc = pkm_tree_fill_dofmap(&t, P, nred, ctx)) != PKM_OK) goto done;
     if ((rc = pkm_trip_begin(trip, nred, ctx)) != PKM_OK) goto done;
     if ((rc = assemble_legs(&t, P, trip, nred, ctx)) != PKM_OK) goto done;
+    if ((rc = pkm_asm_add_joint_terms(m, P, trip, ctx)) != PKM_OK) goto done;
     if (info != NULL) {
         memset(info, 0, sizeof(*info));
         info->n_total = ntot;

@@ -81,6 +81,24 @@ static pkm_status add_links(pkm_model *m, const pkm_navaro_params *p, double q[5
     return rc;
 }
 
+/* The point masses of sec. 5.3 at leg i's joints B, C, D, E (jid[2..5], names nm[0..3]), and
+ * with leg 1 the one at P, carried by the platform (jid[6]); none where the mass is 0. A point
+ * mass has no rotary inertia, so the body of the joint that carries it does not matter. */
+static pkm_status add_joint_masses(pkm_model *m, const pkm_navaro_params *p, int i,
+                                   const int jid[7], char nm[][16], pkm_ctx *ctx)
+{
+    pkm_status rc = PKM_OK;
+    for (int k = 0; k < 5 && rc == PKM_OK; k++) {
+        if (p->joint_mass[k] == 0.0 || (k == 4 && i > 0)) continue;
+        const pkm_mass_desc d = {.name = k < 4 ? nm[k] : "P",
+                                 .joint = jid[2 + k],
+                                 .side = k == 4,
+                                 .mass = p->joint_mass[k]};
+        rc = pkm_model_add_mass(m, &d, NULL, ctx);
+    }
+    return rc;
+}
+
 /* The mechanism; rigid: the joints at A_i revolute, the one of p->drive actuated. */
 static pkm_status navaro_build_model(const pkm_navaro_params *p, const double pose[3], int rigid,
                                      pkm_model **out, pkm_ctx *ctx)
@@ -116,23 +134,28 @@ static pkm_status navaro_build_model(const pkm_navaro_params *p, const double po
         for (int k = 0; k < 7; k++)
             snprintf(nm[k], sizeof(nm[k]), "%s%d", tag[k], i + 1);
         /* At A_i the motor drives link 1i or 2i through its clutch (sec. 5); the modes are
-         * computed with both clutches locked. */
-        const pkm_joint_type at_a = rigid ? PKM_JOINT_REVOLUTE : PKM_JOINT_CLAMPED;
+         * computed with both clutches locked, or elastic about z with the stiffness of sec. 5.3
+         * when one is given (clutch.k1, clutch.k2). */
+        pkm_joint_type at_a[2];
+        for (int c = 0; c < 2; c++)
+            at_a[c] = (rigid || p->clutch_k[c] > 0.0) ? PKM_JOINT_REVOLUTE : PKM_JOINT_CLAMPED;
         const pkm_joint_desc js[7] = {
             {.name = nm[0],
-             .type = at_a,
+             .type = at_a[0],
              .body_a = PKM_GROUND,
              .body_b = link[i][0],
              .point = {q[0][0], q[0][1], 0},
              .axis = {0, 0, 1},
-             .actuated = rigid && p->drive == PKM_NAVARO_DRIVE_LINK1},
+             .actuated = rigid && p->drive == PKM_NAVARO_DRIVE_LINK1,
+             .stiffness = {rigid ? 0.0 : p->clutch_k[0]}},
             {.name = nm[1],
-             .type = at_a,
+             .type = at_a[1],
              .body_a = PKM_GROUND,
              .body_b = link[i][1],
              .point = {q[0][0], q[0][1], 0},
              .axis = {0, 0, 1},
-             .actuated = rigid && p->drive == PKM_NAVARO_DRIVE_LINK2},
+             .actuated = rigid && p->drive == PKM_NAVARO_DRIVE_LINK2,
+             .stiffness = {rigid ? 0.0 : p->clutch_k[1]}},
             {.name = nm[2],
              .type = PKM_JOINT_REVOLUTE,
              .body_a = link[i][1],
@@ -165,8 +188,10 @@ static pkm_status navaro_build_model(const pkm_navaro_params *p, const double po
              .body_b = platform,
              .point = {P[0], P[1], 0}},
         };
+        int jid[7];
         for (int k = 0; k < 7 && rc == PKM_OK; k++)
-            rc = pkm_model_add_joint(m, &js[k], NULL, ctx);
+            rc = pkm_model_add_joint(m, &js[k], &jid[k], ctx);
+        if (rc == PKM_OK && !rigid) rc = add_joint_masses(m, p, i, jid, nm + 2, ctx);
     }
     if (rc != PKM_OK) {
         pkm_model_destroy(&m);
@@ -227,6 +252,16 @@ static const pkm_param_desc navaro_params[] = {
                    "rigid-body model: the link the motor at A_i drives, link1 (A_iD_i) or link2 "
                    "(A_iB_i)"),
     PKM_CASE_DYNAMICS(pkm_navaro_params, "N m s/rad", "rad/s"),
+    NAVARO_D("clutch.k1", clutch_k[0], "N m/rad", pkm_range_joint_stiffness,
+             "clutch elasticity about z at A_i, base to link 1i (A_iD_i); 0: locked"),
+    NAVARO_D("clutch.k2", clutch_k[1], "N m/rad", pkm_range_joint_stiffness,
+             "clutch elasticity about z at A_i, base to link 2i (A_iB_i); 0: locked"),
+    NAVARO_D("joint_mass.B", joint_mass[0], "kg", pkm_range_mass, "point mass at each B_i"),
+    NAVARO_D("joint_mass.C", joint_mass[1], "kg", pkm_range_mass, "point mass at each C_i"),
+    NAVARO_D("joint_mass.D", joint_mass[2], "kg", pkm_range_mass, "point mass at each D_i"),
+    NAVARO_D("joint_mass.E", joint_mass[3], "kg", pkm_range_mass, "point mass at each E_i"),
+    NAVARO_D("joint_mass.P", joint_mass[4], "kg", pkm_range_mass,
+             "point mass at the platform centre P"),
 };
 #undef NAVARO_D
 

@@ -303,13 +303,17 @@ static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
                               .pitch = p->screw_lead};
     memcpy(js[nj].point, b, sizeof(js[nj].point));
     memcpy(js[nj++].axis, d, sizeof(js[0].axis));
-    /* The motor end: locked for the modes; turning freely about the screw in the rigid-body
-     * model, where the slider's travel turns the screw through the nut. */
+    /* The motor end: locked for the modes unless the drive has a stiffness (motor.k: the joint
+     * turns about the screw against it, with the rotor's inertia); turning freely about the
+     * screw in the rigid-body model, where the slider's travel turns the screw through the nut. */
+    const int elastic = !rigid && p->motor_k > 0.0;
     js[nj] = (pkm_joint_desc){.name = jn[2],
-                              .type = rigid ? PKM_JOINT_REVOLUTE : PKM_JOINT_CLAMPED,
+                              .type = (rigid || elastic) ? PKM_JOINT_REVOLUTE : PKM_JOINT_CLAMPED,
                               .body_a = PKM_GROUND,
                               .body_b = screw,
-                              .cut = 1};
+                              .cut = 1,
+                              .stiffness = {elastic ? p->motor_k : 0.0},
+                              .rotor_inertia = {elastic ? p->motor_inertia : 0.0}};
     memcpy(js[nj].axis, d, sizeof(js[0].axis));
     memcpy(js[nj++].point, B, sizeof(js[0].point));
     if (support >= 0) {
@@ -529,6 +533,10 @@ static const pkm_param_desc pss_params[] = {
     PSS_E("variant", variant, pss_variant, "link joints: paper (welded at a_i) or spherical"),
     PSS_E("upu", upu, pss_upu, "central chain: none, rigid (P passive) or locked"),
     PKM_CASE_DYNAMICS(pkm_pss5upu_params, "N s/m", "m/s"),
+    PSS_D("motor.k", motor_k, "N m/rad", pkm_range_joint_stiffness,
+          "drive stiffness about the screw at its motor end; 0: locked"),
+    PSS_D("motor.J", motor_inertia, "kg m^2", pkm_range_inertia,
+          "rotor inertia on the screw's turn (with motor.k > 0)"),
 };
 #undef PSS_D
 #undef PSS_I

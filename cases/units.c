@@ -96,6 +96,10 @@ const pkm_param_range pkm_range_density = {0.1, 1e5,
                                            "below aerogels to beyond osmium, 22 590 kg/m^3"};
 const pkm_param_range pkm_range_mass = {0.0, 1e6, "massless to a thousand tonnes"};
 const pkm_param_range pkm_range_inertia = {0.0, 1e6, "massless to a thousand tonnes at 1 m"};
+/* A clutch or drive stiffness: 0 leaves the joint locked (the case's default), and 1e12 N m/rad
+ * (N/m) is stiffer than any drive by six orders, the welded limit to 1e-6 or better. */
+const pkm_param_range pkm_range_joint_stiffness = {
+    0.0, 1e12, "0 (locked) to 1e12 N m/rad or N/m, the welded limit"};
 const pkm_param_range pkm_range_angle = {-4.0 * PKM_PI, 4.0 * PKM_PI, "two turns either way"};
 /* K's condition number grows like (L/h)^4 (issue 8): at 4096 elements a link's factor 2.8e14
  * leaves no correct digit of a double, and ARPACK converged nothing after 148 s. */

@@ -13,6 +13,8 @@
 #include "pkm/cases.h"
 #include "pkm/dynamics.h"
 #include "pkm/trajectory.h"
+#include "pkm/fit.h"
+#include "pkm/io.h"
 
 #include <stddef.h>
 
@@ -93,6 +95,11 @@ int cli_check_output_name(const char *path);
 int cli_case_supports(const pkm_case *c, unsigned analysis);
 const char *cli_formulation_name(pkm_formulation f);
 
+/* --match order|nearest (is_mode) or --gap PCT (else) into o; 0 or EXIT_INPUT (one line). */
+int cli_match_set(pkm_match_opts *o, int is_mode, const char *v);
+/* A table with rows of kind (NULL: any): 0, or EXIT_INPUT naming the table and the kind. */
+int cli_table_rows(const pkm_table *tab, const char *path, const char *kind);
+
 /* Parsers of option values: 1 if text is valid, else 0. */
 int cli_parse_pose(const char *text, int n, double *pose);
 int cli_parse_int(const char *text, int lo, int hi, int *v);
@@ -123,6 +130,7 @@ int cli_map(int argc, char **argv);
 int cli_cases(int argc, char **argv);
 int cli_dynamics(int argc, char **argv);
 int cli_transient(int argc, char **argv);
+int cli_fit(int argc, char **argv);
 
 /* pkmflex dynamics --forward (cli/dynamics_forward.c): the forward dynamics of the model m from
  * the trajectory's state at t0, over n - 1 RK4 steps to t1, under the drives that the inverse

@@ -402,3 +402,30 @@ int cli_trajectory(const pkm_case *c, const char *traj, double t_end, pkm_trajec
     }
     return st == PKM_OK ? 0 : cli_report(st, &ctx);
 }
+
+int cli_match_set(pkm_match_opts *o, int is_mode, const char *v)
+{
+    if (!is_mode) {
+        double pct;
+        if (!cli_parse_real(v, 1e-6, 1e6, &pct))
+            return cli_usage_error("--gap '%s': expected a percentage > 0", v);
+        o->gap = pct / 100.0;
+        return 0;
+    }
+    if (strcmp(v, "order") == 0)
+        o->mode = PKM_MATCH_ORDER;
+    else if (strcmp(v, "nearest") == 0)
+        o->mode = PKM_MATCH_NEAREST;
+    else
+        return cli_usage_error("--match '%s': expected order or nearest", v);
+    return 0;
+}
+
+int cli_table_rows(const pkm_table *tab, const char *path, const char *kind)
+{
+    if (kind == NULL) return 0;
+    if (tab->kind == NULL) return cli_usage_error("--kind %s: %s has no kind column", kind, path);
+    for (int r = 0; r < tab->nrows; r++)
+        if (strcmp(tab->kind[r], kind) == 0) return 0;
+    return cli_usage_error("--kind %s: %s has no row of that kind", kind, path);
+}

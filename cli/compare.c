@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cli/cli.h"
 
+#include "pkm/fit.h"
 #include "pkm/io.h"
 #include "pkm/map.h"
 
@@ -11,13 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { COMPARE_TABLE = CLI_OPT_OWN, COMPARE_AGAINST, COMPARE_TOL };
+enum {
+    COMPARE_TABLE = CLI_OPT_OWN,
+    COMPARE_AGAINST,
+    COMPARE_TOL,
+    COMPARE_MATCH,
+    COMPARE_GAP,
+    COMPARE_KIND
+};
 
 typedef struct compare_args {
     cli_case_args c; /* c.case_name: the case, or with --against the map file F.h5 */
     const char *table;
     const char *against;
     double tol_pct;
+    pkm_match_opts match;
+    const char *kind; /* only the table's rows of this kind, or NULL */
 } compare_args;
 
 static const cli_option compare_options[] = {
@@ -26,6 +36,16 @@ static const cli_option compare_options[] = {
     {"--against", NULL, 1, COMPARE_AGAINST, "REF.h5", "reference map file", NULL},
     {"--tol", NULL, 1, COMPARE_TOL, "PCT",
      "tolerance on the relative error in percent (default 0.05)", NULL},
+    {"--match", NULL, 1, COMPARE_MATCH, "order|nearest",
+     "pairing of table columns and computed modes: order (column k with mode k,\n"
+     "the default) or nearest (one to one, both orders kept, unpaired beyond --gap)",
+     NULL},
+    {"--gap", NULL, 1, COMPARE_GAP, "PCT",
+     "nearest: relative distance in percent beyond which a value stays unpaired\n"
+     "(default 25)",
+     NULL},
+    {"--kind", NULL, 1, COMPARE_KIND, "KIND",
+     "only the rows of this kind of a table with a kind column (e.g. meas, calc)", NULL},
 };
 
 static const cli_command compare_command = {
@@ -33,8 +53,12 @@ static const cli_command compare_command = {
     "usage: pkmflex compare CASE --table FILE [options]\n"
     "       pkmflex compare F.h5 --against REF.h5 [--tol PCT]\n\n"
     "For every pose of a reference table (CSV: pose id, pose coordinates in SI units,\n"
-    "frequencies in Hz), computes the natural frequencies and prints reference,\n"
-    "computed and relative error per mode, then the maximum error.\n\n"
+    "frequencies in Hz; optionally a `kind` column after the id, and empty cells for\n"
+    "unpaired values), computes the natural frequencies and prints each reference\n"
+    "value with the computed mode it is paired with (a doublet, two modes counted once\n"
+    "when the row lists distinct values, shows as 1-2) and the relative error, then the\n"
+    "maximum and mean errors. Out of tolerance: an error above --tol, or a reference\n"
+    "value left unpaired.\n\n"
     "With --against, compares two map files (pkmflex map) of the same grid instead:\n"
     "for each mode rank, the maximum and mean of |f - f_ref| / f_ref over the poses\n"
     "computed in both, and the pose of the maximum. Poses computed in one file only\n"
@@ -54,6 +78,12 @@ static int compare_set(void *user, int id, const char *v)
     case COMPARE_TOL:
         if (!cli_parse_real(v, 0.0, DBL_MAX, &o->tol_pct))
             return cli_usage_error("--tol '%s': expected a percentage >= 0", v);
+        return 0;
+    case COMPARE_MATCH:
+    case COMPARE_GAP:
+        return cli_match_set(&o->match, id == COMPARE_MATCH, v);
+    case COMPARE_KIND:
+        o->kind = v;
         return 0;
     default:
         return cli_case_set(&o->c, id, v);
@@ -140,18 +170,69 @@ done:
     return rc;
 }
 
-/* The rows of the table, each solved and compared; 0, EXIT_TOL or an error's exit status. */
+/* Row r's pairing (pair, mult: pkm_freq_match) printed with the computed modes md: each given
+ * reference value, then (nearest) the computed values up to the row's largest reference that
+ * stay unpaired. The largest |error| into *worst (its column *wk), their sum and count into
+ * *sum, *npair, unpaired references into *nunp. */
+static void compare_print_row(const compare_args *o, const pkm_table *tab, int r,
+                              const pkm_modes *md, const int *pair, const int *mult, double *worst,
+                              int *wk, double *sum, int *npair, int *nunp)
+{
+    const double *ref = tab->freq + (size_t)r * (size_t)tab->nfreq;
+    const char *kind = tab->kind != NULL ? tab->kind[r] : "-";
+    double top = 0.0;
+    for (int k = 0; k < tab->nfreq; k++) {
+        if (isnan(ref[k])) continue;
+        top = fmax(top, ref[k]);
+        if (pair[k] < 0) {
+            printf("%4d  %-5s %4d  %10.4f  %6s  %12s  %10s  %9s  UNPAIRED\n", tab->id[r], kind,
+                   k + 1, ref[k], "-", "-", "-", "-");
+            ++*nunp;
+            continue;
+        }
+        char mode[24];
+        const int q = pair[k];
+        if (mult[k] > 1)
+            snprintf(mode, sizeof(mode), "%d-%d", q + 1, q + mult[k]);
+        else
+            snprintf(mode, sizeof(mode), "%d", q + 1);
+        const double err = 100.0 * (md->freq_hz[q] - ref[k]) / ref[k];
+        printf("%4d  %-5s %4d  %10.4f  %6s  %12.4f  %10.4f  %9.1e%s\n", tab->id[r], kind, k + 1,
+               ref[k], mode, md->freq_hz[q], err, md->residual[q],
+               fabs(err) > o->tol_pct ? "  OUT" : "");
+        if (fabs(err) > *worst) *worst = fabs(err), *wk = k + 1;
+        *sum += fabs(err);
+        ++*npair;
+    }
+    if (o->match.mode != PKM_MATCH_NEAREST) return;
+    for (int q = 0; q < md->nev && md->freq_hz[q] <= top; q++) {
+        int used = 0;
+        for (int k = 0; k < tab->nfreq && !used; k++)
+            used = pair[k] >= 0 && q >= pair[k] && q < pair[k] + mult[k];
+        if (!used)
+            printf("%4d  %-5s %4s  %10s  %6d  %12.4f  %10s  %9.1e  (no reference)\n", tab->id[r],
+                   kind, "-", "-", q + 1, md->freq_hz[q], "-", md->residual[q]);
+    }
+}
+
+/* The rows of the table (of o->kind), each solved, paired and printed; 0, EXIT_TOL or an
+ * error's exit status. */
 static int compare_table(const compare_args *o, const pkm_case *c, const void *params,
-                         const pkm_table *tab, pkm_analysis *an)
+                         const pkm_table *tab, pkm_analysis *an, int *pair)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    printf("# %s against %s (tolerance %g %%)\n", o->c.case_name, o->table, o->tol_pct);
-    printf("%4s  %4s  %12s  %12s  %10s  %9s\n", "pose", "mode", "ref [Hz]", "pkmflex [Hz]",
-           "error [%]", "residual");
-    double worst = 0.0, worst_res = 0.0, t_total = 0.0;
-    int worst_pose = 0, worst_mode = 0;
+    int *mult = pair + tab->nfreq;
+    printf("# %s against %s (match %s", o->c.case_name, o->table,
+           o->match.mode == PKM_MATCH_NEAREST ? "nearest" : "order");
+    if (o->match.mode == PKM_MATCH_NEAREST) printf(", gap %g %%", 100.0 * o->match.gap);
+    printf(", tolerance %g %%)\n", o->tol_pct);
+    printf("%4s  %-5s %4s  %10s  %6s  %12s  %10s  %9s\n", "pose", "kind", "col", "ref [Hz]", "mode",
+           "pkmflex [Hz]", "error [%]", "residual");
+    double worst = 0.0, sum = 0.0, t_total = 0.0;
+    int worst_pose = 0, worst_col = 0, npair = 0, nunp = 0, nrows = 0;
     for (int r = 0; r < tab->nrows; r++) {
+        if (o->kind != NULL && strcmp(o->kind, tab->kind[r]) != 0) continue;
         const double *pose = tab->pose + (size_t)r * (size_t)c->npose;
         pkm_model *m = NULL;
         const pkm_modes *md = NULL;
@@ -160,30 +241,34 @@ static int compare_table(const compare_args *o, const pkm_case *c, const void *p
         if (st == PKM_OK) st = pkm_analysis_solve(an, m, &md, NULL, &ctx);
         t_total += cli_now() - t0;
         pkm_model_destroy(&m);
+        if (st == PKM_OK)
+            st = pkm_freq_match(tab->freq + (size_t)r * (size_t)tab->nfreq, tab->nfreq, md->freq_hz,
+                                md->nev, &o->match, pair, mult, NULL, &ctx);
         if (st != PKM_OK) {
             fprintf(stderr, "%s: error: pose %d of %s: %s\n", CLI_PROG, tab->id[r], o->table,
                     ctx.msg);
             return cli_exit_status_of(st);
         }
-        for (int k = 0; k < tab->nfreq; k++) {
-            const double ref = tab->freq[(size_t)r * (size_t)tab->nfreq + (size_t)k];
-            const double err = 100.0 * fabs(md->freq_hz[k] - ref) / ref;
-            printf("%4d  %4d  %12.4f  %12.4f  %10.4f  %9.1e%s\n", tab->id[r], k + 1, ref,
-                   md->freq_hz[k], err, md->residual[k], err > o->tol_pct ? "  OUT" : "");
-            if (err > worst) worst = err, worst_pose = tab->id[r], worst_mode = k + 1;
-            if (md->residual[k] > worst_res) worst_res = md->residual[k];
-        }
+        const double before = worst;
+        int wk = 0;
+        compare_print_row(o, tab, r, md, pair, mult, &worst, &wk, &sum, &npair, &nunp);
+        if (worst > before) worst_pose = tab->id[r], worst_col = wk;
+        nrows++;
     }
-    printf("# max error %.4f %% (pose %d, mode %d), worst residual %.1e, %.3f ms per pose\n", worst,
-           worst_pose, worst_mode, worst_res, 1e3 * t_total / tab->nrows);
-    printf("# %s\n", worst <= o->tol_pct ? "all within tolerance" : "OUT OF TOLERANCE");
-    return (worst <= o->tol_pct) ? 0 : EXIT_TOL;
+    printf("# max error %.4f %% (pose %d, column %d), mean %.4f %% over %d pairs, %d reference "
+           "values unpaired, %.3f ms per pose\n",
+           worst, worst_pose, worst_col, npair > 0 ? sum / npair : 0.0, npair, nunp,
+           1e3 * t_total / (nrows > 0 ? nrows : 1));
+    const int ok = worst <= o->tol_pct && nunp == 0;
+    printf("# %s\n", ok ? "all within tolerance" : "OUT OF TOLERANCE");
+    return ok ? 0 : EXIT_TOL;
 }
 
 int cli_compare(int argc, char **argv)
 {
     compare_args o = {.c = {.nev = 0, .form = PKM_FORM_TREE, .eig = PKM_EIG_ARPACK},
-                      .tol_pct = 0.05};
+                      .tol_pct = 0.05,
+                      .match = pkm_match_opts_default()};
     int rc = cli_parse(argc, argv, &compare_command, compare_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
     if (o.against != NULL) return compare_maps(&o);
@@ -191,6 +276,7 @@ int cli_compare(int argc, char **argv)
     void *params = NULL;
     pkm_table *tab = NULL;
     pkm_analysis *an = NULL;
+    int *pair = NULL;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     if ((rc = cli_load_case(&o.c, &c, &params)) != 0 ||
@@ -205,14 +291,23 @@ int cli_compare(int argc, char **argv)
         rc = cli_report(st, &ctx);
         goto done;
     }
+    if ((rc = cli_table_rows(tab, o.table, o.kind)) != 0) goto done;
     pkm_modal_opts mo = pkm_modal_opts_default();
-    mo.nev = (o.c.nev > tab->nfreq) ? o.c.nev : tab->nfreq;
+    const int need = pkm_match_nev(&o.match, tab->nfreq);
+    mo.nev = o.c.nev > need ? o.c.nev : need;
+    pair = malloc(sizeof(int) * 2 * (size_t)tab->nfreq);
+    if (pair == NULL) {
+        fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
+        rc = EXIT_COMPUTE;
+        goto done;
+    }
     if ((st = pkm_analysis_create(o.c.form, o.c.eig, &mo, &an, &ctx)) != PKM_OK) {
         rc = cli_report(st, &ctx);
         goto done;
     }
-    rc = compare_table(&o, c, params, tab, an);
+    rc = compare_table(&o, c, params, tab, an, pair);
 done:
+    free(pair);
     pkm_analysis_destroy(&an);
     pkm_table_destroy(&tab);
     pkm_case_params_destroy(&params);

@@ -27,6 +27,8 @@ static void print_main_help(void)
         "  compare CASE --table FILE  compare with a reference table (e.g. Cast3M)\n"
         "  compare F --against R      compare two map files (HDF5) mode by mode\n"
         "  map CASE --grid ... -o F   frequency map over a grid of poses, to HDF5\n"
+        "  fit CASE --table FILE --param KEY ...\n"
+        "                             calibrate case parameters against a table of frequencies\n"
         "  dynamics CASE [...]        rigid-body inverse dynamics along a trajectory: drives,\n"
         "                             friction and joint reactions\n"
         "  transient CASE [...]       elastodynamics along a trajectory (Newmark): the\n"
@@ -51,7 +53,8 @@ int main(int argc, char **argv)
         const char *name;
         int (*run)(int argc, char **argv);
     } commands[] = {{"modes", cli_modes}, {"compare", cli_compare},   {"map", cli_map},
-                    {"cases", cli_cases}, {"dynamics", cli_dynamics}, {"transient", cli_transient}};
+                    {"cases", cli_cases}, {"dynamics", cli_dynamics}, {"transient", cli_transient},
+                    {"fit", cli_fit}};
     if (argc < 2) return cli_usage_error("no command given; usage: pkmflex <command> [options]");
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {

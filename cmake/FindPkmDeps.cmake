@@ -3,7 +3,8 @@
 #   pkm::arpack  (ARPACK-ng with the ICB C interface arpack.h), pkm::hdf5 (serial HDF5),
 #   LAPACK_LIBRARIES (reference or optimised LAPACK + BLAS),
 #   pkm::yaml (libcyaml for case files, and libyaml, which it is built on, for error positions;
-#   both through pkg-config).
+#   both through pkg-config), pkm::gsl (GSL's nonlinear least squares for `pkmflex fit`,
+#   pkg-config).
 find_path(CHOLMOD_INCLUDE_DIR cholmod.h PATH_SUFFIXES suitesparse)
 find_library(CHOLMOD_LIBRARY cholmod)
 find_library(SUITESPARSECONFIG_LIBRARY suitesparseconfig)
@@ -13,6 +14,7 @@ find_package(LAPACK REQUIRED)
 find_package(HDF5 REQUIRED COMPONENTS C)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(PKM_YAML REQUIRED IMPORTED_TARGET libcyaml yaml-0.1)
+pkg_check_modules(PKM_GSL REQUIRED IMPORTED_TARGET gsl)
 
 include(FindPackageHandleStandardArgs)
 find_package_handle_standard_args(PkmDeps
@@ -32,4 +34,6 @@ if(PkmDeps_FOUND AND NOT TARGET pkm::cholmod)
   target_compile_definitions(pkm::hdf5 INTERFACE ${HDF5_C_DEFINITIONS} ${HDF5_DEFINITIONS})
   add_library(pkm::yaml INTERFACE IMPORTED)
   target_link_libraries(pkm::yaml INTERFACE PkgConfig::PKM_YAML)
+  add_library(pkm::gsl INTERFACE IMPORTED)
+  target_link_libraries(pkm::gsl INTERFACE PkgConfig::PKM_GSL)
 endif()

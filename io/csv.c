@@ -45,9 +45,8 @@ int pkm_csv_count_fields(const char *s)
     return n;
 }
 
-/* Parse field k of a data line as a finite double; on failure record file:line:column. */
-static pkm_status parse_field(const char *path, int lineno, const char *start, const char *line,
-                              int k, double *v, pkm_ctx *ctx)
+pkm_status pkm_csv_parse_field(const char *path, int lineno, const char *start, const char *line,
+                               int k, double *v, pkm_ctx *ctx)
 {
     char *end = NULL;
     errno = 0;
@@ -71,7 +70,7 @@ pkm_status pkm_csv_parse_row(const char *path, int lineno, const char *line, int
     for (int k = 0; k < ncols; k++) {
         while (*p == ' ' || *p == '\t')
             p++;
-        const pkm_status rc = parse_field(path, lineno, p, line, k, &row[k], ctx);
+        const pkm_status rc = pkm_csv_parse_field(path, lineno, p, line, k, &row[k], ctx);
         if (rc != PKM_OK) return rc;
         p += strcspn(p, ",");
         if (*p == ',') p++;

@@ -21,6 +21,11 @@ pkm_status pkm_csv_next_line(FILE *f, const char *path, char *line, int *lineno,
 /* Number of comma-separated fields of a line. */
 int pkm_csv_count_fields(const char *line);
 
+/* Field k of data line `line`, starting at start, as a finite double into *v; PKM_ERR_PARSE
+ * "path:line:column: field k '...' is not a finite number" otherwise. */
+pkm_status pkm_csv_parse_field(const char *path, int lineno, const char *start, const char *line,
+                               int k, double *v, pkm_ctx *ctx);
+
 /* The ncols fields of a data line (the caller has checked the count) as finite numbers, into
  * row; PKM_ERR_PARSE "path:line:column: field k '...' is not a finite number" otherwise. */
 pkm_status pkm_csv_parse_row(const char *path, int lineno, const char *line, int ncols, double *row,

@@ -16,25 +16,76 @@ void pkm_table_destroy(pkm_table **t)
     free((*t)->id);
     free((*t)->pose);
     free((*t)->freq);
+    free((*t)->kind);
     free(*t);
     *t = NULL;
 }
 
-/* Data line lineno into row[ncols]: the pose id (an integer), npose coordinates, frequencies
- * (> 0 Hz), each a finite number. */
-static pkm_status parse_row(const char *path, int lineno, const char *line, int ncols, int npose,
-                            double *row, pkm_ctx *ctx)
+/* Field k (at p, len characters) of line lineno, a row kind: a word of 1 to
+ * PKM_TABLE_KIND_LEN - 1 characters without blanks inside, into kind. */
+static pkm_status parse_kind(const char *path, int lineno, const char *p, size_t len,
+                             char kind[PKM_TABLE_KIND_LEN], pkm_ctx *ctx)
 {
-    pkm_status rc = pkm_csv_parse_row(path, lineno, line, ncols, row, ctx);
-    if (rc != PKM_OK) return rc;
-    for (int k = 1 + npose; k < ncols; k++)
-        if (!(row[k] > 0.0))
-            return PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: frequency %g Hz in field %d must be > 0",
-                            path, lineno, row[k], k + 1);
+    while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+        len--;
+    if (len == 0 || len >= PKM_TABLE_KIND_LEN || strcspn(p, " \t") < len)
+        return PKM_FAIL(ctx, PKM_ERR_PARSE,
+                        "%s:%d: field 2 '%.*s': a row kind of 1 to %d "
+                        "characters without blanks expected",
+                        path, lineno, (int)(len > 40 ? 40 : len), p, PKM_TABLE_KIND_LEN - 1);
+    memcpy(kind, p, len);
+    kind[len] = '\0';
+    return PKM_OK;
+}
+
+/* Data line lineno (ncols fields, the row kind second when kind != NULL) into row: the pose id
+ * (an integer), npose coordinates, frequencies (> 0 Hz, or NAN for an empty cell, at least
+ * one given), each number finite. */
+static pkm_status parse_row(const char *path, int lineno, const char *line, int ncols, int npose,
+                            double *row, char *kind, pkm_ctx *ctx)
+{
+    const char *p = line;
+    int c = 0, given = 0;
+    for (int k = 0; k < ncols; k++) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        const size_t len = strcspn(p, ",");
+        pkm_status rc = PKM_OK;
+        if (kind != NULL && k == 1) {
+            rc = parse_kind(path, lineno, p, len, kind, ctx);
+        } else if (c > npose && len == 0) {
+            row[c++] = NAN;
+        } else {
+            rc = pkm_csv_parse_field(path, lineno, p, line, k, &row[c], ctx);
+            if (rc == PKM_OK && c > npose && !(row[c] > 0.0))
+                rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: frequency %g Hz in field %d must be > 0",
+                              path, lineno, row[c], k + 1);
+            given += c++ > npose;
+        }
+        if (rc != PKM_OK) return rc;
+        p += len;
+        if (*p == ',') p++;
+    }
+    if (given == 0) return PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: no frequency given", path, lineno);
     if (row[0] != floor(row[0]) || fabs(row[0]) > 1e9)
         return PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%d: pose id '%g' is not an integer", path, lineno,
                         row[0]);
     return PKM_OK;
+}
+
+/* A header whose second field is `kind` (blanks around it ignored). */
+static int header_has_kind(const char *line)
+{
+    const char *p = line + strcspn(line, ",");
+    if (*p != ',') return 0;
+    p++;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (strncmp(p, "kind", 4) != 0) return 0;
+    p += 4;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return *p == ',' || *p == '\0';
 }
 
 /* The rows read (vals, t->nrows x ncols) into the table's pose and frequency arrays. */
@@ -63,7 +114,7 @@ pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx 
     pkm_status rc = PKM_OK;
     pkm_table *t = calloc(1, sizeof(*t));
     char line[PKM_CSV_LINE_MAX];
-    int lineno = 0, ncols = 0, cap = 0, got = 0;
+    int lineno = 0, ncols = 0, cap = 0, got = 0, has_kind = 0;
     double *vals = NULL;
     if (t == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: cannot allocate the table", path);
@@ -73,12 +124,13 @@ pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx 
     while ((rc = pkm_csv_next_line(f, path, line, &lineno, &got, ctx)) == PKM_OK && got) {
         if (ncols == 0) {
             ncols = pkm_csv_count_fields(line);
-            t->nfreq = ncols - 1 - npose;
+            has_kind = header_has_kind(line);
+            t->nfreq = ncols - 1 - has_kind - npose;
             if (t->nfreq < 1) {
                 rc = PKM_FAIL(ctx, PKM_ERR_PARSE,
-                              "%s:%d: header has %d columns; expected the pose id, %d pose "
+                              "%s:%d: header has %d columns; expected the pose id, %s%d pose "
                               "coordinates and at least one frequency",
-                              path, lineno, ncols, npose);
+                              path, lineno, ncols, has_kind ? "the row kind, " : "", npose);
                 goto done;
             }
             continue;
@@ -95,13 +147,18 @@ pkm_status pkm_table_read(const char *path, int npose, pkm_table **out, pkm_ctx 
             if (id != NULL) t->id = id;
             double *v = realloc(vals, sizeof(*v) * (size_t)cap * (size_t)ncols);
             if (v != NULL) vals = v;
-            if (id == NULL || v == NULL) {
+            char(*kd)[PKM_TABLE_KIND_LEN] =
+                has_kind ? realloc(t->kind, sizeof(*kd) * (size_t)cap) : NULL;
+            if (kd != NULL) t->kind = kd;
+            if (id == NULL || v == NULL || (has_kind && kd == NULL)) {
                 rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: cannot allocate the table", path);
                 goto done;
             }
         }
         double *row = vals + (size_t)t->nrows * (size_t)ncols;
-        if ((rc = parse_row(path, lineno, line, ncols, npose, row, ctx)) != PKM_OK) goto done;
+        rc = parse_row(path, lineno, line, ncols, npose, row, has_kind ? t->kind[t->nrows] : NULL,
+                       ctx);
+        if (rc != PKM_OK) goto done;
         t->id[t->nrows] = (int)row[0];
         t->nrows++;
     }

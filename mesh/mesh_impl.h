@@ -28,6 +28,8 @@ struct pkm_model {
     int nelems, cap_elems;
     pkm_joint *joints;
     int njoints, cap_joints;
+    pkm_lumped_mass *masses;
+    int nmasses, cap_masses;
     int platform; /* body index or -1 */
 };
 

@@ -38,6 +38,18 @@ static int all_finite(const double *v, int n)
     return 1;
 }
 
+/* An inertia tensor symmetric to PKM_MESH_INERTIA_SYM_RTOL. */
+static int symmetric3(const double *I)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < i; j++)
+            if (fabs(I[3 * i + j] - I[3 * j + i]) >
+                PKM_MESH_INERTIA_SYM_RTOL *
+                    (fabs(I[3 * i + j]) + fabs(I[3 * j + i]) + PKM_MESH_INERTIA_SYM_FLOOR))
+                return 0;
+    return 1;
+}
+
 pkm_status pkm_model_create(pkm_model **out, pkm_ctx *ctx)
 {
     *out = calloc(1, sizeof(**out));
@@ -53,6 +65,7 @@ void pkm_model_destroy(pkm_model **model)
     free((*model)->nodes);
     free((*model)->elems);
     free((*model)->joints);
+    free((*model)->masses);
     free(*model);
     *model = NULL;
 }
@@ -75,6 +88,11 @@ int pkm_model_element_count(const pkm_model *m)
 int pkm_model_joint_count(const pkm_model *m)
 {
     return m->njoints;
+}
+
+int pkm_model_mass_count(const pkm_model *m)
+{
+    return m->nmasses;
 }
 
 int pkm_model_platform(const pkm_model *m)
@@ -100,6 +118,11 @@ const pkm_elem *pkm_model_elem(const pkm_model *m, int i)
 const pkm_joint *pkm_model_joint(const pkm_model *m, int i)
 {
     return &m->joints[i];
+}
+
+const pkm_lumped_mass *pkm_model_mass(const pkm_model *m, int i)
+{
+    return &m->masses[i];
 }
 
 static pkm_status add_node(pkm_model *m, const double x[3], int body, pkm_ctx *ctx)
@@ -196,13 +219,9 @@ pkm_status pkm_model_add_rigid(pkm_model *m, const pkm_rigid_desc *d, int *id, p
     if (!all_finite(d->origin, 3) || !all_finite(d->com, 3) || !all_finite(&d->inertia[0][0], 9))
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "rigid body '%s': non-finite origin, centre or inertia", name);
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < i; j++)
-            if (fabs(d->inertia[i][j] - d->inertia[j][i]) >
-                PKM_MESH_INERTIA_SYM_RTOL *
-                    (fabs(d->inertia[i][j]) + fabs(d->inertia[j][i]) + PKM_MESH_INERTIA_SYM_FLOOR))
-                return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                                "rigid body '%s': inertia tensor not symmetric", name);
+    if (!symmetric3(&d->inertia[0][0]))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "rigid body '%s': inertia tensor not symmetric",
+                        name);
     if (!grow((void **)&m->bodies, &m->cap_bodies, b + 1, sizeof(pkm_body)))
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate rigid body '%s'", name);
     pkm_body *body = &m->bodies[b];
@@ -266,6 +285,29 @@ static int unit3(const double a[3], double u[3])
     return 1;
 }
 
+/* The springs and rotor inertias of d on joint j's free motions (j's type and axes set). */
+static pkm_status joint_springs(pkm_joint *j, const pkm_joint_desc *d, pkm_ctx *ctx)
+{
+    double S[PKM_JOINT_MAX_FREE][6];
+    const int nf = pkm_joint_free_twists(j, S);
+    for (int f = 0; f < PKM_JOINT_MAX_FREE; f++) {
+        const double k = d->stiffness[f], J = d->rotor_inertia[f];
+        if (!isfinite(k) || k < 0.0 || !isfinite(J) || J < 0.0)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                            "joint '%s': stiffness %g and rotor inertia %g of free motion %d must "
+                            "be finite and >= 0",
+                            j->name, k, J, f + 1);
+        if (f >= nf && (k != 0.0 || J != 0.0))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                            "joint '%s': a stiffness or rotor inertia on free motion %d, but the "
+                            "joint has %d",
+                            j->name, f + 1, nf);
+        j->stiffness[f][f] = k;
+        j->rotor_inertia[f] = J;
+    }
+    return PKM_OK;
+}
+
 pkm_status pkm_model_add_joint(pkm_model *m, const pkm_joint_desc *d, int *id, pkm_ctx *ctx)
 {
     const int jidx = m->njoints;
@@ -285,6 +327,7 @@ pkm_status pkm_model_add_joint(pkm_model *m, const pkm_joint_desc *d, int *id, p
     if (!all_finite(d->point, 3))
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': point is not finite", name);
     pkm_joint j;
+    pkm_status rc = PKM_OK;
     memset(&j, 0, sizeof(j));
     memcpy(j.name, name, sizeof(name));
     j.type = d->type;
@@ -317,18 +360,80 @@ pkm_status pkm_model_add_joint(pkm_model *m, const pkm_joint_desc *d, int *id, p
                             name, d->pitch);
         j.pitch = d->pitch;
     }
+    rc = joint_springs(&j, d, ctx);
+    if (rc != PKM_OK) return rc;
     for (int s = 0; s < 2; s++) {
         int b = s ? d->body_b : d->body_a;
         j.body[s] = b;
         j.node[s] = -1;
         if (b == PKM_GROUND) continue;
-        pkm_status rc = body_node_at(m, b, d->point, name, &j.node[s], ctx);
+        rc = body_node_at(m, b, d->point, name, &j.node[s], ctx);
         if (rc != PKM_OK) return rc;
     }
     if (!grow((void **)&m->joints, &m->cap_joints, jidx + 1, sizeof(pkm_joint)))
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate joint '%s'", name);
     m->joints[m->njoints++] = j;
     if (id != NULL) *id = jidx;
+    return PKM_OK;
+}
+
+pkm_status pkm_model_add_joint_spring(pkm_model *m, int joint, pkm_spring_kind kind,
+                                      const double axis[3], double k, pkm_ctx *ctx)
+{
+    if (joint < 0 || joint >= m->njoints)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint spring: joint %d does not exist", joint);
+    pkm_joint *j = &m->joints[joint];
+    double a[3], S[PKM_JOINT_MAX_FREE][6], e[PKM_JOINT_MAX_FREE] = {0}, norm = 0.0;
+    if (kind != PKM_SPRING_TORSION && kind != PKM_SPRING_LINEAR)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint '%s': unknown spring kind %d", j->name,
+                        (int)kind);
+    if (!unit3(axis, a) || !isfinite(k) || k < 0.0)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "joint '%s': a spring needs a nonzero axis and a stiffness >= 0 (got %g)",
+                        j->name, k);
+    const int nf = pkm_joint_free_twists(j, S), off = (kind == PKM_SPRING_TORSION) ? 3 : 0;
+    for (int f = 0; f < nf; f++) {
+        e[f] = pkm_vec3_dot(S[f] + off, a);
+        norm += e[f] * e[f];
+    }
+    /* A free twist within PKM_PARALLEL_SIN of normal to the axis gives it nothing to hold. */
+    if (!(sqrt(norm) > PKM_PARALLEL_SIN))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "joint '%s': no free motion of the joint is %s the spring's axis", j->name,
+                        kind == PKM_SPRING_TORSION ? "a rotation about" : "a translation along");
+    for (int f = 0; f < nf; f++)
+        for (int g = 0; g < nf; g++)
+            j->stiffness[f][g] += k * e[f] * e[g];
+    return PKM_OK;
+}
+
+pkm_status pkm_model_add_mass(pkm_model *m, const pkm_mass_desc *d, int *id, pkm_ctx *ctx)
+{
+    char name[PKM_NAME_LEN];
+    copy_name(name, d->name, "mass", m->nmasses);
+    if (d->joint < 0 || d->joint >= m->njoints)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "mass '%s': joint %d does not exist", name, d->joint);
+    const pkm_joint *j = &m->joints[d->joint];
+    if ((d->side != 0 && d->side != 1) || j->node[d->side] < 0)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "mass '%s': side %d of joint '%s' is not a body (0: body_a, 1: body_b, "
+                        "not the ground)",
+                        name, d->side, j->name);
+    if (!isfinite(d->mass) || d->mass < 0.0 || !all_finite(&d->inertia[0][0], 9))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "mass '%s': mass %g kg must be >= 0, the inertia finite", name, d->mass);
+    if (!symmetric3(&d->inertia[0][0]))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "mass '%s': inertia tensor not symmetric", name);
+    if (!grow((void **)&m->masses, &m->cap_masses, m->nmasses + 1, sizeof(pkm_lumped_mass)))
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate mass '%s'", name);
+    pkm_lumped_mass *l = &m->masses[m->nmasses];
+    memcpy(l->name, name, sizeof(name));
+    l->joint = d->joint;
+    l->node = j->node[d->side];
+    l->mass = d->mass;
+    memcpy(l->inertia, d->inertia, sizeof(l->inertia));
+    if (id != NULL) *id = m->nmasses;
+    m->nmasses++;
     return PKM_OK;
 }
 

@@ -209,6 +209,50 @@ got = f["freq_hz"][0, :]
 assert np.allclose(got, ref, rtol=1e-9, atol=0), (got, ref)
 ' "$tmp/one.h5" "$tmp/one.csv"
 
+# Table 4 (measured and calculated rows, empty cells) against the literal refined model: the
+# nearest pairing runs, shows doublets once (1-2 at the symmetric pose 1) and unpaired values,
+# and is out of tolerance (exit 1); --kind selects rows; bad --match, --gap, --kind: exit 2.
+t4="$root/cases/navaro/table4_measured.csv"
+refined="$root/cases/navaro_refined.yaml"
+expect 1 compare "$refined" --table "$t4" --match nearest
+"$bin" compare "$refined" --table "$t4" --match nearest --kind meas >"$tmp/t4.txt"
+check "compare --match nearest pairs a doublet once" grep -q '^   1  meas     1 .* 1-2 ' "$tmp/t4.txt"
+check "compare --match nearest leaves measured values unpaired" grep -q 'UNPAIRED' "$tmp/t4.txt"
+check "compare --kind meas prints no calc row" test -z "$(grep ' calc ' "$tmp/t4.txt")"
+expect 1 compare "$refined" --table "$t4" --match order --kind calc
+expect 2 compare "$refined" --table "$t4" --match closest
+expect 2 compare "$refined" --table "$t4" --match nearest --gap 0
+expect 2 compare "$refined" --table "$t4" --kind guess
+expect 2 compare navaro --table "$table" --kind meas
+
+# fit: the clutches and joint masses against Table 4's calculated rows; the written case file
+# reads back (compare with it) and holds the fitted values; bad input exit 2, one line; a fit
+# stopped by --max-iter says so with its last state, exit 3.
+fitargs=(--table "$t4" --kind calc --match nearest --param clutch.k1=2000:100:20000
+    --param clutch.k2=2000:100:20000 --param "joint_mass.B=300 g:1 g:3 kg"
+    --param "joint_mass.C=300 g:1 g:3 kg" --param "joint_mass.D=300 g:1 g:3 kg"
+    --param "joint_mass.E=300 g:1 g:3 kg")
+timeout 120 "$bin" fit "$refined" "${fitargs[@]}" -o "$tmp/fitted.yaml" >"$tmp/fit.txt"
+check "fit converges and writes its case file" test $? -eq 0 -a -s "$tmp/fitted.yaml"
+check "fit prints standard errors and correlations" grep -q '^# correlations' "$tmp/fit.txt"
+k1=$(awk '$1 == "clutch.k1" && NF == 5 { print $3 }' "$tmp/fit.txt")
+check "the fitted case file holds the fitted clutch.k1" \
+    grep -q "k1: $(printf '%.5s' "$k1")" "$tmp/fitted.yaml"
+expect 1 compare "$tmp/fitted.yaml" --table "$t4" --match nearest --kind calc
+"$bin" compare "$tmp/fitted.yaml" --table "$t4" --match nearest --kind calc >"$tmp/fitcmp.txt"
+meanof() { sed -n 's/^# max error.*, mean \([0-9.]*\) %.*/\1/p' "$1"; }
+check "compare with the fitted file gives the fit's mean error" \
+    test "$(meanof "$tmp/fitcmp.txt")" = "$(meanof "$tmp/fit.txt")"
+expect 2 fit "$refined" --table "$t4" --param clutch.k3=10
+expect 2 fit "$refined" --table "$t4" --param clutch.k1=5000:100:1000
+expect 2 fit "$refined" --table "$t4" --param "clutch.k1=2 kg"
+printf 'pose,x_m,y_m,theta_rad,f1\n1,0,0,0,20\n' >"$tmp/one_value.csv"
+expect 2 fit "$refined" --table "$tmp/one_value.csv" --param clutch.k1 --param clutch.k2
+expect 2 fit "$refined" "${fitargs[@]}" --jacobian exact
+expect 3 fit "$refined" "${fitargs[@]}" --max-iter 1
+err=$("$bin" fit "$refined" "${fitargs[@]}" --max-iter 1 2>&1 >/dev/null)
+check "a fit stopped early says so" grep -q "no convergence" <<<"$err"
+
 # A table pose out of the workspace: one error line naming the pose, exit 2.
 printf 'pose,x_m,y_m,theta_rad,f1_Hz\n1,0.5,0,0,40\n' >"$tmp/far.csv"
 expect 2 compare navaro --table "$tmp/far.csv"

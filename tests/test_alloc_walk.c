@@ -223,7 +223,12 @@ static int setup(void **state)
     fixture *f = calloc(1, sizeof *f);
     assert_non_null(f);
     f->navaro = navaro_defaults();
+    /* an elastic clutch and joint masses: their allocations are walked too (issue 12) */
+    f->navaro.clutch_k[0] = 2000.0;
+    f->navaro.joint_mass[1] = f->navaro.joint_mass[4] = 0.3;
     case_defaults("pss5upu", &f->pss5upu, sizeof(f->pss5upu));
+    f->pss5upu.motor_k = 2000.0;
+    f->pss5upu.motor_inertia = 1e-4;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     assert_pkm_ok(pkm_navaro_build(&f->navaro, navaro_pose, &f->model, &ctx), &ctx);

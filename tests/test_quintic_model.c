@@ -70,14 +70,7 @@ static void add_joint(pkm_model *m, const char *name, pkm_joint_type type, int a
 /* Lowest nev eigenvalues w^2 of the nodal pencil (sparse shift-invert path). */
 static void lowest(const pkm_model *m, int nev, double *omega2, pkm_assembly_info *info)
 {
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    pkm_pencil *p = NULL;
-    assert_pkm_ok(pkm_assemble(m, PKM_FORM_NODAL, &p, info, &ctx), &ctx);
-    pkm_modes *md = solved_modes(p, nev, 0);
-    memcpy(omega2, md->omega2, sizeof(double) * (size_t)nev);
-    pkm_modes_destroy(&md);
-    pkm_pencil_destroy(&p);
+    model_lowest(m, PKM_FORM_NODAL, nev, omega2, info);
 }
 
 /* All eigenvalues of a chain of nel equal elements (order 2 nd, row-major Ke, Me) with the

@@ -103,6 +103,21 @@ static inline pkm_modes *solved_modes(const pkm_pencil *p, int nev, int dense)
     return modes_with(p, &o, dense);
 }
 
+/* The lowest nev eigenvalues w^2 of model m in formulation f (info may be NULL), by ARPACK
+ * shift-invert (solved_modes). */
+static inline void model_lowest(const pkm_model *m, pkm_formulation f, int nev, double *omega2,
+                                pkm_assembly_info *info)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_pencil *p = NULL;
+    assert_pkm_ok(pkm_assemble(m, f, &p, info, &ctx), &ctx);
+    pkm_modes *md = solved_modes(p, nev, 0);
+    memcpy(omega2, md->omega2, sizeof(double) * (size_t)nev);
+    pkm_modes_destroy(&md);
+    pkm_pencil_destroy(&p);
+}
+
 /* The default parameters of case name into out (size bytes, the case's parameter struct): the
  * values of its embedded YAML file, as the command line gets them. */
 static inline void case_defaults(const char *name, void *out, size_t size)

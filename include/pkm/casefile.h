@@ -45,6 +45,12 @@ pkm_status pkm_case_file_load(const char *path, const pkm_case **c, void **param
 pkm_status pkm_case_text_load(const char *text, size_t len, const char *name, const pkm_case **c,
                               void **params, pkm_ctx *ctx);
 
+/* Write a case file of case c setting every parameter of its table to its value in params,
+ * each line of comment (may be NULL) first as a '#' line; written to path.tmp and renamed onto
+ * path. PKM_ERR_IO naming the file. */
+pkm_status pkm_case_file_write(const char *path, const pkm_case *c, const void *params,
+                               const char *comment, pkm_ctx *ctx);
+
 #ifdef __cplusplus
 }
 #endif

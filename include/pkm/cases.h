@@ -61,14 +61,15 @@ typedef struct pkm_param_range {
     const char *why; /* for --help and messages, e.g. "sections of 1 um to 10 m side" */
 } pkm_param_range;
 
-extern const pkm_param_range pkm_range_length;       /* m: 1e-6 .. 1e3 */
-extern const pkm_param_range pkm_range_area;         /* m^2: 1e-12 .. 1e2 */
-extern const pkm_param_range pkm_range_moment;       /* m^4 (second moment): 1e-26 .. 1e4 */
-extern const pkm_param_range pkm_range_modulus;      /* Pa (E, G): 1e3 .. 1e18 */
-extern const pkm_param_range pkm_range_density;      /* kg/m^3: 0.1 .. 1e5 */
-extern const pkm_param_range pkm_range_mass;         /* kg: 0 .. 1e6 */
-extern const pkm_param_range pkm_range_inertia;      /* kg m^2: 0 .. 1e6 */
-extern const pkm_param_range pkm_range_angle;        /* rad: -4 pi .. 4 pi */
+extern const pkm_param_range pkm_range_length;          /* m: 1e-6 .. 1e3 */
+extern const pkm_param_range pkm_range_area;            /* m^2: 1e-12 .. 1e2 */
+extern const pkm_param_range pkm_range_moment;          /* m^4 (second moment): 1e-26 .. 1e4 */
+extern const pkm_param_range pkm_range_modulus;         /* Pa (E, G): 1e3 .. 1e18 */
+extern const pkm_param_range pkm_range_density;         /* kg/m^3: 0.1 .. 1e5 */
+extern const pkm_param_range pkm_range_mass;            /* kg: 0 .. 1e6 */
+extern const pkm_param_range pkm_range_inertia;         /* kg m^2: 0 .. 1e6 */
+extern const pkm_param_range pkm_range_joint_stiffness; /* N m/rad or N/m: 0 (locked) .. 1e12 */
+extern const pkm_param_range pkm_range_angle;           /* rad: -4 pi .. 4 pi */
 extern const pkm_param_range pkm_range_elements;     /* elements per link or segment: 1 .. 4096 */
 extern const pkm_param_range pkm_range_position;     /* m, a signed coordinate: -1e3 .. 1e3 */
 extern const pkm_param_range pkm_range_acceleration; /* m/s^2, a signed component: -1e4 .. 1e4 */
@@ -158,6 +159,12 @@ typedef struct pkm_navaro_params {
     unsigned mass_flags;          /* PKM_FEM_ROTARY_INERTIA or 0 */
     unsigned drive;               /* a pkm_navaro_drive: the rigid-body model's actuated joints */
     pkm_case_dynamics dynamics;
+    /* Germain et al. 2015, sec. 5.3: the clutches' elasticity about z at A_i, N m/rad, between
+     * the base and link 1i (A_iD_i, [0]) and link 2i (A_iB_i, [1]); 0: the clutch locked (the
+     * link clamped, as for Table 3). */
+    double clutch_k[2];
+    /* Point masses at the joints B_i, C_i, D_i, E_i of every leg and at P (one), kg; 0: none. */
+    double joint_mass[5];
 } pkm_navaro_params;
 
 /* Which link the motor at A_i drives through its clutch (Germain et al. 2015, sec. 5: each leg's
@@ -300,6 +307,10 @@ typedef struct pkm_pss5upu_params {
     unsigned variant;           /* a pkm_pss5upu_variant */
     unsigned upu;               /* a pkm_pss5upu_upu */
     pkm_case_dynamics dynamics;
+    /* The drive at the motor end of each screw: its torsional stiffness about the screw, N m/rad
+     * (0: locked, the screw clamped there, the paper's model), and with a stiffness the rotor's
+     * inertia on that turn, kg m^2. */
+    double motor_k, motor_inertia;
 } pkm_pss5upu_params;
 
 /* Joint positions and actuator travels of one pose. */

@@ -17,14 +17,20 @@ extern "C" {
  *   pose,<pose coordinate columns...>,<frequency columns...>    (header, names free)
  *   1,0.0,0.0,0.0,44.10,44.10,...                                (id, pose in SI, Hz)
  * The number of pose columns is given by the caller (the case's pose dimension); every data
- * row has as many fields as the header. */
+ * row has as many fields as the header. A header whose second field is `kind` announces a word
+ * after each row's id (meas, calc, ...: rows of several kinds at one pose, as Table 4 of Germain
+ * et al. 2015). A frequency cell may be empty: a value the source leaves unpaired (Table 4's
+ * '-'), read as NAN; each row has at least one frequency. */
+#define PKM_TABLE_KIND_LEN 16
+
 typedef struct pkm_table {
     int nrows;
-    int npose;    /* pose coordinates per row */
-    int nfreq;    /* frequencies per row */
-    int *id;      /* nrows pose labels (first column) */
-    double *pose; /* nrows x npose, row-major, SI */
-    double *freq; /* nrows x nfreq, row-major, Hz */
+    int npose;                        /* pose coordinates per row */
+    int nfreq;                        /* frequency columns per row */
+    int *id;                          /* nrows pose labels (first column) */
+    double *pose;                     /* nrows x npose, row-major, SI */
+    double *freq;                     /* nrows x nfreq, row-major, Hz; NAN for an empty cell */
+    char (*kind)[PKM_TABLE_KIND_LEN]; /* nrows row kinds, or NULL without a `kind` column */
 } pkm_table;
 
 /* Errors name the file and line (and the field): PKM_ERR_IO if it cannot be read,

@@ -72,6 +72,9 @@ typedef struct pkm_rigid_desc {
     double inertia[3][3]; /* inertia tensor about the centre of mass, global axes, kg m^2 */
 } pkm_rigid_desc;
 
+/* Most free directions a joint has (a spherical joint: 3). */
+#define PKM_JOINT_MAX_FREE 3
+
 typedef struct pkm_joint_desc {
     const char *name;
     pkm_joint_type type;
@@ -84,7 +87,33 @@ typedef struct pkm_joint_desc {
     int cut;         /* nonzero: open this joint in the virtual tree (a loop-closure joint) */
     int actuated;    /* nonzero: a drive acts on the joint's free coordinate (revolute, prismatic
                         and helical joints only); what the rigid-body inverse dynamics solves for */
+    /* A spring on each free motion d_f (u_b = u_a + S d, the order of pkm_joint_free_twists):
+     * N m/rad about a revolute, universal or spherical axis (a spherical joint's are the global
+     * x, y, z), N/m along a prismatic axis, N m/rad on a helical joint's screw angle; 0: none.
+     * A locked actuator given a stiffness is modelled this way: the joint free, the drive's
+     * stiffness on its coordinate. The entries past the joint's free motions must be 0. */
+    double stiffness[PKM_JOINT_MAX_FREE];
+    /* An inertia on each free coordinate (kg m^2 on a rotation, kg on a translation): a clutch's
+     * or a rotor's, turning with the joint's relative motion (a motor's rotor seen through its
+     * gear is its inertia times the squared ratio); 0: none. */
+    double rotor_inertia[PKM_JOINT_MAX_FREE];
 } pkm_joint_desc;
+
+/* A spring between a joint's two bodies about (or along) a named axis, acting on the component
+ * of their relative motion there: torsion about axis (N m/rad), or a linear spring along it
+ * (N/m). The axis must carry some of the joint's free motions. */
+typedef enum pkm_spring_kind { PKM_SPRING_TORSION = 0, PKM_SPRING_LINEAR = 1 } pkm_spring_kind;
+
+/* A lumped mass at a joint: a point mass at the joint point and optionally a rotary inertia,
+ * carried by one of the joint's two bodies (for the joint's free rotations to know which body
+ * turns it). Not seen by the rigid-body model of dynamics/. */
+typedef struct pkm_mass_desc {
+    const char *name;     /* for messages; copied */
+    int joint;            /* the joint index */
+    int side;             /* 0: carried by the joint's body_a, 1: by body_b (not the ground) */
+    double mass;          /* kg, >= 0 */
+    double inertia[3][3]; /* about the joint point, global axes, kg m^2, symmetric; 0: none */
+} pkm_mass_desc;
 
 typedef struct pkm_model pkm_model;
 
@@ -98,6 +127,16 @@ pkm_status pkm_model_add_beam(pkm_model *m, const pkm_beam_desc *d, int *id, pkm
 pkm_status pkm_model_add_rigid(pkm_model *m, const pkm_rigid_desc *d, int *id, pkm_ctx *ctx);
 pkm_status pkm_model_add_joint(pkm_model *m, const pkm_joint_desc *d, int *id, pkm_ctx *ctx);
 
+/* Add a spring of stiffness k >= 0 between joint j's bodies about (torsion) or along (linear)
+ * axis (need not be unit): the joint's stiffness on its free motions gains k e e^T, e_f the
+ * component of free twist f about or along the unit axis. PKM_ERR_INVALID if the axis carries
+ * none of the joint's free motions (a spring there would hold nothing). */
+pkm_status pkm_model_add_joint_spring(pkm_model *m, int joint, pkm_spring_kind kind,
+                                      const double axis[3], double k, pkm_ctx *ctx);
+
+/* Add a lumped mass at a joint (pkm_mass_desc); its index in *id (may be NULL). */
+pkm_status pkm_model_add_mass(pkm_model *m, const pkm_mass_desc *d, int *id, pkm_ctx *ctx);
+
 /* Name a rigid body as the platform (the body cut free in the virtual tree). */
 pkm_status pkm_model_set_platform(pkm_model *m, int body, pkm_ctx *ctx);
 
@@ -105,6 +144,7 @@ int pkm_model_body_count(const pkm_model *m);
 int pkm_model_node_count(const pkm_model *m);
 int pkm_model_element_count(const pkm_model *m);
 int pkm_model_joint_count(const pkm_model *m);
+int pkm_model_mass_count(const pkm_model *m);
 /* The platform's body index, -1 if none. */
 int pkm_model_platform(const pkm_model *m);
 
@@ -152,15 +192,24 @@ typedef struct pkm_joint {
     double pitch;             /* helical: m per turn */
     int cut;
     int actuated;
+    /* Stiffness on the joint's free motions d (nfree x nfree, symmetric): the diagonal of
+     * pkm_joint_desc.stiffness plus the springs of pkm_model_add_joint_spring; zero beyond. */
+    double stiffness[PKM_JOINT_MAX_FREE][PKM_JOINT_MAX_FREE];
+    double rotor_inertia[PKM_JOINT_MAX_FREE]; /* on each free coordinate */
 } pkm_joint;
+
+typedef struct pkm_lumped_mass {
+    char name[PKM_NAME_LEN];
+    int joint, node; /* the joint, and the node of the body that carries the mass */
+    double mass;
+    double inertia[3][3]; /* about the node, global axes */
+} pkm_lumped_mass;
 
 const pkm_body *pkm_model_body(const pkm_model *m, int i);
 const pkm_node *pkm_model_node(const pkm_model *m, int i);
 const pkm_elem *pkm_model_elem(const pkm_model *m, int i);
 const pkm_joint *pkm_model_joint(const pkm_model *m, int i);
-
-/* Most free directions a joint has (a spherical joint: 3). */
-#define PKM_JOINT_MAX_FREE 3
+const pkm_lumped_mass *pkm_model_mass(const pkm_model *m, int i);
 
 /* Free directions of a joint as twists (v at the joint point, then w), rows of S; returns their
  * number (0 for clamped, 3 for spherical). */

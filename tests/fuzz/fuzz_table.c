@@ -18,12 +18,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     if (pkm_table_read(path, npose, &tab, &ctx) == PKM_OK) {
-        /* What compare relies on: rows of finite poses and positive, finite frequencies. */
+        /* What compare relies on: rows of finite poses and positive, finite frequencies or
+         * NAN (an empty cell), at least one given per row. */
         if (tab == NULL || tab->nrows < 1 || tab->nfreq < 1) abort();
         for (int64_t k = 0; k < (int64_t)tab->nrows * npose; k++)
             if (!isfinite(tab->pose[k])) abort();
-        for (int64_t k = 0; k < (int64_t)tab->nrows * tab->nfreq; k++)
-            if (!(tab->freq[k] > 0.0) || !isfinite(tab->freq[k])) abort();
+        for (int r = 0; r < tab->nrows; r++) {
+            int given = 0;
+            for (int k = 0; k < tab->nfreq; k++) {
+                const double f = tab->freq[(int64_t)r * tab->nfreq + k];
+                if (isnan(f)) continue;
+                if (!(f > 0.0) || !isfinite(f)) abort();
+                given++;
+            }
+            if (given == 0) abort();
+        }
     } else if (tab != NULL || ctx.msg[0] == '\0') {
         abort();
     }

@@ -1,0 +1,433 @@
+/* studies/fit.c: model updating against reference frequencies (pkm/fit.h) with GSL's
+ * multifit_nlinear.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * GSL reports errors through a process-wide handler that by default prints and aborts; the
+ * solver's calls run with it switched off (gsl_set_error_handler_off) and the caller's handler
+ * is put back before returning, so the library keeps no state and every GSL failure becomes a
+ * status. Like ARPACK, this makes one fit at a time per process. */
+#include "core/core_impl.h"
+#include "pkm/fit.h"
+
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit_nlinear.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What the residual function sees. */
+typedef struct fit_state {
+    const pkm_case *c;
+    void *params;
+    const pkm_fit_data *d;
+    const pkm_fit_param *p;
+    const pkm_param_desc *desc[PKM_FIT_MAX_PARAMS];
+    int np;
+    pkm_analysis *an;
+    const pkm_match_opts *match;
+    int *pair, *mult; /* the pairing held during a pass */
+    double *freq;     /* the paired values of the last evaluation */
+    double *shape;    /* per row, the nev mode shapes when the pairing was taken */
+    int64_t n;        /* their length, the pencil's order */
+    int nev;
+    char *used; /* nev flags */
+    pkm_formulation form;
+    pkm_ctx *ctx;
+    pkm_status st; /* the first failure of a residual evaluation */
+} fit_state;
+
+pkm_fit_opts pkm_fit_opts_default(void)
+{
+    const pkm_fit_opts o = {.form = PKM_FORM_TREE,
+                            .eig = PKM_EIG_ARPACK,
+                            .match = pkm_match_opts_default(),
+                            .jacobian = PKM_FIT_JAC_SENSITIVITY,
+                            .max_iter = 100,
+                            .xtol = 1e-8};
+    return o;
+}
+
+void pkm_fit_result_free(pkm_fit_result *res)
+{
+    free(res->pair);
+    free(res->freq);
+    res->pair = res->mult = NULL;
+    res->freq = NULL;
+}
+
+static int bounded(const pkm_fit_param *p)
+{
+    return !isnan(p->lo);
+}
+
+/* p of u (the change of variable of pkm/fit.h) and dp/du. */
+static double param_of(const pkm_fit_param *p, const pkm_param_desc *d, double u, double *dpdu)
+{
+    if (bounded(p)) {
+        *dpdu = 0.5 * (p->hi - p->lo) * cos(u);
+        return p->lo + 0.5 * (p->hi - p->lo) * (1.0 + sin(u));
+    }
+    const double s = fabs(p->start), v = s * u;
+    *dpdu = (v < d->range->min || v > d->range->max) ? 0.0 : s;
+    return fmin(fmax(v, d->range->min), d->range->max);
+}
+
+static double u_of(const pkm_fit_param *p)
+{
+    if (bounded(p)) return asin(2.0 * (p->start - p->lo) / (p->hi - p->lo) - 1.0);
+    return p->start / fabs(p->start);
+}
+
+static void set_params(fit_state *s, const double *u)
+{
+    for (int k = 0; k < s->np; k++) {
+        double dpdu;
+        *(double *)((char *)s->params + s->desc[k]->offset) =
+            param_of(&s->p[k], s->desc[k], u[k], &dpdu);
+    }
+}
+
+/* Solve every row at the current parameters; with pairing, take the rows' pairings anew; fill
+ * s->freq (the paired values, NAN elsewhere). */
+static pkm_status solve_rows(fit_state *s, int pairing)
+{
+    const pkm_fit_data *d = s->d;
+    for (int r = 0; r < d->nrows; r++) {
+        const size_t o = (size_t)r * (size_t)d->nfreq;
+        pkm_model *m = NULL;
+        const pkm_modes *md = NULL;
+        pkm_status st = s->c->build(s->params, d->pose + (size_t)r * (size_t)d->npose, &m, s->ctx);
+        if (st == PKM_OK) st = pkm_analysis_solve(s->an, m, &md, NULL, s->ctx);
+        pkm_model_destroy(&m);
+        if (st == PKM_OK && pairing)
+            st = pkm_freq_match(d->freq + o, d->nfreq, md->freq_hz, md->nev, s->match, s->pair + o,
+                                s->mult + o, NULL, s->ctx);
+        if (st != PKM_OK) return st;
+        for (int k = 0; k < d->nfreq; k++) {
+            const int q = s->pair[o + k], n = s->mult[o + k];
+            double f = 0.0;
+            for (int t = 0; t < n && q >= 0; t++)
+                f += md->freq_hz[q + t] / n;
+            s->freq[o + k] = (q >= 0 && q + n <= md->nev) ? f : NAN;
+        }
+    }
+    return PKM_OK;
+}
+
+/* The residuals w_k (f - f_ref) / f_ref of the paired values, in row-major order. */
+static int residuals(const gsl_vector *x, void *user, gsl_vector *f)
+{
+    fit_state *s = user;
+    set_params(s, x->data);
+    const pkm_status st = solve_rows(s, 0);
+    if (st != PKM_OK) {
+        if (s->st == PKM_OK) s->st = st;
+        return GSL_EFAILED;
+    }
+    size_t i = 0;
+    const pkm_fit_data *d = s->d;
+    for (int r = 0; r < d->nrows; r++)
+        for (int k = 0; k < d->nfreq; k++) {
+            const size_t o = (size_t)r * (size_t)d->nfreq + (size_t)k;
+            if (s->pair[o] < 0) continue;
+            const double w = d->weight != NULL ? d->weight[k] : 1.0;
+            gsl_vector_set(f, i++, w * (s->freq[o] - d->freq[o]) / d->freq[o]);
+        }
+    return i == f->size ? GSL_SUCCESS : GSL_EFAILED;
+}
+
+/* x^T A x for the upper-CSC values v of pencil p. */
+static double quad(const pkm_pencil *p, const double *v, const double *x)
+{
+    double e = 0.0;
+    for (int64_t c = 0; c < p->n; c++)
+        for (int64_t q = p->colptr[c]; q < p->colptr[c + 1]; q++)
+            e += (p->rowind[q] == c ? 1.0 : 2.0) * v[q] * x[p->rowind[q]] * x[c];
+    return e;
+}
+
+/* The pencils of row r's model with parameter k moved by -h and +h (pm[0], pm[1]). */
+static pkm_status perturbed_pencils(fit_state *s, int r, int k, double h, pkm_pencil *pm[2])
+{
+    double *field = (double *)((char *)s->params + s->desc[k]->offset);
+    const double p0 = *field;
+    pkm_status st = PKM_OK;
+    for (int side = 0; side < 2 && st == PKM_OK; side++) {
+        pkm_model *m = NULL;
+        *field = p0 + (side ? h : -h);
+        st = s->c->build(s->params, s->d->pose + (size_t)r * (size_t)s->d->npose, &m, s->ctx);
+        if (st == PKM_OK) st = pkm_assemble(m, s->form, &pm[side], NULL, s->ctx);
+        pkm_model_destroy(&m);
+    }
+    *field = p0;
+    return st;
+}
+
+/* Row r's rows of the Jacobian in p (Jp, nres rows of stride tda, from row i0) by the eigenvalue
+ * sensitivity d lambda = x^T (dK - lambda dM) x of the M-normalised mode x (Fox and Kapoor 1968),
+ * dK and dM by central differences of the assembled matrices (exact where they are linear in p: a
+ * stiffness, a mass); a doublet's mean by the mean of its modes' (the trace of the projected
+ * derivative). df = d lambda / (8 pi^2 f). */
+static pkm_status row_jacobian(fit_state *s, int r, const pkm_modes *md, double *Jp, size_t tda,
+                               size_t *i0)
+{
+    const pkm_fit_data *d = s->d;
+    const size_t o = (size_t)r * (size_t)d->nfreq;
+    size_t i = *i0;
+    pkm_status st = PKM_OK;
+    for (int k = 0; k < s->np && st == PKM_OK; k++) {
+        const double p0 = *(double *)((char *)s->params + s->desc[k]->offset);
+        const double h = 1e-4 * fmax(fabs(p0), 1e-12);
+        pkm_pencil *pm[2] = {NULL, NULL};
+        st = perturbed_pencils(s, r, k, h, pm);
+        if (st == PKM_OK && (pm[0]->n != md->n || pm[1]->n != md->n))
+            st =
+                PKM_FAIL(s->ctx, PKM_ERR_MODEL, "fit: '%s' changes the model's order", s->p[k].key);
+        i = *i0;
+        for (int c = 0; c < d->nfreq && st == PKM_OK; c++) {
+            const int q = s->pair[o + c], m = s->mult[o + c];
+            if (q < 0) continue;
+            double dl = 0.0;
+            for (int t = 0; t < m; t++) {
+                const double *x = md->vectors + (size_t)(q + t) * (size_t)md->n;
+                const double dK = (quad(pm[1], pm[1]->k, x) - quad(pm[0], pm[0]->k, x)) / (2 * h);
+                const double dM = (quad(pm[1], pm[1]->m, x) - quad(pm[0], pm[0]->m, x)) / (2 * h);
+                dl += (dK - md->omega2[q + t] * dM) / m;
+            }
+            const double w = d->weight != NULL ? d->weight[c] : 1.0;
+            const double f = s->freq[o + c];
+            Jp[i++ * tda + (size_t)k] = w * dl / (8.0 * PKM_PI * PKM_PI * f) / d->freq[o + c];
+        }
+        pkm_pencil_destroy(&pm[0]);
+        pkm_pencil_destroy(&pm[1]);
+    }
+    *i0 = i;
+    return st;
+}
+
+/* The Jacobian of residuals() in u: the rows of every table row (row_jacobian) times dp/du. */
+static int jacobian(const gsl_vector *u, void *user, gsl_matrix *J)
+{
+    fit_state *s = user;
+    set_params(s, u->data);
+    pkm_status st = PKM_OK;
+    size_t i = 0;
+    for (int r = 0; r < s->d->nrows && st == PKM_OK; r++) {
+        pkm_model *m = NULL;
+        const pkm_modes *md = NULL;
+        st = s->c->build(s->params, s->d->pose + (size_t)r * (size_t)s->d->npose, &m, s->ctx);
+        if (st == PKM_OK) st = pkm_analysis_solve(s->an, m, &md, NULL, s->ctx);
+        pkm_model_destroy(&m);
+        const size_t o = (size_t)r * (size_t)s->d->nfreq;
+        for (int c = 0; c < s->d->nfreq && st == PKM_OK; c++) {
+            const int q = s->pair[o + c], n = s->mult[o + c];
+            double f = 0.0;
+            for (int t = 0; t < n && q >= 0; t++)
+                f += md->freq_hz[q + t] / n;
+            s->freq[o + c] = f;
+        }
+        if (st == PKM_OK) st = row_jacobian(s, r, md, J->data, J->tda, &i);
+    }
+    if (st != PKM_OK) {
+        if (s->st == PKM_OK) s->st = st;
+        return GSL_EFAILED;
+    }
+    for (int k = 0; k < s->np; k++) {
+        double dpdu;
+        param_of(&s->p[k], s->desc[k], u->data[k], &dpdu);
+        for (size_t r = 0; r < J->size1; r++)
+            J->data[r * J->tda + (size_t)k] *= dpdu;
+    }
+    return GSL_SUCCESS;
+}
+
+static int count_pairs(const fit_state *s)
+{
+    int n = 0;
+    for (int k = 0; k < s->d->nrows * s->d->nfreq; k++)
+        n += s->pair[k] >= 0;
+    return n;
+}
+
+/* The parameters named, their bounds and starts: PKM_ERR_INVALID naming the first bad one. */
+static pkm_status check_params(fit_state *s, pkm_ctx *ctx)
+{
+    if (s->np < 1 || s->np > PKM_FIT_MAX_PARAMS)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "fit: %d parameters (1 to %d)", s->np,
+                        PKM_FIT_MAX_PARAMS);
+    for (int k = 0; k < s->np; k++) {
+        const pkm_fit_param *p = &s->p[k];
+        const pkm_param_desc *d = pkm_case_param_find(s->c, p->key);
+        if (d == NULL || d->kind != PKM_PARAM_DOUBLE)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                            "fit: '%s' is not a real-valued parameter of case %s", p->key,
+                            s->c->name);
+        for (int j = 0; j < k; j++)
+            if (s->desc[j] == d)
+                return PKM_FAIL(ctx, PKM_ERR_INVALID, "fit: '%s' named twice", p->key);
+        if (!isfinite(p->start) || p->start < d->range->min || p->start > d->range->max)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "fit: '%s' start %g %s outside [%g, %g]", p->key,
+                            p->start, d->unit, d->range->min, d->range->max);
+        if (bounded(p) ? !(p->lo < p->start && p->start < p->hi) || isinf(p->lo) || isinf(p->hi)
+                       : p->start == 0.0)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                            bounded(p) ? "fit: '%s' start %g %s not strictly inside its bounds "
+                                         "[%g, %g]"
+                                       : "fit: '%s' start %g %s: a parameter without bounds "
+                                         "needs a nonzero start (it sets the scale)",
+                            p->key, p->start, d->unit, p->lo, p->hi);
+        s->desc[k] = d;
+    }
+    return PKM_OK;
+}
+
+/* Standard errors and correlations from the Jacobian J (in u) at the solution u. */
+static void fill_statistics(const fit_state *s, const gsl_matrix *J, const double *u, double sumsq,
+                            pkm_fit_result *res)
+{
+    const int np = s->np, m = (int)J->size1;
+    gsl_matrix *C = gsl_matrix_alloc((size_t)np, (size_t)np);
+    const double s2 = m > np ? sumsq / (m - np) : 0.0;
+    double dp[PKM_FIT_MAX_PARAMS];
+    for (int k = 0; k < np; k++)
+        param_of(&s->p[k], s->desc[k], u[k], &dp[k]);
+    if (C != NULL && gsl_multifit_nlinear_covar(J, 0.0, C) == GSL_SUCCESS) {
+        for (int a = 0; a < np; a++) {
+            res->std_err[a] = fabs(dp[a]) * sqrt(s2 * gsl_matrix_get(C, a, a));
+            for (int b = 0; b < np; b++) {
+                const double den = sqrt(gsl_matrix_get(C, a, a) * gsl_matrix_get(C, b, b));
+                res->corr[a * np + b] = den > 0.0 ? gsl_matrix_get(C, a, b) / den : NAN;
+            }
+        }
+    } else {
+        for (int a = 0; a < np * np; a++)
+            res->corr[a] = NAN;
+        for (int a = 0; a < np; a++)
+            res->std_err[a] = NAN;
+    }
+    gsl_matrix_free(C);
+}
+
+/* One pass of the solver from u (updated) with the pairing held; *converged. */
+static pkm_status run_pass(fit_state *s, const pkm_fit_opts *o, double *u, pkm_fit_result *res,
+                           pkm_ctx *ctx)
+{
+    const size_t n = (size_t)count_pairs(s), np = (size_t)s->np;
+    if (n < np)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "fit: %zu paired reference values for %zu parameters: the table must give "
+                        "at least as many",
+                        n, np);
+    gsl_multifit_nlinear_fdf fdf = {.f = residuals,
+                                    .df = o->jacobian == PKM_FIT_JAC_SENSITIVITY ? jacobian : NULL,
+                                    .fvv = NULL,
+                                    .n = n,
+                                    .p = np,
+                                    .params = s};
+    gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
+    fp.fdtype = GSL_MULTIFIT_NLINEAR_CTRDIFF;
+    fp.h_df = 1e-5;
+    gsl_multifit_nlinear_workspace *w =
+        gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, n, np);
+    gsl_vector_view u0 = gsl_vector_view_array(u, np);
+    if (w == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "fit: cannot allocate the solver");
+    int info = 0, gst = gsl_multifit_nlinear_init(&u0.vector, &fdf, w);
+    if (gst == GSL_SUCCESS) {
+        if (res->passes == 0)
+            res->rms_start = gsl_blas_dnrm2(gsl_multifit_nlinear_residual(w)) / sqrt((double)n);
+        gst = gsl_multifit_nlinear_driver((size_t)o->max_iter, o->xtol, 1e-10, 1e-12, NULL, NULL,
+                                          &info, w);
+    }
+    pkm_status st = s->st;
+    if (st == PKM_OK && gst != GSL_SUCCESS && gst != GSL_EMAXITER && gst != GSL_ENOPROG)
+        st = PKM_FAIL(ctx, PKM_ERR_SOLVER, "fit: the solver failed: %s", gsl_strerror(gst));
+    if (st == PKM_OK) {
+        memcpy(u, gsl_multifit_nlinear_position(w)->data, sizeof(double) * np);
+        const double nrm = gsl_blas_dnrm2(gsl_multifit_nlinear_residual(w));
+        res->rms = nrm / sqrt((double)n);
+        res->nres = (int)n;
+        res->iterations += (int)gsl_multifit_nlinear_niter(w);
+        res->converged = gst == GSL_SUCCESS;
+        fill_statistics(s, gsl_multifit_nlinear_jac(w), u, nrm * nrm, res);
+    }
+    gsl_multifit_nlinear_free(w);
+    return st;
+}
+
+/* Passes until the pairing at the end is the one the pass held. */
+static pkm_status fit_passes(fit_state *s, const pkm_fit_opts *o, pkm_fit_result *res, pkm_ctx *ctx)
+{
+    const size_t cells = (size_t)s->d->nrows * (size_t)s->d->nfreq;
+    double u[PKM_FIT_MAX_PARAMS];
+    for (int k = 0; k < s->np; k++)
+        u[k] = u_of(&s->p[k]);
+    set_params(s, u);
+    pkm_status st = solve_rows(s, 1);
+    int same = 0;
+    while (st == PKM_OK && !same && res->passes < PKM_FIT_MAX_PASSES) {
+        st = run_pass(s, o, u, res, ctx);
+        res->passes++;
+        if (st != PKM_OK) break;
+        memcpy(res->pair, s->pair, sizeof(int) * 2 * cells);
+        set_params(s, u);
+        st = solve_rows(s, 1);
+        same = st == PKM_OK && memcmp(res->pair, s->pair, sizeof(int) * 2 * cells) == 0;
+    }
+    for (int k = 0; k < s->np; k++) {
+        double dpdu;
+        res->value[k] = param_of(&s->p[k], s->desc[k], u[k], &dpdu);
+    }
+    if (st == PKM_OK) {
+        memcpy(res->pair, s->pair, sizeof(int) * 2 * cells);
+        memcpy(res->freq, s->freq, sizeof(double) * cells);
+        if (!same || !res->converged)
+            st = PKM_FAIL(ctx, PKM_ERR_NOCONV,
+                          "fit: no convergence after %d passes and %d iterations (%s)", res->passes,
+                          res->iterations,
+                          same ? "the solver's tolerance not met" : "the pairing kept changing");
+    }
+    return st;
+}
+
+pkm_status pkm_fit_run(const pkm_case *c, void *params, const pkm_fit_data *data,
+                       const pkm_fit_param *p, int np, const pkm_fit_opts *o, pkm_fit_result *res,
+                       pkm_ctx *ctx)
+{
+    memset(res, 0, sizeof(*res));
+    res->nparam = np;
+    fit_state s = {.c = c,
+                   .params = params,
+                   .d = data,
+                   .p = p,
+                   .np = np,
+                   .match = &o->match,
+                   .form = o->form,
+                   .ctx = ctx};
+    pkm_status st = check_params(&s, ctx);
+    if (st != PKM_OK) return st;
+    const size_t cells = (size_t)data->nrows * (size_t)data->nfreq;
+    pkm_modal_opts mo = pkm_modal_opts_default();
+    mo.nev = pkm_match_nev(&o->match, data->nfreq);
+    s.pair = malloc(sizeof(int) * 2 * cells);
+    s.freq = malloc(sizeof(double) * cells);
+    res->pair = malloc(sizeof(int) * 2 * cells);
+    res->freq = malloc(sizeof(double) * cells);
+    if (s.pair == NULL || s.freq == NULL || res->pair == NULL || res->freq == NULL) {
+        st = PKM_FAIL(ctx, PKM_ERR_NOMEM, "fit: cannot allocate the pairing");
+        goto done;
+    }
+    s.mult = s.pair + cells;
+    res->mult = res->pair + cells;
+    if ((st = pkm_analysis_create(o->form, o->eig, &mo, &s.an, ctx)) != PKM_OK) goto done;
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    st = fit_passes(&s, o, res, ctx);
+    gsl_set_error_handler(old);
+done:
+    pkm_analysis_destroy(&s.an);
+    free(s.pair);
+    free(s.freq);
+    if (st != PKM_OK && st != PKM_ERR_NOCONV) pkm_fit_result_free(res);
+    return st;
+}
