@@ -85,7 +85,7 @@ static double pss5upu_us(int *nq, int *nc)
     pkm_mbs *s = NULL;
     pkm_trajectory *tr = NULL;
     if (c == NULL || pkm_case_params_create(c, &params, &ctx) != PKM_OK ||
-        c->build_rigid(params, c->home, &m, &ctx) != PKM_OK ||
+        c->build_rigid(params, pkm_case_rigid_pose(c), &m, &ctx) != PKM_OK ||
         pkm_mbs_create(m, pkm_case_dynamics_of(c, params)->gravity, &s, &ctx) != PKM_OK ||
         pkm_mbs_set_singular(s, 1e-7, &ctx) != PKM_OK ||
         pkm_trajectory_create_analytic(&c->traj[0], c->npose, &tr, &ctx) != PKM_OK)
