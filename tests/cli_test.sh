@@ -704,6 +704,10 @@ check "dynamics names the time and the leg out of reach" \
 # centre of the layout, a singular pose of the S-S legs: exit 3 at t = 0 saying so; a CSV pose
 # that a leg cannot reach: exit 2 naming the time and the leg.
 expect 0 dynamics pss5upu
+check "cases lists pss5upu's default trajectory and where its rigid model is built" \
+    grep -q "eq40-off (default) eq40" <<<"$("$bin" cases)"
+check "cases: the pose of pss5upu's rigid model" \
+    grep -q "rigid-body model at: x = 0.02 y = 0 z = 0 alpha = 0.2 beta = 0" <<<"$("$bin" cases)"
 row=$("$bin" dynamics pss5upu --format csv | grep -c ',rail [1-5],prismatic,')
 check "dynamics pss5upu drives its five rails at every time" test "$row" -eq 505
 expect 3 dynamics pss5upu --trajectory eq40
