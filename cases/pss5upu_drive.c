@@ -77,11 +77,12 @@ pkm_status pkm_pss5upu_case_drive(const void *params, const double *pose, const 
                                   const double *ddpose, double *q, double *qd, double *qdd,
                                   pkm_ctx *ctx)
 {
-    /* The rails' coordinates are the travels from those of the home pose, where the rigid
-     * model is built. */
+    /* The rails' coordinates are the travels from those of the pose the rigid model is built
+     * at (its reference pose, off the singular centre). */
     double s0[5], d0[5], dd0[5];
     const double zero[5] = {0};
-    pkm_status rc = pkm_pss5upu_travel_rates(params, zero, zero, zero, s0, d0, dd0, ctx);
+    pkm_status rc = pkm_pss5upu_travel_rates(params, pkm_case_rigid_pose(&pkm_pss5upu_case), zero,
+                                             zero, s0, d0, dd0, ctx);
     if (rc == PKM_OK) rc = pkm_pss5upu_travel_rates(params, pose, dpose, ddpose, q, qd, qdd, ctx);
     for (int i = 0; i < PKM_PSS5UPU_LEGS && rc == PKM_OK; i++)
         q[i] -= s0[i];

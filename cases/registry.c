@@ -59,6 +59,11 @@ int pkm_case_joint_has_friction(const pkm_case_dynamics *d, const pkm_joint *j)
     return d->friction_joints == PKM_CASE_FRICTION_ALL || j->actuated;
 }
 
+const double *pkm_case_rigid_pose(const pkm_case *c)
+{
+    return c->rigid_pose != NULL ? c->rigid_pose : c->home;
+}
+
 const pkm_traj_desc *pkm_case_traj_find(const pkm_case *c, const char *name)
 {
     for (int i = 0; name != NULL && i < c->ntraj; i++)

@@ -51,6 +51,12 @@ int cli_cases(int argc, char **argv)
                 printf(" %s%s", (*c)->traj[k].name, k == 0 ? " (default)" : "");
             printf("\n");
         }
+        if ((*c)->rigid_pose != NULL) {
+            printf("  rigid-body model at:");
+            for (int k = 0; k < (*c)->npose; k++)
+                printf(" %s = %g", (*c)->pose_names[k], (*c)->rigid_pose[k]);
+            printf(" (home is a singular pose)\n");
+        }
         printf("  parameters: pkmflex cases --show %s\n", (*c)->name);
     }
     return 0;

@@ -180,14 +180,14 @@ typedef struct dyn_run {
     double *t, *value[PKM_DYN_SERIES_COLUMNS], *wrench;
 } dyn_run;
 
-/* The rigid-body model at home, its friction per joint (checked), the system with its driven
- * coordinates. */
+/* The rigid-body model at the case's rigid pose, its friction per joint (checked), the system with
+ * its driven coordinates. */
 static int dyn_setup(dyn_run *r, double singular)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     const pkm_case *c = r->c;
-    pkm_status st = c->build_rigid(r->params, c->home, &r->m, &ctx);
+    pkm_status st = c->build_rigid(r->params, pkm_case_rigid_pose(c), &r->m, &ctx);
     if (st != PKM_OK) return cli_report(st, &ctx);
     const int nj = pkm_model_joint_count(r->m);
     r->fr = calloc((size_t)nj, sizeof(*r->fr));
@@ -388,10 +388,22 @@ static int dyn_write(const dyn_run *r, const dyn_args *o)
     return 0;
 }
 
-/* Grid starting after the trajectory: the closure followed from the trajectory's start, where the
- * model is built, to T0 in steps of at most the grid's (and at least DYN_APPROACH_STEPS of
- * them), so that Newton stays on the assembly branch (loop3 started at 14 s from the reference
- * configuration lands on another, singular one); 0 or an exit status naming the time. */
+/* The error line of a failed solve at time t (where: "" or a note on the time), with the case's
+ * reading of a singular closure. */
+static void dyn_solve_error(const dyn_run *r, double t, const char *where, pkm_status st,
+                            const pkm_ctx *ctx)
+{
+    const char *note = st == PKM_ERR_SINGULAR ? r->c->singular_note : NULL;
+    fflush(stdout);
+    fprintf(stderr, "%s: error: t = %.9g s%s: %s%s%s\n", CLI_PROG, t, where, ctx->msg,
+            note != NULL ? "; " : "", note != NULL ? note : "");
+}
+
+/* Grid starting after the trajectory: the closure followed from the trajectory's start (the
+ * pose the model is built at, or near it) to T0 in steps of at most the grid's (and at least
+ * DYN_APPROACH_STEPS of them), so that Newton stays on the assembly branch (loop3 started at 14 s
+ * from the reference configuration lands on another, singular one); 0 or an exit status naming the
+ * time. */
 static int dyn_approach(dyn_run *r)
 {
     double a;
@@ -402,14 +414,13 @@ static int dyn_approach(dyn_run *r)
     double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    for (int k = 1; k < (int)m; k++) { /* at k = 0 the pose is the model's own */
+    for (int k = 1; k < (int)m; k++) { /* at k = 0 the pose is the trajectory's first */
         const double t = a + (r->t0 - a) * k / m;
         pkm_status st = dyn_driven_at(r, t, q, qd, qdd, &ctx);
         const int drive_failed = st != PKM_OK;
         if (st == PKM_OK) st = pkm_mbs_kinematics(r->s, t, q, qd, qdd, &ctx);
         if (st != PKM_OK) {
-            fprintf(stderr, "%s: error: t = %.9g s (on the way to --time's start): %s\n", CLI_PROG,
-                    t, ctx.msg);
+            dyn_solve_error(r, t, " (on the way to --time's start)", st, &ctx);
             return drive_failed ? cli_exit_status_of(st) : EXIT_COMPUTE;
         }
     }
@@ -445,8 +456,7 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
         if (st == PKM_OK) st = pkm_mbs_kinematics(r->s, t, q, qd, qdd, &ctx);
         if (st == PKM_OK) st = pkm_mbs_inverse(r->s, NULL, r->res, &ctx);
         if (st != PKM_OK) {
-            fflush(stdout);
-            fprintf(stderr, "%s: error: t = %.9g s: %s\n", CLI_PROG, t, ctx.msg);
+            dyn_solve_error(r, t, "", st, &ctx);
             return EXIT_COMPUTE;
         }
         for (int j = 0; j < pkm_model_joint_count(r->m); j++)

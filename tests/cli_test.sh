@@ -759,6 +759,28 @@ check "dynamics --forward loop3 follows the trajectory" below "$(colmax 2 <<<"$f
 check "dynamics --forward loop3 energy balance" below "$(colmax 3 <<<"$fcsv")" 1e-9
 expect 2 dynamics tree5 --forward -o "$tmp/forward.h5"
 expect 3 dynamics loop3 --forward --friction stribeck --time 0:1:11
+# pss5upu: its default trajectory eq40-off (eq. 40 about x = 20 mm, alpha = 0.2 rad, where the
+# rigid model is built) runs at the default singularity threshold; eq40 itself starts at the
+# centre of the layout, a singular pose of the S-S legs: exit 3 at t = 0 saying so; a CSV pose
+# that a leg cannot reach: exit 2 naming the time and the leg.
+expect 0 dynamics pss5upu
+check "cases lists pss5upu's default trajectory and where its rigid model is built" \
+    grep -q "eq40-off (default) eq40" <<<"$("$bin" cases)"
+check "cases: the pose of pss5upu's rigid model" \
+    grep -q "rigid-body model at: x = 0.02 y = 0 z = 0 alpha = 0.2 beta = 0" <<<"$("$bin" cases)"
+row=$("$bin" dynamics pss5upu --format csv | grep -c ',rail [1-5],prismatic,')
+check "dynamics pss5upu drives its five rails at every time" test "$row" -eq 505
+expect 3 dynamics pss5upu --trajectory eq40
+perr=$("$bin" dynamics pss5upu --trajectory eq40 2>&1 >/dev/null)
+check "dynamics pss5upu: eq40's singular centre named with its time" \
+    grep -q "^pkmflex: error: t = 0 s: singular .*S-S legs.*the legs cannot hold the platform" \
+    <<<"$perr"
+printf 't,x,y,z,alpha,beta\n0,0.02,0,0,0.2,0\n1,0.1,0,0,0.2,0\n2,0.2,0,0,0.2,0\n3,0.3,0,0,0.2,0\n' \
+    >"$tmp/pss_away.csv"
+expect 2 dynamics pss5upu --trajectory "$tmp/pss_away.csv" --time 0:3:31
+perr=$("$bin" dynamics pss5upu --trajectory "$tmp/pss_away.csv" --time 0:3:31 2>&1 >/dev/null)
+check "dynamics pss5upu names the time and the leg out of reach" \
+    grep -q "^pkmflex: error: t = 2.9 s: pss5upu: leg [1-5] cannot reach" <<<"$perr"
 # dynamics -o: the same rows as time series in HDF5, with the full reaction wrenches, read back
 # with h5py against the CSV; a name that cannot be written is refused before any computation.
 expect 0 dynamics loop3 --time 0:2:5 -o "$tmp/loop3.h5"

@@ -69,7 +69,7 @@ static void check_rigid(const pkm_case *c, const void *params)
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_model *m = NULL;
-    assert_pkm_ok(c->build_rigid(params, c->home, &m, &ctx), &ctx);
+    assert_pkm_ok(c->build_rigid(params, pkm_case_rigid_pose(c), &m, &ctx), &ctx);
     double total = 0.0;
     for (int ib = 0; ib < pkm_model_body_count(m); ib++) {
         const pkm_body *body = pkm_model_body(m, ib);
@@ -119,9 +119,12 @@ static void check_rigid(const pkm_case *c, const void *params)
         const pkm_traj_desc *d = &c->traj[k];
         assert_ptr_equal(pkm_case_traj_find(c, d->name), d);
         assert_true(d->duration > 0.0);
-        /* Every trajectory starts at home, where the rigid model is built. */
+        /* The default trajectory starts where the rigid model is built (home, or the case's
+         * reference pose off a singular home), the others there or at home. */
+        const double *start = pkm_case_rigid_pose(c);
+        if (k > 0 && traj_value(&d->coord[0], 0.0) == c->home[0]) start = c->home;
         for (int i = 0; i < c->npose; i++)
-            assert_close(traj_value(&d->coord[i], 0.0), c->home[i], 0.0, 1e-15);
+            assert_close(traj_value(&d->coord[i], 0.0), start[i], 0.0, 1e-15);
         /* loop3 builds at its reference configuration only: its other poses are the closure
          * kinematics' (the dynamics suite). */
         if (strcmp(c->name, "loop3") == 0) continue;

@@ -396,12 +396,18 @@ typedef struct pkm_case {
      * bodies of its beams); the same as build for a case without flexible bodies. */
     pkm_status (*build_rigid)(const void *params, const double *pose, pkm_model **out,
                               pkm_ctx *ctx);
+    /* NULL, or the pose the rigid-body model is built at when home is a singular pose of the
+     * closure (the centre of pss5upu's regular layout: its legs cannot hold the platform there,
+     * and Newton would start from it); pkm_case_rigid_pose gives the one to use. */
+    const double *rigid_pose;
+    /* NULL, or what a singular closure of this mechanism means, for the error line. */
+    const char *singular_note;
     size_t dynamics_offset; /* offsetof(params struct, dynamics): its pkm_case_dynamics */
     /* The coordinates of the rigid-body model (pkm_mbs coordinate names) that a pose prescribes
      * (ndriven of them), and their values and first two time derivatives at a pose moving at
-     * dpose, ddpose, measured from the model build_rigid makes at home. drive NULL: the pose
-     * coordinates themselves, model coordinates of the same names. A pose out of reach is
-     * PKM_ERR_UNREACHABLE naming the leg. */
+     * dpose, ddpose, measured from the model build_rigid makes at pkm_case_rigid_pose(c).
+     * drive NULL: the pose coordinates themselves, model coordinates of the same names. A pose
+     * out of reach is PKM_ERR_UNREACHABLE naming the leg. */
     int ndriven;
     const char *const *driven_names;
     pkm_status (*drive)(const void *params, const double *pose, const double *dpose,
@@ -420,6 +426,10 @@ pkm_friction pkm_case_friction(const pkm_case_dynamics *d);
 /* 1 if joint j carries d's friction: a revolute, prismatic or helical joint, actuated if d asks
  * for the actuated joints only. */
 int pkm_case_joint_has_friction(const pkm_case_dynamics *d, const pkm_joint *j);
+
+/* The pose the rigid-body model of c is built at (and its drive measured from): c->rigid_pose,
+ * or c->home. */
+const double *pkm_case_rigid_pose(const pkm_case *c);
 
 /* The trajectory of c with that name, or NULL. */
 const pkm_traj_desc *pkm_case_traj_find(const pkm_case *c, const char *name);
