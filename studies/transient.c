@@ -55,11 +55,12 @@ static pkm_status fail_at(pkm_ctx *ctx, pkm_status st, double t, const pkm_ctx *
     return PKM_FAIL(ctx, st, "t = %.6g s: %s", t, inner->msg);
 }
 
-/* The rigid-body model at home and its system, driven through the case's drive coordinates. */
+/* The rigid-body model at the case's rigid pose (pkm_case_rigid_pose, where its drive measures
+ * from) and its system, driven through the case's drive coordinates. */
 static pkm_status setup_rigid(tr_run *r, pkm_ctx *ctx)
 {
     const pkm_case *c = r->c;
-    pkm_status st = c->build_rigid(r->params, c->home, &r->rigid, ctx);
+    pkm_status st = c->build_rigid(r->params, pkm_case_rigid_pose(c), &r->rigid, ctx);
     if (st != PKM_OK) return st;
     const int nj = pkm_model_joint_count(r->rigid);
     r->res = calloc((size_t)nj, sizeof(*r->res));
