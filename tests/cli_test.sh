@@ -836,8 +836,8 @@ check "transient names the time and the leg out of reach" \
 expect 2 transient navaro --trajectory "$tmp/far.csv" --start 5
 check "transient prints nothing before a refused trajectory" test "$(grep -vc '^pkmflex: error' <<<"$terr")" -eq 0
 # the 5-PSS/UPU's spherical variant starts at its singular centre on eq. 40: exit 3 naming the time
-expect 3 transient pss5upu --set variant=spherical --duration 0.01 --dt 1e-3
-serr=$(timeout 60 "$bin" transient pss5upu --set variant=spherical --duration 0.01 --dt 1e-3 2>&1 >/dev/null)
+expect 3 transient pss5upu --trajectory eq40 --set variant=spherical --duration 0.01 --dt 1e-3
+serr=$(timeout 60 "$bin" transient pss5upu --trajectory eq40 --set variant=spherical --duration 0.01 --dt 1e-3 2>&1 >/dev/null)
 check "transient names the singular time" grep -q '^pkmflex: error: t = 0 s: ' <<<"$serr"
 # dynamics boom1|crane4: the module chains of the crane (docs/chain.md). A CSV trajectory
 # x = 0.30 + 0.10 t + 0.25 t^2 (the spline reproduces it) gives at t = 0 the dynamic anchor of
