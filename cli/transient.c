@@ -59,7 +59,10 @@ static const cli_option tr_options[] = {
      "the start (from rest: the weight alone); default: static\n"
      "with --gravity, zero without",
      NULL},
-    {"--drives", NULL, 1, TR_DRIVES, "locked", "drives held by ideal position servos (default)",
+    {"--drives", NULL, 1, TR_DRIVES, "locked",
+     "drives held by ideal position servos (default): their\n"
+     "reactions where the model locks the drives alone (navaro:\n"
+     "--set clutch.locked=drive), else the rigid-body drives",
      NULL},
     {"--update-every", NULL, 1, TR_UPDATE, "N",
      "reassemble M and K at the rigid configuration every N steps\n"
@@ -89,7 +92,8 @@ static const cli_command tr_command = {
     "acceleration): the finite-element model rebuilt at the rigid configuration, loaded by the\n"
     "inertia of the rigid motion (and gravity). One row per step: the time, the platform's\n"
     "elastic error (translations m, rotations rad, global axes, at the platform's reference\n"
-    "point) and the rigid-body drive of each actuated joint (N or N m); the table adds the\n"
+    "point) and the drive of each actuated joint (N or N m: the reaction at the locked drive,\n"
+    "or the rigid-body drive where the model does not lock the drives alone); the table adds the\n"
     "quasi-static error K^-1 F. Bad input is one line, exit 2, before any step is computed; a\n"
     "singular rigid configuration on the way stops with exit 3 naming the time.\n\n",
     tr_options, (int)(sizeof(tr_options) / sizeof(tr_options[0])), 0};
@@ -181,6 +185,13 @@ typedef struct tr_out {
 
 static int tr_header(const pkm_case *c, const void *params, int csv);
 
+/* Drive k's column: the reaction at the locked drive where the finite-element model locks the
+ * drives alone (NaVARo: clutch.locked=drive), else the rigid-body inverse dynamics' drive. */
+static double tr_drive(const pkm_transient_row *r, int k)
+{
+    return isnan(r->reaction[k]) ? r->drive[k] : r->reaction[k];
+}
+
 /* One row, after the header at the first (so that a run refused before its first step prints
  * nothing). */
 static int tr_row(void *user, const pkm_transient_row *r)
@@ -192,7 +203,7 @@ static int tr_row(void *user, const pkm_transient_row *r)
         for (int k = 0; k < 6; k++)
             printf(",%.10g", r->error[k]);
         for (int k = 0; k < r->ndrive; k++)
-            printf(",%.10g", r->drive[k]);
+            printf(",%.10g", tr_drive(r, k));
     } else {
         printf("%9.4f", r->t);
         for (int k = 0; k < 6; k++)
@@ -200,7 +211,7 @@ static int tr_row(void *user, const pkm_transient_row *r)
         for (int k = 0; k < 6; k++)
             printf(" %12.4e", r->quasi_static[k]);
         for (int k = 0; k < r->ndrive; k++)
-            printf(" %12.5g", r->drive[k]);
+            printf(" %12.5g", tr_drive(r, k));
     }
     printf("\n");
     return 0;
@@ -218,7 +229,7 @@ static int tr_header(const pkm_case *c, const void *params, int csv)
         printf("t,ex,ey,ez,rx,ry,rz");
     else
         printf("# t [s], error ex ey ez [m] rx ry rz [rad], quasi-static error (the same), "
-               "drives [N or N m]:");
+               "drives [N or N m] (the reactions at the locked drives, or the rigid-body drives):");
     for (int j = 0; j < pkm_model_joint_count(m); j++) {
         const pkm_joint *jt = pkm_model_joint(m, j);
         if (!jt->actuated) continue;

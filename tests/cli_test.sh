@@ -792,6 +792,18 @@ tcsv=$(timeout 60 "$bin" "${tn[@]}" --format csv)
 check "transient csv header is exact" \
     test "$(head -1 <<<"$tcsv")" = "t,ex,ey,ez,rx,ry,rz,drive_A11,drive_A12,drive_A13"
 check "transient csv: one row per step and the start" test "$(tail -n +2 <<<"$tcsv" | grep -c '')" -eq 21
+# The rigid limit: links 1e7 times stiffer, only the driven clutches locked: the reactions at
+# the locked drives equal the rigid-body drives of the default model (1e-5 of the largest; the
+# difference falls as 1/stiffness: 3.4e-5 at 1e6, 3.4e-6 at 1e7 over these 20 ms).
+tdamp=(--damping 0.02@40,0.02@150)
+tcsvd=$(timeout 60 "$bin" "${tn[@]}" "${tdamp[@]}" --format csv)
+tstiff=$(timeout 60 "$bin" "${tn[@]}" "${tdamp[@]}" --format csv --initial static \
+    --set clutch.locked=drive --set material.E=7.4e17 --set material.G=2.781954887e17)
+check "transient: locked-drive reactions equal the rigid drives in the rigid limit" \
+    awk -F, 'NR == FNR { for (k = 8; k <= 10; k++) d[FNR, k] = $k; next }
+             FNR > 1 { for (k = 8; k <= 10; k++) { x = $k - d[FNR, k]; if (x < 0) x = -x
+                       if (x > m) m = x; y = d[FNR, k]; if (y < 0) y = -y; if (y > a) a = y } }
+             END { exit !(a > 0 && m < 1e-5 * a) }' <(printf '%s\n' "$tcsvd") <(printf '%s\n' "$tstiff")
 expect 0 "${tn[@]}" --damping 0.02@40,0.02@150 --gravity --update-every 10
 expect 0 "${tn[@]}" --rayleigh 1,1e-5 --update-every 0
 expect 2 "${tn[@]}" --dt 0
