@@ -121,7 +121,9 @@ double cli_now(void);
 
 /* --trajectory: a named trajectory of case c (traj NULL: its first), its span stretched to t_end
  * (the analytic laws hold for any t >= 0), or a CSV file of samples (a name with a '/' or
- * ending in .csv); 0, or an exit status after one line naming the trajectory. */
+ * ending in .csv), or harmonic:COORD,AMPLITUDE,FREQUENCY (one pose coordinate as home + A
+ * sin(2 pi f t), the others at home, for 20 periods or to t_end); 0, or an exit status after
+ * one line naming the trajectory. */
 int cli_trajectory(const pkm_case *c, const char *traj, double t_end, pkm_trajectory **tr);
 
 int cli_modes(int argc, char **argv);

@@ -48,7 +48,9 @@ static const cli_option dyn_options[] = {
     {"--trajectory", NULL, 1, DYN_TRAJECTORY, "NAME|FILE.csv",
      "a named trajectory of the case (pkmflex cases lists them;\n"
      "default: the first), or a CSV file of samples: header\n"
-     "t,<pose coordinates>, interpolated by a not-a-knot spline",
+     "t,<pose coordinates>, interpolated by a not-a-knot spline;\n"
+     "or harmonic:COORD,AMPLITUDE,FREQUENCY: one pose coordinate\n"
+     "as home + A sin(2 pi f t), the others at home (20 periods)",
      NULL},
     {"--time", NULL, 1, DYN_TIME, "T0:T1:N",
      "N >= 2 equally spaced times from T0 to T1 > T0, s (default:\n"

@@ -37,7 +37,9 @@ static const cli_option tr_options[] = {
     {"--trajectory", NULL, 1, TR_TRAJECTORY, "NAME|FILE.csv",
      "a named trajectory of the case (pkmflex cases lists them;\n"
      "default: the first), or a CSV file of samples: header\n"
-     "t,<pose coordinates>, interpolated by a not-a-knot spline",
+     "t,<pose coordinates>, interpolated by a not-a-knot spline;\n"
+     "or harmonic:COORD,AMPLITUDE,FREQUENCY: one pose coordinate\n"
+     "as home + A sin(2 pi f t), the others at home (20 periods)",
      NULL},
     {"--duration", NULL, 1, TR_DURATION, "T", "time integrated, s (default: the trajectory's)",
      NULL},
