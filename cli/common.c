@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "pkm/io.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 int cli_usage_error(const char *fmt, ...)
 {
@@ -474,4 +476,21 @@ int cli_table_rows(const pkm_table *tab, const char *path, const char *kind)
     for (int r = 0; r < tab->nrows; r++)
         if (strcmp(tab->kind[r], kind) == 0) return 0;
     return cli_usage_error("--kind %s: %s has no row of that kind", kind, path);
+}
+
+/* -o FILE: a name that can be replaced, in a directory that can be written (exit 2 otherwise,
+ * before any computation). */
+int cli_check_output_dir(const char *path)
+{
+    const int rc = cli_check_output_name(path);
+    if (rc != 0) return rc;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        snprintf(dir, sizeof(dir), ".");
+    else
+        snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (access(dir, W_OK | X_OK) == 0) return 0;
+    fprintf(stderr, "%s: error: -o: cannot write in %s: %s\n", CLI_PROG, dir, strerror(errno));
+    return EXIT_INPUT;
 }

@@ -818,6 +818,31 @@ hhalf=$(tpeak 22.0523175)
 check "transient harmonic: resonance over half its frequency is the oscillator's ratio" \
     awk -v a="$hres" -v b="$hhalf" 'BEGIN { r = 0.5; s = r * r / sqrt((1 - r * r)^2 + (0.04 * r)^2)
         q = (1 / 0.04) / s; exit !(b > 0 && a / b > 0.98 * q && a / b < 1.02 * q) }'
+# -o: the file holds the csv rows (the locked drives' reactions in the csv's drive columns), the
+# rigid-body drives beside them (24 % away at the links' stiffness), the energies (kinetic +
+# strain + dissipated = work from rest, to 2.8e-6 of it though the pencil changes every step);
+# the default model (both clutches locked) has no reactions (NaN).
+expect 0 "${tn[@]}" --set clutch.locked=drive -o "$tmp/tr.h5"
+"$bin" "${tn[@]}" --set clutch.locked=drive --format csv >"$tmp/tr.csv"
+expect 0 "${tn[@]}" -o "$tmp/tr_both.h5"
+check "transient -o: the file holds the csv rows, drives, reactions and energies" "$py" -c '
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+c = np.loadtxt(sys.argv[2], delimiter=",", skiprows=1)
+assert f.attrs["format"] == b"pkmflex-transient" and f.attrs["case"] == b"navaro"
+assert f.attrs["trajectory"] == b"p2p" and f.attrs["drives"] == b"A11,A12,A13"
+assert f["t"].shape == (21,) and f["error"].shape == (21, 6) and f["reaction"].shape == (21, 3)
+assert np.allclose(f["t"][...], c[:, 0], rtol=0, atol=1e-12)
+assert np.allclose(f["error"][...], c[:, 1:7], rtol=1e-9, atol=1e-18)
+assert np.allclose(f["reaction"][...], c[:, 7:], rtol=1e-9, atol=1e-15)
+d = f["drive"][...]
+assert np.abs(d).max() > 0 and np.abs(d - f["reaction"][...]).max() > 1e-3 * np.abs(d).max()
+e = f["energy"][...]
+assert e[-1, 3] > 0 and abs(e[-1, 0] + e[-1, 1] + e[-1, 2] - e[-1, 3]) < 1e-4 * e[-1, 3]
+g = h5py.File(sys.argv[3], "r")
+assert np.isnan(g["reaction"][...]).all() and np.isfinite(g["drive"][...]).all()
+' "$tmp/tr.h5" "$tmp/tr.csv" "$tmp/tr_both.h5"
+expect 2 "${tn[@]}" -o /nonexistent/dir/tr.h5
 expect 2 "${tn[@]}" --trajectory harmonic:q,1e-4,10
 expect 2 "${tn[@]}" --trajectory harmonic:x,0,10
 expect 2 "${tn[@]}" --trajectory harmonic:x,1e-4,-1
