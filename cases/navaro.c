@@ -137,8 +137,12 @@ static pkm_status navaro_build_model(const pkm_navaro_params *p, const double po
          * computed with both clutches locked, or elastic about z with the stiffness of sec. 5.3
          * when one is given (clutch.k1, clutch.k2). */
         pkm_joint_type at_a[2];
+        const int driven = p->drive == PKM_NAVARO_DRIVE_LINK1 ? 0 : 1;
         for (int c = 0; c < 2; c++)
-            at_a[c] = (rigid || p->clutch_k[c] > 0.0) ? PKM_JOINT_REVOLUTE : PKM_JOINT_CLAMPED;
+            at_a[c] = (rigid || p->clutch_k[c] > 0.0 ||
+                       (p->clutch_locked == PKM_NAVARO_LOCKED_DRIVE && c != driven))
+                          ? PKM_JOINT_REVOLUTE
+                          : PKM_JOINT_CLAMPED;
         const pkm_joint_desc js[7] = {
             {.name = nm[0],
              .type = at_a[0],
@@ -216,6 +220,8 @@ pkm_status pkm_navaro_build_rigid(const pkm_navaro_params *p, const double pose[
 /* The parameter table: every number of the model; the values are in cases/navaro.yaml. */
 static const pkm_param_choice navaro_mass[] = {
     {"rotary", PKM_FEM_ROTARY_INERTIA}, {"translational", 0}, {NULL, 0}};
+static const pkm_param_choice navaro_locked[] = {
+    {"both", PKM_NAVARO_LOCKED_BOTH}, {"drive", PKM_NAVARO_LOCKED_DRIVE}, {NULL, 0}};
 static const pkm_param_choice navaro_drive[] = {
     {"link1", PKM_NAVARO_DRIVE_LINK1}, {"link2", PKM_NAVARO_DRIVE_LINK2}, {NULL, 0}};
 
@@ -256,6 +262,9 @@ static const pkm_param_desc navaro_params[] = {
              "clutch elasticity about z at A_i, base to link 1i (A_iD_i); 0: locked"),
     NAVARO_D("clutch.k2", clutch_k[1], "N m/rad", pkm_range_joint_stiffness,
              "clutch elasticity about z at A_i, base to link 2i (A_iB_i); 0: locked"),
+    PKM_PARAM_ENUM(pkm_navaro_params, "clutch.locked", clutch_locked, navaro_locked,
+                   "finite-element model: both clutches locked (Table 3), or only the driven "
+                   "link's (drive), the other link free about z (the locked-drive model)"),
     NAVARO_D("joint_mass.B", joint_mass[0], "kg", pkm_range_mass, "point mass at each B_i"),
     NAVARO_D("joint_mass.C", joint_mass[1], "kg", pkm_range_mass, "point mass at each C_i"),
     NAVARO_D("joint_mass.D", joint_mass[2], "kg", pkm_range_mass, "point mass at each D_i"),

@@ -90,6 +90,9 @@ int cli_is_case_file(const char *arg);
  * regular file in place of a symbolic link or a device node: such names are refused, one line,
  * EXIT_INPUT; 0 otherwise. */
 int cli_check_output_name(const char *path);
+/* -o FILE: cli_check_output_name and a directory that can be written (exit 2 otherwise, before
+ * any computation). */
+int cli_check_output_dir(const char *path);
 /* 0 if case c supports the analysis (PKM_CASE_MODAL, PKM_CASE_DYNAMICS), else one line naming
  * the case and the command to use instead, and EXIT_INPUT. */
 int cli_case_supports(const pkm_case *c, unsigned analysis);
@@ -121,7 +124,9 @@ double cli_now(void);
 
 /* --trajectory: a named trajectory of case c (traj NULL: its first), its span stretched to t_end
  * (the analytic laws hold for any t >= 0), or a CSV file of samples (a name with a '/' or
- * ending in .csv); 0, or an exit status after one line naming the trajectory. */
+ * ending in .csv), or harmonic:COORD,AMPLITUDE,FREQUENCY (one pose coordinate as home + A
+ * sin(2 pi f t), the others at home, for 20 periods or to t_end); 0, or an exit status after
+ * one line naming the trajectory. */
 int cli_trajectory(const pkm_case *c, const char *traj, double t_end, pkm_trajectory **tr);
 
 int cli_modes(int argc, char **argv);

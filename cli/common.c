@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "pkm/io.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 int cli_usage_error(const char *fmt, ...)
 {
@@ -376,8 +378,54 @@ int cli_check_output_name(const char *path)
 
 /* The trajectory: a named one of the case (its span stretched to the requested end time: the
  * analytic laws hold for any t >= 0) or a CSV file. */
+/* --trajectory harmonic:COORD,AMPLITUDE,FREQUENCY: pose coordinate COORD moves as home + A
+ * sin(2 pi f t), the others held at home; 20 periods unless t_end is later. A motion of chosen
+ * frequency along one axis, to sweep through a mode; it starts at home moving at 2 pi f A with
+ * no acceleration. */
+#define CLI_HARMONIC_PERIODS 20
+static int cli_harmonic(const pkm_case *c, const char *spec, double t_end, pkm_trajectory **tr)
+{
+    char name[64];
+    double amp = 0.0, f = 0.0;
+    const char *comma = strchr(spec, ',');
+    const size_t len = comma != NULL ? (size_t)(comma - spec) : 0;
+    int k = -1;
+    for (int i = 0; i < c->npose && len > 0; i++)
+        if (strncmp(c->pose_names[i], spec, len) == 0 && c->pose_names[i][len] == '\0') k = i;
+    if (k < 0)
+        return cli_usage_error("--trajectory harmonic:%s: expected harmonic:COORD,AMPLITUDE,"
+                               "FREQUENCY with COORD a pose coordinate of case '%s'",
+                               spec, c->name);
+    const char *rest = comma + 1, *comma2 = strchr(rest, ',');
+    if (comma2 == NULL || (size_t)(comma2 - rest) >= sizeof(name))
+        return cli_usage_error("--trajectory harmonic:%s: expected AMPLITUDE,FREQUENCY after %s",
+                               spec, c->pose_names[k]);
+    memcpy(name, rest, (size_t)(comma2 - rest));
+    name[comma2 - rest] = '\0';
+    if (!cli_parse_real(name, -1e3, 1e3, &amp) || amp == 0.0)
+        return cli_usage_error("--trajectory harmonic:%s: amplitude '%s' must be a nonzero "
+                               "number",
+                               spec, name);
+    if (!cli_parse_real(comma2 + 1, 1e-6, 1e6, &f))
+        return cli_usage_error("--trajectory harmonic:%s: frequency '%s' must be in [1e-6, "
+                               "1e6] Hz",
+                               spec, comma2 + 1);
+    pkm_traj_coord coord[PKM_POSE_MAX];
+    for (int i = 0; i < c->npose; i++)
+        coord[i] = (pkm_traj_coord){PKM_TRAJ_POLY2, {c->home[i], 0.0, 0.0, 0.0}};
+    coord[k] = (pkm_traj_coord){PKM_TRAJ_SINE, {c->home[k], amp, f, 0.0}};
+    const pkm_traj_desc d = {"harmonic", "harmonic motion of one pose coordinate",
+                             fmax(t_end, CLI_HARMONIC_PERIODS / f), coord};
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_status st = pkm_trajectory_create_analytic(&d, c->npose, tr, &ctx);
+    return st == PKM_OK ? 0 : cli_report(st, &ctx);
+}
+
 int cli_trajectory(const pkm_case *c, const char *traj, double t_end, pkm_trajectory **tr)
 {
+    if (traj != NULL && strncmp(traj, "harmonic:", 9) == 0)
+        return cli_harmonic(c, traj + 9, isnan(t_end) ? 0.0 : t_end, tr);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     const pkm_traj_desc *d = traj == NULL ? &c->traj[0] : pkm_case_traj_find(c, traj);
@@ -428,4 +476,21 @@ int cli_table_rows(const pkm_table *tab, const char *path, const char *kind)
     for (int r = 0; r < tab->nrows; r++)
         if (strcmp(tab->kind[r], kind) == 0) return 0;
     return cli_usage_error("--kind %s: %s has no row of that kind", kind, path);
+}
+
+/* -o FILE: a name that can be replaced, in a directory that can be written (exit 2 otherwise,
+ * before any computation). */
+int cli_check_output_dir(const char *path)
+{
+    const int rc = cli_check_output_name(path);
+    if (rc != 0) return rc;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        snprintf(dir, sizeof(dir), ".");
+    else
+        snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (access(dir, W_OK | X_OK) == 0) return 0;
+    fprintf(stderr, "%s: error: -o: cannot write in %s: %s\n", CLI_PROG, dir, strerror(errno));
+    return EXIT_INPUT;
 }

@@ -48,7 +48,9 @@ static const cli_option dyn_options[] = {
     {"--trajectory", NULL, 1, DYN_TRAJECTORY, "NAME|FILE.csv",
      "a named trajectory of the case (pkmflex cases lists them;\n"
      "default: the first), or a CSV file of samples: header\n"
-     "t,<pose coordinates>, interpolated by a not-a-knot spline",
+     "t,<pose coordinates>, interpolated by a not-a-knot spline;\n"
+     "or harmonic:COORD,AMPLITUDE,FREQUENCY: one pose coordinate\n"
+     "as home + A sin(2 pi f t), the others at home (20 periods)",
      NULL},
     {"--time", NULL, 1, DYN_TIME, "T0:T1:N",
      "N >= 2 equally spaced times from T0 to T1 > T0, s (default:\n"
@@ -315,23 +317,6 @@ static const char *dyn_law_name(const dyn_run *r)
     return "unknown";
 }
 
-/* -o FILE: a name that can be replaced, in a directory that can be written (exit 2 otherwise,
- * before any computation). */
-static int dyn_check_output(const char *path)
-{
-    const int rc = cli_check_output_name(path);
-    if (rc != 0) return rc;
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (slash == NULL)
-        snprintf(dir, sizeof(dir), ".");
-    else
-        snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-    if (access(dir, W_OK | X_OK) == 0) return 0;
-    fprintf(stderr, "%s: error: -o: cannot write in %s: %s\n", CLI_PROG, dir, strerror(errno));
-    return EXIT_INPUT;
-}
-
 /* -o: room for every row, checked against the free memory first (exit 2 naming the size). */
 static int dyn_keep(dyn_run *r)
 {
@@ -494,7 +479,8 @@ int cli_dynamics(int argc, char **argv)
     if ((rc = cli_trajectory(r.c, o.traj, o.time != NULL ? r.t1 : 0.0, &r.tr)) != 0) goto done;
     if (o.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
     if ((rc = dyn_setup(&r, o.singular)) != 0 || (rc = dyn_validate(&r)) != 0 ||
-        (o.output != NULL && ((rc = dyn_check_output(o.output)) != 0 || (rc = dyn_keep(&r)) != 0)))
+        (o.output != NULL &&
+         ((rc = cli_check_output_dir(o.output)) != 0 || (rc = dyn_keep(&r)) != 0)))
         goto done;
     if ((rc = dyn_approach(&r)) != 0) goto done;
     if (o.forward) {

@@ -23,12 +23,14 @@ enum {
     TR_FORMAT,
     TR_SINGULAR,
     TR_START,
-    TR_INITIAL
+    TR_INITIAL,
+    TR_OUTPUT
 };
 
 typedef struct tr_args {
     cli_case_args c;
     const char *traj, *damping, *rayleigh, *format;
+    const char *output; /* -o FILE.h5, or NULL */
     double duration, dt, singular, start;
     int gravity, update_every, initial; /* initial: -1 default, 0 zero, 1 static */
 } tr_args;
@@ -37,7 +39,9 @@ static const cli_option tr_options[] = {
     {"--trajectory", NULL, 1, TR_TRAJECTORY, "NAME|FILE.csv",
      "a named trajectory of the case (pkmflex cases lists them;\n"
      "default: the first), or a CSV file of samples: header\n"
-     "t,<pose coordinates>, interpolated by a not-a-knot spline",
+     "t,<pose coordinates>, interpolated by a not-a-knot spline;\n"
+     "or harmonic:COORD,AMPLITUDE,FREQUENCY: one pose coordinate\n"
+     "as home + A sin(2 pi f t), the others at home (20 periods)",
      NULL},
     {"--duration", NULL, 1, TR_DURATION, "T", "time integrated, s (default: the trajectory's)",
      NULL},
@@ -59,7 +63,10 @@ static const cli_option tr_options[] = {
      "the start (from rest: the weight alone); default: static\n"
      "with --gravity, zero without",
      NULL},
-    {"--drives", NULL, 1, TR_DRIVES, "locked", "drives held by ideal position servos (default)",
+    {"--drives", NULL, 1, TR_DRIVES, "locked",
+     "drives held by ideal position servos (default): their\n"
+     "reactions where the model locks the drives alone (navaro:\n"
+     "--set clutch.locked=drive), else the rigid-body drives",
      NULL},
     {"--update-every", NULL, 1, TR_UPDATE, "N",
      "reassemble M and K at the rigid configuration every N steps\n"
@@ -68,6 +75,10 @@ static const cli_option tr_options[] = {
     {"--format", NULL, 1, TR_FORMAT, "table|csv",
      "output format (csv header: t,ex,ey,ez,rx,ry,rz, then\n"
      "drive_<joint> per actuated joint)",
+     NULL},
+    {"--output", "-o", 1, TR_OUTPUT, "FILE.h5",
+     "also write every step as HDF5 time series (layout:\n"
+     "docs/hdf5-layout.md, Transient files)",
      NULL},
     {"--singular", NULL, 1, TR_SINGULAR, "R",
      "conditioning of the rigid loop closure below which a pose is\n"
@@ -83,13 +94,14 @@ static const cli_command tr_command = {
     "                         [--damping Z1@F1,Z2@F2 | --rayleigh L1,L2] [--gravity]\n"
     "                         [--start T0] [--initial zero|static] [--drives locked]\n"
     "                         [--update-every N]\n"
-    "                         [--format table|csv]\n"
+    "                         [--format table|csv] [-o FILE.h5]\n"
     "                         [--singular R] [--set KEY=VALUE ...]\n\n"
     "Elastodynamics of CASE along a trajectory (Li et al. 2020, eq. 37, by Newmark's average\n"
     "acceleration): the finite-element model rebuilt at the rigid configuration, loaded by the\n"
     "inertia of the rigid motion (and gravity). One row per step: the time, the platform's\n"
     "elastic error (translations m, rotations rad, global axes, at the platform's reference\n"
-    "point) and the rigid-body drive of each actuated joint (N or N m); the table adds the\n"
+    "point) and the drive of each actuated joint (N or N m: the reaction at the locked drive,\n"
+    "or the rigid-body drive where the model does not lock the drives alone); the table adds the\n"
     "quasi-static error K^-1 F. Bad input is one line, exit 2, before any step is computed; a\n"
     "singular rigid configuration on the way stops with exit 3 naming the time.\n\n",
     tr_options, (int)(sizeof(tr_options) / sizeof(tr_options[0])), 0};
@@ -100,6 +112,9 @@ static int tr_set(void *user, int id, const char *v)
     switch (id) {
     case TR_TRAJECTORY:
         o->traj = v;
+        return 0;
+    case TR_OUTPUT:
+        o->output = v;
         return 0;
     case TR_DURATION:
         if (!cli_parse_real(v, -1e300, 1e300, &o->duration))
@@ -171,15 +186,27 @@ static int tr_damping(const tr_args *a, pkm_newmark_opts *nm)
     return st == PKM_OK ? 0 : cli_usage_error("--damping '%s': %s", a->damping, ctx.msg);
 }
 
-/* What the sink needs. */
+/* What the sink needs; with -o, every row kept (the actuated joints' names and ndrive columns
+ * per time). */
 typedef struct tr_out {
     const pkm_case *c;
     const void *params;
     int csv, rc;
     double start;
+    int64_t cap, n;
+    int ndrive;
+    char (*names)[PKM_NAME_LEN];
+    double *t, *error, *qs, *energy, *drive, *reaction;
 } tr_out;
 
 static int tr_header(const pkm_case *c, const void *params, int csv);
+
+/* Drive k's column: the reaction at the locked drive where the finite-element model locks the
+ * drives alone (NaVARo: clutch.locked=drive), else the rigid-body inverse dynamics' drive. */
+static double tr_drive(const pkm_transient_row *r, int k)
+{
+    return isnan(r->reaction[k]) ? r->drive[k] : r->reaction[k];
+}
 
 /* One row, after the header at the first (so that a run refused before its first step prints
  * nothing). */
@@ -187,12 +214,23 @@ static int tr_row(void *user, const pkm_transient_row *r)
 {
     tr_out *o = user;
     if (r->step == 0 && (o->rc = tr_header(o->c, o->params, o->csv)) != 0) return 1;
+    if (o->cap > 0 && o->n < o->cap && r->ndrive == o->ndrive) {
+        const int64_t i = o->n++;
+        const pkm_newmark_energy *e = &r->energy;
+        const double en[4] = {e->kinetic, e->strain, e->dissipated, e->work};
+        o->t[i] = r->t;
+        memcpy(o->error + 6 * i, r->error, sizeof(r->error));
+        memcpy(o->qs + 6 * i, r->quasi_static, sizeof(r->quasi_static));
+        memcpy(o->energy + 4 * i, en, sizeof(en));
+        memcpy(o->drive + o->ndrive * i, r->drive, sizeof(double) * (size_t)o->ndrive);
+        memcpy(o->reaction + o->ndrive * i, r->reaction, sizeof(double) * (size_t)o->ndrive);
+    }
     if (o->csv) {
         printf("%.10g", r->t);
         for (int k = 0; k < 6; k++)
             printf(",%.10g", r->error[k]);
         for (int k = 0; k < r->ndrive; k++)
-            printf(",%.10g", r->drive[k]);
+            printf(",%.10g", tr_drive(r, k));
     } else {
         printf("%9.4f", r->t);
         for (int k = 0; k < 6; k++)
@@ -200,33 +238,103 @@ static int tr_row(void *user, const pkm_transient_row *r)
         for (int k = 0; k < 6; k++)
             printf(" %12.4e", r->quasi_static[k]);
         for (int k = 0; k < r->ndrive; k++)
-            printf(" %12.5g", r->drive[k]);
+            printf(" %12.5g", tr_drive(r, k));
     }
     printf("\n");
     return 0;
 }
 
-/* The header: the csv columns, or the table's heading naming the actuated joints. */
-static int tr_header(const pkm_case *c, const void *params, int csv)
+/* The actuated joints' names of the rigid-body model at home, into *names (allocated), their
+ * number in *n; 0 or an exit status. */
+static int tr_drive_names(const pkm_case *c, const void *params, char (**names)[PKM_NAME_LEN],
+                          int *n)
 {
     pkm_model *m = NULL;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     const pkm_status st = c->build_rigid(params, c->home, &m, &ctx);
     if (st != PKM_OK) return cli_report(st, &ctx);
+    *names = calloc((size_t)pkm_model_joint_count(m) + 1, sizeof(**names));
+    *n = 0;
+    for (int j = 0; j < pkm_model_joint_count(m) && *names != NULL; j++)
+        if (pkm_model_joint(m, j)->actuated)
+            snprintf((*names)[(*n)++], PKM_NAME_LEN, "%s", pkm_model_joint(m, j)->name);
+    pkm_model_destroy(&m);
+    return *names != NULL ? 0 : cli_usage_error("cannot allocate the joint names");
+}
+
+/* The header: the csv columns, or the table's heading naming the actuated joints. */
+static int tr_header(const pkm_case *c, const void *params, int csv)
+{
+    char(*names)[PKM_NAME_LEN] = NULL;
+    int n = 0;
+    const int rc = tr_drive_names(c, params, &names, &n);
+    if (rc != 0) return rc;
     if (csv)
         printf("t,ex,ey,ez,rx,ry,rz");
     else
         printf("# t [s], error ex ey ez [m] rx ry rz [rad], quasi-static error (the same), "
-               "drives [N or N m]:");
-    for (int j = 0; j < pkm_model_joint_count(m); j++) {
-        const pkm_joint *jt = pkm_model_joint(m, j);
-        if (!jt->actuated) continue;
-        printf(csv ? ",drive_%s" : " %s", jt->name);
-    }
+               "drives [N or N m] (the reactions at the locked drives, or the rigid-body drives):");
+    for (int k = 0; k < n; k++)
+        printf(csv ? ",drive_%s" : " %s", names[k]);
     printf("\n");
-    pkm_model_destroy(&m);
+    free(names);
     return 0;
+}
+
+/* -o: room for the run's steps (exit 2 if there is none). */
+static int tr_keep(tr_out *o, int64_t rows)
+{
+    int rc = tr_drive_names(o->c, o->params, &o->names, &o->ndrive);
+    if (rc != 0) return rc;
+    const size_t r = (size_t)rows, d = (size_t)o->ndrive;
+    o->t = malloc(sizeof(double) * r);
+    o->error = malloc(sizeof(double) * 6 * r);
+    o->qs = malloc(sizeof(double) * 6 * r);
+    o->energy = malloc(sizeof(double) * 4 * r);
+    o->drive = malloc(sizeof(double) * (d + 1) * r);
+    o->reaction = malloc(sizeof(double) * (d + 1) * r);
+    if (o->t == NULL || o->error == NULL || o->qs == NULL || o->energy == NULL ||
+        o->drive == NULL || o->reaction == NULL)
+        return cli_usage_error("-o: cannot allocate the rows of %lld steps", (long long)rows);
+    o->cap = rows;
+    return 0;
+}
+
+/* -o: the kept rows written (exit 3 if the file cannot be written). */
+static int tr_write(const tr_out *o, const char *path, const char *traj)
+{
+    const char **names = malloc(sizeof(*names) * (size_t)(o->ndrive + 1));
+    if (names == NULL) return cli_usage_error("-o: cannot allocate the joint names");
+    for (int k = 0; k < o->ndrive; k++)
+        names[k] = o->names[k];
+    const pkm_transient_series s = {.case_name = o->c->name,
+                                    .trajectory = traj != NULL ? traj : o->c->traj[0].name,
+                                    .ntime = (int)o->n,
+                                    .ndrive = o->ndrive,
+                                    .drives = names,
+                                    .t = o->t,
+                                    .error = o->error,
+                                    .quasi_static = o->qs,
+                                    .energy = o->energy,
+                                    .drive = o->drive,
+                                    .reaction = o->reaction};
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_status st = pkm_transient_series_write_h5(path, &s, &ctx);
+    free(names);
+    return st == PKM_OK ? 0 : cli_report(st, &ctx);
+}
+
+static void tr_out_free(tr_out *o)
+{
+    free(o->names);
+    free(o->t);
+    free(o->error);
+    free(o->qs);
+    free(o->energy);
+    free(o->drive);
+    free(o->reaction);
 }
 
 int cli_transient(int argc, char **argv)
@@ -242,9 +350,11 @@ int cli_transient(int argc, char **argv)
     void *params = NULL;
     const pkm_case *c = NULL;
     pkm_trajectory *tr = NULL;
+    tr_out out = {0};
     if ((rc = cli_load_case(&o.c, &c, &params)) != 0 ||
         (rc = cli_case_supports(c, PKM_CASE_MODAL)) != 0 ||
         (rc = cli_case_supports(c, PKM_CASE_DYNAMICS)) != 0 ||
+        (o.output != NULL && (rc = cli_check_output_dir(o.output)) != 0) ||
         (rc = cli_trajectory(c, o.traj, (isnan(o.start) ? 0.0 : o.start) + o.duration, &tr)) != 0)
         goto done;
     double t0, t1;
@@ -272,7 +382,8 @@ int cli_transient(int argc, char **argv)
         goto done;
     }
     const int csv = strcmp(o.format, "csv") == 0;
-    tr_out out = {.c = c, .params = params, .csv = csv, .start = cli_now()};
+    out = (tr_out){.c = c, .params = params, .csv = csv, .start = cli_now()};
+    if (o.output != NULL && (rc = tr_keep(&out, pkm_transient_steps(&opts) + 1)) != 0) goto done;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     const pkm_status st = pkm_transient_run(c, params, tr, &opts, tr_row, &out, &ctx);
@@ -285,10 +396,12 @@ int cli_transient(int argc, char **argv)
         rc = cli_report(st, &ctx);
         goto done;
     }
+    if (o.output != NULL && (rc = tr_write(&out, o.output, o.traj)) != 0) goto done;
     if (!csv)
         printf("# %.1f us per step (assembly, loads, Newmark, quasi-static and output)\n",
                1e6 * (cli_now() - out.start) / (double)(pkm_transient_steps(&opts) + 1));
 done:
+    tr_out_free(&out);
     pkm_trajectory_destroy(&tr);
     pkm_case_params_destroy(&params);
     return rc;

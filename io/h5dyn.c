@@ -1,5 +1,6 @@
-/* io/h5dyn.c: the time series of a rigid-body dynamics run (pkmflex dynamics -o) as an HDF5 file;
- * layout in docs/hdf5-layout.md, "Dynamics files".
+/* io/h5dyn.c: the time series of a rigid-body dynamics run (pkmflex dynamics -o) and of an
+ * elastodynamics run (pkmflex transient -o) as HDF5 files; layout in docs/hdf5-layout.md,
+ * "Dynamics files" and "Transient files".
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "io/h5_impl.h"
 #include "pkm/io.h"
@@ -9,6 +10,8 @@
 
 #define DYN_FORMAT         "pkmflex-dynamics"
 #define DYN_FORMAT_VERSION 1
+#define TR_FORMAT          "pkmflex-transient"
+#define TR_FORMAT_VERSION  1
 
 const char *const pkm_dyn_series_columns[PKM_DYN_SERIES_COLUMNS] = {
     "q", "qd", "qdd", "drive", "ideal", "friction", "f_axial", "f_radial", "m_bending"};
@@ -43,14 +46,22 @@ static char *comma_list(const char *const *names, int n)
     return s;
 }
 
+/* The root attributes both formats share: format, format_version, case, trajectory. */
+static pkm_status write_format(const h5io *io, hid_t file, const char *format, int version,
+                               const char *case_name, const char *trajectory)
+{
+    pkm_status rc = pkm_h5_write_str_attr(io, file, "/", "format", format);
+    if (rc == PKM_OK)
+        rc = pkm_h5_write_int_attr(io, file, "/", "format_version", H5T_STD_I32LE, version);
+    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "case", case_name);
+    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "trajectory", trajectory);
+    return rc;
+}
+
 static pkm_status write_root(const h5io *io, hid_t file, const pkm_dyn_series *s)
 {
-    pkm_status rc = pkm_h5_write_str_attr(io, file, "/", "format", DYN_FORMAT);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_int_attr(io, file, "/", "format_version", H5T_STD_I32LE,
-                                   DYN_FORMAT_VERSION);
-    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "case", s->case_name);
-    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "trajectory", s->trajectory);
+    pkm_status rc =
+        write_format(io, file, DYN_FORMAT, DYN_FORMAT_VERSION, s->case_name, s->trajectory);
     if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "friction", s->friction);
     const char *const *lists[2] = {s->joints, s->types};
     static const char *const list_names[2] = {"joints", "types"};
@@ -90,4 +101,44 @@ pkm_status pkm_dyn_series_write_h5(const char *path, const pkm_dyn_series *s, pk
     if (s == NULL || path == NULL || path[0] == '\0' || s->ntime < 1 || s->njoint < 1)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "dynamics write: empty series or path");
     return pkm_h5_file_write(path, fill_dyn, s, ctx);
+}
+
+static pkm_status fill_transient(const h5io *io, hid_t file, const void *user)
+{
+    const pkm_transient_series *s = user;
+    pkm_status rc =
+        write_format(io, file, TR_FORMAT, TR_FORMAT_VERSION, s->case_name, s->trajectory);
+    char *text = comma_list(s->drives, s->ndrive);
+    if (rc == PKM_OK)
+        rc = text != NULL
+                 ? pkm_h5_write_str_attr(io, file, "/", "drives", text)
+                 : OWN_FAIL(io, PKM_ERR_INVALID, "a joint name holds a comma, or no memory");
+    free(text);
+    hsize_t dims[2] = {(hsize_t)s->ntime, 6};
+    if (rc == PKM_OK)
+        rc = pkm_h5_write_described(io, file, "t", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, dims, s->t,
+                                    "units", "s");
+    static const char *const name[5] = {"error", "quasi_static", "energy", "drive", "reaction"};
+    static const char *const text5[5] = {
+        "the platform's elastic error: ex, ey, ez (m), rx, ry, rz (rad), global axes",
+        "the same of the quasi-static solution K^-1 F",
+        "kinetic, strain, dissipated energy and work of the loads (J)",
+        "the rigid-body inverse dynamics' drive of each actuated joint (N m or N)",
+        "the reaction at each locked drive (N m or N); NaN where the model does not lock it"};
+    const double *data[5] = {s->error, s->quasi_static, s->energy, s->drive, s->reaction};
+    const hsize_t cols[5] = {6, 6, 4, (hsize_t)s->ndrive, (hsize_t)s->ndrive};
+    for (int k = 0; k < 5 && rc == PKM_OK; k++) {
+        dims[1] = cols[k];
+        rc = pkm_h5_write_described(io, file, name[k], H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, dims,
+                                    data[k], "description", text5[k]);
+    }
+    return rc;
+}
+
+pkm_status pkm_transient_series_write_h5(const char *path, const pkm_transient_series *s,
+                                         pkm_ctx *ctx)
+{
+    if (s == NULL || path == NULL || path[0] == '\0' || s->ntime < 1 || s->ndrive < 1)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "transient write: empty series or path");
+    return pkm_h5_file_write(path, fill_transient, s, ctx);
 }

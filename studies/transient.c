@@ -33,6 +33,10 @@ typedef struct tr_run {
     double *f, *x;         /* reduced load, quasi-static solution */
     pkm_joint_result *res; /* per joint of the rigid model: its inverse dynamics */
     double *drive;         /* the actuated joints' drives, in joint order */
+    double *reaction;      /* the locked drives' reactions, in the same order */
+    int ndrive;
+    int *act;  /* per actuated joint: its index in the rigid model */
+    int *lock; /* and the clamped joint of the same name in the finite-element model, or -1 */
 } tr_run;
 
 pkm_transient_opts pkm_transient_opts_default(const pkm_case *c, double dt, double duration)
@@ -65,8 +69,14 @@ static pkm_status setup_rigid(tr_run *r, pkm_ctx *ctx)
     const int nj = pkm_model_joint_count(r->rigid);
     r->res = calloc((size_t)nj, sizeof(*r->res));
     r->drive = calloc((size_t)nj, sizeof(double));
-    if (r->res == NULL || r->drive == NULL)
+    r->reaction = calloc((size_t)nj, sizeof(double));
+    r->act = calloc((size_t)nj, sizeof(int));
+    r->lock = calloc((size_t)nj, sizeof(int));
+    if (r->res == NULL || r->drive == NULL || r->reaction == NULL || r->act == NULL ||
+        r->lock == NULL)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate %d joint results", nj);
+    for (int j = 0; j < nj; j++)
+        if (pkm_model_joint(r->rigid, j)->actuated) r->act[r->ndrive++] = j;
     st = pkm_mbs_create(r->rigid, r->g, &r->mbs, ctx);
     if (st == PKM_OK && r->o.singular > 0.0) st = pkm_mbs_set_singular(r->mbs, r->o.singular, ctx);
     if (st != PKM_OK) return st;
@@ -125,6 +135,41 @@ static pkm_status factor_stiffness(tr_run *r, double t, pkm_ctx *ctx)
     return st;
 }
 
+/* The finite-element model's joint named as the rigid model's joint j, or NULL. */
+static const pkm_joint *fe_namesake(const tr_run *r, int j, int *index)
+{
+    const char *name = pkm_model_joint(r->rigid, j)->name;
+    for (int i = 0; i < pkm_model_joint_count(r->fe); i++)
+        if (strcmp(pkm_model_joint(r->fe, i)->name, name) == 0) {
+            *index = i;
+            return pkm_model_joint(r->fe, i);
+        }
+    return NULL;
+}
+
+/* The locked drives' joints of the finite-element model: for each actuated joint of the rigid
+ * model, the clamped joint of the same name whose body_b is a beam of twist-only nodes, or -1:
+ * no reaction where the drive is not locked, where its body's elements carry internal
+ * coordinates the dof map does not reach, and for all drives when the finite-element model
+ * locks a joint the rigid model leaves free (NaVARo's second clutch: the clamps then share the
+ * load by their stiffness, none of them is the motor's). */
+static void find_locks(tr_run *r)
+{
+    int free_locked = 0, i = -1;
+    for (int j = 0; j < pkm_model_joint_count(r->rigid); j++) {
+        const pkm_joint *jf = fe_namesake(r, j, &i), *jr = pkm_model_joint(r->rigid, j);
+        free_locked |= !jr->actuated && jf != NULL && jf->type != jr->type;
+    }
+    for (int k = 0; k < r->ndrive; k++) {
+        const pkm_joint *jf = fe_namesake(r, r->act[k], &i);
+        r->lock[k] = -1;
+        if (free_locked || jf == NULL || jf->type != PKM_JOINT_CLAMPED || jf->body[1] < 0) continue;
+        const pkm_body *b = pkm_model_body(r->fe, jf->body[1]);
+        if (b->kind == PKM_BODY_BEAM && pkm_beam_types[b->element].dofs_per_node == 6)
+            r->lock[k] = i;
+    }
+}
+
 /* The finite-element model at pose (time t), reassembled: pencil, dof map, platform node, the
  * factorisations of K_eff (when the integrator exists) and K. */
 static pkm_status update_model(tr_run *r, double t, const double *pose, pkm_ctx *ctx)
@@ -157,6 +202,7 @@ static pkm_status update_model(tr_run *r, double t, const double *pose, pkm_ctx 
     if (pkm_model_node_count(r->fe) != r->nnodes || r->p->n != r->n)
         return PKM_FAIL(ctx, PKM_ERR_MODEL, "t = %.6g s: the model's size changed", t);
     if (r->nm != NULL && (st = pkm_newmark_set_pencil(r->nm, r->p, ctx)) != PKM_OK) return st;
+    find_locks(r);
     return factor_stiffness(r, t, ctx);
 }
 
@@ -178,11 +224,10 @@ static void node_accel(const tr_run *r, const double V[6], const double A[6], co
     }
 }
 
-/* Beam element e's load -M_e (U''_r,e - g) on its two nodes' twists, global axes: the twist
- * block of the element's consistent mass (its first 6 dofs per node, pkm_beam_type_spatial),
- * rotated from the element's axes. */
-static pkm_status element_load(tr_run *r, const pkm_body *b, const pkm_elem *e, const double *VA,
-                               pkm_ctx *ctx)
+/* Beam element e's twist blocks (its first 6 dofs per node, pkm_beam_type_spatial) of the
+ * consistent mass M and, when K is not NULL, the stiffness, rotated to global axes. */
+static pkm_status element_matrices(const tr_run *r, const pkm_body *b, const pkm_elem *e,
+                                   double M[12][12], double K[12][12], pkm_ctx *ctx)
 {
     const pkm_beam_type *type = &pkm_beam_types[b->element];
     const int dpn = type->dofs_per_node, nd = 2 * dpn;
@@ -190,14 +235,30 @@ static pkm_status element_load(tr_run *r, const pkm_body *b, const pkm_elem *e, 
     double R[3][3], l = 0.0;
     pkm_status st = pkm_fem_beam3d_frame(x1, x2, b->zref, R, &l, ctx);
     if (st != PKM_OK) return st;
-    double Mfull[2 * PKM_BEAM_MAX_NODE_DOFS * 2 * PKM_BEAM_MAX_NODE_DOFS], M[12][12], ua[12];
-    type->mass(&b->section, &b->material, l, b->mass_flags, Mfull);
-    for (int i = 0; i < 12; i++)
-        for (int j = 0; j < 12; j++)
-            M[i][j] = Mfull[(i / 6 * dpn + i % 6) * nd + j / 6 * dpn + j % 6];
-    pkm_fem_rotate12(R, M, M);
-    node_accel(r, VA, VA + 6, x1, ua);
-    node_accel(r, VA, VA + 6, x2, ua + 6);
+    double full[2 * PKM_BEAM_MAX_NODE_DOFS * 2 * PKM_BEAM_MAX_NODE_DOFS];
+    for (int w = 0; w < (K != NULL ? 2 : 1); w++) {
+        double(*A)[12] = w == 0 ? M : K;
+        if (w == 0)
+            type->mass(&b->section, &b->material, l, b->mass_flags, full);
+        else
+            type->stiffness(&b->section, &b->material, l, full);
+        for (int i = 0; i < 12; i++)
+            for (int j = 0; j < 12; j++)
+                A[i][j] = full[(i / 6 * dpn + i % 6) * nd + j / 6 * dpn + j % 6];
+        pkm_fem_rotate12(R, A, A);
+    }
+    return PKM_OK;
+}
+
+/* Beam element e's load -M_e (U''_r,e - g) on its two nodes' twists, global axes. */
+static pkm_status element_load(tr_run *r, const pkm_body *b, const pkm_elem *e, const double *VA,
+                               pkm_ctx *ctx)
+{
+    double M[12][12], ua[12];
+    pkm_status st = element_matrices(r, b, e, M, NULL, ctx);
+    if (st != PKM_OK) return st;
+    node_accel(r, VA, VA + 6, pkm_model_node(r->fe, e->n1)->x, ua);
+    node_accel(r, VA, VA + 6, pkm_model_node(r->fe, e->n2)->x, ua + 6);
     for (int i = 0; i < 12; i++) {
         double s = 0.0;
         for (int j = 0; j < 12; j++)
@@ -252,18 +313,62 @@ static pkm_status loads(tr_run *r, pkm_ctx *ctx)
     return PKM_OK;
 }
 
-/* The platform node's twist of the reduced vector x (u = P x at that node). */
-static void platform_twist(const tr_run *r, const double *x, double u[6])
+/* Node i's twist of the reduced vector x (u = P x at that node). */
+static void node_twist(const tr_run *r, int node, const double *x, double u[6])
 {
     int ncol = 0;
     const int64_t *col = NULL;
     const double(*tw)[6] = NULL;
-    pkm_dofmap_node(r->map, r->plat_node, &ncol, &col, &tw);
+    pkm_dofmap_node(r->map, node, &ncol, &col, &tw);
     for (int k = 0; k < 6; k++)
         u[k] = 0.0;
     for (int c = 0; c < ncol; c++)
         for (int k = 0; k < 6; k++)
             u[k] += tw[c][k] * x[col[c]];
+}
+
+/* The reaction at locked drive k: the wrench body_a exerts on body_b at the joint's node, what
+ * the equations of motion of body_b's elements there need, eq. 37 of Li et al. 2020 written
+ * element by element: [K_e (u + l2 u') + M_e (u'' + l1 u' + U''_r - g)] at the node (Rayleigh
+ * C_e = l1 M_e + l2 K_e); its component on the rigid joint's axis (the moment about it, the
+ * node being at the joint point; the force along it for a prismatic drive). The HHT alpha
+ * shift of the equation is not applied. NAN where the drive is not locked (find_locks). */
+static pkm_status lock_reaction(tr_run *r, int k, double *out, pkm_ctx *ctx)
+{
+    *out = NAN;
+    if (r->lock[k] < 0) return PKM_OK;
+    const pkm_joint *jr = pkm_model_joint(r->rigid, r->act[k]);
+    const pkm_joint *jf = pkm_model_joint(r->fe, r->lock[k]);
+    const int bi = jf->body[1], node = jf->node[1];
+    const pkm_body *b = pkm_model_body(r->fe, bi);
+    const double *x[3] = {pkm_newmark_u(r->nm), pkm_newmark_v(r->nm), pkm_newmark_a(r->nm)};
+    double VA[12], w[6] = {0.0};
+    pkm_mbs_body_motion(r->mbs, bi, VA, VA + 6);
+    for (int e = b->first_elem; e < b->first_elem + b->nelem; e++) {
+        const pkm_elem *el = pkm_model_elem(r->fe, e);
+        if (el->n1 != node && el->n2 != node) continue;
+        double M[12][12], K[12][12], uk[12], um[12];
+        pkm_status st = element_matrices(r, b, el, M, K, ctx);
+        if (st != PKM_OK) return st;
+        for (int h = 0; h < 2; h++) {
+            const int n = h == 0 ? el->n1 : el->n2;
+            double t[3][6], ar[6];
+            for (int d = 0; d < 3; d++)
+                node_twist(r, n, x[d], t[d]);
+            node_accel(r, VA, VA + 6, pkm_model_node(r->fe, n)->x, ar);
+            for (int i = 0; i < 6; i++) {
+                uk[6 * h + i] = t[0][i] + r->o.nm.l2 * t[1][i];
+                um[6 * h + i] = t[2][i] + r->o.nm.l1 * t[1][i] + ar[i];
+            }
+        }
+        const int row0 = el->n1 == node ? 0 : 6;
+        for (int i = 0; i < 6; i++)
+            for (int j = 0; j < 12; j++)
+                w[i] += K[row0 + i][j] * uk[j] + M[row0 + i][j] * um[j];
+    }
+    const int off = jr->type == PKM_JOINT_PRISMATIC ? 0 : 3;
+    *out = pkm_vec3_dot(jr->axis, w + off);
+    return PKM_OK;
 }
 
 static pkm_status check_opts(const pkm_case *c, const pkm_trajectory *tr,
@@ -317,21 +422,26 @@ static void run_free(tr_run *r)
     free(r->x);
     free(r->res);
     free(r->drive);
+    free(r->reaction);
+    free(r->act);
+    free(r->lock);
 }
 
 /* The actuated joints' drives of the rigid-body inverse dynamics at the current state (gravity
- * as the run's), in joint order. */
+ * as the run's) and the locked drives' reactions, in joint order. */
 static pkm_status drives(tr_run *r, double t, pkm_transient_row *row, pkm_ctx *ctx)
 {
     pkm_ctx in;
     pkm_ctx_clear(&in);
     pkm_status st = pkm_mbs_inverse(r->mbs, NULL, r->res, &in);
     if (st != PKM_OK) return fail_at(ctx, st, t, &in);
-    int k = 0;
-    for (int j = 0; j < pkm_model_joint_count(r->rigid); j++)
-        if (pkm_model_joint(r->rigid, j)->actuated) r->drive[k++] = r->res[j].drive;
-    row->ndrive = k;
+    for (int k = 0; k < r->ndrive; k++) {
+        r->drive[k] = r->res[r->act[k]].drive;
+        if ((st = lock_reaction(r, k, &r->reaction[k], ctx)) != PKM_OK) return st;
+    }
+    row->ndrive = r->ndrive;
     row->drive = r->drive;
+    row->reaction = r->reaction;
     return PKM_OK;
 }
 
@@ -400,8 +510,8 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
         if (st == PKM_OK) st = pkm_linsolve_solve(r.ks, r.f, r.x, ctx);
         if (st == PKM_OK) st = drives(&r, t, &row, ctx);
         if (st != PKM_OK) goto done;
-        platform_twist(&r, pkm_newmark_u(r.nm), row.error);
-        platform_twist(&r, r.x, row.quasi_static);
+        node_twist(&r, r.plat_node, pkm_newmark_u(r.nm), row.error);
+        node_twist(&r, r.plat_node, r.x, row.quasi_static);
         row.energy = pkm_newmark_energies(r.nm);
         if (sink != NULL && sink(user, &row) != 0) break;
     }

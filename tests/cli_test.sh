@@ -823,7 +823,61 @@ tcsv=$(timeout 60 "$bin" "${tn[@]}" --format csv)
 check "transient csv header is exact" \
     test "$(head -1 <<<"$tcsv")" = "t,ex,ey,ez,rx,ry,rz,drive_A11,drive_A12,drive_A13"
 check "transient csv: one row per step and the start" test "$(tail -n +2 <<<"$tcsv" | grep -c '')" -eq 21
+# The rigid limit: links 1e7 times stiffer, only the driven clutches locked: the reactions at
+# the locked drives equal the rigid-body drives of the default model (1e-5 of the largest; the
+# difference falls as 1/stiffness: 3.4e-5 at 1e6, 3.4e-6 at 1e7 over these 20 ms).
+tdamp=(--damping 0.02@40,0.02@150)
+tcsvd=$(timeout 60 "$bin" "${tn[@]}" "${tdamp[@]}" --format csv)
+tstiff=$(timeout 60 "$bin" "${tn[@]}" "${tdamp[@]}" --format csv --initial static \
+    --set clutch.locked=drive --set material.E=7.4e17 --set material.G=2.781954887e17)
+check "transient: locked-drive reactions equal the rigid drives in the rigid limit" \
+    awk -F, 'NR == FNR { for (k = 8; k <= 10; k++) d[FNR, k] = $k; next }
+             FNR > 1 { for (k = 8; k <= 10; k++) { x = $k - d[FNR, k]; if (x < 0) x = -x
+                       if (x > m) m = x; y = d[FNR, k]; if (y < 0) y = -y; if (y > a) a = y } }
+             END { exit !(a > 0 && m < 1e-5 * a) }' <(printf '%s\n' "$tcsvd") <(printf '%s\n' "$tstiff")
 expect 0 "${tn[@]}" --damping 0.02@40,0.02@150 --gravity --update-every 10
+# The harmonic trajectory along x at f1 = 44.104635 Hz (NaVARo, 1 element per link, its modes 1
+# and 2 a pair in x and y) and at f1 / 2, zeta = 2 % at f1: once steady (0.8-1 s), the largest
+# |ex| at resonance over that at f1 / 2 is the base-excited oscillator's ratio, r^2 / sqrt((1 -
+# r^2)^2 + (2 zeta r)^2) at r = 1 over r = 1/2 (75.0; measured 75.10, each 8 % above A times it).
+thar=(transient navaro --set elements_per_link=1 --duration 1 --dt 5e-4 --update-every 0
+    --damping 0.02@44.104635,0.02@150 --format csv)
+tpeak() { timeout 120 "$bin" "${thar[@]}" --trajectory "harmonic:x,1e-4,$1" |
+    awk -F, 'NR > 1 && $1 > 0.8 { x = $2 < 0 ? -$2 : $2; if (x > m) m = x } END { print m }'; }
+hres=$(tpeak 44.104635)
+hhalf=$(tpeak 22.0523175)
+check "transient harmonic: resonance over half its frequency is the oscillator's ratio" \
+    awk -v a="$hres" -v b="$hhalf" 'BEGIN { r = 0.5; s = r * r / sqrt((1 - r * r)^2 + (0.04 * r)^2)
+        q = (1 / 0.04) / s; exit !(b > 0 && a / b > 0.98 * q && a / b < 1.02 * q) }'
+# -o: the file holds the csv rows (the locked drives' reactions in the csv's drive columns), the
+# rigid-body drives beside them (24 % away at the links' stiffness), the energies (kinetic +
+# strain + dissipated = work from rest, to 2.8e-6 of it though the pencil changes every step);
+# the default model (both clutches locked) has no reactions (NaN).
+expect 0 "${tn[@]}" --set clutch.locked=drive -o "$tmp/tr.h5"
+"$bin" "${tn[@]}" --set clutch.locked=drive --format csv >"$tmp/tr.csv"
+expect 0 "${tn[@]}" -o "$tmp/tr_both.h5"
+check "transient -o: the file holds the csv rows, drives, reactions and energies" "$py" -c '
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+c = np.loadtxt(sys.argv[2], delimiter=",", skiprows=1)
+assert f.attrs["format"] == b"pkmflex-transient" and f.attrs["case"] == b"navaro"
+assert f.attrs["trajectory"] == b"p2p" and f.attrs["drives"] == b"A11,A12,A13"
+assert f["t"].shape == (21,) and f["error"].shape == (21, 6) and f["reaction"].shape == (21, 3)
+assert np.allclose(f["t"][...], c[:, 0], rtol=0, atol=1e-12)
+assert np.allclose(f["error"][...], c[:, 1:7], rtol=1e-9, atol=1e-18)
+assert np.allclose(f["reaction"][...], c[:, 7:], rtol=1e-9, atol=1e-15)
+d = f["drive"][...]
+assert np.abs(d).max() > 0 and np.abs(d - f["reaction"][...]).max() > 1e-3 * np.abs(d).max()
+e = f["energy"][...]
+assert e[-1, 3] > 0 and abs(e[-1, 0] + e[-1, 1] + e[-1, 2] - e[-1, 3]) < 1e-4 * e[-1, 3]
+g = h5py.File(sys.argv[3], "r")
+assert np.isnan(g["reaction"][...]).all() and np.isfinite(g["drive"][...]).all()
+' "$tmp/tr.h5" "$tmp/tr.csv" "$tmp/tr_both.h5"
+expect 2 "${tn[@]}" -o /nonexistent/dir/tr.h5
+expect 2 "${tn[@]}" --trajectory harmonic:q,1e-4,10
+expect 2 "${tn[@]}" --trajectory harmonic:x,0,10
+expect 2 "${tn[@]}" --trajectory harmonic:x,1e-4,-1
+expect 2 "${tn[@]}" --trajectory harmonic:x,1e-4
 expect 0 "${tn[@]}" --rayleigh 1,1e-5 --update-every 0
 expect 2 "${tn[@]}" --dt 0
 expect 2 "${tn[@]}" --dt -1e-3

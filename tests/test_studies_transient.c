@@ -15,7 +15,8 @@
  * difference between them, over a run. */
 typedef struct extremes {
     double err[6], qs[6], diff[6];
-    int64_t rows, updates;
+    double drive, reaction_diff; /* the largest |drive| and |reaction - drive| */
+    int64_t rows, updates, nan_reactions;
 } extremes;
 
 static int record(void *user, const pkm_transient_row *row)
@@ -25,6 +26,11 @@ static int record(void *user, const pkm_transient_row *row)
         x->err[k] = fmax(x->err[k], fabs(row->error[k]));
         x->qs[k] = fmax(x->qs[k], fabs(row->quasi_static[k]));
         x->diff[k] = fmax(x->diff[k], fabs(row->error[k] - row->quasi_static[k]));
+    }
+    for (int k = 0; k < row->ndrive; k++) {
+        x->drive = fmax(x->drive, fabs(row->drive[k]));
+        x->reaction_diff = fmax(x->reaction_diff, fabs(row->reaction[k] - row->drive[k]));
+        x->nan_reactions += isnan(row->reaction[k]);
     }
     x->rows++;
     x->updates += row->updated;
@@ -131,6 +137,46 @@ static void test_navaro_gravity_update(void **state)
     assert_close(largest(u.err, 0), largest(e.err, 0), 0.05, 0.0);
 }
 
+/* The rigid limit (Li et al. 2020, eq. 37 with K -> infinity): NaVARo with only the driven
+ * clutches locked (clutch.locked = drive, the other link free about z at A_i as in the rigid
+ * model), links 1e6 times stiffer, from the quasi-static state: the reactions at the locked
+ * drives equal the rigid-body inverse dynamics' drives to 1e-5 of the largest drive (the
+ * differences over the first 0.5 s: 4.8e-2 at the links' stiffness, 1.4e-3 at 1e3 times it,
+ * 7.0e-6 at 1e6), and the
+ * platform error falls as 1/stiffness (1e3 times stiffer: 1e3 times smaller). With both clutches
+ * locked (the paper's model) the drives have no reaction of their own (NAN). */
+static void test_navaro_rigid_limit(void **state)
+{
+    (void)state;
+    pkm_navaro_params par = navaro_defaults();
+    par.elements_per_link = 1;
+    pkm_transient_opts o = navaro_opts();
+    o.static_start = 1;
+    o.duration = 0.01;
+    const extremes both = run_case("navaro", &par, &o, "p2p");
+    assert_int_equal(both.nan_reactions, 3 * both.rows);
+    o.duration = 0.5; /* the accelerations peak at 0.21 s */
+    par.clutch_locked = PKM_NAVARO_LOCKED_DRIVE;
+    const extremes soft = run_case("navaro", &par, &o, "p2p");
+    print_extremes("navaro p2p, drives locked", &soft);
+    print_message("  reactions - drives: %.3g of the largest drive %.4g N m\n",
+                  soft.reaction_diff / soft.drive, soft.drive);
+    assert_int_equal(soft.nan_reactions, 0);
+    double err[2] = {0.0};
+    for (int s = 0; s < 2; s++) {
+        pkm_navaro_params stiff = par;
+        const double f = s == 0 ? 1e3 : 1e6;
+        stiff.material.E *= f;
+        stiff.material.G *= f;
+        const extremes x = run_case("navaro", &stiff, &o, "p2p");
+        print_message("  E x %g: reactions - drives %.3g of %.4g N m; max |e| %.4g m, %.4g rad\n",
+                      f, x.reaction_diff / x.drive, x.drive, largest(x.err, 0), largest(x.err, 3));
+        err[s] = largest(x.err, 0);
+        if (s == 1) assert_true(x.reaction_diff < 1e-5 * x.drive);
+    }
+    assert_close(err[0] / err[1], 1e3, 1e-3, 0.0);
+}
+
 /* The 5-PSS/UPU, paper variant, along eq. 40 (0.2 Hz, far below its first frequency, 154 Hz at
  * the centre) over 1 to 1.5 s, where the accelerations peak (t = 1.25 s; the rigid closure is
  * followed there from the centre, where it is singular): Rayleigh 2 % at the centre's modes 1
@@ -167,6 +213,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_navaro_p2p),
         cmocka_unit_test(test_navaro_gravity_update),
+        cmocka_unit_test(test_navaro_rigid_limit),
         cmocka_unit_test(test_pss5upu_eq40),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -163,6 +163,10 @@ typedef struct pkm_navaro_params {
      * the base and link 1i (A_iD_i, [0]) and link 2i (A_iB_i, [1]); 0: the clutch locked (the
      * link clamped, as for Table 3). */
     double clutch_k[2];
+    /* Which clutches the finite-element model locks (a pkm_navaro_locked): both (Table 3), or
+     * only the driven link's (drive), the other link turning freely about z at A_i as in the
+     * rigid-body model: the locked-drive model whose reaction at A_i is the motor's torque. */
+    unsigned clutch_locked;
     /* Point masses at the joints B_i, C_i, D_i, E_i of every leg and at P (one), kg; 0: none. */
     double joint_mass[5];
 } pkm_navaro_params;
@@ -175,6 +179,12 @@ typedef enum pkm_navaro_drive {
     PKM_NAVARO_DRIVE_LINK1 = 0, /* link 1i = A_iD_i, joint A1i */
     PKM_NAVARO_DRIVE_LINK2 = 1  /* link 2i = A_iB_i, joint A2i */
 } pkm_navaro_drive;
+
+/* The clutches the finite-element model locks (pkm_navaro_params.clutch_locked). */
+typedef enum pkm_navaro_locked {
+    PKM_NAVARO_LOCKED_BOTH = 0, /* links 1i and 2i clamped at A_i (Table 3) */
+    PKM_NAVARO_LOCKED_DRIVE = 1 /* only the link of drive clamped, the other revolute about z */
+} pkm_navaro_locked;
 
 /* Joint positions of leg i (0..2) at pose (x, y, theta) [m, m, rad]: A, B, C, D, E (m, z = 0).
  * PKM_ERR_UNREACHABLE (naming the leg and the distance |A_i E_i|) when the leg cannot reach. */

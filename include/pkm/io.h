@@ -74,6 +74,26 @@ typedef struct pkm_dyn_series {
  * series or a joint name with a comma; PKM_ERR_IO if the file cannot be written. */
 pkm_status pkm_dyn_series_write_h5(const char *path, const pkm_dyn_series *s, pkm_ctx *ctx);
 
+/* The rows of `pkmflex transient` as time series (io/h5dyn.c; layout in docs/hdf5-layout.md,
+ * "Transient files"). */
+typedef struct pkm_transient_series {
+    const char *case_name;  /* root attribute `case` */
+    const char *trajectory; /* its name, or the CSV file it was read from */
+    int ntime, ndrive;
+    const char *const *drives;  /* ndrive actuated joint names, without commas */
+    const double *t;            /* ntime times, s */
+    const double *error;        /* [ntime][6] the platform's elastic error: m, rad */
+    const double *quasi_static; /* [ntime][6] the same of K^-1 F */
+    const double *energy;       /* [ntime][4] kinetic, strain, dissipated, work of the loads, J */
+    const double *drive;        /* [ntime][ndrive] the rigid-body drives, N m or N */
+    const double *reaction;     /* [ntime][ndrive] the reactions at the locked drives (NAN: none) */
+} pkm_transient_series;
+
+/* Write s to path (built in memory, written to PATH.tmp, renamed). PKM_ERR_INVALID for an empty
+ * series or a joint name with a comma; PKM_ERR_IO if the file cannot be written. */
+pkm_status pkm_transient_series_write_h5(const char *path, const pkm_transient_series *s,
+                                         pkm_ctx *ctx);
+
 /* Frequency maps (io/h5map.c, io/h5map_read.c). */
 /* HDF5 file (layout in docs/hdf5-layout.md), written to PATH.tmp then renamed, so a crash
  * never leaves a partial file at PATH. /modes is written if map->modes is not NULL. */

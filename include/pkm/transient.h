@@ -32,8 +32,8 @@
  * translations (m) and three small rotations (rad), global axes. Beside it the quasi-static
  * error of K(t)^-1 F(t). The drives are locked: the finite-element model's joints at the motors
  * are as the case builds them (NaVARo's clutches clamped, the 5-PSS/UPU's screws clamped at the
- * motors). Beside the error, the rigid-body inverse dynamics' drive of each actuated joint; the
- * elastic reaction at the locked drives is not computed (yet). */
+ * motors). Beside the error, the rigid-body inverse dynamics' drive of each actuated joint and
+ * the elastic model's reaction at each locked drive (pkm_transient_row.reaction). */
 #ifndef PKM_TRANSIENT_H
 #define PKM_TRANSIENT_H
 
@@ -78,6 +78,12 @@ typedef struct pkm_transient_row {
      * locked drive supplies in the rigid limit. */
     int ndrive;
     const double *drive;
+    /* The reaction at each locked drive (the same order; N m or N): the moment about (force
+     * along) the joint's axis that the finite-element model's clamp at the actuated joint
+     * exerts on its link, from the element equations of motion there; NAN where the
+     * finite-element model does not lock that joint alone by a clamp of the same name (NaVARo:
+     * clutch.locked = drive). In the rigid limit it equals drive[]. */
+    const double *reaction;
 } pkm_transient_row;
 
 /* Called with each row, step 0 included; a nonzero return stops the run (PKM_OK is returned). */
