@@ -1,40 +1,19 @@
 /* tests/test_dynamics_contact.c: point-on-surface constraints (include/pkm/contact.h) on the
- * surrogate of Cheng, Yuan, Li, Zeng 2024's chewing robot: condyle balls T_L = (-70, 50, 30),
- * T_R = (-70, -50, 30) mm on the inclined plane Z = p1 X + p2 (p1 = -0.6, p2 = -12 mm), free
- * coordinates (X, Y, alpha, beta) = (2 sin 2 pi t, sin(2 pi t + 0.3), 0.03 sin(2 pi t + 0.7),
- * 0.15 sin 2 pi t), parasitic Z and gamma. Checked against the closed form of the plane (the
- * difference and the sum of the two contact equations, the paper's eq. 5 as rebuilt), the
- * reference values of that surrogate computed at 40 digits, finite differences of the solver for
- * the implicit-function derivatives, and a second representation of the same surface.
+ * surrogate of Cheng, Yuan, Li, Zeng 2024's chewing robot (tests/mast_fixture.h: condyle balls on
+ * an inclined plane Z = p1 X + p2, parasitic Z and gamma). Checked against the closed form of the
+ * plane (the difference and the sum of the two contact equations, the paper's eq. 5 as rebuilt),
+ * the reference values of that surrogate computed at 40 digits, finite differences of the solver
+ * for the implicit-function derivatives, and a second representation of the same surface.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "test_util.h"
 
-#include "core/core_impl.h"
-#include "pkm/contact.h"
-
-enum { NC = 2, NF = PKM_POSE_DOF - NC };
-static const int par[NC] = {2, 5}; /* Z, gamma */
-static const int fr[NF] = {0, 1, 3, 4};
-
-static const double p1 = -0.6, p2 = -12.0;
-
-static void h1_contacts(pkm_contact c[NC])
-{
-    memset(c, 0, sizeof(pkm_contact) * NC);
-    const double y[NC] = {50.0, -50.0};
-    for (int i = 0; i < NC; i++) {
-        c[i].name = i == 0 ? "condyle_L" : "condyle_R";
-        c[i].point[0] = -70.0, c[i].point[1] = y[i], c[i].point[2] = 30.0;
-        c[i].surface.kind = PKM_SURFACE_PLANE;
-        c[i].surface.b[0] = p1, c[i].surface.b[2] = -1.0, c[i].surface.c = p2;
-    }
-}
+#include "mast_fixture.h"
 
 /* Bowls through the home positions of the condyles (a quadric depending on Y too). */
-static void bowl_contacts(pkm_contact c[NC])
+static void bowl_contacts(pkm_contact c[MAST_NC])
 {
-    h1_contacts(c);
-    for (int i = 0; i < NC; i++) {
+    mast_contacts(c);
+    for (int i = 0; i < MAST_NC; i++) {
         pkm_surface *s = &c[i].surface;
         s->kind = PKM_SURFACE_QUADRIC;
         s->a[0][0] = 1e-3, s->a[1][1] = 2e-3, s->a[0][1] = 2.5e-4;
@@ -45,12 +24,12 @@ static void bowl_contacts(pkm_contact c[NC])
 }
 
 /* The bowls as polynomials, plus a cubic term each (polynomial: cubic = 1, same surface: 0). */
-static void poly_contacts(pkm_contact c[NC], double cubic)
+static void poly_contacts(pkm_contact c[MAST_NC], double cubic)
 {
-    pkm_contact q[NC];
+    pkm_contact q[MAST_NC];
     bowl_contacts(q);
-    h1_contacts(c);
-    for (int i = 0; i < NC; i++) {
+    mast_contacts(c);
+    for (int i = 0; i < MAST_NC; i++) {
         const pkm_surface *s = &q[i].surface;
         const struct {
             double coef;
@@ -74,62 +53,56 @@ static void poly_contacts(pkm_contact c[NC], double cubic)
     }
 }
 
-/* The free coordinates of the surrogate's trajectory at t (mm, rad). */
-static void free_at(double t, double X[PKM_POSE_DOF])
-{
-    const double w = 2.0 * PKM_PI * t;
-    X[0] = 2.0 * sin(w), X[1] = sin(w + 0.3), X[3] = 0.03 * sin(w + 0.7), X[4] = 0.15 * sin(w);
-}
-
 static void solve(const pkm_contact *c, double X[PKM_POSE_DOF], double *dz, double *d2z)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    assert_pkm_ok(pkm_contact_parasitic(NC, c, par, 0.0, X, dz, d2z, &ctx), &ctx);
+    assert_pkm_ok(pkm_contact_parasitic(MAST_NC, c, mast_par, 0.0, X, dz, d2z, &ctx), &ctx);
 }
 
 /* The reference values of the surrogate at t = 0.13 s (40-digit computation). */
 static void test_golden(void **state)
 {
     (void)state;
-    pkm_contact c[NC];
-    h1_contacts(c);
+    pkm_contact c[MAST_NC];
+    mast_contacts(c);
     double X[PKM_POSE_DOF] = {0};
-    free_at(0.13, X);
+    mast_free_at(0.13, X);
     const double qee[4] = {1.45793725484282, 0.898707831416951, 0.0299562993853619,
                            0.109345294113212};
-    for (int j = 0; j < NF; j++)
-        assert_close(X[fr[j]], qee[j], 1e-14, 0.0);
+    for (int j = 0; j < MAST_NF; j++)
+        assert_close(X[mast_free[j]], qee[j], 1e-14, 0.0);
     solve(c, X, NULL, NULL);
     assert_close(X[2], -10.4684765328444, 1e-13, 0.0);
     assert_close(X[5], 0.0613828317030968, 1e-13, 0.0);
 }
 
-/* Plane: gamma = atan(-sin a / (cos a sin b + p1 cos b)) from the difference of the two contact
- * equations, Z from their sum; dZ/dY = dgamma/dY = 0 exactly (the plane does not depend on Y). */
+/* Plane: gamma = atan(-sin a / (cos a sin b + p1 cos b)) from the difference of the two
+ * contact equations, Z from their sum; dZ/dY = dgamma/dY = 0 exactly (the plane does not depend on
+ * Y). */
 static void test_plane_closed_form(void **state)
 {
     (void)state;
-    pkm_contact c[NC];
-    h1_contacts(c);
-    double X[PKM_POSE_DOF] = {0}, dz[NC * NF];
+    pkm_contact c[MAST_NC];
+    mast_contacts(c);
+    double X[PKM_POSE_DOF] = {0}, dz[MAST_NC * MAST_NF];
     for (int k = 0; k < 200; k++) {
         const double t = 0.005 * k;
-        free_at(t, X);
+        mast_free_at(t, X);
         X[0] += 5.0 * cos(3.0 * t), X[3] += 0.2 * sin(5.0 * t), X[4] -= 0.1 * cos(7.0 * t);
         solve(c, X, dz, NULL);
         const double a = X[3], b = X[4], ca = cos(a), sa = sin(a), cb = cos(b), sb = sin(b);
-        const double g = atan(-sa / (ca * sb + p1 * cb)), cg = cos(g), sg = sin(g);
+        const double g = atan(-sa / (ca * sb + mast_p1 * cb)), cg = cos(g), sg = sin(g);
         const double A = -70.0, C = 30.0;
-        const double Z =
-            p1 * (X[0] + A * cb * cg + C * sb) + p2 - A * (sa * sg - ca * sb * cg) - C * ca * cb;
+        const double Z = mast_p1 * (X[0] + A * cb * cg + C * sb) + mast_p2 -
+                         A * (sa * sg - ca * sb * cg) - C * ca * cb;
         assert_close(X[5], g, 1e-13, 1e-15);
         assert_close(X[2], Z, 1e-13, 1e-12);
-        double Phi[NC];
-        pkm_contact_residual(NC, c, X, Phi, NULL, NULL);
-        for (int i = 0; i < NC; i++)
+        double Phi[MAST_NC];
+        pkm_contact_residual(MAST_NC, c, X, Phi, NULL, NULL);
+        for (int i = 0; i < MAST_NC; i++)
             assert_true(fabs(Phi[i]) <= 1e-12);
-        assert_true(dz[0 * NF + 1] == 0.0 && dz[1 * NF + 1] == 0.0);
+        assert_true(dz[0 * MAST_NF + 1] == 0.0 && dz[1 * MAST_NF + 1] == 0.0);
     }
 }
 
@@ -137,19 +110,20 @@ static void test_plane_closed_form(void **state)
 static void test_residual_derivatives(void **state)
 {
     (void)state;
-    pkm_contact c[NC];
+    pkm_contact c[MAST_NC];
     poly_contacts(c, 1.0);
     enum { N = PKM_POSE_DOF };
-    double X[N] = {3.0, -2.0, -9.0, 0.2, -0.3, 0.4}, Phi[NC], dPhi[NC * N], d2Phi[NC * N * N];
-    pkm_contact_residual(NC, c, X, Phi, dPhi, d2Phi);
+    double X[N] = {3.0, -2.0, -9.0, 0.2, -0.3, 0.4}, Phi[MAST_NC], dPhi[MAST_NC * N],
+           d2Phi[MAST_NC * N * N];
+    pkm_contact_residual(MAST_NC, c, X, Phi, dPhi, d2Phi);
     const double h = 1e-5;
     for (int k = 0; k < N; k++) {
-        double Xp[N], Xm[N], fp[NC], fm[NC], gp[NC * N], gm[NC * N];
+        double Xp[N], Xm[N], fp[MAST_NC], fm[MAST_NC], gp[MAST_NC * N], gm[MAST_NC * N];
         memcpy(Xp, X, sizeof(X)), memcpy(Xm, X, sizeof(X));
         Xp[k] += h, Xm[k] -= h;
-        pkm_contact_residual(NC, c, Xp, fp, gp, NULL);
-        pkm_contact_residual(NC, c, Xm, fm, gm, NULL);
-        for (int i = 0; i < NC; i++) {
+        pkm_contact_residual(MAST_NC, c, Xp, fp, gp, NULL);
+        pkm_contact_residual(MAST_NC, c, Xm, fm, gm, NULL);
+        for (int i = 0; i < MAST_NC; i++) {
             assert_close(dPhi[i * N + k], (fp[i] - fm[i]) / (2 * h), 1e-7, 1e-7);
             for (int l = 0; l < N; l++) {
                 const double fd = (gp[i * N + l] - gm[i * N + l]) / (2 * h);
@@ -165,22 +139,24 @@ static void test_residual_derivatives(void **state)
 /* dz and d2z of the implicit-function theorem against central differences of the solver. */
 static void check_derivatives(const pkm_contact *c, double t)
 {
-    double X[PKM_POSE_DOF] = {0}, dz[NC * NF], d2z[NC * NF * NF];
-    free_at(t, X);
+    double X[PKM_POSE_DOF] = {0}, dz[MAST_NC * MAST_NF], d2z[MAST_NC * MAST_NF * MAST_NF];
+    mast_free_at(t, X);
     solve(c, X, dz, d2z);
     const double h = 1e-5;
-    for (int j = 0; j < NF; j++) {
-        double Xp[PKM_POSE_DOF], Xm[PKM_POSE_DOF], dp[NC * NF], dm[NC * NF];
+    for (int j = 0; j < MAST_NF; j++) {
+        double Xp[PKM_POSE_DOF], Xm[PKM_POSE_DOF], dp[MAST_NC * MAST_NF], dm[MAST_NC * MAST_NF];
         memcpy(Xp, X, sizeof(X)), memcpy(Xm, X, sizeof(X));
-        Xp[fr[j]] += h, Xm[fr[j]] -= h;
+        Xp[mast_free[j]] += h, Xm[mast_free[j]] -= h;
         solve(c, Xp, dp, NULL);
         solve(c, Xm, dm, NULL);
-        for (int s = 0; s < NC; s++) {
-            assert_close(dz[s * NF + j], (Xp[par[s]] - Xm[par[s]]) / (2 * h), 1e-7, 1e-9);
-            for (int k = 0; k < NF; k++) {
-                const double fd = (dp[s * NF + k] - dm[s * NF + k]) / (2 * h);
-                assert_close(d2z[(s * NF + k) * NF + j], fd, 1e-6, 1e-9);
-                assert_close(d2z[(s * NF + k) * NF + j], d2z[(s * NF + j) * NF + k], 1e-13, 0.0);
+        for (int s = 0; s < MAST_NC; s++) {
+            assert_close(dz[s * MAST_NF + j], (Xp[mast_par[s]] - Xm[mast_par[s]]) / (2 * h), 1e-7,
+                         1e-9);
+            for (int k = 0; k < MAST_NF; k++) {
+                const double fd = (dp[s * MAST_NF + k] - dm[s * MAST_NF + k]) / (2 * h);
+                assert_close(d2z[(s * MAST_NF + k) * MAST_NF + j], fd, 1e-6, 1e-9);
+                assert_close(d2z[(s * MAST_NF + k) * MAST_NF + j],
+                             d2z[(s * MAST_NF + j) * MAST_NF + k], 1e-13, 0.0);
             }
         }
     }
@@ -189,10 +165,10 @@ static void check_derivatives(const pkm_contact *c, double t)
 static void test_implicit_derivatives(void **state)
 {
     (void)state;
-    pkm_contact c[NC];
+    pkm_contact c[MAST_NC];
     for (int k = 0; k < 4; k++) {
         const double t = 0.13 + 0.21 * k;
-        h1_contacts(c);
+        mast_contacts(c);
         check_derivatives(c, t);
         bowl_contacts(c);
         check_derivatives(c, t);
@@ -206,22 +182,23 @@ static void test_implicit_derivatives(void **state)
 static void test_polynomial_equals_quadric(void **state)
 {
     (void)state;
-    pkm_contact q[NC], p[NC];
+    pkm_contact q[MAST_NC], p[MAST_NC];
     bowl_contacts(q);
     poly_contacts(p, 0.0);
-    double Xq[PKM_POSE_DOF] = {0}, Xp[PKM_POSE_DOF] = {0}, dq[NC * NF], dp[NC * NF],
-           d2q[NC * NF * NF], d2p[NC * NF * NF];
-    free_at(0.37, Xq);
-    free_at(0.37, Xp);
+    double Xq[PKM_POSE_DOF] = {0}, Xp[PKM_POSE_DOF] = {0}, dq[MAST_NC * MAST_NF],
+           dp[MAST_NC * MAST_NF], d2q[MAST_NC * MAST_NF * MAST_NF],
+           d2p[MAST_NC * MAST_NF * MAST_NF];
+    mast_free_at(0.37, Xq);
+    mast_free_at(0.37, Xp);
     solve(q, Xq, dq, d2q);
     solve(p, Xp, dp, d2p);
     assert_close(Xq[2], Xp[2], 1e-13, 1e-13);
     assert_close(Xq[5], Xp[5], 1e-13, 1e-15);
-    for (int i = 0; i < NC * NF; i++)
+    for (int i = 0; i < MAST_NC * MAST_NF; i++)
         assert_close(dq[i], dp[i], 1e-11, 1e-14);
-    for (int i = 0; i < NC * NF * NF; i++)
+    for (int i = 0; i < MAST_NC * MAST_NF * MAST_NF; i++)
         assert_close(d2q[i], d2p[i], 1e-10, 1e-14);
-    assert_true(fabs(dq[0 * NF + 1]) > 1e-3); /* dZ/dY */
+    assert_true(fabs(dq[0 * MAST_NF + 1]) > 1e-3); /* dZ/dY */
 }
 
 static void expect_failure(int nc, const pkm_contact *c, const int *p, pkm_status want,
@@ -241,9 +218,9 @@ static void expect_failure(int nc, const pkm_contact *c, const int *p, pkm_statu
 static void test_bad_input(void **state)
 {
     (void)state;
-    pkm_contact c[NC];
-    h1_contacts(c);
-    const int pz[1] = {2}, pg[1] = {5}, same[NC] = {2, 2}, out[NC] = {2, 6};
+    pkm_contact c[MAST_NC];
+    mast_contacts(c);
+    const int pz[1] = {2}, pg[1] = {5}, same[MAST_NC] = {2, 2}, out[MAST_NC] = {2, 6};
     /* Sphere of radius 10 mm about (0, 0, -200): a condyle 50 mm off the Z axis misses it. */
     pkm_contact s = c[0];
     s.surface.kind = PKM_SURFACE_QUADRIC;
@@ -256,18 +233,18 @@ static void test_bad_input(void **state)
     pkm_contact h = c[0];
     h.surface.b[0] = 0.0, h.surface.c = 10.0;
     expect_failure(1, &h, pg, PKM_ERR_UNREACHABLE, "condyle_L");
-    expect_failure(NC, c, same, PKM_ERR_INVALID, "condyle_R");
-    expect_failure(NC, c, out, PKM_ERR_INVALID, "index 6");
-    expect_failure(0, c, par, PKM_ERR_INVALID, "0 parasitic");
+    expect_failure(MAST_NC, c, same, PKM_ERR_INVALID, "condyle_R");
+    expect_failure(MAST_NC, c, out, PKM_ERR_INVALID, "index 6");
+    expect_failure(0, c, mast_par, PKM_ERR_INVALID, "0 parasitic");
     h.surface.b[2] = 0.0;
     expect_failure(1, &h, pz, PKM_ERR_INVALID, "plane normal");
     poly_contacts(c, 1.0);
     c[1].surface.pow[2][1] = -1;
-    expect_failure(NC, c, par, PKM_ERR_INVALID, "exponent -1");
+    expect_failure(MAST_NC, c, mast_par, PKM_ERR_INVALID, "exponent -1");
     c[1].surface.nterm = 0;
-    expect_failure(NC, c, par, PKM_ERR_INVALID, "0 terms");
+    expect_failure(MAST_NC, c, mast_par, PKM_ERR_INVALID, "0 terms");
     c[0].surface.coef[0] = NAN;
-    expect_failure(NC, c, par, PKM_ERR_INVALID, "not finite");
+    expect_failure(MAST_NC, c, mast_par, PKM_ERR_INVALID, "not finite");
 }
 
 int main(void)
