@@ -176,6 +176,26 @@ static void pkm_point_derivatives(const double X[PKM_POSE_DOF], const double r[3
     }
 }
 
+void pkm_pose_point_jacobian(const double X[PKM_POSE_DOF], const double r[3],
+                             double J[3][PKM_POSE_DOF])
+{
+    double P[3], P1[PKM_POSE_DOF][3], P2[PKM_POSE_DOF][PKM_POSE_DOF][3];
+    pkm_point_derivatives(X, r, P, P1, P2);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < PKM_POSE_DOF; k++)
+            J[i][k] = P1[k][i];
+}
+
+void pkm_pose_angular_jacobian(const double X[PKM_POSE_DOF], double E[3][3])
+{
+    double Rx[3][3], Rxy[3][3], Ry[3][3];
+    pkm_elementary(0, X[3], 0, Rx);
+    pkm_elementary(1, X[4], 0, Ry);
+    pkm_mat3_mul(PKM_CONST33(Rx), PKM_CONST33(Ry), Rxy);
+    for (int i = 0; i < 3; i++)
+        E[i][0] = i == 0, E[i][1] = Rx[i][1], E[i][2] = Rxy[i][2];
+}
+
 void pkm_contact_residual(int nc, const pkm_contact *c, const double X[PKM_POSE_DOF], double *Phi,
                           double *dPhi, double *d2Phi)
 {

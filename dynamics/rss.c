@@ -16,6 +16,30 @@ void pkm_rss_tip(const pkm_rss *c, double theta, double S[3])
         S[k] += c->G[k];
 }
 
+double pkm_rss_closure(const pkm_rss *c, const double X[PKM_POSE_DOF], double theta, double *jth,
+                       double jx[PKM_POSE_DOF])
+{
+    double R[3][3], M[3], S[3], d[3], J[3][PKM_POSE_DOF];
+    pkm_pose_rotation(X, R);
+    pkm_mat3_apply(PKM_CONST33(R), c->M, M);
+    for (int k = 0; k < 3; k++)
+        M[k] += X[k];
+    pkm_rss_tip(c, theta, S);
+    pkm_vec3_sub(M, S, d);
+    if (jth) {
+        const double local[3] = {-c->r * sin(theta), c->r * cos(theta), 0.0};
+        double dS[3];
+        pkm_mat3_apply(c->R0, local, dS);
+        *jth = -2.0 * pkm_vec3_dot(d, dS);
+    }
+    if (jx) {
+        pkm_pose_point_jacobian(X, c->M, J);
+        for (int k = 0; k < PKM_POSE_DOF; k++)
+            jx[k] = 2.0 * (d[0] * J[0][k] + d[1] * J[1][k] + d[2] * J[2][k]);
+    }
+    return pkm_vec3_dot(d, d) - c->L * c->L;
+}
+
 pkm_status pkm_rss_ik(const pkm_rss *c, const double X[PKM_POSE_DOF], double t, double *theta,
                       pkm_ctx *ctx)
 {

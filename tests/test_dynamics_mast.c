@@ -1,11 +1,15 @@
 /* tests/test_dynamics_mast.c: the R-S-S chains of the chewing robot's surrogate
  * (tests/mast_fixture.h) driven through the parasitic pose of its condyle contacts: the crank
  * angles at t = 0.13 s against the reference values computed at 40 digits, loop closure, branch
- * tracking, mirror symmetry, an unreachable pose.
+ * tracking, mirror symmetry, an unreachable pose; the joint-space inertia M_A and the inertia
+ * coupling index of the mechanism and of its 6-RSS twin, assembled here from the library's
+ * Jacobians (chains, pose points, angular rates, the contacts' implicit derivatives), against
+ * the reference values.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "test_util.h"
 
 #include "mast_fixture.h"
+#include "test_lapack.h"
 
 /* The pose at t from the previous one (parasitic coordinates by Newton), then the cranks. */
 static void pose_and_cranks(double t, double X[PKM_POSE_DOF], double th[MAST_NCHAIN])
@@ -22,17 +26,10 @@ static void pose_and_cranks(double t, double X[PKM_POSE_DOF], double th[MAST_NCH
         assert_pkm_ok(pkm_rss_ik(&ch[i], X, t, &th[i], &ctx), &ctx);
 }
 
-/* |M - S| - L of chain c at pose X and crank angle th (mm). */
+/* The closure |M - S|^2 - L^2 of chain c (mm^2). */
 static double closure(const pkm_rss *c, const double X[PKM_POSE_DOF], double th)
 {
-    double R[3][3], M[3], S[3], d[3];
-    pkm_pose_rotation(X, R);
-    pkm_mat3_apply(PKM_CONST33(R), c->M, M);
-    for (int k = 0; k < 3; k++)
-        M[k] += X[k];
-    pkm_rss_tip(c, th, S);
-    pkm_vec3_sub(M, S, d);
-    return pkm_vec3_norm(d) - c->L;
+    return pkm_rss_closure(c, X, th, NULL, NULL);
 }
 
 static void test_home(void **state)
@@ -47,7 +44,7 @@ static void test_home(void **state)
         double th = 0.3; /* from a nearby guess the tracked root is the home one */
         assert_pkm_ok(pkm_rss_ik(&ch[i], X, 0.0, &th, &ctx), &ctx);
         assert_true(fabs(th) <= 1e-13);
-        assert_true(fabs(closure(&ch[i], X, 0.0)) <= 1e-12);
+        assert_true(fabs(closure(&ch[i], X, 0.0)) <= 1e-9);
         /* the shaft frame is a rotation (the mirrored chains too) */
         double det = 0.0;
         for (int k = 0; k < 3; k++)
@@ -71,7 +68,7 @@ static void test_golden(void **state)
     pkm_rss ch[MAST_NCHAIN];
     mast_chains(ch);
     for (int i = 0; i < MAST_NCHAIN; i++)
-        assert_true(fabs(closure(&ch[i], X, th[i])) <= 1e-12);
+        assert_true(fabs(closure(&ch[i], X, th[i])) <= 1e-9);
 }
 
 /* Over one period at 1 ms from the pose at t = 0 (not the home pose: Y and alpha are not 0
@@ -87,7 +84,7 @@ static void test_branch_tracking(void **state)
     for (int k = 1; k <= 1000; k++) {
         pose_and_cranks(1e-3 * k, X, th);
         for (int i = 0; i < MAST_NCHAIN; i++) {
-            assert_true(fabs(closure(&ch[i], X, th[i])) <= 1e-11);
+            assert_true(fabs(closure(&ch[i], X, th[i])) <= 1e-9);
             assert_true(fabs(th[i] - prev[i]) <= 0.01);
             prev[i] = th[i];
         }
@@ -112,6 +109,183 @@ static void test_mirror(void **state)
             assert_pkm_ok(pkm_rss_ik(&ch[i], X, 0.0, &th[i], &ctx), &ctx);
         for (int i = 0; i < MAST_NCHAIN; i += 2)
             assert_close(th[i + 1], -th[i], 1e-12, 1e-15);
+    }
+}
+
+/* Inertias of the surrogate (g, mm): cranks about their shafts, couplers as line masses of
+ * rho A L, the mandible's mass and inertia in body axes. */
+static const double mast_crank[MAST_NCHAIN] = {5000, 5000, 4000, 4000, 3000, 3000};
+static const double mast_rho_a = 7.8e-3 * 17.3494, mast_m_ee = 340.22;
+static const double mast_i_ee[3][3] = {{4e5, 0, 2e4}, {0, 3e5, 0}, {2e4, 0, 5e5}};
+
+/* Add w A^T B (A, B: 3 x n rows of stride n) to the n x n matrix M. */
+static void add_atb(int n, double w, const double *A, const double *B, double *M)
+{
+    for (int p = 0; p < n; p++)
+        for (int q = 0; q < n; q++)
+            for (int k = 0; k < 3; k++)
+                M[p * n + q] += w * A[k * n + p] * B[k * n + q];
+}
+
+/* The joint-space inertia M_A = J5^T M J5, J5 = [I_6; J1^+], J1^+ = (J1^T J1)^-1 J1^T, of the
+ * generalised coordinates q = (theta, free pose coordinates); mj (6 x nf) maps the free rates to
+ * the pose rates (the contacts' implicit derivatives, or the identity for the 6-RSS twin). The
+ * mass matrix M: the cranks, each coupler m (J_S^T J_S / 3 + (J_S^T J_M + J_M^T J_S) / 6 +
+ * J_M^T J_M / 3) (the exact integral of a line mass whose velocity is linear along it), the
+ * mandible M0b^T diag(m, m, m, R I R^T) M0b with M0b = diag(I, E) mj. Then MCI(a)_i =
+ * sum_{k != i} |M_A(i,k)| / sum_k |M_A(i,k)|. */
+static void joint_inertia(const double X[PKM_POSE_DOF], const double th[MAST_NCHAIN], int nf,
+                          const double *mj, double MA[36], double mci[6])
+{
+    enum { NMAX = MAST_NCHAIN + PKM_POSE_DOF, N6 = PKM_POSE_DOF };
+    const int n = MAST_NCHAIN + nf;
+    pkm_rss ch[MAST_NCHAIN];
+    mast_chains(ch);
+    double M[NMAX * NMAX] = {0}, J1[MAST_NCHAIN * N6] = {0}, E[3][3], R[3][3], Ib[3][3], Iw[3][3],
+                    T[6 * NMAX] = {0};
+    pkm_pose_angular_jacobian(X, E);
+    pkm_pose_rotation(X, R);
+    pkm_mat3_mul(PKM_CONST33(R), mast_i_ee, Ib);
+    for (int i = 0; i < 3; i++) /* I in base axes: R I R^T */
+        for (int j = 0; j < 3; j++)
+            Iw[i][j] = pkm_vec3_dot(Ib[i], R[j]);
+    for (int j = 0; j < nf; j++) /* the mandible's twist map M0b in the columns of q */
+        for (int k = 0; k < 3; k++) {
+            T[k * n + MAST_NCHAIN + j] = mj[k * nf + j];
+            for (int l = 0; l < 3; l++)
+                T[(3 + k) * n + MAST_NCHAIN + j] += E[k][l] * mj[(3 + l) * nf + j];
+        }
+    add_atb(n, mast_m_ee, T, T, M);
+    double IT[3 * NMAX];
+    for (int k = 0; k < 3; k++)
+        for (int p = 0; p < n; p++)
+            IT[k * n + p] =
+                Iw[k][0] * T[3 * n + p] + Iw[k][1] * T[4 * n + p] + Iw[k][2] * T[5 * n + p];
+    add_atb(n, 1.0, T + 3 * n, IT, M);
+    for (int i = 0; i < MAST_NCHAIN; i++) {
+        double jth, jx[N6], P[3][N6], JS[3 * NMAX] = {0}, JM[3 * NMAX] = {0};
+        pkm_rss_closure(&ch[i], X, th[i], &jth, jx);
+        pkm_pose_point_jacobian(X, ch[i].M, P);
+        const double local[3] = {-ch[i].r * sin(th[i]), ch[i].r * cos(th[i]), 0.0};
+        double dS[3];
+        pkm_mat3_apply(PKM_CONST33(ch[i].R0), local, dS);
+        for (int j = 0; j < nf; j++) {
+            double jq = 0.0;
+            for (int k = 0; k < N6; k++) {
+                jq += jx[k] * mj[k * nf + j];
+                for (int d = 0; d < 3; d++)
+                    JM[d * n + MAST_NCHAIN + j] += P[d][k] * mj[k * nf + j];
+            }
+            J1[i * nf + j] = -jq / jth;
+        }
+        for (int d = 0; d < 3; d++)
+            JS[d * n + i] = dS[d];
+        const double m = mast_rho_a * ch[i].L;
+        add_atb(n, m / 3.0, JS, JS, M);
+        add_atb(n, m / 6.0, JS, JM, M);
+        add_atb(n, m / 6.0, JM, JS, M);
+        add_atb(n, m / 3.0, JM, JM, M);
+        M[i * n + i] += mast_crank[i];
+    }
+    /* J1^+ = (J1^T J1)^-1 J1^T by Cholesky, then J5 (n x 6) */
+    double G[N6 * N6] = {0}, B[N6 * MAST_NCHAIN], J5[NMAX * MAST_NCHAIN] = {0};
+    for (int p = 0; p < nf; p++) {
+        for (int q = 0; q < nf; q++)
+            for (int i = 0; i < MAST_NCHAIN; i++)
+                G[p * nf + q] += J1[i * nf + p] * J1[i * nf + q];
+        for (int i = 0; i < MAST_NCHAIN; i++)
+            B[i * nf + p] = J1[i * nf + p];
+    }
+    int info = 0, six = MAST_NCHAIN;
+    dpotrf_("L", &nf, G, &nf, &info, 1);
+    assert_int_equal(info, 0);
+    dpotrs_("L", &nf, &six, G, &nf, B, &nf, &info, 1);
+    for (int i = 0; i < MAST_NCHAIN; i++) {
+        J5[i * MAST_NCHAIN + i] = 1.0;
+        for (int p = 0; p < nf; p++)
+            J5[(MAST_NCHAIN + p) * MAST_NCHAIN + i] = B[i * nf + p];
+    }
+    for (int a = 0; a < 6; a++) {
+        double off = 0.0, all = 0.0;
+        for (int b = 0; b < 6; b++) {
+            double v = 0.0;
+            for (int p = 0; p < n; p++)
+                for (int q = 0; q < n; q++)
+                    v += J5[p * 6 + a] * M[p * n + q] * J5[q * 6 + b];
+            MA[a * 6 + b] = v;
+            all += fabs(v);
+            off += a == b ? 0.0 : fabs(v);
+        }
+        mci[a] = off / all;
+    }
+}
+
+/* The pose map of the target (dz rows for Z and gamma) or of the 6-RSS twin (the identity). */
+static void pose_map(const double X[PKM_POSE_DOF], int twin, double *mj)
+{
+    if (twin) {
+        for (int k = 0; k < 36; k++)
+            mj[k] = k % 7 == 0;
+        return;
+    }
+    pkm_contact c[MAST_NC];
+    mast_contacts(c);
+    double Xc[PKM_POSE_DOF], dz[MAST_NC * MAST_NF];
+    memcpy(Xc, X, sizeof(Xc));
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_contact_parasitic(MAST_NC, c, mast_par, 0.0, Xc, dz, NULL, &ctx), &ctx);
+    memset(mj, 0, sizeof(double) * PKM_POSE_DOF * MAST_NF);
+    for (int j = 0; j < MAST_NF; j++) {
+        mj[mast_free[j] * MAST_NF + j] = 1.0;
+        for (int s = 0; s < MAST_NC; s++)
+            mj[mast_par[s] * MAST_NF + j] = dz[s * MAST_NF + j];
+    }
+}
+
+/* M_A diagonals (home only) and MCI(a) of the target and its 6-RSS twin at home and at
+ * t = 0.13 s, the twin replaying the target's whole pose (Z and gamma too); 12-digit references. */
+static void test_inertia(void **state)
+{
+    (void)state;
+    static const struct {
+        int home, twin;
+        double diag[6], mci[6];
+    } ref[] = {
+        {1,
+         0,
+         {156325.323488, 156325.323488, 34919.657176, 34919.657176, 140177.654129, 140177.654129},
+         {0.720933999151, 0.720933999151, 0.806808352439, 0.806808352439, 0.715405600615,
+          0.715405600615}},
+        {1,
+         1,
+         {3243764.91571, 3243764.91571, 2445421.88784, 2445421.88784, 364664.503004, 364664.503004},
+         {0.741584613227, 0.741584613227, 0.777313676517, 0.777313676517, 0.901537013547,
+          0.901537013547}},
+        {0,
+         0,
+         {0},
+         {0.707823049263, 0.756363813701, 0.800040175763, 0.75096374421, 0.669730700733,
+          0.659511117659}},
+        {0,
+         1,
+         {0},
+         {0.690772040064, 0.746148313236, 0.726928576332, 0.778679127729, 0.84419388165,
+          0.846389761897}},
+    };
+    double X013[PKM_POSE_DOF] = {0}, th013[MAST_NCHAIN] = {0};
+    for (int k = 0; k <= 13; k++)
+        pose_and_cranks(0.01 * k, X013, th013);
+    const double home[PKM_POSE_DOF] = {0}, th0[MAST_NCHAIN] = {0};
+    for (size_t r = 0; r < sizeof(ref) / sizeof(ref[0]); r++) {
+        double mj[36], MA[36], mci[6];
+        const double *X = ref[r].home ? home : X013, *th = ref[r].home ? th0 : th013;
+        pose_map(X, ref[r].twin, mj);
+        joint_inertia(X, th, ref[r].twin ? PKM_POSE_DOF : MAST_NF, mj, MA, mci);
+        for (int i = 0; i < 6; i++) {
+            if (ref[r].home) assert_close(MA[i * 7], ref[r].diag[i], 1e-11, 0.0);
+            assert_close(mci[i], ref[r].mci[i], 1e-11, 0.0);
+        }
     }
 }
 
@@ -140,6 +314,7 @@ int main(void)
         cmocka_unit_test(test_golden),
         cmocka_unit_test(test_branch_tracking),
         cmocka_unit_test(test_mirror),
+        cmocka_unit_test(test_inertia),
         cmocka_unit_test(test_unreachable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

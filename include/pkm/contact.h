@@ -61,6 +61,15 @@ void pkm_surface_eval(const pkm_surface *s, const double x[3], double *f, double
 /* R = R_x(X[3]) R_y(X[4]) R_z(X[5]). */
 void pkm_pose_rotation(const double X[PKM_POSE_DOF], double R[3][3]);
 
+/* The derivative J (3 x 6, row-major) of the base position p + R r of body point r in the pose
+ * coordinates. */
+void pkm_pose_point_jacobian(const double X[PKM_POSE_DOF], const double r[3],
+                             double J[3][PKM_POSE_DOF]);
+
+/* E with w = E (alpha', beta', gamma'), w the body's angular velocity in base axes:
+ * E = [e_x, R_x(alpha) e_y, R_x(alpha) R_y(beta) e_z] (Cheng et al. 2024, eq. 33, rebuilt). */
+void pkm_pose_angular_jacobian(const double X[PKM_POSE_DOF], double E[3][3]);
+
 /* The residuals Phi_i(X) of the nc contacts, their gradients dPhi (nc x 6, row-major) and
  * Hessians d2Phi (nc x 6 x 6) in the pose coordinates; dPhi, d2Phi may be NULL. */
 void pkm_contact_residual(int nc, const pkm_contact *c, const double X[PKM_POSE_DOF], double *Phi,

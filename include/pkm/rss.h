@@ -30,6 +30,12 @@ typedef struct pkm_rss {
 /* The crank tip S at crank angle theta. */
 void pkm_rss_tip(const pkm_rss *c, double theta, double S[3]);
 
+/* The closure h = |M - S|^2 - L^2 of the chain (the paper's eq. 8 in its squared form, rebuilt)
+ * at pose X and crank angle theta, its derivatives dh/dtheta (*jth) and dh/dX (jx; NULL-safe
+ * both). */
+double pkm_rss_closure(const pkm_rss *c, const double X[PKM_POSE_DOF], double theta, double *jth,
+                       double jx[PKM_POSE_DOF]);
+
 /* The crank angle that puts the coupler end at pose X, of the two roots the one nearest to
  * *theta (the previous sample's: branch tracking; 0 at the home pose), written to *theta.
  * PKM_ERR_UNREACHABLE naming the chain and t when |K| > rho (the coupler cannot reach the crank
