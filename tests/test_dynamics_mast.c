@@ -289,6 +289,33 @@ static void test_inertia(void **state)
     }
 }
 
+/* The time means of MCI(a) over t = k/20 s, k = 0..19 (8-digit references), and the target's
+ * ratio to the twin (the paper's comparison; on this surrogate 79-105 %). */
+static void test_inertia_means(void **state)
+{
+    (void)state;
+    static const double ref[2][6] = {
+        {0.72412537, 0.73798918, 0.80307722, 0.77801524, 0.69379174, 0.69408898},
+        {0.71844993, 0.73882125, 0.76204697, 0.77938111, 0.87601932, 0.87204099}};
+    static const double ratio[6] = {100.79, 99.887, 105.38, 99.825, 79.198, 79.594};
+    double X[PKM_POSE_DOF] = {0}, th[MAST_NCHAIN] = {0}, mean[2][6] = {{0}};
+    for (int k = 0; k < 20; k++) {
+        pose_and_cranks(k / 20.0, X, th);
+        for (int twin = 0; twin < 2; twin++) {
+            double mj[36], MA[36], mci[6];
+            pose_map(X, twin, mj);
+            joint_inertia(X, th, twin ? PKM_POSE_DOF : MAST_NF, mj, MA, mci);
+            for (int i = 0; i < 6; i++)
+                mean[twin][i] += mci[i] / 20.0;
+        }
+    }
+    for (int i = 0; i < 6; i++) {
+        assert_close(mean[0][i], ref[0][i], 1e-8, 0.0);
+        assert_close(mean[1][i], ref[1][i], 1e-8, 0.0);
+        assert_close(100.0 * mean[0][i] / mean[1][i], ratio[i], 1e-4, 0.0);
+    }
+}
+
 static void test_unreachable(void **state)
 {
     (void)state;
@@ -315,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_branch_tracking),
         cmocka_unit_test(test_mirror),
         cmocka_unit_test(test_inertia),
+        cmocka_unit_test(test_inertia_means),
         cmocka_unit_test(test_unreachable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
