@@ -4,7 +4,8 @@
  * tracking, mirror symmetry, an unreachable pose; the joint-space inertia M_A and the inertia
  * coupling index of the mechanism and of its 6-RSS twin, assembled here from the library's
  * Jacobians (chains, pose points, angular rates, the contacts' implicit derivatives), against
- * the reference values.
+ * the reference values; the minimum-norm torques under a bite force by Lagrange's equations of
+ * the first kind.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "test_util.h"
 
@@ -127,22 +128,22 @@ static void add_atb(int n, double w, const double *A, const double *B, double *M
                 M[p * n + q] += w * A[k * n + p] * B[k * n + q];
 }
 
-/* The joint-space inertia M_A = J5^T M J5, J5 = [I_6; J1^+], J1^+ = (J1^T J1)^-1 J1^T, of the
- * generalised coordinates q = (theta, free pose coordinates); mj (6 x nf) maps the free rates to
- * the pose rates (the contacts' implicit derivatives, or the identity for the 6-RSS twin). The
- * mass matrix M: the cranks, each coupler m (J_S^T J_S / 3 + (J_S^T J_M + J_M^T J_S) / 6 +
- * J_M^T J_M / 3) (the exact integral of a line mass whose velocity is linear along it), the
- * mandible M0b^T diag(m, m, m, R I R^T) M0b with M0b = diag(I, E) mj. Then MCI(a)_i =
- * sum_{k != i} |M_A(i,k)| / sum_k |M_A(i,k)|. */
-static void joint_inertia(const double X[PKM_POSE_DOF], const double th[MAST_NCHAIN], int nf,
-                          const double *mj, double MA[36], double mci[6])
+/* The mass matrix M (n x n, n = 6 + nf) of the generalised coordinates q = (theta, free pose
+ * coordinates) and J1 = -J_theta^-1 J_qEE (6 x nf); mj (6 x nf) maps the free rates to the pose
+ * rates (the contacts' implicit derivatives, or the identity for the 6-RSS twin). M: the cranks,
+ * each coupler m (J_S^T J_S / 3 + (J_S^T J_M + J_M^T J_S) / 6 + J_M^T J_M / 3) (the exact
+ * integral of a line mass whose velocity is linear along it), the mandible
+ * M0b^T diag(m, m, m, R I R^T) M0b with M0b = diag(I, E) mj (Cheng et al. 2024, eqs. 24-38 as
+ * rebuilt). */
+static void mass_matrix(const double X[PKM_POSE_DOF], const double th[MAST_NCHAIN], int nf,
+                        const double *mj, double *M, double *J1)
 {
     enum { NMAX = MAST_NCHAIN + PKM_POSE_DOF, N6 = PKM_POSE_DOF };
     const int n = MAST_NCHAIN + nf;
     pkm_rss ch[MAST_NCHAIN];
     mast_chains(ch);
-    double M[NMAX * NMAX] = {0}, J1[MAST_NCHAIN * N6] = {0}, E[3][3], R[3][3], Ib[3][3], Iw[3][3],
-                    T[6 * NMAX] = {0};
+    double E[3][3], R[3][3], Ib[3][3], Iw[3][3], T[6 * NMAX] = {0};
+    memset(M, 0, sizeof(double) * (size_t)(n * n));
     pkm_pose_angular_jacobian(X, E);
     pkm_pose_rotation(X, R);
     pkm_mat3_mul(PKM_CONST33(R), mast_i_ee, Ib);
@@ -187,8 +188,13 @@ static void joint_inertia(const double X[PKM_POSE_DOF], const double th[MAST_NCH
         add_atb(n, m / 3.0, JM, JM, M);
         M[i * n + i] += mast_crank[i];
     }
-    /* J1^+ = (J1^T J1)^-1 J1^T by Cholesky, then J5 (n x 6) */
-    double G[N6 * N6] = {0}, B[N6 * MAST_NCHAIN], J5[NMAX * MAST_NCHAIN] = {0};
+}
+
+/* B = J1^+ = (J1^T J1)^-1 J1^T (nf x 6, B[i nf + p] its entry (p, i)) by Cholesky. */
+static void pseudo_inverse(int nf, const double *J1, double *B)
+{
+    enum { N6 = PKM_POSE_DOF };
+    double G[N6 * N6] = {0};
     for (int p = 0; p < nf; p++) {
         for (int q = 0; q < nf; q++)
             for (int i = 0; i < MAST_NCHAIN; i++)
@@ -200,6 +206,18 @@ static void joint_inertia(const double X[PKM_POSE_DOF], const double th[MAST_NCH
     dpotrf_("L", &nf, G, &nf, &info, 1);
     assert_int_equal(info, 0);
     dpotrs_("L", &nf, &six, G, &nf, B, &nf, &info, 1);
+}
+
+/* The joint-space inertia M_A = J5^T M J5, J5 = [I_6; J1^+] (eqs. 58-59) and MCI(a)_i =
+ * sum_{k != i} |M_A(i,k)| / sum_k |M_A(i,k)| (eq. 60, one reading of the lost formula). */
+static void joint_inertia(const double X[PKM_POSE_DOF], const double th[MAST_NCHAIN], int nf,
+                          const double *mj, double MA[36], double mci[6])
+{
+    enum { NMAX = MAST_NCHAIN + PKM_POSE_DOF, N6 = PKM_POSE_DOF };
+    const int n = MAST_NCHAIN + nf;
+    double M[NMAX * NMAX], J1[MAST_NCHAIN * N6], B[N6 * MAST_NCHAIN], J5[NMAX * MAST_NCHAIN] = {0};
+    mass_matrix(X, th, nf, mj, M, J1);
+    pseudo_inverse(nf, J1, B);
     for (int i = 0; i < MAST_NCHAIN; i++) {
         J5[i * MAST_NCHAIN + i] = 1.0;
         for (int p = 0; p < nf; p++)
@@ -316,6 +334,131 @@ static void test_inertia_means(void **state)
     }
 }
 
+/* Mass matrix, J1 and potential energy of the target at the free coordinates of X (parasitic
+ * ones re-solved from their values in X) and crank angles th (not necessarily closed: the
+ * Lagrangian of the first kind takes q = (theta, free) independent). */
+static double target_state(double X[PKM_POSE_DOF], const double th[MAST_NCHAIN], double *M,
+                           double *J1, double *mj)
+{
+    pose_map(X, 0, mj);
+    pkm_contact c[MAST_NC];
+    mast_contacts(c);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_contact_parasitic(MAST_NC, c, mast_par, 0.0, X, NULL, NULL, &ctx), &ctx);
+    mass_matrix(X, th, MAST_NF, mj, M, J1);
+    pkm_rss ch[MAST_NCHAIN];
+    mast_chains(ch);
+    double R[3][3], V = mast_m_ee * 9800.0 * X[2];
+    pkm_pose_rotation(X, R);
+    for (int i = 0; i < MAST_NCHAIN; i++) { /* the coupler's centre at the middle of S M */
+        double S[3], Mb[3];
+        pkm_rss_tip(&ch[i], th[i], S);
+        pkm_mat3_apply(PKM_CONST33(R), ch[i].M, Mb);
+        V += mast_rho_a * ch[i].L * 9800.0 * 0.5 * (S[2] + Mb[2] + X[2]);
+    }
+    return V;
+}
+
+/* The free coordinates' rates along the trajectory (mm/s, rad/s). */
+static void free_rates(double t, double v[MAST_NF])
+{
+    const double w = 2.0 * PKM_PI * t, o = 2.0 * PKM_PI;
+    v[0] = 2.0 * o * cos(w), v[1] = o * cos(w + 0.3), v[2] = 0.03 * o * cos(w + 0.7);
+    v[3] = 0.15 * o * cos(w);
+}
+
+enum { NQ = MAST_NCHAIN + MAST_NF };
+
+/* The state (X, th tracked from their values) at t, the rates qd = (J1 v, v), the momentum M qd. */
+static void momentum(double t, double X[PKM_POSE_DOF], double th[MAST_NCHAIN], double qd[NQ],
+                     double p[NQ])
+{
+    double M[NQ * NQ], J1[MAST_NCHAIN * MAST_NF], mj[36], v[MAST_NF];
+    pose_and_cranks(t, X, th);
+    target_state(X, th, M, J1, mj);
+    free_rates(t, v);
+    for (int i = 0; i < MAST_NCHAIN; i++) {
+        qd[i] = 0.0;
+        for (int j = 0; j < MAST_NF; j++)
+            qd[i] += J1[i * MAST_NF + j] * v[j];
+    }
+    memcpy(qd + MAST_NCHAIN, v, sizeof(v));
+    for (int a = 0; a < NQ; a++) {
+        p[a] = 0.0;
+        for (int b = 0; b < NQ; b++)
+            p[a] += M[a * NQ + b] * qd[b];
+    }
+}
+
+/* T = qd^T M(q) qd / 2 and V at q = (th, the free coordinates of X) with qd held. */
+static double lagrangian_parts(const double X0[PKM_POSE_DOF], const double th[MAST_NCHAIN],
+                               const double qd[NQ], double *V)
+{
+    double X[PKM_POSE_DOF], M[NQ * NQ], J1[MAST_NCHAIN * MAST_NF], mj[36], T = 0.0;
+    memcpy(X, X0, sizeof(X));
+    *V = target_state(X, th, M, J1, mj);
+    for (int a = 0; a < NQ; a++)
+        for (int b = 0; b < NQ; b++)
+            T += 0.5 * qd[a] * M[a * NQ + b] * qd[b];
+    return T;
+}
+
+/* Minimum-norm torques at t = 0.13 s under the bite force f_b = (1, -0.5, 30) N at
+ * r_b = (25, 20, -12) mm by Lagrange's equations of the first kind (Cheng et al. 2024, eqs.
+ * 55-57, rebuilt): Q = d/dt(M qd) - dT/dq + dV/dq by central differences (time, coordinates),
+ * tau = (J1^T)^+ (J3^T Q - F_EE), F_EE = J_b^T f_b. Against the 8-digit reference values. */
+static void test_torques(void **state)
+{
+    (void)state;
+    const double t0 = 0.13, h = 1e-5;
+    double X[PKM_POSE_DOF] = {0}, th[MAST_NCHAIN] = {0}, qd[NQ], p[NQ], Q[NQ];
+    for (int k = 0; k < 13; k++)
+        pose_and_cranks(0.01 * k, X, th);
+    momentum(t0, X, th, qd, p);
+    for (int s = -1; s <= 1; s += 2) {
+        double Xs[PKM_POSE_DOF], ths[MAST_NCHAIN], qds[NQ], ps[NQ];
+        memcpy(Xs, X, sizeof(X)), memcpy(ths, th, sizeof(th));
+        momentum(t0 + s * h, Xs, ths, qds, ps);
+        for (int a = 0; a < NQ; a++)
+            Q[a] = (s < 0 ? 0.0 : Q[a]) + s * ps[a] / (2.0 * h);
+    }
+    for (int a = 0; a < NQ; a++) {
+        const double hq = 1e-6;
+        double Tv[2], Vv[2];
+        for (int s = 0; s < 2; s++) {
+            double Xs[PKM_POSE_DOF], ths[MAST_NCHAIN];
+            memcpy(Xs, X, sizeof(X)), memcpy(ths, th, sizeof(th));
+            double *q = a < MAST_NCHAIN ? &ths[a] : &Xs[mast_free[a - MAST_NCHAIN]];
+            *q += s ? hq : -hq;
+            Tv[s] = lagrangian_parts(Xs, ths, qd, &Vv[s]);
+        }
+        Q[a] += (-(Tv[1] - Tv[0]) + (Vv[1] - Vv[0])) / (2.0 * hq);
+    }
+    double M[NQ * NQ], J1[MAST_NCHAIN * MAST_NF], mj[36], B[MAST_NF * MAST_NCHAIN], P[3][6];
+    target_state(X, th, M, J1, mj);
+    pseudo_inverse(MAST_NF, J1, B);
+    const double fb[3] = {1e6, -0.5e6, 30e6}, rb[3] = {25.0, 20.0, -12.0}; /* g mm / s^2 */
+    pkm_pose_point_jacobian(X, rb, P);
+    double rhs[MAST_NF];
+    for (int j = 0; j < MAST_NF; j++) {
+        rhs[j] = Q[MAST_NCHAIN + j];
+        for (int i = 0; i < MAST_NCHAIN; i++)
+            rhs[j] += J1[i * MAST_NF + j] * Q[i];
+        for (int d = 0; d < 3; d++)
+            for (int k = 0; k < PKM_POSE_DOF; k++)
+                rhs[j] -= fb[d] * P[d][k] * mj[k * MAST_NF + j];
+    }
+    const double ref[MAST_NCHAIN] = {0.31990664,  -0.06216404, 0.25763482,
+                                     -0.14900497, 0.062543973, -0.071280529};
+    for (int i = 0; i < MAST_NCHAIN; i++) {
+        double tau = 0.0;
+        for (int j = 0; j < MAST_NF; j++)
+            tau += B[i * MAST_NF + j] * rhs[j];
+        assert_close(tau * 1e-9, ref[i], 0.0, 1e-8); /* N m, the references' last digit */
+    }
+}
+
 static void test_unreachable(void **state)
 {
     (void)state;
@@ -343,6 +486,7 @@ int main(void)
         cmocka_unit_test(test_mirror),
         cmocka_unit_test(test_inertia),
         cmocka_unit_test(test_inertia_means),
+        cmocka_unit_test(test_torques),
         cmocka_unit_test(test_unreachable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
