@@ -79,15 +79,15 @@ static void pkm_polynomial_eval(const pkm_surface *s, const double x[3], double 
             for (int d = 0; d < 3; d++)
                 m[a][d] = pkm_monomial(x[a], s->pow[k][a], d);
         *f += s->coef[k] * m[0][0] * m[1][0] * m[2][0];
-        for (int a = 0; a < 3; a++)
+        for (int a = 0; a < 3; a++) {
+            const int o[3] = {a == 0, a == 1, a == 2};
+            g[a] += s->coef[k] * m[0][o[0]] * m[1][o[1]] * m[2][o[2]];
             for (int b = 0; b < 3; b++) {
-                int o[3] = {0, 0, 0};
-                o[a]++;
-                o[b]++;
-                double v = s->coef[k] * m[0][o[0]] * m[1][o[1]] * m[2][o[2]];
-                if (b == a) g[a] += s->coef[k] * m[0][a == 0] * m[1][a == 1] * m[2][a == 2];
-                H[a][b] += v;
+                int o2[3] = {o[0], o[1], o[2]};
+                o2[b]++;
+                H[a][b] += s->coef[k] * m[0][o2[0]] * m[1][o2[1]] * m[2][o2[2]];
             }
+        }
     }
 }
 
