@@ -113,6 +113,50 @@ static void test_mirror(void **state)
     }
 }
 
+/* The closure's derivatives in theta and in the pose, and the angle-rate map E, against central
+ * differences (E: w = vee(dR/dt R^T) along a pose path). */
+static void test_jacobians(void **state)
+{
+    (void)state;
+    pkm_rss ch[MAST_NCHAIN];
+    mast_chains(ch);
+    const double h = 1e-6, X[PKM_POSE_DOF] = {1.0, -2.0, -4.0, 0.1, -0.2, 0.3};
+    for (int i = 0; i < MAST_NCHAIN; i++) {
+        double jth, jx[PKM_POSE_DOF];
+        pkm_rss_closure(&ch[i], X, 0.2, &jth, jx);
+        const double fd = (pkm_rss_closure(&ch[i], X, 0.2 + h, NULL, NULL) -
+                           pkm_rss_closure(&ch[i], X, 0.2 - h, NULL, NULL)) /
+                          (2 * h);
+        assert_close(jth, fd, 1e-7, 1e-6);
+        for (int k = 0; k < PKM_POSE_DOF; k++) {
+            double Xp[PKM_POSE_DOF], Xm[PKM_POSE_DOF];
+            memcpy(Xp, X, sizeof(X)), memcpy(Xm, X, sizeof(X));
+            Xp[k] += h, Xm[k] -= h;
+            const double fdx = (pkm_rss_closure(&ch[i], Xp, 0.2, NULL, NULL) -
+                                pkm_rss_closure(&ch[i], Xm, 0.2, NULL, NULL)) /
+                               (2 * h);
+            assert_close(jx[k], fdx, 1e-7, 1e-6);
+        }
+    }
+    const double rate[3] = {0.7, -1.1, 0.4};
+    double E[3][3], R[3][3], Rp[3][3], Rm[3][3], Xp[PKM_POSE_DOF], Xm[PKM_POSE_DOF];
+    memcpy(Xp, X, sizeof(X)), memcpy(Xm, X, sizeof(X));
+    for (int a = 0; a < 3; a++)
+        Xp[3 + a] += h * rate[a], Xm[3 + a] -= h * rate[a];
+    pkm_pose_angular_jacobian(X, E);
+    pkm_pose_rotation(X, R);
+    pkm_pose_rotation(Xp, Rp);
+    pkm_pose_rotation(Xm, Rm);
+    double W[3][3] = {{0}}; /* dR/dt R^T = [w]x */
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 3; k++)
+                W[i][j] += (Rp[i][k] - Rm[i][k]) / (2 * h) * R[j][k];
+    const double w[3] = {W[2][1], W[0][2], W[1][0]};
+    for (int i = 0; i < 3; i++)
+        assert_close(E[i][0] * rate[0] + E[i][1] * rate[1] + E[i][2] * rate[2], w[i], 1e-8, 1e-9);
+}
+
 /* Inertias of the surrogate (g, mm): cranks about their shafts, couplers as line masses of
  * rho A L, the mandible's mass and inertia in body axes. */
 static const double mast_crank[MAST_NCHAIN] = {5000, 5000, 4000, 4000, 3000, 3000};
@@ -484,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_golden),
         cmocka_unit_test(test_branch_tracking),
         cmocka_unit_test(test_mirror),
+        cmocka_unit_test(test_jacobians),
         cmocka_unit_test(test_inertia),
         cmocka_unit_test(test_inertia_means),
         cmocka_unit_test(test_torques),
