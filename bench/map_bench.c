@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Part 1: poses per second of the map pipeline (inverse kinematics, assembly, 8 modes) over a
- * grid of poses for tree and nodal formulations, each with ARPACK and with the dense LAPACK
- * baseline (dsygvx, the same 8 modes of the same matrices), 1 and 2 worker processes, with
+ * grid of poses for tree and nodal formulations, each with ARPACK, with the warm-started block
+ * solver and with the dense LAPACK baseline (dsygvx, the same 8 modes of the same matrices), 1
+ * and 2 worker processes, with
  * their ratios and the time split of one pose. Part 2: one pose, elements_per_link k = 1 ... 1024:
  * coordinates, assembly and solve times, peak memory, the first 10 frequencies and their
  * convergence. Every measurement runs in a forked child (own peak memory, a time limit, no state
@@ -19,7 +20,7 @@ static void usage(FILE *f, const char *argv0)
 {
     fprintf(f,
             "usage: %s [--quick] [--map-only | --size-only]\n"
-            "  NaVARo map throughput (tree/nodal + ARPACK vs tree + dense LAPACK) and cost\n"
+            "  NaVARo map throughput (tree/nodal + ARPACK, block, dense LAPACK) and cost\n"
             "  against model size (elements_per_link k = 1 ... 1024).\n"
             "  --quick      10x10 grid and k <= 64 (smoke run)\n"
             "  --map-only   part 1 only (map throughput; e.g. under perf record)\n"

@@ -234,10 +234,11 @@ static int map_bench(const void *arg, void *res)
         printf("  FAILED: %s\n", pctx.msg);
         return 1;
     }
-    enum { NCFG = 6 };
+    enum { NCFG = 8 };
     static const bench_cfg cfg[NCFG] = {
         {"a", PKM_FORM_TREE, PKM_EIG_ARPACK, 1},  {"b", PKM_FORM_NODAL, PKM_EIG_ARPACK, 1},
         {"c", PKM_FORM_TREE, PKM_EIG_DENSE, 1},   {"d", PKM_FORM_NODAL, PKM_EIG_DENSE, 1},
+        {"e", PKM_FORM_TREE, PKM_EIG_BLOCK, 1},   {"f", PKM_FORM_NODAL, PKM_EIG_BLOCK, 1},
         {"a2", PKM_FORM_TREE, PKM_EIG_ARPACK, 2}, {"b2", PKM_FORM_NODAL, PKM_EIG_ARPACK, 2}};
     pkm_map map[NCFG];
     double rate[NCFG] = {0.0};
@@ -278,14 +279,14 @@ static int map_bench(const void *arg, void *res)
     }
     /* Pairs of configurations that differ in one thing: the eigensolver on the same matrices,
      * the formulation, the number of workers. */
-    static const int pair[][2] = {{0, 2}, {1, 3}, {1, 2}, {0, 1}, {4, 0}, {5, 1}};
+    static const int pair[][2] = {{0, 2}, {1, 3}, {4, 0}, {5, 1}, {1, 2}, {0, 1}, {6, 0}, {7, 1}};
     for (size_t r = 0; r < sizeof(pair) / sizeof(pair[0]); r++)
         if (ok[pair[r][0]] && ok[pair[r][1]]) {
             char label[128];
             ratio_label(&cfg[pair[r][0]], &cfg[pair[r][1]], label, sizeof(label));
             printf("ratio %-52s %8.2f\n", label, rate[pair[r][0]] / rate[pair[r][1]]);
         }
-    static const int diff[][2] = {{0, 2}, {1, 3}, {0, 1}, {0, 4}, {1, 5}};
+    static const int diff[][2] = {{0, 2}, {1, 3}, {4, 0}, {5, 1}, {0, 1}, {0, 6}, {1, 7}};
     for (size_t d = 0; d < sizeof(diff) / sizeof(diff[0]); d++)
         if (ok[diff[d][0]] && ok[diff[d][1]])
             printf("max relative frequency difference (%s) vs (%s): %.2e\n", cfg[diff[d][0]].tag,

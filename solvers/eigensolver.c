@@ -75,12 +75,29 @@ static void dense_destroy(void **solver)
     *solver = NULL;
 }
 
+/* Block: ARPACK's memory (cold starts, fallbacks) plus five n x (nev + guards) blocks. */
+static pkm_status block_check_size(int64_t n, const pkm_modal_opts *opts, pkm_ctx *ctx)
+{
+    const double bs = opts->nev + (opts->block_guards > 0 ? opts->block_guards : 4);
+    char what[160];
+    snprintf(what, sizeof(what), "the block eigensolver for %lld coordinates and %d modes",
+             (long long)n, opts->nev);
+    pkm_status rc = arpack_check_size(n, opts, ctx);
+    if (rc == PKM_OK)
+        rc = pkm_memory_check(8.0 * (double)n * 5.0 * bs, what, "ask for fewer modes (--nev)", ctx);
+    return rc;
+}
+
 const pkm_eigensolver_type pkm_eigensolver_types[PKM_EIGENSOLVER_COUNT] = {
     [PKM_EIG_ARPACK] = {PKM_EIG_ARPACK, "arpack",
                         "sparse shift-invert Lanczos (ARPACK-ng + CHOLMOD)", arpack_check_size,
                         arpack_create, arpack_solve, arpack_destroy},
     [PKM_EIG_DENSE] = {PKM_EIG_DENSE, "dense", "LAPACK dsygvx (reference, small models)",
                        dense_check_size, dense_create, dense_solve, dense_destroy},
+    [PKM_EIG_BLOCK] = {PKM_EIG_BLOCK, "block",
+                       "block subspace iteration warm-started from the previous pose, "
+                       "ARPACK as fallback",
+                       block_check_size, pkm_block_create, pkm_block_solve, pkm_block_destroy},
 };
 
 const pkm_eigensolver_type *pkm_eigensolver_type_of(pkm_eigensolver e)

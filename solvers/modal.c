@@ -161,15 +161,15 @@ static double *arpack_vec(double *workd, a_int ipntr_entry)
     return workd + (ipntr_entry - 1);
 }
 
-/* Factorise K - sigma M with the requested or automatic shift; sets *sigma to the one used. A
- * factorisation that breaks down (K - sigma M not positive definite) leaves nothing in ctx, so
+/* A factorisation that breaks down (K - sigma M not positive definite) leaves nothing in ctx, so
  * the next shift can be tried. */
-static pkm_status choose_shift(pkm_modal *s, const pkm_pencil *p, double *sigma, pkm_ctx *ctx)
+pkm_status pkm_modal_choose_shift(pkm_linsolve *op, const pkm_pencil *p, double *sigma,
+                                  pkm_ctx *ctx)
 {
     int64_t minor = -1;
     pkm_status rc;
     if (!isnan(*sigma)) {
-        rc = pkm_linsolve_factor(s->op, p, 1.0, -*sigma, &minor, ctx);
+        rc = pkm_linsolve_factor(op, p, 1.0, -*sigma, &minor, ctx);
         if (rc != PKM_OK || minor < 0) return rc;
         return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
                         "K - sigma M is not positive definite for sigma = %g (column %lld): "
@@ -177,7 +177,7 @@ static pkm_status choose_shift(pkm_modal *s, const pkm_pencil *p, double *sigma,
                         *sigma, (long long)minor);
     }
     *sigma = 0.0;
-    rc = pkm_linsolve_factor(s->op, p, 1.0, -*sigma, &minor, ctx);
+    rc = pkm_linsolve_factor(op, p, 1.0, -*sigma, &minor, ctx);
     if (rc != PKM_OK || minor < 0) return rc;
     /* K is singular or indefinite (rigid-body or mechanism modes): shift slightly below zero, on
      * the scale of the pencil's diagonal, so that K - sigma M is positive definite while the
@@ -191,7 +191,7 @@ static pkm_status choose_shift(pkm_modal *s, const pkm_pencil *p, double *sigma,
                         "diagonal to shift with",
                         (long long)k_minor);
     *sigma = -s0;
-    rc = pkm_linsolve_factor(s->op, p, 1.0, -*sigma, &minor, ctx);
+    rc = pkm_linsolve_factor(op, p, 1.0, -*sigma, &minor, ctx);
     if (rc != PKM_OK || minor < 0) return rc;
     return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
                     "K is not positive definite (column %lld) and neither is K - sigma M for "
@@ -438,7 +438,7 @@ pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_mod
         ncv = auto_ncv(nev_int, n);
     }
     double sigma = opts->sigma;
-    rc = choose_shift(s, p, &sigma, ctx);
+    rc = pkm_modal_choose_shift(s->op, p, &sigma, ctx);
     if (rc == PKM_OK) rc = solve_complete(s, p, opts, sigma, nev_int, ncv, out, ctx);
     if (rc != PKM_OK) return rc;
     rc = pkm_modes_finish(p, opts, s->pool_w, s->pool_f, s->pool_x, s->pool_order, s->work2, out,

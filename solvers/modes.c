@@ -58,6 +58,9 @@ pkm_modal_opts pkm_modal_opts_default(void)
     o.max_residual = 0.0;
     o.allow_zero_modes = 0;
     o.max_accuracy = 0.0;
+    o.block_guards = 0;
+    o.block_steps = 0;
+    o.block_tol = 0.0;
     return o;
 }
 
@@ -162,6 +165,10 @@ pkm_status pkm_modal_check_args(const pkm_pencil *p, const pkm_modal_opts *opts,
                         "max_backward_error = %g, max_accuracy = %g must be >= 0",
                         opts->ncv, opts->maxiter, opts->tol, opts->max_residual,
                         opts->max_backward_error, opts->max_accuracy);
+    if (opts->block_guards < 0 || opts->block_steps < 0 || !(opts->block_tol >= 0.0))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "block_guards = %d, block_steps = %d, block_tol = %g must be >= 0",
+                        opts->block_guards, opts->block_steps, opts->block_tol);
     return check_values(p, ctx);
 }
 

@@ -39,6 +39,12 @@ double pkm_modal_zero_scale(const pkm_diag_scales *d);
  * perturbations of K and M of the size of their rounding can cause (see modes.c). */
 double pkm_modal_rounding_floor(const pkm_pencil *p, const double *x, double lam);
 
+/* Factorise K - sigma M by op (LL^T on p's pattern) with the requested shift, or with the automatic
+ * one if *sigma is NaN (0, or slightly below 0 if K is singular: pkm_modal_opts.sigma); sets *sigma
+ * to the shift used. PKM_ERR_SINGULAR if K - sigma M is not positive definite. */
+pkm_status pkm_modal_choose_shift(pkm_linsolve *op, const pkm_pencil *p, double *sigma,
+                                  pkm_ctx *ctx);
+
 /* Number of eigenvalues of p below tau, i.e. negative pivots of D in P (K - tau M) P^T = L D L^T,
  * factorised by ldlt (a pkm_linsolve of kind PKM_LINSOLVE_LDLT on p's pattern). *tiny is set when a
  * pivot is too small for its sign to count (tau is on an eigenvalue). */
@@ -61,6 +67,12 @@ pkm_status pkm_modal_check_complete(pkm_linsolve *ldlt, const pkm_pencil *p, con
  * sequence of solves analyses the pattern once. */
 pkm_status pkm_modal_solve_dense_counted(const pkm_pencil *p, const pkm_modal_opts *opts,
                                          pkm_linsolve *ldlt, pkm_modes *out, pkm_ctx *ctx);
+
+/* The warm-started block eigensolver (block.c), an entry of the eigensolver table. */
+pkm_status pkm_block_create(const pkm_pencil *pattern, void **solver, pkm_ctx *ctx);
+pkm_status pkm_block_solve(void *solver, const pkm_pencil *p, const pkm_modal_opts *opts,
+                           pkm_modes *out, pkm_ctx *ctx);
+void pkm_block_destroy(void **solver);
 
 /* LAPACK argument errors (xerbla.c): pkm_lapack_clear forgets a pending report;
  * pkm_lapack_check turns the report of an XERBLA call since then into PKM_ERR_SOLVER naming the

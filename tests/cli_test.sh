@@ -397,6 +397,16 @@ assert (tr[st != 0] == -1).all()
 # scaled by 1.21 (all stiffness scales, masses do not) every frequency differs by sqrt(1.21) - 1.
 cgrid="x=-0.1:0.1:5,y=-0.1:0.1:5"
 expect 0 map navaro --grid "$cgrid" --nev 5 -o "$tmp/ref.h5" --quiet
+# --solver block: the warm-started map equals ARPACK's to 1e-9 relative (--tol is in percent),
+# every pose computed, and the file names its eigensolver.
+expect 0 map navaro --grid "$cgrid" --nev 5 --solver block -o "$tmp/block.h5" --quiet
+expect 0 compare "$tmp/block.h5" --against "$tmp/ref.h5" --tol 1e-7
+check "block map names its solver" "$py" -c '
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+v = f.attrs["eigensolver"]
+assert (v.decode() if isinstance(v, bytes) else v) == "block", v
+' "$tmp/block.h5"
 G121=$("$py" -c 'print(repr(74.0e9 / 2.66 * 1.21))')
 expect 0 map navaro --grid "$cgrid" --nev 5 -o "$tmp/stiff.h5" --quiet --set material.E=8.954e10 \
     --set material.G="$G121"

@@ -185,6 +185,85 @@ static void test_every_solver_in_map_file(void **state)
     assert_no_open_objects();
 }
 
+/* The block solver along a line of NaVARo poses (x = 0 .. 0.05 m, y = 0 .. 0.04 m, 11 poses, 8
+ * modes), warm-started from pose to pose, against ARPACK at every pose: frequencies within 1e-9
+ * relative, the spectrum complete, and no pose handed to ARPACK (pkm_modes.fallback). */
+static void test_block_warm_line(void **state)
+{
+    (void)state;
+    const int nev = 8;
+    const pkm_navaro_params par = navaro_defaults();
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_modal_opts o = pkm_modal_opts_default();
+    o.nev = nev;
+    pkm_pencil *p = navaro_pose1();
+    const pkm_eigensolver_type *t = pkm_eigensolver_type_of(PKM_EIG_BLOCK);
+    void *block = NULL;
+    pkm_modal *arpack = NULL;
+    pkm_modes *ref = NULL, *md = NULL;
+    assert_pkm_ok(t->create(p, &block, &ctx), &ctx);
+    assert_pkm_ok(pkm_modal_create(p, &arpack, &ctx), &ctx);
+    assert_pkm_ok(pkm_modes_create(p->n, nev, &ref, &ctx), &ctx);
+    assert_pkm_ok(pkm_modes_create(p->n, nev, &md, &ctx), &ctx);
+    pkm_pencil_destroy(&p);
+    int warm_steps = 0;
+    for (int k = 0; k <= 10; k++) {
+        const double pose[3] = {0.005 * k, 0.004 * k, 0.0};
+        p = case_pencil("navaro", &par, pose, PKM_FORM_TREE, NULL);
+        assert_pkm_ok(pkm_modal_solve(arpack, p, &o, ref, &ctx), &ctx);
+        assert_pkm_ok(t->solve(block, p, &o, md, &ctx), &ctx);
+        assert_int_equal(md->fallback, 0);
+        for (int j = 0; j < nev; j++)
+            assert_close(md->freq_hz[j], ref->freq_hz[j], 1e-9, 0.0);
+        if (k > 0) warm_steps += md->op_count;
+        pkm_pencil_destroy(&p);
+    }
+    /* Warm starts converge in a few projections of 4 steps (12 columns): far below the 8 rounds
+     * after which a pose goes to ARPACK. */
+    assert_true(warm_steps <= 10 * 4 * 4 * 12);
+    t->destroy(&block);
+    pkm_modal_destroy(&arpack);
+    pkm_modes_destroy(&md);
+    pkm_modes_destroy(&ref);
+}
+
+/* A tolerance the block cannot reach: every solve goes to ARPACK, counted, with ARPACK's result
+ * bit for bit. */
+static void test_block_fallback(void **state)
+{
+    (void)state;
+    const int nev = 6;
+    pkm_pencil *p = navaro_pose1();
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_modal_opts o = pkm_modal_opts_default();
+    o.nev = nev;
+    o.block_tol = 1e-300;
+    const pkm_eigensolver_type *t = pkm_eigensolver_type_of(PKM_EIG_BLOCK);
+    void *block = NULL;
+    pkm_modes *ref = NULL, *md = NULL;
+    assert_pkm_ok(t->create(p, &block, &ctx), &ctx);
+    assert_pkm_ok(pkm_modes_create(p->n, nev, &ref, &ctx), &ctx);
+    assert_pkm_ok(pkm_modes_create(p->n, nev, &md, &ctx), &ctx);
+    assert_pkm_ok(pkm_modal_solve_dense(p, &o, ref, &ctx), &ctx);
+    for (int k = 0; k < 2; k++) {
+        assert_pkm_ok(t->solve(block, p, &o, md, &ctx), &ctx);
+        assert_int_equal(md->fallback, 1);
+        assert_true(md->iterations >= 1);
+        for (int j = 0; j < nev; j++)
+            assert_close(md->freq_hz[j], ref->freq_hz[j], 1e-9, 0.0);
+    }
+    o.block_tol = 0.0;
+    o.block_steps = -1;
+    assert_int_equal(t->solve(block, p, &o, md, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "block_steps"));
+    t->destroy(&block);
+    pkm_modes_destroy(&md);
+    pkm_modes_destroy(&ref);
+    pkm_pencil_destroy(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +271,8 @@ int main(void)
         cmocka_unit_test(test_every_solver_pose1),
         cmocka_unit_test(test_every_solver_refuses_bad_pencil),
         cmocka_unit_test(test_every_solver_in_map_file),
+        cmocka_unit_test(test_block_warm_line),
+        cmocka_unit_test(test_block_fallback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

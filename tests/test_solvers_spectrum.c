@@ -6,6 +6,7 @@
 #include "pkm/assembly.h"
 #include "pkm/casefile.h"
 #include "pkm/cases.h"
+#include "pkm/eigensolver.h"
 #include "pkm/modal.h"
 #include "pkm/model.h"
 #include "solvers/solvers_impl.h"
@@ -39,10 +40,11 @@ static pkm_pencil *case_pencil_set(const char *name, const double *pose, pkm_for
     return p;
 }
 
-/* nev = 1..NEV_MAX by ARPACK and by the dense solver against one dense solve of NEV_MAX modes:
- * every frequency to 1e-8. Issue 8: at the pss5upu home pose ARPACK lost a copy of a repeated
- * eigenvalue for nev = 5, 6, 10, 11, 14, 19, 20, 24, 32, 35-38 and 40 (mode 10: 1075.90 Hz for
- * 861.75), and NaVARo with E = 1e15 (nodal) for nev = 8. */
+/* nev = 1..NEV_MAX by ARPACK, by the dense solver and by the block solver (its cold start, then a
+ * warm start from its own result) against one dense solve of NEV_MAX modes: every frequency to
+ * 1e-8. Issue 8: at the pss5upu home pose ARPACK lost a copy of a repeated eigenvalue for nev = 5,
+ * 6, 10, 11, 14, 19, 20, 24, 32, 35-38 and 40 (mode 10: 1075.90 Hz for 861.75), and NaVARo with
+ * E = 1e15 (nodal) for nev = 8. */
 static void sweep_nev(pkm_pencil *p)
 {
     pkm_ctx ctx;
@@ -51,24 +53,30 @@ static void sweep_nev(pkm_pencil *p)
     o.nev = NEV_MAX;
     pkm_modes *ref = NULL, *md = NULL;
     pkm_modal *s = NULL;
+    void *block = NULL;
+    const pkm_eigensolver_type *bt = pkm_eigensolver_type_of(PKM_EIG_BLOCK);
     assert_pkm_ok(pkm_modes_create(p->n, NEV_MAX, &ref, &ctx), &ctx);
     assert_pkm_ok(pkm_modes_create(p->n, NEV_MAX, &md, &ctx), &ctx);
     assert_pkm_ok(pkm_modal_solve_dense(p, &o, ref, &ctx), &ctx);
     assert_pkm_ok(pkm_modal_create(p, &s, &ctx), &ctx);
+    assert_pkm_ok(bt->create(p, &block, &ctx), &ctx);
     for (int nev = 1; nev <= NEV_MAX; nev++) {
         o.nev = nev;
-        for (int dense = 0; dense < 2; dense++) {
+        for (int way = 0; way < 4; way++) {
             pkm_ctx_clear(&ctx);
             md->nev = NEV_MAX; /* the capacity; the solve sets the count */
-            if (dense)
+            if (way == 0)
+                assert_pkm_ok(pkm_modal_solve(s, p, &o, md, &ctx), &ctx);
+            else if (way == 1)
                 assert_pkm_ok(pkm_modal_solve_dense(p, &o, md, &ctx), &ctx);
             else
-                assert_pkm_ok(pkm_modal_solve(s, p, &o, md, &ctx), &ctx);
+                assert_pkm_ok(bt->solve(block, p, &o, md, &ctx), &ctx);
             assert_int_equal(md->nev, nev);
             for (int j = 0; j < nev; j++)
                 assert_close(md->freq_hz[j], ref->freq_hz[j], 1e-8, 0.0);
         }
     }
+    bt->destroy(&block);
     pkm_modal_destroy(&s);
     pkm_modes_destroy(&md);
     pkm_modes_destroy(&ref);

@@ -18,14 +18,15 @@ extern "C" {
 /* Index of an entry of pkm_eigensolver_types (stored in maps and options). */
 typedef enum pkm_eigensolver {
     PKM_EIG_ARPACK = 0, /* sparse shift-invert Lanczos (ARPACK-ng + CHOLMOD) */
-    PKM_EIG_DENSE = 1   /* LAPACK dsygvx, the lowest nev eigenpairs (reference, small models) */
+    PKM_EIG_DENSE = 1,  /* LAPACK dsygvx, the lowest nev eigenpairs (reference, small models) */
+    PKM_EIG_BLOCK = 2   /* block subspace iteration warm-started from the previous solve */
 } pkm_eigensolver;
 
-#define PKM_EIGENSOLVER_COUNT 2
+#define PKM_EIGENSOLVER_COUNT 3
 
 typedef struct pkm_eigensolver_type {
     pkm_eigensolver id; /* its index in the table */
-    const char *name;   /* lower-case identifier: "arpack", "dense" */
+    const char *name;   /* lower-case identifier: "arpack", "dense", "block" */
     const char *description;
     /* PKM_ERR_INVALID naming what to change if solving n coordinates with opts would need more
      * memory than the machine has (checked before anything is allocated). */

@@ -56,6 +56,13 @@ typedef struct pkm_modal_opts {
      * zero-energy mode; above it the solve fails with PKM_ERR_ACCURACY naming the mode. 0 =
      * 1e-3: every returned frequency holds three significant digits (see solvers/modes.c). */
     double max_accuracy;
+    /* The warm-started block solver (eigensolver "block", solvers/block.c): guard vectors
+     * iterated beside the nev wanted ones (0 = 4), shift-invert steps between two Rayleigh-Ritz
+     * projections (0 = 4), and the relative residual ||K x - w^2 M x|| / (||K x|| + |w^2| ||M x||)
+     * below which a Ritz pair counts as converged (0 = 1e-8). */
+    int block_guards;
+    int block_steps;
+    double block_tol;
 } pkm_modal_opts;
 
 /* Defaults: nev = 10, automatic ncv, sigma, tol and maxiter, backward error <= 1e-10, relative
@@ -96,6 +103,9 @@ typedef struct pkm_modes {
      * PKM_ERR_SINGULAR from such a mode the modes are still filled in: the first zero_modes are
      * the offending mechanism modes. */
     int zero_modes;
+    /* 1 if a warm-started solver (eigensolver "block") handed this solve to ARPACK (its block
+     * did not converge or the Sylvester count found a mode missing), else 0. */
+    int fallback;
 } pkm_modes;
 
 pkm_status pkm_modes_create(int64_t n, int nev, pkm_modes **out, pkm_ctx *ctx);
