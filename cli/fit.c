@@ -19,6 +19,7 @@ enum {
     FIT_WEIGHTS,
     FIT_MAX_ITER,
     FIT_JACOBIAN,
+    FIT_MULTISTART,
     FIT_OUTPUT
 };
 
@@ -47,6 +48,10 @@ static const cli_option fit_options[] = {
     {"--max-iter", NULL, 1, FIT_MAX_ITER, "N", "solver iterations per pass (default 100)", NULL},
     {"--jacobian", NULL, 1, FIT_JACOBIAN, "sensitivity|fd",
      "eigenvalue sensitivity x^T (dK - w^2 dM) x (default) or finite differences", NULL},
+    {"--multistart", NULL, 1, FIT_MULTISTART, "on|off",
+     "local fits also from the corners of the box [start/2, 2 start] chosen by a covering\n"
+     "array, the best kept (default on); off: one local fit from the start",
+     NULL},
     {"--output", "-o", 1, FIT_OUTPUT, "FILE.yaml",
      "write a case file with every parameter, the fitted ones updated", NULL},
 };
@@ -91,6 +96,11 @@ static int fit_set(void *user, int id, const char *v)
         if (strcmp(v, "sensitivity") != 0 && strcmp(v, "fd") != 0)
             return cli_usage_error("--jacobian '%s': expected sensitivity or fd", v);
         o->fo.jacobian = v[0] == 'f' ? PKM_FIT_JAC_FD : PKM_FIT_JAC_SENSITIVITY;
+        return 0;
+    case FIT_MULTISTART:
+        if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
+            return cli_usage_error("--multistart '%s': expected on or off", v);
+        o->fo.multistart = strcmp(v, "on") == 0;
         return 0;
     case FIT_OUTPUT:
         o->output = v;

@@ -45,6 +45,7 @@ pkm_fit_opts pkm_fit_opts_default(void)
                             .match = pkm_match_opts_default(),
                             .jacobian = PKM_FIT_JAC_SENSITIVITY,
                             .max_iter = 100,
+                            .multistart = 1,
                             .xtol = 1e-8};
     return o;
 }
@@ -74,10 +75,11 @@ static double param_of(const pkm_fit_param *p, const pkm_param_desc *d, double u
     return fmin(fmax(v, d->range->min), d->range->max);
 }
 
-static double u_of(const pkm_fit_param *p)
+/* u of a value v of p (strictly inside its bounds). */
+static double u_of(const pkm_fit_param *p, double v)
 {
-    if (bounded(p)) return asin(2.0 * (p->start - p->lo) / (p->hi - p->lo) - 1.0);
-    return p->start / fabs(p->start);
+    if (bounded(p)) return asin(2.0 * (v - p->lo) / (p->hi - p->lo) - 1.0);
+    return v / fabs(p->start);
 }
 
 static void set_params(fit_state *s, const double *u)
@@ -356,13 +358,13 @@ static pkm_status run_pass(fit_state *s, const pkm_fit_opts *o, double *u, pkm_f
     return st;
 }
 
-/* Passes until the pairing at the end is the one the pass held. */
-static pkm_status fit_passes(fit_state *s, const pkm_fit_opts *o, pkm_fit_result *res, pkm_ctx *ctx)
+/* Passes from u (updated) until the pairing at the end is the one the pass held. */
+static pkm_status fit_passes(fit_state *s, const pkm_fit_opts *o, double *u, pkm_fit_result *res,
+                             pkm_ctx *ctx)
 {
     const size_t cells = (size_t)s->d->nrows * (size_t)s->d->nfreq;
-    double u[PKM_FIT_MAX_PARAMS];
-    for (int k = 0; k < s->np; k++)
-        u[k] = u_of(&s->p[k]);
+    res->passes = res->converged = res->iterations = 0;
+    s->st = PKM_OK;
     set_params(s, u);
     pkm_status st = solve_rows(s, 1);
     int same = 0;
@@ -388,6 +390,106 @@ static pkm_status fit_passes(fit_state *s, const pkm_fit_opts *o, pkm_fit_result
                           res->iterations,
                           same ? "the solver's tolerance not met" : "the pairing kept changing");
     }
+    return st;
+}
+
+static pkm_status fit_from_start(fit_state *s, const pkm_fit_opts *o, pkm_fit_result *res,
+                                 pkm_ctx *ctx)
+{
+    double u[PKM_FIT_MAX_PARAMS];
+    for (int k = 0; k < s->np; k++)
+        u[k] = u_of(&s->p[k], s->p[k].start);
+    return fit_passes(s, o, u, res, ctx);
+}
+
+/* Row r of a binary covering array of strength 2 with n rows (Kleitman and Spencer 1973): its
+ * columns are the distinct n-bit words with a 0 in row 0 and ceil(n/2) ones, so any two columns
+ * show all four combinations 00, 01, 10, 11 among the rows; column k is the k-th such word in
+ * increasing order. np columns need n = cover_rows(np) rows. */
+static int cover_rows(int np)
+{
+    int n = 2;
+    for (;; n++) {
+        int words = 1; /* C(n - 1, ceil(n / 2)) */
+        for (int i = 0; i < (n + 1) / 2; i++)
+            words = words * (n - 1 - i) / (i + 1);
+        if (words >= np) return n;
+    }
+}
+
+static int cover_bit(int n, int r, int k)
+{
+    for (unsigned w = 0; w < 1u << n; w++) {
+        int ones = 0;
+        for (unsigned b = w; b != 0; b >>= 1)
+            ones += (int)(b & 1u);
+        if ((w & 1u) || ones != (n + 1) / 2) continue;
+        if (k-- == 0) return (int)(w >> r & 1u);
+    }
+    return 0;
+}
+
+/* res's values into keep (whose pairing arrays have the same size). */
+static void keep_result(const pkm_fit_result *res, size_t cells, pkm_fit_result *keep)
+{
+    int *pair = keep->pair;
+    double *freq = keep->freq;
+    *keep = *res;
+    keep->pair = pair;
+    keep->mult = pair + cells;
+    keep->freq = freq;
+    memcpy(pair, res->pair, sizeof(int) * 2 * cells);
+    memcpy(freq, res->freq, sizeof(double) * cells);
+}
+
+/* The multistart of pkm/fit.h: local fits from the start and from the corners of the box
+ * [start / F, start F] chosen by the covering array's rows; the one of lowest rms is kept. */
+static pkm_status multistart(fit_state *s, const pkm_fit_opts *o, pkm_fit_result *res, pkm_ctx *ctx)
+{
+    const size_t cells = (size_t)s->d->nrows * (size_t)s->d->nfreq;
+    const int nc = cover_rows(s->np);
+    double u[PKM_FIT_MAX_PARAMS], best_u[PKM_FIT_MAX_PARAMS], rms_start = 0.0;
+    pkm_fit_result best = {.pair = malloc(sizeof(int) * 2 * cells),
+                           .freq = malloc(sizeof(double) * cells),
+                           .rms = INFINITY};
+    int iterations = 0;
+    pkm_status st = PKM_OK;
+    if (best.pair == NULL || best.freq == NULL)
+        st = PKM_FAIL(ctx, PKM_ERR_NOMEM, "fit: cannot allocate the multistart");
+    for (int r = -1; r < nc && st == PKM_OK; r++) {
+        for (int k = 0; k < s->np; k++) {
+            const pkm_fit_param *p = &s->p[k];
+            double v = p->start;
+            if (r >= 0) v *= cover_bit(nc, r, k) ? PKM_FIT_START_BOX : 1.0 / PKM_FIT_START_BOX;
+            if (bounded(p) && !(p->lo < v && v < p->hi))
+                v = 0.5 * (v < p->lo ? p->lo : p->hi) + 0.5 * p->start;
+            if (!bounded(p)) v = fmin(fmax(v, s->desc[k]->range->min), s->desc[k]->range->max);
+            u[k] = u_of(p, v);
+        }
+        st = fit_passes(s, o, u, res, ctx);
+        iterations += res->iterations;
+        if (r < 0) rms_start = res->rms_start;
+        if (st == PKM_OK && res->rms < best.rms) {
+            keep_result(res, cells, &best);
+            memcpy(best_u, u, sizeof(double) * (size_t)s->np);
+        }
+        if (st == PKM_ERR_NOCONV) { /* another start may converge: its cause is not kept */
+            pkm_ctx_clear(ctx);
+            st = PKM_OK;
+        }
+    }
+    if (st == PKM_OK && isfinite(best.rms)) {
+        keep_result(&best, cells, res);
+        set_params(s, best_u);
+    } else if (st == PKM_OK) /* none converged: res holds the last start's last state */
+        st = PKM_FAIL(ctx, PKM_ERR_NOCONV,
+                      "fit: none of the %d starts of the multistart converged (the last: %d "
+                      "passes, %d iterations)",
+                      nc + 1, res->passes, res->iterations);
+    res->iterations = iterations;
+    res->rms_start = rms_start;
+    free(best.pair);
+    free(best.freq);
     return st;
 }
 
@@ -422,7 +524,7 @@ pkm_status pkm_fit_run(const pkm_case *c, void *params, const pkm_fit_data *data
     res->mult = res->pair + cells;
     if ((st = pkm_analysis_create(o->form, o->eig, &mo, &s.an, ctx)) != PKM_OK) goto done;
     gsl_error_handler_t *old = gsl_set_error_handler_off();
-    st = fit_passes(&s, o, res, ctx);
+    st = o->multistart ? multistart(&s, o, res, ctx) : fit_from_start(&s, o, res, ctx);
     gsl_set_error_handler(old);
 done:
     pkm_analysis_destroy(&s.an);

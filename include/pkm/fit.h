@@ -64,11 +64,21 @@ int pkm_match_nev(const pkm_match_opts *o, int nfreq);
  * - The pairing is that of pkm_freq_match at the start, held fixed while the solver runs (the
  *   residuals are then smooth), and taken again at its end: a new pairing starts another pass
  *   (at most PKM_FIT_MAX_PASSES). A doublet paired once stands for the mean of its modes.
+ * - Multistart (opts.multistart, on by default): the problem has local minima (two clutch
+ *   stiffnesses of the NaVARo swap roles when the start orders them the wrong way round, the
+ *   masses following), so local fits also start from corners of the box [start / F, start F],
+ *   F = PKM_FIT_START_BOX, clamped halfway to a bound they cross; the corners are the rows of a
+ *   binary covering array of strength 2 (Kleitman and Spencer 1973: any two parameters see all
+ *   four low/high combinations), 6 rows for up to 10 parameters, 7 up to 15, 8 for 16. The lowest
+ *   rms among the fits that converge is kept and refined once more (its standard errors are
+ *   those of that minimum); iterations counts all fits. A truth within a factor F of the start
+ *   lies inside the box; a start 50 % off is within 2.
  * - Standard errors and correlations from the covariance s^2 (J^T J)^-1 at the solution,
  *   s^2 = sum r^2 / (m - n) with m residuals and n parameters, carried to p by dp/du (a
  *   parameter on a bound has a standard error of 0 there). */
 #define PKM_FIT_MAX_PARAMS 16
 #define PKM_FIT_MAX_PASSES 4
+#define PKM_FIT_START_BOX  2.0
 
 typedef struct pkm_fit_param {
     const char *key; /* a DOUBLE entry of the case's parameter table */
@@ -95,12 +105,13 @@ typedef struct pkm_fit_opts {
     pkm_fit_jacobian jacobian;
     pkm_eigensolver eig;
     pkm_match_opts match;
-    int max_iter; /* solver iterations per pass */
-    double xtol;  /* relative step size at which it stops */
+    int max_iter;   /* solver iterations per pass */
+    int multistart; /* 1: the multistart above; 0: one local fit from the start */
+    double xtol;    /* relative step size at which it stops */
 } pkm_fit_opts;
 
 /* tree formulation, ARPACK, sensitivity Jacobian, pkm_match_opts_default, 100 iterations,
- * xtol 1e-8. */
+ * multistart, xtol 1e-8. */
 pkm_fit_opts pkm_fit_opts_default(void);
 
 typedef struct pkm_fit_result {
