@@ -3,18 +3,20 @@
 #include "cli/cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* `modes` flags a frequency whose accuracy estimate (pkm_modes.accuracy) exceeds this: six
  * significant digits, the ones the table prints for a ~100 Hz mode. */
 #define MODES_FLAG_ACCURACY 1e-6
 
-enum { MODES_FORMAT = CLI_OPT_OWN, MODES_MAX_ACCURACY };
+enum { MODES_FORMAT = CLI_OPT_OWN, MODES_MAX_ACCURACY, MODES_VTK };
 
 typedef struct modes_args {
     cli_case_args c;
     const char *format;
     double max_accuracy; /* 0: the library's default */
+    const char *vtk;     /* --vtk FILE, or NULL */
 } modes_args;
 
 /* "pose coordinates in SI units; navaro: x,y,theta (m, m, rad);\n..." from the case list. */
@@ -39,6 +41,8 @@ static const cli_option modes_options[] = {
      "output format (csv header: mode,freq_hz,residual,accuracy)", NULL},
     {"--max-accuracy", NULL, 1, MODES_MAX_ACCURACY, "R",
      "largest accepted accuracy estimate, relative (default 1e-3)", NULL},
+    {"--vtk", NULL, 1, MODES_VTK, "FILE.vtkhdf",
+     "also write the geometry and every mode's nodal displacements for ParaView (VTKHDF)", NULL},
 };
 
 static const cli_command modes_command = {
@@ -64,6 +68,9 @@ static int modes_set(void *user, int id, const char *v)
     case MODES_MAX_ACCURACY:
         if (!cli_parse_real(v, 1e-16, 1.0, &o->max_accuracy))
             return cli_usage_error("--max-accuracy '%s': expected a number from 1e-16 to 1", v);
+        return 0;
+    case MODES_VTK:
+        o->vtk = v;
         return 0;
     default:
         return cli_case_set(&o->c, id, v);
@@ -119,6 +126,27 @@ static void modes_print(const modes_args *o, const pkm_case *c, const double *po
                flagged, flagged == 1 ? "y" : "ies", MODES_FLAG_ACCURACY);
 }
 
+/* --vtk: every mode as nodal displacements through the pose's dof map, with the geometry;
+ * 0 or an exit status (a file that cannot be written: 3, as for -o of map). */
+static int modes_write_vtk(const char *path, const pkm_model *m, const pkm_analysis *an,
+                           const pkm_modes *md)
+{
+    size_t per = 6 * (size_t)pkm_model_node_count(m);
+    double *u = calloc((size_t)md->nev * per, sizeof *u);
+    if (u == NULL) {
+        fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
+        return EXIT_COMPUTE;
+    }
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_status st = PKM_OK;
+    for (int k = 0; k < md->nev && st == PKM_OK; k++)
+        st = pkm_analysis_mode_displacements(an, k, u + (size_t)k * per, &ctx);
+    if (st == PKM_OK) st = pkm_modes_write_vtkhdf(path, m, md->nev, md->freq_hz, u, &ctx);
+    free(u);
+    return st == PKM_OK ? 0 : cli_report_late(st, &ctx);
+}
+
 int cli_modes(int argc, char **argv)
 {
     modes_args o = {.c = {.nev = 10, .form = PKM_FORM_TREE, .eig = PKM_EIG_ARPACK},
@@ -143,6 +171,7 @@ int cli_modes(int argc, char **argv)
     const double t0 = cli_now();
     pkm_status st = c->build(params, pose, &m, &ctx);
     if (st == PKM_OK) st = pkm_analysis_create(o.c.form, o.c.eig, &mo, &an, &ctx);
+    if (st == PKM_OK && o.vtk != NULL) st = pkm_analysis_keep_dofmap(an, &ctx);
     if (st == PKM_OK) st = pkm_analysis_solve(an, m, &md, &info, &ctx);
     const double t1 = cli_now();
     if (st != PKM_OK) {
@@ -150,7 +179,7 @@ int cli_modes(int argc, char **argv)
         goto done;
     }
     modes_print(&o, c, pose, md, &info, 1e3 * (t1 - t0));
-    rc = 0;
+    rc = o.vtk != NULL ? modes_write_vtk(o.vtk, m, an, md) : 0;
 done:
     pkm_analysis_destroy(&an);
     pkm_model_destroy(&m);

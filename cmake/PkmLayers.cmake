@@ -42,6 +42,8 @@ function(pkm_add_layer name)
   endif()
 
   add_library(pkm_${name} OBJECT ${L_SOURCES})
+  # The same objects make the static and the shared library (CMakeLists.txt).
+  set_target_properties(pkm_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   target_include_directories(pkm_${name} PUBLIC ${view}/public PRIVATE ${view}/private)
   target_compile_options(pkm_${name} PRIVATE ${PKM_WARNINGS})
   foreach(lower IN LISTS L_LINKS)

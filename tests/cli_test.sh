@@ -953,6 +953,39 @@ printf 't,x\n0,0.5\n1,0.52\n2,0.54\n3,0.55322\n' >"$tmp/boom_singular.csv"
 expect 3 dynamics boom1 --trajectory "$tmp/boom_singular.csv" --time 0:3:31
 serr=$("$bin" dynamics boom1 --trajectory "$tmp/boom_singular.csv" --time 0:3:31 2>&1 >/dev/null)
 check "dynamics boom1 names the singular module" grep -q "cyl1.*singularity margin" <<<"$serr"
+# modes --vtk: a VTKHDF 1.0 UnstructuredGrid (the structure of the VTKHDF specification: Version,
+# Type, one partition's counts, Offsets/Connectivity/Types of lines), its frequencies those
+# printed, and the modes' nodal translations zero exactly at the base pivots A_i (revolute joints
+# to the ground, on NaVARo's base circle) and nowhere else; an unwritable file is exit 3.
+expect 0 modes navaro --pose 0,0,0 --nev 4 --vtk "$tmp/m.vtkhdf"
+vcsv=$("$bin" modes navaro --pose 0,0,0 --nev 4 --format csv)
+check "modes --vtk: VTKHDF structure, frequencies, fixed pivots" "$py" -c '
+import sys, h5py, numpy as np
+g = h5py.File(sys.argv[1], "r")["VTKHDF"]
+assert list(g.attrs["Version"]) == [1, 0], g.attrs["Version"]
+t = g.attrs["Type"]
+assert (t.decode() if isinstance(t, bytes) else t) == "UnstructuredGrid", t
+P, off, con, ty = g["Points"][...], g["Offsets"][...], g["Connectivity"][...], g["Types"][...]
+npt, ncell = int(g["NumberOfPoints"][0]), int(g["NumberOfCells"][0])
+assert P.shape == (npt, 3) and ty.shape == (ncell,) and off.shape == (ncell + 1,)
+assert off[0] == 0 and (np.diff(off) == 2).all() and (ty == 3).all()
+assert off[-1] == g["NumberOfConnectivityIds"][0] == con.size
+assert (con >= 0).all() and (con < npt).all() and g["CellData/body"].shape == (ncell,)
+seg = np.linalg.norm(P[con[1::2]] - P[con[0::2]], axis=1)
+assert (seg > 1e-6).all(), seg
+rows = [l.split(",") for l in sys.argv[2].splitlines()[1:]]
+f = g["FieldData/frequency_hz"][...]
+assert np.allclose(f, [float(r[1]) for r in rows], rtol=1e-9, atol=0), f
+assert sorted(g["PointData"].keys()) == sorted(
+    ["mode_%d%s" % (k, s) for k in range(1, 5) for s in ("", "_rotation")])
+U = np.stack([g["PointData/mode_%d" % k][...] for k in range(1, 5)])
+n = np.linalg.norm(U, axis=2).max(axis=0)
+fixed = n < 1e-9 * n.max()
+r = np.linalg.norm(P[fixed, :2], axis=1)
+assert fixed.sum() >= 3 and np.allclose(r, 0.7 / np.sqrt(3), rtol=1e-12), (fixed.sum(), r)
+assert len(np.unique(np.round(P[fixed], 9), axis=0)) == 3 and (n[~fixed] > 1e-3 * n.max()).all()
+' "$tmp/m.vtkhdf" "$vcsv"
+expect 3 modes navaro --pose 0,0,0 --nev 2 --vtk "$tmp/no/such/dir/m.vtkhdf"
 # --version: the version and the commit, which every map records.
 expect 0 --version
 ver=$("$bin" --version)

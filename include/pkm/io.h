@@ -5,6 +5,7 @@
 #define PKM_IO_H
 
 #include "pkm/map.h"
+#include "pkm/model.h"
 #include "pkm/status.h"
 #include "pkm/trajectory.h"
 
@@ -93,6 +94,14 @@ typedef struct pkm_transient_series {
  * series or a joint name with a comma; PKM_ERR_IO if the file cannot be written. */
 pkm_status pkm_transient_series_write_h5(const char *path, const pkm_transient_series *s,
                                          pkm_ctx *ctx);
+
+/* Mode shapes for ParaView (io/vtkhdf.c): m's nodes and its beam elements and rigid bodies as
+ * lines, with nmode modes' nodal displacements u ([nmode][nodes of m][6]: translation then
+ * rotation, global axes, as pkm_analysis_mode_displacements gives them) and their frequencies,
+ * as a VTKHDF 1.0 UnstructuredGrid (layout in docs/hdf5-layout.md), written to PATH.tmp then
+ * renamed. PKM_ERR_INVALID without a path, model or mode; PKM_ERR_IO if it cannot be written. */
+pkm_status pkm_modes_write_vtkhdf(const char *path, const pkm_model *m, int nmode,
+                                  const double *freq_hz, const double *u, pkm_ctx *ctx);
 
 /* Frequency maps (io/h5map.c, io/h5map_read.c). */
 /* HDF5 file (layout in docs/hdf5-layout.md), written to PATH.tmp then renamed, so a crash
