@@ -1,7 +1,7 @@
 /* cli/chain.c: pkmflex dynamics boom1|crane4: the module chains of Paz Anaya and Mattila 2024 on
  * the crane of Petrovic and Mattila 2022: inverse dynamics along a trajectory of the actuated
- * coordinates, or forward dynamics (RK4) under the drives of that trajectory, with the energy
- * balance.
+ * coordinates, or forward dynamics (RK4) under the drives of that trajectory or under actuator
+ * forces read from a CSV file, with the energy balance.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cli/cli.h"
 #include "pkm/chain.h"
@@ -18,12 +18,13 @@
 #define CHAIN_MAX_TIMES 10000000
 #define CHAIN_MAX_STEPS 10000000
 
-enum { CH_TRAJECTORY = CLI_OPT_OWN, CH_TIME, CH_FORMAT, CH_FORWARD, CH_STEP };
+enum { CH_TRAJECTORY = CLI_OPT_OWN, CH_TIME, CH_FORMAT, CH_FORWARD, CH_FORCES, CH_STEP };
 
 typedef struct chain_args {
     const char *machine;
-    const char *traj; /* a CSV file, or NULL: the machine's sinusoids */
-    const char *time; /* T0:T1:N, or NULL: 101 times over the trajectory */
+    const char *traj;   /* a CSV file, or NULL: the machine's sinusoids */
+    const char *time;   /* T0:T1:N, or NULL: 101 times over the trajectory */
+    const char *forces; /* --forward: a CSV file of the drives, or NULL: the trajectory's */
     int csv, forward;
     double step; /* RK4 step, s */
 } chain_args;
@@ -42,6 +43,12 @@ static const cli_option chain_options[] = {
      "forward dynamics: integrate (RK4) under the drives of the\n"
      "trajectory from its state at T0, with the energy balance",
      NULL},
+    {"--forces", NULL, 1, CH_FORCES, "FILE.csv",
+     "--forward: the drives (N, N m) as samples, header t and the\n"
+     "actuated joints (t,cyl1 for boom1; t,slew,cyl1,cyl2,ext for\n"
+     "crane4), interpolated by a not-a-knot spline (default: the\n"
+     "inverse dynamics of the trajectory)",
+     NULL},
     {"--step", NULL, 1, CH_STEP, "H", "--forward: the largest RK4 step, s (default 1e-3)", NULL},
     {"--format", NULL, 1, CH_FORMAT, "table|csv", "output format (columns: docs/chain.md)", NULL},
 };
@@ -49,13 +56,15 @@ static const cli_option chain_options[] = {
 static const cli_command chain_command = {
     "dynamics",
     "usage: pkmflex dynamics boom1|crane4 [--trajectory FILE.csv] [--time T0:T1:N]\n"
-    "                        [--forward [--step H]] [--format table|csv]\n\n"
+    "                        [--forward [--forces FILE.csv] [--step H]]\n"
+    "                        [--format table|csv]\n\n"
     "The one-loop boom and the 4-dof crane of Petrovic and Mattila 2022 as chains of modules\n"
     "(Paz Anaya and Mattila 2024): per time and module, the coordinate, its rate and\n"
     "acceleration, the drive (N or N m) and the wrench the module takes from its base.\n"
     "Default: O(n) inverse dynamics along the trajectory; --forward: the O(n) forward\n"
-    "dynamics integrated under the trajectory's drives, with its deviation from the\n"
-    "trajectory and the energy balance T + V - work of the drives (J).\n\n",
+    "dynamics integrated from the trajectory's state at T0 under its drives or under the\n"
+    "drives of --forces, with the trajectory's coordinate beside and the energy balance\n"
+    "T + V - work of the drives (J).\n\n",
     chain_options, (int)(sizeof(chain_options) / sizeof(chain_options[0])), 0};
 
 static int chain_set(void *user, int id, const char *v)
@@ -74,6 +83,9 @@ static int chain_set(void *user, int id, const char *v)
         return 0;
     case CH_FORWARD:
         o->forward = 1;
+        return 0;
+    case CH_FORCES:
+        o->forces = v;
         return 0;
     case CH_STEP:
         if (!cli_parse_real(v, 1e-7, 1.0, &o->step))
@@ -100,6 +112,7 @@ int cli_chain_is_machine(const char *name)
 typedef struct chain_run {
     pkm_chain *c;
     pkm_trajectory *tr;
+    pkm_trajectory *forces; /* the drives as a spline through samples, or NULL */
     int n, nt;
     double t0, t1;
     double *q, *qd, *qdd, *f, *qr, *y, *work; /* n each; y 2 n + 1; work RK4's */
@@ -119,6 +132,30 @@ static int chain_parse_time(const char *text, chain_run *r)
            isfinite(r->t1) && r->t1 > r->t0;
 }
 
+/* The drives of --forces: a spline through the file's samples, one column per module named as
+ * the module (the actuated joint), checked to cover the output times. */
+static int chain_read_forces(const char *path, chain_run *r)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const char **names = calloc((size_t)r->n, sizeof(*names));
+    if (names == NULL) {
+        fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
+        return EXIT_COMPUTE;
+    }
+    for (int i = 0; i < r->n; i++)
+        names[i] = pkm_chain_module_get(r->c, i)->name;
+    pkm_status st = pkm_trajectory_read_csv(path, names, r->n, &r->forces, &ctx);
+    free(names);
+    if (st != PKM_OK) return cli_report(st, &ctx);
+    double s0, s1;
+    pkm_trajectory_span(r->forces, &s0, &s1);
+    if (r->t0 < s0 || r->t1 > s1)
+        return cli_usage_error("--forces %s: its span %g:%g s does not cover the times %g:%g", path,
+                               s0, s1, r->t0, r->t1);
+    return 0;
+}
+
 static int chain_setup(const chain_args *o, chain_run *r)
 {
     pkm_ctx ctx;
@@ -136,6 +173,10 @@ static int chain_setup(const chain_args *o, chain_run *r)
     if (o->traj != NULL && (r->t0 < s0 || r->t1 > s1))
         return cli_usage_error("--time %g:%g: outside the trajectory's span %g:%g s", r->t0, r->t1,
                                s0, s1);
+    if (o->forces != NULL) {
+        const int rc = chain_read_forces(o->forces, r);
+        if (rc != 0) return rc;
+    }
     const size_t n = (size_t)r->n;
     r->q = calloc(7 * n + 1 + PKM_ODE_RK4_WORK(2 * n + 1), sizeof(double));
     r->loads = calloc(n, sizeof(*r->loads));
@@ -204,12 +245,14 @@ static int chain_inverse_run(chain_run *r, int csv)
     return 0;
 }
 
-/* The drives of the trajectory at t (its inverse dynamics) into r->f, its coordinates into
- * r->qr. */
+/* The drives at t into r->f: those of --forces, or the trajectory's (its inverse dynamics);
+ * the trajectory's coordinates into r->qr. */
 static pkm_status chain_drives(chain_run *r, double t, pkm_ctx *ctx)
 {
     pkm_status st = pkm_trajectory_eval(r->tr, t, r->qr, r->qd, r->qdd, ctx);
-    return st == PKM_OK ? pkm_chain_inverse(r->c, r->qr, r->qd, r->qdd, r->f, NULL, ctx) : st;
+    if (st != PKM_OK) return st;
+    if (r->forces != NULL) return pkm_trajectory_eval(r->forces, t, r->f, NULL, NULL, ctx);
+    return pkm_chain_inverse(r->c, r->qr, r->qd, r->qdd, r->f, NULL, ctx);
 }
 
 /* y = (q, qd, W): q' = qd, qd' = forward dynamics under the drives, W' = sum f qd (the power). */
@@ -282,11 +325,14 @@ int cli_chain_dynamics(int argc, char **argv)
     else if (o.time != NULL && !chain_parse_time(o.time, &r))
         rc = cli_usage_error("--time '%s': expected T0:T1:N, T1 > T0 and 2 <= N <= %d", o.time,
                              CHAIN_MAX_TIMES);
+    else if (o.forces != NULL && !o.forward)
+        rc = cli_usage_error("--forces: only with --forward");
     if (rc == 0) rc = chain_setup(&o, &r);
     if (rc == 0)
         rc = o.forward ? chain_forward_run(&r, o.step, o.csv) : chain_inverse_run(&r, o.csv);
     pkm_chain_destroy(&r.c);
     pkm_trajectory_destroy(&r.tr);
+    pkm_trajectory_destroy(&r.forces);
     free(r.q);
     free(r.loads);
     return rc;
