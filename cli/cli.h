@@ -152,6 +152,8 @@ int cli_dynamics_forward(const cli_fwd_input *in);
 
 /* cli/chain.c: pkmflex dynamics boom1|crane4 (module chains; called by cli_dynamics). */
 int cli_chain_is_machine(const char *name);
+/* pkmflex cases: the machines' entries in the list. */
+void cli_chain_list(void);
 int cli_chain_dynamics(int argc, char **argv);
 
 #endif

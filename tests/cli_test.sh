@@ -99,6 +99,10 @@ check "cases lists the analyses and trajectories" sh -c \
      printf '%s' \"\$1\" | grep -A3 '^loop3:' | grep -q 'trajectories: crank (default)' &&
      printf '%s' \"\$1\" | grep -A3 '^navaro:' | grep -q 'analyses: modes map compare dynamics'" \
     _ "$listing"
+check "cases lists the module chains with their actuated joints" sh -c \
+    "printf '%s' \"\$1\" | grep -A2 '^boom1:' | grep -q 'actuated joints: cyl1 \[N\]' &&
+     printf '%s' \"\$1\" | grep -A2 '^crane4:' | grep -q 'joints: slew \[N m\] cyl1 \[N\] cyl2 \[N\] ext \[N\]'" \
+    _ "$listing"
 expect 0 cases --show tree5
 expect 0 cases --show loop3
 tmp=$(mktemp -d)
