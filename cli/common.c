@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "pkm/io.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 int cli_usage_error(const char *fmt, ...)
 {
@@ -372,6 +374,35 @@ int cli_check_output_name(const char *path)
             : S_ISDIR(st.st_mode) ? "directory"
                                   : "device");
     return EXIT_INPUT;
+}
+
+/* -o FILE: a name that can be replaced, in a directory that can be written (exit 2 otherwise,
+ * before any computation). */
+int cli_check_output_path(const char *path)
+{
+    const int rc = cli_check_output_name(path);
+    if (rc != 0) return rc;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        snprintf(dir, sizeof(dir), ".");
+    else
+        snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (access(dir, W_OK | X_OK) == 0) return 0;
+    fprintf(stderr, "%s: error: -o: cannot write in %s: %s\n", CLI_PROG, dir, strerror(errno));
+    return EXIT_INPUT;
+}
+
+/* -o: the rows of ntime times kept for the file need bytes: more than half the free memory is
+ * exit 2 naming the size (before any computation). */
+int cli_check_output_memory(double bytes, int ntime)
+{
+    const double avail = pkm_map_memory_free();
+    if (avail > 0.0 && bytes > 0.5 * avail)
+        return cli_usage_error("-o: %d times need %.3g GB, more than half the free memory "
+                               "(%.3g GB): fewer times (--time)",
+                               ntime, bytes / 1e9, avail / 1e9);
+    return 0;
 }
 
 /* The trajectory: a named one of the case (its span stretched to the requested end time: the

@@ -5,12 +5,10 @@
 #include "pkm/dynamics.h"
 #include "pkm/io.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Times of the default grid over a trajectory's span (--time not given). */
 #define DYN_DEFAULT_TIMES 101
@@ -315,33 +313,13 @@ static const char *dyn_law_name(const dyn_run *r)
     return "unknown";
 }
 
-/* -o FILE: a name that can be replaced, in a directory that can be written (exit 2 otherwise,
- * before any computation). */
-static int dyn_check_output(const char *path)
-{
-    const int rc = cli_check_output_name(path);
-    if (rc != 0) return rc;
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (slash == NULL)
-        snprintf(dir, sizeof(dir), ".");
-    else
-        snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-    if (access(dir, W_OK | X_OK) == 0) return 0;
-    fprintf(stderr, "%s: error: -o: cannot write in %s: %s\n", CLI_PROG, dir, strerror(errno));
-    return EXIT_INPUT;
-}
-
 /* -o: room for every row, checked against the free memory first (exit 2 naming the size). */
 static int dyn_keep(dyn_run *r)
 {
     const size_t rows = (size_t)r->n * (size_t)pkm_model_joint_count(r->m);
     const double bytes = 8.0 * ((double)r->n + (PKM_DYN_SERIES_COLUMNS + 6.0) * (double)rows);
-    const double avail = pkm_map_memory_free();
-    if (avail > 0.0 && bytes > 0.5 * avail)
-        return cli_usage_error("-o: %d times need %.3g GB, more than half the free memory "
-                               "(%.3g GB): fewer times (--time)",
-                               r->n, bytes / 1e9, avail / 1e9);
+    const int rc = cli_check_output_memory(bytes, r->n);
+    if (rc != 0) return rc;
     r->t = malloc(sizeof(double) * (size_t)r->n);
     r->wrench = malloc(sizeof(double) * 6 * rows);
     int ok = r->t != NULL && r->wrench != NULL;
@@ -484,7 +462,8 @@ int cli_dynamics(int argc, char **argv)
     if ((rc = cli_trajectory(r.c, o.traj, o.time != NULL ? r.t1 : 0.0, &r.tr)) != 0) goto done;
     if (o.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
     if ((rc = dyn_setup(&r, o.singular)) != 0 || (rc = dyn_validate(&r)) != 0 ||
-        (o.output != NULL && ((rc = dyn_check_output(o.output)) != 0 || (rc = dyn_keep(&r)) != 0)))
+        (o.output != NULL &&
+         ((rc = cli_check_output_path(o.output)) != 0 || (rc = dyn_keep(&r)) != 0)))
         goto done;
     if ((rc = dyn_approach(&r)) != 0) goto done;
     if (o.forward) {

@@ -897,6 +897,35 @@ expect 2 dynamics boom1 --forward --forces "$tmp/forces_num.csv"
 expect 2 dynamics boom1 --forward --forces "$tmp/forces_short.csv"
 expect 2 dynamics boom1 --forward --forces "$tmp/nonexistent.csv"
 expect 2 dynamics boom1 --forces "$tmp/boom_f10.csv"
+# -o: the rows in an HDF5 file (docs/hdf5-layout.md, module-chain files), equal to the printed
+# csv rows (%.17g: bit for bit), inverse and forward (with --forces).
+for run in "crane4 --time 0:10:11" "crane4 --forward --time 0:10:11" \
+    "boom1 --forward --forces $tmp/boom_f10.csv --time 0:10:11"; do
+    # shellcheck disable=SC2086 # the run's words
+    "$bin" dynamics $run --format csv >"$tmp/chain_rows.csv"
+    # shellcheck disable=SC2086
+    expect 0 dynamics $run -o "$tmp/chain.h5"
+    check "dynamics $run -o: the file holds the printed rows" "$py" - "$tmp/chain.h5" "$tmp/chain_rows.csv" <<'PY'
+import sys, csv, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+rows = list(csv.DictReader(open(sys.argv[2])))
+mods = f.attrs["modules"].decode().split(",")
+assert f.attrs["format"] == b"pkmflex-chain" and len(rows) == len(f["t"]) * len(mods)
+fwd = "q_ref" in rows[0]
+cols = ["q", "qd", "qdd", "drive"] + (["q_ref"] if fwd else ["drive_check"])
+assert ("q_ref" in f) == fwd and ("drive_check" in f) != fwd and ("balance" in f) == fwd
+for r in rows:
+    k, i = int(np.argmin(abs(f["t"][:] - float(r["t"])))), mods.index(r["joint"])
+    assert abs(f["t"][k] - float(r["t"])) < 1e-9
+    for c in cols:
+        assert f[c][k, i] == float(r[c]), (c, k, i)
+    assert list(f["base"][k, i]) == [float(r[c]) for c in ["fx", "fy", "fz", "mx", "my", "mz"]]
+    for c in ["kinetic", "potential", "work", "balance"] if fwd else []:
+        assert f[c][k] == float(r[c]), (c, k)
+PY
+done
+expect 2 dynamics boom1 -o "$tmp/nonexistent/chain.h5"
+expect 2 dynamics boom1 -o "$tmp"
 expect 2 dynamics boom1 --time 0:1:1
 expect 2 dynamics crane4 --format xml
 expect 2 dynamics boom1 --forward --step 0
