@@ -15,7 +15,8 @@ static const cli_command cases_command = {
     "cases",
     "usage: pkmflex cases [--show NAME]\n\n"
     "Lists the built-in robots, their pose coordinates, the commands that analyse them\n"
-    "and their named trajectories; with --show, prints the case\n"
+    "and their named trajectories (then the module chains boom1 and crane4, with their\n"
+    "actuated joints: pkmflex dynamics); with --show, prints the case\n"
     "file of the built-in NAME (every parameter, with its source): a starting point for\n"
     "your own case file.\n\n",
     cases_options, (int)(sizeof(cases_options) / sizeof(cases_options[0])), 0};
@@ -59,5 +60,6 @@ int cli_cases(int argc, char **argv)
         }
         printf("  parameters: pkmflex cases --show %s\n", (*c)->name);
     }
+    cli_chain_list();
     return 0;
 }

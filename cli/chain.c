@@ -1,7 +1,7 @@
 /* cli/chain.c: pkmflex dynamics boom1|crane4: the module chains of Paz Anaya and Mattila 2024 on
  * the crane of Petrovic and Mattila 2022: inverse dynamics along a trajectory of the actuated
- * coordinates, or forward dynamics (RK4) under the drives of that trajectory, with the energy
- * balance.
+ * coordinates, or forward dynamics (RK4) under the drives of that trajectory or under actuator
+ * forces read from a CSV file, with the energy balance.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cli/cli.h"
 #include "pkm/chain.h"
@@ -18,12 +18,14 @@
 #define CHAIN_MAX_TIMES 10000000
 #define CHAIN_MAX_STEPS 10000000
 
-enum { CH_TRAJECTORY = CLI_OPT_OWN, CH_TIME, CH_FORMAT, CH_FORWARD, CH_STEP };
+enum { CH_TRAJECTORY = CLI_OPT_OWN, CH_TIME, CH_FORMAT, CH_FORWARD, CH_FORCES, CH_STEP, CH_OUTPUT };
 
 typedef struct chain_args {
     const char *machine;
-    const char *traj; /* a CSV file, or NULL: the machine's sinusoids */
-    const char *time; /* T0:T1:N, or NULL: 101 times over the trajectory */
+    const char *traj;   /* a CSV file, or NULL: the machine's sinusoids */
+    const char *time;   /* T0:T1:N, or NULL: 101 times over the trajectory */
+    const char *forces; /* --forward: a CSV file of the drives, or NULL: the trajectory's */
+    const char *output; /* -o FILE.h5, or NULL */
     int csv, forward;
     double step; /* RK4 step, s */
 } chain_args;
@@ -42,20 +44,32 @@ static const cli_option chain_options[] = {
      "forward dynamics: integrate (RK4) under the drives of the\n"
      "trajectory from its state at T0, with the energy balance",
      NULL},
+    {"--forces", NULL, 1, CH_FORCES, "FILE.csv",
+     "--forward: the drives (N, N m) as samples, header t and the\n"
+     "actuated joints (t,cyl1 for boom1; t,slew,cyl1,cyl2,ext for\n"
+     "crane4), interpolated by a not-a-knot spline (default: the\n"
+     "inverse dynamics of the trajectory)",
+     NULL},
     {"--step", NULL, 1, CH_STEP, "H", "--forward: the largest RK4 step, s (default 1e-3)", NULL},
     {"--format", NULL, 1, CH_FORMAT, "table|csv", "output format (columns: docs/chain.md)", NULL},
+    {"--output", "-o", 1, CH_OUTPUT, "FILE.h5",
+     "write the rows to an HDF5 file instead of printing them\n"
+     "(layout: docs/hdf5-layout.md, module-chain files)",
+     NULL},
 };
 
 static const cli_command chain_command = {
     "dynamics",
     "usage: pkmflex dynamics boom1|crane4 [--trajectory FILE.csv] [--time T0:T1:N]\n"
-    "                        [--forward [--step H]] [--format table|csv]\n\n"
+    "                        [--forward [--forces FILE.csv] [--step H]]\n"
+    "                        [--format table|csv | -o FILE.h5]\n\n"
     "The one-loop boom and the 4-dof crane of Petrovic and Mattila 2022 as chains of modules\n"
     "(Paz Anaya and Mattila 2024): per time and module, the coordinate, its rate and\n"
     "acceleration, the drive (N or N m) and the wrench the module takes from its base.\n"
     "Default: O(n) inverse dynamics along the trajectory; --forward: the O(n) forward\n"
-    "dynamics integrated under the trajectory's drives, with its deviation from the\n"
-    "trajectory and the energy balance T + V - work of the drives (J).\n\n",
+    "dynamics integrated from the trajectory's state at T0 under its drives or under the\n"
+    "drives of --forces, with the trajectory's coordinate beside and the energy balance\n"
+    "T + V - work of the drives (J).\n\n",
     chain_options, (int)(sizeof(chain_options) / sizeof(chain_options[0])), 0};
 
 static int chain_set(void *user, int id, const char *v)
@@ -74,6 +88,12 @@ static int chain_set(void *user, int id, const char *v)
         return 0;
     case CH_FORWARD:
         o->forward = 1;
+        return 0;
+    case CH_FORCES:
+        o->forces = v;
+        return 0;
+    case CH_OUTPUT:
+        o->output = v;
         return 0;
     case CH_STEP:
         if (!cli_parse_real(v, 1e-7, 1.0, &o->step))
@@ -96,15 +116,45 @@ int cli_chain_is_machine(const char *name)
     return pkm_hiab_motion(name, &names, &n) != NULL;
 }
 
+void cli_chain_list(void)
+{
+    static const char *const machines[2][2] = {
+        {"boom1", "the lift loop of the crane of Petrovic and Mattila 2022 on its pillar"},
+        {"crane4", "that crane: slewing joint, lift and tilt loops, extension"}};
+    for (int m = 0; m < 2; m++) {
+        pkm_chain_module mods[4];
+        pkm_chain_pose root;
+        double g[3];
+        const char *const *names;
+        int n;
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        const pkm_traj_desc *d = pkm_hiab_motion(machines[m][0], &names, &n);
+        if (pkm_hiab_modules(machines[m][0], mods, &n, &root, g, &ctx) != PKM_OK) continue;
+        printf("%s: %s (a module chain, docs/chain.md)\n  pose:", machines[m][0], machines[m][1]);
+        for (int k = 0; k < n; k++)
+            printf(" %s [%s]", names[k], mods[k].type == PKM_CHAIN_REVOLUTE ? "rad" : "m");
+        printf("\n  actuated joints:");
+        for (int k = 0; k < n; k++)
+            printf(" %s [%s]", mods[k].name, mods[k].type == PKM_CHAIN_REVOLUTE ? "N m" : "N");
+        printf("\n  analyses: dynamics (inverse, --forward)\n  trajectories: %s (default)\n",
+               d->name);
+    }
+}
+
 /* What a run holds. */
 typedef struct chain_run {
     pkm_chain *c;
     pkm_trajectory *tr;
+    pkm_trajectory *forces; /* the drives as a spline through samples, or NULL */
     int n, nt;
     double t0, t1;
     double *q, *qd, *qdd, *f, *qr, *y, *work; /* n each; y 2 n + 1; work RK4's */
     pkm_chain_loads *loads;
     double E0; /* forward: T + V at T0 */
+    /* -o: every row kept for the file (NULL otherwise): times, the columns of
+     * pkm_chain_series_columns, the energies, the base wrenches */
+    double *kt, *kv[PKM_CHAIN_SERIES_COLUMNS], *ke[PKM_CHAIN_SERIES_ENERGIES], *kbase;
 } chain_run;
 
 static int chain_parse_time(const char *text, chain_run *r)
@@ -117,6 +167,37 @@ static int chain_parse_time(const char *text, chain_run *r)
     if (end == p || *end != ':') return 0;
     return cli_parse_int(end + 1, 2, CHAIN_MAX_TIMES, &r->nt) && isfinite(r->t0) &&
            isfinite(r->t1) && r->t1 > r->t0;
+}
+
+/* The modules' names (the actuated joints), a new array; NULL on no memory. */
+static const char **chain_module_names(const chain_run *r)
+{
+    const char **names = calloc((size_t)r->n, sizeof(*names));
+    for (int i = 0; i < r->n && names != NULL; i++)
+        names[i] = pkm_chain_module_get(r->c, i)->name;
+    return names;
+}
+
+/* The drives of --forces: a spline through the file's samples, one column per module named as
+ * the module (the actuated joint), checked to cover the output times. */
+static int chain_read_forces(const char *path, chain_run *r)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const char **names = chain_module_names(r);
+    if (names == NULL) {
+        fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
+        return EXIT_COMPUTE;
+    }
+    pkm_status st = pkm_trajectory_read_csv(path, names, r->n, &r->forces, &ctx);
+    free(names);
+    if (st != PKM_OK) return cli_report(st, &ctx);
+    double s0, s1;
+    pkm_trajectory_span(r->forces, &s0, &s1);
+    if (r->t0 < s0 || r->t1 > s1)
+        return cli_usage_error("--forces %s: its span %g:%g s does not cover the times %g:%g", path,
+                               s0, s1, r->t0, r->t1);
+    return 0;
 }
 
 static int chain_setup(const chain_args *o, chain_run *r)
@@ -136,6 +217,10 @@ static int chain_setup(const chain_args *o, chain_run *r)
     if (o->traj != NULL && (r->t0 < s0 || r->t1 > s1))
         return cli_usage_error("--time %g:%g: outside the trajectory's span %g:%g s", r->t0, r->t1,
                                s0, s1);
+    if (o->forces != NULL) {
+        const int rc = chain_read_forces(o->forces, r);
+        if (rc != 0) return rc;
+    }
     const size_t n = (size_t)r->n;
     r->q = calloc(7 * n + 1 + PKM_ODE_RK4_WORK(2 * n + 1), sizeof(double));
     r->loads = calloc(n, sizeof(*r->loads));
@@ -163,18 +248,39 @@ static void chain_header(int forward, int csv)
                "drive", "base_fx", "base_fy", forward ? "        q_ref      balance" : "");
 }
 
-/* One row per module; energy: NULL (inverse dynamics: the drive's check follows) or the
- * forward run's {T, V, W, balance} (after the trajectory's coordinate). */
-static void chain_rows(const chain_run *r, double t, int csv, const double *energy)
+/* The rows of time sample k kept for -o. */
+static void chain_keep_rows(chain_run *r, int k, double t, const double *energy)
 {
+    r->kt[k] = t;
+    for (int i = 0; i < r->n; i++) {
+        const size_t at = (size_t)k * (size_t)r->n + (size_t)i;
+        const double v[PKM_CHAIN_SERIES_COLUMNS] = {
+            r->q[i], r->qd[i], r->qdd[i], r->f[i], r->loads[i].tau_closed, r->qr[i]};
+        for (int c = 0; c < PKM_CHAIN_SERIES_COLUMNS; c++)
+            if (r->kv[c] != NULL) r->kv[c][at] = v[c];
+        memcpy(r->kbase + 6 * at, r->loads[i].base, sizeof(r->loads[i].base));
+    }
+    for (int c = 0; c < PKM_CHAIN_SERIES_ENERGIES && energy != NULL; c++)
+        r->ke[c][k] = energy[c];
+}
+
+/* One row per module of time sample k, printed or kept for -o; energy: NULL (inverse dynamics:
+ * the drive's check follows) or the forward run's {T, V, W, balance} (after the trajectory's
+ * coordinate). */
+static void chain_rows(chain_run *r, int k, double t, int csv, const double *energy)
+{
+    if (r->kt != NULL) {
+        chain_keep_rows(r, k, t, energy);
+        return;
+    }
     for (int i = 0; i < r->n; i++) {
         const pkm_chain_loads *L = &r->loads[i];
         const char *name = pkm_chain_module_get(r->c, i)->name;
         if (csv) {
             printf("%.10g,%s,%.17g,%.17g,%.17g,%.17g", t, name, r->q[i], r->qd[i], r->qdd[i],
                    r->f[i]);
-            for (int k = 0; k < 6; k++)
-                printf(",%.17g", L->base[k]);
+            for (int c = 0; c < 6; c++)
+                printf(",%.17g", L->base[c]);
             if (energy == NULL)
                 printf(",%.17g\n", L->tau_closed);
             else
@@ -193,23 +299,25 @@ static int chain_inverse_run(chain_run *r, int csv)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    chain_header(0, csv);
+    if (r->kt == NULL) chain_header(0, csv);
     for (int k = 0; k < r->nt; k++) {
         const double t = chain_time(r, k);
         pkm_status st = pkm_trajectory_eval(r->tr, t, r->q, r->qd, r->qdd, &ctx);
         if (st == PKM_OK) st = pkm_chain_inverse(r->c, r->q, r->qd, r->qdd, r->f, r->loads, &ctx);
         if (st != PKM_OK) return cli_report(st, &ctx);
-        chain_rows(r, t, csv, NULL);
+        chain_rows(r, k, t, csv, NULL);
     }
     return 0;
 }
 
-/* The drives of the trajectory at t (its inverse dynamics) into r->f, its coordinates into
- * r->qr. */
+/* The drives at t into r->f: those of --forces, or the trajectory's (its inverse dynamics);
+ * the trajectory's coordinates into r->qr. */
 static pkm_status chain_drives(chain_run *r, double t, pkm_ctx *ctx)
 {
     pkm_status st = pkm_trajectory_eval(r->tr, t, r->qr, r->qd, r->qdd, ctx);
-    return st == PKM_OK ? pkm_chain_inverse(r->c, r->qr, r->qd, r->qdd, r->f, NULL, ctx) : st;
+    if (st != PKM_OK) return st;
+    if (r->forces != NULL) return pkm_trajectory_eval(r->forces, t, r->f, NULL, NULL, ctx);
+    return pkm_chain_inverse(r->c, r->qr, r->qd, r->qdd, r->f, NULL, ctx);
 }
 
 /* y = (q, qd, W): q' = qd, qd' = forward dynamics under the drives, W' = sum f qd (the power). */
@@ -241,7 +349,7 @@ static pkm_status chain_forward_rows(chain_run *r, double t, int k, int csv, pkm
     if (st != PKM_OK) return st;
     if (k == 0) r->E0 = e[0] + e[1];
     e[3] = e[0] + e[1] - e[2] - r->E0;
-    chain_rows(r, t, csv, e);
+    chain_rows(r, k, t, csv, e);
     return PKM_OK;
 }
 
@@ -253,7 +361,7 @@ static int chain_forward_run(chain_run *r, double step, int csv)
     const pkm_ode ode = {.n = 2 * n + 1, .rhs = chain_rhs, .user = r};
     pkm_status st = pkm_trajectory_eval(r->tr, r->t0, r->y, r->y + n, NULL, &ctx);
     r->y[2 * n] = 0.0;
-    chain_header(1, csv);
+    if (r->kt == NULL) chain_header(1, csv);
     for (int k = 0; k < r->nt && st == PKM_OK; k++) {
         const double t = chain_time(r, k);
         if (k > 0) {
@@ -271,6 +379,68 @@ static int chain_forward_run(chain_run *r, double step, int csv)
     return st == PKM_OK ? 0 : cli_report(st, &ctx);
 }
 
+/* -o: room for every row (the memory check of a long run first: exit 2 naming the size). */
+static int chain_keep(chain_run *r, int forward)
+{
+    const size_t rows = (size_t)r->nt * (size_t)r->n;
+    const double bytes = 8.0 * ((double)r->nt * (1.0 + PKM_CHAIN_SERIES_ENERGIES) + 11.0 * rows);
+    const int rc = cli_check_output_memory(bytes, r->nt);
+    if (rc != 0) return rc;
+    r->kt = malloc(sizeof(double) * (size_t)r->nt);
+    r->kbase = malloc(sizeof(double) * 6 * rows);
+    int ok = r->kt != NULL && r->kbase != NULL;
+    for (int c = 0; c < PKM_CHAIN_SERIES_COLUMNS; c++)
+        if (c != (forward ? 4 : 5)) /* drive_check: inverse only; q_ref: forward only */
+            ok = (r->kv[c] = malloc(sizeof(double) * rows)) != NULL && ok;
+    for (int c = 0; c < PKM_CHAIN_SERIES_ENERGIES && forward; c++)
+        ok = (r->ke[c] = malloc(sizeof(double) * (size_t)r->nt)) != NULL && ok;
+    return ok ? 0 : cli_usage_error("-o: cannot allocate %.3g GB for %d times", bytes / 1e9, r->nt);
+}
+
+/* The kept rows written to o->output; 0 or an exit status (a failed write is exit 3). */
+static int chain_write(const chain_run *r, const chain_args *o)
+{
+    const char **names = chain_module_names(r);
+    if (names == NULL) return cli_usage_error("-o: out of memory");
+    const char *const *coords;
+    int n;
+    pkm_chain_series s = {
+        .machine = o->machine,
+        .trajectory = o->traj != NULL ? o->traj : pkm_hiab_motion(o->machine, &coords, &n)->name,
+        .drives = !o->forward         ? "inverse dynamics"
+                  : o->forces != NULL ? o->forces
+                                      : "trajectory",
+        .ntime = r->nt,
+        .nmodule = r->n,
+        .modules = names,
+        .t = r->kt,
+        .base = r->kbase};
+    memcpy(s.value, r->kv, sizeof(s.value));
+    memcpy(s.energy, r->ke, sizeof(s.energy));
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_status st = pkm_chain_series_write_h5(o->output, &s, &ctx);
+    free(names);
+    if (st != PKM_OK) return cli_report_late(st, &ctx);
+    printf("# wrote %s: %d times x %d modules (%s)\n", o->output, r->nt, r->n, o->machine);
+    return 0;
+}
+
+static void chain_free(chain_run *r)
+{
+    pkm_chain_destroy(&r->c);
+    pkm_trajectory_destroy(&r->tr);
+    pkm_trajectory_destroy(&r->forces);
+    free(r->q);
+    free(r->loads);
+    free(r->kt);
+    free(r->kbase);
+    for (int c = 0; c < PKM_CHAIN_SERIES_COLUMNS; c++)
+        free(r->kv[c]);
+    for (int c = 0; c < PKM_CHAIN_SERIES_ENERGIES; c++)
+        free(r->ke[c]);
+}
+
 int cli_chain_dynamics(int argc, char **argv)
 {
     chain_args o = {.step = 1e-3};
@@ -282,12 +452,14 @@ int cli_chain_dynamics(int argc, char **argv)
     else if (o.time != NULL && !chain_parse_time(o.time, &r))
         rc = cli_usage_error("--time '%s': expected T0:T1:N, T1 > T0 and 2 <= N <= %d", o.time,
                              CHAIN_MAX_TIMES);
+    else if (o.forces != NULL && !o.forward)
+        rc = cli_usage_error("--forces: only with --forward");
+    if (rc == 0 && o.output != NULL) rc = cli_check_output_path(o.output);
     if (rc == 0) rc = chain_setup(&o, &r);
+    if (rc == 0 && o.output != NULL) rc = chain_keep(&r, o.forward);
     if (rc == 0)
         rc = o.forward ? chain_forward_run(&r, o.step, o.csv) : chain_inverse_run(&r, o.csv);
-    pkm_chain_destroy(&r.c);
-    pkm_trajectory_destroy(&r.tr);
-    free(r.q);
-    free(r.loads);
+    if (rc == 0 && o.output != NULL) rc = chain_write(&r, &o);
+    chain_free(&r);
     return rc;
 }

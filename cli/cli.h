@@ -90,9 +90,10 @@ int cli_is_case_file(const char *arg);
  * regular file in place of a symbolic link or a device node: such names are refused, one line,
  * EXIT_INPUT; 0 otherwise. */
 int cli_check_output_name(const char *path);
-/* -o FILE: cli_check_output_name and a directory that can be written (exit 2 otherwise, before
- * any computation). */
-int cli_check_output_dir(const char *path);
+/* -o FILE: cli_check_output_name, and a directory that can be written (exit 2 otherwise). */
+int cli_check_output_path(const char *path);
+/* -o: exit 2 when keeping the rows of ntime times (bytes) would take over half the free memory. */
+int cli_check_output_memory(double bytes, int ntime);
 /* 0 if case c supports the analysis (PKM_CASE_MODAL, PKM_CASE_DYNAMICS), else one line naming
  * the case and the command to use instead, and EXIT_INPUT. */
 int cli_case_supports(const pkm_case *c, unsigned analysis);
@@ -157,6 +158,8 @@ int cli_dynamics_forward(const cli_fwd_input *in);
 
 /* cli/chain.c: pkmflex dynamics boom1|crane4 (module chains; called by cli_dynamics). */
 int cli_chain_is_machine(const char *name);
+/* pkmflex cases: the machines' entries in the list. */
+void cli_chain_list(void);
 int cli_chain_dynamics(int argc, char **argv);
 
 #endif

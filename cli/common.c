@@ -376,6 +376,35 @@ int cli_check_output_name(const char *path)
     return EXIT_INPUT;
 }
 
+/* -o FILE: a name that can be replaced, in a directory that can be written (exit 2 otherwise,
+ * before any computation). */
+int cli_check_output_path(const char *path)
+{
+    const int rc = cli_check_output_name(path);
+    if (rc != 0) return rc;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        snprintf(dir, sizeof(dir), ".");
+    else
+        snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (access(dir, W_OK | X_OK) == 0) return 0;
+    fprintf(stderr, "%s: error: -o: cannot write in %s: %s\n", CLI_PROG, dir, strerror(errno));
+    return EXIT_INPUT;
+}
+
+/* -o: the rows of ntime times kept for the file need bytes: more than half the free memory is
+ * exit 2 naming the size (before any computation). */
+int cli_check_output_memory(double bytes, int ntime)
+{
+    const double avail = pkm_map_memory_free();
+    if (avail > 0.0 && bytes > 0.5 * avail)
+        return cli_usage_error("-o: %d times need %.3g GB, more than half the free memory "
+                               "(%.3g GB): fewer times (--time)",
+                               ntime, bytes / 1e9, avail / 1e9);
+    return 0;
+}
+
 /* The trajectory: a named one of the case (its span stretched to the requested end time: the
  * analytic laws hold for any t >= 0) or a CSV file. */
 /* --trajectory harmonic:COORD,AMPLITUDE,FREQUENCY: pose coordinate COORD moves as home + A
@@ -476,21 +505,4 @@ int cli_table_rows(const pkm_table *tab, const char *path, const char *kind)
     for (int r = 0; r < tab->nrows; r++)
         if (strcmp(tab->kind[r], kind) == 0) return 0;
     return cli_usage_error("--kind %s: %s has no row of that kind", kind, path);
-}
-
-/* -o FILE: a name that can be replaced, in a directory that can be written (exit 2 otherwise,
- * before any computation). */
-int cli_check_output_dir(const char *path)
-{
-    const int rc = cli_check_output_name(path);
-    if (rc != 0) return rc;
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (slash == NULL)
-        snprintf(dir, sizeof(dir), ".");
-    else
-        snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-    if (access(dir, W_OK | X_OK) == 0) return 0;
-    fprintf(stderr, "%s: error: -o: cannot write in %s: %s\n", CLI_PROG, dir, strerror(errno));
-    return EXIT_INPUT;
 }

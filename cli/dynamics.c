@@ -5,12 +5,10 @@
 #include "pkm/dynamics.h"
 #include "pkm/io.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Times of the default grid over a trajectory's span (--time not given). */
 #define DYN_DEFAULT_TIMES 101
@@ -322,11 +320,8 @@ static int dyn_keep(dyn_run *r)
 {
     const size_t rows = (size_t)r->n * (size_t)pkm_model_joint_count(r->m);
     const double bytes = 8.0 * ((double)r->n + (PKM_DYN_SERIES_COLUMNS + 6.0) * (double)rows);
-    const double avail = pkm_map_memory_free();
-    if (avail > 0.0 && bytes > 0.5 * avail)
-        return cli_usage_error("-o: %d times need %.3g GB, more than half the free memory "
-                               "(%.3g GB): fewer times (--time)",
-                               r->n, bytes / 1e9, avail / 1e9);
+    const int rc = cli_check_output_memory(bytes, r->n);
+    if (rc != 0) return rc;
     r->t = malloc(sizeof(double) * (size_t)r->n);
     r->wrench = malloc(sizeof(double) * 6 * rows);
     int ok = r->t != NULL && r->wrench != NULL;
@@ -480,7 +475,7 @@ int cli_dynamics(int argc, char **argv)
     if (o.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
     if ((rc = dyn_setup(&r, o.singular)) != 0 || (rc = dyn_validate(&r)) != 0 ||
         (o.output != NULL &&
-         ((rc = cli_check_output_dir(o.output)) != 0 || (rc = dyn_keep(&r)) != 0)))
+         ((rc = cli_check_output_path(o.output)) != 0 || (rc = dyn_keep(&r)) != 0)))
         goto done;
     if ((rc = dyn_approach(&r)) != 0) goto done;
     if (o.forward) {

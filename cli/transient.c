@@ -354,7 +354,7 @@ int cli_transient(int argc, char **argv)
     if ((rc = cli_load_case(&o.c, &c, &params)) != 0 ||
         (rc = cli_case_supports(c, PKM_CASE_MODAL)) != 0 ||
         (rc = cli_case_supports(c, PKM_CASE_DYNAMICS)) != 0 ||
-        (o.output != NULL && (rc = cli_check_output_dir(o.output)) != 0) ||
+        (o.output != NULL && (rc = cli_check_output_path(o.output)) != 0) ||
         (rc = cli_trajectory(c, o.traj, (isnan(o.start) ? 0.0 : o.start) + o.duration, &tr)) != 0)
         goto done;
     double t0, t1;

@@ -1,6 +1,7 @@
-/* io/h5dyn.c: the time series of a rigid-body dynamics run (pkmflex dynamics -o) and of an
- * elastodynamics run (pkmflex transient -o) as HDF5 files; layout in docs/hdf5-layout.md,
- * "Dynamics files" and "Transient files".
+/* io/h5dyn.c: the time series of a rigid-body dynamics run (pkmflex dynamics -o), of a module
+ * chain's run (pkmflex dynamics boom1|crane4 -o) and of an elastodynamics run (pkmflex transient
+ * -o) as HDF5 files; layouts in docs/hdf5-layout.md, "Dynamics files", "Module-chain files" and
+ * "Transient files".
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "io/h5_impl.h"
 #include "pkm/io.h"
@@ -8,10 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DYN_FORMAT         "pkmflex-dynamics"
-#define DYN_FORMAT_VERSION 1
-#define TR_FORMAT          "pkmflex-transient"
-#define TR_FORMAT_VERSION  1
+#define DYN_FORMAT           "pkmflex-dynamics"
+#define DYN_FORMAT_VERSION   1
+#define TR_FORMAT            "pkmflex-transient"
+#define TR_FORMAT_VERSION    1
+#define CHAIN_FORMAT         "pkmflex-chain"
+#define CHAIN_FORMAT_VERSION 1
 
 const char *const pkm_dyn_series_columns[PKM_DYN_SERIES_COLUMNS] = {
     "q", "qd", "qdd", "drive", "ideal", "friction", "f_axial", "f_radial", "m_bending"};
@@ -141,4 +144,67 @@ pkm_status pkm_transient_series_write_h5(const char *path, const pkm_transient_s
     if (s == NULL || path == NULL || path[0] == '\0' || s->ntime < 1 || s->ndrive < 1)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "transient write: empty series or path");
     return pkm_h5_file_write(path, fill_transient, s, ctx);
+}
+
+const char *const pkm_chain_series_columns[PKM_CHAIN_SERIES_COLUMNS] = {
+    "q", "qd", "qdd", "drive", "drive_check", "q_ref"};
+
+static const char *const chain_text[PKM_CHAIN_SERIES_COLUMNS] = {
+    "the module's coordinate: rad (revolute) or m (prismatic travel, cylinder stroke)",
+    "its rate: rad/s or m/s",
+    "its acceleration: rad/s^2 or m/s^2",
+    "the actuator's force or torque (N or N m)",
+    "inverse dynamics: the drive again, for loops by the closed form of Cramer's rule",
+    "forward dynamics: the trajectory's coordinate at that time"};
+
+static const char *const chain_energy[PKM_CHAIN_SERIES_ENERGIES][2] = {
+    {"kinetic", "the chain's kinetic energy (J)"},
+    {"potential", "its potential energy, zero at the world origin (J)"},
+    {"work", "the work of the drives since the first time (J)"},
+    {"balance", "kinetic + potential - work minus its value at the first time (J)"}};
+
+static pkm_status fill_chain(const h5io *io, hid_t file, const void *user)
+{
+    const pkm_chain_series *s = user;
+    pkm_status rc = pkm_h5_write_str_attr(io, file, "/", "format", CHAIN_FORMAT);
+    if (rc == PKM_OK)
+        rc = pkm_h5_write_int_attr(io, file, "/", "format_version", H5T_STD_I32LE,
+                                   CHAIN_FORMAT_VERSION);
+    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "machine", s->machine);
+    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "trajectory", s->trajectory);
+    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "drives", s->drives);
+    if (rc == PKM_OK) {
+        char *text = comma_list(s->modules, s->nmodule);
+        rc = text != NULL
+                 ? pkm_h5_write_str_attr(io, file, "/", "modules", text)
+                 : OWN_FAIL(io, PKM_ERR_INVALID, "a module name holds a comma, or no memory");
+        free(text);
+    }
+    const hsize_t dims[3] = {(hsize_t)s->ntime, (hsize_t)s->nmodule, 6};
+    if (rc == PKM_OK)
+        rc = pkm_h5_write_described(io, file, "t", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, dims, s->t,
+                                    "units", "s");
+    for (int k = 0; k < PKM_CHAIN_SERIES_COLUMNS && rc == PKM_OK; k++)
+        if (s->value[k] != NULL)
+            rc = pkm_h5_write_described(io, file, pkm_chain_series_columns[k], H5T_IEEE_F64LE,
+                                        H5T_NATIVE_DOUBLE, 2, dims, s->value[k], "description",
+                                        chain_text[k]);
+    for (int k = 0; k < PKM_CHAIN_SERIES_ENERGIES && rc == PKM_OK; k++)
+        if (s->energy[k] != NULL)
+            rc = pkm_h5_write_described(io, file, chain_energy[k][0], H5T_IEEE_F64LE,
+                                        H5T_NATIVE_DOUBLE, 1, dims, s->energy[k], "description",
+                                        chain_energy[k][1]);
+    if (rc == PKM_OK)
+        rc = pkm_h5_write_described(io, file, "base", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, dims,
+                                    s->base, "description",
+                                    "the wrench the module takes from its base, in the base frame: "
+                                    "force (N), then moment about the frame's origin (N m)");
+    return rc;
+}
+
+pkm_status pkm_chain_series_write_h5(const char *path, const pkm_chain_series *s, pkm_ctx *ctx)
+{
+    if (s == NULL || path == NULL || path[0] == '\0' || s->ntime < 1 || s->nmodule < 1)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "chain write: empty series or path");
+    return pkm_h5_file_write(path, fill_chain, s, ctx);
 }

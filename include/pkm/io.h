@@ -103,6 +103,32 @@ pkm_status pkm_transient_series_write_h5(const char *path, const pkm_transient_s
 pkm_status pkm_modes_write_vtkhdf(const char *path, const pkm_model *m, int nmode,
                                   const double *freq_hz, const double *u, pkm_ctx *ctx);
 
+/* The rows of `pkmflex dynamics boom1|crane4` (module chains, docs/chain.md) as time series
+ * (io/h5dyn.c; layout in docs/hdf5-layout.md, "Module-chain files"): per column an array
+ * [ntime][nmodule], in the order of pkm_chain_series_columns (a NULL column is left out:
+ * drive_check is the inverse dynamics', q_ref the forward run's), the forward run's energies
+ * [ntime] and the modules' base wrenches. */
+#define PKM_CHAIN_SERIES_COLUMNS 6
+/* "q", "qd", "qdd", "drive", "drive_check", "q_ref" */
+extern const char *const pkm_chain_series_columns[PKM_CHAIN_SERIES_COLUMNS];
+#define PKM_CHAIN_SERIES_ENERGIES 4 /* kinetic, potential, work, balance */
+
+typedef struct pkm_chain_series {
+    const char *machine;    /* root attribute `machine`: boom1 or crane4 */
+    const char *trajectory; /* the CSV file of the coordinates, or the default motion's name */
+    const char *drives;     /* "inverse dynamics", "trajectory" or the CSV file of the forces */
+    int ntime, nmodule;
+    const char *const *modules;                      /* nmodule module names, without commas */
+    const double *t;                                 /* ntime times, s */
+    const double *value[PKM_CHAIN_SERIES_COLUMNS];   /* [ntime][nmodule] each, or NULL */
+    const double *energy[PKM_CHAIN_SERIES_ENERGIES]; /* [ntime] each, or NULL */
+    const double *base; /* [ntime][nmodule][6]: the wrench from the module's base, base frame */
+} pkm_chain_series;
+
+/* Write s to path (built in memory, written to PATH.tmp, renamed). PKM_ERR_INVALID for an empty
+ * series or a module name with a comma; PKM_ERR_IO if the file cannot be written. */
+pkm_status pkm_chain_series_write_h5(const char *path, const pkm_chain_series *s, pkm_ctx *ctx);
+
 /* Frequency maps (io/h5map.c, io/h5map_read.c). */
 /* HDF5 file (layout in docs/hdf5-layout.md), written to PATH.tmp then renamed, so a crash
  * never leaves a partial file at PATH. /modes is written if map->modes is not NULL. */
