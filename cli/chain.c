@@ -100,8 +100,7 @@ static int chain_set(void *user, int id, const char *v)
             return cli_usage_error("--step '%s': expected a number from 1e-7 to 1 s", v);
         return 0;
     case CH_FORMAT:
-        if (strcmp(v, "table") != 0 && strcmp(v, "csv") != 0)
-            return cli_usage_error("--format '%s': expected table or csv", v);
+        if (cli_check_format(v) != 0) return EXIT_INPUT;
         o->csv = strcmp(v, "csv") == 0;
         return 0;
     default:

@@ -108,6 +108,10 @@ int cli_table_rows(const pkm_table *tab, const char *path, const char *kind);
 int cli_parse_pose(const char *text, int n, double *pose);
 int cli_parse_int(const char *text, int lo, int hi, int *v);
 int cli_parse_real(const char *text, double lo, double hi, double *v);
+/* --format VALUE: 0 for table or csv, else the one-line error and exit 2. */
+int cli_check_format(const char *v);
+/* --singular R (the loop-closure conditioning threshold, 1e-12 to 0.5) into *r: 0 or exit 2. */
+int cli_parse_singular(const char *v, double *r);
 
 /* Messages on stderr, one line each; they return the exit status. */
 int cli_usage_error(const char *fmt, ...)

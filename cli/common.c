@@ -264,6 +264,18 @@ int cli_parse_real(const char *text, double lo, double hi, double *v)
     return 1;
 }
 
+int cli_check_format(const char *v)
+{
+    if (strcmp(v, "table") == 0 || strcmp(v, "csv") == 0) return 0;
+    return cli_usage_error("--format '%s': expected table or csv", v);
+}
+
+int cli_parse_singular(const char *v, double *r)
+{
+    if (cli_parse_real(v, 1e-12, 0.5, r)) return 0;
+    return cli_usage_error("--singular '%s': expected a number from 1e-12 to 0.5", v);
+}
+
 int cli_case_set(cli_case_args *a, int id, const char *v)
 {
     char choices[128];

@@ -116,8 +116,7 @@ static int dyn_set(void *user, int id, const char *v)
         o->friction = v;
         return 0;
     case DYN_FORMAT:
-        if (strcmp(v, "table") != 0 && strcmp(v, "csv") != 0)
-            return cli_usage_error("--format '%s': expected table or csv", v);
+        if (cli_check_format(v) != 0) return EXIT_INPUT;
         o->format = v;
         return 0;
     case DYN_OUTPUT:
@@ -127,9 +126,7 @@ static int dyn_set(void *user, int id, const char *v)
         o->forward = 1;
         return 0;
     case DYN_SINGULAR:
-        if (!cli_parse_real(v, 1e-12, 0.5, &o->singular))
-            return cli_usage_error("--singular '%s': expected a number from 1e-12 to 0.5", v);
-        return 0;
+        return cli_parse_singular(v, &o->singular);
     default:
         return cli_case_set(&o->c, id, v);
     }

@@ -61,8 +61,7 @@ static int modes_set(void *user, int id, const char *v)
     modes_args *o = user;
     switch (id) {
     case MODES_FORMAT:
-        if (strcmp(v, "table") != 0 && strcmp(v, "csv") != 0)
-            return cli_usage_error("--format '%s': expected table or csv", v);
+        if (cli_check_format(v) != 0) return EXIT_INPUT;
         o->format = v;
         return 0;
     case MODES_MAX_ACCURACY:

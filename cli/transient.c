@@ -151,14 +151,11 @@ static int tr_set(void *user, int id, const char *v)
             return cli_usage_error("--update-every '%s': expected an integer >= 0", v);
         return 0;
     case TR_FORMAT:
-        if (strcmp(v, "table") != 0 && strcmp(v, "csv") != 0)
-            return cli_usage_error("--format '%s': expected table or csv", v);
+        if (cli_check_format(v) != 0) return EXIT_INPUT;
         o->format = v;
         return 0;
     case TR_SINGULAR:
-        if (!cli_parse_real(v, 1e-12, 0.5, &o->singular))
-            return cli_usage_error("--singular '%s': expected a number from 1e-12 to 0.5", v);
-        return 0;
+        return cli_parse_singular(v, &o->singular);
     default:
         return cli_case_set(&o->c, id, v);
     }
