@@ -463,6 +463,16 @@ void pkm_mbs_body_mass(const pkm_mbs *s, int b, double *mass, double com[3], dou
     memcpy(J, s->J0[b], sizeof(s->J0[b]));
 }
 
+void pkm_mbs_body_displacement(const pkm_mbs *s, int b, double R[3][3], double p[3])
+{
+    const int f = s->body_frame[b];
+    for (int i = 0; i < 3; i++) {
+        p[i] = f < 0 ? 0.0 : s->fr[f].p[i];
+        for (int k = 0; k < 3; k++)
+            R[i][k] = f < 0 ? (double)(i == k) : s->fr[f].R[i][k];
+    }
+}
+
 pkm_status mbs_dense_ready(pkm_mbs *s, pkm_ctx *ctx)
 {
     if (s->wa != NULL) return PKM_OK;

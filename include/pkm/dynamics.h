@@ -170,6 +170,10 @@ void pkm_mbs_body_motion(const pkm_mbs *s, int b, double V[6], double A[6]);
  * about it (kg m^2), global axes, reference configuration. */
 void pkm_mbs_body_mass(const pkm_mbs *s, int b, double *mass, double com[3], double J[3][3]);
 
+/* The displacement of body b from the reference configuration at the current state: a point
+ * of the body at x there is at R x + p now (identity for a body on the ground). */
+void pkm_mbs_body_displacement(const pkm_mbs *s, int b, double R[3][3], double p[3]);
+
 #ifdef __cplusplus
 }
 #endif
