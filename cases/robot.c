@@ -54,12 +54,14 @@ static pkm_status add_body(pkm_model *m, const pkm_robot_body *b, const double R
         pkm_rigid_desc d = {.name = b->name, .mass = b->mass};
         transform_point(R, p, b->origin, d.origin);
         transform_point(R, p, b->com, d.com);
-        /* J' = R J R^T */
+        /* J' = R J R^T, its lower half mirrored from the upper (exactly symmetric) */
         for (int i = 0; i < 3; i++)
-            for (int k = 0; k < 3; k++)
+            for (int k = i; k < 3; k++) {
                 for (int a = 0; a < 3; a++)
                     for (int c = 0; c < 3; c++)
                         d.inertia[i][k] += R[i][a] * b->inertia[a][c] * R[k][c];
+                d.inertia[k][i] = d.inertia[i][k];
+            }
         return pkm_model_add_rigid(m, &d, NULL, ctx);
     }
     double pts[PKM_ROBOT_MAX_POINTS][3];

@@ -5,6 +5,7 @@
 #include "navaro_defaults.h"
 #include "test_util.h"
 
+#include "core/core_impl.h"
 #include "pkm/casefile.h"
 #include "pkm/io.h"
 #include "pkm/robot.h"
@@ -71,10 +72,130 @@ static void test_navaro_topology(void **state)
     pkm_case_params_destroy(&params);
 }
 
+/* Steel of examples/3rrr.yaml and delta.yaml. */
+static const pkm_material steel = {.E = 210e9, .G = 80.77e9, .rho = 7850.0};
+
+static void add_beam(pkm_model *m, const char *name, int npoints, const double (*pts)[3],
+                     const int *nelem, const double zref[3], pkm_section sec, pkm_material mat)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_beam_desc d = {.name = name,
+                       .npoints = npoints,
+                       .points = pts,
+                       .nelem = nelem,
+                       .section = sec,
+                       .material = mat,
+                       .mass_flags = PKM_FEM_ROTARY_INERTIA};
+    memcpy(d.zref, zref, sizeof(d.zref));
+    assert_pkm_ok(pkm_model_add_beam(m, &d, NULL, &ctx), &ctx);
+}
+
+static void add_joint(pkm_model *m, const char *name, pkm_joint_type type, int a, int b,
+                      const double point[3], const double axis[3], const double axis2[3])
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_joint_desc d = {.name = name, .type = type, .body_a = a, .body_b = b};
+    memcpy(d.point, point, sizeof(d.point));
+    if (axis != NULL) memcpy(d.axis, axis, sizeof(d.axis));
+    if (axis2 != NULL) memcpy(d.axis2, axis2, sizeof(d.axis2));
+    assert_pkm_ok(pkm_model_add_joint(m, &d, NULL, &ctx), &ctx);
+}
+
+static int add_platform(pkm_model *m, const double origin[3], double mass, const double J[3])
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_rigid_desc d = {.name = "platform", .mass = mass};
+    memcpy(d.origin, origin, sizeof(d.origin));
+    memcpy(d.com, origin, sizeof(d.com));
+    for (int k = 0; k < 3; k++)
+        d.inertia[k][k] = J[k];
+    int id = -1;
+    assert_pkm_ok(pkm_model_add_rigid(m, &d, &id, &ctx), &ctx);
+    assert_pkm_ok(pkm_model_set_platform(m, id, &ctx), &ctx);
+    return id;
+}
+
+/* The 3-RRR of examples/3rrr.yaml through the C API at pose (x, y, theta), its elbows placed by
+ * the closed-form inverse kinematics of a 2R leg (the intersection of two circles), on the
+ * counterclockwise side of A_i -> C_i as in the file. */
+static pkm_model *rrr_model(const double pose[3])
+{
+    const double Rb = 0.5, Rp = 0.15, l = 0.3;
+    const pkm_section link = {
+        .A = 200e-6, .Iy = 1666.6667e-12, .Iz = 6666.6667e-12, .I0 = 4580e-12, .Ip = 8333.3333e-12};
+    const double ez[3] = {0, 0, 1}, J[3] = {0.0045, 0.0045, 0.009};
+    const int ne = 4;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_model *m = NULL;
+    assert_pkm_ok(pkm_model_create(&m, &ctx), &ctx);
+    double pt[3][3][3]; /* A, B, C of each leg */
+    for (int i = 0; i < 3; i++) {
+        const double g = PKM_PI / 2 + 2 * PKM_PI / 3 * i;
+        double *A = pt[i][0], *B = pt[i][1], *C = pt[i][2];
+        A[0] = Rb * cos(g), A[1] = Rb * sin(g), A[2] = 0;
+        C[0] = pose[0] + Rp * cos(g + pose[2]), C[1] = pose[1] + Rp * sin(g + pose[2]), C[2] = 0;
+        const double phi = atan2(C[1] - A[1], C[0] - A[0]);
+        const double a = acos(hypot(C[0] - A[0], C[1] - A[1]) / (2 * l));
+        B[0] = A[0] + l * cos(phi + a), B[1] = A[1] + l * sin(phi + a), B[2] = 0;
+        const double prox[2][3] = {{A[0], A[1], 0}, {B[0], B[1], 0}};
+        const double dist[2][3] = {{B[0], B[1], 0}, {C[0], C[1], 0}};
+        add_beam(m, "proximal", 2, prox, &ne, ez, link, steel);
+        add_beam(m, "distal", 2, dist, &ne, ez, link, steel);
+    }
+    const double P[3] = {pose[0], pose[1], 0};
+    const int plat = add_platform(m, P, 1.2, J);
+    for (int i = 0; i < 3; i++) {
+        add_joint(m, "A", PKM_JOINT_CLAMPED, PKM_GROUND, 2 * i, pt[i][0], NULL, NULL);
+        add_joint(m, "B", PKM_JOINT_REVOLUTE, 2 * i, 2 * i + 1, pt[i][1], ez, NULL);
+        add_joint(m, "C", PKM_JOINT_REVOLUTE, 2 * i + 1, plat, pt[i][2], ez, NULL);
+    }
+    return m;
+}
+
+/* Largest relative difference of the nev lowest eigenvalues of case c (params) and of model m
+ * at pose, nodal formulation. */
+static double against_model(const pkm_case *c, const void *params, const double *pose, pkm_model *m,
+                            int nev)
+{
+    double a[24], b[24];
+    case_lowest(c, params, pose, PKM_FORM_NODAL, nev, a);
+    model_lowest(m, PKM_FORM_NODAL, nev, b, NULL);
+    pkm_model_destroy(&m);
+    double worst = 0.0;
+    for (int k = 0; k < nev; k++)
+        worst = fmax(worst, fabs(a[k] - b[k]) / b[k]);
+    return worst;
+}
+
+/* 2. The 3-RRR robot file against the same robot built through the C API with its closed-form
+ * inverse kinematics, over a 3 x 3 x 3 map of (x, y, theta) around home, 12 eigenvalues. */
+static void test_3rrr(void **state)
+{
+    (void)state;
+    const pkm_case *c = NULL;
+    void *params = load(EXAMPLES "3rrr.yaml", &c);
+    assert_int_equal(c->npose, 3);
+    double worst = 0.0;
+    for (int i = -1; i <= 1; i++)
+        for (int j = -1; j <= 1; j++)
+            for (int k = -1; k <= 1; k++) {
+                const double pose[3] = {0.05 * i, 0.04 * j, 0.15 * k};
+                worst = fmax(worst, against_model(c, params, pose, rrr_model(pose), 12));
+            }
+    print_message("3-RRR file vs C API, 27 poses x 12 eigenvalues: %.2e\n", worst);
+    assert_true(worst < 1e-9);
+    pkm_case_params_destroy(&params);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_navaro_topology),
+        cmocka_unit_test(test_3rrr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
