@@ -114,7 +114,7 @@ static void add_joint_frames(pkm_mbs *s, int j, int pf, int child)
         if (jt->type == PKM_JOINT_SPHERICAL) axis = ex[k];
         /* A universal joint's first axis is fixed in body_a, its second in body_b: entered
          * from body_b, the tree meets axis2 first. */
-        if (jt->type == PKM_JOINT_UNIVERSAL && (k == 1) == (jt->body[1] != child)) axis = jt->axis2;
+        if (jt->type == PKM_JOINT_UNIVERSAL && (k == 1) == (jt->body[1] == child)) axis = jt->axis2;
         const double pitch = (jt->type == PKM_JOINT_HELICAL) ? jt->pitch / (2.0 * PKM_PI) : 0.0;
         set_frame(&s->fr[s->nf], k == 0 ? pf : s->nf - 1, coord, jt->type == PKM_JOINT_PRISMATIC,
                   axis, jt->point, pitch);
