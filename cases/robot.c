@@ -231,7 +231,10 @@ static pkm_status walk(const pkm_robot *r, pkm_mbs *s, const double *pose, int *
                           "path from the assembly configuration): joint '%s' stays open (%s)",
                           r->name, 100.0 * t, j >= 0 ? r->joint[j].name : "-", local.msg);
         } else {
-            rc = PKM_FAIL(ctx, st, "%s: %s", r->name, local.msg);
+            rc = PKM_FAIL(ctx, st, "%s: %s%s", r->name,
+                          st == PKM_ERR_INVALID ? "the pose coordinates do not fix the mechanism: "
+                                                : "",
+                          local.msg);
         }
     }
     free(qok);

@@ -178,9 +178,7 @@ static pkm_status read_bodies(robot_reader *rd, const yaml_node_t *n)
     static const char *const keys[] = {"name", "beam", "rigid", NULL};
     yaml_node_item_t *it = NULL;
     int count = 0;
-    pkm_status rc = robot_items(rd, n, "bodies", &it, &count);
-    if (rc == PKM_OK && (count < 1 || count > PKM_ROBOT_MAX_BODIES))
-        rc = robot_fail(rd, n, "bodies: 1 to %d, not %d", PKM_ROBOT_MAX_BODIES, count);
+    pkm_status rc = robot_list(rd, n, "bodies", PKM_ROBOT_MAX_BODIES, &it, &count);
     for (int i = 0; i < count && rc == PKM_OK; i++) {
         const yaml_node_t *b = item(rd, it, i);
         pkm_robot_body *body = &rd->r->body[i];
@@ -261,9 +259,7 @@ static pkm_status read_joints(robot_reader *rd, const yaml_node_t *n)
                                         "spherical", "universal", "helical",  NULL};
     yaml_node_item_t *it = NULL, *bi = NULL;
     int count = 0, nb = 0, t = 0;
-    pkm_status rc = robot_items(rd, n, "joints", &it, &count);
-    if (rc == PKM_OK && (count < 1 || count > PKM_ROBOT_MAX_JOINTS))
-        rc = robot_fail(rd, n, "joints: 1 to %d, not %d", PKM_ROBOT_MAX_JOINTS, count);
+    pkm_status rc = robot_list(rd, n, "joints", PKM_ROBOT_MAX_JOINTS, &it, &count);
     for (int i = 0; i < count && rc == PKM_OK; i++) {
         const yaml_node_t *jn = item(rd, it, i);
         pkm_robot_joint *j = &rd->r->joint[i];
@@ -304,9 +300,7 @@ static pkm_status read_pose(robot_reader *rd, const yaml_node_t *n)
     pkm_robot *r = rd->r;
     yaml_node_item_t *it = NULL;
     int count = 0;
-    pkm_status rc = robot_items(rd, n, "pose", &it, &count);
-    if (rc == PKM_OK && (count < 1 || count > 6))
-        rc = robot_fail(rd, n, "pose: 1 to 6 platform coordinates, not %d", count);
+    pkm_status rc = robot_list(rd, n, "pose", 6, &it, &count);
     for (int i = 0; i < count && rc == PKM_OK; i++) {
         const yaml_node_t *pn = item(rd, it, i);
         yaml_node_t *v = NULL;

@@ -71,4 +71,8 @@ pkm_status robot_choice(robot_reader *rd, const yaml_node_t *n, const char *what
 pkm_status robot_items(robot_reader *rd, const yaml_node_t *n, const char *what,
                        yaml_node_item_t **items, int *count);
 
+/* n must be a sequence of 1 to max entries: its items and count. */
+pkm_status robot_list(robot_reader *rd, const yaml_node_t *n, const char *what, int max,
+                      yaml_node_item_t **items, int *count);
+
 #endif

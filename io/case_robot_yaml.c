@@ -127,6 +127,15 @@ pkm_status robot_items(robot_reader *rd, const yaml_node_t *n, const char *what,
     return PKM_OK;
 }
 
+pkm_status robot_list(robot_reader *rd, const yaml_node_t *n, const char *what, int max,
+                      yaml_node_item_t **items, int *count)
+{
+    pkm_status rc = robot_items(rd, n, what, items, count);
+    if (rc == PKM_OK && (*count < 1 || *count > max))
+        rc = robot_fail(rd, n, "%s: 1 to %d entries, not %d", what, max, *count);
+    return rc;
+}
+
 pkm_status robot_vector(robot_reader *rd, const yaml_node_t *n, const char *unit, int count,
                         double *v)
 {

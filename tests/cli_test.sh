@@ -362,6 +362,29 @@ expect_at $'parameters:\n  link_length: 0.2\n' 1:1
 expect_at $'case: navaro\nparameters:\n  mass: heavy\n' 3:9
 expect 2 modes "$tmp/nonexistent.yaml"
 expect 2 modes navaro --set link_length=3kg
+# Robot files (docs/robot-files.md): the examples run modes and map; a pose out of reach is exit
+# 2 naming the joint left open; faults of the mechanism at their FILE:LINE:COLUMN, exit 2.
+expect 0 modes "$root/examples/3rrr.yaml" --pose 0.02,-0.01,0.05
+expect 0 map "$root/examples/3rrr.yaml" --grid x=-0.05:0.05:3,y=-0.05:0.05:3 --nev 4 \
+    -o "$tmp/3rrr.h5" --quiet
+expect 0 modes "$root/examples/delta.yaml" --pose 0.03,0,-0.4
+expect 0 map "$root/examples/delta.yaml" --grid x=-0.05:0.05:3,z=-0.45:-0.38:3 --nev 4 \
+    -o "$tmp/delta.h5" --quiet
+expect 2 modes "$root/examples/3rrr.yaml" --pose 0.4,0,0
+expect 0 modes "$root/examples/navaro.yaml" --pose 0.05,0,0
+leg_head=$'robot: one-leg\nmaterials: {steel: {E: 210 GPa, G: 80 GPa, rho: 7850}}\n'
+leg_head+=$'sections: {bar: {A: 1e-4, Iy: 1e-9, Iz: 1e-9, I0: 2e-9, Ip: 2e-9}}\nbodies:\n'
+leg_head+=$'  - {name: link, beam: {points: [[0, 0, 0], [0.5, 0, 0]], section: bar, material: steel, zref: [0, 0, 1]}}\n'
+leg_head+=$'  - {name: platform, rigid: {origin: [0.5, 0, 0], mass: 1}}\n'
+leg_a=$'  - {name: A, type: R, bodies: [ground, link], point: [0, 0, 0], axis: [0, 0, 1], actuated: true}\n'
+leg_c=$'  - {name: C, type: R, bodies: [link, platform], point: [0.5, 0, 0], axis: [0, 0, 1], locked: true}\n'
+leg_pose=$'pose:\n  - {name: y, platform: y}\n  - {name: theta, platform: rz}\n'
+expect_at "${leg_head}platform: platform"$'\njoints:\n'"${leg_a/link\]/lnk]}$leg_c$leg_pose" 9:41
+expect_at "${leg_head}"$'  - {name: spare, rigid: {origin: [0, 1, 0]}}\nplatform: platform\njoints:\n'"$leg_a$leg_c$leg_pose" 7:5
+expect_at "${leg_head}platform: platform"$'\njoints:\n'"$leg_a$leg_c${leg_pose/y\}/y, home: 0.6 m\}}" 10:5
+# The README's robot file, as written there.
+awk '/^robot: one-link/ {on = 1} on && /^```$/ {exit} on' "$root/README.md" >"$tmp/one-link.yaml"
+expect 0 modes "$tmp/one-link.yaml" --pose 0.2,0.3
 
 # kill_at_checkpoint PID PARTIAL: SIGKILL the sweep PID as soon as its first checkpoint PARTIAL
 # exists (written after a computed pose, renamed into place whole), not after a guessed time; a
