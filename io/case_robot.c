@@ -237,13 +237,12 @@ static pkm_status read_joint_options(robot_reader *rd, const yaml_node_t *n, pkm
         rc = robot_quantity(rd, v, "m", &j->d.pitch);
     const char *unit = j->d.type == PKM_JOINT_PRISMATIC ? "N/m" : "N m/rad";
     if (rc == PKM_OK && (v = robot_get(rd, n, "stiffness")) != NULL) {
-        if (v->type == YAML_SCALAR_NODE)
+        yaml_node_item_t *it = NULL;
+        int nfree = 0;
+        if (v->type != YAML_SEQUENCE_NODE)
             rc = robot_quantity(rd, v, unit, &j->d.stiffness[0]);
-        else {
-            const int nfree = (int)(v->data.sequence.items.top - v->data.sequence.items.start);
-            rc =
-                robot_vector(rd, v, unit, nfree <= PKM_JOINT_MAX_FREE ? nfree : -1, j->d.stiffness);
-        }
+        else if ((rc = robot_list(rd, v, "stiffness", PKM_JOINT_MAX_FREE, &it, &nfree)) == PKM_OK)
+            rc = robot_vector(rd, v, unit, nfree, j->d.stiffness);
     }
     return rc;
 }
