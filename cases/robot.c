@@ -46,9 +46,10 @@ static void rotate(const double R[3][3], const double x[3], double y[3])
     transform_point(R, zero, x, y);
 }
 
-/* Body b moved by (R, p) into m. */
+/* Body b moved by (R, p) into m; elastic 0: the kinematic model, whose beams need nodes at
+ * their polyline points only (one element per segment, whatever the mesh asks). */
 static pkm_status add_body(pkm_model *m, const pkm_robot_body *b, const double R[3][3],
-                           const double p[3], pkm_ctx *ctx)
+                           const double p[3], int elastic, pkm_ctx *ctx)
 {
     if (b->kind == PKM_BODY_RIGID) {
         pkm_rigid_desc d = {.name = b->name, .mass = b->mass};
@@ -70,7 +71,7 @@ static pkm_status add_body(pkm_model *m, const pkm_robot_body *b, const double R
     pkm_beam_desc d = {.name = b->name,
                        .npoints = b->npoints,
                        .points = (const double(*)[3])pts,
-                       .nelem = b->nelem,
+                       .nelem = elastic ? b->nelem : NULL,
                        .section = b->section,
                        .material = b->material,
                        .mass_flags = b->mass_flags,
@@ -103,7 +104,8 @@ static pkm_status build_moved(const pkm_robot *r, const double (*R)[3][3], const
     pkm_model *m = NULL;
     pkm_status rc = pkm_model_create(&m, ctx);
     for (int b = 0; b < r->nbody && rc == PKM_OK; b++)
-        rc = add_body(m, &r->body[b], R != NULL ? R[b] : identity, p != NULL ? p[b] : origin, ctx);
+        rc = add_body(m, &r->body[b], R != NULL ? R[b] : identity, p != NULL ? p[b] : origin,
+                      elastic, ctx);
     if (rc == PKM_OK) rc = pkm_model_set_platform(m, r->platform, ctx);
     for (int j = 0; j < r->njoint && rc == PKM_OK; j++) {
         const pkm_robot_joint *rj = &r->joint[j];

@@ -409,6 +409,27 @@ static int has_robot_key(robot_reader *rd, const yaml_node_t *root)
     return root != NULL && root->type == YAML_MAPPING_NODE && robot_get(rd, root, "robot") != NULL;
 }
 
+/* A text libyaml cannot load is a robot file if its first key is 'robot' (as the examples and
+ * docs/robot-files.md write it): its syntax error is then reported here. */
+static int starts_as_robot(const char *text, size_t len)
+{
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser)) return 0;
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    int robot = 0;
+    for (int k = 0; k < 4; k++) { /* stream, document, mapping, first key */
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&parser, &ev)) break;
+        const int done = ev.type == YAML_SCALAR_EVENT || ev.type == YAML_STREAM_END_EVENT;
+        robot = ev.type == YAML_SCALAR_EVENT && k == 3 &&
+                strcmp((const char *)ev.data.scalar.value, "robot") == 0;
+        yaml_event_delete(&ev);
+        if (done) break;
+    }
+    yaml_parser_delete(&parser);
+    return robot;
+}
+
 pkm_status pkm_case_robot_load(const char *text, size_t len, const char *name, int *is_robot,
                                const pkm_case **c, void **params, pkm_ctx *ctx)
 {
@@ -430,7 +451,14 @@ pkm_status pkm_case_robot_load(const char *text, size_t len, const char *name, i
         yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
         doc_ok = yaml_parser_load(&parser, &rd->doc);
     }
-    /* Not a robot file, or a syntax error: the case-file reader reports it at its place. */
+    if (!doc_ok && parser_ok && starts_as_robot(text, len)) {
+        *is_robot = 1;
+        rc = PKM_FAIL(ctx, PKM_ERR_PARSE, "%s:%zu:%zu: syntax error: %s", name,
+                      parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+                      parser.problem != NULL ? parser.problem : "malformed YAML");
+        goto done;
+    }
+    /* Not a robot file (or not YAML): the case-file reader reports it. */
     if (!doc_ok || !has_robot_key(rd, yaml_document_get_root_node(&rd->doc))) goto done;
     *is_robot = 1;
     rc = read_robot(rd, yaml_document_get_root_node(&rd->doc));

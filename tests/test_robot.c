@@ -428,6 +428,8 @@ static void test_robot_errors(void **state)
              "12:3", "the pose coordinates do not fix the mechanism");
     fails_at(ONE_LEG_HEAD "platform: link\njoints:\n" ONE_LEG_A ONE_LEG_C ONE_LEG_POSE, "7:11",
              "not a rigid body");
+    /* A syntax error of a robot file at its place, not as a case file's unknown key 'robot'. */
+    fails_at("robot: r\nbodies: [{name: a\n", "3:1", "syntax error");
 }
 
 int main(void)

@@ -97,7 +97,8 @@ pkm_status pkm_robot_solve(const pkm_robot *r, const double *pose, double R[][3]
 pkm_status pkm_robot_build(const pkm_robot *r, const double *pose, pkm_model **out, pkm_ctx *ctx);
 
 /* The model of the assembly configuration as it is described, every joint free as its type says
- * (locked joints too): the rigid-body model the kinematics moves. */
+ * (locked joints too) and one element per beam segment: the rigid-body model the kinematics
+ * moves (its nodes at the polyline points, where the joints are). */
 pkm_status pkm_robot_build_assembly(const pkm_robot *r, pkm_model **out, pkm_ctx *ctx);
 
 /* A case (include/pkm/cases.h) made of r: *c and *params are one allocation that
