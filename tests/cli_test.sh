@@ -372,6 +372,13 @@ expect 0 map "$root/examples/delta.yaml" --grid x=-0.05:0.05:3,z=-0.45:-0.38:3 -
     -o "$tmp/delta.h5" --quiet
 expect 2 modes "$root/examples/3rrr.yaml" --pose 0.4,0,0
 expect 0 modes "$root/examples/navaro.yaml" --pose 0.05,0,0
+# NaVARo as a robot file: Table 3 within the built-in's tolerance, and its map equals the
+# built-in's to 1e-8 % (test_robot measures 8.7e-12 relative on the eigenvalues).
+expect 0 compare "$root/examples/navaro.yaml" --table "$table"
+expect 0 map "$root/examples/navaro.yaml" --grid x=-0.04:0.04:3,y=-0.04:0.04:3 --nev 6 \
+    -o "$tmp/navaro_topo.h5" --quiet
+expect 0 map navaro --grid x=-0.04:0.04:3,y=-0.04:0.04:3 --nev 6 -o "$tmp/navaro_builtin.h5" --quiet
+expect 0 compare "$tmp/navaro_topo.h5" --against "$tmp/navaro_builtin.h5" --tol 1e-8
 leg_head=$'robot: one-leg\nmaterials: {steel: {E: 210 GPa, G: 80 GPa, rho: 7850}}\n'
 leg_head+=$'sections: {bar: {A: 1e-4, Iy: 1e-9, Iz: 1e-9, I0: 2e-9, Ip: 2e-9}}\nbodies:\n'
 leg_head+=$'  - {name: link, beam: {points: [[0, 0, 0], [0.5, 0, 0]], section: bar, material: steel, zref: [0, 0, 1]}}\n'
