@@ -37,6 +37,14 @@ typedef struct tr_run {
     int ndrive;
     int *act;  /* per actuated joint: its index in the rigid model */
     int *lock; /* and the clamped joint of the same name in the finite-element model, or -1 */
+    double
+        *ratio; /* per actuated joint: drive = ratio x the lock's reaction (pkm_case.drive_lock) */
+    int nbody;
+    double (*VA)[12]; /* per body: its rigid twist and spatial acceleration at the current time */
+    /* The rigid closure solved at the current time (else the drives are NAN), why not, and
+     * whether the run may go on without it (closure_through). */
+    int closure_ok, through;
+    pkm_ctx closure_err;
 } tr_run;
 
 pkm_transient_opts pkm_transient_opts_default(const pkm_case *c, double dt, double duration)
@@ -72,8 +80,11 @@ static pkm_status setup_rigid(tr_run *r, pkm_ctx *ctx)
     r->reaction = calloc((size_t)nj, sizeof(double));
     r->act = calloc((size_t)nj, sizeof(int));
     r->lock = calloc((size_t)nj, sizeof(int));
+    r->ratio = calloc((size_t)nj, sizeof(double));
+    r->nbody = pkm_model_body_count(r->rigid);
+    r->VA = calloc((size_t)r->nbody, sizeof(*r->VA));
     if (r->res == NULL || r->drive == NULL || r->reaction == NULL || r->act == NULL ||
-        r->lock == NULL)
+        r->lock == NULL || r->ratio == NULL || r->VA == NULL)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate %d joint results", nj);
     for (int j = 0; j < nj; j++)
         if (pkm_model_joint(r->rigid, j)->actuated) r->act[r->ndrive++] = j;
@@ -94,6 +105,34 @@ static pkm_status setup_rigid(tr_run *r, pkm_ctx *ctx)
     return pkm_mbs_set_driven(r->mbs, nd, idx, ctx);
 }
 
+/* Every body's rigid twist and acceleration at t: from the case's inverse kinematics where it
+ * gives them (the motion of the bodies as the case's builder places them at pose(t), with no
+ * loop closure to solve), else from the closure. */
+static pkm_status rigid_motion(tr_run *r, double t, const double *pose, const double *pd,
+                               const double *pdd, pkm_ctx *ctx)
+{
+    if (r->c->body_motion == NULL) {
+        for (int b = 0; b < r->nbody; b++)
+            pkm_mbs_body_motion(r->mbs, b, r->VA[b], r->VA[b] + 6);
+        return PKM_OK;
+    }
+    double(*V)[6] = malloc((size_t)r->nbody * sizeof(*V));
+    double(*A)[6] = malloc((size_t)r->nbody * sizeof(*A));
+    pkm_ctx in;
+    pkm_ctx_clear(&in);
+    pkm_status st = V == NULL || A == NULL
+                        ? PKM_FAIL(&in, PKM_ERR_NOMEM, "cannot allocate the bodies' motion")
+                        : r->c->body_motion(r->params, pose, pd, pdd, r->nbody, V, A, &in);
+    for (int b = 0; b < r->nbody && st == PKM_OK; b++)
+        for (int k = 0; k < 6; k++) {
+            r->VA[b][k] = V[b][k];
+            r->VA[b][6 + k] = A[b][k];
+        }
+    free(V);
+    free(A);
+    return st == PKM_OK ? PKM_OK : fail_at(ctx, st, t, &in);
+}
+
 /* The rigid motion at t: the pose of the trajectory, the case's drive, the closure kinematics;
  * pose receives the pose coordinates. */
 static pkm_status drive_at(tr_run *r, double t, double *pose, pkm_ctx *ctx)
@@ -103,6 +142,7 @@ static pkm_status drive_at(tr_run *r, double t, double *pose, pkm_ctx *ctx)
     double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
     pkm_ctx in;
     pkm_ctx_clear(&in);
+    pkm_ctx_clear(&r->closure_err);
     pkm_status st = pkm_trajectory_eval(r->tr, t, pose, pd, pdd, &in);
     if (st != PKM_OK) return fail_at(ctx, st, t, &in);
     if (c->drive != NULL) {
@@ -112,9 +152,14 @@ static pkm_status drive_at(tr_run *r, double t, double *pose, pkm_ctx *ctx)
     st = c->drive != NULL ? pkm_mbs_kinematics(r->mbs, t, q, qd, qdd, &in)
                           : pkm_mbs_kinematics(r->mbs, t, pose, pd, pdd, &in);
     /* A closure that does not fix the mechanism (a singular pose) stops the run: a computation
-     * that failed at t, not bad input. */
+     * that failed at t, not bad input; unless the case gives the bodies' motion without it
+     * (closure_through decides once the finite-element model is known). */
     if (st == PKM_ERR_INVALID) st = PKM_ERR_SINGULAR;
-    return st == PKM_OK ? PKM_OK : fail_at(ctx, st, t, &in);
+    r->closure_ok = st == PKM_OK;
+    if (st != PKM_OK && (c->body_motion == NULL || st != PKM_ERR_SINGULAR))
+        return fail_at(ctx, st, t, &in);
+    if (st != PKM_OK) fail_at(&r->closure_err, st, t, &in);
+    return rigid_motion(r, t, pose, pd, pdd, ctx);
 }
 
 /* K factorised alone for K^-1 F, on its own symbolic analysis while the pattern stays. */
@@ -135,10 +180,9 @@ static pkm_status factor_stiffness(tr_run *r, double t, pkm_ctx *ctx)
     return st;
 }
 
-/* The finite-element model's joint named as the rigid model's joint j, or NULL. */
-static const pkm_joint *fe_namesake(const tr_run *r, int j, int *index)
+/* The finite-element model's joint of that name (its index in *index), or NULL. */
+static const pkm_joint *fe_joint_named(const tr_run *r, const char *name, int *index)
 {
-    const char *name = pkm_model_joint(r->rigid, j)->name;
     for (int i = 0; i < pkm_model_joint_count(r->fe); i++)
         if (strcmp(pkm_model_joint(r->fe, i)->name, name) == 0) {
             *index = i;
@@ -147,27 +191,57 @@ static const pkm_joint *fe_namesake(const tr_run *r, int j, int *index)
     return NULL;
 }
 
+/* Whether finite-element joint i locks one of the drives. */
+static int is_lock(const tr_run *r, int i)
+{
+    for (int k = 0; k < r->ndrive; k++)
+        if (r->lock[k] == i) return 1;
+    return 0;
+}
+
 /* The locked drives' joints of the finite-element model: for each actuated joint of the rigid
- * model, the clamped joint of the same name whose body_b is a beam of twist-only nodes, or -1:
- * no reaction where the drive is not locked, where its body's elements carry internal
- * coordinates the dof map does not reach, and for all drives when the finite-element model
- * locks a joint the rigid model leaves free (NaVARo's second clutch: the clamps then share the
- * load by their stiffness, none of them is the motor's). */
+ * model, the clamp that locks it (its namesake, or the joint pkm_case.drive_lock names, with
+ * the ratio of the drive to the clamp's reaction) when its body_b is a beam of twist-only nodes,
+ * else -1: no reaction where the drive is not locked or its body's elements carry internal
+ * coordinates the dof map does not reach. The joints the finite-element model clamps besides
+ * and the rigid model leaves free: to the ground, they share the drives' load (NaVARo's second
+ * clutch: none of the clamps is then the motor's, and no drive has a reaction); inside the
+ * mechanism (the 5-PSS/UPU paper variant's links welded to the platform), the finite-element
+ * mechanism is not the rigid model's, so where the rigid closure is singular its stiffness need
+ * not be, and the run goes on through such poses (through; the drives NAN there). */
 static void find_locks(tr_run *r)
 {
-    int free_locked = 0, i = -1;
-    for (int j = 0; j < pkm_model_joint_count(r->rigid); j++) {
-        const pkm_joint *jf = fe_namesake(r, j, &i), *jr = pkm_model_joint(r->rigid, j);
-        free_locked |= !jr->actuated && jf != NULL && jf->type != jr->type;
-    }
+    int i = -1, ground = 0;
     for (int k = 0; k < r->ndrive; k++) {
-        const pkm_joint *jf = fe_namesake(r, r->act[k], &i);
+        const pkm_joint *jf = NULL;
+        r->ratio[k] = 1.0;
         r->lock[k] = -1;
-        if (free_locked || jf == NULL || jf->type != PKM_JOINT_CLAMPED || jf->body[1] < 0) continue;
+        if (r->c->drive_lock != NULL) {
+            char name[PKM_NAME_LEN];
+            r->c->drive_lock(r->params, k, name, &r->ratio[k]);
+            jf = fe_joint_named(r, name, &i);
+        } else {
+            jf = fe_joint_named(r, pkm_model_joint(r->rigid, r->act[k])->name, &i);
+        }
+        if (jf == NULL || jf->type != PKM_JOINT_CLAMPED || jf->body[1] < 0) continue;
         const pkm_body *b = pkm_model_body(r->fe, jf->body[1]);
         if (b->kind == PKM_BODY_BEAM && pkm_beam_types[b->element].dofs_per_node == 6)
             r->lock[k] = i;
     }
+    r->through = 0;
+    for (int j = 0; j < pkm_model_joint_count(r->rigid); j++) {
+        const pkm_joint *jr = pkm_model_joint(r->rigid, j);
+        const pkm_joint *jf = fe_joint_named(r, jr->name, &i);
+        if (jr->actuated || jf == NULL || jf->type != PKM_JOINT_CLAMPED ||
+            jr->type == PKM_JOINT_CLAMPED || is_lock(r, i))
+            continue;
+        if (jf->body[0] == PKM_GROUND)
+            ground = 1;
+        else
+            r->through = 1;
+    }
+    for (int k = 0; k < r->ndrive && ground; k++)
+        r->lock[k] = -1;
 }
 
 /* The finite-element model at pose (time t), reassembled: pencil, dof map, platform node, the
@@ -298,8 +372,7 @@ static pkm_status loads(tr_run *r, pkm_ctx *ctx)
     memset(r->f, 0, (size_t)r->n * sizeof(double));
     for (int bi = 0; bi < pkm_model_body_count(r->fe); bi++) {
         const pkm_body *b = pkm_model_body(r->fe, bi);
-        double VA[12];
-        pkm_mbs_body_motion(r->mbs, bi, VA, VA + 6);
+        const double *VA = r->VA[bi];
         if (b->kind == PKM_BODY_RIGID) {
             rigid_load(r, b, VA);
             continue;
@@ -342,8 +415,8 @@ static pkm_status lock_reaction(tr_run *r, int k, double *out, pkm_ctx *ctx)
     const int bi = jf->body[1], node = jf->node[1];
     const pkm_body *b = pkm_model_body(r->fe, bi);
     const double *x[3] = {pkm_newmark_u(r->nm), pkm_newmark_v(r->nm), pkm_newmark_a(r->nm)};
-    double VA[12], w[6] = {0.0};
-    pkm_mbs_body_motion(r->mbs, bi, VA, VA + 6);
+    const double *VA = r->VA[bi];
+    double w[6] = {0.0};
     for (int e = b->first_elem; e < b->first_elem + b->nelem; e++) {
         const pkm_elem *el = pkm_model_elem(r->fe, e);
         if (el->n1 != node && el->n2 != node) continue;
@@ -366,8 +439,14 @@ static pkm_status lock_reaction(tr_run *r, int k, double *out, pkm_ctx *ctx)
             for (int j = 0; j < 12; j++)
                 w[i] += K[row0 + i][j] * uk[j] + M[row0 + i][j] * um[j];
     }
-    const int off = jr->type == PKM_JOINT_PRISMATIC ? 0 : 3;
-    *out = pkm_vec3_dot(jr->axis, w + off);
+    /* A lock the case names (drive_lock) is a motor's: the moment about the axis of the
+     * rigid model's joint of that name (a clamp has no axis). */
+    const pkm_joint *ja = jr;
+    for (int j = 0; j < pkm_model_joint_count(r->rigid) && r->c->drive_lock != NULL; j++)
+        if (strcmp(pkm_model_joint(r->rigid, j)->name, jf->name) == 0)
+            ja = pkm_model_joint(r->rigid, j);
+    const int off = ja->type == PKM_JOINT_PRISMATIC ? 0 : 3;
+    *out = r->ratio[k] * pkm_vec3_dot(ja->axis, w + off);
     return PKM_OK;
 }
 
@@ -425,6 +504,8 @@ static void run_free(tr_run *r)
     free(r->reaction);
     free(r->act);
     free(r->lock);
+    free(r->ratio);
+    free(r->VA);
 }
 
 /* The actuated joints' drives of the rigid-body inverse dynamics at the current state (gravity
@@ -433,10 +514,12 @@ static pkm_status drives(tr_run *r, double t, pkm_transient_row *row, pkm_ctx *c
 {
     pkm_ctx in;
     pkm_ctx_clear(&in);
-    pkm_status st = pkm_mbs_inverse(r->mbs, NULL, r->res, &in);
+    if (!r->closure_ok && !r->through)
+        return PKM_FAIL(ctx, r->closure_err.status, "%s", r->closure_err.msg);
+    pkm_status st = r->closure_ok ? pkm_mbs_inverse(r->mbs, NULL, r->res, &in) : PKM_OK;
     if (st != PKM_OK) return fail_at(ctx, st, t, &in);
     for (int k = 0; k < r->ndrive; k++) {
-        r->drive[k] = r->res[r->act[k]].drive;
+        r->drive[k] = r->closure_ok ? r->res[r->act[k]].drive : NAN;
         if ((st = lock_reaction(r, k, &r->reaction[k], ctx)) != PKM_OK) return st;
     }
     row->ndrive = r->ndrive;
