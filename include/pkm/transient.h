@@ -82,7 +82,9 @@ typedef struct pkm_transient_row {
      * along) the joint's axis that the finite-element model's clamp at the actuated joint
      * exerts on its link, from the element equations of motion there; NAN where the
      * finite-element model does not lock that joint alone by a clamp of the same name (NaVARo:
-     * clutch.locked = drive). In the rigid limit it equals drive[]. */
+     * clutch.locked = drive) or by the clamp pkm_case.drive_lock names (pss5upu: the screw's
+     * motor, times the nut's ratio). In the rigid limit it equals drive[]. NAN drive[] where the
+     * rigid closure is singular and the case's body_motion carries the run through. */
     const double *reaction;
 } pkm_transient_row;
 
