@@ -2,6 +2,7 @@
  * the rigid motion of its rigid-body model, integrated by Newmark's method.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "pkm/transient.h"
+#include "studies/transient_impl.h"
 #include "pkm/dofmap.h"
 #include "pkm/dynamics.h"
 #include "pkm/fem.h"
@@ -35,14 +36,16 @@ typedef struct tr_run {
     double *drive;         /* the actuated joints' drives, in joint order */
     double *reaction;      /* the locked drives' reactions, in the same order */
     int ndrive;
-    int *act;  /* per actuated joint: its index in the rigid model */
-    int *lock; /* and the clamped joint of the same name in the finite-element model, or -1 */
-    double
-        *ratio; /* per actuated joint: drive = ratio x the lock's reaction (pkm_case.drive_lock) */
+    int *act;      /* per actuated joint: its index in the rigid model */
+    int *lock;     /* and the clamped joint of the same name in the finite-element model, or -1 */
+    double *ratio; /* per actuated joint: drive = ratio x the lock's reaction (drive_lock) */
+    int *spring;   /* elastic drives: per actuated joint its finite-element joint */
+    double *kd, *defl; /* and that joint's stiffness and deflection */
+    double t;          /* the time of the rigid state */
     int nbody;
     double (*VA)[12]; /* per body: its rigid twist and spatial acceleration at the current time */
     /* The rigid closure solved at the current time (else the drives are NAN), why not, and
-     * whether the run may go on without it (closure_through). */
+     * whether the run may go on without it (find_locks). */
     int closure_ok, through;
     pkm_ctx closure_err;
 } tr_run;
@@ -81,10 +84,14 @@ static pkm_status setup_rigid(tr_run *r, pkm_ctx *ctx)
     r->act = calloc((size_t)nj, sizeof(int));
     r->lock = calloc((size_t)nj, sizeof(int));
     r->ratio = calloc((size_t)nj, sizeof(double));
+    r->spring = calloc((size_t)nj, sizeof(int));
+    r->kd = calloc((size_t)nj, sizeof(double));
+    r->defl = calloc((size_t)nj, sizeof(double));
     r->nbody = pkm_model_body_count(r->rigid);
     r->VA = calloc((size_t)r->nbody, sizeof(*r->VA));
     if (r->res == NULL || r->drive == NULL || r->reaction == NULL || r->act == NULL ||
-        r->lock == NULL || r->ratio == NULL || r->VA == NULL)
+        r->lock == NULL || r->ratio == NULL || r->VA == NULL || r->spring == NULL ||
+        r->kd == NULL || r->defl == NULL)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate %d joint results", nj);
     for (int j = 0; j < nj; j++)
         if (pkm_model_joint(r->rigid, j)->actuated) r->act[r->ndrive++] = j;
@@ -143,6 +150,7 @@ static pkm_status drive_at(tr_run *r, double t, double *pose, pkm_ctx *ctx)
     pkm_ctx in;
     pkm_ctx_clear(&in);
     pkm_ctx_clear(&r->closure_err);
+    r->t = t;
     pkm_status st = pkm_trajectory_eval(r->tr, t, pose, pd, pdd, &in);
     if (st != PKM_OK) return fail_at(ctx, st, t, &in);
     if (c->drive != NULL) {
@@ -209,7 +217,7 @@ static int is_lock(const tr_run *r, int i)
  * mechanism (the 5-PSS/UPU paper variant's links welded to the platform), the finite-element
  * mechanism is not the rigid model's, so where the rigid closure is singular its stiffness need
  * not be, and the run goes on through such poses (through; the drives NAN there). */
-static void find_locks(tr_run *r)
+static pkm_status find_locks(tr_run *r, pkm_ctx *ctx)
 {
     int i = -1, ground = 0;
     for (int k = 0; k < r->ndrive; k++) {
@@ -222,6 +230,15 @@ static void find_locks(tr_run *r)
             jf = fe_joint_named(r, name, &i);
         } else {
             jf = fe_joint_named(r, pkm_model_joint(r->rigid, r->act[k])->name, &i);
+        }
+        const char *name = pkm_model_joint(r->rigid, r->act[k])->name;
+        if (r->o.elastic_drives && jf == NULL)
+            return PKM_FAIL(ctx, PKM_ERR_MODEL,
+                            "drive '%s' has no joint in the finite-element model", name);
+        r->spring[k] = i;
+        if (r->o.elastic_drives) {
+            pkm_status st = pkm_transient_drive_spring(r->fe, i, name, &r->kd[k], ctx);
+            if (st != PKM_OK) return st;
         }
         if (jf == NULL || jf->type != PKM_JOINT_CLAMPED || jf->body[1] < 0) continue;
         const pkm_body *b = pkm_model_body(r->fe, jf->body[1]);
@@ -242,6 +259,7 @@ static void find_locks(tr_run *r)
     }
     for (int k = 0; k < r->ndrive && ground; k++)
         r->lock[k] = -1;
+    return PKM_OK;
 }
 
 /* The finite-element model at pose (time t), reassembled: pencil, dof map, platform node, the
@@ -276,7 +294,7 @@ static pkm_status update_model(tr_run *r, double t, const double *pose, pkm_ctx 
     if (pkm_model_node_count(r->fe) != r->nnodes || r->p->n != r->n)
         return PKM_FAIL(ctx, PKM_ERR_MODEL, "t = %.6g s: the model's size changed", t);
     if (r->nm != NULL && (st = pkm_newmark_set_pencil(r->nm, r->p, ctx)) != PKM_OK) return st;
-    find_locks(r);
+    if ((st = find_locks(r, ctx)) != PKM_OK) return st;
     return factor_stiffness(r, t, ctx);
 }
 
@@ -382,8 +400,19 @@ static pkm_status loads(tr_run *r, pkm_ctx *ctx)
             if (st != PKM_OK) return st;
         }
     }
-    pkm_dofmap_restrict(r->map, r->fn, r->f);
-    return PKM_OK;
+    double w[6];
+    pkm_status st = pkm_transient_wrench_at(&r->o, r->t, w, ctx);
+    for (int k = 0; k < 6 && st == PKM_OK; k++)
+        r->fn[6 * r->plat_node + k] += w[k];
+    for (int k = 0; k < r->ndrive && r->o.elastic_drives && st == PKM_OK; k++) {
+        if (isnan(r->drive[k]))
+            return PKM_FAIL(ctx, PKM_ERR_SINGULAR, "elastic drives need the rigid-body drives: %s",
+                            r->closure_err.msg);
+        pkm_transient_joint_load(pkm_model_joint(r->fe, r->spring[k]), r->drive[k] / r->ratio[k],
+                                 r->fn);
+    }
+    if (st == PKM_OK) pkm_dofmap_restrict(r->map, r->fn, r->f);
+    return st;
 }
 
 /* Node i's twist of the reduced vector x (u = P x at that node). */
@@ -466,6 +495,12 @@ static pkm_status check_opts(const pkm_case *c, const pkm_trajectory *tr,
     if (!(c->analyses & PKM_CASE_MODAL) || !(c->analyses & PKM_CASE_DYNAMICS))
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "case '%s' needs a finite-element and a rigid-body model", c->name);
+    for (int k = 0; k < 6; k++)
+        if (!isfinite(o->wrench[k]))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "wrench component %d is not finite", k + 1);
+    if (o->wrench_series != NULL && pkm_trajectory_ncoord(o->wrench_series) != 6)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "wrench series of %d components, not 6",
+                        pkm_trajectory_ncoord(o->wrench_series));
     if (pkm_trajectory_ncoord(tr) != c->npose)
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "trajectory of %d coordinates, case '%s' has %d pose coordinates",
@@ -505,26 +540,55 @@ static void run_free(tr_run *r)
     free(r->act);
     free(r->lock);
     free(r->ratio);
+    free(r->spring);
+    free(r->kd);
+    free(r->defl);
     free(r->VA);
 }
 
 /* The actuated joints' drives of the rigid-body inverse dynamics at the current state (gravity
  * as the run's) and the locked drives' reactions, in joint order. */
-static pkm_status drives(tr_run *r, double t, pkm_transient_row *row, pkm_ctx *ctx)
+static pkm_status rigid_drives(tr_run *r, double t, pkm_ctx *ctx)
 {
     pkm_ctx in;
     pkm_ctx_clear(&in);
-    if (!r->closure_ok && !r->through)
-        return PKM_FAIL(ctx, r->closure_err.status, "%s", r->closure_err.msg);
     pkm_status st = r->closure_ok ? pkm_mbs_inverse(r->mbs, NULL, r->res, &in) : PKM_OK;
     if (st != PKM_OK) return fail_at(ctx, st, t, &in);
-    for (int k = 0; k < r->ndrive; k++) {
+    for (int k = 0; k < r->ndrive; k++)
         r->drive[k] = r->closure_ok ? r->res[r->act[k]].drive : NAN;
-        if ((st = lock_reaction(r, k, &r->reaction[k], ctx)) != PKM_OK) return st;
+    return PKM_OK;
+}
+
+/* After the step: the locked drives' reactions, or the elastic drives' deflections and forces
+ * (the feed-forward less the spring's force, in the drive's units); the run stops where
+ * the closure is singular unless the case carries it through. */
+static pkm_status drives(tr_run *r, pkm_transient_row *row, pkm_ctx *ctx)
+{
+    if (!r->closure_ok && !r->through)
+        return PKM_FAIL(ctx, r->closure_err.status, "%s", r->closure_err.msg);
+    for (int k = 0; k < r->ndrive; k++) {
+        if (r->o.elastic_drives) {
+            const pkm_joint *jt = pkm_model_joint(r->fe, r->spring[k]);
+            /* The spring's force with its Rayleigh share, k (d + l2 d'). */
+            double u[2][2][6] = {{{0.0}}}, rate;
+            for (int s = 0; s < 2; s++)
+                if (jt->node[s] >= 0) {
+                    node_twist(r, jt->node[s], pkm_newmark_u(r->nm), u[0][s]);
+                    node_twist(r, jt->node[s], pkm_newmark_v(r->nm), u[1][s]);
+                }
+            r->defl[k] = pkm_transient_joint_coord(jt, u[0][0], u[0][1]);
+            rate = pkm_transient_joint_coord(jt, u[1][0], u[1][1]);
+            r->reaction[k] =
+                r->drive[k] - r->ratio[k] * r->kd[k] * (r->defl[k] + r->o.nm.l2 * rate);
+            continue;
+        }
+        pkm_status st = lock_reaction(r, k, &r->reaction[k], ctx);
+        if (st != PKM_OK) return st;
     }
     row->ndrive = r->ndrive;
     row->drive = r->drive;
     row->reaction = r->reaction;
+    row->deflection = r->o.elastic_drives ? r->defl : NULL;
     return PKM_OK;
 }
 
@@ -580,7 +644,9 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
     for (int64_t k = 0; k <= nsteps; k++) {
         const double t = t0 + (double)k * opts->nm.dt;
         pkm_transient_row row = {.t = t, .step = k};
-        if ((st = drive_at(&r, t, pose, ctx)) != PKM_OK) goto done;
+        if ((st = drive_at(&r, t, pose, ctx)) != PKM_OK ||
+            (st = rigid_drives(&r, t, ctx)) != PKM_OK)
+            goto done;
         if (k == 0) {
             row.updated = 1;
             st = start(&r, t, pose, ctx);
@@ -591,7 +657,7 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
             if (st == PKM_OK) st = pkm_newmark_step(r.nm, r.f, ctx);
         }
         if (st == PKM_OK) st = pkm_linsolve_solve(r.ks, r.f, r.x, ctx);
-        if (st == PKM_OK) st = drives(&r, t, &row, ctx);
+        if (st == PKM_OK) st = drives(&r, &row, ctx);
         if (st != PKM_OK) goto done;
         node_twist(&r, r.plat_node, pkm_newmark_u(r.nm), row.error);
         node_twist(&r, r.plat_node, r.x, row.quasi_static);
