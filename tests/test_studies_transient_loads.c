@@ -3,6 +3,7 @@
  * the wrench, a constant series equal to the constant) and the elastic drives (a stiff drive
  * equals the locked one; a drive spring's force k d is the locked drive's reaction, d as 1/k).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "pss5upu_defaults.h"
 #include "test_util.h"
 
 #include "core/core_impl.h"
@@ -133,21 +134,6 @@ static void test_wrench(void **state)
     free(params);
 }
 
-static void *pss(double motor_k, double stiffer)
-{
-    const pkm_case *c = pkm_case_find("pss5upu");
-    pkm_pss5upu_params *p = calloc(1, c->params_size);
-    assert_non_null(p);
-    case_defaults("pss5upu", p, c->params_size);
-    p->variant = PKM_PSS5UPU_SPHERICAL;
-    p->motor_k = motor_k;
-    p->link_material.E *= stiffer;
-    p->link_material.G *= stiffer;
-    p->screw_material.E *= stiffer;
-    p->screw_material.G *= stiffer;
-    return p;
-}
-
 /* The 5-PSS/UPU on eq40-off (0.5 to 0.52 s, 2 % at 154.3 and 856.3 Hz, quasi-static start):
  * motor.k = 1e10 N m/rad elastic drives against the locked ones, the platform error and the
  * drives' forces; without motion (at the rigid model's pose, no gravity, feed-forward zero) and
@@ -169,7 +155,8 @@ static void test_elastic_drives(void **state)
                   &ctx);
     rows *lk = malloc(sizeof(rows)), *el = malloc(sizeof(rows));
     assert_true(lk != NULL && el != NULL);
-    void *p0 = pss(0.0, 1.0), *p1 = pss(1e10, 1.0);
+    void *p0 = pss5upu_params(PKM_PSS5UPU_SPHERICAL, 0.0, 1.0),
+         *p1 = pss5upu_params(PKM_PSS5UPU_SPHERICAL, 1e10, 1.0);
     run(c, p0, tr, &o, lk);
     o.elastic_drives = 1;
     run(c, p1, tr, &o, el);
@@ -196,13 +183,13 @@ static void test_elastic_drives(void **state)
     memcpy(o.wrench, w, sizeof(w));
     free(p0);
     free(p1);
-    p0 = pss(0.0, 1e6);
+    p0 = pss5upu_params(PKM_PSS5UPU_SPHERICAL, 0.0, 1e6);
     run(c, p0, tr, &o, lk);
     o.elastic_drives = 1;
     const double ks[2] = {1e3, 1e4}, ratio = -2.0 * PKM_PI / ((pkm_pss5upu_params *)p0)->screw_lead;
     double kd[2][5], worst = 0.0, scale = 0.0;
     for (int s = 0; s < 2; s++) {
-        p1 = pss(ks[s], 1e6);
+        p1 = pss5upu_params(PKM_PSS5UPU_SPHERICAL, ks[s], 1e6);
         run(c, p1, tr, &o, el);
         for (int k = 0; k < 5; k++) {
             kd[s][k] = ks[s] * el->defl[0][k];

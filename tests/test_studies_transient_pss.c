@@ -3,6 +3,7 @@
  * the singular centre, the spherical variant stopping there, the reactions at the screws' motor
  * clamps against the rigid-body drives in the rigid limit.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "pss5upu_defaults.h"
 #include "test_util.h"
 
 #include "core/core_impl.h"
@@ -25,23 +26,6 @@ static void eq40(double t, double p[5], double pd[5], double pdd[5])
     }
 }
 
-static void *pss_params(const char *variant, double stiffer)
-{
-    const pkm_case *c = pkm_case_find("pss5upu");
-    void *p = calloc(1, c->params_size);
-    assert_non_null(p);
-    case_defaults("pss5upu", p, c->params_size);
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    assert_pkm_ok(pkm_case_param_set(c, p, "variant", variant, &ctx), &ctx);
-    pkm_pss5upu_params *pp = p;
-    pp->link_material.E *= stiffer;
-    pp->link_material.G *= stiffer;
-    pp->screw_material.E *= stiffer;
-    pp->screw_material.G *= stiffer;
-    return p;
-}
-
 /* The spatial acceleration is the time derivative of the twist at the global origin: the
  * inverse kinematics' A against central differences of its V (h = 1e-5 s), at 1.0 s and near the
  * centre (2.499 s), every body. */
@@ -49,7 +33,7 @@ static void test_body_motion_derivative(void **state)
 {
     (void)state;
     const pkm_case *c = pkm_case_find("pss5upu");
-    void *p = pss_params("paper", 1.0);
+    void *p = pss5upu_params(PKM_PSS5UPU_PAPER, 0.0, 1.0);
     pkm_model *m = NULL;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -127,7 +111,7 @@ static pkm_status run(void *params, const char *traj, double start, double durat
 static void test_eq40_through_centre(void **state)
 {
     (void)state;
-    void *p = pss_params("paper", 1.0);
+    void *p = pss5upu_params(PKM_PSS5UPU_PAPER, 0.0, 1.0);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     seen s;
@@ -140,7 +124,7 @@ static void test_eq40_through_centre(void **state)
     assert_true(s.nan_drive > 0 && s.nan_drive < 5 * 101);
     assert_true(s.err > 0.0 && s.err < 1e-7);
     free(p);
-    p = pss_params("spherical", 1.0);
+    p = pss5upu_params(PKM_PSS5UPU_SPHERICAL, 0.0, 1.0);
     pkm_ctx_clear(&ctx);
     assert_int_equal(run(p, "eq40", 2.45, 0.1, 0, &s, &ctx), PKM_ERR_SINGULAR);
     assert_non_null(strstr(ctx.msg, "t = 2.5 s"));
@@ -154,7 +138,7 @@ static void test_eq40_through_centre(void **state)
 static void test_reactions_rigid_limit(void **state)
 {
     (void)state;
-    void *p = pss_params("spherical", 1e6);
+    void *p = pss5upu_params(PKM_PSS5UPU_SPHERICAL, 0.0, 1e6);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     seen s;
