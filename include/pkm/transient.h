@@ -12,9 +12,11 @@
  * the finite-element model, in the same order, with the joints the finite-element model locks,
  * e.g. NaVARo's clutches, the 5-PSS/UPU's motors, released) is driven by the trajectory through
  * the case's drive, and its closure kinematics (pkm/dynamics.h) gives every body's twist and
- * acceleration analytically. Each node of the finite-element model moves with its body: the
- * acceleration of its point and the body's angular acceleration. For the 5-PSS/UPU's paper
- * variant, whose link is welded to the platform in the finite-element model, the rigid model
+ * acceleration analytically; a case with pkm_case.body_motion (pss5upu) gives them from its
+ * inverse kinematics instead, which holds where the closure is singular (the closure then serves
+ * the rigid-body drives only, NAN there). Each node of the finite-element model moves with its
+ * body: the acceleration of its point and the body's angular acceleration. For the 5-PSS/UPU's
+ * paper variant, whose link is welded to the platform in the finite-element model, the rigid model
  * moves the link as the spherical variant's (from b_i to a_i, what the inverse kinematics
  * places at every pose), which is how the rebuilt finite-element model places it too.
  *
@@ -30,10 +32,11 @@
  * The platform's elastic error: the displacement twist u = P U of the platform's origin node
  * (a rigid platform's origin; NaVARo's is the centre P where the links 5i meet): three
  * translations (m) and three small rotations (rad), global axes. Beside it the quasi-static
- * error of K(t)^-1 F(t). The drives are locked: the finite-element model's joints at the motors
- * are as the case builds them (NaVARo's clutches clamped, the 5-PSS/UPU's screws clamped at the
- * motors). Beside the error, the rigid-body inverse dynamics' drive of each actuated joint and
- * the elastic model's reaction at each locked drive (pkm_transient_row.reaction). */
+ * error of K(t)^-1 F(t). The drives are locked (the finite-element model's joints at the motors
+ * as the case builds them: NaVARo's clutches clamped, the 5-PSS/UPU's screws clamped at the
+ * motors) or elastic (elastic_drives); an external wrench may load the platform. Beside the error,
+ * the rigid-body inverse dynamics' drive of each actuated joint and the elastic model's reaction at
+ * each locked drive (pkm_transient_row.reaction). */
 #ifndef PKM_TRANSIENT_H
 #define PKM_TRANSIENT_H
 
