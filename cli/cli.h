@@ -134,6 +134,11 @@ double cli_now(void);
  * one line naming the trajectory. */
 int cli_trajectory(const pkm_case *c, const char *traj, double t_end, pkm_trajectory **tr);
 
+/* --wrench (cli/transient_loads.c): FX,FY,FZ,MX,MY,MZ into w, or a CSV file (a name with a '/'
+ * or ending in .csv, header t,fx,fy,fz,mx,my,mz) into *series; 0, or an exit status after one
+ * line naming the option, or the file and line. */
+int cli_transient_wrench(const char *spec, double w[6], pkm_trajectory **series);
+
 int cli_modes(int argc, char **argv);
 int cli_compare(int argc, char **argv);
 int cli_map(int argc, char **argv);

@@ -24,13 +24,16 @@ enum {
     TR_SINGULAR,
     TR_START,
     TR_INITIAL,
-    TR_OUTPUT
+    TR_OUTPUT,
+    TR_WRENCH
 };
 
 typedef struct tr_args {
     cli_case_args c;
     const char *traj, *damping, *rayleigh, *format;
     const char *output; /* -o FILE.h5, or NULL */
+    const char *wrench; /* --wrench, or NULL */
+    int elastic;        /* --drives elastic */
     double duration, dt, singular, start;
     int gravity, update_every, initial; /* initial: -1 default, 0 zero, 1 static */
 } tr_args;
@@ -63,10 +66,18 @@ static const cli_option tr_options[] = {
      "the start (from rest: the weight alone); default: static\n"
      "with --gravity, zero without",
      NULL},
-    {"--drives", NULL, 1, TR_DRIVES, "locked",
-     "drives held by ideal position servos (default): their\n"
-     "reactions where the model locks the drives alone (navaro:\n"
-     "--set clutch.locked=drive), else the rigid-body drives",
+    {"--drives", NULL, 1, TR_DRIVES, "locked|elastic",
+     "locked: ideal position servos (default): their reactions\n"
+     "where the model locks the drives alone (navaro: --set\n"
+     "clutch.locked=drive), else the rigid-body drives; elastic:\n"
+     "the case's drive springs (--set motor.k=K, clutch.k1=K)\n"
+     "loaded by the rigid-body drives: the drives' forces, then\n"
+     "a defl_<joint> column per drive (rad or m)",
+     NULL},
+    {"--wrench", NULL, 1, TR_WRENCH, "FX,FY,FZ,MX,MY,MZ|FILE.csv",
+     "external wrench on the platform at its reference point,\n"
+     "global axes (N, N m): constant, or a CSV file with the\n"
+     "header t,fx,fy,fz,mx,my,mz interpolated by a spline",
      NULL},
     {"--update-every", NULL, 1, TR_UPDATE, "N",
      "reassemble M and K at the rigid configuration every N steps\n"
@@ -92,8 +103,8 @@ static const cli_command tr_command = {
     "transient",
     "usage: pkmflex transient CASE [--trajectory NAME|FILE.csv] [--duration T] [--dt DT]\n"
     "                         [--damping Z1@F1,Z2@F2 | --rayleigh L1,L2] [--gravity]\n"
-    "                         [--start T0] [--initial zero|static] [--drives locked]\n"
-    "                         [--update-every N]\n"
+    "                         [--start T0] [--initial zero|static] [--drives locked|elastic]\n"
+    "                         [--wrench FX,FY,FZ,MX,MY,MZ|FILE.csv] [--update-every N]\n"
     "                         [--format table|csv] [-o FILE.h5]\n"
     "                         [--singular R] [--set KEY=VALUE ...]\n\n"
     "Elastodynamics of CASE along a trajectory (Li et al. 2020, eq. 37, by Newmark's average\n"
@@ -143,8 +154,12 @@ static int tr_set(void *user, int id, const char *v)
         o->initial = strcmp(v, "static") == 0;
         return 0;
     case TR_DRIVES:
-        if (strcmp(v, "locked") != 0)
-            return cli_usage_error("--drives '%s': only locked drives are supported", v);
+        if (strcmp(v, "locked") != 0 && strcmp(v, "elastic") != 0)
+            return cli_usage_error("--drives '%s': expected locked or elastic", v);
+        o->elastic = strcmp(v, "elastic") == 0;
+        return 0;
+    case TR_WRENCH:
+        o->wrench = v;
         return 0;
     case TR_UPDATE:
         if (!cli_parse_int(v, 0, 1000000000, &o->update_every))
@@ -188,7 +203,7 @@ static int tr_damping(const tr_args *a, pkm_newmark_opts *nm)
 typedef struct tr_out {
     const pkm_case *c;
     const void *params;
-    int csv, rc;
+    int csv, rc, elastic;
     double start;
     int64_t cap, n;
     int ndrive;
@@ -196,7 +211,7 @@ typedef struct tr_out {
     double *t, *error, *qs, *energy, *drive, *reaction;
 } tr_out;
 
-static int tr_header(const pkm_case *c, const void *params, int csv);
+static int tr_header(const pkm_case *c, const void *params, int csv, int elastic);
 
 /* Drive k's column: the reaction at the locked drive where the finite-element model locks the
  * drives alone (NaVARo: clutch.locked=drive), else the rigid-body inverse dynamics' drive. */
@@ -210,7 +225,7 @@ static double tr_drive(const pkm_transient_row *r, int k)
 static int tr_row(void *user, const pkm_transient_row *r)
 {
     tr_out *o = user;
-    if (r->step == 0 && (o->rc = tr_header(o->c, o->params, o->csv)) != 0) return 1;
+    if (r->step == 0 && (o->rc = tr_header(o->c, o->params, o->csv, o->elastic)) != 0) return 1;
     if (o->cap > 0 && o->n < o->cap && r->ndrive == o->ndrive) {
         const int64_t i = o->n++;
         const pkm_newmark_energy *e = &r->energy;
@@ -228,6 +243,8 @@ static int tr_row(void *user, const pkm_transient_row *r)
             printf(",%.10g", r->error[k]);
         for (int k = 0; k < r->ndrive; k++)
             printf(",%.10g", tr_drive(r, k));
+        for (int k = 0; k < r->ndrive && r->deflection != NULL; k++)
+            printf(",%.10g", r->deflection[k]);
     } else {
         printf("%9.4f", r->t);
         for (int k = 0; k < 6; k++)
@@ -236,6 +253,8 @@ static int tr_row(void *user, const pkm_transient_row *r)
             printf(" %12.4e", r->quasi_static[k]);
         for (int k = 0; k < r->ndrive; k++)
             printf(" %12.5g", tr_drive(r, k));
+        for (int k = 0; k < r->ndrive && r->deflection != NULL; k++)
+            printf(" %12.4e", r->deflection[k]);
     }
     printf("\n");
     return 0;
@@ -261,7 +280,7 @@ static int tr_drive_names(const pkm_case *c, const void *params, char (**names)[
 }
 
 /* The header: the csv columns, or the table's heading naming the actuated joints. */
-static int tr_header(const pkm_case *c, const void *params, int csv)
+static int tr_header(const pkm_case *c, const void *params, int csv, int elastic)
 {
     char(*names)[PKM_NAME_LEN] = NULL;
     int n = 0;
@@ -274,6 +293,9 @@ static int tr_header(const pkm_case *c, const void *params, int csv)
                "drives [N or N m] (the reactions at the locked drives, or the rigid-body drives):");
     for (int k = 0; k < n; k++)
         printf(csv ? ",drive_%s" : " %s", names[k]);
+    if (elastic && !csv) printf("; the elastic drives' deflections [rad or m]:");
+    for (int k = 0; k < n && elastic; k++)
+        printf(csv ? ",defl_%s" : " %s", names[k]);
     printf("\n");
     free(names);
     return 0;
@@ -346,7 +368,7 @@ int cli_transient(int argc, char **argv)
     if (rc != 0) return rc < 0 ? 0 : rc;
     void *params = NULL;
     const pkm_case *c = NULL;
-    pkm_trajectory *tr = NULL;
+    pkm_trajectory *tr = NULL, *wrench = NULL;
     tr_out out = {0};
     if ((rc = cli_load_case(&o.c, &c, &params)) != 0 ||
         (rc = cli_case_supports(c, PKM_CASE_MODAL)) != 0 ||
@@ -368,7 +390,11 @@ int cli_transient(int argc, char **argv)
     opts.static_start = o.initial < 0 ? o.gravity : o.initial;
     opts.singular = o.singular;
     opts.start = o.start;
-    if ((rc = tr_damping(&o, &opts.nm)) != 0) goto done;
+    opts.elastic_drives = o.elastic;
+    if ((rc = tr_damping(&o, &opts.nm)) != 0 ||
+        (o.wrench != NULL && (rc = cli_transient_wrench(o.wrench, opts.wrench, &wrench)) != 0))
+        goto done;
+    opts.wrench_series = wrench;
     if (!(o.dt > 0.0)) {
         rc = cli_usage_error("--dt %g: the time step must be positive", o.dt);
         goto done;
@@ -379,7 +405,7 @@ int cli_transient(int argc, char **argv)
         goto done;
     }
     const int csv = strcmp(o.format, "csv") == 0;
-    out = (tr_out){.c = c, .params = params, .csv = csv, .start = cli_now()};
+    out = (tr_out){.c = c, .params = params, .csv = csv, .elastic = o.elastic, .start = cli_now()};
     if (o.output != NULL && (rc = tr_keep(&out, pkm_transient_steps(&opts) + 1)) != 0) goto done;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -400,6 +426,7 @@ int cli_transient(int argc, char **argv)
 done:
     tr_out_free(&out);
     pkm_trajectory_destroy(&tr);
+    pkm_trajectory_destroy(&wrench);
     pkm_case_params_destroy(&params);
     return rc;
 }

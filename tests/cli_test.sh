@@ -933,7 +933,24 @@ expect 2 "${tn[@]}" --damping 0.02@0,0.02@40
 expect 2 "${tn[@]}" --damping 0.02@-5,0.02@40
 expect 2 "${tn[@]}" --damping 0.02@40
 expect 2 "${tn[@]}" --damping 0.02@40,0.02@150 --rayleigh 1,0
+# elastic drives need the case's drive spring (navaro's clutch.k1 is 0 by default)
 expect 2 "${tn[@]}" --drives elastic
+eerr=$(timeout 60 "$bin" "${tn[@]}" --drives elastic 2>&1 >/dev/null)
+check "transient --drives elastic names the drive without a spring" grep -q "elastic drive 'A11'" <<<"$eerr"
+ecsv=$(timeout 60 "$bin" "${tn[@]}" --drives elastic --set clutch.k1=2000 --set clutch.locked=drive --format csv)
+check "transient --drives elastic adds a defl_ column per drive" \
+    test "$(head -1 <<<"$ecsv")" = "t,ex,ey,ez,rx,ry,rz,drive_A11,drive_A12,drive_A13,defl_A11,defl_A12,defl_A13"
+# --wrench: six numbers or a CSV series; bad input exit 2 naming the option or the file and line
+expect 2 "${tn[@]}" --wrench 1,2,3
+expect 2 "${tn[@]}" --wrench 1,2,3,4,5,nan
+printf 't,fx,fy,fz,mx,my,mz\n0,1,0,0,0,0,0\n0.01,1,0,0,0,0,0\n0.02,1,x,0,0,0,0\n0.03,1,0,0,0,0,0\n' >"$tmp/wbad.csv"
+expect 2 "${tn[@]}" --wrench "$tmp/wbad.csv"
+werr=$(timeout 60 "$bin" "${tn[@]}" --wrench "$tmp/wbad.csv" 2>&1 >/dev/null)
+check "transient --wrench names the bad CSV file and line" grep -q "wbad.csv:4" <<<"$werr"
+printf 't,fx,fy,fz,mx,my,mz\n0,10,0,0,0,0,0\n0.01,10,0,0,0,0,0\n0.02,10,0,0,0,0,0\n0.03,10,0,0,0,0,0\n' >"$tmp/w10.csv"
+wa=$(timeout 60 "$bin" "${tn[@]}" --wrench 10,0,0,0,0,0 --format csv | tail -1)
+wb=$(timeout 60 "$bin" "${tn[@]}" --wrench "$tmp/w10.csv" --format csv | tail -1)
+check "transient --wrench: a constant CSV series equals the constant" test "$wa" = "$wb"
 expect 2 "${tn[@]}" --update-every -1
 expect 2 "${tn[@]}" --initial maybe
 expect 2 transient tree5
