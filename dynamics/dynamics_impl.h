@@ -59,12 +59,15 @@ struct pkm_mbs {
     double singular;                       /* conditioning threshold of the passive Jacobian */
     double size;                           /* mechanism size for the closure tolerance, m */
     double *q, *qd, *qdd;
-    double *W;         /* nc x 6 constraint wrenches at the origin (rows) */
-    double *Wd;        /* nc x 6 their time derivatives */
-    double *C, *gamma; /* nc x nq (entries off the pattern below stay 0), nc */
-    int *cptr, *cidx;  /* C's pattern by rows (nc + 1, nnz): the coordinates below each cut's
-                          lowest common ancestor, ascending */
-    double *cval;      /* C's entries on that pattern */
+    double *W;        /* nc x 6 constraint wrenches at the origin (rows) */
+    double *Wd;       /* nc x 6 their time derivatives */
+    double *gamma;    /* nc acceleration bias (C qdd + gamma = 0) */
+    int *cptr, *cidx; /* C's pattern by rows (nc + 1, nnz): the coordinates below each cut's
+                         lowest common ancestor, ascending */
+    double *cval;     /* C's entries on that pattern, the only copy the sparse path keeps */
+    double *csgn;     /* per entry +1 (its frame on body_b's path) or -1 (body_a's) */
+    double *C;        /* nc x nq dense copy of C for the dense path (mbs_dense_c), allocated
+                         with its matrices */
     pkm_dyn_solver solver;
     mbs_sparse *sp; /* NULL until the sparse solver is first used */
     int sp_stale;   /* the driven set changed since the sparse analysis */
@@ -109,6 +112,8 @@ void mbs_generalised(const pkm_mbs *s, double *g);
 
 /* mbs.c: the dense path's matrices, allocated on its first use (PKM_ERR_NOMEM). */
 pkm_status mbs_dense_ready(pkm_mbs *s, pkm_ctx *ctx);
+/* closure.c: C (nc x nq row-major) from its pattern into C, zero off the pattern. */
+void mbs_dense_c(const pkm_mbs *s, double *C);
 /* mbs.c: minimum-norm least squares min |A x - b| through LAPACK dgelss (A m x n row-major,
  * copied; b m entries, x n); the singular values go to sv (min(m, n)) if not NULL. Returns the
  * numerical rank with the relative threshold rcond, or -1 if LAPACK fails. */

@@ -82,9 +82,11 @@ pkm_status mbs_sparse_pattern(pkm_mbs *s, pkm_ctx *ctx)
         nnz += n * cu->nrow;
     }
     s->cidx = calloc((size_t)nnz + 1, sizeof(int));
-    s->cval = calloc((size_t)nnz + 1, sizeof(double));
+    s->cval = calloc(2 * (size_t)nnz + 2, sizeof(double));
     if (s->cidx == NULL || s->cval == NULL) goto nomem;
-    /* Mark the coordinates of each cut's two paths, then list them in ascending order. */
+    s->csgn = s->cval + nnz + 1;
+    /* Mark the coordinates of each cut's two paths (body_b's +, body_a's -), then list them in
+     * ascending order with their signs. */
     memset(mark, 0, ((size_t)s->nf + 1) * sizeof(int));
     int *on = calloc((size_t)s->nq + 1, sizeof(int));
     if (on == NULL) goto nomem;
@@ -93,11 +95,14 @@ pkm_status mbs_sparse_pattern(pkm_mbs *s, pkm_ctx *ctx)
         for (int f = cu->fb; f != cu->lca; f = s->fr[f].parent)
             if (s->fr[f].coord >= 0) on[s->fr[f].coord] = c + 1;
         for (int f = cu->fa; f != cu->lca; f = s->fr[f].parent)
-            if (s->fr[f].coord >= 0) on[s->fr[f].coord] = c + 1;
+            if (s->fr[f].coord >= 0) on[s->fr[f].coord] = -(c + 1);
         for (int i = cu->row; i < cu->row + cu->nrow; i++) {
             int p = s->cptr[i];
             for (int k = 0; k < s->nq; k++)
-                if (on[k] == c + 1) s->cidx[p++] = k;
+                if (abs(on[k]) == c + 1) {
+                    s->csgn[p] = (on[k] > 0) ? 1.0 : -1.0;
+                    s->cidx[p++] = k;
+                }
         }
     }
     free(on);
