@@ -35,6 +35,14 @@ typedef struct mbs_cut {
                 cancel, so the rows depend on the coordinates below it only */
 } mbs_cut;
 
+/* A rotor inertia on a joint's coordinate (lumped.c). */
+typedef struct mbs_rotor {
+    double J;       /* kg m^2 (revolute, helical) or kg (prismatic) */
+    int prismatic;  /* the coordinate a translation */
+    double axis[3]; /* the joint's unit axis at the reference configuration */
+    int frame[2];   /* the frames of body_a and body_b, -1 for the ground */
+} mbs_rotor;
+
 /* The sparse solver's state (sparse.c). */
 typedef struct mbs_sparse mbs_sparse;
 
@@ -79,6 +87,8 @@ struct pkm_mbs {
     double *wa, *wb, *ws, *work, *wg;
     double *cp, *nul, *rhs, *x, *sv, *gq, *lam, *tau, *g0, *fq, *ce;
     pkm_friction *fric; /* per joint, zero: none */
+    mbs_rotor *rot;     /* the joints' rotor inertias */
+    int nrot;
     int *pidx;
     int lwork, checked;
 };
@@ -109,6 +119,14 @@ void mbs_rnea(pkm_mbs *s, int gravity); /* f of every frame from the frames' V, 
 void mbs_body_inertia(const pkm_mbs *s, int b, double I[6][6]);
 /* Generalised forces S_k . f_k of every coordinate after mbs_rnea. */
 void mbs_generalised(const pkm_mbs *s, double *g);
+
+/* lumped.c: the model's lumped masses into the bodies' mass properties and its rotor inertias
+ * into s->rot, at create (PKM_ERR_INVALID for a rotor inertia on a universal or spherical
+ * joint); the rotors' inertial wrenches added to the frames' f in the RNEA; their kinetic energy.
+ */
+pkm_status mbs_lumped_setup(pkm_mbs *s, pkm_ctx *ctx);
+void mbs_rotor_wrenches(pkm_mbs *s);
+double mbs_rotor_energy(const pkm_mbs *s);
 
 /* mbs.c: the dense path's matrices, allocated on its first use (PKM_ERR_NOMEM). */
 pkm_status mbs_dense_ready(pkm_mbs *s, pkm_ctx *ctx);

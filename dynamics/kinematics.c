@@ -275,6 +275,7 @@ void mbs_rnea(pkm_mbs *s, int gravity)
         for (int k = 0; k < 6; k++)
             s->fr[f].f[k] += h[k] + vx[k];
     }
+    mbs_rotor_wrenches(s);
     for (int i = s->nf - 1; i >= 0; i--)
         if (s->fr[i].parent >= 0)
             for (int k = 0; k < 6; k++)
@@ -296,6 +297,7 @@ void pkm_mbs_energy(const pkm_mbs *s, double *T, double *V)
         pkm_vec3_axpy(1.0, s->fr[f].p, c);
         *V -= s->mass[b] * pkm_vec3_dot(s->g, c);
     }
+    *T += mbs_rotor_energy(s);
 }
 
 void mbs_generalised(const pkm_mbs *s, double *g)

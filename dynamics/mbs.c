@@ -319,6 +319,7 @@ pkm_status pkm_mbs_create(const pkm_model *m, const double gravity[3], pkm_mbs *
     if (st != PKM_OK) goto fail;
     s->nq = 0;
     st = build_tree(s, ctx);
+    if (st == PKM_OK) st = mbs_lumped_setup(s, ctx);
     if (st != PKM_OK) goto fail;
     build_cuts(s);
     st = mbs_sparse_pattern(s, ctx);
@@ -363,6 +364,7 @@ void pkm_mbs_destroy(pkm_mbs **sp)
     free(s->work);
     free(s->pidx);
     free(s->fric);
+    free(s->rot);
     free(s);
     *sp = NULL;
 }
