@@ -5,13 +5,13 @@
 #ifndef PKM_BENCH_H
 #define PKM_BENCH_H
 
+#include "bench/timing.h"
 #include "pkm/assembly.h"
 #include "pkm/cases.h"
 #include "pkm/status.h"
 
 #include <stddef.h>
 
-double now_s(void);   /* monotonic clock, s */
 long maxrss_kb(void); /* this process's peak RSS, kB; -1 if unknown */
 void print_failure(const char *what, pkm_status st, const pkm_ctx *ctx);
 const char *form_name(pkm_formulation f); /* its entry's name in pkm_formulation_types */

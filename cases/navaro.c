@@ -195,7 +195,7 @@ static pkm_status navaro_build_model(const pkm_navaro_params *p, const double po
         int jid[7];
         for (int k = 0; k < 7 && rc == PKM_OK; k++)
             rc = pkm_model_add_joint(m, &js[k], &jid[k], ctx);
-        if (rc == PKM_OK && !rigid) rc = add_joint_masses(m, p, i, jid, nm + 2, ctx);
+        if (rc == PKM_OK) rc = add_joint_masses(m, p, i, jid, nm + 2, ctx);
     }
     if (rc != PKM_OK) {
         pkm_model_destroy(&m);

@@ -313,7 +313,7 @@ static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
                               .body_b = screw,
                               .cut = 1,
                               .stiffness = {elastic ? p->motor_k : 0.0},
-                              .rotor_inertia = {elastic ? p->motor_inertia : 0.0}};
+                              .rotor_inertia = {(rigid || elastic) ? p->motor_inertia : 0.0}};
     memcpy(js[nj].axis, d, sizeof(js[0].axis));
     memcpy(js[nj++].point, B, sizeof(js[0].point));
     if (support >= 0) {

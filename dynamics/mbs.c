@@ -194,7 +194,7 @@ static pkm_status allocate(pkm_mbs *s, int nf, pkm_ctx *ctx)
     s->is_driven = calloc((size_t)s->nq + 1, sizeof(int));
     s->q = calloc((size_t)3 * s->nq + 3, sizeof(double));
     s->W = calloc((size_t)12 * s->nc + 12, sizeof(double));
-    s->C = calloc((size_t)s->nc * s->nq + 2 * s->nc + 2, sizeof(double));
+    s->gamma = calloc(2 * (size_t)s->nc + 2, sizeof(double));
     s->ws = calloc((size_t)10 * n, sizeof(double));
     s->pidx = calloc((size_t)n, sizeof(int));
     s->fric = calloc((size_t)s->nj + 1, sizeof(*s->fric));
@@ -202,13 +202,12 @@ static pkm_status allocate(pkm_mbs *s, int nf, pkm_ctx *ctx)
         s->joint_nframe == NULL || s->joint_cut == NULL || s->coord_frame == NULL ||
         s->coord_joint == NULL || s->coord_name == NULL || s->mass == NULL || s->com0 == NULL ||
         s->J0 == NULL || s->act == NULL || s->driven == NULL || s->is_driven == NULL ||
-        s->q == NULL || s->W == NULL || s->C == NULL || s->ws == NULL || s->pidx == NULL ||
+        s->q == NULL || s->W == NULL || s->gamma == NULL || s->ws == NULL || s->pidx == NULL ||
         s->fric == NULL)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the rigid multibody system");
     s->qd = s->q + s->nq;
     s->qdd = s->qd + s->nq;
     s->Wd = s->W + 6 * s->nc;
-    s->gamma = s->C + (size_t)s->nc * s->nq;
     s->r = s->gamma + s->nc;
     s->rhs = s->ws + n;
     s->x = s->rhs + n;
@@ -320,6 +319,7 @@ pkm_status pkm_mbs_create(const pkm_model *m, const double gravity[3], pkm_mbs *
     if (st != PKM_OK) goto fail;
     s->nq = 0;
     st = build_tree(s, ctx);
+    if (st == PKM_OK) st = mbs_lumped_setup(s, ctx);
     if (st != PKM_OK) goto fail;
     build_cuts(s);
     st = mbs_sparse_pattern(s, ctx);
@@ -357,12 +357,14 @@ void pkm_mbs_destroy(pkm_mbs **sp)
     free(s->is_driven);
     free(s->q);
     free(s->W);
+    free(s->gamma);
     free(s->C);
     free(s->ws);
     free(s->wa);
     free(s->work);
     free(s->pidx);
     free(s->fric);
+    free(s->rot);
     free(s);
     *sp = NULL;
 }
@@ -480,10 +482,12 @@ pkm_status mbs_dense_ready(pkm_mbs *s, pkm_ctx *ctx)
     s->lwork = lapack_lwork((int)n);
     s->wa = calloc(5 * n * n, sizeof(double));
     s->work = calloc((size_t)s->lwork, sizeof(double));
-    if (s->wa == NULL || s->work == NULL) {
+    s->C = calloc((size_t)s->nc * s->nq + 1, sizeof(double));
+    if (s->wa == NULL || s->work == NULL || s->C == NULL) {
         free(s->wa);
         free(s->work);
-        s->wa = s->work = NULL;
+        free(s->C);
+        s->wa = s->work = s->C = NULL;
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the dense solver's %zu x %zu matrices",
                         n, n);
     }
