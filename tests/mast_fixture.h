@@ -8,6 +8,7 @@
 
 #include "core/core_impl.h"
 #include "pkm/contact.h"
+#include "pkm/mast.h"
 #include "pkm/rss.h"
 #include "pkm/spatial.h"
 
@@ -33,12 +34,42 @@ static inline void mast_contacts(pkm_contact c[MAST_NC])
     }
 }
 
-/* The free coordinates (X, Y, alpha, beta) at t: (2 sin 2 pi t, sin(2 pi t + 0.3),
- * 0.03 sin(2 pi t + 0.7), 0.15 sin 2 pi t). */
+/* The free coordinates q = (X, Y, alpha, beta) at t: (2 sin 2 pi t, sin(2 pi t + 0.3),
+ * 0.03 sin(2 pi t + 0.7), 0.15 sin 2 pi t), with their first and second rates. */
+static inline void mast_motion(double t, double q[MAST_NF], double qd[MAST_NF], double qdd[MAST_NF])
+{
+    static const double amp[MAST_NF] = {2.0, 1.0, 0.03, 0.15}, ph[MAST_NF] = {0.0, 0.3, 0.7, 0.0};
+    const double o = 2.0 * PKM_PI;
+    for (int j = 0; j < MAST_NF; j++) {
+        q[j] = amp[j] * sin(o * t + ph[j]);
+        qd[j] = amp[j] * o * cos(o * t + ph[j]);
+        qdd[j] = -o * o * q[j];
+    }
+}
+
+/* The pose X with its free coordinates at t (the others unchanged). */
 static inline void mast_free_at(double t, double X[PKM_POSE_DOF])
 {
-    const double w = 2.0 * PKM_PI * t;
-    X[0] = 2.0 * sin(w), X[1] = sin(w + 0.3), X[3] = 0.03 * sin(w + 0.7), X[4] = 0.15 * sin(w);
+    double q[MAST_NF], qd[MAST_NF], qdd[MAST_NF];
+    mast_motion(t, q, qd, qdd);
+    for (int j = 0; j < MAST_NF; j++)
+        X[mast_free[j]] = q[j];
+}
+
+/* The state of the surrogate (higher pairs on) at t, tracked from s's previous values. */
+static inline pkm_status mast_state_at(const pkm_mast *m, double t, pkm_mast_state *s, pkm_ctx *ctx)
+{
+    double q[MAST_NF], qd[MAST_NF], qdd[MAST_NF];
+    mast_motion(t, q, qd, qdd);
+    return pkm_mast_kinematics(m, t, q, qd, qdd, s, ctx);
+}
+
+/* The 6-RSS twin's state replaying the pose motion of the target's state st (Z, gamma too). */
+static inline pkm_status mast_twin_at(const pkm_mast *twin, const pkm_mast_state *st,
+                                      pkm_mast_state *s, pkm_ctx *ctx)
+{
+    *s = *st; /* the cranks tracked from the target's (the same pose: the same angles) */
+    return pkm_mast_kinematics(twin, st->t, st->X, st->Xd, st->Xdd, s, ctx);
 }
 
 static inline void mast_unit(double v[3])
@@ -87,6 +118,33 @@ static inline void mast_chains(pkm_rss c[MAST_NCHAIN])
             ch->r = rh[k], ch->L = Lh[k];
         }
     }
+}
+
+/* Inertias of the surrogate (g, mm): cranks about their shafts, couplers rho A L with rho =
+ * 7.8e-3 g/mm^3 and A = 17.3494 mm^2, the mandible's mass and inertia in body axes, g = 9800
+ * mm/s^2 along -Z. */
+static const double mast_crank[MAST_NCHAIN] = {5000, 5000, 4000, 4000, 3000, 3000};
+static const double mast_rho_a = 7.8e-3 * 17.3494, mast_m_ee = 340.22;
+static const double mast_i_ee[3][3] = {{4e5, 0, 2e4}, {0, 3e5, 0}, {2e4, 0, 5e5}};
+
+/* The surrogate with its two condyle contacts (higher_pairs) or without (the 6-RSS twin). */
+static inline void mast_mechanism(int higher_pairs, pkm_mast *m)
+{
+    memset(m, 0, sizeof(*m));
+    m->nchain = MAST_NCHAIN;
+    mast_chains(m->chain);
+    for (int i = 0; i < MAST_NCHAIN; i++) {
+        m->crank_inertia[i] = mast_crank[i];
+        m->coupler_mass[i] = mast_rho_a * m->chain[i].L;
+    }
+    m->mass = mast_m_ee;
+    memcpy(m->inertia, mast_i_ee, sizeof(mast_i_ee));
+    m->gravity[2] = -9800.0;
+    if (!higher_pairs) return;
+    m->ncontact = MAST_NC;
+    mast_contacts(m->contact);
+    for (int k = 0; k < MAST_NC; k++)
+        m->par[k] = mast_par[k];
 }
 
 #endif
