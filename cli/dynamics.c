@@ -99,7 +99,9 @@ static const cli_command dyn_command = {
     "Everything is checked before the first time is computed: bad input is one line, exit 2;\n"
     "a singular closure on the way (the mechanism at a dead point) stops with exit 3.\n"
     "CASE boom1 or crane4: the module chains of the hydraulic crane, forward dynamics\n"
-    "included (pkmflex dynamics boom1 --help).\n\n",
+    "included (pkmflex dynamics boom1 --help).\n"
+    "CASE masticatory: the chewing robot with condyle contacts and redundant drives\n"
+    "(pkmflex dynamics masticatory --help).\n\n",
     dyn_options, (int)(sizeof(dyn_options) / sizeof(dyn_options[0])), 0};
 
 static int dyn_set(void *user, int id, const char *v)
@@ -450,6 +452,7 @@ int cli_dynamics(int argc, char **argv)
 {
     dyn_args o = {.format = "table", .singular = PKM_DYN_SINGULAR};
     if (argc > 2 && cli_chain_is_machine(argv[2])) return cli_chain_dynamics(argc, argv);
+    if (argc > 2 && cli_mast_is_case(argv[2])) return cli_mast_dynamics(argc, argv);
     int rc = cli_parse(argc, argv, &dyn_command, dyn_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
     void *params = NULL;
