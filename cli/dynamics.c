@@ -134,19 +134,6 @@ static int dyn_set(void *user, int id, const char *v)
     }
 }
 
-/* T0:T1:N: 1 if valid (finite, T1 > T0, 2 <= N <= DYN_MAX_TIMES). */
-static int dyn_parse_time(const char *text, double *t0, double *t1, int *n)
-{
-    char *end = NULL;
-    *t0 = strtod(text, &end);
-    if (end == text || *end != ':') return 0;
-    const char *p = end + 1;
-    *t1 = strtod(p, &end);
-    if (end == p || *end != ':') return 0;
-    return isfinite(*t0) && isfinite(*t1) && *t1 > *t0 &&
-           cli_parse_int(end + 1, 2, DYN_MAX_TIMES, n);
-}
-
 /* The case's friction law replaced by --friction LAW (one of friction.model's choices). */
 static int dyn_friction_law(const dyn_args *o, const pkm_case *c, void *params)
 {
@@ -466,7 +453,7 @@ int cli_dynamics(int argc, char **argv)
         rc = cli_usage_error("--forward prints its deviations: -o is for the inverse dynamics");
         goto done;
     }
-    if (o.time != NULL && !dyn_parse_time(o.time, &r.t0, &r.t1, &r.n)) {
+    if (o.time != NULL && !cli_parse_times(o.time, DYN_MAX_TIMES, &r.t0, &r.t1, &r.n)) {
         rc = cli_usage_error("--time '%s': expected T0:T1:N, T1 > T0 and 2 <= N <= %d", o.time,
                              DYN_MAX_TIMES);
         goto done;

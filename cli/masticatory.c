@@ -126,7 +126,7 @@ static void mast_header(int csv, const char *const *names, int n)
     printf("\n");
 }
 
-static const char *const pose_names[6] = {"X", "Y", "Z", "alpha", "beta", "gamma"};
+static const char *const mast_pose_names[6] = {"X", "Y", "Z", "alpha", "beta", "gamma"};
 
 /* The inverse-dynamics columns: pose (m, rad), theta1..6 (rad), tau1..6 (N m), the contact
  * forces (N) when there are contacts, the Newton-Euler residual. */
@@ -137,7 +137,7 @@ static int mast_inverse_rows(const mast_args *o, const pkm_mast *tg, const pkm_m
     char buf[12][8];
     int nc = 0;
     for (int k = 0; k < 6; k++)
-        names[nc++] = pose_names[k];
+        names[nc++] = mast_pose_names[k];
     for (int i = 0; i < 6; i++)
         snprintf(buf[i], sizeof(buf[i]), "theta%d", i + 1), names[nc++] = buf[i];
     for (int i = 0; i < 6; i++)
@@ -145,6 +145,7 @@ static int mast_inverse_rows(const mast_args *o, const pkm_mast *tg, const pkm_m
     if (m->ncontact > 0) names[nc++] = "contact_L", names[nc++] = "contact_R";
     names[nc++] = "residual";
     mast_header(o->csv, names, nc);
+    const double start = cli_now();
     pkm_mast_state s = {0}, sw = {0};
     pkm_mast_load load;
     memcpy(load.force, p->bite_force, sizeof(load.force));
@@ -177,6 +178,9 @@ static int mast_inverse_rows(const mast_args *o, const pkm_mast *tg, const pkm_m
         v[j++] = f.residual;
         mast_row(o->csv, t, v, j);
     }
+    if (!o->csv)
+        printf("# %.1f us per time sample (kinematics and inverse dynamics, output included)\n",
+               1e6 * (cli_now() - start) / n);
     return 0;
 }
 

@@ -125,6 +125,16 @@ typedef struct pkm_mast_forces {
 pkm_status pkm_mast_inverse(const pkm_mast *m, const pkm_mast_state *s, const pkm_mast_load *load,
                             const pkm_mast_inverse_opts *opts, pkm_mast_forces *f, pkm_ctx *ctx);
 
+/* The free coordinates' accelerations qfdd at time t, coordinates qf and rates qfd under the
+ * crank torques tau and the load (NULL: none): M_r qfdd = J1^T tau - (C_r qfd + G_r - F_EE), the
+ * reduced equations of pkm_mast_inverse (affine in qfdd: M_r's columns and the rest from
+ * nfree + 1 evaluations), solved by Cholesky; s is left at the solution's state (tracked from
+ * its previous values). Errors of pkm_mast_kinematics and pkm_mast_inverse; PKM_ERR_SINGULAR
+ * naming t if M_r is not positive definite. */
+pkm_status pkm_mast_forward(const pkm_mast *m, double t, const double *qf, const double *qfd,
+                            const double *tau, const pkm_mast_load *load, pkm_mast_state *s,
+                            double *qfdd, pkm_ctx *ctx);
+
 #ifdef __cplusplus
 }
 #endif
