@@ -114,5 +114,6 @@ extern const unsigned char pkm_navaro_yaml[];
 extern const unsigned char pkm_pss5upu_yaml[];
 extern const unsigned char pkm_tree5_yaml[];
 extern const unsigned char pkm_loop3_yaml[];
+extern const unsigned char pkm_masticatory_yaml[];
 
 #endif

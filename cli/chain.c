@@ -156,18 +156,6 @@ typedef struct chain_run {
     double *kt, *kv[PKM_CHAIN_SERIES_COLUMNS], *ke[PKM_CHAIN_SERIES_ENERGIES], *kbase;
 } chain_run;
 
-static int chain_parse_time(const char *text, chain_run *r)
-{
-    char *end = NULL;
-    r->t0 = strtod(text, &end);
-    if (end == text || *end != ':') return 0;
-    const char *p = end + 1;
-    r->t1 = strtod(p, &end);
-    if (end == p || *end != ':') return 0;
-    return cli_parse_int(end + 1, 2, CHAIN_MAX_TIMES, &r->nt) && isfinite(r->t0) &&
-           isfinite(r->t1) && r->t1 > r->t0;
-}
-
 /* The modules' names (the actuated joints), a new array; NULL on no memory. */
 static const char **chain_module_names(const chain_run *r)
 {
@@ -448,7 +436,7 @@ int cli_chain_dynamics(int argc, char **argv)
     if (rc != 0) return rc < 0 ? 0 : rc;
     if (o.machine == NULL || !cli_chain_is_machine(o.machine))
         rc = cli_usage_error("expected boom1 or crane4");
-    else if (o.time != NULL && !chain_parse_time(o.time, &r))
+    else if (o.time != NULL && !cli_parse_times(o.time, CHAIN_MAX_TIMES, &r.t0, &r.t1, &r.nt))
         rc = cli_usage_error("--time '%s': expected T0:T1:N, T1 > T0 and 2 <= N <= %d", o.time,
                              CHAIN_MAX_TIMES);
     else if (o.forces != NULL && !o.forward)

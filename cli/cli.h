@@ -86,6 +86,11 @@ int cli_case_set(cli_case_args *a, int id, const char *value);
  * applied after the file; the case's formulation unless --formulation was given. */
 int cli_load_case(cli_case_args *a, const pkm_case **c, void **params);
 int cli_is_case_file(const char *arg);
+/* Each KEY=VALUE of sets applied to params of case c (pkm_case_param_set); 0 or an exit status
+ * after its one-line message. */
+int cli_apply_sets(const pkm_case *c, void *params, const char *const *sets, int nsets);
+/* T0:T1:N, N from 2 to max and T1 > T0, both finite: 1 if parsed. */
+int cli_parse_times(const char *text, int max, double *t0, double *t1, int *n);
 /* -o FILE: FILE (and the temporary files beside it) are replaced by rename(2), which would put a
  * regular file in place of a symbolic link or a device node: such names are refused, one line,
  * EXIT_INPUT; 0 otherwise. */
@@ -170,5 +175,11 @@ int cli_chain_is_machine(const char *name);
 /* pkmflex cases: the machines' entries in the list. */
 void cli_chain_list(void);
 int cli_chain_dynamics(int argc, char **argv);
+
+/* cli/masticatory.c: pkmflex dynamics masticatory (the chewing robot; called by cli_dynamics). */
+int cli_mast_is_case(const char *name);
+/* Its entry in pkmflex cases. */
+void cli_mast_list(void);
+int cli_mast_dynamics(int argc, char **argv);
 
 #endif

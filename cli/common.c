@@ -355,18 +355,35 @@ int cli_load_case(cli_case_args *a, const pkm_case **c, void **params)
     }
     if (st != PKM_OK) return cli_report(st, &ctx);
     if (!a->form_given) a->form = (*c)->formulation;
-    for (int i = 0; i < a->nsets; i++) {
+    return cli_apply_sets(*c, *params, a->sets, a->nsets);
+}
+
+int cli_apply_sets(const pkm_case *c, void *params, const char *const *sets, int nsets)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    for (int i = 0; i < nsets; i++) {
         char key[128];
-        const char *eq = strchr(a->sets[i], '=');
-        size_t len = (size_t)(eq - a->sets[i]);
-        if (len == 0 || len >= sizeof(key))
-            return cli_usage_error("--set '%s': bad key", a->sets[i]);
-        memcpy(key, a->sets[i], len);
+        const char *eq = strchr(sets[i], '=');
+        const size_t len = eq != NULL ? (size_t)(eq - sets[i]) : 0;
+        if (len == 0 || len >= sizeof(key)) return cli_usage_error("--set '%s': bad key", sets[i]);
+        memcpy(key, sets[i], len);
         key[len] = '\0';
-        st = pkm_case_param_set(*c, *params, key, eq + 1, &ctx);
+        const pkm_status st = pkm_case_param_set(c, params, key, eq + 1, &ctx);
         if (st != PKM_OK) return cli_report(st, &ctx);
     }
     return 0;
+}
+
+int cli_parse_times(const char *text, int max, double *t0, double *t1, int *n)
+{
+    char *end = NULL;
+    *t0 = strtod(text, &end);
+    if (end == text || *end != ':') return 0;
+    const char *p = end + 1;
+    *t1 = strtod(p, &end);
+    if (end == p || *end != ':') return 0;
+    return cli_parse_int(end + 1, 2, max, n) && isfinite(*t0) && isfinite(*t1) && *t1 > *t0;
 }
 
 int cli_case_supports(const pkm_case *c, unsigned analysis)

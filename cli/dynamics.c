@@ -99,7 +99,9 @@ static const cli_command dyn_command = {
     "Everything is checked before the first time is computed: bad input is one line, exit 2;\n"
     "a singular closure on the way (the mechanism at a dead point) stops with exit 3.\n"
     "CASE boom1 or crane4: the module chains of the hydraulic crane, forward dynamics\n"
-    "included (pkmflex dynamics boom1 --help).\n\n",
+    "included (pkmflex dynamics boom1 --help).\n"
+    "CASE masticatory: the chewing robot with condyle contacts and redundant drives\n"
+    "(pkmflex dynamics masticatory --help).\n\n",
     dyn_options, (int)(sizeof(dyn_options) / sizeof(dyn_options[0])), 0};
 
 static int dyn_set(void *user, int id, const char *v)
@@ -130,19 +132,6 @@ static int dyn_set(void *user, int id, const char *v)
     default:
         return cli_case_set(&o->c, id, v);
     }
-}
-
-/* T0:T1:N: 1 if valid (finite, T1 > T0, 2 <= N <= DYN_MAX_TIMES). */
-static int dyn_parse_time(const char *text, double *t0, double *t1, int *n)
-{
-    char *end = NULL;
-    *t0 = strtod(text, &end);
-    if (end == text || *end != ':') return 0;
-    const char *p = end + 1;
-    *t1 = strtod(p, &end);
-    if (end == p || *end != ':') return 0;
-    return isfinite(*t0) && isfinite(*t1) && *t1 > *t0 &&
-           cli_parse_int(end + 1, 2, DYN_MAX_TIMES, n);
 }
 
 /* The case's friction law replaced by --friction LAW (one of friction.model's choices). */
@@ -450,6 +439,7 @@ int cli_dynamics(int argc, char **argv)
 {
     dyn_args o = {.format = "table", .singular = PKM_DYN_SINGULAR};
     if (argc > 2 && cli_chain_is_machine(argv[2])) return cli_chain_dynamics(argc, argv);
+    if (argc > 2 && cli_mast_is_case(argv[2])) return cli_mast_dynamics(argc, argv);
     int rc = cli_parse(argc, argv, &dyn_command, dyn_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
     void *params = NULL;
@@ -463,7 +453,7 @@ int cli_dynamics(int argc, char **argv)
         rc = cli_usage_error("--forward prints its deviations: -o is for the inverse dynamics");
         goto done;
     }
-    if (o.time != NULL && !dyn_parse_time(o.time, &r.t0, &r.t1, &r.n)) {
+    if (o.time != NULL && !cli_parse_times(o.time, DYN_MAX_TIMES, &r.t0, &r.t1, &r.n)) {
         rc = cli_usage_error("--time '%s': expected T0:T1:N, T1 > T0 and 2 <= N <= %d", o.time,
                              DYN_MAX_TIMES);
         goto done;

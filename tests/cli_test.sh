@@ -1118,5 +1118,38 @@ expect 0 --version
 ver=$("$bin" --version)
 check "--version prints version and commit" grep -qx "pkmflex [0-9][0-9.]* (commit [^ ]*)" <<<"$ver"
 
+# dynamics masticatory: the chewing robot's surrogate (docs/dynamics.md, "The chewing robot").
+# At t = 0.13 s the parasitic Z and the torques of the target and of its 6-RSS twin equal the
+# references computed at 40 digits (8 significant digits for the target's torques, 12 for the
+# twin's); --inertia gives the 20-sample means of MCI and their ratio; a plane its condyles
+# cannot follow stops naming the contact and the time; an unknown parameter is one line.
+expect 0 dynamics masticatory --help
+mrow=$("$bin" dynamics masticatory --time 0.13:0.2:2 --format csv)
+check "dynamics masticatory csv header is exact" test "$(head -1 <<<"$mrow")" = \
+    "t,X,Y,Z,alpha,beta,gamma,theta1,theta2,theta3,theta4,theta5,theta6,tau1,tau2,tau3,tau4,tau5,tau6,contact_L,contact_R,residual"
+mrow=$(grep '^0.13,' <<<"$mrow")
+check "dynamics masticatory Z(0.13)" near "$(field "$mrow" 4)" -0.0104684765328444 1e-12
+check "dynamics masticatory tau1(0.13)" near "$(field "$mrow" 14)" 0.31990664 2e-8
+check "dynamics masticatory tau6(0.13)" near "$(field "$mrow" 19)" -0.071280529 2e-8
+check "dynamics masticatory Newton-Euler residual" below "$(field "$mrow" 22)" 1e-12
+trow=$("$bin" dynamics masticatory --set higher_pairs=off --time 0.13:0.2:2 --format csv | grep '^0.13,')
+check "dynamics masticatory twin tau1(0.13)" near "$(field "$trow" 14)" 2.14946029955 1e-10
+check "dynamics masticatory twin tau5(0.13)" near "$(field "$trow" 18)" 0.770120679151 1e-10
+check "dynamics masticatory twin replays the pose" test "$(field "$trow" 4)" = "$(field "$mrow" 4)"
+minert=$("$bin" dynamics masticatory --inertia --time 0:0.95:20 --format csv)
+check "dynamics masticatory --inertia: 20 rows of 24 columns" test \
+    "$(grep -c '^[0-9.e-]*\(,[^,]*\)\{24\}$' <<<"$minert")" -eq 20
+mmean=$(sed -n 's/^# mean MCI(a) over the 20 times, target: //p' <<<"$minert")
+check "dynamics masticatory mean MCI1" near "$(cut -d' ' -f1 <<<"$mmean")" 0.72412537 1e-8
+check "dynamics masticatory ratio to the twin" \
+    grep -qx '# target / twin, %: 100.79 99.887 105.38 99.825 79.198 79.594' <<<"$minert"
+expect 2 dynamics masticatory --set foo=1
+expect 2 dynamics masticatory --set surface.slope=0 --time 0:1:3
+check "dynamics masticatory unreachable surface names contact and time" \
+    grep -q "contact condyle_[LR]: .* t = 0 " <<<"$("$bin" dynamics masticatory --set surface.slope=0 2>&1 >/dev/null)"
+check "cases lists masticatory" grep -q '^masticatory: ' <<<"$("$bin" cases)"
+check "cases --show masticatory prints its case file" grep -q '^case: masticatory$' \
+    <<<"$("$bin" cases --show masticatory)"
+
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -106,7 +106,8 @@ typedef struct pkm_param_desc {
  * unit of the same dimension ("210 mm" for unit "m" gives 0.21). Units known:
  *   m: m, cm, mm                    m^2: m^2, cm^2, mm^2           m^4: m^4, cm^4, mm^4
  *   Pa: Pa, kPa, MPa, GPa, N/mm^2   kg: kg, g                      kg/m^3: kg/m^3, g/cm^3
- *   kg m^2: kg m^2, g cm^2, kg mm^2 rad: rad, deg                  N/m: N/m, N/mm
+ *   kg m^2: kg m^2, g cm^2, kg mm^2, g mm^2                        N: N
+ *   rad: rad, deg                   N/m: N/m, N/mm
  *   N m/rad: N m/rad, N m/deg       m/s^2: m/s^2, mm/s^2           rad/s: rad/s, deg/s
  *   m/s: m/s, mm/s                  N m s/rad: N m s/rad           N s/m: N s/m
  *   "": a pure number, no unit allowed
