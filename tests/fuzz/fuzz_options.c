@@ -18,6 +18,7 @@
 #include "cli/dynamics_forward.c"
 #include "cli/map.c"
 #include "cli/modes.c"
+#include "cli/ranks.c"
 
 #include "fuzz_util.h"
 
