@@ -164,7 +164,7 @@ static pkm_status solve_pose(const pkm_case *c, const void *params, const pkm_ma
                                 "map sweep: point %lld has %lld coordinates, earlier points "
                                 "%lld: cannot keep its mode vectors",
                                 (long long)p, (long long)info.n_reduced, (long long)map->ncoord);
-            pkm_sweep_store_vectors(map, out->modes, p - out->modes_first, md->vectors);
+            pkm_sweep_store_vectors(map, out->modes, p, md->vectors);
         }
         *out->ncoord = info.n_reduced;
         for (int k = 0; k < nev; k++) {
@@ -227,7 +227,7 @@ pkm_status pkm_sweep_run_tile(const pkm_case *c, const void *params, pkm_map *ma
             ctl->so->progress(d, map->npoints, ctl->so->user);
         if (rc == PKM_OK && out->so->stop != NULL && out->so->stop(p, out->so->user))
             atomic_store(out->stopping, 1);
-        if (rc == PKM_OK && out->poll != NULL) rc = out->poll(out->poll_arg, ctx);
+        if (rc == PKM_OK && out->poll != NULL) rc = out->poll(out->poll_arg, p, md, ctx);
         if (rc == PKM_OK && first_ok != NULL && md != NULL) {
             *first_ok = p;
             *modes = md;

@@ -39,9 +39,10 @@ typedef struct pkm_sweep_out {
     const pkm_sweep_opts *so;
     pid_t parent;         /* in a worker process: the sweeping process; else 0 */
     pkm_sweep_slot *slot; /* in a worker process: its slot for the watchdog; else NULL */
-    /* Called after every pose if not NULL (an MPI rank serves its messages there); an error
-     * stops the tile with it. */
-    pkm_status (*poll)(void *arg, pkm_ctx *ctx);
+    /* Called after every pose if not NULL, with its point and, if it is OK, its modes (owned by
+     * the analysis): an MPI rank serves its messages there, or packs the pose's results; an
+     * error stops the tile with it. */
+    pkm_status (*poll)(void *arg, int64_t point, const pkm_modes *modes, pkm_ctx *ctx);
     void *poll_arg;
 } pkm_sweep_out;
 

@@ -28,12 +28,13 @@ enum { TAG_SETUP = 1, TAG_TILE, TAG_STOP, TAG_RESULT, TAG_STATS };
  * more ranks than cores (--oversubscribe) the cores go to the ranks computing. */
 #define MPI_SWEEP_NAP_NS 100000L
 
-/* RESULT: this header, the status of each point of the tile (PENDING where the sender did not
- * compute it), then per computed OK point its frequencies, residuals and accuracies (nev
- * doubles each) and its vectors (nev x ncoord, float32 if the map rounds them so), then the
- * sender's error message if status is not PKM_OK. */
+/* RESULT: this header, then per pose computed (in the order computed) its point (int64) and
+ * status (int8), and if it is OK its frequencies, residuals and accuracies (nev doubles each)
+ * and its vectors (nev x ncoord, float32 if the map rounds them so), then the sender's error
+ * message if status is not PKM_OK. A tile is a range of the sweep's walk over the grid: the
+ * points are named, not implied. */
 typedef struct result_head {
-    int64_t tile, status, stopping, msg_len;
+    int64_t status, stopping, msg_len, count;
 } result_head;
 
 /* SETUP: go (0: the sweep ends before it starts), the vectors' length, whether they travel,
@@ -68,10 +69,9 @@ typedef struct mpi_sweep {
     int error_rank;
     pkm_sweep_rank_stats *stats;
     /* the other ranks */
-    double *vectors;     /* one tile's */
-    signed char *before; /* the tile's statuses before it was computed */
-    char *sent[2];       /* RESULT buffers, sent while the next tile is computed */
-    size_t sent_cap[2];
+    char *sent[2]; /* RESULT buffers: one filled while the other is on its way */
+    size_t sent_cap[2], sent_len;
+    int64_t sent_count; /* poses in the one being filled */
     MPI_Request request[2];
     int turn;
 } mpi_sweep;
@@ -116,23 +116,12 @@ static int64_t receive(mpi_sweep *s, const MPI_Status *st)
     return count;
 }
 
-static int tile_pending(const mpi_sweep *s, int64_t t)
-{
-    int64_t begin, end;
-    pkm_sweep_tile_range(&s->tiles, t, &begin, &end);
-    for (int64_t p = begin; p < end; p++)
-        if (s->map->status[p] == PKM_POSE_PENDING) return 1;
-    return 0;
-}
-
-/* The next tile with a pending point, or -1. */
+/* The next tile, or -1 (none left, or a stop). A resumed map's tiles are handed out whatever
+ * their points' state: a rank skips those already final. */
 static int64_t take_tile(mpi_sweep *s)
 {
-    while (!atomic_load(&s->stopping) && s->next_tile < s->tiles.count) {
-        const int64_t t = s->next_tile++;
-        if (tile_pending(s, t)) return t;
-    }
-    return -1;
+    if (atomic_load(&s->stopping) || s->next_tile >= s->tiles.count) return -1;
+    return s->next_tile++;
 }
 
 /* Bytes of the values of one computed OK point in a RESULT. */
@@ -147,50 +136,49 @@ static pkm_status take_result(mpi_sweep *s, int from, int64_t len, pkm_ctx *ctx)
 {
     pkm_map *map = s->map;
     result_head h;
-    if (len < (int64_t)sizeof(h))
-        return PKM_FAIL(ctx, PKM_ERR_IO, "map sweep: rank %d sent %lld bytes, not a result", from,
-                        (long long)len);
-    memcpy(&h, s->buf, sizeof(h));
-    int64_t begin = 0, end = 0, ok = 0;
-    if (h.tile >= 0 && h.tile < s->tiles.count)
-        pkm_sweep_tile_range(&s->tiles, h.tile, &begin, &end);
-    const signed char *st = (const signed char *)s->buf + sizeof(h);
-    for (int64_t i = 0; i < end - begin && (int64_t)sizeof(h) + end - begin <= len; i++)
-        ok += st[i] == PKM_POSE_OK;
-    const int64_t need = (int64_t)sizeof(h) + (end - begin) + ok * (int64_t)point_bytes(s);
-    if (h.tile < 0 || h.tile >= s->tiles.count || h.msg_len < 0 || len != need + h.msg_len)
-        return PKM_FAIL(ctx, PKM_ERR_IO, "map sweep: rank %d sent a malformed result (%lld bytes)",
-                        from, (long long)len);
-    const char *v = (const char *)st + (end - begin);
-    const size_t nev = (size_t)map->nev;
-    for (int64_t p = begin; p < end; p++) {
-        const int status = st[p - begin];
-        if (status == PKM_POSE_PENDING) continue;
-        const int fresh = map->status[p] == PKM_POSE_PENDING;
+    const size_t nev = (size_t)map->nev, entry = sizeof(int64_t) + 1;
+    size_t at = sizeof(h);
+    int ok = len >= (int64_t)sizeof(h);
+    if (ok) memcpy(&h, s->buf, sizeof(h));
+    for (int64_t i = 0; ok && i < h.count; i++) {
+        int64_t p = -1;
+        ok = at + entry <= (size_t)len;
+        if (ok) memcpy(&p, s->buf + at, sizeof(p));
+        const int status = ok ? (signed char)s->buf[at + sizeof(p)] : PKM_POSE_PENDING;
+        const size_t values = status == PKM_POSE_OK ? point_bytes(s) : 0;
+        ok = ok && p >= 0 && p < map->npoints && status >= PKM_POSE_OK &&
+             status <= PKM_POSE_FAILED && at + entry + values <= (size_t)len;
+        if (!ok || map->status[p] != PKM_POSE_PENDING) {
+            at += entry + values;
+            continue;
+        }
+        const char *v = s->buf + at + entry;
         if (status == PKM_POSE_OK) {
-            if (fresh) {
-                memcpy(map->freq_hz + (size_t)p * nev, v, nev * sizeof(double));
-                memcpy(map->residual + (size_t)p * nev, v + nev * 8, nev * sizeof(double));
-                memcpy(map->accuracy + (size_t)p * nev, v + 2 * nev * 8, nev * sizeof(double));
-            }
+            memcpy(map->freq_hz + (size_t)p * nev, v, nev * sizeof(double));
+            memcpy(map->residual + (size_t)p * nev, v + nev * sizeof(double), nev * sizeof(double));
+            memcpy(map->accuracy + (size_t)p * nev, v + 2 * nev * sizeof(double),
+                   nev * sizeof(double));
             const char *w = v + 3 * nev * sizeof(double);
             double *dst = map->modes != NULL ? map->modes + (size_t)p * s->per_point : NULL;
-            for (size_t i = 0; fresh && dst != NULL && i < s->per_point; i++) {
+            for (size_t j = 0; dst != NULL && j < s->per_point; j++) {
                 float f;
-                if (s->single) memcpy(&f, w + i * sizeof(float), sizeof(f));
-                if (s->single) dst[i] = (double)f;
-                if (!s->single) memcpy(dst + i, w + i * sizeof(double), sizeof(double));
+                if (s->single) memcpy(&f, w + j * sizeof(float), sizeof(f));
+                if (s->single) dst[j] = (double)f;
+                if (!s->single) memcpy(dst + j, w + j * sizeof(double), sizeof(double));
             }
-            v += point_bytes(s);
         }
-        if (fresh) map->status[p] = (signed char)status;
-        if (fresh) atomic_fetch_add(&s->done, 1);
-        s->from_others += fresh;
+        map->status[p] = (signed char)status;
+        atomic_fetch_add(&s->done, 1);
+        s->from_others++;
+        at += entry + values;
     }
+    if (!ok || h.msg_len < 0 || at + (size_t)h.msg_len != (size_t)len)
+        return PKM_FAIL(ctx, PKM_ERR_IO, "map sweep: rank %d sent a malformed result (%lld bytes)",
+                        from, (long long)len);
     if (h.stopping) atomic_store(&s->stopping, 1);
     if (h.status != PKM_OK && s->error.status == PKM_OK) {
         s->error.status = (pkm_status)h.status;
-        snprintf(s->error.msg, sizeof(s->error.msg), "%.*s", (int)h.msg_len, v);
+        snprintf(s->error.msg, sizeof(s->error.msg), "%.*s", (int)h.msg_len, s->buf + at);
         s->error_rank = from;
         atomic_store(&s->stopping, 1);
     }
@@ -206,8 +194,10 @@ static void send_tile(mpi_sweep *s, int to, int64_t t)
 
 /* Rank 0: read every message that has come, then keep each other rank MPI_SWEEP_AHEAD tiles
  * ahead, or end it (a stop, or no tile left, and its results all back). */
-static pkm_status serve(void *arg, pkm_ctx *ctx)
+static pkm_status serve(void *arg, int64_t point, const pkm_modes *modes, pkm_ctx *ctx)
 {
+    (void)point;
+    (void)modes;
     mpi_sweep *s = arg;
     pkm_status rc = PKM_OK;
     for (;;) {
@@ -301,7 +291,7 @@ static pkm_status lead_run(const pkm_case *c, const void *params, pkm_map *map, 
     /* Without a setup the other ranks have returned: nothing to wait for. */
     s->finished = rc == PKM_OK ? 0 : s->size - 1;
     while (s->finished < s->size - 1 || rc == PKM_OK) {
-        const pkm_status served = serve(s, ctx);
+        const pkm_status served = serve(s, -1, NULL, ctx);
         if (rc == PKM_OK) rc = served;
         const int64_t tile = rc == PKM_OK ? take_tile(s) : -1;
         if (tile >= 0) {
@@ -334,57 +324,75 @@ static pkm_status lead_run(const pkm_case *c, const void *params, pkm_map *map, 
 }
 
 /* The other ranks: a STOP from rank 0 ends the tile after the current pose. */
-static pkm_status heed(void *arg, pkm_ctx *ctx)
+static void heed_stop(mpi_sweep *s)
 {
-    (void)ctx;
-    mpi_sweep *s = arg;
     int flag = 0;
     MPI_Iprobe(0, TAG_STOP, s->comm, &flag, MPI_STATUS_IGNORE);
     if (flag) MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_STOP, s->comm, MPI_STATUS_IGNORE);
     if (flag) atomic_store(&s->stopping, 1);
-    return PKM_OK;
 }
 
-/* The results of tile t, as computed here, to rank 0 (sent while the next tile is computed). */
-static pkm_status send_result(mpi_sweep *s, int64_t t, pkm_status st, const pkm_ctx *wctx,
-                              pkm_ctx *ctx)
+/* The other ranks, after every pose: its results into the tile's message, then a look for a
+ * STOP. */
+static pkm_status pack(void *arg, int64_t p, const pkm_modes *md, pkm_ctx *ctx)
 {
+    mpi_sweep *s = arg;
     const pkm_map *map = s->map;
-    int64_t begin, end, ok = 0;
-    pkm_sweep_tile_range(&s->tiles, t, &begin, &end);
-    for (int64_t p = begin; p < end; p++)
-        ok += s->before[p - begin] == PKM_POSE_PENDING && map->status[p] == PKM_POSE_OK;
-    const result_head h = {t, st, atomic_load(&s->stopping),
-                           st != PKM_OK ? (int64_t)strlen(wctx->msg) : 0};
-    const size_t len =
-        sizeof(h) + (size_t)(end - begin) + (size_t)ok * point_bytes(s) + (size_t)h.msg_len;
-    const int k = s->turn;
-    s->turn ^= 1;
-    MPI_Wait(&s->request[k], MPI_STATUS_IGNORE);
-    if (len > INT_MAX || !grow(&s->sent[k], &s->sent_cap[k], len))
+    const int status = map->status[p];
+    const size_t nev = (size_t)map->nev, vals = nev * sizeof(double), entry = sizeof(p) + 1;
+    const size_t need = s->sent_len + entry + (status == PKM_POSE_OK ? point_bytes(s) : 0);
+    /* The kept vectors have one length; a mechanism's pencil has one order. */
+    if (status == PKM_POSE_OK && s->keep && md->n != map->ncoord)
+        return PKM_FAIL(ctx, PKM_ERR_MODEL,
+                        "map sweep: point %lld has %lld coordinates, earlier points %lld: cannot "
+                        "keep its mode vectors",
+                        (long long)p, (long long)md->n, (long long)map->ncoord);
+    if (need > INT_MAX || !grow(&s->sent[s->turn], &s->sent_cap[s->turn], need))
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map sweep: no memory for a tile's results");
-    char *b = s->sent[k];
-    memcpy(b, &h, sizeof(h));
-    b += sizeof(h);
-    const size_t nev = (size_t)map->nev, vals = nev * sizeof(double);
-    for (int64_t p = begin; p < end; p++)
-        *b++ = (char)(s->before[p - begin] == PKM_POSE_PENDING ? map->status[p] : PKM_POSE_PENDING);
-    for (int64_t p = begin; p < end; p++) {
-        if (s->before[p - begin] != PKM_POSE_PENDING || map->status[p] != PKM_POSE_OK) continue;
+    char *b = s->sent[s->turn] + s->sent_len;
+    memcpy(b, &p, sizeof(p));
+    b[sizeof(p)] = (char)status;
+    b += entry;
+    if (status == PKM_POSE_OK) {
         memcpy(b, map->freq_hz + (size_t)p * nev, vals);
         memcpy(b + vals, map->residual + (size_t)p * nev, vals);
         memcpy(b + 2 * vals, map->accuracy + (size_t)p * nev, vals);
         b += 3 * vals;
-        const double *v = s->vectors + (size_t)(p - begin) * s->per_point;
+        /* float32 when the map rounds its vectors so (pkm_sweep_store_vectors): the same value */
         for (size_t i = 0; s->keep && i < s->per_point; i++) {
-            const float f = (float)v[i];
+            const float f = (float)md->vectors[i];
             if (s->single) memcpy(b + i * sizeof(float), &f, sizeof(f));
-            if (!s->single) memcpy(b + i * sizeof(double), v + i, sizeof(double));
+            if (!s->single) memcpy(b + i * sizeof(double), md->vectors + i, sizeof(double));
         }
-        b += s->keep ? s->per_point * (s->single ? sizeof(float) : sizeof(double)) : 0;
     }
-    memcpy(b, wctx->msg, (size_t)h.msg_len);
+    s->sent_len = need;
+    s->sent_count++;
+    s->mine.poses++;
+    heed_stop(s);
+    return PKM_OK;
+}
+
+/* The message of the next tile: its buffer free again (sent), its header's place. */
+static void begin_result(mpi_sweep *s)
+{
+    MPI_Wait(&s->request[s->turn], MPI_STATUS_IGNORE);
+    s->sent_len = sizeof(result_head);
+    s->sent_count = 0;
+}
+
+/* The tile's message to rank 0, sent while the next tile is computed. */
+static pkm_status send_result(mpi_sweep *s, pkm_status st, const pkm_ctx *wctx, pkm_ctx *ctx)
+{
+    const result_head h = {st, atomic_load(&s->stopping),
+                           st != PKM_OK ? (int64_t)strlen(wctx->msg) : 0, s->sent_count};
+    const int k = s->turn;
+    const size_t len = s->sent_len + (size_t)h.msg_len;
+    if (len > INT_MAX || !grow(&s->sent[k], &s->sent_cap[k], len))
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map sweep: no memory for a tile's results");
+    memcpy(s->sent[k], &h, sizeof(h));
+    memcpy(s->sent[k] + s->sent_len, wctx->msg, (size_t)h.msg_len);
     MPI_Isend(s->sent[k], (int)len, MPI_BYTE, 0, TAG_RESULT, s->comm, &s->request[k]);
+    s->turn ^= 1;
     return PKM_OK;
 }
 
@@ -419,31 +427,25 @@ static pkm_status follow(mpi_sweep *s, const pkm_case *c, const void *params, pk
 {
     pkm_map *map = s->map;
     if (!take_setup(s, ctx)) return ctx->status;
-    const size_t tile_vectors = (size_t)s->tiles.size * s->per_point;
-    s->vectors = s->keep ? malloc(tile_vectors * sizeof(double)) : NULL;
-    s->before = malloc((size_t)s->tiles.size);
-    pkm_status rc = PKM_OK;
-    if ((s->keep && s->vectors == NULL) || s->before == NULL)
-        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "map sweep: no memory for a tile's vectors");
     s->out = (pkm_sweep_out){.status = map->status,
                              .freq_hz = map->freq_hz,
                              .residual = map->residual,
                              .accuracy = map->accuracy,
-                             .modes = s->vectors,
                              .ncoord = &map->ncoord,
                              .done = &s->done,
                              .stopping = &s->stopping,
                              .so = s->so,
-                             .poll = heed,
+                             .poll = pack,
                              .poll_arg = s};
     pkm_analysis *an = NULL;
     pkm_ctx wctx;
     pkm_ctx_clear(&wctx);
+    pkm_status rc = PKM_OK;
     for (;;) {
         MPI_Status st;
         if (!look(s, 0, MPI_ANY_TAG, &st)) continue;
         if (st.MPI_TAG == TAG_STOP) {
-            heed(s, ctx);
+            heed_stop(s);
             continue;
         }
         int64_t t = -1;
@@ -451,19 +453,16 @@ static pkm_status follow(mpi_sweep *s, const pkm_case *c, const void *params, pk
         if (t < 0 || t >= s->tiles.count) break;
         int64_t begin, end;
         pkm_sweep_tile_range(&s->tiles, t, &begin, &end);
-        memcpy(s->before, map->status + begin, (size_t)(end - begin));
-        s->out.modes_first = begin;
+        begin_result(s);
         const double t0 = pkm_sweep_now_seconds();
-        const int64_t n0 = atomic_load(&s->done);
         pkm_status st_tile = PKM_OK;
         if (rc == PKM_OK)
             st_tile = pkm_sweep_run_tile(c, params, map, begin, end, &s->out, NULL, &an, NULL, NULL,
                                          &wctx);
         s->mine.busy_s += pkm_sweep_now_seconds() - t0;
-        s->mine.poses += atomic_load(&s->done) - n0;
         s->mine.tiles++;
         if (st_tile != PKM_OK) atomic_store(&s->stopping, 1);
-        const pkm_status sent = send_result(s, t, st_tile, &wctx, ctx);
+        const pkm_status sent = send_result(s, st_tile, &wctx, ctx);
         if (rc == PKM_OK) rc = st_tile != PKM_OK ? PKM_FAIL(ctx, st_tile, "%s", wctx.msg) : sent;
         if (sent != PKM_OK) atomic_store(&s->stopping, 1);
     }
@@ -515,8 +514,6 @@ pkm_status pkm_map_sweep_mpi(const pkm_case *c, const void *params, pkm_map *map
     free(s.held);
     free(s.ended);
     free(s.buf);
-    free(s.vectors);
-    free(s.before);
     free(s.sent[0]);
     free(s.sent[1]);
     return rc;
