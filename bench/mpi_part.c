@@ -130,16 +130,20 @@ int run_mpi_part(void)
                ranks == 0 ? "ref"
                : equal    ? "yes"
                           : "NO");
-        double busiest = 0.0;
+        double busiest = 0.0, total = 0.0;
         for (int l = 0; l < kept[ranks].nlines; l++) {
             printf("    %s\n", kept[ranks].ranks[l]);
             if (kept[ranks].cpu_s[l] > busiest) busiest = kept[ranks].cpu_s[l];
+            total += kept[ranks].cpu_s[l];
         }
-        /* What the speed-up would be if every rank had its own core: the CPU time of 1 rank over
-         * that of the busiest rank (the machine's load does not enter it). */
+        /* What the load does not enter: the CPU time of 1 rank over that of the busiest rank,
+         * and the ranks' total CPU against 1 rank's (the executor's overhead), which with one
+         * core per rank and the tiles shared evenly gives N x CPU(1) / total. */
         if (ranks > 1 && busiest > 0.0 && kept[1].nlines == 1)
-            printf("    CPU-time speed-up over 1 rank (its CPU / the busiest rank's): %.2f\n",
-                   kept[1].cpu_s[0] / busiest);
+            printf("    CPU time: 1 rank / busiest rank %.2f; all ranks / 1 rank %.3f, so %.2fx "
+                   "with a core per rank\n",
+                   kept[1].cpu_s[0] / busiest, total / kept[1].cpu_s[0],
+                   ranks * kept[1].cpu_s[0] / total);
         if (!equal) rc = 1;
         fflush(stdout);
     }
