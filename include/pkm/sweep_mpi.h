@@ -31,9 +31,10 @@ typedef struct pkm_sweep_rank_stats {
  *
  * Rank 0 owns the map: its points (a resumed checkpoint's, in any state), its checkpoints
  * (so->checkpoint and so->progress are called on rank 0 only), the tracking, the result. It
- * cuts the grid into the tiles of pkm_map_sweep with as many workers as ranks, and hands them
- * out one at a time, two ahead to each other rank, as each returns a tile's results; it
- * computes tiles itself between the messages it serves (after every pose). The results, and
+ * cuts the grid into the tiles of pkm_map_sweep with as many workers as ranks and hands them out
+ * in order, keeping two with each other rank (the one it computes and the next) as the ranks
+ * return their results; it computes tiles itself between the messages it serves (after every
+ * pose). The results, and
  * the mode vectors (float32 on the wire when the map keeps them for tracking only, which rounds
  * them so), are gathered into rank 0's map as they come: a checkpoint holds every pose returned
  * so far, and the map, its tracking included, is the one pkm_map_sweep gives bit for bit (each
