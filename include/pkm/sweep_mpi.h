@@ -37,12 +37,13 @@ typedef struct pkm_sweep_rank_stats {
  * pose). The results, and
  * the mode vectors (float32 on the wire when the map keeps them for tracking only, which rounds
  * them so), are gathered into rank 0's map as they come: a checkpoint holds every pose returned
- * so far, and the map, its tracking included, is the one pkm_map_sweep gives bit for bit (each
- * pose computed the same way by any rank). so->stop, asked on the rank computing the pose,
- * stops every rank after its current pose. An error on any rank stops the others and is
- * returned on rank 0 (on the other ranks PKM_OK, unless it was their own). A rank that dies
- * ends the job (MPI_ERRORS_ARE_FATAL): the last checkpoint continues it, on any number of
- * ranks or in one process.
+ * so far, and the map, its tracking included, is the one pkm_map_sweep gives bit for bit with an
+ * eigensolver whose result at a pose does not depend on the poses solved before it (ARPACK,
+ * dense; a warm-started solver's maps differ in the last digits, as with nworkers > 1). so->stop,
+ * asked on the rank computing the pose, stops every rank after its current pose. An error on any
+ * rank stops the others and is returned on rank 0 (on the other ranks PKM_OK, unless it was their
+ * own). A rank that dies ends the job (MPI_ERRORS_ARE_FATAL): the last checkpoint continues it, on
+ * any number of ranks or in one process.
  *
  * On the other ranks map is scratch: it holds the settings, and the results of that rank's
  * poses only. so->nworkers must be 1 (the ranks are the workers). stats: comm's size entries,
