@@ -41,5 +41,8 @@ void print_child_failure(const char *what, const child_outcome *o);
  * 0 if they ran. quick: the smoke run's smaller grid and sizes. */
 int run_map_part(int quick);
 int run_size_part(int quick);
+/* Part 3 (a PKM_MPI build): pkmflex map in one process and on 1, 2, 3 MPI ranks; 0 if it ran and
+ * every map equals the one process's. */
+int run_mpi_part(void);
 
 #endif

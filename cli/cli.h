@@ -144,6 +144,24 @@ int cli_trajectory(const pkm_case *c, const char *traj, double t_end, pkm_trajec
  * line naming the option, or the file and line. */
 int cli_transient_wrench(const char *spec, double w[6], pkm_trajectory **series);
 
+/* The ranks of `pkmflex map` under mpirun (cli/ranks.c): MPI is started and ended there, in a
+ * PKM_MPI build launched by mpirun; otherwise one rank of one, and the sweep pkm_map_sweep. */
+typedef struct cli_ranks {
+    int rank, size;
+    int mpi;     /* MPI started by cli_ranks_start */
+    void *stats; /* rank 0: what each rank did in the sweep (pkm_sweep_rank_stats), or NULL */
+} cli_ranks;
+/* 0, or exit 3 if MPI cannot start. The other ranks' stdout and stderr go to /dev/null: rank 0
+ * speaks for the run (their errors reach it through the sweep). */
+int cli_ranks_start(cli_ranks *r);
+/* Rank 0's exit status, for every rank (collective). */
+int cli_ranks_agree(const cli_ranks *r, int rc);
+pkm_status cli_ranks_sweep(cli_ranks *r, const pkm_case *c, const void *params, pkm_map *map,
+                           const pkm_sweep_opts *so, pkm_ctx *ctx);
+/* Rank 0 of an MPI run: one line per rank (poses, tiles, busy, waiting, CPU time). */
+void cli_ranks_print(const cli_ranks *r);
+void cli_ranks_end(cli_ranks *r);
+
 int cli_modes(int argc, char **argv);
 int cli_compare(int argc, char **argv);
 int cli_map(int argc, char **argv);

@@ -442,7 +442,7 @@ static int map_start(const map_args *o, const char *partial, pkm_map *map)
 
 /* The sweep with its progress bar and checkpoints, then the file; 0 or an exit status. */
 static int map_run(const map_args *o, const pkm_case *c, const void *params, const char *partial,
-                   pkm_map *map)
+                   pkm_map *map, cli_ranks *ranks)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -455,9 +455,10 @@ static int map_run(const map_args *o, const pkm_case *c, const void *params, con
     so.notice = map_sweep_notice;
     so.stall_timeout = o->stall_s;
     so.user = &ui;
-    pkm_status st = pkm_map_sweep(c, params, map, &so, &ctx);
+    pkm_status st = cli_ranks_sweep(ranks, c, params, map, &so, &ctx);
     const double elapsed = cli_now() - ui.pg.t0;
     if (st != PKM_OK) return cli_report_late(st, &ctx);
+    if (ranks->rank > 0) return 0; /* rank 0 writes the map */
     /* The vectors were kept for tracking; they go to the file only with --modes. */
     if (!o->modes) pkm_map_free_modes(map);
     st = pkm_map_write_h5(map, o->output, &ctx);
@@ -465,11 +466,35 @@ static int map_run(const map_args *o, const pkm_case *c, const void *params, con
     if (unlink(partial) != 0 && errno != ENOENT)
         fprintf(stderr, "%s: warning: cannot remove %s: %s\n", CLI_PROG, partial, strerror(errno));
     const int rc = map_print_summary(map, c, elapsed);
+    if (rc == 0) cli_ranks_print(ranks);
     if (rc == 0) printf("# written to %s\n", o->output);
     return rc;
 }
 
-int cli_map(int argc, char **argv)
+/* Rank 0 (the one process without mpirun) owns the output: its lock, the checkpoint to resume
+ * or refuse, the check of memory and disk; the other ranks only compute, in a map of the same
+ * settings. 0 or an exit status. */
+static int map_prepare(const map_args *o, pkm_map *map, const cli_ranks *ranks, const char *partial,
+                       const char *lock, int *lock_fd)
+{
+    if (o->threads > 1 && ranks->mpi)
+        return cli_usage_error("--threads %d: under mpirun the ranks are the workers (mpirun -n)",
+                               o->threads);
+    if (ranks->rank > 0) {
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        const pkm_status st = pkm_map_alloc(map, &ctx);
+        return st == PKM_OK ? 0 : cli_report(st, &ctx);
+    }
+    int rc = 0;
+    if ((rc = cli_check_output_name(o->output)) != 0 ||
+        (rc = cli_check_output_name(partial)) != 0 || (rc = map_take_lock(lock, lock_fd)) != 0 ||
+        (rc = map_check_resources(map, o)) != 0 || (rc = map_start(o, partial, map)) != 0)
+        return rc;
+    return 0;
+}
+
+static int map_main(int argc, char **argv, cli_ranks *ranks)
 {
     const pkm_track_opts tdef = pkm_track_opts_default();
     map_args o = {.c = {.nev = 8, .form = PKM_FORM_TREE, .eig = PKM_EIG_ARPACK},
@@ -504,16 +529,22 @@ int cli_map(int argc, char **argv)
     }
     snprintf(partial, plen, "%s.partial", o.output);
     snprintf(lock, plen, "%s.lock", o.output);
-    if ((rc = cli_check_output_name(o.output)) != 0 || (rc = cli_check_output_name(partial)) != 0 ||
-        (rc = map_take_lock(lock, &lock_fd)) != 0 || (rc = map_check_resources(&map, &o)) != 0 ||
-        (rc = map_start(&o, partial, &map)) != 0)
-        goto done;
-    rc = map_run(&o, c, params, partial, &map);
+    rc = cli_ranks_agree(ranks, map_prepare(&o, &map, ranks, partial, lock, &lock_fd));
+    if (rc == 0) rc = map_run(&o, c, params, partial, &map, ranks);
 done:
     map_release_lock(lock, lock_fd);
     pkm_map_free(&map);
     free(partial);
     free(lock);
     pkm_case_params_destroy(&params);
+    return rc;
+}
+
+int cli_map(int argc, char **argv)
+{
+    cli_ranks ranks;
+    int rc = cli_ranks_start(&ranks);
+    if (rc == 0) rc = map_main(argc, argv, &ranks);
+    cli_ranks_end(&ranks);
     return rc;
 }

@@ -20,6 +20,7 @@
 #include "cli/map.c"
 #include "cli/masticatory.c"
 #include "cli/modes.c"
+#include "cli/ranks.c"
 
 #include "fuzz_util.h"
 
