@@ -18,24 +18,24 @@
 
 static void print_main_help(void)
 {
-    printf(
-        "pkmflex %s: natural frequencies of parallel robots (beam finite elements,\n"
-        "loop closure by leg-variable Jacobian elimination, ARPACK + CHOLMOD).\n\n"
-        "usage: pkmflex <command> [options]\n\n"
-        "commands:\n"
-        "  modes CASE --pose ...      natural frequencies at one pose\n"
-        "  compare CASE --table FILE  compare with a reference table (e.g. Cast3M)\n"
-        "  compare F --against R      compare two map files (HDF5) mode by mode\n"
-        "  map CASE --grid ... -o F   frequency map over a grid of poses, to HDF5\n"
-        "  fit CASE --table FILE --param KEY ...\n"
-        "                             calibrate case parameters against a table of frequencies\n"
-        "  dynamics CASE [...]        rigid-body inverse dynamics along a trajectory: drives,\n"
-        "                             friction and joint reactions\n"
-        "  transient CASE [...]       elastodynamics along a trajectory (Newmark): the\n"
-        "                             platform's elastic error over time\n"
-        "  cases [--show NAME]        list the built-in robots, or print the case file of one\n\n"
-        "CASE is a built-in name (",
-        PKM_VERSION_STRING);
+    printf("pkmflex %s: natural frequencies of parallel robots (beam finite elements,\n"
+           "loop closure by leg-variable Jacobian elimination, ARPACK + CHOLMOD).\n\n"
+           "usage: pkmflex <command> [options]\n\n"
+           "commands:\n"
+           "  modes CASE --pose ...      natural frequencies at one pose\n"
+           "  compare CASE --table FILE  compare with a reference table (e.g. Cast3M)\n"
+           "  compare F --against R      compare two map files (HDF5) mode by mode\n"
+           "  map CASE --grid ... -o F   frequency map over a grid of poses, to HDF5\n"
+           "  fit CASE --table FILE --param KEY ...\n"
+           "                             calibrate case parameters against a table of frequencies\n"
+           "  dynamics CASE [...]        rigid-body inverse dynamics along a trajectory: drives,\n"
+           "                             friction and joint reactions\n"
+           "  transient CASE [...]       elastodynamics along a trajectory (Newmark): the\n"
+           "                             platform's elastic error over time\n"
+           "  cases [--show NAME]        list the built-in robots, or print the case file of one\n"
+           "  export F --vtk FILE        a map file for ParaView (VTKHDF)\n\n"
+           "CASE is a built-in name (",
+           PKM_VERSION_STRING);
     for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++)
         printf("%s%s", c == pkm_case_list() ? "" : ", ", (*c)->name);
     printf(") or a case file: a path containing '/' or ending in\n"
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
         int (*run)(int argc, char **argv);
     } commands[] = {{"modes", cli_modes}, {"compare", cli_compare},   {"map", cli_map},
                     {"cases", cli_cases}, {"dynamics", cli_dynamics}, {"transient", cli_transient},
-                    {"fit", cli_fit}};
+                    {"fit", cli_fit},     {"export", cli_export}};
     if (argc < 2) return cli_usage_error("no command given; usage: pkmflex <command> [options]");
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {

@@ -31,13 +31,15 @@ enum {
     MAP_CLUSTER_TOL,
     MAP_CHECKPOINT,
     MAP_RESUME,
-    MAP_QUIET
+    MAP_QUIET,
+    MAP_VTK
 };
 
 typedef struct map_args {
     cli_case_args c;
     const char *grid;
     const char *output;
+    const char *vtk; /* --vtk FILE.vtkhdf, or NULL */
     int quiet;
     int modes;
     int resume;
@@ -79,6 +81,8 @@ static const cli_option map_options[] = {
      "and solver settings, else an error naming the difference)",
      NULL},
     {"--quiet", NULL, 0, MAP_QUIET, NULL, "no progress bar", NULL},
+    {"--vtk", NULL, 1, MAP_VTK, "FILE.vtkhdf",
+     "also write the map for ParaView (VTKHDF; as pkmflex export)", NULL},
 };
 
 static const cli_command map_command = {
@@ -115,6 +119,9 @@ static int map_set(void *user, int id, const char *v)
         return 0;
     case MAP_RESUME:
         o->resume = 1;
+        return 0;
+    case MAP_VTK:
+        o->vtk = v;
         return 0;
     case MAP_QUIET:
         o->quiet = 1;
@@ -440,6 +447,19 @@ static int map_start(const map_args *o, const char *partial, pkm_map *map)
     return st == PKM_OK ? 0 : cli_report(st, &ctx);
 }
 
+/* --vtk: ParaView shows at most 3 swept axes; a directory that can be written. Checked before
+ * the sweep, not after it. */
+static int map_check_vtk(const map_args *o, const pkm_map *map)
+{
+    if (o->vtk == NULL) return 0;
+    int swept = 0;
+    for (int a = 0; a < map->naxes; a++)
+        swept += map->axes[a].count > 1;
+    if (swept > 3)
+        return cli_usage_error("--vtk: the grid sweeps %d axes; ParaView shows at most 3", swept);
+    return cli_check_output_path(o->vtk);
+}
+
 /* The sweep with its progress bar and checkpoints, then the file; 0 or an exit status. */
 static int map_run(const map_args *o, const pkm_case *c, const void *params, const char *partial,
                    pkm_map *map)
@@ -464,8 +484,11 @@ static int map_run(const map_args *o, const pkm_case *c, const void *params, con
     if (st != PKM_OK) return cli_report_late(st, &ctx);
     if (unlink(partial) != 0 && errno != ENOENT)
         fprintf(stderr, "%s: warning: cannot remove %s: %s\n", CLI_PROG, partial, strerror(errno));
+    if (o->vtk != NULL && (st = pkm_map_write_vtkhdf(map, o->vtk, &ctx)) != PKM_OK)
+        return cli_report_late(st, &ctx);
     const int rc = map_print_summary(map, c, elapsed);
-    if (rc == 0) printf("# written to %s\n", o->output);
+    if (rc == 0)
+        printf("# written to %s%s%s\n", o->output, o->vtk ? " and " : "", o->vtk ? o->vtk : "");
     return rc;
 }
 
@@ -492,7 +515,8 @@ int cli_map(int argc, char **argv)
         rc = cli_usage_error("map: --grid and -o FILE.h5 are required");
         goto done;
     }
-    if ((rc = map_setup(&o, c, params, &map)) != 0) goto done;
+    if ((rc = map_setup(&o, c, params, &map)) != 0 || (rc = map_check_vtk(&o, &map)) != 0)
+        goto done;
     map.keep_modes = o.modes;
     const size_t plen = strlen(o.output) + sizeof(".partial");
     partial = malloc(plen);
