@@ -142,6 +142,7 @@ int cli_dynamics(int argc, char **argv);
 int cli_transient(int argc, char **argv);
 int cli_fit(int argc, char **argv);
 int cli_export(int argc, char **argv);
+int cli_plot(int argc, char **argv);
 
 /* pkmflex dynamics --forward (cli/dynamics_forward.c): the forward dynamics of the model m from
  * the trajectory's state at t0, over n - 1 RK4 steps to t1, under the drives that the inverse

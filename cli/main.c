@@ -33,7 +33,8 @@ static void print_main_help(void)
            "  transient CASE [...]       elastodynamics along a trajectory (Newmark): the\n"
            "                             platform's elastic error over time\n"
            "  cases [--show NAME]        list the built-in robots, or print the case file of one\n"
-           "  export F --vtk FILE        a map file for ParaView (VTKHDF)\n\n"
+           "  export F --vtk FILE        a map file for ParaView (VTKHDF)\n"
+           "  plot F -o FILE.png         a picture of a map file (colour map or curves)\n\n"
            "CASE is a built-in name (",
            PKM_VERSION_STRING);
     for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++)
@@ -54,7 +55,7 @@ int main(int argc, char **argv)
         int (*run)(int argc, char **argv);
     } commands[] = {{"modes", cli_modes}, {"compare", cli_compare},   {"map", cli_map},
                     {"cases", cli_cases}, {"dynamics", cli_dynamics}, {"transient", cli_transient},
-                    {"fit", cli_fit},     {"export", cli_export}};
+                    {"fit", cli_fit},     {"export", cli_export},     {"plot", cli_plot}};
     if (argc < 2) return cli_usage_error("no command given; usage: pkmflex <command> [options]");
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/vis_test.sh PKMFLEX ROOT: the files pkmflex writes for looking at results, read by the
 # tools users look with: VTK's own vtkHDFReader (Debian python3-vtk9, the reader ParaView uses)
-# for `modes --vtk`, `map --vtk` and `export --vtk`.
+# for `modes --vtk`, `map --vtk` and `export --vtk`; the PNG pictures of `plot`.
 set -u
 bin=$1
 root=$2
@@ -83,15 +83,15 @@ assert diff[0] == diff[1], diff
 PY
 
 # map --vtk and export --vtk, read by vtkHDFReader: a 2-D map (6 x 4 poses, 10 unreachable) and
-# a 1-D one (theta, its last 2 poses unreachable). The points are the grid's poses (x, y, z = the
+# a 1-D one (theta, its last 3 poses unreachable). The points are the grid's poses (x, y, z = the
 # swept axes' values), the cells join neighbours (pixels, lines); every pose's f_k and status,
 # found by its coordinates, are the map file's; at one pose f_k is an independent `pkmflex
 # modes` run's; a cell's status is 0 exactly when its corners' are; export writes the same.
 timeout 120 "$bin" map navaro --grid x=-0.12:0.08:6,y=-0.06:0.06:4 --nev 4 -o m2.h5 --quiet \
     --vtk m2.vtkhdf >/dev/null
 check "map --vtk (2-D): exit 0" test $? -eq 0
-timeout 120 "$bin" map navaro --grid theta=-0.5:0.5:9 --nev 3 -o m1.h5 --quiet \
-    --vtk m1.vtkhdf >/dev/null
+timeout 120 "$bin" map navaro --grid theta=-0.5:0.5:9 --pose 0.03,0.01,0 --nev 3 -o m1.h5 \
+    --quiet --vtk m1.vtkhdf >/dev/null
 check "map --vtk (1-D): exit 0" test $? -eq 0
 for d in 1 2; do
     timeout 60 "$bin" export m$d.h5 --vtk e$d.vtkhdf >/dev/null
@@ -153,6 +153,51 @@ timeout 60 "$bin" export m2.h5 --vtk /proc/m.vtkhdf >/dev/null 2>&1
 check "export --vtk to an unwritable place: exit 2 or 3" test $? -ge 2
 timeout 60 "$bin" export nosuch.h5 --vtk x.vtkhdf >/dev/null 2>&1
 check "export of a missing file: exit 2" test $? -eq 2
+
+# plot: a PNG of the requested size (IHDR), not blank: the 2-D map's colour map covers at least
+# a share of the picture in colours of viridis, the 1-D map's curves (3, or 1 with --mode) are
+# drawn in matplotlib's first colours; bad --mode, a missing file, a 3-axis map, a tiny size
+# are exit 2.
+timeout 120 "$bin" plot m2.h5 -o p2.png --size 640x480 >/dev/null
+check "plot 2-D: exit 0" test $? -eq 0
+timeout 120 "$bin" plot m1.h5 -o p1.png >/dev/null
+check "plot 1-D: exit 0" test $? -eq 0
+timeout 120 "$bin" plot m1.h5 -o p1k.png --mode 3 >/dev/null
+check "plot 1-D --mode 3: exit 0" test $? -eq 0
+check "plot: PNG size, not blank" "$py" - <<'PY'
+import struct
+import numpy as np
+from matplotlib import cm, image
+
+def png(name, w, h):
+    b = open(name, "rb").read()
+    assert b[:8] == b"\x89PNG\r\n\x1a\n" and b[12:16] == b"IHDR", name
+    assert struct.unpack(">II", b[16:24]) == (w, h), (name, struct.unpack(">II", b[16:24]))
+    a = image.imread(name)[..., :3]
+    assert a.shape[:2] == (h, w) and a.std() > 0.05, (name, a.shape, a.std())
+    return a.reshape(-1, 3)
+
+def share_near(px, colours, tol=0.02):
+    d = np.min(np.linalg.norm(px[:, None, :] - np.asarray(colours)[None, :, :3], axis=2), axis=1)
+    return (d < tol).mean()
+
+px = png("p2.png", 640, 480)
+viridis = cm.get_cmap("viridis")(np.linspace(0, 1, 64))
+assert len(np.unique(np.round(px, 2), axis=0)) > 50
+assert share_near(px, viridis) > 0.15, share_near(px, viridis)
+for name, want in (("p1.png", 3), ("p1k.png", 1)):
+    px = png(name, 900, 600)
+    tab = [np.array(c) for c in ([0.12, 0.47, 0.71], [1.0, 0.5, 0.05], [0.17, 0.63, 0.17])]
+    # A curve covers some 1,000 pixels, its legend's sample some 30.
+    drawn = [share_near(px, [c], 0.05) > 5e-4 for c in tab]
+    assert sum(drawn) == want, (name, drawn)
+PY
+timeout 60 "$bin" map navaro --grid x=0:0.01:2,y=0:0.01:2,theta=0:0.1:2 --quiet -o m3.h5 >/dev/null
+for bad in "m2.h5 -o x.png --mode 9" "nosuch.h5 -o x.png" "m3.h5 -o x.png" "m2.h5 -o x.png --size 10x10"; do
+    # shellcheck disable=SC2086
+    timeout 60 "$bin" plot $bad >/dev/null 2>err.txt
+    check "plot $bad: exit 2, one line" test $? -eq 2 -a "$(grep -c '' err.txt)" -eq 1
+done
 
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]
