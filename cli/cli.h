@@ -143,6 +143,9 @@ int cli_transient(int argc, char **argv);
 int cli_fit(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_plot(int argc, char **argv);
+/* modes --describe (cli/describe.c): per mode of md (solved by an with its dof map kept, on m)
+ * the platform's twist, effective masses and strain energy shares, as a table or csv. */
+int cli_modes_describe(const pkm_model *m, const pkm_analysis *an, const pkm_modes *md, int csv);
 
 /* pkmflex dynamics --forward (cli/dynamics_forward.c): the forward dynamics of the model m from
  * the trajectory's state at t0, over n - 1 RK4 steps to t1, under the drives that the inverse

@@ -1066,6 +1066,40 @@ assert fixed.sum() >= 3 and np.allclose(r, 0.7 / np.sqrt(3), rtol=1e-12), (fixed
 assert len(np.unique(np.round(P[fixed], 9), axis=0)) == 3 and (n[~fixed] > 1e-3 * n.max()).all()
 ' "$tmp/m.vtkhdf" "$vcsv"
 expect 3 modes navaro --pose 0,0,0 --nev 2 --vtk "$tmp/no/such/dir/m.vtkhdf"
+# modes --describe (csv): per mode the strain energy from the elements and joint springs is
+# w^2 / 2 of the printed frequency (x^T K x = w^2 for the M-normalised mode: a second path), in
+# both formulations and with clutch springs; the leg shares sum to 1, as do the bodies' and the
+# springs'; 1/twist^2 is the effective mass; at the symmetric pose (0, 0, 0) the single mode 3
+# and the z mode 4 share their energy equally between the three legs.
+for args in "--pose 0.03,-0.02,0.1" "--pose 0.03,-0.02,0.1 --formulation nodal" \
+    "--pose 0.03,-0.02,0.1 --set clutch.k1=2e4 --set clutch.k2=3e4" "--pose 0,0,0"; do
+    # shellcheck disable=SC2086
+    desc=$("$bin" modes navaro $args --nev 6 --describe --format csv)
+    check "modes --describe ($args): energy, shares, effective masses" "$py" -c '
+import math, sys
+lines = sys.argv[1].splitlines()
+i = [k for k, l in enumerate(lines) if l.startswith("mode,freq_hz,ux")][0]
+head = lines[i].split(",")
+rows = [dict(zip(head, map(float, l.split(",")))) for l in lines[i + 1:]]
+assert len(rows) == 6, len(rows)
+legs = [h for h in head if h.startswith("leg")]
+bodies = [h for h in head if h.startswith("body:")]
+assert len(legs) == 3 and len(bodies) == 16, (legs, bodies)
+for r in rows:
+    w = 2 * math.pi * r["freq_hz"]
+    assert abs(r["energy_j"] / (0.5 * w * w) - 1) < 1e-8, (r["mode"], r["energy_j"], w)
+    assert abs(sum(r[h] for h in legs) - 1) < 1e-5
+    assert abs(sum(r[h] for h in bodies) + r["springs"] - 1) < 2e-5
+    for t, m in zip(("ux", "uy", "rz"), ("m_x", "m_y", "J_z")):
+        assert abs(r[m] * r[t] ** 2 - 1) < 1e-5, (r[m], r[t])
+springs = [r["springs"] for r in rows]
+assert (max(springs) > 0.05) == ("clutch" in sys.argv[2]), springs
+if sys.argv[2] == "--pose 0,0,0":
+    for r in rows[2:4]:
+        assert max(abs(r[h] - 1 / 3) for h in legs) < 2e-6, [r[h] for h in legs]
+' "$desc" "$args"
+done
+expect 0 modes navaro --pose 0,0,0 --nev 3 --describe
 # --version: the version and the commit, which every map records.
 expect 0 --version
 ver=$("$bin" --version)
