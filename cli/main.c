@@ -42,8 +42,9 @@ static void print_main_help(void)
     printf(") or a case file: a path containing '/' or ending in\n"
            ".yaml or .yml, whose `case:` names the built-in topology and whose `parameters:` set\n"
            "its numbers ('pkmflex cases --show navaro' prints a complete one to copy).\n"
-           "Units: input is SI (m, rad, Pa, kg/m^3), or a number and a unit in case files and\n"
-           "--set (210 mm, 74 GPa); frequencies are printed in Hz.\n"
+           "Units: input is SI (m, rad, Pa, kg/m^3), or a number and a unit in case files,\n"
+           "--set, --pose and --grid (210 mm, 74 GPa, \"30 deg\"); frequencies are printed in Hz.\n"
+           "Options take a value as the next argument or after '=' (--nev=6).\n"
            "Run 'pkmflex <command> --help' for the options of a command.\n"
            "Exit status: 0 ok, 1 compare out of tolerance, 2 bad input, 3 computation failed.\n");
 }
@@ -68,5 +69,11 @@ int main(int argc, char **argv)
     }
     for (size_t k = 0; k < sizeof(commands) / sizeof(commands[0]); k++)
         if (strcmp(cmd, commands[k].name) == 0) return commands[k].run(argc, argv);
-    return cli_usage_error("unknown command '%s'", cmd);
+    const char *names[sizeof(commands) / sizeof(commands[0])];
+    for (size_t k = 0; k < sizeof(commands) / sizeof(commands[0]); k++)
+        names[k] = commands[k].name;
+    char hint[64];
+    return cli_usage_error(
+        "unknown command '%s'%s", cmd,
+        cli_did_you_mean(cmd, names, (int)(sizeof(names) / sizeof(names[0])), hint, sizeof hint));
 }

@@ -172,16 +172,18 @@ static int map_parse_grid(const char *spec, const pkm_case *c, pkm_map *map)
             if (map->axes[a].pose_index == idx)
                 return cli_usage_error("--grid: axis '%s' given twice", c->pose_names[idx]);
         pkm_map_axis *ax = &map->axes[map->naxes];
-        char *end = NULL;
-        ax->start = strtod(eq + 1, &end);
-        if (end == eq + 1 || *end != ':' || !isfinite(ax->start))
+        snprintf(ax->unit, sizeof(ax->unit), "%s", c->pose_units[idx]);
+        /* START and STOP: quantities in the coordinate's unit or with their own ("-30 deg"). */
+        const char *q = eq + 1, *colon = strchr(q, ':');
+        if (colon == NULL || !cli_parse_quantity_span(q, (size_t)(colon - q), ax->unit, &ax->start))
             return cli_usage_error("--grid '%s': bad START for axis '%s'", spec,
                                    c->pose_names[idx]);
-        const char *q = end + 1;
-        ax->stop = strtod(q, &end);
-        if (end == q || *end != ':' || !isfinite(ax->stop))
+        q = colon + 1;
+        colon = strchr(q, ':');
+        if (colon == NULL || !cli_parse_quantity_span(q, (size_t)(colon - q), ax->unit, &ax->stop))
             return cli_usage_error("--grid '%s': bad STOP for axis '%s'", spec, c->pose_names[idx]);
-        q = end + 1;
+        char *end = NULL;
+        q = colon + 1;
         long n = strtol(q, &end, 10);
         if (end == q || (*end != ',' && *end != '\0') || n < 1 || n > 10000000)
             return cli_usage_error("--grid '%s': COUNT of axis '%s' must be an integer >= 1", spec,
@@ -189,7 +191,6 @@ static int map_parse_grid(const char *spec, const pkm_case *c, pkm_map *map)
         ax->count = (int)n;
         ax->pose_index = idx;
         snprintf(ax->name, sizeof(ax->name), "%s", c->pose_names[idx]);
-        snprintf(ax->unit, sizeof(ax->unit), "%s", c->pose_units[idx]);
         map->naxes++;
         p = (*end == ',') ? end + 1 : end;
     }
@@ -261,7 +262,8 @@ static int map_setup(const map_args *o, const pkm_case *c, const void *params, p
     for (int k = 0; k < c->npose; k++)
         snprintf(map->pose_names[k], sizeof(map->pose_names[k]), "%s", c->pose_names[k]);
     memcpy(map->base_pose, c->home, sizeof(double) * (size_t)c->npose);
-    if (o->c.pose_text != NULL && !cli_parse_pose(o->c.pose_text, c->npose, map->base_pose))
+    if (o->c.pose_text != NULL &&
+        !cli_parse_pose(o->c.pose_text, c->npose, c->pose_units, map->base_pose))
         return cli_usage_error("--pose '%s': expected %d comma-separated numbers", o->c.pose_text,
                                c->npose);
     size_t len = 0;

@@ -92,7 +92,7 @@ static int modes_pose(const modes_args *o, const pkm_case *c, double *pose)
         memcpy(pose, c->home, sizeof(double) * (size_t)c->npose);
         return 0;
     }
-    if (cli_parse_pose(o->c.pose_text, c->npose, pose)) return 0;
+    if (cli_parse_pose(o->c.pose_text, c->npose, c->pose_units, pose)) return 0;
     fprintf(stderr, "%s: error: --pose '%s': expected %d comma-separated numbers", CLI_PROG,
             o->c.pose_text, c->npose);
     for (int k = 0; k < c->npose; k++)

@@ -1100,6 +1100,32 @@ if sys.argv[2] == "--pose 0,0,0":
 ' "$desc" "$args"
 done
 expect 0 modes navaro --pose 0,0,0 --nev 3 --describe
+# Command-line habits: --opt=value gives what --opt value gives (a flag given a value is bad
+# input); a mistyped command, option, case or parameter key is refused with the closest name;
+# --pose and --grid take quantities with units as case files do (10 mm, 5 deg).
+check "--format=csv --nev=3 as --format csv --nev 3" test \
+    "$("$bin" modes navaro --pose=0,0,0 --format=csv --nev=3)" = \
+    "$("$bin" modes navaro --pose 0,0,0 --format csv --nev 3)"
+expect 2 modes navaro --describe=yes
+for typo in "mdoes:'modes'" "modes --pos 0,0,0:'--pose'" "modes navaor:'navaro'" \
+    "modes navaro --set material.e=1:'material.E'" "map navaro --gird x -o x.h5:'--grid'"; do
+    # shellcheck disable=SC2086
+    terr=$("$bin" ${typo%%:*} 2>&1 >/dev/null)
+    check "did you mean ${typo#*:} for: ${typo%%:*}" grep -qF "did you mean ${typo#*:}?" <<<"$terr"
+done
+uc=$("$bin" modes navaro --pose "10 mm,-20 mm,5 deg" --nev 4 --format csv)
+si=$("$bin" modes navaro --pose 0.01,-0.02,0.08726646259971647 --nev 4 --format csv)
+check "--pose with units = the same pose in SI" awk -F, 'NR == FNR { f[FNR] = $2; next }
+    FNR > 1 { d = $2 / f[FNR] - 1; if (d < 0) d = -d; if (d > 1e-9) bad = 1 } END { exit bad }' \
+    <(printf '%s\n' "$si") <(printf '%s\n' "$uc")
+expect 2 modes navaro --pose "10 kg,0,0"
+expect 0 map navaro --grid "theta=-30 deg:30 deg:3,x=-10 mm:10 mm:2" --nev 2 -o "$tmp/units.h5" --quiet
+check "--grid with units: the grid in SI" "$py" -c '
+import sys, h5py, numpy as np
+g = h5py.File(sys.argv[1], "r")["grid"]
+assert np.allclose(g["theta"][...], [-np.pi / 6, 0, np.pi / 6], rtol=1e-15, atol=1e-16)
+assert np.allclose(g["x"][...], [-0.01, 0.01], rtol=1e-15, atol=0)
+' "$tmp/units.h5"
 # --version: the version and the commit, which every map records.
 expect 0 --version
 ver=$("$bin" --version)
