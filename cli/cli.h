@@ -155,6 +155,14 @@ const char *cli_did_you_mean(const char *word, const char *const *names, int n, 
 int cli_parse_quantity_span(const char *s, size_t len, const char *unit, double *v);
 /* n comma-separated quantities, coordinate k in units[k]; 1 if they parse, else 0. */
 int cli_parse_pose(const char *text, int n, const char *const *units, double *pose);
+/* Ctrl-C: from begin to end the first SIGINT only sets the flag cli_interrupted reads (a
+ * second one ends the process); end restores the previous handler. */
+void cli_interrupt_begin(void);
+int cli_interrupted(void);
+void cli_interrupt_end(void);
+/* One stderr message: the computation was interrupted with done of total poses saved in saved,
+ * and the command (argv, without a --resume) to run with --resume. */
+void cli_print_resume(int argc, char **argv, const char *saved, int64_t done, int64_t total);
 /* modes --describe (cli/describe.c): per mode of md (solved by an with its dof map kept, on m)
  * the platform's twist, effective masses and strain energy shares, as a table or csv. */
 int cli_modes_describe(const pkm_model *m, const pkm_analysis *an, const pkm_modes *md, int csv);

@@ -1,14 +1,16 @@
 /* cli/habits.c: what users of command-line tools expect of them: "did you mean" for a mistyped
  * command, option, case or parameter key, and quantities with units ("30 deg", "10 mm") in the
- * lists of --pose and --grid, as case files and --set take them.
+ * lists of --pose and --grid, as case files and --set take them; a long computation that Ctrl-C
+ * stops cleanly, saying what was saved and how to go on.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L /* strnlen */
+#define _POSIX_C_SOURCE 200809L /* strnlen, sigaction */
 #endif
 
 #include "cli/cli.h"
 
 #include <ctype.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -86,4 +88,49 @@ int cli_parse_pose(const char *text, int n, const char *const *units, double *po
         p = end + (k + 1 < n);
     }
     return 1;
+}
+
+/* Ctrl-C during a long computation: the first SIGINT sets the flag that the computation polls
+ * (pkm_sweep_opts.stop), a second one ends the process as usual (SA_RESETHAND). */
+static volatile sig_atomic_t interrupted;
+static struct sigaction saved_sigint;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+void cli_interrupt_begin(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    interrupted = 0;
+    sigaction(SIGINT, &sa, &saved_sigint);
+}
+
+int cli_interrupted(void)
+{
+    return interrupted != 0;
+}
+
+void cli_interrupt_end(void)
+{
+    sigaction(SIGINT, &saved_sigint, NULL);
+}
+
+void cli_print_resume(int argc, char **argv, const char *saved, int64_t done, int64_t total)
+{
+    fprintf(stderr, "%s: interrupted: %lld of %lld poses computed, saved in %s; resume with:\n  %s",
+            CLI_PROG, (long long)done, (long long)total, saved, CLI_PROG);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--resume") == 0) continue;
+        /* Quoted where the shell would split or expand it. */
+        const int quote = argv[i][strcspn(argv[i], " \t'\"$*?[]{}()<>|&;\\`~#")] != '\0';
+        fprintf(stderr, quote ? " '%s'" : " %s", argv[i]);
+    }
+    fprintf(stderr, " --resume\n");
 }

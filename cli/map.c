@@ -48,6 +48,8 @@ typedef struct map_args {
     double mac_threshold;
     double cluster_tol;
     int threads;
+    int argc; /* the command line, for the resume hint after Ctrl-C */
+    char **argv;
 } map_args;
 
 static const cli_option map_options[] = {
@@ -101,7 +103,9 @@ static const cli_command map_command = {
     "1 GiB the ids are the ranks: a warning says so at the first pose, and the attribute\n"
     "tracking_note records it.\n\n"
     "While the sweep runs, FILE.h5.partial holds the results so far (a valid map file,\n"
-    "status -1 where not computed); --resume continues it and removes it at the end.\n\n",
+    "status -1 where not computed); --resume continues it and removes it at the end.\n"
+    "Ctrl-C stops the sweep, saves the poses done there and prints the command that\n"
+    "resumes (exit 130).\n\n",
     map_options, (int)(sizeof(map_options) / sizeof(map_options[0])), 1};
 
 static int map_set(void *user, int id, const char *v)
@@ -238,6 +242,13 @@ static void map_sweep_notice(const char *msg, void *user)
 {
     (void)user;
     fprintf(stderr, "%s: warning: modes will not be tracked: %s\n", CLI_PROG, msg);
+}
+
+static int map_sweep_stop(int64_t point, void *user)
+{
+    (void)point;
+    (void)user;
+    return cli_interrupted();
 }
 
 static pkm_status map_sweep_checkpoint(const pkm_map *snap, void *user, pkm_ctx *ctx)
@@ -462,6 +473,21 @@ static int map_check_vtk(const map_args *o, const pkm_map *map)
     return cli_check_output_path(o->vtk);
 }
 
+/* Ctrl-C: the poses done so far to FILE.h5.partial (what a checkpoint holds), and how to
+ * resume; exit 130 (128 + SIGINT, the shells' convention). */
+static int map_interrupted(const map_args *o, const char *partial, const pkm_map *map)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_status st = pkm_map_write_h5(map, partial, &ctx);
+    if (st != PKM_OK) return cli_report_late(st, &ctx);
+    int64_t done = 0;
+    for (int64_t p = 0; p < map->npoints; p++)
+        done += map->status[p] != PKM_POSE_PENDING;
+    cli_print_resume(o->argc, o->argv, partial, done, map->npoints);
+    return 128 + 2;
+}
+
 /* The sweep with its progress bar and checkpoints, then the file; 0 or an exit status. */
 static int map_run(const map_args *o, const pkm_case *c, const void *params, const char *partial,
                    pkm_map *map)
@@ -475,11 +501,15 @@ static int map_run(const map_args *o, const pkm_case *c, const void *params, con
     so.checkpoint = o->checkpoint_s > 0.0 ? map_sweep_checkpoint : NULL;
     so.checkpoint_interval = o->checkpoint_s;
     so.notice = map_sweep_notice;
+    so.stop = map_sweep_stop;
     so.stall_timeout = o->stall_s;
     so.user = &ui;
+    cli_interrupt_begin();
     pkm_status st = pkm_map_sweep(c, params, map, &so, &ctx);
+    cli_interrupt_end();
     const double elapsed = cli_now() - ui.pg.t0;
     if (st != PKM_OK) return cli_report_late(st, &ctx);
+    if (cli_interrupted()) return map_interrupted(o, partial, map);
     /* The vectors were kept for tracking; they go to the file only with --modes. */
     if (!o->modes) pkm_map_free_modes(map);
     st = pkm_map_write_h5(map, o->output, &ctx);
@@ -501,7 +531,9 @@ int cli_map(int argc, char **argv)
                   .threads = 1,
                   .checkpoint_s = 5.0,
                   .mac_threshold = tdef.mac_threshold,
-                  .cluster_tol = tdef.cluster_tol};
+                  .cluster_tol = tdef.cluster_tol,
+                  .argc = argc,
+                  .argv = argv};
     int rc = cli_parse(argc, argv, &map_command, map_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
     const pkm_case *c = NULL;

@@ -1126,6 +1126,31 @@ g = h5py.File(sys.argv[1], "r")["grid"]
 assert np.allclose(g["theta"][...], [-np.pi / 6, 0, np.pi / 6], rtol=1e-15, atol=1e-16)
 assert np.allclose(g["x"][...], [-0.01, 0.01], rtol=1e-15, atol=0)
 ' "$tmp/units.h5"
+# Ctrl-C during a map: exit 130, the poses done are in F.h5.partial and the message names how
+# many and the command that resumes; that command (as printed) finishes the map.
+rm -f "$tmp/int.h5" "$tmp/int.h5.partial"
+"$bin" map navaro --grid x=-0.08:0.08:13,y=-0.08:0.08:13 --set elements_per_link=4 --nev 4 \
+    -o "$tmp/int.h5" --quiet --checkpoint 0.2 >/dev/null 2>"$tmp/int.err" &
+ipid=$!
+for _ in $(seq 300); do [ -e "$tmp/int.h5.partial" ] && break; sleep 0.1; done
+kill -INT "$ipid"
+wait "$ipid"
+check "map after Ctrl-C: exit 130" test $? -eq 130 -a ! -e "$tmp/int.h5"
+check "map after Ctrl-C: saved poses counted, resume command" "$py" -c '
+import re, sys, h5py
+err = open(sys.argv[1]).read()
+m = re.search(r"interrupted: (\d+) of 169 poses computed, saved in (\S+); resume with:\n  (.*)\n", err)
+assert m, err
+st = h5py.File(m[2], "r")["status"][...]
+assert int(m[1]) == (st != -1).sum() and 0 < int(m[1]) < 169, (m[1], (st != -1).sum())
+assert m[3].endswith(" --resume") and m[3].startswith("pkmflex map navaro "), m[3]
+open(sys.argv[2], "w").write(m[3].replace("pkmflex", "\"$1\"", 1))
+' "$tmp/int.err" "$tmp/int.cmd"
+bash "$tmp/int.cmd" "$bin" >/dev/null 2>&1
+check "map resumed with the printed command: exit 0, complete" "$py" -c '
+import sys, h5py
+assert (h5py.File(sys.argv[1], "r")["status"][...] != -1).all()
+' "$tmp/int.h5"
 # --version: the version and the commit, which every map records.
 expect 0 --version
 ver=$("$bin" --version)
