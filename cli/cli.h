@@ -108,8 +108,16 @@ int cli_table_rows(const pkm_table *tab, const char *path, const char *kind);
 /* Parsers of option values: 1 if text is valid, else 0. */
 int cli_parse_int(const char *text, int lo, int hi, int *v);
 int cli_parse_real(const char *text, double lo, double hi, double *v);
-/* --format VALUE: 0 for table or csv, else the one-line error and exit 2. */
+/* --format VALUE: 0 for table, csv or json, else the one-line error and exit 2. */
 int cli_check_format(const char *v);
+/* csv or json: the formats printed as csv rows (json converts them, cli/json.c). */
+int cli_format_is_rows(const char *format);
+/* argv asks for --format json. */
+int cli_wants_json(int argc, char **argv);
+/* From begin to end, stdout goes to a temporary file; end prints it as JSON if ok, else drops it
+ * (the error is on stderr). begin: 0 or an exit status. */
+int cli_json_begin(void);
+void cli_json_end(int ok);
 /* --singular R (the loop-closure conditioning threshold, 1e-12 to 0.5) into *r: 0 or exit 2. */
 int cli_parse_singular(const char *v, double *r);
 

@@ -272,8 +272,8 @@ int cli_parse_real(const char *text, double lo, double hi, double *v)
 
 int cli_check_format(const char *v)
 {
-    if (strcmp(v, "table") == 0 || strcmp(v, "csv") == 0) return 0;
-    return cli_usage_error("--format '%s': expected table or csv", v);
+    if (strcmp(v, "table") == 0 || cli_format_is_rows(v)) return 0;
+    return cli_usage_error("--format '%s': expected table, csv or json", v);
 }
 
 int cli_parse_singular(const char *v, double *r)

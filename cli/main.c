@@ -67,8 +67,15 @@ int main(int argc, char **argv)
         printf("pkmflex %s (commit %s)\n", PKM_VERSION_STRING, PKM_COMMIT);
         return 0;
     }
-    for (size_t k = 0; k < sizeof(commands) / sizeof(commands[0]); k++)
-        if (strcmp(cmd, commands[k].name) == 0) return commands[k].run(argc, argv);
+    for (size_t k = 0; k < sizeof(commands) / sizeof(commands[0]); k++) {
+        if (strcmp(cmd, commands[k].name) != 0) continue;
+        /* --format json: the command's csv, converted (cli/json.c). */
+        const int json = cli_wants_json(argc, argv);
+        int rc = json ? cli_json_begin() : 0;
+        if (rc == 0) rc = commands[k].run(argc, argv);
+        if (json) cli_json_end(rc == 0);
+        return rc;
+    }
     const char *names[sizeof(commands) / sizeof(commands[0])];
     for (size_t k = 0; k < sizeof(commands) / sizeof(commands[0]); k++)
         names[k] = commands[k].name;

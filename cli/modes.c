@@ -38,7 +38,7 @@ static void modes_pose_help(char *buf, size_t cap)
 
 static const cli_option modes_options[] = {
     {"--pose", NULL, 1, CLI_OPT_POSE, "P1,P2,...", NULL, modes_pose_help},
-    {"--format", NULL, 1, MODES_FORMAT, "table|csv",
+    {"--format", NULL, 1, MODES_FORMAT, "table|csv|json",
      "output format (csv header: mode,freq_hz,residual,accuracy)", NULL},
     {"--max-accuracy", NULL, 1, MODES_MAX_ACCURACY, "R",
      "largest accepted accuracy estimate, relative (default 1e-3)", NULL},
@@ -109,7 +109,7 @@ static void modes_print(const modes_args *o, const pkm_case *c, const double *po
     int flagged = 0;
     for (int k = md->zero_modes; k < md->nev; k++)
         flagged += md->accuracy[k] > MODES_FLAG_ACCURACY;
-    if (strcmp(o->format, "csv") == 0) {
+    if (cli_format_is_rows(o->format)) {
         printf("mode,freq_hz,residual,accuracy\n");
         for (int k = 0; k < md->nev; k++)
             printf("%d,%.10g,%.3e,%.2e\n", k + 1, md->freq_hz[k], md->residual[k], md->accuracy[k]);
@@ -187,7 +187,7 @@ int cli_modes(int argc, char **argv)
         goto done;
     }
     modes_print(&o, c, pose, md, &info, 1e3 * (t1 - t0));
-    if (o.describe) rc = cli_modes_describe(m, an, md, strcmp(o.format, "csv") == 0);
+    if (o.describe) rc = cli_modes_describe(m, an, md, cli_format_is_rows(o.format));
     if (rc == 0 && o.vtk != NULL) rc = modes_write_vtk(o.vtk, m, an, md);
 done:
     pkm_analysis_destroy(&an);

@@ -1126,6 +1126,41 @@ g = h5py.File(sys.argv[1], "r")["grid"]
 assert np.allclose(g["theta"][...], [-np.pi / 6, 0, np.pi / 6], rtol=1e-15, atol=1e-16)
 assert np.allclose(g["x"][...], [-0.01, 0.01], rtol=1e-15, atol=0)
 ' "$tmp/units.h5"
+# --format json for the commands that print csv: valid JSON, a list of tables of row objects
+# whose keys are the csv header and whose values are the csv's (numbers as numbers); a failed
+# command prints no JSON.
+for args in "modes navaro --pose 0.03,0.01,0.1 --nev 4 --describe" "dynamics tree5 --time 0:5:6" \
+    "transient navaro --dt 1e-3 --duration 0.01" "dynamics crane4 --forward --time 0:1:5"; do
+    # shellcheck disable=SC2086
+    j=$("$bin" $args --format json)
+    # shellcheck disable=SC2086
+    c=$("$bin" $args --format csv)
+    check "--format json = --format csv: $args" "$py" -c '
+import csv, io, json, math, sys
+tables = json.loads(sys.argv[1])
+blocks, cur = [], None
+for row in csv.reader(io.StringIO(sys.argv[2])):
+    if cur is None or len(row) != len(cur[0]):
+        cur = [row]
+        blocks.append(cur)
+    else:
+        cur.append(row)
+assert len(tables) == len(blocks) >= 1, (len(tables), len(blocks))
+for t, b in zip(tables, blocks):
+    assert len(t) == len(b) - 1 and len(t) > 0
+    for obj, row in zip(t, b[1:]):
+        assert list(obj) == b[0], (list(obj), b[0])
+        for v, s in zip(obj.values(), row):
+            try:
+                x = float(s)
+            except ValueError:
+                assert v == s, (v, s)
+                continue
+            assert (v is None and not math.isfinite(x)) or v == x, (v, s)
+' "$j" "$c"
+done
+check "--format json of a failed command: no output" test -z "$("$bin" modes navaro --pose 9,9,9 --format json 2>/dev/null)"
+expect 2 modes navaro --format xml
 # Ctrl-C during a map: exit 130, the poses done are in F.h5.partial and the message names how
 # many and the command that resumes; that command (as printed) finishes the map.
 rm -f "$tmp/int.h5" "$tmp/int.h5.partial"

@@ -18,6 +18,7 @@
 #include "cli/dynamics.c"
 #include "cli/dynamics_forward.c"
 #include "cli/habits.c"
+#include "cli/json.c"
 #include "cli/map.c"
 #include "cli/modes.c"
 
