@@ -8,6 +8,7 @@
 DEBS := cmake make gcc pkg-config libsuitesparse-dev libarpack2-dev libhdf5-dev libcmocka-dev \
         liblapack-dev libblas-dev hdf5-tools python3-h5py python3-numpy python3-scipy \
         libcyaml-dev libyaml-dev libgsl-dev \
+        python3-vtk9 python3-matplotlib \
         clang libclang-rt-14-dev
 # make test-mpi only: Open MPI, installed by that target through `deps` (the default build and
 # make test stay MPI-free).

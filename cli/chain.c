@@ -51,7 +51,8 @@ static const cli_option chain_options[] = {
      "inverse dynamics of the trajectory)",
      NULL},
     {"--step", NULL, 1, CH_STEP, "H", "--forward: the largest RK4 step, s (default 1e-3)", NULL},
-    {"--format", NULL, 1, CH_FORMAT, "table|csv", "output format (columns: docs/chain.md)", NULL},
+    {"--format", NULL, 1, CH_FORMAT, "table|csv|json", "output format (columns: docs/chain.md)",
+     NULL},
     {"--output", "-o", 1, CH_OUTPUT, "FILE.h5",
      "write the rows to an HDF5 file instead of printing them\n"
      "(layout: docs/hdf5-layout.md, module-chain files)",
@@ -62,7 +63,7 @@ static const cli_command chain_command = {
     "dynamics",
     "usage: pkmflex dynamics boom1|crane4 [--trajectory FILE.csv] [--time T0:T1:N]\n"
     "                        [--forward [--forces FILE.csv] [--step H]]\n"
-    "                        [--format table|csv | -o FILE.h5]\n\n"
+    "                        [--format table|csv|json | -o FILE.h5]\n\n"
     "The one-loop boom and the 4-dof crane of Petrovic and Mattila 2022 as chains of modules\n"
     "(Paz Anaya and Mattila 2024): per time and module, the coordinate, its rate and\n"
     "acceleration, the drive (N or N m) and the wrench the module takes from its base.\n"
@@ -101,7 +102,7 @@ static int chain_set(void *user, int id, const char *v)
         return 0;
     case CH_FORMAT:
         if (cli_check_format(v) != 0) return EXIT_INPUT;
-        o->csv = strcmp(v, "csv") == 0;
+        o->csv = cli_format_is_rows(v);
         return 0;
     default:
         return EXIT_INPUT;

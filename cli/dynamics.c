@@ -59,7 +59,7 @@ static const cli_option dyn_options[] = {
      "instead of the case's friction.model (its data: --set\n"
      "friction.kc=... and so on)",
      NULL},
-    {"--format", NULL, 1, DYN_FORMAT, "table|csv",
+    {"--format", NULL, 1, DYN_FORMAT, "table|csv|json",
      "output format (csv header: t,joint,type,q,qd,qdd,drive,ideal,\n"
      "friction,f_axial,f_radial,m_bending)",
      NULL},
@@ -87,7 +87,7 @@ static const cli_option dyn_options[] = {
 static const cli_command dyn_command = {
     "dynamics",
     "usage: pkmflex dynamics CASE [--trajectory NAME|FILE.csv] [--time T0:T1:N]\n"
-    "                        [--friction none|coulomb-viscous|stribeck] [--format table|csv]\n"
+    "                        [--friction none|coulomb-viscous|stribeck] [--format table|csv|json]\n"
     "                        [-o FILE.h5 | --forward] [--singular R] [--set KEY=VALUE ...]\n\n"
     "Rigid-body inverse dynamics of CASE along a trajectory of its pose coordinates: at each\n"
     "time, one row per joint of the model (cut joints included, named as in the case) with its\n"
@@ -410,7 +410,7 @@ static void dyn_header(const dyn_run *r, int csv)
 /* Kinematics and inverse dynamics at every time, printed or kept; 0 or exit 3 naming the time. */
 static int dyn_compute(dyn_run *r, const dyn_args *o)
 {
-    const int csv = strcmp(o->format, "csv") == 0;
+    const int csv = cli_format_is_rows(o->format);
     if (r->t == NULL) dyn_header(r, csv);
     double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
     pkm_ctx ctx;
@@ -470,7 +470,7 @@ int cli_dynamics(int argc, char **argv)
                                   r.fr,          pkm_case_dynamics_of(r.c, params)->gravity,
                                   dyn_driven_at, &r,
                                   r.t0,          r.t1,
-                                  r.n,           strcmp(o.format, "csv") == 0};
+                                  r.n,           cli_format_is_rows(o.format)};
         rc = cli_dynamics_forward(&in);
     } else {
         rc = dyn_compute(&r, &o);

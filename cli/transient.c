@@ -83,7 +83,7 @@ static const cli_option tr_options[] = {
      "reassemble M and K at the rigid configuration every N steps\n"
      "(default 1; 0: fixed at the start pose)",
      NULL},
-    {"--format", NULL, 1, TR_FORMAT, "table|csv",
+    {"--format", NULL, 1, TR_FORMAT, "table|csv|json",
      "output format (csv header: t,ex,ey,ez,rx,ry,rz, then\n"
      "drive_<joint> per actuated joint)",
      NULL},
@@ -105,7 +105,7 @@ static const cli_command tr_command = {
     "                         [--damping Z1@F1,Z2@F2 | --rayleigh L1,L2] [--gravity]\n"
     "                         [--start T0] [--initial zero|static] [--drives locked|elastic]\n"
     "                         [--wrench FX,FY,FZ,MX,MY,MZ|FILE.csv] [--update-every N]\n"
-    "                         [--format table|csv] [-o FILE.h5]\n"
+    "                         [--format table|csv|json] [-o FILE.h5]\n"
     "                         [--singular R] [--set KEY=VALUE ...]\n\n"
     "Elastodynamics of CASE along a trajectory (Li et al. 2020, eq. 37, by Newmark's average\n"
     "acceleration): the finite-element model rebuilt at the rigid configuration, loaded by the\n"
@@ -404,7 +404,7 @@ int cli_transient(int argc, char **argv)
                              o.dt);
         goto done;
     }
-    const int csv = strcmp(o.format, "csv") == 0;
+    const int csv = cli_format_is_rows(o.format);
     out = (tr_out){.c = c, .params = params, .csv = csv, .elastic = o.elastic, .start = cli_now()};
     if (o.output != NULL && (rc = tr_keep(&out, pkm_transient_steps(&opts) + 1)) != 0) goto done;
     pkm_ctx ctx;

@@ -536,7 +536,7 @@ check "fine mesh: flagged frequencies" grep -q "^# ! 4 frequencies" <<<"$out"
 err=$(timeout 120 "$bin" modes navaro --formulation nodal --set elements_per_link=512 --nev 2 \
     2>&1 >/dev/null)
 check "fine mesh: refused past 1e-3 (exit 3)" test $? -eq 3
-check "fine mesh: the refusal names the mode" grep -q "mode 0 (.* Hz): the rounding" <<<"$err"
+check "fine mesh: the refusal names the mode" grep -q "mode 1 (.* Hz): the rounding" <<<"$err"
 out=$("$bin" modes navaro --nev 4)
 check "default mesh: nothing flagged" test -z "$(grep '!' <<<"$out")"
 
@@ -1113,6 +1113,126 @@ assert fixed.sum() >= 3 and np.allclose(r, 0.7 / np.sqrt(3), rtol=1e-12), (fixed
 assert len(np.unique(np.round(P[fixed], 9), axis=0)) == 3 and (n[~fixed] > 1e-3 * n.max()).all()
 ' "$tmp/m.vtkhdf" "$vcsv"
 expect 3 modes navaro --pose 0,0,0 --nev 2 --vtk "$tmp/no/such/dir/m.vtkhdf"
+# modes --describe (csv): per mode the strain energy from the elements and joint springs is
+# w^2 / 2 of the printed frequency (x^T K x = w^2 for the M-normalised mode: a second path), in
+# both formulations and with clutch springs; the leg shares sum to 1, as do the bodies' and the
+# springs'; 1/twist^2 is the effective mass; at the symmetric pose (0, 0, 0) the single mode 3
+# and the z mode 4 share their energy equally between the three legs.
+for args in "--pose 0.03,-0.02,0.1" "--pose 0.03,-0.02,0.1 --formulation nodal" \
+    "--pose 0.03,-0.02,0.1 --set clutch.k1=2e4 --set clutch.k2=3e4" "--pose 0,0,0"; do
+    # shellcheck disable=SC2086
+    desc=$("$bin" modes navaro $args --nev 6 --describe --format csv)
+    check "modes --describe ($args): energy, shares, effective masses" "$py" -c '
+import math, sys
+lines = sys.argv[1].splitlines()
+i = [k for k, l in enumerate(lines) if l.startswith("mode,freq_hz,ux")][0]
+head = lines[i].split(",")
+rows = [dict(zip(head, map(float, l.split(",")))) for l in lines[i + 1:]]
+assert len(rows) == 6, len(rows)
+legs = [h for h in head if h.startswith("leg")]
+bodies = [h for h in head if h.startswith("body:")]
+assert len(legs) == 3 and len(bodies) == 16, (legs, bodies)
+for r in rows:
+    w = 2 * math.pi * r["freq_hz"]
+    assert abs(r["energy_j"] / (0.5 * w * w) - 1) < 1e-8, (r["mode"], r["energy_j"], w)
+    assert abs(sum(r[h] for h in legs) - 1) < 1e-5
+    assert abs(sum(r[h] for h in bodies) + r["springs"] - 1) < 2e-5
+    for t, m in zip(("ux", "uy", "rz"), ("m_x", "m_y", "J_z")):
+        assert abs(r[m] * r[t] ** 2 - 1) < 1e-5, (r[m], r[t])
+springs = [r["springs"] for r in rows]
+assert (max(springs) > 0.05) == ("clutch" in sys.argv[2]), springs
+if sys.argv[2] == "--pose 0,0,0":
+    for r in rows[2:4]:
+        assert max(abs(r[h] - 1 / 3) for h in legs) < 2e-6, [r[h] for h in legs]
+' "$desc" "$args"
+done
+expect 0 modes navaro --pose 0,0,0 --nev 3 --describe
+# Command-line habits: --opt=value gives what --opt value gives (a flag given a value is bad
+# input); a mistyped command, option, case or parameter key is refused with the closest name;
+# --pose and --grid take quantities with units as case files do (10 mm, 5 deg).
+check "--format=csv --nev=3 as --format csv --nev 3" test \
+    "$("$bin" modes navaro --pose=0,0,0 --format=csv --nev=3)" = \
+    "$("$bin" modes navaro --pose 0,0,0 --format csv --nev 3)"
+expect 2 modes navaro --describe=yes
+for typo in "mdoes:'modes'" "modes --pos 0,0,0:'--pose'" "modes navaor:'navaro'" \
+    "modes navaro --set material.e=1:'material.E'" "map navaro --gird x -o x.h5:'--grid'"; do
+    # shellcheck disable=SC2086
+    terr=$("$bin" ${typo%%:*} 2>&1 >/dev/null)
+    check "did you mean ${typo#*:} for: ${typo%%:*}" grep -qF "did you mean ${typo#*:}?" <<<"$terr"
+done
+uc=$("$bin" modes navaro --pose "10 mm,-20 mm,5 deg" --nev 4 --format csv)
+si=$("$bin" modes navaro --pose 0.01,-0.02,0.08726646259971647 --nev 4 --format csv)
+check "--pose with units = the same pose in SI" awk -F, 'NR == FNR { f[FNR] = $2; next }
+    FNR > 1 { d = $2 / f[FNR] - 1; if (d < 0) d = -d; if (d > 1e-9) bad = 1 } END { exit bad }' \
+    <(printf '%s\n' "$si") <(printf '%s\n' "$uc")
+expect 2 modes navaro --pose "10 kg,0,0"
+expect 0 map navaro --grid "theta=-30 deg:30 deg:3,x=-10 mm:10 mm:2" --nev 2 -o "$tmp/units.h5" --quiet
+check "--grid with units: the grid in SI" "$py" -c '
+import sys, h5py, numpy as np
+g = h5py.File(sys.argv[1], "r")["grid"]
+assert np.allclose(g["theta"][...], [-np.pi / 6, 0, np.pi / 6], rtol=1e-15, atol=1e-16)
+assert np.allclose(g["x"][...], [-0.01, 0.01], rtol=1e-15, atol=0)
+' "$tmp/units.h5"
+# --format json for the commands that print csv: valid JSON, a list of tables of row objects
+# whose keys are the csv header and whose values are the csv's (numbers as numbers); a failed
+# command prints no JSON.
+for args in "modes navaro --pose 0.03,0.01,0.1 --nev 4 --describe" "dynamics tree5 --time 0:5:6" \
+    "transient navaro --dt 1e-3 --duration 0.01" "dynamics crane4 --forward --time 0:1:5"; do
+    # shellcheck disable=SC2086
+    j=$("$bin" $args --format json)
+    # shellcheck disable=SC2086
+    c=$("$bin" $args --format csv)
+    check "--format json = --format csv: $args" "$py" -c '
+import csv, io, json, math, sys
+tables = json.loads(sys.argv[1])
+blocks, cur = [], None
+for row in csv.reader(io.StringIO(sys.argv[2])):
+    if cur is None or len(row) != len(cur[0]):
+        cur = [row]
+        blocks.append(cur)
+    else:
+        cur.append(row)
+assert len(tables) == len(blocks) >= 1, (len(tables), len(blocks))
+for t, b in zip(tables, blocks):
+    assert len(t) == len(b) - 1 and len(t) > 0
+    for obj, row in zip(t, b[1:]):
+        assert list(obj) == b[0], (list(obj), b[0])
+        for v, s in zip(obj.values(), row):
+            try:
+                x = float(s)
+            except ValueError:
+                assert v == s, (v, s)
+                continue
+            assert (v is None and not math.isfinite(x)) or v == x, (v, s)
+' "$j" "$c"
+done
+check "--format json of a failed command: no output" test -z "$("$bin" modes navaro --pose 9,9,9 --format json 2>/dev/null)"
+expect 2 modes navaro --format xml
+# Ctrl-C during a map: exit 130, the poses done are in F.h5.partial and the message names how
+# many and the command that resumes; that command (as printed) finishes the map.
+rm -f "$tmp/int.h5" "$tmp/int.h5.partial"
+"$bin" map navaro --grid x=-0.08:0.08:13,y=-0.08:0.08:13 --set elements_per_link=4 --nev 4 \
+    -o "$tmp/int.h5" --quiet --checkpoint 0.2 >/dev/null 2>"$tmp/int.err" &
+ipid=$!
+for _ in $(seq 300); do [ -e "$tmp/int.h5.partial" ] && break; sleep 0.1; done
+kill -INT "$ipid"
+wait "$ipid"
+check "map after Ctrl-C: exit 130" test $? -eq 130 -a ! -e "$tmp/int.h5"
+check "map after Ctrl-C: saved poses counted, resume command" "$py" -c '
+import re, sys, h5py
+err = open(sys.argv[1]).read()
+m = re.search(r"interrupted: (\d+) of 169 poses computed, saved in (\S+); resume with:\n  (.*)\n", err)
+assert m, err
+st = h5py.File(m[2], "r")["status"][...]
+assert int(m[1]) == (st != -1).sum() and 0 < int(m[1]) < 169, (m[1], (st != -1).sum())
+assert m[3].endswith(" --resume") and m[3].startswith("pkmflex map navaro "), m[3]
+open(sys.argv[2], "w").write(m[3].replace("pkmflex", "\"$1\"", 1))
+' "$tmp/int.err" "$tmp/int.cmd"
+bash "$tmp/int.cmd" "$bin" >/dev/null 2>&1
+check "map resumed with the printed command: exit 0, complete" "$py" -c '
+import sys, h5py
+assert (h5py.File(sys.argv[1], "r")["status"][...] != -1).all()
+' "$tmp/int.h5"
 # --version: the version and the commit, which every map records.
 expect 0 --version
 ver=$("$bin" --version)

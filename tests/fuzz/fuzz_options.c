@@ -15,8 +15,11 @@
 #include "cli/chain.c"
 #include "cli/common.c"
 #include "cli/compare.c"
+#include "cli/describe.c"
 #include "cli/dynamics.c"
 #include "cli/dynamics_forward.c"
+#include "cli/habits.c"
+#include "cli/json.c"
 #include "cli/map.c"
 #include "cli/masticatory.c"
 #include "cli/modes.c"
@@ -31,7 +34,8 @@ static void fuzz_case(cli_case_args *a, const pkm_case **c, void **params)
 {
     if (cli_load_case(a, c, params) != 0) return;
     double pose[PKM_POSE_MAX];
-    if (a->pose_text != NULL) (void)cli_parse_pose(a->pose_text, (*c)->npose, pose);
+    if (a->pose_text != NULL)
+        (void)cli_parse_pose(a->pose_text, (*c)->npose, (*c)->pose_units, pose);
 }
 
 static void fuzz_commands(int argc, char **argv)
