@@ -4,8 +4,11 @@
 #   make test   the same build, then the cmocka suite (normal build, then ASan + UBSan build with
 #               clang, which adds the libFuzzer harnesses of tests/fuzz/, about 45 s)
 # clang and its runtime (libFuzzer) serve the sanitizer build only; the main build is gcc's.
+# libopenblas0-serial takes over libblas.so.3 and liblapack.so.3 (Debian's alternatives), so
+# pkmflex and NumPy/SciPy run on the same single-threaded OpenBLAS; it chooses its kernels from
+# the processor or from OPENBLAS_CORETYPE, which the build and the tests leave as they find it.
 DEBS := cmake make gcc pkg-config libsuitesparse-dev libarpack2-dev libhdf5-dev libcmocka-dev \
-        liblapack-dev libblas-dev hdf5-tools python3-h5py python3-numpy python3-scipy \
+        liblapack-dev libblas-dev libopenblas0-serial hdf5-tools python3-h5py python3-numpy python3-scipy \
         libcyaml-dev libyaml-dev libgsl-dev \
         clang libclang-rt-14-dev
 PKM_WERROR ?= OFF
