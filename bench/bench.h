@@ -7,6 +7,7 @@
 
 #include "pkm/assembly.h"
 #include "pkm/cases.h"
+#include "pkm/map.h"
 #include "pkm/status.h"
 
 #include <stddef.h>
@@ -41,5 +42,15 @@ void print_child_failure(const char *what, const child_outcome *o);
  * 0 if they ran. quick: the smoke run's smaller grid and sizes. */
 int run_map_part(int quick);
 int run_size_part(int quick);
+
+/* SciPy on the pencils of the OK poses of map in formulation f (scipy_part.c): poses per second of
+ * its dense eigh and sparse eigsh, timed around the solver calls only, and the largest relative
+ * difference of their frequencies from the map's. 0 if it ran. */
+typedef struct scipy_rates {
+    double eigh, eigsh, diff_eigh, diff_eigsh;
+} scipy_rates;
+
+int map_scipy(const pkm_navaro_params *par, const pkm_map *map, pkm_formulation f,
+              scipy_rates *out);
 
 #endif
