@@ -20,7 +20,7 @@
 #define MAP_NEV        8                     /* modes per pose in part 1 */
 #define MAP_HALF_WIDTH 0.06                  /* x, y in [-w, w] m */
 #define MAP_THETA      (-1.0471975511965976) /* rad: -pi/3, the orientation of the map */
-#define MAP_LIMIT_S    240                   /* time limit of part 1 */
+#define MAP_LIMIT_S    900                   /* time limit of part 1 (SciPy included) */
 
 typedef struct map_job {
     int grid; /* grid x grid poses */
