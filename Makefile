@@ -5,8 +5,11 @@
 #               clang, which adds the libFuzzer harnesses of tests/fuzz/, about 45 s)
 #   make test-mpi  the MPI sweep (PKM_MPI=ON, build-mpi/, Open MPI installed): mpirun -n 2 and 3
 # clang and its runtime (libFuzzer) serve the sanitizer build only; the main build is gcc's.
+# libopenblas0-serial takes over libblas.so.3 and liblapack.so.3 (Debian's alternatives), so
+# pkmflex and NumPy/SciPy run on the same single-threaded OpenBLAS; it chooses its kernels from
+# the processor or from OPENBLAS_CORETYPE, which the build and the tests leave as they find it.
 DEBS := cmake make gcc pkg-config libsuitesparse-dev libarpack2-dev libhdf5-dev libcmocka-dev \
-        liblapack-dev libblas-dev hdf5-tools python3-h5py python3-numpy python3-scipy \
+        liblapack-dev libblas-dev libopenblas0-serial hdf5-tools python3-h5py python3-numpy python3-scipy \
         libcyaml-dev libyaml-dev libgsl-dev \
         python3-vtk9 python3-matplotlib \
         clang libclang-rt-14-dev

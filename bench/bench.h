@@ -8,6 +8,7 @@
 #include "bench/timing.h"
 #include "pkm/assembly.h"
 #include "pkm/cases.h"
+#include "pkm/map.h"
 #include "pkm/status.h"
 
 #include <stddef.h>
@@ -44,5 +45,15 @@ int run_size_part(int quick);
 /* Part 3 (a PKM_MPI build): pkmflex map in one process and on 1, 2, 3 MPI ranks; 0 if it ran and
  * every map equals the one process's. */
 int run_mpi_part(void);
+
+/* SciPy on the pencils of the OK poses of map in formulation f (scipy_part.c): poses per second of
+ * its dense eigh and sparse eigsh, timed around the solver calls only, and the largest relative
+ * difference of their frequencies from the map's. 0 if it ran. */
+typedef struct scipy_rates {
+    double eigh, eigsh, diff_eigh, diff_eigsh;
+} scipy_rates;
+
+int map_scipy(const pkm_navaro_params *par, const pkm_map *map, pkm_formulation f,
+              scipy_rates *out);
 
 #endif

@@ -56,6 +56,27 @@ void pkm_sweep_tile_range(const pkm_sweep_tiles *t, int64_t tile, int64_t *begin
     *end = *begin + t->size < t->npoints ? *begin + t->size : t->npoints;
 }
 
+/* The grid point of step k of the walk: the grid in serpentine (boustrophedon) order, each axis
+ * traversed backwards when the index of the slower axes' row is odd, so that consecutive steps
+ * are neighbouring points (a row's last point is followed by the next row's point beside it)
+ * and a warm-started eigensolver starts every pose from a computed neighbour. Tiles are ranges of
+ * k; the results stay indexed by the row-major point. */
+int64_t pkm_sweep_walk_point(const pkm_map *map, int64_t k)
+{
+    int64_t digit[PKM_MAP_MAX_AXES];
+    for (int a = map->naxes - 1; a >= 0; a--) {
+        digit[a] = k % map->axes[a].count;
+        k /= map->axes[a].count;
+    }
+    int64_t p = 0, row = 0;
+    for (int a = 0; a < map->naxes; a++) {
+        const int64_t c = map->axes[a].count;
+        p = p * c + ((row & 1) ? c - 1 - digit[a] : digit[a]);
+        row = row * c + digit[a];
+    }
+    return p;
+}
+
 /* How a failed pose is recorded; 0 if the failure must stop the sweep instead. */
 static int pose_status_of(pkm_status st)
 {
@@ -210,7 +231,8 @@ pkm_status pkm_sweep_run_tile(const pkm_case *c, const void *params, pkm_map *ma
     pkm_modal_opts opts = map->opts;
     opts.nev = map->nev;
     pkm_status rc = PKM_OK;
-    for (int64_t p = begin; rc == PKM_OK && p < end; p++) {
+    for (int64_t k = begin; rc == PKM_OK && k < end; k++) {
+        const int64_t p = pkm_sweep_walk_point(map, k);
         if (out->status[p] != PKM_POSE_PENDING) continue;
         if (atomic_load(out->stopping)) break;
         /* A worker whose sweeping process was killed stops: nobody will read its results. */

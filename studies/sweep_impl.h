@@ -3,11 +3,11 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * An executor computes the PENDING points of a map and owns four things: the partition (contiguous
- * tiles of row-major points, pkm_sweep_tiles, so that a worker walks neighbouring poses, as a
- * warm-started eigensolver will need), running a tile (pkm_sweep_run_tile, the same code for every
- * executor, so a pose is computed the same way whoever computes it), the gather of the results
- * into the map's plain arrays, and the checkpoints (pkm_sweep_checkpoint, with the map gathered so
- * far). */
+ * tiles of the serpentine walk over the grid, pkm_sweep_tiles and pkm_sweep_walk_point, so that a
+ * worker walks neighbouring poses, as the warm-started eigensolver needs), running a tile
+ * (pkm_sweep_run_tile, the same code for every executor, so a pose is computed the same way whoever
+ * computes it), the gather of the results into the map's plain arrays, and the checkpoints
+ * (pkm_sweep_checkpoint, with the map gathered so far). */
 #ifndef PKM_SWEEP_IMPL_H
 #define PKM_SWEEP_IMPL_H
 
@@ -53,12 +53,14 @@ typedef struct pkm_sweep_ctl {
     void *exec;  /* the executor's own argument (the MPI executor's communicator), or NULL */
 } pkm_sweep_ctl;
 
-/* The partition: count tiles of size consecutive row-major points (the last one shorter). */
+/* The partition: count tiles of size consecutive steps of the walk (the last one shorter). */
 typedef struct pkm_sweep_tiles {
     int64_t npoints, size, count;
 } pkm_sweep_tiles;
 
 pkm_sweep_tiles pkm_sweep_partition(int64_t npoints, int nworkers);
+/* The row-major grid point of step k of the sweep's serpentine walk (tiles are ranges of k). */
+int64_t pkm_sweep_walk_point(const pkm_map *map, int64_t k);
 void pkm_sweep_tile_range(const pkm_sweep_tiles *t, int64_t tile, int64_t *begin, int64_t *end);
 
 /* The pending points of [begin, end) with the analysis *an (created at the first pose, kept for

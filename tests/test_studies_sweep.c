@@ -11,6 +11,7 @@
 #include "pkm/casefile.h"
 #include "pkm/io.h"
 #include "pkm/map.h"
+#include "studies/sweep_impl.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -408,12 +409,55 @@ static void test_untracked_notice(void **state)
     pkm_case_params_destroy(&par);
 }
 
+/* The serpentine walk visits every point of a grid once, and consecutive steps are neighbours
+ * (one axis changes by one), on grids of 1, 2 and 3 axes, odd and even counts: the warm-started
+ * eigensolver starts every pose from the one computed before it. */
+static void test_serpentine_walk(void **state)
+{
+    (void)state;
+    const int counts[][3] = {{7, 0, 0}, {4, 5, 0}, {5, 4, 0}, {3, 4, 5}, {2, 3, 1}};
+    for (size_t g = 0; g < sizeof(counts) / sizeof(counts[0]); g++) {
+        pkm_map map;
+        pkm_map_init(&map);
+        map.npoints = 1;
+        while (map.naxes < 3 && counts[g][map.naxes] > 0) {
+            map.axes[map.naxes].count = counts[g][map.naxes];
+            map.npoints *= counts[g][map.naxes];
+            map.naxes++;
+        }
+        char *seen = calloc((size_t)map.npoints, 1);
+        assert_non_null(seen);
+        int64_t last = -1;
+        for (int64_t k = 0; k < map.npoints; k++) {
+            const int64_t p = pkm_sweep_walk_point(&map, k);
+            assert_true(p >= 0 && p < map.npoints);
+            assert_int_equal(seen[p], 0);
+            seen[p] = 1;
+            if (last >= 0) {
+                /* Row-major digits of both points: exactly one differs, by one. */
+                int64_t a = p, b = last, moved = 0;
+                for (int ax = map.naxes - 1; ax >= 0; ax--) {
+                    const int64_t c = map.axes[ax].count, d = a % c - b % c;
+                    assert_true(d >= -1 && d <= 1);
+                    moved += d != 0;
+                    a /= c;
+                    b /= c;
+                }
+                assert_int_equal(moved, 1);
+            }
+            last = p;
+        }
+        free(seen);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_executors_same_map), cmocka_unit_test(test_probe_without_ok_pose),
         cmocka_unit_test(test_stalled_worker),     cmocka_unit_test(test_killed_worker),
         cmocka_unit_test(test_worker_exits_early), cmocka_unit_test(test_untracked_notice),
+        cmocka_unit_test(test_serpentine_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
