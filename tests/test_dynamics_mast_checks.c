@@ -2,7 +2,8 @@
  * pkm/mast.h) against properties its dynamics must have: the forward-dynamics round trip, the
  * statics against the virtual work of the potential, mirror symmetry of the torques, the
  * couplers' line mass against the finite-element consistent mass of a beam under rigid motion,
- * the kinetic energy through M_A, and the twin's M_A through its square Jacobian.
+ * the kinetic energy through M_A, the twin's M_A through its square Jacobian, the rates of the
+ * kinematics against differences of its positions.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "test_util.h"
 
@@ -304,6 +305,54 @@ static void test_joint_space_energy(void **state)
     }
 }
 
+/* The crank and parasitic rates and accelerations of the kinematics against central
+ * differences of the closed-form crank angles and Newton's Z, gamma along the motion (steps
+ * 1e-5 s and 1e-4 s); the twin, replaying the pose, has the same crank angles (the same IK). */
+static void test_rates(void **state)
+{
+    (void)state;
+    pkm_mast tg, tw;
+    mast_mechanism(1, &tg), mast_mechanism(0, &tw);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_mast_state s = {0}, sw;
+    double worst[2] = {0};
+    for (int k = 0; k < 20; k++) {
+        const double t = 0.05 * k + 0.007;
+        assert_pkm_ok(mast_state_at(&tg, t, &s, &ctx), &ctx);
+        assert_pkm_ok(mast_twin_at(&tw, &s, &sw, &ctx), &ctx);
+        for (int i = 0; i < MAST_NCHAIN; i++)
+            assert_true(sw.th[i] == s.th[i]);
+        double v[2][MAST_NCHAIN + 2], a[2][MAST_NCHAIN + 2], sc[2] = {0};
+        for (int o = 0; o < 2; o++) {
+            const double h = o ? 1e-4 : 1e-5;
+            pkm_mast_state p = s, m = s;
+            assert_pkm_ok(mast_state_at(&tg, t + h, &p, &ctx), &ctx);
+            assert_pkm_ok(mast_state_at(&tg, t - h, &m, &ctx), &ctx);
+            for (int i = 0; i < MAST_NCHAIN + 2; i++) {
+                const int c = i < MAST_NCHAIN ? -1 : mast_par[i - MAST_NCHAIN];
+                const double x = c < 0 ? s.th[i] : s.X[c], xp = c < 0 ? p.th[i] : p.X[c],
+                             xm = c < 0 ? m.th[i] : m.X[c];
+                v[o][i] = (xp - xm) / (2.0 * h);
+                a[o][i] = (xp - 2.0 * x + xm) / (h * h);
+            }
+        }
+        for (int i = 0; i < MAST_NCHAIN + 2; i++) {
+            const int c = i < MAST_NCHAIN ? -1 : mast_par[i - MAST_NCHAIN];
+            sc[0] = fmax(sc[0], fabs(c < 0 ? s.thd[i] : s.Xd[c]));
+            sc[1] = fmax(sc[1], fabs(c < 0 ? s.thdd[i] : s.Xdd[c]));
+        }
+        for (int i = 0; i < MAST_NCHAIN + 2; i++) {
+            const int c = i < MAST_NCHAIN ? -1 : mast_par[i - MAST_NCHAIN];
+            worst[0] = fmax(worst[0], fabs((c < 0 ? s.thd[i] : s.Xd[c]) - v[0][i]) / sc[0]);
+            worst[1] = fmax(worst[1], fabs((c < 0 ? s.thdd[i] : s.Xdd[c]) - a[1][i]) / sc[1]);
+        }
+    }
+    print_message("rates against differences of the positions: %.2e (first), %.2e (second)\n",
+                  worst[0], worst[1]);
+    assert_true(worst[0] <= 1e-7 && worst[1] <= 1e-6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -312,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_mirror),
         cmocka_unit_test(test_coupler_fe),
         cmocka_unit_test(test_joint_space_energy),
+        cmocka_unit_test(test_rates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
