@@ -1,8 +1,8 @@
-/* cli/json.c: --format json for the commands that print csv (modes, dynamics, transient, the
- * module chains): the command prints its csv into a temporary file, which is then printed as
- * JSON: an array of the tables printed (one, or two for modes --describe), each an array of
- * objects, one per row, keyed by the csv header (numbers as numbers, NaN and infinities as
- * null, other cells as strings). One converter instead of a JSON printer per command.
+/* cli/json.c: --format json for the commands that print csv (modes, compare --table,
+ * dynamics, transient, the module chains): the command prints its csv into a temporary file,
+ * printed then as JSON: an array of the tables (one, or two for modes --describe), each an
+ * array of objects, one per row, keyed by the csv header (numbers as numbers; NaN, infinities
+ * and empty cells as null; other cells as strings). One converter, not a printer per command.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* dup, fileno, getline */
@@ -51,7 +51,9 @@ static void print_cell(const char *s)
 {
     char *end = NULL;
     const double v = strtod(s, &end);
-    if (end != s && *end == '\0')
+    if (*s == '\0')
+        printf("null");
+    else if (end != s && *end == '\0')
         isfinite(v) ? printf("%s", s) : printf("null");
     else
         print_string(s);

@@ -73,7 +73,7 @@ int main(int argc, char **argv)
         const int json = cli_wants_json(argc, argv);
         int rc = json ? cli_json_begin() : 0;
         if (rc == 0) rc = commands[k].run(argc, argv);
-        if (json) cli_json_end(rc == 0);
+        if (json) cli_json_end(rc == 0 || rc == EXIT_TOL); /* compare's rows out of tolerance too */
         return rc;
     }
     const char *names[sizeof(commands) / sizeof(commands[0])];

@@ -674,7 +674,7 @@ expect 2 modes navaro -o "$tmp/never.h5"
 expect 2 modes navaro --resume
 expect 2 modes navaro --table "$table"
 expect 2 compare navaro --table "$table" --grid x=0:1:2
-expect 2 compare navaro --table "$table" --format csv
+expect 2 compare navaro --table "$table" --max-accuracy 1e-3
 expect 2 map navaro --grid x=0:0.01:2 -o "$tmp/own.h5" --format csv
 expect 2 map navaro --grid x=0:0.01:2 -o "$tmp/own.h5" --table "$table"
 expect 2 cases --nev 3
@@ -706,7 +706,7 @@ check "modes --help lists no map or compare option" \
 check "map --help lists no modes or compare option" \
     test -z "$(help_options map | grep -x -e --format -e --max-accuracy -e --table -e --tol)"
 check "compare --help lists no map or modes option" \
-    test -z "$(help_options compare | grep -x -e --grid -e --pose -e --format -e --resume)"
+    test -z "$(help_options compare | grep -x -e --grid -e --pose -e --max-accuracy -e --resume)"
 check "cases --help lists --show only" test "$(help_options cases)" = "--show"
 check "dynamics --help lists no modal option" \
     test -z "$(help_options dynamics | grep -x -e --nev -e --pose -e --formulation -e --solver)"
@@ -1177,6 +1177,7 @@ assert np.allclose(g["x"][...], [-0.01, 0.01], rtol=1e-15, atol=0)
 # whose keys are the csv header and whose values are the csv's (numbers as numbers); a failed
 # command prints no JSON.
 for args in "modes navaro --pose 0.03,0.01,0.1 --nev 4 --describe" "dynamics tree5 --time 0:5:6" \
+    "compare $root/cases/navaro_refined.yaml --table $root/cases/navaro/table4_measured.csv --match nearest" \
     "transient navaro --dt 1e-3 --duration 0.01" "dynamics crane4 --forward --time 0:1:5"; do
     # shellcheck disable=SC2086
     j=$("$bin" $args --format json)
@@ -1198,6 +1199,9 @@ for t, b in zip(tables, blocks):
     for obj, row in zip(t, b[1:]):
         assert list(obj) == b[0], (list(obj), b[0])
         for v, s in zip(obj.values(), row):
+            if s == "":
+                assert v is None, (v, s)
+                continue
             try:
                 x = float(s)
             except ValueError:
@@ -1207,7 +1211,10 @@ for t, b in zip(tables, blocks):
 ' "$j" "$c"
 done
 check "--format json of a failed command: no output" test -z "$("$bin" modes navaro --pose 9,9,9 --format json 2>/dev/null)"
-expect 2 modes navaro --format xml
+expect 2 compare map.h5 --against ref.h5 --format csv
+check "compare --format json: out of tolerance (exit 1), rows still printed" test "$("$bin" compare \
+    "$root/cases/navaro_refined.yaml" --table "$root/cases/navaro/table4_measured.csv" \
+    --kind meas --match nearest --format json | head -c 3)" = "[[{"
 # Ctrl-C during a map: exit 130, the poses done are in F.h5.partial and the message names how
 # many and the command that resumes; that command (as printed) finishes the map.
 rm -f "$tmp/int.h5" "$tmp/int.h5.partial"
