@@ -476,13 +476,69 @@ static void test_rotor_inertia(void **state)
     free(qd);
 }
 
+/* A universal joint keeps its first axis a in body_a and its second b in body_b, whichever side
+ * the tree enters it from: a body hung from the ground by one (ground as body_a, then as body_b
+ * with the axes swapped) turns at w = q1' a + q2' b(t) with b(t) = Rot(a, q1) b, and
+ * w' = q1'' a + q2'' b(t) + q1' q2' a x b(t) (the spatial acceleration's angular part). Entered
+ * from body_a, the tree once turned about b first, which keeps the first-order terms at q = 0
+ * but not this one: the 5-PSS/UPU's closure then parted from its inverse kinematics at second
+ * order. */
+static void test_universal_axes(void **state)
+{
+    (void)state;
+    const double a[3] = {1.0, 0.0, 0.0}, b[3] = {0.0, 0.6, 0.8}, o[3] = {0.1, -0.2, 0.3};
+    const double q[2] = {0.7, -0.4}, qd[2] = {0.3, 1.1}, qdd[2] = {-0.5, 0.9};
+    for (int side = 0; side < 2; side++) {
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        pkm_model *m = NULL;
+        pkm_mbs *s = NULL;
+        assert_int_equal(pkm_model_create(&m, &ctx), PKM_OK);
+        pkm_rigid_desc d = {
+            .name = "hung", .mass = 1.0, .inertia = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+        memcpy(d.origin, o, sizeof(o));
+        memcpy(d.com, o, sizeof(o));
+        int id;
+        assert_int_equal(pkm_model_add_rigid(m, &d, &id, &ctx), PKM_OK);
+        pkm_joint_desc u = {.name = "U",
+                            .type = PKM_JOINT_UNIVERSAL,
+                            .body_a = side ? id : PKM_GROUND,
+                            .body_b = side ? PKM_GROUND : id};
+        memcpy(u.point, o, sizeof(o));
+        memcpy(u.axis, side ? b : a, sizeof(u.axis));
+        memcpy(u.axis2, side ? a : b, sizeof(u.axis2));
+        assert_int_equal(pkm_model_add_joint(m, &u, NULL, &ctx), PKM_OK);
+        const double g[3] = {0.0, 0.0, 0.0};
+        assert_int_equal(pkm_mbs_create(m, g, &s, &ctx), PKM_OK);
+        assert_int_equal(pkm_mbs_coord_count(s), 2);
+        /* From the ground either way: its axis a first (entered from body_b: axis2). */
+        pkm_mbs_set_state(s, q, qd, qdd);
+        double V[6], A[6], R[3][3], bt[3], ab[3];
+        pkm_mbs_body_motion(s, id, V, A);
+        /* The ground-fixed axis a; the body's axis b turned about a by q1. */
+        pkm_rot_rodrigues(a, q[0], R);
+        pkm_mat3_apply(PKM_CONST33(R), b, bt);
+        cross(a, bt, ab);
+        double err = 0.0;
+        for (int k = 0; k < 3; k++) {
+            err = fmax(err, fabs(V[3 + k] - (qd[0] * a[k] + qd[1] * bt[k])));
+            err = fmax(err,
+                       fabs(A[3 + k] - (qdd[0] * a[k] + qdd[1] * bt[k] + qd[0] * qd[1] * ab[k])));
+        }
+        printf("universal joint, ground as body_%c: |w - w_exact|, |w' - w'_exact| %.2e\n",
+               side ? 'b' : 'a', err);
+        assert_true(err < 1e-14);
+        pkm_mbs_destroy(&s);
+        pkm_model_destroy(&m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_canonical_blocks),
-        cmocka_unit_test(test_rigid_limit),
-        cmocka_unit_test(test_rigid_limit_lumped),
-        cmocka_unit_test(test_rotor_inertia),
+        cmocka_unit_test(test_canonical_blocks),   cmocka_unit_test(test_rigid_limit),
+        cmocka_unit_test(test_rigid_limit_lumped), cmocka_unit_test(test_rotor_inertia),
+        cmocka_unit_test(test_universal_axes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
