@@ -153,9 +153,9 @@ static const pkm_joint *fe_namesake(const tr_run *r, int j, int *index)
 /* The locked drives' joints of the finite-element model: for each actuated joint of the rigid
  * model, the clamped joint of the same name whose body_b is a beam of twist-only nodes, or -1:
  * no reaction where the drive is not locked, where its body's elements carry internal
- * coordinates the dof map does not reach, and for all drives when the finite-element model
- * locks a joint the rigid model leaves free (NaVARo's second clutch: the clamps then share the
- * load by their stiffness, none of them is the motor's). */
+ * coordinates the reaction's element equations leave out, and for all drives when the
+ * finite-element model locks a joint the rigid model leaves free (NaVARo's second clutch: the
+ * clamps then share the load by their stiffness, none of them is the motor's). */
 static void find_locks(tr_run *r)
 {
     int free_locked = 0, i = -1;
