@@ -82,6 +82,7 @@ static pkm_status setup_rigid(tr_run *r, pkm_ctx *ctx)
         if (pkm_model_joint(r->rigid, j)->actuated) r->act[r->ndrive++] = j;
     st = pkm_mbs_create(r->rigid, r->g, &r->mbs, ctx);
     if (st == PKM_OK && r->o.singular > 0.0) st = pkm_mbs_set_singular(r->mbs, r->o.singular, ctx);
+    if (st == PKM_OK) pkm_mbs_set_warm_start(r->mbs, 1);
     if (st != PKM_OK) return st;
     const char *const *names = c->drive ? c->driven_names : c->pose_names;
     const int nd = c->drive ? c->ndriven : c->npose;
