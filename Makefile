@@ -3,17 +3,26 @@
 #               comparison, then a frequency map to navaro_map.h5)
 #   make test   the same build, then the cmocka suite (normal build, then ASan + UBSan build with
 #               clang, which adds the libFuzzer harnesses of tests/fuzz/, about 45 s)
+#   make test-mpi  the MPI sweep (PKM_MPI=ON, build-mpi/, Open MPI installed): mpirun -n 2 and 3
 # clang and its runtime (libFuzzer) serve the sanitizer build only; the main build is gcc's.
+# libopenblas0-serial takes over libblas.so.3 and liblapack.so.3 (Debian's alternatives), so
+# pkmflex and NumPy/SciPy run on the same single-threaded OpenBLAS; it chooses its kernels from
+# the processor or from OPENBLAS_CORETYPE, which the build and the tests leave as they find it.
 DEBS := cmake make gcc pkg-config libsuitesparse-dev libarpack2-dev libhdf5-dev libcmocka-dev \
-        liblapack-dev libblas-dev hdf5-tools python3-h5py python3-numpy python3-scipy \
+        liblapack-dev libblas-dev libopenblas0-serial hdf5-tools python3-h5py python3-numpy python3-scipy \
         libcyaml-dev libyaml-dev libgsl-dev \
+        python3-vtk9 python3-matplotlib \
         clang libclang-rt-14-dev
+# make test-mpi only: Open MPI, installed by that target through `deps` (the default build and
+# make test stay MPI-free).
+MPI_DEBS := openmpi-bin libopenmpi-dev
 PKM_WERROR ?= OFF
 JOBS ?= 2
 BUILD := build
 ASAN_BUILD := build-asan
+MPI_BUILD := build-mpi
 
-.PHONY: all deps build run test test-asan format clean
+.PHONY: all deps build run test test-asan test-mpi format clean
 all: build
 
 deps:
@@ -48,8 +57,17 @@ test-asan: deps
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
+# PKM_MPI=ON in its own build: the MPI sweep's tests (label mpi) with 2 and 3 ranks, more ranks
+# than cores allowed (--oversubscribe in the tests), as root (the tests' environment says so).
+test-mpi:
+	$(MAKE) --no-print-directory deps DEBS="$(DEBS) $(MPI_DEBS)"
+	cmake -S . -B $(MPI_BUILD) -DPKM_WERROR=$(PKM_WERROR) -DPKM_MPI=ON \
+	    -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(MPI_BUILD) -j $(JOBS)
+	ctest --test-dir $(MPI_BUILD) -L mpi --output-on-failure -j 1
+
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(MPI_BUILD)

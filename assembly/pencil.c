@@ -120,3 +120,33 @@ void pkm_pencil_matvec_mk(const pkm_pencil *p, const double *x, const double *z,
 {
     sym_matvec(p, p->m, x, p->k, z, y);
 }
+
+/* The upper-triangle pass of pkm_pencil_matvec with an ncol-vector inner loop. */
+void pkm_pencil_matvec_block(const pkm_pencil *p, char which, int ncol, const double *x, double *y)
+{
+    const double *restrict a = (which == 'K') ? p->k : p->m;
+    const int64_t *restrict cp = p->colptr, *restrict ri = p->rowind;
+    const double *restrict xx = x;
+    double *restrict yy = y;
+    const size_t nc = (size_t)ncol;
+    memset(yy, 0, sizeof(double) * (size_t)p->n * nc);
+    for (int64_t j = 0; j < p->n; j++) {
+        const double *restrict xj = xx + (size_t)j * nc;
+        double *restrict yj = yy + (size_t)j * nc;
+        for (int64_t q = cp[j]; q < cp[j + 1]; q++) {
+            const int64_t i = ri[q];
+            const double aq = a[q];
+            double *restrict yi = yy + (size_t)i * nc;
+            if (i == j) {
+                for (size_t c = 0; c < nc; c++)
+                    yj[c] += aq * xj[c];
+                continue;
+            }
+            const double *restrict xi = xx + (size_t)i * nc;
+            for (size_t c = 0; c < nc; c++) {
+                yj[c] += aq * xi[c];
+                yi[c] += aq * xj[c];
+            }
+        }
+    }
+}

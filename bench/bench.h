@@ -5,13 +5,14 @@
 #ifndef PKM_BENCH_H
 #define PKM_BENCH_H
 
+#include "bench/timing.h"
 #include "pkm/assembly.h"
 #include "pkm/cases.h"
+#include "pkm/map.h"
 #include "pkm/status.h"
 
 #include <stddef.h>
 
-double now_s(void);   /* monotonic clock, s */
 long maxrss_kb(void); /* this process's peak RSS, kB; -1 if unknown */
 void print_failure(const char *what, pkm_status st, const pkm_ctx *ctx);
 const char *form_name(pkm_formulation f); /* its entry's name in pkm_formulation_types */
@@ -41,5 +42,18 @@ void print_child_failure(const char *what, const child_outcome *o);
  * 0 if they ran. quick: the smoke run's smaller grid and sizes. */
 int run_map_part(int quick);
 int run_size_part(int quick);
+/* Part 3 (a PKM_MPI build): pkmflex map in one process and on 1, 2, 3 MPI ranks; 0 if it ran and
+ * every map equals the one process's. */
+int run_mpi_part(void);
+
+/* SciPy on the pencils of the OK poses of map in formulation f (scipy_part.c): poses per second of
+ * its dense eigh and sparse eigsh, timed around the solver calls only, and the largest relative
+ * difference of their frequencies from the map's. 0 if it ran. */
+typedef struct scipy_rates {
+    double eigh, eigsh, diff_eigh, diff_eigsh;
+} scipy_rates;
+
+int map_scipy(const pkm_navaro_params *par, const pkm_map *map, pkm_formulation f,
+              scipy_rates *out);
 
 #endif

@@ -8,8 +8,8 @@
  * of the two accelerations, then the straight-line fit of Algorithm
  * 1's time against N (R^2) and the spread of its time per module.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
+#include "bench/timing.h"
 #include "pkm/chain.h"
 #include "pkm/dynamics.h"
 #include "pkm/hiab.h"
@@ -18,26 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 extern void dgelss_(const int *m, const int *n, const int *nrhs, double *a, const int *lda,
                     double *b, const int *ldb, double *s, const double *rcond, int *rank,
                     double *work, const int *lwork, int *info);
 
 #define MAX_SIZES 16
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void die(const char *what, const pkm_ctx *ctx)
-{
-    fprintf(stderr, "chain_bench: %s: %s\n", what, ctx->msg);
-    exit(3);
-}
 
 /* N copies of the lift loop (the boom's module without its pillar). */
 static pkm_chain *ladder(int n, double *q, double *qd, double *tau)
@@ -56,13 +42,15 @@ static pkm_chain *ladder(int n, double *q, double *qd, double *tau)
         q[i] = 0.2 + 0.1 * sin(i), qd[i] = 0.05 * cos(i);
     }
     pkm_chain *c = NULL;
-    if (pkm_chain_create(n, mods, &root, g, &c, &ctx) != PKM_OK) die("chain", &ctx);
+    if (pkm_chain_create(n, mods, &root, g, &c, &ctx) != PKM_OK)
+        bench_die("chain_bench", "chain", &ctx);
     free(mods);
     double *acc = calloc((size_t)n, sizeof(double));
     if (acc == NULL) exit(3);
     for (int i = 0; i < n; i++)
         acc[i] = 0.1 * cos(0.7 * i);
-    if (pkm_chain_inverse(c, q, qd, acc, tau, NULL, &ctx) != PKM_OK) die("inverse", &ctx);
+    if (pkm_chain_inverse(c, q, qd, acc, tau, NULL, &ctx) != PKM_OK)
+        bench_die("chain_bench", "inverse", &ctx);
     free(acc);
     return c;
 }
@@ -77,7 +65,8 @@ static double time_forward(pkm_chain *c, const double *q, const double *qd, cons
     const double t0 = now_s();
     double t;
     do {
-        if (pkm_chain_forward(c, q, qd, tau, qdd, &ctx) != PKM_OK) die("forward", &ctx);
+        if (pkm_chain_forward(c, q, qd, tau, qdd, &ctx) != PKM_OK)
+            bench_die("chain_bench", "forward", &ctx);
         calls++;
     } while ((t = now_s() - t0) < 0.05);
     return t / calls;
@@ -92,7 +81,7 @@ static double round_trip(pkm_chain *c, const double *q, const double *qd, const 
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     if (f == NULL || pkm_chain_inverse(c, q, qd, qdd, f, NULL, &ctx) != PKM_OK)
-        die("inverse", &ctx);
+        bench_die("chain_bench", "inverse", &ctx);
     for (int i = 0; i < n; i++)
         e = fmax(e, fabs(f[i] - tau[i]) / fabs(tau[i]));
     free(f);
@@ -114,7 +103,7 @@ static double kkt_reference(pkm_chain *c, const double *q, const double *qd, con
     const double g[3] = {0.0, -PKM_HIAB_GRAVITY, 0.0};
     if (coord == NULL || pkm_chain_model(c, q, &md, coord, &ctx) != PKM_OK ||
         pkm_mbs_create(md, g, &s, &ctx) != PKM_OK || pkm_mbs_set_singular(s, 1e-9, &ctx) != PKM_OK)
-        die("reference model", &ctx);
+        bench_die("chain_bench", "reference model", &ctx);
     const int nq = pkm_mbs_coord_count(s), nc = pkm_mbs_constraint_count(s), N = nq + nc;
     const int *idx = NULL, nd = pkm_mbs_driven(s, &idx);
     const int lwork = 64 * N + 64;
@@ -129,7 +118,8 @@ static double kkt_reference(pkm_chain *c, const double *q, const double *qd, con
         for (int k = 0; k < nd; k++)
             if (idx[k] == first[i]) qda[k] = qd[i];
     }
-    if (pkm_mbs_kinematics(s, 0.0, qa, qda, qa, &ctx) != PKM_OK) die("reference closure", &ctx);
+    if (pkm_mbs_kinematics(s, 0.0, qa, qda, qa, &ctx) != PKM_OK)
+        bench_die("chain_bench", "reference closure", &ctx);
     const double t0 = now_s();
     pkm_mbs_mass_matrix(s, M, h);
     pkm_mbs_constraints(s, C, gam);

@@ -6,11 +6,14 @@
  * rows, microseconds per sample with the sparse solves (the default) and its ratio to the previous
  * N (2 for linear growth), and with the dense SVD reference up to argv[2] loops (default 64; 8 for
  * cubic growth). The first two samples (the symbolic analysis, Newton from the reference
- * configuration) are not timed.
+ * configuration) are not timed. Each size runs at least 20 samples and 0.3 s, or exactly argv[3]
+ * samples if given: for instruction counts, which the machine's load does not change,
+ *   valgrind --tool=callgrind --toggle-collect=timed_sample --dump-after=ladder_us \
+ *       ./build/bench/dyn_bench 512 0 10
+ * writes one profile per N of the timed samples only (docs/performance.md).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
-
 #include "bench/ladder.h"
+#include "bench/timing.h"
 #include "pkm/casefile.h"
 #include "pkm/cases.h"
 #include "pkm/dynamics.h"
@@ -21,49 +24,52 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double now_us(void)
+/* One sample of the ladder at time t. */
+static void sample(pkm_mbs *s, double t, pkm_joint_result *res, pkm_ctx *ctx)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+    const double q = 0.2 * sin(t), qd = 0.2 * cos(t), qdd = -q;
+    if (pkm_mbs_kinematics(s, t, &q, &qd, &qdd, ctx) != PKM_OK ||
+        pkm_mbs_inverse(s, NULL, res, ctx) != PKM_OK)
+        bench_die("dyn_bench", "ladder", ctx);
 }
 
-static void fail(const pkm_ctx *ctx)
+/* The timed samples through a function of their own (never inlined), which a profiler can
+ * count alone. */
+__attribute__((noinline)) static void timed_sample(pkm_mbs *s, double t, pkm_joint_result *res,
+                                                   pkm_ctx *ctx)
 {
-    fprintf(stderr, "dyn_bench: %s\n", ctx->msg);
-    exit(3);
+    sample(s, t, res, ctx);
 }
 
-/* Microseconds per sample of the ladder of n loops with the given solver. */
-static double ladder_us(int n, pkm_dyn_solver solver, int *nq, int *nc)
+/* Microseconds per sample of the ladder of n loops with the given solver, over exactly samples
+ * samples if samples > 0. */
+__attribute__((noinline)) static double ladder_us(int n, pkm_dyn_solver solver, int samples,
+                                                  int *nq, int *nc)
 {
     pkm_model *m = NULL;
     pkm_mbs *s = NULL;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    if (ladder_create(n, &m, &ctx) != PKM_OK) fail(&ctx);
-    if (pkm_mbs_create(m, (const double[3]){0, -9.81, 0}, &s, &ctx) != PKM_OK) fail(&ctx);
+    if (ladder_create(n, &m, &ctx) != PKM_OK) bench_die("dyn_bench", "ladder", &ctx);
+    if (pkm_mbs_create(m, (const double[3]){0, -9.81, 0}, &s, &ctx) != PKM_OK)
+        bench_die("dyn_bench", "ladder", &ctx);
     /* The ladder's conditioning falls with its length (about 1/N^2) without any dead point:
      * the default threshold would stop it near N = 100. */
     if (pkm_mbs_set_singular(s, 1e-9, &ctx) != PKM_OK ||
         pkm_mbs_set_solver(s, solver, &ctx) != PKM_OK)
-        fail(&ctx);
+        bench_die("dyn_bench", "ladder", &ctx);
     pkm_joint_result *res = calloc((size_t)pkm_model_joint_count(m), sizeof(*res));
     if (res == NULL) exit(3);
-    double t0 = 0.0, us = 0.0;
+    for (int i = 0; i < 2; i++)
+        sample(s, 0.01 * i, res, &ctx);
+    const double t0 = now_s();
+    double us = 0.0;
     int timed = 0;
-    for (int i = 0; i < 100000 && (timed < 20 || us < 3e5); i++) {
-        if (i == 2) t0 = now_us();
-        const double t = 0.01 * i, q = 0.2 * sin(t), qd = 0.2 * cos(t), qdd = -q;
-        if (pkm_mbs_kinematics(s, t, &q, &qd, &qdd, &ctx) != PKM_OK ||
-            pkm_mbs_inverse(s, NULL, res, &ctx) != PKM_OK)
-            fail(&ctx);
-        if (i >= 2) {
-            timed++;
-            us = now_us() - t0;
-        }
+    while (samples > 0 ? timed < samples : timed < 20 || us < 3e5) {
+        timed_sample(s, 0.01 * (timed + 2), res, &ctx);
+        timed++;
+        us = 1e6 * (now_s() - t0);
     }
     *nq = pkm_mbs_coord_count(s);
     *nc = pkm_mbs_constraint_count(s);
@@ -89,18 +95,19 @@ static double pss5upu_us(int *nq, int *nc)
         c->build_rigid(params, pkm_case_rigid_pose(c), &m, &ctx) != PKM_OK ||
         pkm_mbs_create(m, pkm_case_dynamics_of(c, params)->gravity, &s, &ctx) != PKM_OK ||
         pkm_trajectory_create_analytic(&c->traj[0], c->npose, &tr, &ctx) != PKM_OK)
-        fail(&ctx);
+        bench_die("dyn_bench", "pss5upu", &ctx);
     int idx[PKM_POSE_MAX];
     for (int k = 0; k < c->ndriven; k++)
         for (int i = 0; i < pkm_mbs_coord_count(s); i++)
             if (strcmp(pkm_mbs_coord_name(s, i), c->driven_names[k]) == 0) idx[k] = i;
-    if (pkm_mbs_set_driven(s, c->ndriven, idx, &ctx) != PKM_OK) fail(&ctx);
+    if (pkm_mbs_set_driven(s, c->ndriven, idx, &ctx) != PKM_OK)
+        bench_die("dyn_bench", "pss5upu", &ctx);
     pkm_joint_result *res = calloc((size_t)pkm_model_joint_count(m), sizeof(*res));
     if (res == NULL) exit(3);
     double t0 = 0.0;
     const int n = 191;
     for (int i = 0; i < n; i++) {
-        if (i == 2) t0 = now_us();
+        if (i == 2) t0 = now_s();
         double p[PKM_POSE_MAX], pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX], q[PKM_POSE_MAX],
             qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
         const double t = 0.3 + 0.01 * i;
@@ -108,9 +115,9 @@ static double pss5upu_us(int *nq, int *nc)
             c->drive(params, p, pd, pdd, q, qd, qdd, &ctx) != PKM_OK ||
             pkm_mbs_kinematics(s, t, q, qd, qdd, &ctx) != PKM_OK ||
             pkm_mbs_inverse(s, NULL, res, &ctx) != PKM_OK)
-            fail(&ctx);
+            bench_die("dyn_bench", "pss5upu", &ctx);
     }
-    const double us = (now_us() - t0) / (n - 2);
+    const double us = 1e6 * (now_s() - t0) / (n - 2);
     *nq = pkm_mbs_coord_count(s);
     *nc = pkm_mbs_constraint_count(s);
     free(res);
@@ -125,16 +132,17 @@ int main(int argc, char **argv)
 {
     const int nmax = (argc > 1) ? atoi(argv[1]) : 512;
     const int dmax = (argc > 2) ? atoi(argv[2]) : 64;
+    const int samples = (argc > 3) ? atoi(argv[3]) : 0;
     printf("%8s %6s %6s %12s %7s %12s %7s\n", "N", "coords", "rows", "sparse us", "ratio",
            "dense us", "ratio");
     double prev_s = 0.0, prev_d = 0.0;
     for (int n = 1; n <= nmax; n *= 2) {
         int nq, nc;
-        const double us = ladder_us(n, PKM_DYN_SPARSE, &nq, &nc);
+        const double us = ladder_us(n, PKM_DYN_SPARSE, samples, &nq, &nc);
         printf("%8d %6d %6d %12.1f %7.2f", n, nq, nc, us, prev_s > 0.0 ? us / prev_s : 0.0);
         prev_s = us;
         if (n <= dmax) {
-            const double ud = ladder_us(n, PKM_DYN_DENSE, &nq, &nc);
+            const double ud = ladder_us(n, PKM_DYN_DENSE, samples, &nq, &nc);
             printf(" %12.1f %7.2f", ud, prev_d > 0.0 ? ud / prev_d : 0.0);
             prev_d = ud;
         }

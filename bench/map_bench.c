@@ -16,28 +16,36 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Part 3 needs the MPI build (bench/CMakeLists.txt). */
+#ifndef PKM_BENCH_MPI
+#define PKM_BENCH_MPI 0
+#endif
+
 static void usage(FILE *f, const char *argv0)
 {
     fprintf(f,
-            "usage: %s [--quick] [--map-only | --size-only]\n"
+            "usage: %s [--quick] [--map-only | --size-only | --mpi-only]\n"
             "  NaVARo map throughput (tree/nodal + ARPACK, block, dense LAPACK) and cost\n"
             "  against model size (elements_per_link k = 1 ... 1024).\n"
             "  --quick      10x10 grid and k <= 64 (smoke run)\n"
             "  --map-only   part 1 only (map throughput; e.g. under perf record)\n"
-            "  --size-only  part 2 only (cost against model size)\n",
+            "  --size-only  part 2 only (cost against model size)\n"
+            "  --mpi-only   part 3 only (pkmflex map on 1, 2, 3 MPI ranks; a PKM_MPI build)\n",
             argv0);
 }
 
 int main(int argc, char **argv)
 {
-    int quick = 0, map_part = 1, size_part = 1;
+    int quick = 0, map_part = 1, size_part = 1, mpi_part = PKM_BENCH_MPI;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
         } else if (strcmp(argv[i], "--map-only") == 0) {
-            size_part = 0;
+            size_part = mpi_part = 0;
         } else if (strcmp(argv[i], "--size-only") == 0) {
-            map_part = 0;
+            map_part = mpi_part = 0;
+        } else if (strcmp(argv[i], "--mpi-only") == 0 && PKM_BENCH_MPI) {
+            map_part = size_part = 0;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout, argv[0]);
             return 0;
@@ -46,7 +54,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!map_part && !size_part) {
+    if (!map_part && !size_part && !mpi_part) {
         usage(stderr, argv[0]);
         return 2;
     }
@@ -55,5 +63,8 @@ int main(int argc, char **argv)
     int status = 0;
     if (map_part && run_map_part(quick) != 0) status = 1;
     if (size_part && run_size_part(quick) != 0) status = 1;
+#if PKM_BENCH_MPI
+    if (mpi_part && run_mpi_part() != 0) status = 1;
+#endif
     return status;
 }

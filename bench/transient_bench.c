@@ -10,28 +10,15 @@
  * loaded machine measures the code rather than its neighbours. Usage: transient_bench [STEPS
  * [REPEATS]] (default 400, 3).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, popen */
+#define _POSIX_C_SOURCE 200809L /* popen */
 
+#include "bench/timing.h"
 #include "pkm/casefile.h"
 #include "pkm/transient.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static void die(const char *what, const pkm_ctx *ctx)
-{
-    fprintf(stderr, "transient_bench: %s: %s\n", what, ctx->msg);
-    exit(3);
-}
 
 /* One model of the bench: a case, its parameters, the start of the run. */
 typedef struct bench_model {
@@ -64,14 +51,15 @@ static double driver_us(const bench_model *b, int steps, int update)
     o.form = PKM_FORM_NODAL;
     if (d.duration < b->start + o.duration) d.duration = b->start + o.duration;
     pkm_trajectory *tr = NULL;
-    if (pkm_trajectory_create_analytic(&d, b->c->npose, &tr, &ctx) != PKM_OK) die(b->name, &ctx);
+    if (pkm_trajectory_create_analytic(&d, b->c->npose, &tr, &ctx) != PKM_OK)
+        bench_die("transient_bench", b->name, &ctx);
     double us = INFINITY;
     for (int r = 0; r < repeats; r++) {
         int64_t rows = 0;
-        const double t0 = now();
+        const double t0 = now_s();
         if (pkm_transient_run(b->c, b->params, tr, &o, count_step, &rows, &ctx) != PKM_OK)
-            die(b->name, &ctx);
-        us = fmin(us, 1e6 * (now() - t0) / (double)rows);
+            bench_die("transient_bench", b->name, &ctx);
+        us = fmin(us, 1e6 * (now_s() - t0) / (double)rows);
     }
     pkm_trajectory_destroy(&tr);
     return us;
@@ -87,7 +75,7 @@ static pkm_pencil *start_pencil(const bench_model *b, const char *path, const do
     pkm_pencil *p = NULL;
     if (b->c->build(b->params, b->c->home, &m, &ctx) != PKM_OK ||
         pkm_assemble(m, PKM_FORM_NODAL, &p, NULL, &ctx) != PKM_OK)
-        die(b->name, &ctx);
+        bench_die("transient_bench", b->name, &ctx);
     pkm_model_destroy(&m);
     if (f == NULL) return p;
     FILE *fp = fopen(path, "wb");
@@ -115,18 +103,21 @@ static double kernel_us(pkm_pencil *p, const double *f, const pkm_newmark_opts *
     pkm_ctx_clear(&ctx);
     pkm_newmark *nm = NULL;
     double *g = malloc(sizeof(double) * (size_t)p->n), us = INFINITY;
-    if (g == NULL || pkm_newmark_create(p, o, &nm, &ctx) != PKM_OK) die("newmark", &ctx);
+    if (g == NULL || pkm_newmark_create(p, o, &nm, &ctx) != PKM_OK)
+        bench_die("transient_bench", "newmark", &ctx);
     for (int r = 0; r < repeats; r++) {
-        if (pkm_newmark_start(nm, NULL, NULL, NULL, &ctx) != PKM_OK) die("newmark", &ctx);
-        const double t0 = now();
+        if (pkm_newmark_start(nm, NULL, NULL, NULL, &ctx) != PKM_OK)
+            bench_die("transient_bench", "newmark", &ctx);
+        const double t0 = now_s();
         for (int s = 0; s < steps; s++) {
             if (s % update == 0 && pkm_newmark_set_pencil(nm, p, &ctx) != PKM_OK)
-                die("newmark", &ctx);
+                bench_die("transient_bench", "newmark", &ctx);
             for (int64_t i = 0; i < p->n; i++)
                 g[i] = f[i] * sin(0.01 * s);
-            if (pkm_newmark_step(nm, g, &ctx) != PKM_OK) die("newmark", &ctx);
+            if (pkm_newmark_step(nm, g, &ctx) != PKM_OK)
+                bench_die("transient_bench", "newmark", &ctx);
         }
-        us = fmin(us, 1e6 * (now() - t0) / steps);
+        us = fmin(us, 1e6 * (now_s() - t0) / steps);
     }
     pkm_newmark_destroy(&nm);
     free(g);
@@ -189,16 +180,18 @@ int main(int argc, char **argv)
            "(a) driver", "(b) newmark", "(c) scipy", "ratio");
     const int ks[3] = {1, 4, 16};
     bench_model nav = {"navaro", pkm_case_find("navaro"), NULL, "p2p", 0.3};
-    if (pkm_case_params_create(nav.c, &nav.params, &ctx) != PKM_OK) die("navaro", &ctx);
+    if (pkm_case_params_create(nav.c, &nav.params, &ctx) != PKM_OK)
+        bench_die("transient_bench", "navaro", &ctx);
     for (int i = 0; i < 3; i++) {
         if (pkm_case_param_set(nav.c, nav.params, "elements_per_link",
                                ks[i] == 1 ? "1" : (ks[i] == 4 ? "4" : "16"), &ctx) != PKM_OK)
-            die("navaro", &ctx);
+            bench_die("transient_bench", "navaro", &ctx);
         bench_one(&nav, ks[i], steps);
     }
     pkm_case_params_destroy(&nav.params);
     bench_model pss = {"pss5upu", pkm_case_find("pss5upu"), NULL, "eq40", 1.0};
-    if (pkm_case_params_create(pss.c, &pss.params, &ctx) != PKM_OK) die("pss5upu", &ctx);
+    if (pkm_case_params_create(pss.c, &pss.params, &ctx) != PKM_OK)
+        bench_die("transient_bench", "pss5upu", &ctx);
     bench_one(&pss, 0, steps);
     pkm_case_params_destroy(&pss.params);
     return 0;

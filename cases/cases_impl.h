@@ -24,6 +24,20 @@ pkm_status pkm_pss5upu_case_drive(const void *params, const double *pose, const 
                                   const double *ddpose, double *q, double *qd, double *qdd,
                                   pkm_ctx *ctx);
 
+/* The 5-PSS/UPU's trajectory tables (cases/pss5upu_traj.c): eq. 40 and its off-centre twin,
+ * the rigid model's build pose off the singular centre, the rails' coordinate names. */
+#define PKM_PSS5UPU_NTRAJ 2
+extern const pkm_traj_desc pkm_pss5upu_traj[PKM_PSS5UPU_NTRAJ];
+extern const double pkm_pss5upu_rigid_pose[5];
+extern const char *const pkm_pss5upu_driven[PKM_PSS5UPU_LEGS];
+
+/* The 5-PSS/UPU's pkm_case.body_motion and drive_lock (cases/pss5upu_drive.c). */
+pkm_status pkm_pss5upu_case_body_motion(const void *params, const double *pose, const double *dpose,
+                                        const double *ddpose, int nbody, double (*V)[6],
+                                        double (*A)[6], pkm_ctx *ctx);
+
+void pkm_pss5upu_case_drive_lock(const void *params, int k, char name[PKM_NAME_LEN], double *ratio);
+
 /* The built-in cases, listed by cases/registry.c. */
 
 /* The pose dimension n of a case's definition (.npose = PKM_CASE_NPOSE(3)): a case declaring more
@@ -100,5 +114,6 @@ extern const unsigned char pkm_navaro_yaml[];
 extern const unsigned char pkm_pss5upu_yaml[];
 extern const unsigned char pkm_tree5_yaml[];
 extern const unsigned char pkm_loop3_yaml[];
+extern const unsigned char pkm_masticatory_yaml[];
 
 #endif

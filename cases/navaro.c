@@ -65,10 +65,13 @@ static pkm_status add_links(pkm_model *m, const pkm_navaro_params *p, double q[5
     const double l5[2][3] = {{q[E][0], q[E][1], 0}, {P[0], P[1], 0}};
     const double(*geo[5])[3] = {l1, l2, l3, l4, l5};
     pkm_status rc = PKM_OK;
+    /* Constant names: no formatting in the per-pose build of a map. */
+    static const char *const names[3][5] = {
+        {"leg 1 link 1", "leg 1 link 2", "leg 1 link 3", "leg 1 link 4", "leg 1 link 5"},
+        {"leg 2 link 1", "leg 2 link 2", "leg 2 link 3", "leg 2 link 4", "leg 2 link 5"},
+        {"leg 3 link 1", "leg 3 link 2", "leg 3 link 3", "leg 3 link 4", "leg 3 link 5"}};
     for (int k = 0; k < 5 && rc == PKM_OK; k++) {
-        char name[32];
-        snprintf(name, sizeof(name), "leg %d link %d", i + 1, k + 1);
-        pkm_beam_desc d = {.name = name,
+        pkm_beam_desc d = {.name = names[i][k],
                            .npoints = (k == 3) ? 3 : 2,
                            .points = geo[k],
                            .nelem = (k == 3) ? ne4 : &ne,
@@ -85,7 +88,7 @@ static pkm_status add_links(pkm_model *m, const pkm_navaro_params *p, double q[5
  * with leg 1 the one at P, carried by the platform (jid[6]); none where the mass is 0. A point
  * mass has no rotary inertia, so the body of the joint that carries it does not matter. */
 static pkm_status add_joint_masses(pkm_model *m, const pkm_navaro_params *p, int i,
-                                   const int jid[7], char nm[][16], pkm_ctx *ctx)
+                                   const int jid[7], const char *const nm[], pkm_ctx *ctx)
 {
     pkm_status rc = PKM_OK;
     for (int k = 0; k < 5 && rc == PKM_OK; k++) {
@@ -129,10 +132,10 @@ static pkm_status navaro_build_model(const pkm_navaro_params *p, const double po
     if (rc == PKM_OK) rc = pkm_model_set_platform(m, platform, ctx);
     for (int i = 0; i < 3 && rc == PKM_OK; i++) {
         double(*q)[3] = pts[i];
-        char nm[7][16];
-        const char *tag[7] = {"A1", "A2", "B", "C", "D", "E", "P"};
-        for (int k = 0; k < 7; k++)
-            snprintf(nm[k], sizeof(nm[k]), "%s%d", tag[k], i + 1);
+        static const char *const names[3][7] = {{"A11", "A21", "B1", "C1", "D1", "E1", "P1"},
+                                                {"A12", "A22", "B2", "C2", "D2", "E2", "P2"},
+                                                {"A13", "A23", "B3", "C3", "D3", "E3", "P3"}};
+        const char *const *nm = names[i];
         /* At A_i the motor drives link 1i or 2i through its clutch (sec. 5); the modes are
          * computed with both clutches locked, or elastic about z with the stiffness of sec. 5.3
          * when one is given (clutch.k1, clutch.k2). */
@@ -195,7 +198,7 @@ static pkm_status navaro_build_model(const pkm_navaro_params *p, const double po
         int jid[7];
         for (int k = 0; k < 7 && rc == PKM_OK; k++)
             rc = pkm_model_add_joint(m, &js[k], &jid[k], ctx);
-        if (rc == PKM_OK && !rigid) rc = add_joint_masses(m, p, i, jid, nm + 2, ctx);
+        if (rc == PKM_OK) rc = add_joint_masses(m, p, i, jid, nm + 2, ctx);
     }
     if (rc != PKM_OK) {
         pkm_model_destroy(&m);

@@ -34,6 +34,7 @@ static const struct {
     {"rad/s", "an angular velocity"},
     {"N s/m", "a viscous damping coefficient"},
     {"N m s/rad", "a rotational viscous damping coefficient"},
+    {"N", "a force"},
     {"", "a pure number"},
 };
 
@@ -66,12 +67,14 @@ static const struct {
     {"kg m^2", "kg m^2", 0, 1.0},
     {"g cm^2", "kg m^2", -7, 1.0},
     {"kg mm^2", "kg m^2", -6, 1.0},
+    {"g mm^2", "kg m^2", -9, 1.0},
     {"rad", "rad", 0, 1.0},
     {"deg", "rad", 0, PKM_PI / 180.0},
     {"N/m", "N/m", 0, 1.0},
     {"N/mm", "N/m", 3, 1.0},
     {"N m/rad", "N m/rad", 0, 1.0},
     {"N m/deg", "N m/rad", 0, 180.0 / PKM_PI},
+    {"N", "N", 0, 1.0},
     {"m/s^2", "m/s^2", 0, 1.0},
     {"mm/s^2", "m/s^2", -3, 1.0},
     {"m/s", "m/s", 0, 1.0},

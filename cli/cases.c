@@ -1,6 +1,7 @@
 /* cli/cases.c: pkmflex cases: the built-in robots, or the case file of one.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cli/cli.h"
+#include "pkm/masticatory.h"
 
 #include <stdio.h>
 
@@ -16,7 +17,8 @@ static const cli_command cases_command = {
     "usage: pkmflex cases [--show NAME]\n\n"
     "Lists the built-in robots, their pose coordinates, the commands that analyse them\n"
     "and their named trajectories (then the module chains boom1 and crane4, with their\n"
-    "actuated joints: pkmflex dynamics); with --show, prints the case\n"
+    "actuated joints: pkmflex dynamics, and the chewing robot masticatory); with --show,\n"
+    "prints the case\n"
     "file of the built-in NAME (every parameter, with its source): a starting point for\n"
     "your own case file.\n\n",
     cases_options, (int)(sizeof(cases_options) / sizeof(cases_options[0])), 0};
@@ -35,7 +37,7 @@ int cli_cases(int argc, char **argv)
     const int rc = cli_parse(argc, argv, &cases_command, cases_set, &show);
     if (rc != 0) return rc < 0 ? 0 : rc;
     if (show != NULL) {
-        const pkm_case *c = pkm_case_find(show);
+        const pkm_case *c = cli_mast_is_case(show) ? pkm_masticatory_case() : pkm_case_find(show);
         if (c == NULL) return cli_usage_error("cases --show: unknown case '%s'", show);
         fputs(c->yaml, stdout);
         return 0;
@@ -61,5 +63,6 @@ int cli_cases(int argc, char **argv)
         printf("  parameters: pkmflex cases --show %s\n", (*c)->name);
     }
     cli_chain_list();
+    cli_mast_list();
     return 0;
 }

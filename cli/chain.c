@@ -51,7 +51,8 @@ static const cli_option chain_options[] = {
      "inverse dynamics of the trajectory)",
      NULL},
     {"--step", NULL, 1, CH_STEP, "H", "--forward: the largest RK4 step, s (default 1e-3)", NULL},
-    {"--format", NULL, 1, CH_FORMAT, "table|csv", "output format (columns: docs/chain.md)", NULL},
+    {"--format", NULL, 1, CH_FORMAT, "table|csv|json", "output format (columns: docs/chain.md)",
+     NULL},
     {"--output", "-o", 1, CH_OUTPUT, "FILE.h5",
      "write the rows to an HDF5 file instead of printing them\n"
      "(layout: docs/hdf5-layout.md, module-chain files)",
@@ -62,7 +63,7 @@ static const cli_command chain_command = {
     "dynamics",
     "usage: pkmflex dynamics boom1|crane4 [--trajectory FILE.csv] [--time T0:T1:N]\n"
     "                        [--forward [--forces FILE.csv] [--step H]]\n"
-    "                        [--format table|csv | -o FILE.h5]\n\n"
+    "                        [--format table|csv|json | -o FILE.h5]\n\n"
     "The one-loop boom and the 4-dof crane of Petrovic and Mattila 2022 as chains of modules\n"
     "(Paz Anaya and Mattila 2024): per time and module, the coordinate, its rate and\n"
     "acceleration, the drive (N or N m) and the wrench the module takes from its base.\n"
@@ -101,7 +102,7 @@ static int chain_set(void *user, int id, const char *v)
         return 0;
     case CH_FORMAT:
         if (cli_check_format(v) != 0) return EXIT_INPUT;
-        o->csv = strcmp(v, "csv") == 0;
+        o->csv = cli_format_is_rows(v);
         return 0;
     default:
         return EXIT_INPUT;
@@ -155,18 +156,6 @@ typedef struct chain_run {
      * pkm_chain_series_columns, the energies, the base wrenches */
     double *kt, *kv[PKM_CHAIN_SERIES_COLUMNS], *ke[PKM_CHAIN_SERIES_ENERGIES], *kbase;
 } chain_run;
-
-static int chain_parse_time(const char *text, chain_run *r)
-{
-    char *end = NULL;
-    r->t0 = strtod(text, &end);
-    if (end == text || *end != ':') return 0;
-    const char *p = end + 1;
-    r->t1 = strtod(p, &end);
-    if (end == p || *end != ':') return 0;
-    return cli_parse_int(end + 1, 2, CHAIN_MAX_TIMES, &r->nt) && isfinite(r->t0) &&
-           isfinite(r->t1) && r->t1 > r->t0;
-}
 
 /* The modules' names (the actuated joints), a new array; NULL on no memory. */
 static const char **chain_module_names(const chain_run *r)
@@ -448,7 +437,7 @@ int cli_chain_dynamics(int argc, char **argv)
     if (rc != 0) return rc < 0 ? 0 : rc;
     if (o.machine == NULL || !cli_chain_is_machine(o.machine))
         rc = cli_usage_error("expected boom1 or crane4");
-    else if (o.time != NULL && !chain_parse_time(o.time, &r))
+    else if (o.time != NULL && !cli_parse_times(o.time, CHAIN_MAX_TIMES, &r.t0, &r.t1, &r.nt))
         rc = cli_usage_error("--time '%s': expected T0:T1:N, T1 > T0 and 2 <= N <= %d", o.time,
                              CHAIN_MAX_TIMES);
     else if (o.forces != NULL && !o.forward)

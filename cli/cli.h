@@ -18,11 +18,12 @@
 
 #include <stddef.h>
 
-#define CLI_PROG     "pkmflex"
-#define EXIT_TOL     1 /* compare: a frequency outside the tolerance */
-#define EXIT_INPUT   2 /* bad input: one line on stderr naming the parameter, file or option */
-#define EXIT_COMPUTE 3 /* the computation failed */
-#define CLI_MAX_SETS 64
+#define CLI_PROG        "pkmflex"
+#define EXIT_TOL        1 /* compare: a frequency outside the tolerance */
+#define EXIT_INPUT      2 /* bad input: one line on stderr naming the parameter, file or option */
+#define EXIT_COMPUTE    3 /* the computation failed */
+#define CLI_MAX_SETS    64
+#define CLI_MAX_OPTIONS 64 /* options of one command's table, at most */
 
 /* Option ids shared by the commands; a command numbers its own from CLI_OPT_OWN. */
 enum {
@@ -86,6 +87,11 @@ int cli_case_set(cli_case_args *a, int id, const char *value);
  * applied after the file; the case's formulation unless --formulation was given. */
 int cli_load_case(cli_case_args *a, const pkm_case **c, void **params);
 int cli_is_case_file(const char *arg);
+/* Each KEY=VALUE of sets applied to params of case c (pkm_case_param_set); 0 or an exit status
+ * after its one-line message. */
+int cli_apply_sets(const pkm_case *c, void *params, const char *const *sets, int nsets);
+/* T0:T1:N, N from 2 to max and T1 > T0, both finite: 1 if parsed. */
+int cli_parse_times(const char *text, int max, double *t0, double *t1, int *n);
 /* -o FILE: FILE (and the temporary files beside it) are replaced by rename(2), which would put a
  * regular file in place of a symbolic link or a device node: such names are refused, one line,
  * EXIT_INPUT; 0 otherwise. */
@@ -105,11 +111,18 @@ int cli_match_set(pkm_match_opts *o, int is_mode, const char *v);
 int cli_table_rows(const pkm_table *tab, const char *path, const char *kind);
 
 /* Parsers of option values: 1 if text is valid, else 0. */
-int cli_parse_pose(const char *text, int n, double *pose);
 int cli_parse_int(const char *text, int lo, int hi, int *v);
 int cli_parse_real(const char *text, double lo, double hi, double *v);
-/* --format VALUE: 0 for table or csv, else the one-line error and exit 2. */
+/* --format VALUE: 0 for table, csv or json, else the one-line error and exit 2. */
 int cli_check_format(const char *v);
+/* csv or json: the formats printed as csv rows (json converts them, cli/json.c). */
+int cli_format_is_rows(const char *format);
+/* argv asks for --format json. */
+int cli_wants_json(int argc, char **argv);
+/* From begin to end, stdout goes to a temporary file; end prints it as JSON if ok, else drops it
+ * (the error is on stderr). begin: 0 or an exit status. */
+int cli_json_begin(void);
+void cli_json_end(int ok);
 /* --singular R (the loop-closure conditioning threshold, 1e-12 to 0.5) into *r: 0 or exit 2. */
 int cli_parse_singular(const char *v, double *r);
 
@@ -141,6 +154,29 @@ void cli_progress_show(cli_progress *pg, int64_t done, int64_t total, const char
  * one line naming the trajectory. */
 int cli_trajectory(const pkm_case *c, const char *traj, double t_end, pkm_trajectory **tr);
 
+/* --wrench (cli/transient_loads.c): FX,FY,FZ,MX,MY,MZ into w, or a CSV file (a name with a '/'
+ * or ending in .csv, header t,fx,fy,fz,mx,my,mz) into *series; 0, or an exit status after one
+ * line naming the option, or the file and line. */
+int cli_transient_wrench(const char *spec, double w[6], pkm_trajectory **series);
+
+/* The ranks of `pkmflex map` under mpirun (cli/ranks.c): MPI is started and ended there, in a
+ * PKM_MPI build launched by mpirun; otherwise one rank of one, and the sweep pkm_map_sweep. */
+typedef struct cli_ranks {
+    int rank, size;
+    int mpi;     /* MPI started by cli_ranks_start */
+    void *stats; /* rank 0: what each rank did in the sweep (pkm_sweep_rank_stats), or NULL */
+} cli_ranks;
+/* 0, or exit 3 if MPI cannot start. The other ranks' stdout and stderr go to /dev/null: rank 0
+ * speaks for the run (their errors reach it through the sweep). */
+int cli_ranks_start(cli_ranks *r);
+/* Rank 0's exit status, for every rank (collective). */
+int cli_ranks_agree(const cli_ranks *r, int rc);
+pkm_status cli_ranks_sweep(cli_ranks *r, const pkm_case *c, const void *params, pkm_map *map,
+                           const pkm_sweep_opts *so, pkm_ctx *ctx);
+/* Rank 0 of an MPI run: one line per rank (poses, tiles, busy, waiting, CPU time). */
+void cli_ranks_print(const cli_ranks *r);
+void cli_ranks_end(cli_ranks *r);
+
 int cli_modes(int argc, char **argv);
 int cli_compare(int argc, char **argv);
 int cli_map(int argc, char **argv);
@@ -148,6 +184,31 @@ int cli_cases(int argc, char **argv);
 int cli_dynamics(int argc, char **argv);
 int cli_transient(int argc, char **argv);
 int cli_fit(int argc, char **argv);
+int cli_export(int argc, char **argv);
+int cli_plot(int argc, char **argv);
+
+/* cli/habits.c. The closest of n names to word (an edit distance of at most a third of its
+ * length, 2 from 4 letters on, or a name it begins), or NULL. */
+const char *cli_suggest(const char *word, const char *const *names, int n);
+/* " (did you mean 'NAME'?)" with cli_suggest's name, written into buf, or "" if none. */
+const char *cli_did_you_mean(const char *word, const char *const *names, int n, char *buf,
+                             size_t cap);
+/* The quantity in s[0..len) (spaces before it skipped): a number in unit or a number and a unit
+ * of its dimension (pkm_quantity_parse: "30 deg", "10 mm"); 1 if it parses, else 0. */
+int cli_parse_quantity_span(const char *s, size_t len, const char *unit, double *v);
+/* n comma-separated quantities, coordinate k in units[k]; 1 if they parse, else 0. */
+int cli_parse_pose(const char *text, int n, const char *const *units, double *pose);
+/* Ctrl-C: from begin to end the first SIGINT only sets the flag cli_interrupted reads (a
+ * second one ends the process); end restores the previous handler. */
+void cli_interrupt_begin(void);
+int cli_interrupted(void);
+void cli_interrupt_end(void);
+/* One stderr message: the computation was interrupted with done of total poses saved in saved,
+ * and the command (argv, without a --resume) to run with --resume. */
+void cli_print_resume(int argc, char **argv, const char *saved, int64_t done, int64_t total);
+/* modes --describe (cli/describe.c): per mode of md (solved by an with its dof map kept, on m)
+ * the platform's twist, effective masses and strain energy shares, as a table or csv. */
+int cli_modes_describe(const pkm_model *m, const pkm_analysis *an, const pkm_modes *md, int csv);
 
 /* pkmflex dynamics --forward (cli/dynamics_forward.c): the forward dynamics of the model m from
  * the trajectory's state at t0, over n - 1 RK4 steps to t1, under the drives that the inverse
@@ -172,5 +233,11 @@ int cli_chain_is_machine(const char *name);
 /* pkmflex cases: the machines' entries in the list. */
 void cli_chain_list(void);
 int cli_chain_dynamics(int argc, char **argv);
+
+/* cli/masticatory.c: pkmflex dynamics masticatory (the chewing robot; called by cli_dynamics). */
+int cli_mast_is_case(const char *name);
+/* Its entry in pkmflex cases. */
+void cli_mast_list(void);
+int cli_mast_dynamics(int argc, char **argv);
 
 #endif

@@ -220,6 +220,21 @@ static const cli_option *cli_find(const cli_option *table, int n, const char *a)
     return NULL;
 }
 
+/* "--name" is not an option of cmd: one line, with the closest option name. */
+static int cli_unknown_option(const cli_command *cmd, const char *a)
+{
+    const char *names[2 * CLI_MAX_OPTIONS];
+    int n = 0;
+    for (int k = 0; k < cmd->noptions && n < CLI_MAX_OPTIONS; k++)
+        names[n++] = cmd->options[k].name;
+    for (int k = 0; cmd->case_options && k < cli_ncase_options && n < 2 * CLI_MAX_OPTIONS; k++)
+        names[n++] = cli_case_options[k].name;
+    char hint[96];
+    fprintf(stderr, "%s: error: %s does not take option '%s'%s (try '%s %s --help')\n", CLI_PROG,
+            cmd->name, a, cli_did_you_mean(a, names, n, hint, sizeof hint), CLI_PROG, cmd->name);
+    return EXIT_INPUT;
+}
+
 int cli_parse(int argc, char **argv, const cli_command *cmd, cli_set_fn set, void *user)
 {
     for (int i = 2; i < argc; i++) {
@@ -233,33 +248,24 @@ int cli_parse(int argc, char **argv, const cli_command *cmd, cli_set_fn set, voi
             if ((rc = set(user, CLI_ARG, a)) != 0) return rc;
             continue;
         }
+        /* --name=value, as GNU tools take it. */
+        char name[64];
+        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+        if (eq != NULL) {
+            snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
+            a = name;
+        }
         const cli_option *o = cli_find(cmd->options, cmd->noptions, a);
         if (o == NULL && cmd->case_options) o = cli_find(cli_case_options, cli_ncase_options, a);
-        if (o == NULL) {
-            fprintf(stderr, "%s: error: %s does not take option '%s' (try '%s %s --help')\n",
-                    CLI_PROG, cmd->name, a, CLI_PROG, cmd->name);
-            return EXIT_INPUT;
-        }
-        if (o->takes_value && i + 1 >= argc) return cli_usage_error("option '%s' needs a value", a);
-        if ((rc = set(user, o->id, o->takes_value ? argv[++i] : NULL)) != 0) return rc;
+        if (o == NULL) return cli_unknown_option(cmd, a);
+        if (eq != NULL && !o->takes_value)
+            return cli_usage_error("option '%s' takes no value ('%s')", a, argv[i]);
+        if (o->takes_value && eq == NULL && i + 1 >= argc)
+            return cli_usage_error("option '%s' needs a value", a);
+        const char *v = eq != NULL ? eq + 1 : o->takes_value ? argv[++i] : NULL;
+        if ((rc = set(user, o->id, v)) != 0) return rc;
     }
     return 0;
-}
-
-int cli_parse_pose(const char *text, int n, double *pose)
-{
-    const char *p = text;
-    for (int k = 0; k < n; k++) {
-        char *end = NULL;
-        pose[k] = strtod(p, &end);
-        if (end == p || !isfinite(pose[k])) return 0;
-        p = end;
-        if (k + 1 < n) {
-            if (*p != ',') return 0;
-            p++;
-        }
-    }
-    return *p == '\0';
 }
 
 int cli_parse_int(const char *text, int lo, int hi, int *v)
@@ -282,8 +288,8 @@ int cli_parse_real(const char *text, double lo, double hi, double *v)
 
 int cli_check_format(const char *v)
 {
-    if (strcmp(v, "table") == 0 || strcmp(v, "csv") == 0) return 0;
-    return cli_usage_error("--format '%s': expected table or csv", v);
+    if (strcmp(v, "table") == 0 || cli_format_is_rows(v)) return 0;
+    return cli_usage_error("--format '%s': expected table, csv or json", v);
 }
 
 int cli_parse_singular(const char *v, double *r)
@@ -348,11 +354,29 @@ static int cli_find_case(const char *name, const pkm_case **c)
 {
     *c = pkm_case_find(name);
     if (*c != NULL) return 0;
-    fprintf(stderr, "%s: error: unknown case '%s'; built-in cases:", CLI_PROG, name);
+    const char *names[64];
+    int n = 0;
+    for (const pkm_case *const *k = pkm_case_list(); *k != NULL && n < 64; k++)
+        names[n++] = (*k)->name;
+    char hint[96];
+    fprintf(stderr, "%s: error: unknown case '%s'%s; built-in cases:", CLI_PROG, name,
+            cli_did_you_mean(name, names, n, hint, sizeof hint));
     for (const pkm_case *const *k = pkm_case_list(); *k != NULL; k++)
         fprintf(stderr, " %s", (*k)->name);
     fprintf(stderr, " (or a case file: a path with '/' or ending in .yaml)\n");
     return EXIT_INPUT;
+}
+
+/* --set KEY=...: KEY is not a parameter of c: one line, with the closest key. */
+static int cli_unknown_key(const pkm_case *c, const char *key)
+{
+    const char *names[256];
+    int n = 0;
+    for (int k = 0; k < c->nparams && n < 256; k++)
+        names[n++] = c->params[k].key;
+    char hint[128];
+    return cli_usage_error("--set: %s has no parameter '%s'%s", c->name, key,
+                           cli_did_you_mean(key, names, n, hint, sizeof hint));
 }
 
 int cli_load_case(cli_case_args *a, const pkm_case **c, void **params)
@@ -371,18 +395,36 @@ int cli_load_case(cli_case_args *a, const pkm_case **c, void **params)
     }
     if (st != PKM_OK) return cli_report(st, &ctx);
     if (!a->form_given) a->form = (*c)->formulation;
-    for (int i = 0; i < a->nsets; i++) {
+    return cli_apply_sets(*c, *params, a->sets, a->nsets);
+}
+
+int cli_apply_sets(const pkm_case *c, void *params, const char *const *sets, int nsets)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    for (int i = 0; i < nsets; i++) {
         char key[128];
-        const char *eq = strchr(a->sets[i], '=');
-        size_t len = (size_t)(eq - a->sets[i]);
-        if (len == 0 || len >= sizeof(key))
-            return cli_usage_error("--set '%s': bad key", a->sets[i]);
-        memcpy(key, a->sets[i], len);
+        const char *eq = strchr(sets[i], '=');
+        const size_t len = eq != NULL ? (size_t)(eq - sets[i]) : 0;
+        if (len == 0 || len >= sizeof(key)) return cli_usage_error("--set '%s': bad key", sets[i]);
+        memcpy(key, sets[i], len);
         key[len] = '\0';
-        st = pkm_case_param_set(*c, *params, key, eq + 1, &ctx);
+        if (pkm_case_param_find(c, key) == NULL) return cli_unknown_key(c, key);
+        const pkm_status st = pkm_case_param_set(c, params, key, eq + 1, &ctx);
         if (st != PKM_OK) return cli_report(st, &ctx);
     }
     return 0;
+}
+
+int cli_parse_times(const char *text, int max, double *t0, double *t1, int *n)
+{
+    char *end = NULL;
+    *t0 = strtod(text, &end);
+    if (end == text || *end != ':') return 0;
+    const char *p = end + 1;
+    *t1 = strtod(p, &end);
+    if (end == p || *end != ':') return 0;
+    return cli_parse_int(end + 1, 2, max, n) && isfinite(*t0) && isfinite(*t1) && *t1 > *t0;
 }
 
 int cli_case_supports(const pkm_case *c, unsigned analysis)

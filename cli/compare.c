@@ -18,7 +18,8 @@ enum {
     COMPARE_TOL,
     COMPARE_MATCH,
     COMPARE_GAP,
-    COMPARE_KIND
+    COMPARE_KIND,
+    COMPARE_FORMAT
 };
 
 typedef struct compare_args {
@@ -28,6 +29,7 @@ typedef struct compare_args {
     double tol_pct;
     pkm_match_opts match;
     const char *kind; /* only the table's rows of this kind, or NULL */
+    int csv;          /* --format csv or json: the pairs as rows, no comment lines */
 } compare_args;
 
 static const cli_option compare_options[] = {
@@ -46,6 +48,10 @@ static const cli_option compare_options[] = {
      NULL},
     {"--kind", NULL, 1, COMPARE_KIND, "KIND",
      "only the rows of this kind of a table with a kind column (e.g. meas, calc)", NULL},
+    {"--format", NULL, 1, COMPARE_FORMAT, "table|csv|json",
+     "--table: output format (csv header: pose,kind,col,ref_hz,mode,freq_hz,\n"
+     "error_pct,residual,status with status ok, out, unpaired or no_reference)",
+     NULL},
 };
 
 static const cli_command compare_command = {
@@ -71,6 +77,10 @@ static int compare_set(void *user, int id, const char *v)
     switch (id) {
     case COMPARE_TABLE:
         o->table = v;
+        return 0;
+    case COMPARE_FORMAT:
+        if (cli_check_format(v) != 0) return EXIT_INPUT;
+        o->csv = cli_format_is_rows(v);
         return 0;
     case COMPARE_AGAINST:
         o->against = v;
@@ -185,8 +195,9 @@ static void compare_print_row(const compare_args *o, const pkm_table *tab, int r
         if (isnan(ref[k])) continue;
         top = fmax(top, ref[k]);
         if (pair[k] < 0) {
-            printf("%4d  %-5s %4d  %10.4f  %6s  %12s  %10s  %9s  UNPAIRED\n", tab->id[r], kind,
-                   k + 1, ref[k], "-", "-", "-", "-");
+            printf(o->csv ? "%d,%s,%d,%.10g,%s,%s,%s,%s,unpaired\n"
+                          : "%4d  %-5s %4d  %10.4f  %6s  %12s  %10s  %9s  UNPAIRED\n",
+                   tab->id[r], kind, k + 1, ref[k], "", "", "", "");
             ++*nunp;
             continue;
         }
@@ -197,9 +208,13 @@ static void compare_print_row(const compare_args *o, const pkm_table *tab, int r
         else
             snprintf(mode, sizeof(mode), "%d", q + 1);
         const double err = 100.0 * (md->freq_hz[q] - ref[k]) / ref[k];
-        printf("%4d  %-5s %4d  %10.4f  %6s  %12.4f  %10.4f  %9.1e%s\n", tab->id[r], kind, k + 1,
-               ref[k], mode, md->freq_hz[q], err, md->residual[q],
-               fabs(err) > o->tol_pct ? "  OUT" : "");
+        if (o->csv)
+            printf("%d,%s,%d,%.10g,%s,%.10g,%.6g,%.3e,%s\n", tab->id[r], kind, k + 1, ref[k], mode,
+                   md->freq_hz[q], err, md->residual[q], fabs(err) > o->tol_pct ? "out" : "ok");
+        else
+            printf("%4d  %-5s %4d  %10.4f  %6s  %12.4f  %10.4f  %9.1e%s\n", tab->id[r], kind, k + 1,
+                   ref[k], mode, md->freq_hz[q], err, md->residual[q],
+                   fabs(err) > o->tol_pct ? "  OUT" : "");
         if (fabs(err) > *worst) *worst = fabs(err), *wk = k + 1;
         *sum += fabs(err);
         ++*npair;
@@ -209,7 +224,10 @@ static void compare_print_row(const compare_args *o, const pkm_table *tab, int r
         int used = 0;
         for (int k = 0; k < tab->nfreq && !used; k++)
             used = pair[k] >= 0 && q >= pair[k] && q < pair[k] + mult[k];
-        if (!used)
+        if (!used && o->csv)
+            printf("%d,%s,,,%d,%.10g,,%.3e,no_reference\n", tab->id[r], kind, q + 1, md->freq_hz[q],
+                   md->residual[q]);
+        else if (!used)
             printf("%4d  %-5s %4s  %10s  %6d  %12.4f  %10s  %9.1e  (no reference)\n", tab->id[r],
                    kind, "-", "-", q + 1, md->freq_hz[q], "-", md->residual[q]);
     }
@@ -223,12 +241,16 @@ static int compare_table(const compare_args *o, const pkm_case *c, const void *p
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     int *mult = pair + tab->nfreq;
-    printf("# %s against %s (match %s", o->c.case_name, o->table,
-           o->match.mode == PKM_MATCH_NEAREST ? "nearest" : "order");
-    if (o->match.mode == PKM_MATCH_NEAREST) printf(", gap %g %%", 100.0 * o->match.gap);
-    printf(", tolerance %g %%)\n", o->tol_pct);
-    printf("%4s  %-5s %4s  %10s  %6s  %12s  %10s  %9s\n", "pose", "kind", "col", "ref [Hz]", "mode",
-           "pkmflex [Hz]", "error [%]", "residual");
+    if (o->csv) {
+        printf("pose,kind,col,ref_hz,mode,freq_hz,error_pct,residual,status\n");
+    } else {
+        printf("# %s against %s (match %s", o->c.case_name, o->table,
+               o->match.mode == PKM_MATCH_NEAREST ? "nearest" : "order");
+        if (o->match.mode == PKM_MATCH_NEAREST) printf(", gap %g %%", 100.0 * o->match.gap);
+        printf(", tolerance %g %%)\n", o->tol_pct);
+        printf("%4s  %-5s %4s  %10s  %6s  %12s  %10s  %9s\n", "pose", "kind", "col", "ref [Hz]",
+               "mode", "pkmflex [Hz]", "error [%]", "residual");
+    }
     double worst = 0.0, sum = 0.0, t_total = 0.0;
     int worst_pose = 0, worst_col = 0, npair = 0, nunp = 0, nrows = 0;
     for (int r = 0; r < tab->nrows; r++) {
@@ -255,11 +277,12 @@ static int compare_table(const compare_args *o, const pkm_case *c, const void *p
         if (worst > before) worst_pose = tab->id[r], worst_col = wk;
         nrows++;
     }
+    const int ok = worst <= o->tol_pct && nunp == 0;
+    if (o->csv) return ok ? 0 : EXIT_TOL;
     printf("# max error %.4f %% (pose %d, column %d), mean %.4f %% over %d pairs, %d reference "
            "values unpaired, %.3f ms per pose\n",
            worst, worst_pose, worst_col, npair > 0 ? sum / npair : 0.0, npair, nunp,
            1e3 * t_total / (nrows > 0 ? nrows : 1));
-    const int ok = worst <= o->tol_pct && nunp == 0;
     printf("# %s\n", ok ? "all within tolerance" : "OUT OF TOLERANCE");
     return ok ? 0 : EXIT_TOL;
 }
@@ -271,6 +294,8 @@ int cli_compare(int argc, char **argv)
                       .match = pkm_match_opts_default()};
     int rc = cli_parse(argc, argv, &compare_command, compare_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
+    if (o.against != NULL && o.csv)
+        return cli_usage_error("compare --against: --format csv or json not supported (a table)");
     if (o.against != NULL) return compare_maps(&o);
     const pkm_case *c = NULL;
     void *params = NULL;

@@ -59,7 +59,7 @@ static const cli_option dyn_options[] = {
      "instead of the case's friction.model (its data: --set\n"
      "friction.kc=... and so on)",
      NULL},
-    {"--format", NULL, 1, DYN_FORMAT, "table|csv",
+    {"--format", NULL, 1, DYN_FORMAT, "table|csv|json",
      "output format (csv header: t,joint,type,q,qd,qdd,drive,ideal,\n"
      "friction,f_axial,f_radial,m_bending)",
      NULL},
@@ -87,7 +87,7 @@ static const cli_option dyn_options[] = {
 static const cli_command dyn_command = {
     "dynamics",
     "usage: pkmflex dynamics CASE [--trajectory NAME|FILE.csv] [--time T0:T1:N]\n"
-    "                        [--friction none|coulomb-viscous|stribeck] [--format table|csv]\n"
+    "                        [--friction none|coulomb-viscous|stribeck] [--format table|csv|json]\n"
     "                        [-o FILE.h5 | --forward] [--singular R] [--set KEY=VALUE ...]\n\n"
     "Rigid-body inverse dynamics of CASE along a trajectory of its pose coordinates: at each\n"
     "time, one row per joint of the model (cut joints included, named as in the case) with its\n"
@@ -99,7 +99,9 @@ static const cli_command dyn_command = {
     "Everything is checked before the first time is computed: bad input is one line, exit 2;\n"
     "a singular closure on the way (the mechanism at a dead point) stops with exit 3.\n"
     "CASE boom1 or crane4: the module chains of the hydraulic crane, forward dynamics\n"
-    "included (pkmflex dynamics boom1 --help).\n\n",
+    "included (pkmflex dynamics boom1 --help).\n"
+    "CASE masticatory: the chewing robot with condyle contacts and redundant drives\n"
+    "(pkmflex dynamics masticatory --help).\n\n",
     dyn_options, (int)(sizeof(dyn_options) / sizeof(dyn_options[0])), 0};
 
 static int dyn_set(void *user, int id, const char *v)
@@ -130,19 +132,6 @@ static int dyn_set(void *user, int id, const char *v)
     default:
         return cli_case_set(&o->c, id, v);
     }
-}
-
-/* T0:T1:N: 1 if valid (finite, T1 > T0, 2 <= N <= DYN_MAX_TIMES). */
-static int dyn_parse_time(const char *text, double *t0, double *t1, int *n)
-{
-    char *end = NULL;
-    *t0 = strtod(text, &end);
-    if (end == text || *end != ':') return 0;
-    const char *p = end + 1;
-    *t1 = strtod(p, &end);
-    if (end == p || *end != ':') return 0;
-    return isfinite(*t0) && isfinite(*t1) && *t1 > *t0 &&
-           cli_parse_int(end + 1, 2, DYN_MAX_TIMES, n);
 }
 
 /* The case's friction law replaced by --friction LAW (one of friction.model's choices). */
@@ -421,7 +410,7 @@ static void dyn_header(const dyn_run *r, int csv)
 /* Kinematics and inverse dynamics at every time, printed or kept; 0 or exit 3 naming the time. */
 static int dyn_compute(dyn_run *r, const dyn_args *o)
 {
-    const int csv = strcmp(o->format, "csv") == 0;
+    const int csv = cli_format_is_rows(o->format);
     if (r->t == NULL) dyn_header(r, csv);
     double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
     pkm_ctx ctx;
@@ -450,6 +439,7 @@ int cli_dynamics(int argc, char **argv)
 {
     dyn_args o = {.format = "table", .singular = PKM_DYN_SINGULAR};
     if (argc > 2 && cli_chain_is_machine(argv[2])) return cli_chain_dynamics(argc, argv);
+    if (argc > 2 && cli_mast_is_case(argv[2])) return cli_mast_dynamics(argc, argv);
     int rc = cli_parse(argc, argv, &dyn_command, dyn_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
     void *params = NULL;
@@ -463,7 +453,7 @@ int cli_dynamics(int argc, char **argv)
         rc = cli_usage_error("--forward prints its deviations: -o is for the inverse dynamics");
         goto done;
     }
-    if (o.time != NULL && !dyn_parse_time(o.time, &r.t0, &r.t1, &r.n)) {
+    if (o.time != NULL && !cli_parse_times(o.time, DYN_MAX_TIMES, &r.t0, &r.t1, &r.n)) {
         rc = cli_usage_error("--time '%s': expected T0:T1:N, T1 > T0 and 2 <= N <= %d", o.time,
                              DYN_MAX_TIMES);
         goto done;
@@ -480,7 +470,7 @@ int cli_dynamics(int argc, char **argv)
                                   r.fr,          pkm_case_dynamics_of(r.c, params)->gravity,
                                   dyn_driven_at, &r,
                                   r.t0,          r.t1,
-                                  r.n,           strcmp(o.format, "csv") == 0};
+                                  r.n,           cli_format_is_rows(o.format)};
         rc = cli_dynamics_forward(&in);
     } else {
         rc = dyn_compute(&r, &o);

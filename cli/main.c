@@ -18,31 +18,33 @@
 
 static void print_main_help(void)
 {
-    printf(
-        "pkmflex %s: natural frequencies of parallel robots (beam finite elements,\n"
-        "loop closure by leg-variable Jacobian elimination, ARPACK + CHOLMOD).\n\n"
-        "usage: pkmflex <command> [options]\n\n"
-        "commands:\n"
-        "  modes CASE --pose ...      natural frequencies at one pose\n"
-        "  compare CASE --table FILE  compare with a reference table (e.g. Cast3M)\n"
-        "  compare F --against R      compare two map files (HDF5) mode by mode\n"
-        "  map CASE --grid ... -o F   frequency map over a grid of poses, to HDF5\n"
-        "  fit CASE --table FILE --param KEY ...\n"
-        "                             calibrate case parameters against a table of frequencies\n"
-        "  dynamics CASE [...]        rigid-body inverse dynamics along a trajectory: drives,\n"
-        "                             friction and joint reactions\n"
-        "  transient CASE [...]       elastodynamics along a trajectory (Newmark): the\n"
-        "                             platform's elastic error over time\n"
-        "  cases [--show NAME]        list the built-in robots, or print the case file of one\n\n"
-        "CASE is a built-in name (",
-        PKM_VERSION_STRING);
+    printf("pkmflex %s: natural frequencies of parallel robots (beam finite elements,\n"
+           "loop closure by leg-variable Jacobian elimination, ARPACK + CHOLMOD).\n\n"
+           "usage: pkmflex <command> [options]\n\n"
+           "commands:\n"
+           "  modes CASE --pose ...      natural frequencies at one pose\n"
+           "  compare CASE --table FILE  compare with a reference table (e.g. Cast3M)\n"
+           "  compare F --against R      compare two map files (HDF5) mode by mode\n"
+           "  map CASE --grid ... -o F   frequency map over a grid of poses, to HDF5\n"
+           "  fit CASE --table FILE --param KEY ...\n"
+           "                             calibrate case parameters against a table of frequencies\n"
+           "  dynamics CASE [...]        rigid-body inverse dynamics along a trajectory: drives,\n"
+           "                             friction and joint reactions\n"
+           "  transient CASE [...]       elastodynamics along a trajectory (Newmark): the\n"
+           "                             platform's elastic error over time\n"
+           "  cases [--show NAME]        list the built-in robots, or print the case file of one\n"
+           "  export F --vtk FILE        a map file for ParaView (VTKHDF)\n"
+           "  plot F -o FILE.png         a picture of a map file (colour map or curves)\n\n"
+           "CASE is a built-in name (",
+           PKM_VERSION_STRING);
     for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++)
         printf("%s%s", c == pkm_case_list() ? "" : ", ", (*c)->name);
     printf(") or a case file: a path containing '/' or ending in\n"
            ".yaml or .yml, whose `case:` names the built-in topology and whose `parameters:` set\n"
            "its numbers ('pkmflex cases --show navaro' prints a complete one to copy).\n"
-           "Units: input is SI (m, rad, Pa, kg/m^3), or a number and a unit in case files and\n"
-           "--set (210 mm, 74 GPa); frequencies are printed in Hz.\n"
+           "Units: input is SI (m, rad, Pa, kg/m^3), or a number and a unit in case files,\n"
+           "--set, --pose and --grid (210 mm, 74 GPa, \"30 deg\"); frequencies are printed in Hz.\n"
+           "Options take a value as the next argument or after '=' (--nev=6).\n"
            "Run 'pkmflex <command> --help' for the options of a command.\n"
            "Exit status: 0 ok, 1 compare out of tolerance, 2 bad input, 3 computation failed.\n");
 }
@@ -54,7 +56,7 @@ int main(int argc, char **argv)
         int (*run)(int argc, char **argv);
     } commands[] = {{"modes", cli_modes}, {"compare", cli_compare},   {"map", cli_map},
                     {"cases", cli_cases}, {"dynamics", cli_dynamics}, {"transient", cli_transient},
-                    {"fit", cli_fit}};
+                    {"fit", cli_fit},     {"export", cli_export},     {"plot", cli_plot}};
     if (argc < 2) return cli_usage_error("no command given; usage: pkmflex <command> [options]");
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
@@ -65,7 +67,20 @@ int main(int argc, char **argv)
         printf("pkmflex %s (commit %s)\n", PKM_VERSION_STRING, PKM_COMMIT);
         return 0;
     }
+    for (size_t k = 0; k < sizeof(commands) / sizeof(commands[0]); k++) {
+        if (strcmp(cmd, commands[k].name) != 0) continue;
+        /* --format json: the command's csv, converted (cli/json.c). */
+        const int json = cli_wants_json(argc, argv);
+        int rc = json ? cli_json_begin() : 0;
+        if (rc == 0) rc = commands[k].run(argc, argv);
+        if (json) cli_json_end(rc == 0 || rc == EXIT_TOL); /* compare's rows out of tolerance too */
+        return rc;
+    }
+    const char *names[sizeof(commands) / sizeof(commands[0])];
     for (size_t k = 0; k < sizeof(commands) / sizeof(commands[0]); k++)
-        if (strcmp(cmd, commands[k].name) == 0) return commands[k].run(argc, argv);
-    return cli_usage_error("unknown command '%s'", cmd);
+        names[k] = commands[k].name;
+    char hint[64];
+    return cli_usage_error(
+        "unknown command '%s'%s", cmd,
+        cli_did_you_mean(cmd, names, (int)(sizeof(names) / sizeof(names[0])), hint, sizeof hint));
 }

@@ -31,13 +31,15 @@ enum {
     MAP_CLUSTER_TOL,
     MAP_CHECKPOINT,
     MAP_RESUME,
-    MAP_QUIET
+    MAP_QUIET,
+    MAP_VTK
 };
 
 typedef struct map_args {
     cli_case_args c;
     const char *grid;
     const char *output;
+    const char *vtk; /* --vtk FILE.vtkhdf, or NULL */
     int quiet;
     int modes;
     int resume;
@@ -46,6 +48,8 @@ typedef struct map_args {
     double mac_threshold;
     double cluster_tol;
     int threads;
+    int argc; /* the command line, for the resume hint after Ctrl-C */
+    char **argv;
 } map_args;
 
 static const cli_option map_options[] = {
@@ -79,6 +83,8 @@ static const cli_option map_options[] = {
      "and solver settings, else an error naming the difference)",
      NULL},
     {"--quiet", NULL, 0, MAP_QUIET, NULL, "no progress bar", NULL},
+    {"--vtk", NULL, 1, MAP_VTK, "FILE.vtkhdf",
+     "also write the map for ParaView (VTKHDF; as pkmflex export)", NULL},
 };
 
 static const cli_command map_command = {
@@ -97,7 +103,9 @@ static const cli_command map_command = {
     "1 GiB the ids are the ranks: a warning says so at the first pose, and the attribute\n"
     "tracking_note records it.\n\n"
     "While the sweep runs, FILE.h5.partial holds the results so far (a valid map file,\n"
-    "status -1 where not computed); --resume continues it and removes it at the end.\n\n",
+    "status -1 where not computed); --resume continues it and removes it at the end.\n"
+    "Ctrl-C stops the sweep, saves the poses done there and prints the command that\n"
+    "resumes (exit 130).\n\n",
     map_options, (int)(sizeof(map_options) / sizeof(map_options[0])), 1};
 
 static int map_set(void *user, int id, const char *v)
@@ -115,6 +123,9 @@ static int map_set(void *user, int id, const char *v)
         return 0;
     case MAP_RESUME:
         o->resume = 1;
+        return 0;
+    case MAP_VTK:
+        o->vtk = v;
         return 0;
     case MAP_QUIET:
         o->quiet = 1;
@@ -165,16 +176,18 @@ static int map_parse_grid(const char *spec, const pkm_case *c, pkm_map *map)
             if (map->axes[a].pose_index == idx)
                 return cli_usage_error("--grid: axis '%s' given twice", c->pose_names[idx]);
         pkm_map_axis *ax = &map->axes[map->naxes];
-        char *end = NULL;
-        ax->start = strtod(eq + 1, &end);
-        if (end == eq + 1 || *end != ':' || !isfinite(ax->start))
+        snprintf(ax->unit, sizeof(ax->unit), "%s", c->pose_units[idx]);
+        /* START and STOP: quantities in the coordinate's unit or with their own ("-30 deg"). */
+        const char *q = eq + 1, *colon = strchr(q, ':');
+        if (colon == NULL || !cli_parse_quantity_span(q, (size_t)(colon - q), ax->unit, &ax->start))
             return cli_usage_error("--grid '%s': bad START for axis '%s'", spec,
                                    c->pose_names[idx]);
-        const char *q = end + 1;
-        ax->stop = strtod(q, &end);
-        if (end == q || *end != ':' || !isfinite(ax->stop))
+        q = colon + 1;
+        colon = strchr(q, ':');
+        if (colon == NULL || !cli_parse_quantity_span(q, (size_t)(colon - q), ax->unit, &ax->stop))
             return cli_usage_error("--grid '%s': bad STOP for axis '%s'", spec, c->pose_names[idx]);
-        q = end + 1;
+        char *end = NULL;
+        q = colon + 1;
         long n = strtol(q, &end, 10);
         if (end == q || (*end != ',' && *end != '\0') || n < 1 || n > 10000000)
             return cli_usage_error("--grid '%s': COUNT of axis '%s' must be an integer >= 1", spec,
@@ -182,7 +195,6 @@ static int map_parse_grid(const char *spec, const pkm_case *c, pkm_map *map)
         ax->count = (int)n;
         ax->pose_index = idx;
         snprintf(ax->name, sizeof(ax->name), "%s", c->pose_names[idx]);
-        snprintf(ax->unit, sizeof(ax->unit), "%s", c->pose_units[idx]);
         map->naxes++;
         p = (*end == ',') ? end + 1 : end;
     }
@@ -210,6 +222,13 @@ static void map_sweep_notice(const char *msg, void *user)
     fprintf(stderr, "%s: warning: modes will not be tracked: %s\n", CLI_PROG, msg);
 }
 
+static int map_sweep_stop(int64_t point, void *user)
+{
+    (void)point;
+    (void)user;
+    return cli_interrupted();
+}
+
 static pkm_status map_sweep_checkpoint(const pkm_map *snap, void *user, pkm_ctx *ctx)
 {
     const map_ui *ui = user;
@@ -232,7 +251,8 @@ static int map_setup(const map_args *o, const pkm_case *c, const void *params, p
     for (int k = 0; k < c->npose; k++)
         snprintf(map->pose_names[k], sizeof(map->pose_names[k]), "%s", c->pose_names[k]);
     memcpy(map->base_pose, c->home, sizeof(double) * (size_t)c->npose);
-    if (o->c.pose_text != NULL && !cli_parse_pose(o->c.pose_text, c->npose, map->base_pose))
+    if (o->c.pose_text != NULL &&
+        !cli_parse_pose(o->c.pose_text, c->npose, c->pose_units, map->base_pose))
         return cli_usage_error("--pose '%s': expected %d comma-separated numbers", o->c.pose_text,
                                c->npose);
     size_t len = 0;
@@ -418,9 +438,37 @@ static int map_start(const map_args *o, const char *partial, pkm_map *map)
     return st == PKM_OK ? 0 : cli_report(st, &ctx);
 }
 
+/* --vtk: ParaView shows at most 3 swept axes; a directory that can be written. Checked before
+ * the sweep, not after it. */
+static int map_check_vtk(const map_args *o, const pkm_map *map)
+{
+    if (o->vtk == NULL) return 0;
+    int swept = 0;
+    for (int a = 0; a < map->naxes; a++)
+        swept += map->axes[a].count > 1;
+    if (swept > 3)
+        return cli_usage_error("--vtk: the grid sweeps %d axes; ParaView shows at most 3", swept);
+    return cli_check_output_path(o->vtk);
+}
+
+/* Ctrl-C: the poses done so far to FILE.h5.partial (what a checkpoint holds), and how to
+ * resume; exit 130 (128 + SIGINT, the shells' convention). */
+static int map_interrupted(const map_args *o, const char *partial, const pkm_map *map)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_status st = pkm_map_write_h5(map, partial, &ctx);
+    if (st != PKM_OK) return cli_report_late(st, &ctx);
+    int64_t done = 0;
+    for (int64_t p = 0; p < map->npoints; p++)
+        done += map->status[p] != PKM_POSE_PENDING;
+    cli_print_resume(o->argc, o->argv, partial, done, map->npoints);
+    return 128 + 2;
+}
+
 /* The sweep with its progress bar and checkpoints, then the file; 0 or an exit status. */
 static int map_run(const map_args *o, const pkm_case *c, const void *params, const char *partial,
-                   pkm_map *map)
+                   pkm_map *map, cli_ranks *ranks)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -431,30 +479,64 @@ static int map_run(const map_args *o, const pkm_case *c, const void *params, con
     so.checkpoint = o->checkpoint_s > 0.0 ? map_sweep_checkpoint : NULL;
     so.checkpoint_interval = o->checkpoint_s;
     so.notice = map_sweep_notice;
+    so.stop = map_sweep_stop;
     so.stall_timeout = o->stall_s;
     so.user = &ui;
-    pkm_status st = pkm_map_sweep(c, params, map, &so, &ctx);
+    cli_interrupt_begin();
+    pkm_status st = cli_ranks_sweep(ranks, c, params, map, &so, &ctx);
+    cli_interrupt_end();
     const double elapsed = cli_now() - ui.pg.t0;
     if (st != PKM_OK) return cli_report_late(st, &ctx);
+    if (ranks->rank > 0) return 0; /* rank 0 writes the map */
+    if (cli_interrupted()) return map_interrupted(o, partial, map);
     /* The vectors were kept for tracking; they go to the file only with --modes. */
     if (!o->modes) pkm_map_free_modes(map);
     st = pkm_map_write_h5(map, o->output, &ctx);
     if (st != PKM_OK) return cli_report_late(st, &ctx);
     if (unlink(partial) != 0 && errno != ENOENT)
         fprintf(stderr, "%s: warning: cannot remove %s: %s\n", CLI_PROG, partial, strerror(errno));
+    if (o->vtk != NULL && (st = pkm_map_write_vtkhdf(map, o->vtk, &ctx)) != PKM_OK)
+        return cli_report_late(st, &ctx);
     const int rc = map_print_summary(map, c, elapsed);
-    if (rc == 0) printf("# written to %s\n", o->output);
+    if (rc == 0) cli_ranks_print(ranks);
+    if (rc == 0)
+        printf("# written to %s%s%s\n", o->output, o->vtk ? " and " : "", o->vtk ? o->vtk : "");
     return rc;
 }
 
-int cli_map(int argc, char **argv)
+/* Rank 0 (the one process without mpirun) owns the output: its lock, the checkpoint to resume
+ * or refuse, the check of memory and disk; the other ranks only compute, in a map of the same
+ * settings. 0 or an exit status. */
+static int map_prepare(const map_args *o, pkm_map *map, const cli_ranks *ranks, const char *partial,
+                       const char *lock, int *lock_fd)
+{
+    if (o->threads > 1 && ranks->mpi)
+        return cli_usage_error("--threads %d: under mpirun the ranks are the workers (mpirun -n)",
+                               o->threads);
+    if (ranks->rank > 0) {
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        const pkm_status st = pkm_map_alloc(map, &ctx);
+        return st == PKM_OK ? 0 : cli_report(st, &ctx);
+    }
+    int rc = 0;
+    if ((rc = cli_check_output_name(o->output)) != 0 ||
+        (rc = cli_check_output_name(partial)) != 0 || (rc = map_take_lock(lock, lock_fd)) != 0 ||
+        (rc = map_check_resources(map, o)) != 0 || (rc = map_start(o, partial, map)) != 0)
+        return rc;
+    return 0;
+}
+
+static int map_main(int argc, char **argv, cli_ranks *ranks)
 {
     const pkm_track_opts tdef = pkm_track_opts_default();
     map_args o = {.c = {.nev = 8, .form = PKM_FORM_TREE, .eig = PKM_EIG_ARPACK},
                   .threads = 1,
                   .checkpoint_s = 5.0,
                   .mac_threshold = tdef.mac_threshold,
-                  .cluster_tol = tdef.cluster_tol};
+                  .cluster_tol = tdef.cluster_tol,
+                  .argc = argc,
+                  .argv = argv};
     int rc = cli_parse(argc, argv, &map_command, map_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
     const pkm_case *c = NULL;
@@ -470,7 +552,8 @@ int cli_map(int argc, char **argv)
         rc = cli_usage_error("map: --grid and -o FILE.h5 are required");
         goto done;
     }
-    if ((rc = map_setup(&o, c, params, &map)) != 0) goto done;
+    if ((rc = map_setup(&o, c, params, &map)) != 0 || (rc = map_check_vtk(&o, &map)) != 0)
+        goto done;
     map.keep_modes = o.modes;
     const size_t plen = strlen(o.output) + sizeof(".partial");
     partial = malloc(plen);
@@ -482,16 +565,22 @@ int cli_map(int argc, char **argv)
     }
     snprintf(partial, plen, "%s.partial", o.output);
     snprintf(lock, plen, "%s.lock", o.output);
-    if ((rc = cli_check_output_name(o.output)) != 0 || (rc = cli_check_output_name(partial)) != 0 ||
-        (rc = map_take_lock(lock, &lock_fd)) != 0 || (rc = map_check_resources(&map, &o)) != 0 ||
-        (rc = map_start(&o, partial, &map)) != 0)
-        goto done;
-    rc = map_run(&o, c, params, partial, &map);
+    rc = cli_ranks_agree(ranks, map_prepare(&o, &map, ranks, partial, lock, &lock_fd));
+    if (rc == 0) rc = map_run(&o, c, params, partial, &map, ranks);
 done:
     map_release_lock(lock, lock_fd);
     pkm_map_free(&map);
     free(partial);
     free(lock);
     pkm_case_params_destroy(&params);
+    return rc;
+}
+
+int cli_map(int argc, char **argv)
+{
+    cli_ranks ranks;
+    int rc = cli_ranks_start(&ranks);
+    if (rc == 0) rc = map_main(argc, argv, &ranks);
+    cli_ranks_end(&ranks);
     return rc;
 }

@@ -10,13 +10,14 @@
  * significant digits, the ones the table prints for a ~100 Hz mode. */
 #define MODES_FLAG_ACCURACY 1e-6
 
-enum { MODES_FORMAT = CLI_OPT_OWN, MODES_MAX_ACCURACY, MODES_VTK };
+enum { MODES_FORMAT = CLI_OPT_OWN, MODES_MAX_ACCURACY, MODES_VTK, MODES_DESCRIBE };
 
 typedef struct modes_args {
     cli_case_args c;
     const char *format;
     double max_accuracy; /* 0: the library's default */
     const char *vtk;     /* --vtk FILE, or NULL */
+    int describe;        /* --describe */
 } modes_args;
 
 /* "pose coordinates in SI units; navaro: x,y,theta (m, m, rad);\n..." from the case list. */
@@ -37,12 +38,17 @@ static void modes_pose_help(char *buf, size_t cap)
 
 static const cli_option modes_options[] = {
     {"--pose", NULL, 1, CLI_OPT_POSE, "P1,P2,...", NULL, modes_pose_help},
-    {"--format", NULL, 1, MODES_FORMAT, "table|csv",
+    {"--format", NULL, 1, MODES_FORMAT, "table|csv|json",
      "output format (csv header: mode,freq_hz,residual,accuracy)", NULL},
     {"--max-accuracy", NULL, 1, MODES_MAX_ACCURACY, "R",
      "largest accepted accuracy estimate, relative (default 1e-3)", NULL},
     {"--vtk", NULL, 1, MODES_VTK, "FILE.vtkhdf",
      "also write the geometry and every mode's nodal displacements for ParaView (VTKHDF)", NULL},
+    {"--describe", NULL, 0, MODES_DESCRIBE, NULL,
+     "then per mode: the platform's twist, the effective mass at the\n"
+     "platform per direction, the strain energy's share per leg, in the\n"
+     "joint springs and per body (csv: every body)",
+     NULL},
 };
 
 static const cli_command modes_command = {
@@ -71,6 +77,9 @@ static int modes_set(void *user, int id, const char *v)
     case MODES_VTK:
         o->vtk = v;
         return 0;
+    case MODES_DESCRIBE:
+        o->describe = 1;
+        return 0;
     default:
         return cli_case_set(&o->c, id, v);
     }
@@ -83,7 +92,7 @@ static int modes_pose(const modes_args *o, const pkm_case *c, double *pose)
         memcpy(pose, c->home, sizeof(double) * (size_t)c->npose);
         return 0;
     }
-    if (cli_parse_pose(o->c.pose_text, c->npose, pose)) return 0;
+    if (cli_parse_pose(o->c.pose_text, c->npose, c->pose_units, pose)) return 0;
     fprintf(stderr, "%s: error: --pose '%s': expected %d comma-separated numbers", CLI_PROG,
             o->c.pose_text, c->npose);
     for (int k = 0; k < c->npose; k++)
@@ -100,7 +109,7 @@ static void modes_print(const modes_args *o, const pkm_case *c, const double *po
     int flagged = 0;
     for (int k = md->zero_modes; k < md->nev; k++)
         flagged += md->accuracy[k] > MODES_FLAG_ACCURACY;
-    if (strcmp(o->format, "csv") == 0) {
+    if (cli_format_is_rows(o->format)) {
         printf("mode,freq_hz,residual,accuracy\n");
         for (int k = 0; k < md->nev; k++)
             printf("%d,%.10g,%.3e,%.2e\n", k + 1, md->freq_hz[k], md->residual[k], md->accuracy[k]);
@@ -170,7 +179,7 @@ int cli_modes(int argc, char **argv)
     const double t0 = cli_now();
     pkm_status st = c->build(params, pose, &m, &ctx);
     if (st == PKM_OK) st = pkm_analysis_create(o.c.form, o.c.eig, &mo, &an, &ctx);
-    if (st == PKM_OK && o.vtk != NULL) st = pkm_analysis_keep_dofmap(an, &ctx);
+    if (st == PKM_OK && (o.vtk != NULL || o.describe)) st = pkm_analysis_keep_dofmap(an, &ctx);
     if (st == PKM_OK) st = pkm_analysis_solve(an, m, &md, &info, &ctx);
     const double t1 = cli_now();
     if (st != PKM_OK) {
@@ -178,7 +187,8 @@ int cli_modes(int argc, char **argv)
         goto done;
     }
     modes_print(&o, c, pose, md, &info, 1e3 * (t1 - t0));
-    rc = o.vtk != NULL ? modes_write_vtk(o.vtk, m, an, md) : 0;
+    if (o.describe) rc = cli_modes_describe(m, an, md, cli_format_is_rows(o.format));
+    if (rc == 0 && o.vtk != NULL) rc = modes_write_vtk(o.vtk, m, an, md);
 done:
     pkm_analysis_destroy(&an);
     pkm_model_destroy(&m);

@@ -28,13 +28,16 @@ enum {
     TR_START,
     TR_INITIAL,
     TR_OUTPUT,
-    TR_FREQUENCIES
+    TR_FREQUENCIES,
+    TR_WRENCH
 };
 
 typedef struct tr_args {
     cli_case_args c;
     const char *traj, *damping, *rayleigh, *format;
     const char *output; /* -o FILE.h5, or NULL */
+    const char *wrench; /* --wrench, or NULL */
+    int elastic;        /* --drives elastic */
     double duration, dt, singular, start;
     int gravity, update_every, initial; /* initial: -1 default, 0 zero, 1 static */
     int nfreq;                          /* --frequencies K */
@@ -69,10 +72,18 @@ static const cli_option tr_options[] = {
      "the start (from rest: the weight alone); default: static\n"
      "with --gravity, zero without",
      NULL},
-    {"--drives", NULL, 1, TR_DRIVES, "locked",
-     "drives held by ideal position servos (default): their\n"
-     "reactions where the model locks the drives alone (navaro:\n"
-     "--set clutch.locked=drive), else the rigid-body drives",
+    {"--drives", NULL, 1, TR_DRIVES, "locked|elastic",
+     "locked: ideal position servos (default): their reactions\n"
+     "where the model locks the drives alone (navaro: --set\n"
+     "clutch.locked=drive), else the rigid-body drives; elastic:\n"
+     "the case's drive springs (--set motor.k=K, clutch.k1=K)\n"
+     "loaded by the rigid-body drives: the drives' forces, then\n"
+     "a defl_<joint> column per drive (rad or m)",
+     NULL},
+    {"--wrench", NULL, 1, TR_WRENCH, "FX,FY,FZ,MX,MY,MZ|FILE.csv",
+     "external wrench on the platform at its reference point,\n"
+     "global axes (N, N m): constant, or a CSV file with the\n"
+     "header t,fx,fy,fz,mx,my,mz interpolated by a spline",
      NULL},
     {"--frequencies", NULL, 1, TR_FREQUENCIES, "K",
      "the lowest K natural frequencies at every configuration\n"
@@ -83,7 +94,7 @@ static const cli_option tr_options[] = {
      "reassemble M and K at the rigid configuration every N steps\n"
      "(default 1; 0: fixed at the start pose)",
      NULL},
-    {"--format", NULL, 1, TR_FORMAT, "table|csv",
+    {"--format", NULL, 1, TR_FORMAT, "table|csv|json",
      "output format (csv header: t,ex,ey,ez,rx,ry,rz, then\n"
      "drive_<joint> per actuated joint)",
      NULL},
@@ -104,9 +115,9 @@ static const cli_command tr_command = {
     "usage: pkmflex transient CASE [--trajectory NAME|FILE.csv] [--duration T] [--dt DT]\n"
     "                         [--damping Z1@F1,Z2@F2 | --damping Z1@modeN1,Z2@modeN2 |\n"
     "                          --rayleigh L1,L2] [--gravity] [--frequencies K]\n"
-    "                         [--start T0] [--initial zero|static] [--drives locked]\n"
-    "                         [--update-every N]\n"
-    "                         [--format table|csv] [-o FILE.h5]\n"
+    "                         [--start T0] [--initial zero|static] [--drives locked|elastic]\n"
+    "                         [--wrench FX,FY,FZ,MX,MY,MZ|FILE.csv] [--update-every N]\n"
+    "                         [--format table|csv|json] [-o FILE.h5]\n"
     "                         [--singular R] [--set KEY=VALUE ...]\n\n"
     "Elastodynamics of CASE along a trajectory (Li et al. 2020, eq. 37, by Newmark's average\n"
     "acceleration): the finite-element model rebuilt at the rigid configuration, loaded by the\n"
@@ -155,8 +166,12 @@ static int tr_set(void *user, int id, const char *v)
         o->initial = strcmp(v, "static") == 0;
         return 0;
     case TR_DRIVES:
-        if (strcmp(v, "locked") != 0)
-            return cli_usage_error("--drives '%s': only locked drives are supported", v);
+        if (strcmp(v, "locked") != 0 && strcmp(v, "elastic") != 0)
+            return cli_usage_error("--drives '%s': expected locked or elastic", v);
+        o->elastic = strcmp(v, "elastic") == 0;
+        return 0;
+    case TR_WRENCH:
+        o->wrench = v;
         return 0;
     case TR_UPDATE:
         if (!cli_parse_int(v, 0, 1000000000, &o->update_every))
@@ -218,7 +233,7 @@ static int tr_damping(const tr_args *a, pkm_transient_opts *opts)
 typedef struct tr_out {
     const pkm_case *c;
     const void *params;
-    int csv, rc, nfreq;
+    int csv, rc, nfreq, elastic;
     double start;
     int64_t cap, n, total; /* total: the run's rows, for the progress bar */
     int ndrive;
@@ -263,6 +278,8 @@ static int tr_row(void *user, const pkm_transient_row *r)
             printf(",%.10g", r->error[k]);
         for (int k = 0; k < r->ndrive; k++)
             printf(",%.10g", tr_drive(r, k));
+        for (int k = 0; k < r->ndrive && r->deflection != NULL; k++)
+            printf(",%.10g", r->deflection[k]);
         for (int k = 0; k < r->nfreq; k++)
             printf(",%.10g", r->freq[k]);
     } else {
@@ -273,6 +290,8 @@ static int tr_row(void *user, const pkm_transient_row *r)
             printf(" %12.4e", r->quasi_static[k]);
         for (int k = 0; k < r->ndrive; k++)
             printf(" %12.5g", tr_drive(r, k));
+        for (int k = 0; k < r->ndrive && r->deflection != NULL; k++)
+            printf(" %12.4e", r->deflection[k]);
         for (int k = 0; k < r->nfreq; k++)
             printf(" %10.4f", r->freq[k]);
     }
@@ -315,6 +334,9 @@ static int tr_header(const tr_out *o)
                "drives [N or N m] (the reactions at the locked drives, or the rigid-body drives):");
     for (int k = 0; k < n; k++)
         printf(csv ? ",drive_%s" : " %s", names[k]);
+    if (o->elastic && !csv) printf("; the elastic drives' deflections [rad or m]:");
+    for (int k = 0; k < n && o->elastic; k++)
+        printf(csv ? ",defl_%s" : " %s", names[k]);
     if (!csv && o->nfreq > 0) printf(", frequencies [Hz]:");
     for (int k = 0; k < o->nfreq; k++)
         printf(csv ? ",f%d" : " f%d", k + 1);
@@ -394,7 +416,7 @@ int cli_transient(int argc, char **argv)
     if (rc != 0) return rc < 0 ? 0 : rc;
     void *params = NULL;
     const pkm_case *c = NULL;
-    pkm_trajectory *tr = NULL;
+    pkm_trajectory *tr = NULL, *wrench = NULL;
     tr_out out = {0};
     if ((rc = cli_load_case(&o.c, &c, &params)) != 0 ||
         (rc = cli_case_supports(c, PKM_CASE_MODAL)) != 0 ||
@@ -417,7 +439,11 @@ int cli_transient(int argc, char **argv)
     opts.singular = o.singular;
     opts.start = o.start;
     opts.nfreq = o.nfreq;
-    if ((rc = tr_damping(&o, &opts)) != 0) goto done;
+    opts.elastic_drives = o.elastic;
+    if ((rc = tr_damping(&o, &opts)) != 0 ||
+        (o.wrench != NULL && (rc = cli_transient_wrench(o.wrench, opts.wrench, &wrench)) != 0))
+        goto done;
+    opts.wrench_series = wrench;
     if (!(o.dt > 0.0)) {
         rc = cli_usage_error("--dt %g: the time step must be positive", o.dt);
         goto done;
@@ -427,12 +453,13 @@ int cli_transient(int argc, char **argv)
                              o.dt);
         goto done;
     }
-    const int csv = strcmp(o.format, "csv") == 0;
+    const int csv = cli_format_is_rows(o.format);
     cli_progress bar = {cli_now(), 0.0};
     out = (tr_out){.c = c,
                    .params = params,
                    .csv = csv,
                    .nfreq = o.nfreq,
+                   .elastic = o.elastic,
                    .start = bar.t0,
                    .total = pkm_transient_steps(&opts) + 1,
                    .bar = isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO) ? &bar : NULL};
@@ -456,6 +483,7 @@ int cli_transient(int argc, char **argv)
 done:
     tr_out_free(&out);
     pkm_trajectory_destroy(&tr);
+    pkm_trajectory_destroy(&wrench);
     pkm_case_params_destroy(&params);
     return rc;
 }

@@ -5,11 +5,18 @@
 include(CMakePackageConfigHelpers)
 set(PKM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/pkmflex)
 
+# pkm/sweep_mpi.h needs <mpi.h> and a library built with PKM_MPI.
+if(PKM_MPI)
+  set(pkm_no_header "")
+else()
+  set(pkm_no_header PATTERN sweep_mpi.h EXCLUDE)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/pkm DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h")
+  FILES_MATCHING PATTERN "*.h" ${pkm_no_header})
 install(TARGETS pkmflex pkmflex_shared EXPORT pkmflexTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS pkmflex_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/pkmflex_plot.py DESTINATION ${CMAKE_INSTALL_DATADIR}/pkmflex)
 
 # The static library's link interface names the imported targets of FindPkmDeps.cmake
 # (pkm::cholmod, ...; CHOLMOD has no CMake or pkg-config file on Debian 12): the package

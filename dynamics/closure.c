@@ -101,6 +101,7 @@ static pkm_status passive_solve(pkm_mbs *s, double t, int *np_out, pkm_ctx *ctx)
     }
     pkm_status st = mbs_dense_ready(s, ctx);
     if (st != PKM_OK) return st;
+    mbs_dense_c(s, s->C);
     passive_jacobian(s, np);
     for (int i = 0; i < s->nc; i++)
         s->rhs[i] /= mbs_row_scale(s, i);
@@ -167,8 +168,8 @@ static pkm_status rates(pkm_mbs *s, double t, double *v, int level, pkm_ctx *ctx
 {
     for (int i = 0; i < s->nc; i++) {
         double b = (level == 2) ? -s->gamma[i] : 0.0;
-        for (int k = 0; k < s->nd; k++)
-            b -= s->C[(size_t)i * s->nq + s->driven[k]] * v[s->driven[k]];
+        for (int p = s->cptr[i]; p < s->cptr[i + 1]; p++)
+            if (s->is_driven[s->cidx[p]]) b -= s->cval[p] * v[s->cidx[p]];
         s->rhs[i] = b;
     }
     int np;
@@ -265,9 +266,17 @@ void pkm_mbs_closure_residual(const pkm_mbs *s, double *pos, double *vel)
     }
 }
 
+void mbs_dense_c(const pkm_mbs *s, double *C)
+{
+    memset(C, 0, (size_t)s->nc * s->nq * sizeof(double));
+    for (int i = 0; i < s->nc; i++)
+        for (int p = s->cptr[i]; p < s->cptr[i + 1]; p++)
+            C[(size_t)i * s->nq + s->cidx[p]] = s->cval[p];
+}
+
 void pkm_mbs_constraints(const pkm_mbs *s, double *C, double *gamma)
 {
-    if (C != NULL) memcpy(C, s->C, (size_t)s->nc * s->nq * sizeof(double));
+    if (C != NULL) mbs_dense_c(s, C);
     if (gamma != NULL) memcpy(gamma, s->gamma, (size_t)s->nc * sizeof(double));
 }
 

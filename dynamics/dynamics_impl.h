@@ -35,6 +35,14 @@ typedef struct mbs_cut {
                 cancel, so the rows depend on the coordinates below it only */
 } mbs_cut;
 
+/* A rotor inertia on a joint's coordinate (lumped.c). */
+typedef struct mbs_rotor {
+    double J;       /* kg m^2 (revolute, helical) or kg (prismatic) */
+    int prismatic;  /* the coordinate a translation */
+    double axis[3]; /* the joint's unit axis at the reference configuration */
+    int frame[2];   /* the frames of body_a and body_b, -1 for the ground */
+} mbs_rotor;
+
 /* The sparse solver's state (sparse.c). */
 typedef struct mbs_sparse mbs_sparse;
 
@@ -59,12 +67,15 @@ struct pkm_mbs {
     double singular;                       /* conditioning threshold of the passive Jacobian */
     double size;                           /* mechanism size for the closure tolerance, m */
     double *q, *qd, *qdd;
-    double *W;         /* nc x 6 constraint wrenches at the origin (rows) */
-    double *Wd;        /* nc x 6 their time derivatives */
-    double *C, *gamma; /* nc x nq (entries off the pattern below stay 0), nc */
-    int *cptr, *cidx;  /* C's pattern by rows (nc + 1, nnz): the coordinates below each cut's
-                          lowest common ancestor, ascending */
-    double *cval;      /* C's entries on that pattern */
+    double *W;        /* nc x 6 constraint wrenches at the origin (rows) */
+    double *Wd;       /* nc x 6 their time derivatives */
+    double *gamma;    /* nc acceleration bias (C qdd + gamma = 0) */
+    int *cptr, *cidx; /* C's pattern by rows (nc + 1, nnz): the coordinates below each cut's
+                         lowest common ancestor, ascending */
+    double *cval;     /* C's entries on that pattern, the only copy the sparse path keeps */
+    double *csgn;     /* per entry +1 (its frame on body_b's path) or -1 (body_a's) */
+    double *C;        /* nc x nq dense copy of C for the dense path (mbs_dense_c), allocated
+                         with its matrices */
     pkm_dyn_solver solver;
     mbs_sparse *sp; /* NULL until the sparse solver is first used */
     int sp_stale;   /* the driven set changed since the sparse analysis */
@@ -76,6 +87,8 @@ struct pkm_mbs {
     double *wa, *wb, *ws, *work, *wg;
     double *cp, *nul, *rhs, *x, *sv, *gq, *lam, *tau, *g0, *fq, *ce;
     pkm_friction *fric; /* per joint, zero: none */
+    mbs_rotor *rot;     /* the joints' rotor inertias */
+    int nrot;
     int *pidx;
     int lwork, checked;
     /* pkm_mbs_kinematics' last solved time and the coordinates there (nq, allocated with pidx),
@@ -111,8 +124,18 @@ void mbs_body_inertia(const pkm_mbs *s, int b, double I[6][6]);
 /* Generalised forces S_k . f_k of every coordinate after mbs_rnea. */
 void mbs_generalised(const pkm_mbs *s, double *g);
 
+/* lumped.c: the model's lumped masses into the bodies' mass properties and its rotor inertias
+ * into s->rot, at create (PKM_ERR_INVALID for a rotor inertia on a universal or spherical
+ * joint); the rotors' inertial wrenches added to the frames' f in the RNEA; their kinetic energy.
+ */
+pkm_status mbs_lumped_setup(pkm_mbs *s, pkm_ctx *ctx);
+void mbs_rotor_wrenches(pkm_mbs *s);
+double mbs_rotor_energy(const pkm_mbs *s);
+
 /* mbs.c: the dense path's matrices, allocated on its first use (PKM_ERR_NOMEM). */
 pkm_status mbs_dense_ready(pkm_mbs *s, pkm_ctx *ctx);
+/* closure.c: C (nc x nq row-major) from its pattern into C, zero off the pattern. */
+void mbs_dense_c(const pkm_mbs *s, double *C);
 /* mbs.c: minimum-norm least squares min |A x - b| through LAPACK dgelss (A m x n row-major,
  * copied; b m entries, x n); the singular values go to sv (min(m, n)) if not NULL. Returns the
  * numerical rank with the relative threshold rcond, or -1 if LAPACK fails. */

@@ -214,6 +214,7 @@ pkm_status pkm_mbs_inverse(pkm_mbs *s, const double *weights, pkm_joint_result *
         const double gmax = max_abs(s->gq, s->nq) + 1e-300;
         pkm_status st = solve_sparse(s, it == 0, gmax, &done, ctx);
         if (st == PKM_OK && !done) st = mbs_dense_ready(s, ctx);
+        if (st == PKM_OK && !done) mbs_dense_c(s, s->C);
         if (st == PKM_OK && !done) st = solve_drives(s, weights, gmax, ctx);
         if (st == PKM_OK && !done) st = solve_cuts(s, gmax, ctx);
         if (st != PKM_OK) return st;

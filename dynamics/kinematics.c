@@ -219,22 +219,16 @@ void mbs_constraint_rows(pkm_mbs *s)
         const double *Vb = (cu->fb < 0) ? zero6 : s->fr[cu->fb].V;
         for (int i = cu->row; i < cu->row + cu->nrow; i++) {
             const double *W = s->W + 6 * i;
-            double *Ci = s->C + (size_t)i * s->nq;
-            /* Only the pattern's entries are written: the others stay 0 (the screws above the
-             * lowest common ancestor enter both paths and cancel). */
-            for (int p = s->cptr[i]; p < s->cptr[i + 1]; p++)
-                Ci[s->cidx[p]] = 0.0;
-            for (int f = cu->fb; f != cu->lca; f = s->fr[f].parent)
-                if (s->fr[f].coord >= 0) Ci[s->fr[f].coord] += dot6(W, s->fr[f].S);
-            for (int f = cu->fa; f != cu->lca; f = s->fr[f].parent)
-                if (s->fr[f].coord >= 0) Ci[s->fr[f].coord] -= dot6(W, s->fr[f].S);
             /* gamma = d/dt(W) . (Vb - Va) + W . (Ab - Aa) at qdd = 0. */
             double g = 0.0;
             for (int k = 0; k < 6; k++)
                 g += s->Wd[6 * i + k] * (Vb[k] - Va[k]) + W[k] * (Ab[k] - Aa[k]);
+            /* Only the pattern's entries: the screws above the lowest common ancestor enter both
+             * paths and cancel; each coordinate below it is on one path (its sign). */
             for (int p = s->cptr[i]; p < s->cptr[i + 1]; p++) {
-                s->cval[p] = Ci[s->cidx[p]];
-                g -= s->cval[p] * s->qdd[s->cidx[p]];
+                const int k = s->cidx[p];
+                s->cval[p] = s->csgn[p] * dot6(W, s->fr[s->coord_frame[k]].S);
+                g -= s->cval[p] * s->qdd[k];
             }
             s->gamma[i] = g;
         }
@@ -281,6 +275,7 @@ void mbs_rnea(pkm_mbs *s, int gravity)
         for (int k = 0; k < 6; k++)
             s->fr[f].f[k] += h[k] + vx[k];
     }
+    mbs_rotor_wrenches(s);
     for (int i = s->nf - 1; i >= 0; i--)
         if (s->fr[i].parent >= 0)
             for (int k = 0; k < 6; k++)
@@ -302,6 +297,7 @@ void pkm_mbs_energy(const pkm_mbs *s, double *T, double *V)
         pkm_vec3_axpy(1.0, s->fr[f].p, c);
         *V -= s->mass[b] * pkm_vec3_dot(s->g, c);
     }
+    *T += mbs_rotor_energy(s);
 }
 
 void mbs_generalised(const pkm_mbs *s, double *g)

@@ -114,7 +114,7 @@ static void add_joint_frames(pkm_mbs *s, int j, int pf, int child)
         if (jt->type == PKM_JOINT_SPHERICAL) axis = ex[k];
         /* A universal joint's first axis is fixed in body_a, its second in body_b: entered
          * from body_b, the tree meets axis2 first. */
-        if (jt->type == PKM_JOINT_UNIVERSAL && (k == 1) == (jt->body[1] != child)) axis = jt->axis2;
+        if (jt->type == PKM_JOINT_UNIVERSAL && (k == 1) == (jt->body[1] == child)) axis = jt->axis2;
         const double pitch = (jt->type == PKM_JOINT_HELICAL) ? jt->pitch / (2.0 * PKM_PI) : 0.0;
         set_frame(&s->fr[s->nf], k == 0 ? pf : s->nf - 1, coord, jt->type == PKM_JOINT_PRISMATIC,
                   axis, jt->point, pitch);
@@ -194,7 +194,7 @@ static pkm_status allocate(pkm_mbs *s, int nf, pkm_ctx *ctx)
     s->is_driven = calloc((size_t)s->nq + 1, sizeof(int));
     s->q = calloc((size_t)3 * s->nq + 3, sizeof(double));
     s->W = calloc((size_t)12 * s->nc + 12, sizeof(double));
-    s->C = calloc((size_t)s->nc * s->nq + 2 * s->nc + 2, sizeof(double));
+    s->gamma = calloc(2 * (size_t)s->nc + 2, sizeof(double));
     s->ws = calloc((size_t)10 * n, sizeof(double));
     s->pidx = calloc((size_t)n, sizeof(int));
     s->q_kin = calloc((size_t)n, sizeof(double));
@@ -203,13 +203,12 @@ static pkm_status allocate(pkm_mbs *s, int nf, pkm_ctx *ctx)
         s->joint_nframe == NULL || s->joint_cut == NULL || s->coord_frame == NULL ||
         s->coord_joint == NULL || s->coord_name == NULL || s->mass == NULL || s->com0 == NULL ||
         s->J0 == NULL || s->act == NULL || s->driven == NULL || s->is_driven == NULL ||
-        s->q == NULL || s->W == NULL || s->C == NULL || s->ws == NULL || s->pidx == NULL ||
+        s->q == NULL || s->W == NULL || s->gamma == NULL || s->ws == NULL || s->pidx == NULL ||
         s->q_kin == NULL || s->fric == NULL)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the rigid multibody system");
     s->qd = s->q + s->nq;
     s->qdd = s->qd + s->nq;
     s->Wd = s->W + 6 * s->nc;
-    s->gamma = s->C + (size_t)s->nc * s->nq;
     s->r = s->gamma + s->nc;
     s->rhs = s->ws + n;
     s->x = s->rhs + n;
@@ -321,6 +320,7 @@ pkm_status pkm_mbs_create(const pkm_model *m, const double gravity[3], pkm_mbs *
     if (st != PKM_OK) goto fail;
     s->nq = 0;
     st = build_tree(s, ctx);
+    if (st == PKM_OK) st = mbs_lumped_setup(s, ctx);
     if (st != PKM_OK) goto fail;
     build_cuts(s);
     st = mbs_sparse_pattern(s, ctx);
@@ -358,6 +358,7 @@ void pkm_mbs_destroy(pkm_mbs **sp)
     free(s->is_driven);
     free(s->q);
     free(s->W);
+    free(s->gamma);
     free(s->C);
     free(s->ws);
     free(s->wa);
@@ -365,6 +366,7 @@ void pkm_mbs_destroy(pkm_mbs **sp)
     free(s->pidx);
     free(s->q_kin);
     free(s->fric);
+    free(s->rot);
     free(s);
     *sp = NULL;
 }
@@ -466,6 +468,16 @@ void pkm_mbs_body_mass(const pkm_mbs *s, int b, double *mass, double com[3], dou
     memcpy(J, s->J0[b], sizeof(s->J0[b]));
 }
 
+void pkm_mbs_body_displacement(const pkm_mbs *s, int b, double R[3][3], double p[3])
+{
+    const int f = s->body_frame[b];
+    for (int i = 0; i < 3; i++) {
+        p[i] = f < 0 ? 0.0 : s->fr[f].p[i];
+        for (int k = 0; k < 3; k++)
+            R[i][k] = f < 0 ? (double)(i == k) : s->fr[f].R[i][k];
+    }
+}
+
 pkm_status mbs_dense_ready(pkm_mbs *s, pkm_ctx *ctx)
 {
     if (s->wa != NULL) return PKM_OK;
@@ -473,10 +485,12 @@ pkm_status mbs_dense_ready(pkm_mbs *s, pkm_ctx *ctx)
     s->lwork = lapack_lwork((int)n);
     s->wa = calloc(5 * n * n, sizeof(double));
     s->work = calloc((size_t)s->lwork, sizeof(double));
-    if (s->wa == NULL || s->work == NULL) {
+    s->C = calloc((size_t)s->nc * s->nq + 1, sizeof(double));
+    if (s->wa == NULL || s->work == NULL || s->C == NULL) {
         free(s->wa);
         free(s->work);
-        s->wa = s->work = NULL;
+        free(s->C);
+        s->wa = s->work = s->C = NULL;
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the dense solver's %zu x %zu matrices",
                         n, n);
     }

@@ -59,6 +59,13 @@ struct mbs_sparse {
     int sfactored, ufactored, redundant; /* Ls, Lu valid; redundant actuation (-1: unknown) */
 };
 
+/* qsort's order of signed coordinates (k + 1 or -(k + 1)): by k. */
+static int by_coordinate(const void *a, const void *b)
+{
+    const int x = abs(*(const int *)a), y = abs(*(const int *)b);
+    return (x > y) - (x < y);
+}
+
 pkm_status mbs_sparse_pattern(pkm_mbs *s, pkm_ctx *ctx)
 {
     int *mark = calloc((size_t)s->nf + 1, sizeof(int));
@@ -82,23 +89,26 @@ pkm_status mbs_sparse_pattern(pkm_mbs *s, pkm_ctx *ctx)
         nnz += n * cu->nrow;
     }
     s->cidx = calloc((size_t)nnz + 1, sizeof(int));
-    s->cval = calloc((size_t)nnz + 1, sizeof(double));
+    s->cval = calloc(2 * (size_t)nnz + 2, sizeof(double));
     if (s->cidx == NULL || s->cval == NULL) goto nomem;
-    /* Mark the coordinates of each cut's two paths, then list them in ascending order. */
-    memset(mark, 0, ((size_t)s->nf + 1) * sizeof(int));
+    s->csgn = s->cval + nnz + 1;
+    /* Each cut's two paths' coordinates, k + 1 on body_b's and -(k + 1) on body_a's, sorted by
+     * coordinate (the work of the cut's path lengths, not of the model's size). */
     int *on = calloc((size_t)s->nq + 1, sizeof(int));
     if (on == NULL) goto nomem;
     for (int c = 0; c < s->ncut; c++) {
         const mbs_cut *cu = &s->cut[c];
+        int n = 0;
         for (int f = cu->fb; f != cu->lca; f = s->fr[f].parent)
-            if (s->fr[f].coord >= 0) on[s->fr[f].coord] = c + 1;
+            if (s->fr[f].coord >= 0) on[n++] = s->fr[f].coord + 1;
         for (int f = cu->fa; f != cu->lca; f = s->fr[f].parent)
-            if (s->fr[f].coord >= 0) on[s->fr[f].coord] = c + 1;
-        for (int i = cu->row; i < cu->row + cu->nrow; i++) {
-            int p = s->cptr[i];
-            for (int k = 0; k < s->nq; k++)
-                if (on[k] == c + 1) s->cidx[p++] = k;
-        }
+            if (s->fr[f].coord >= 0) on[n++] = -(s->fr[f].coord + 1);
+        qsort(on, (size_t)n, sizeof(int), by_coordinate);
+        for (int i = cu->row; i < cu->row + cu->nrow; i++)
+            for (int t = 0; t < n; t++) {
+                s->csgn[s->cptr[i] + t] = (on[t] > 0) ? 1.0 : -1.0;
+                s->cidx[s->cptr[i] + t] = abs(on[t]) - 1;
+            }
     }
     free(on);
     free(mark);

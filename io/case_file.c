@@ -159,6 +159,9 @@ pkm_status pkm_case_text_load(const char *text, size_t len, const char *name, co
     const pkm_case *found = NULL;
     void *p = NULL;
     pkm_status rc = pkm_case_check_shape(text, len, name, ctx);
+    int robot = 0;
+    if (rc == PKM_OK) rc = pkm_case_robot_load(text, len, name, &robot, c, params, ctx);
+    if (robot || rc != PKM_OK) return rc;
     if (rc == PKM_OK) rc = case_of_text(text, len, name, &found, ctx);
     if (rc == PKM_OK) rc = pkm_case_params_create(found, &p, ctx);
     if (rc == PKM_OK) rc = case_apply(found, p, text, len, name, 0, ctx);

@@ -2,15 +2,11 @@
  * --vtk), the HDF5 file format that VTK's vtkHDFReader and ParaView open directly; layout in
  * docs/hdf5-layout.md, "Mode-shape files".
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "io/h5_impl.h"
+#include "io/vtkhdf_impl.h"
 #include "pkm/io.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* VTK's cell type VTK_LINE (vtkCellType.h): one beam element, or a rigid body's origin to one
- * of its attachment nodes. */
-#define VTK_LINE_CELL 3
 
 typedef struct vtk_job {
     const pkm_model *m;
@@ -23,8 +19,9 @@ typedef struct vtk_job {
     double *points, *field;  /* nnode x 3 each */
 } vtk_job;
 
-/* The cells: every beam element, then for every rigid body a line from its origin node to each
- * other node of the body (where its joints attach). With out = 0 only counts. */
+/* The cells, lines (VTK_LINE): every beam element, then for every rigid body a line from its
+ * origin node to each other node of the body (where its joints attach). With out = 0 only
+ * counts. */
 static int64_t list_cells(vtk_job *j, int out)
 {
     const pkm_model *m = j->m;
@@ -44,7 +41,7 @@ static int64_t list_cells(vtk_job *j, int out)
                 j->conn[2 * c] = body->kind == PKM_BODY_BEAM ? i : body->first_node;
                 j->conn[2 * c + 1] = end;
                 j->offsets[c + 1] = 2 * (c + 1);
-                j->types[c] = VTK_LINE_CELL;
+                j->types[c] = PKM_VTK_LINE;
                 j->body[c] = b;
             }
             c++;
@@ -69,8 +66,8 @@ static pkm_status write_ascii_attr(const h5io *io, hid_t obj, const char *name, 
     return rc;
 }
 
-static pkm_status write_array(const h5io *io, hid_t loc, const char *name, hid_t ftype, hid_t mtype,
-                              int rank, hsize_t n, const void *buf)
+pkm_status pkm_vtk_write_array(const h5io *io, hid_t loc, const char *name, hid_t ftype,
+                               hid_t mtype, int rank, hsize_t n, const void *buf)
 {
     const hsize_t dims[2] = {n, 3};
     hid_t dset = -1;
@@ -94,8 +91,8 @@ static pkm_status write_modes(const h5io *io, hid_t root, const vtk_job *j)
                 memcpy(j->field + 3 * i, uk + 6 * i + 3 * part, 3 * sizeof(double));
             char name[40];
             snprintf(name, sizeof name, part == 0 ? "mode_%d" : "mode_%d_rotation", k + 1);
-            rc = write_array(io, pd, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, (hsize_t)nnode,
-                             j->field);
+            rc = pkm_vtk_write_array(io, pd, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2,
+                                     (hsize_t)nnode, j->field);
         }
     }
     H5Gclose(pd);
@@ -109,48 +106,57 @@ static pkm_status write_data(const h5io *io, hid_t root, const vtk_job *j)
         rc == PKM_OK ? H5Gcreate2(root, "CellData", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
     if (rc == PKM_OK && cd < 0) rc = H5_FAIL(io, PKM_ERR_IO, "cannot create /VTKHDF/CellData");
     if (rc == PKM_OK)
-        rc = write_array(io, cd, "body", H5T_STD_I32LE, H5T_NATIVE_INT32, 1, (hsize_t)j->ncell,
-                         j->body);
+        rc = pkm_vtk_write_array(io, cd, "body", H5T_STD_I32LE, H5T_NATIVE_INT32, 1,
+                                 (hsize_t)j->ncell, j->body);
     if (cd >= 0) H5Gclose(cd);
     hid_t fd =
         rc == PKM_OK ? H5Gcreate2(root, "FieldData", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
     if (rc == PKM_OK && fd < 0) rc = H5_FAIL(io, PKM_ERR_IO, "cannot create /VTKHDF/FieldData");
     if (rc == PKM_OK)
-        rc = write_array(io, fd, "frequency_hz", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1,
-                         (hsize_t)j->nmode, j->freq_hz);
+        rc = pkm_vtk_write_array(io, fd, "frequency_hz", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1,
+                                 (hsize_t)j->nmode, j->freq_hz);
     if (fd >= 0) H5Gclose(fd);
+    return rc;
+}
+
+pkm_status pkm_vtk_write_grid(const h5io *io, hid_t file, const pkm_vtk_grid *g, hid_t *root)
+{
+    *root = H5Gcreate2(file, "VTKHDF", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (*root < 0) return H5_FAIL(io, PKM_ERR_IO, "cannot create /VTKHDF");
+    const int64_t version[2] = {1, 0}, nconn = g->offsets[g->ncell];
+    pkm_status rc = pkm_h5_write_attr(io, *root, "/VTKHDF", "Version", H5T_STD_I64LE,
+                                      H5T_NATIVE_INT64, 2, version);
+    if (rc == PKM_OK) rc = write_ascii_attr(io, *root, "Type", "UnstructuredGrid");
+    /* One partition: the counts are arrays of one entry. */
+    const char *count_name[3] = {"NumberOfPoints", "NumberOfCells", "NumberOfConnectivityIds"};
+    const int64_t *count[3] = {&g->npoint, &g->ncell, &nconn};
+    for (int k = 0; k < 3 && rc == PKM_OK; k++)
+        rc = pkm_vtk_write_array(io, *root, count_name[k], H5T_STD_I64LE, H5T_NATIVE_INT64, 1, 1,
+                                 count[k]);
+    if (rc == PKM_OK)
+        rc = pkm_vtk_write_array(io, *root, "Points", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2,
+                                 (hsize_t)g->npoint, g->points);
+    if (rc == PKM_OK)
+        rc = pkm_vtk_write_array(io, *root, "Types", H5T_STD_U8LE, H5T_NATIVE_UCHAR, 1,
+                                 (hsize_t)g->ncell, g->types);
+    if (rc == PKM_OK)
+        rc = pkm_vtk_write_array(io, *root, "Offsets", H5T_STD_I64LE, H5T_NATIVE_INT64, 1,
+                                 (hsize_t)g->ncell + 1, g->offsets);
+    if (rc == PKM_OK)
+        rc = pkm_vtk_write_array(io, *root, "Connectivity", H5T_STD_I64LE, H5T_NATIVE_INT64, 1,
+                                 (hsize_t)nconn, g->conn);
     return rc;
 }
 
 static pkm_status fill_vtk(const h5io *io, hid_t file, const void *user)
 {
     const vtk_job *j = user;
-    hid_t root = H5Gcreate2(file, "VTKHDF", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (root < 0) return H5_FAIL(io, PKM_ERR_IO, "cannot create /VTKHDF");
-    const int64_t version[2] = {1, 0};
-    int64_t nnode = pkm_model_node_count(j->m), nconn = 2 * j->ncell;
-    pkm_status rc = pkm_h5_write_attr(io, root, "/VTKHDF", "Version", H5T_STD_I64LE,
-                                      H5T_NATIVE_INT64, 2, version);
-    if (rc == PKM_OK) rc = write_ascii_attr(io, root, "Type", "UnstructuredGrid");
-    /* One partition: the counts are arrays of one entry. */
-    const char *count_name[3] = {"NumberOfPoints", "NumberOfCells", "NumberOfConnectivityIds"};
-    const int64_t *count[3] = {&nnode, &j->ncell, &nconn};
-    for (int k = 0; k < 3 && rc == PKM_OK; k++)
-        rc = write_array(io, root, count_name[k], H5T_STD_I64LE, H5T_NATIVE_INT64, 1, 1, count[k]);
-    if (rc == PKM_OK)
-        rc = write_array(io, root, "Points", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, (hsize_t)nnode,
-                         j->points);
-    if (rc == PKM_OK)
-        rc = write_array(io, root, "Types", H5T_STD_U8LE, H5T_NATIVE_UCHAR, 1, (hsize_t)j->ncell,
-                         j->types);
-    if (rc == PKM_OK)
-        rc = write_array(io, root, "Offsets", H5T_STD_I64LE, H5T_NATIVE_INT64, 1,
-                         (hsize_t)j->ncell + 1, j->offsets);
-    if (rc == PKM_OK)
-        rc = write_array(io, root, "Connectivity", H5T_STD_I64LE, H5T_NATIVE_INT64, 1,
-                         (hsize_t)nconn, j->conn);
+    const pkm_vtk_grid g = {
+        pkm_model_node_count(j->m), j->ncell, j->points, j->offsets, j->conn, j->types};
+    hid_t root = -1;
+    pkm_status rc = pkm_vtk_write_grid(io, file, &g, &root);
     if (rc == PKM_OK) rc = write_data(io, root, j);
-    H5Gclose(root);
+    if (root >= 0) H5Gclose(root);
     return rc;
 }
 

@@ -23,12 +23,17 @@ static int grow(void **arr, int *cap, int need, size_t sz)
     return 1;
 }
 
+/* A given name is copied (truncated), not formatted: models are built once per pose of a map. */
 static void copy_name(char dst[PKM_NAME_LEN], const char *src, const char *fallback, int idx)
 {
-    if (src != NULL && src[0] != '\0')
-        snprintf(dst, PKM_NAME_LEN, "%s", src);
-    else
+    if (src != NULL && src[0] != '\0') {
+        size_t len = strlen(src);
+        if (len > PKM_NAME_LEN - 1) len = PKM_NAME_LEN - 1;
+        memcpy(dst, src, len);
+        dst[len] = '\0';
+    } else {
         snprintf(dst, PKM_NAME_LEN, "%s %d", fallback, idx);
+    }
 }
 
 static int all_finite(const double *v, int n)

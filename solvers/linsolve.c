@@ -35,6 +35,9 @@ struct pkm_linsolve {
     cholmod_factor *L;
     cholmod_dense *B, *X, *Y, *E; /* cholmod_l_solve2 right-hand side, result and workspace */
     double *dinv;                 /* n reciprocals of the diagonal of a simplicial LL' factor */
+    cholmod_dense *BB, *XB;       /* block solves: n x ncol right-hand sides and results */
+    double *wb;                   /* n x wb_cols interleaved workspace of block solves */
+    int wb_cols;
 };
 
 static pkm_status check_structure(const pkm_pencil *p, pkm_ctx *ctx)
@@ -217,6 +220,8 @@ void pkm_linsolve_destroy(pkm_linsolve **ls)
         cholmod_l_free_dense(&s->X, &s->c);
         cholmod_l_free_dense(&s->Y, &s->c);
         cholmod_l_free_dense(&s->E, &s->c);
+        cholmod_l_free_dense(&s->BB, &s->c);
+        cholmod_l_free_dense(&s->XB, &s->c);
         cholmod_l_finish(&s->c);
     }
     free(s->perm);
@@ -224,6 +229,7 @@ void pkm_linsolve_destroy(pkm_linsolve **ls)
     free(s->colptr);
     free(s->rowind);
     free(s->dinv);
+    free(s->wb);
     free(s);
     *ls = NULL;
 }
@@ -336,6 +342,94 @@ pkm_status pkm_linsolve_solve(pkm_linsolve *ls, const double *b, double *x, pkm_
     const double *px = ls->X->x;
     for (int64_t k = 0; k < ls->n; k++)
         x[ls->perm[k]] = px[k];
+    return PKM_OK;
+}
+
+/* simplicial_ll_solve for nc interleaved columns: each entry of L is read once for all of them,
+ * and the inner loops over the columns are contiguous. */
+static void simplicial_ll_solve_block(pkm_linsolve *ls, size_t nc, const double *b, double *x)
+{
+    const cholmod_factor *L = ls->L;
+    const int64_t n = ls->n;
+    const SuiteSparse_long *lp = L->p, *li = L->i, *lnz = L->nz, *perm = L->Perm;
+    const double *restrict lx = L->x, *restrict dinv = ls->dinv;
+    double *restrict w = ls->wb;
+    for (int64_t k = 0; k < n; k++)
+        memcpy(w + (size_t)k * nc, b + (size_t)(perm != NULL ? perm[k] : k) * nc,
+               nc * sizeof(double));
+    for (int64_t j = 0; j < n; j++) {
+        const int64_t q0 = lp[j], q1 = lp[j] + lnz[j];
+        double *restrict wj = w + (size_t)j * nc;
+        for (size_t c = 0; c < nc; c++)
+            wj[c] *= dinv[j];
+        for (int64_t q = q0 + 1; q < q1; q++) {
+            double *restrict wi = w + (size_t)li[q] * nc;
+            const double l = lx[q];
+            for (size_t c = 0; c < nc; c++)
+                wi[c] -= l * wj[c];
+        }
+    }
+    for (int64_t j = n - 1; j >= 0; j--) {
+        const int64_t q0 = lp[j], q1 = lp[j] + lnz[j];
+        double *restrict wj = w + (size_t)j * nc;
+        for (int64_t q = q0 + 1; q < q1; q++) {
+            const double *restrict wi = w + (size_t)li[q] * nc;
+            const double l = lx[q];
+            for (size_t c = 0; c < nc; c++)
+                wj[c] -= l * wi[c];
+        }
+        for (size_t c = 0; c < nc; c++)
+            wj[c] *= dinv[j];
+    }
+    for (int64_t k = 0; k < n; k++)
+        memcpy(x + (size_t)(perm != NULL ? perm[k] : k) * nc, w + (size_t)k * nc,
+               nc * sizeof(double));
+}
+
+/* Supernodal and LDL^T factors: cholmod_l_solve2 on an n x nc dense block (column-major, so the
+ * interleaved columns are transposed in and out). */
+static pkm_status cholmod_solve_block(pkm_linsolve *ls, size_t nc, const double *b, double *x,
+                                      pkm_ctx *ctx)
+{
+    const size_t n = (size_t)ls->n;
+    if (ls->BB == NULL || ls->BB->ncol != nc) {
+        cholmod_l_free_dense(&ls->BB, &ls->c);
+        ls->BB = cholmod_l_allocate_dense(n, nc, n, CHOLMOD_REAL, &ls->c);
+        if (ls->BB == NULL)
+            return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate %zu right-hand sides", nc);
+    }
+    double *bb = ls->BB->x;
+    for (size_t i = 0; i < n; i++)
+        for (size_t c = 0; c < nc; c++)
+            bb[c * n + i] = b[i * nc + c];
+    if (!cholmod_l_solve2(CHOLMOD_A, ls->L, ls->BB, NULL, &ls->XB, NULL, &ls->Y, &ls->E, &ls->c) ||
+        ls->XB == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_SOLVER, "cholmod_l_solve2 of %zu columns failed (status %d)",
+                        nc, ls->c.status);
+    const double *xb = ls->XB->x;
+    for (size_t i = 0; i < n; i++)
+        for (size_t c = 0; c < nc; c++)
+            x[i * nc + c] = xb[c * n + i];
+    return PKM_OK;
+}
+
+pkm_status pkm_linsolve_solve_block(pkm_linsolve *ls, int ncol, const double *b, double *x,
+                                    pkm_ctx *ctx)
+{
+    if (!ls->factored)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "linear solve without a factorisation");
+    if (ncol < 1) return PKM_FAIL(ctx, PKM_ERR_INVALID, "block solve of %d columns", ncol);
+    if (ls->L->is_super || !ls->L->is_ll) return cholmod_solve_block(ls, (size_t)ncol, b, x, ctx);
+    if (ncol > ls->wb_cols) {
+        free(ls->wb);
+        ls->wb_cols = 0;
+        ls->wb = malloc((size_t)ls->n * (size_t)ncol * sizeof(double));
+        if (ls->wb == NULL)
+            return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate %d right-hand sides of order %lld",
+                            ncol, (long long)ls->n);
+        ls->wb_cols = ncol;
+    }
+    simplicial_ll_solve_block(ls, (size_t)ncol, b, x);
     return PKM_OK;
 }
 

@@ -247,7 +247,7 @@ static pkm_status refuse_zero_mode(const pkm_modes *out, int j, double xkx, doub
                     "(omega^2 = %.3g rad^2/s^2) is within the rounding floor %.3g of K, so not "
                     "distinguishable from zero (or the mesh is too fine for double precision); "
                     "%d such mode(s); its largest coordinates (index, value): %s",
-                    j, xkx, out->omega2[j], threshold, out->zero_modes, coords);
+                    j + 1, xkx, out->omega2[j], threshold, out->zero_modes, coords);
 }
 
 double pkm_modal_rounding_floor(const pkm_pencil *p, const double *x, double lam)
@@ -357,22 +357,23 @@ static pkm_status check_modes(const pkm_modal_opts *opts, pkm_modes *out, const 
             return PKM_FAIL(ctx, PKM_ERR_ACCURACY,
                             "mode %d (omega^2 = %.6g): backward error %.3e exceeds %.1e (relative "
                             "residual %.3e)",
-                            j, out->omega2[j], out->backward_error[j], max_be, out->residual[j]);
+                            j + 1, out->omega2[j], out->backward_error[j], max_be,
+                            out->residual[j]);
         if (opts->max_residual > 0.0 && !(out->residual[j] <= opts->max_residual))
             return PKM_FAIL(ctx, PKM_ERR_ACCURACY,
-                            "mode %d (omega^2 = %.6g): relative residual %.3e exceeds %.1e", j,
+                            "mode %d (omega^2 = %.6g): relative residual %.3e exceeds %.1e", j + 1,
                             out->omega2[j], out->residual[j], opts->max_residual);
         if (j >= out->zero_modes && !(out->accuracy[j] <= max_acc))
             return PKM_FAIL(ctx, PKM_ERR_ACCURACY,
                             "mode %d (%.6g Hz): the rounding of K and M can move it by a relative "
                             "%.2e, above the accepted %.1e (mesh too fine for double precision, "
                             "see docs/performance.md)",
-                            j, out->freq_hz[j], out->accuracy[j], max_acc);
+                            j + 1, out->freq_hz[j], out->accuracy[j], max_acc);
     }
     if (!(out->orth_error <= PKM_MODAL_MAX_ORTH))
         return PKM_FAIL(ctx, PKM_ERR_ACCURACY,
                         "modes %d and %d: |X^T M X - I| = %.3e exceeds %.1e (not M-orthonormal)",
-                        orth_ij[0], orth_ij[1], out->orth_error, PKM_MODAL_MAX_ORTH);
+                        orth_ij[0] + 1, orth_ij[1] + 1, out->orth_error, PKM_MODAL_MAX_ORTH);
     return PKM_OK;
 }
 

@@ -56,6 +56,27 @@ void pkm_sweep_tile_range(const pkm_sweep_tiles *t, int64_t tile, int64_t *begin
     *end = *begin + t->size < t->npoints ? *begin + t->size : t->npoints;
 }
 
+/* The grid point of step k of the walk: the grid in serpentine (boustrophedon) order, each axis
+ * traversed backwards when the index of the slower axes' row is odd, so that consecutive steps
+ * are neighbouring points (a row's last point is followed by the next row's point beside it)
+ * and a warm-started eigensolver starts every pose from a computed neighbour. Tiles are ranges of
+ * k; the results stay indexed by the row-major point. */
+int64_t pkm_sweep_walk_point(const pkm_map *map, int64_t k)
+{
+    int64_t digit[PKM_MAP_MAX_AXES];
+    for (int a = map->naxes - 1; a >= 0; a--) {
+        digit[a] = k % map->axes[a].count;
+        k /= map->axes[a].count;
+    }
+    int64_t p = 0, row = 0;
+    for (int a = 0; a < map->naxes; a++) {
+        const int64_t c = map->axes[a].count;
+        p = p * c + ((row & 1) ? c - 1 - digit[a] : digit[a]);
+        row = row * c + digit[a];
+    }
+    return p;
+}
+
 /* How a failed pose is recorded; 0 if the failure must stop the sweep instead. */
 static int pose_status_of(pkm_status st)
 {
@@ -210,7 +231,8 @@ pkm_status pkm_sweep_run_tile(const pkm_case *c, const void *params, pkm_map *ma
     pkm_modal_opts opts = map->opts;
     opts.nev = map->nev;
     pkm_status rc = PKM_OK;
-    for (int64_t p = begin; rc == PKM_OK && p < end; p++) {
+    for (int64_t k = begin; rc == PKM_OK && k < end; k++) {
+        const int64_t p = pkm_sweep_walk_point(map, k);
         if (out->status[p] != PKM_POSE_PENDING) continue;
         if (atomic_load(out->stopping)) break;
         /* A worker whose sweeping process was killed stops: nobody will read its results. */
@@ -227,6 +249,7 @@ pkm_status pkm_sweep_run_tile(const pkm_case *c, const void *params, pkm_map *ma
             ctl->so->progress(d, map->npoints, ctl->so->user);
         if (rc == PKM_OK && out->so->stop != NULL && out->so->stop(p, out->so->user))
             atomic_store(out->stopping, 1);
+        if (rc == PKM_OK && out->poll != NULL) rc = out->poll(out->poll_arg, p, md, ctx);
         if (rc == PKM_OK && first_ok != NULL && md != NULL) {
             *first_ok = p;
             *modes = md;
@@ -259,6 +282,20 @@ pkm_status pkm_sweep_keep_vectors(pkm_map *map, int64_t n, const pkm_sweep_opts 
     return pkm_map_alloc_modes(map, ctx);
 }
 
+pkm_status pkm_sweep_probe(const pkm_case *c, const void *params, pkm_map *map,
+                           const pkm_sweep_out *out, pkm_sweep_ctl *ctl, pkm_analysis **an,
+                           pkm_ctx *ctx)
+{
+    if (map->modes != NULL || map->ncoord != 0) return PKM_OK;
+    int64_t p = -1;
+    const pkm_modes *md = NULL;
+    pkm_status rc = pkm_sweep_run_tile(c, params, map, 0, map->npoints, out, ctl, an, &p, &md, ctx);
+    if (rc == PKM_OK && p >= 0) rc = pkm_sweep_keep_vectors(map, md->n, ctl->so, ctx);
+    if (rc == PKM_OK && map->modes != NULL)
+        pkm_sweep_store_vectors(map, map->modes, p, md->vectors);
+    return rc;
+}
+
 /* The serial executor: one tile, the whole grid, in the calling process, which gathers nothing
  * (the map is the output) and checkpoints between poses. The first OK pose gives the vectors'
  * length, then the rest. */
@@ -282,16 +319,8 @@ static pkm_status serial_run(const pkm_case *c, const void *params, pkm_map *map
         if (map->status[p] != PKM_POSE_PENDING) atomic_fetch_add(&done, 1);
     const pkm_sweep_tiles tiles = pkm_sweep_partition(map->npoints, 1);
     pkm_analysis *an = NULL;
-    pkm_status rc = PKM_OK;
-    if (map->modes == NULL && map->ncoord == 0) {
-        int64_t p = -1;
-        const pkm_modes *md = NULL;
-        rc = pkm_sweep_run_tile(c, params, map, 0, tiles.npoints, &out, ctl, &an, &p, &md, ctx);
-        if (rc == PKM_OK && p >= 0) rc = pkm_sweep_keep_vectors(map, md->n, ctl->so, ctx);
-        if (rc == PKM_OK && map->modes != NULL)
-            pkm_sweep_store_vectors(map, map->modes, p, md->vectors);
-        out.modes = map->modes;
-    }
+    pkm_status rc = pkm_sweep_probe(c, params, map, &out, ctl, &an, ctx);
+    out.modes = map->modes;
     for (int64_t t = 0; rc == PKM_OK && t < tiles.count; t++) {
         int64_t begin, end;
         pkm_sweep_tile_range(&tiles, t, &begin, &end);
@@ -302,16 +331,17 @@ static pkm_status serial_run(const pkm_case *c, const void *params, pkm_map *map
     return rc;
 }
 
-/* The executors, by the number of workers: one process, or processes forked from this one. An
- * MPI executor would be one more entry (ranks instead of processes, the same tiles, a gather
- * to rank 0, which checkpoints). */
+/* The executors of pkm_map_sweep, by the number of workers: one process, or processes forked
+ * from this one. The MPI executor (sweep_mpi.c) is chosen by its own entry point,
+ * pkm_map_sweep_mpi, which passes the communicator. */
 static const pkm_sweep_executor executors[] = {
     {"serial", serial_run},
     {"fork", pkm_sweep_fork_run},
 };
 
-pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
-                         const pkm_sweep_opts *so, pkm_ctx *ctx)
+pkm_status pkm_sweep_drive(const pkm_case *c, const void *params, pkm_map *map,
+                           const pkm_sweep_opts *so, const pkm_sweep_executor *ex, void *exec,
+                           pkm_ctx *ctx)
 {
     if (map->status == NULL)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "map sweep: map arrays not allocated");
@@ -323,7 +353,7 @@ pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "map sweep: %d workers (need 1 to %d), stall timeout %g s (need >= 0)",
                         so->nworkers, PKM_SWEEP_MAX_WORKERS, so->stall_timeout);
-    pkm_sweep_ctl ctl = {so, pkm_sweep_now_seconds() + so->checkpoint_interval};
+    pkm_sweep_ctl ctl = {so, pkm_sweep_now_seconds() + so->checkpoint_interval, exec};
     map->tracking_note[0] = '\0'; /* a resumed checkpoint's note no longer holds */
     settle_precision(map);
     pkm_status rc = PKM_OK;
@@ -337,7 +367,6 @@ pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
             if (map->status[p] == PKM_POSE_OK) map->status[p] = PKM_POSE_PENDING;
     }
     int stopped = 0;
-    const pkm_sweep_executor *ex = &executors[so->nworkers > 1 && map->npoints > 1];
     if (rc == PKM_OK) rc = ex->run(c, params, map, &ctl, &stopped, ctx);
     if (rc == PKM_OK && stopped) {
         rc = pkm_sweep_checkpoint(map, &ctl, 1, ctx);
@@ -347,4 +376,11 @@ pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
     if (rc == PKM_OK) rc = pkm_map_track(map, ctx);
     if (rc != PKM_OK) rank_ids(map, "not tracked: the sweep stopped");
     return rc;
+}
+
+pkm_status pkm_map_sweep(const pkm_case *c, const void *params, pkm_map *map,
+                         const pkm_sweep_opts *so, pkm_ctx *ctx)
+{
+    const int fork = so->nworkers > 1 && map->npoints > 1;
+    return pkm_sweep_drive(c, params, map, so, &executors[fork], NULL, ctx);
 }

@@ -1,13 +1,13 @@
 /* studies/sweep_impl.h: the seam between the map sweep (sweep.c) and its executors (the serial
- * one in sweep.c, the fork one in sweep_fork.c; an MPI one would be a third file).
+ * one in sweep.c, the fork one in sweep_fork.c, the MPI one in sweep_mpi.c).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * An executor computes the PENDING points of a map and owns four things: the partition (contiguous
- * tiles of row-major points, pkm_sweep_tiles, so that a worker walks neighbouring poses, as a
- * warm-started eigensolver will need), running a tile (pkm_sweep_run_tile, the same code for every
- * executor, so a pose is computed the same way whoever computes it), the gather of the results
- * into the map's plain arrays, and the checkpoints (pkm_sweep_checkpoint, with the map gathered so
- * far). */
+ * tiles of the serpentine walk over the grid, pkm_sweep_tiles and pkm_sweep_walk_point, so that a
+ * worker walks neighbouring poses, as the warm-started eigensolver needs), running a tile
+ * (pkm_sweep_run_tile, the same code for every executor, so a pose is computed the same way whoever
+ * computes it), the gather of the results into the map's plain arrays, and the checkpoints
+ * (pkm_sweep_checkpoint, with the map gathered so far). */
 #ifndef PKM_SWEEP_IMPL_H
 #define PKM_SWEEP_IMPL_H
 
@@ -31,26 +31,36 @@ typedef struct pkm_sweep_out {
     signed char *status;
     double *freq_hz, *residual, *accuracy;
     double *modes; /* npoints x nev x ncoord, or NULL: vectors not kept (yet) */
+    int64_t
+        modes_first; /* the point whose vectors modes begins with (an MPI rank keeps a tile's) */
     int64_t *ncoord;
     atomic_llong *done;
     atomic_int *stopping; /* set when so->stop asked the sweep to stop */
     const pkm_sweep_opts *so;
     pid_t parent;         /* in a worker process: the sweeping process; else 0 */
     pkm_sweep_slot *slot; /* in a worker process: its slot for the watchdog; else NULL */
+    /* Called after every pose if not NULL, with its point and, if it is OK, its modes (owned by
+     * the analysis): an MPI rank serves its messages there, or packs the pose's results; an
+     * error stops the tile with it. */
+    pkm_status (*poll)(void *arg, int64_t point, const pkm_modes *modes, pkm_ctx *ctx);
+    void *poll_arg;
 } pkm_sweep_out;
 
 /* Progress and checkpoints of the sweeping process. */
 typedef struct pkm_sweep_ctl {
     const pkm_sweep_opts *so;
     double next; /* time of the next checkpoint */
+    void *exec;  /* the executor's own argument (the MPI executor's communicator), or NULL */
 } pkm_sweep_ctl;
 
-/* The partition: count tiles of size consecutive row-major points (the last one shorter). */
+/* The partition: count tiles of size consecutive steps of the walk (the last one shorter). */
 typedef struct pkm_sweep_tiles {
     int64_t npoints, size, count;
 } pkm_sweep_tiles;
 
 pkm_sweep_tiles pkm_sweep_partition(int64_t npoints, int nworkers);
+/* The row-major grid point of step k of the sweep's serpentine walk (tiles are ranges of k). */
+int64_t pkm_sweep_walk_point(const pkm_map *map, int64_t k);
 void pkm_sweep_tile_range(const pkm_sweep_tiles *t, int64_t tile, int64_t *begin, int64_t *end);
 
 /* The pending points of [begin, end) with the analysis *an (created at the first pose, kept for
@@ -87,5 +97,17 @@ typedef struct pkm_sweep_executor {
 
 pkm_status pkm_sweep_fork_run(const pkm_case *c, const void *params, pkm_map *map,
                               pkm_sweep_ctl *ctl, int *stopped, pkm_ctx *ctx);
+
+/* The serial executor's way to the vectors' length: the pending points from the first, in the
+ * calling process, up to the first OK one, whose vectors are then kept (if they are to be). */
+pkm_status pkm_sweep_probe(const pkm_case *c, const void *params, pkm_map *map,
+                           const pkm_sweep_out *out, pkm_sweep_ctl *ctl, pkm_analysis **an,
+                           pkm_ctx *ctx);
+
+/* pkm_map_sweep with the executor ex (exec: its argument, ctl->exec): the checks, the vectors'
+ * precision, the executor, then the stop's checkpoint or the tracking. */
+pkm_status pkm_sweep_drive(const pkm_case *c, const void *params, pkm_map *map,
+                           const pkm_sweep_opts *so, const pkm_sweep_executor *ex, void *exec,
+                           pkm_ctx *ctx);
 
 #endif

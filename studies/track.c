@@ -62,7 +62,7 @@ static pkm_status orthonormalise(int64_t n, int nev, const int *first, const pkm
             return PKM_FAIL(ctx, PKM_ERR_INVALID,
                             "track: mode %d of pose %s has a zero or non-finite norm "
                             "(within its cluster)",
-                            k, pose);
+                            k + 1, pose);
         const double s = 1.0 / sqrt(nrm2);
         for (int64_t i = 0; i < n; i++)
             x[i] *= s;

@@ -2,6 +2,7 @@
  * the rigid motion of its rigid-body model, integrated by Newmark's method.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "pkm/transient.h"
+#include "studies/transient_impl.h"
 #include "pkm/dofmap.h"
 #include "pkm/dynamics.h"
 #include "pkm/fem.h"
@@ -31,14 +32,23 @@ typedef struct tr_run {
     int nnodes, plat_node;
     int64_t n;             /* order of the pencil */
     double *fn;            /* 6 nnodes nodal wrenches */
-    double (*motion)[12];  /* per body: its twist and acceleration (pkm_transient_loads) */
     double *f, *x;         /* reduced load, quasi-static solution */
     pkm_joint_result *res; /* per joint of the rigid model: its inverse dynamics */
     double *drive;         /* the actuated joints' drives, in joint order */
     double *reaction;      /* the locked drives' reactions, in the same order */
     int ndrive;
-    int *act;  /* per actuated joint: its index in the rigid model */
-    int *lock; /* and the clamped joint of the same name in the finite-element model, or -1 */
+    int *act;      /* per actuated joint: its index in the rigid model */
+    int *lock;     /* and the clamped joint of the same name in the finite-element model, or -1 */
+    double *ratio; /* per actuated joint: drive = ratio x the lock's reaction (drive_lock) */
+    int *spring;   /* elastic drives: per actuated joint its finite-element joint */
+    double *kd, *defl; /* and that joint's stiffness and deflection */
+    double t;          /* the time of the rigid state */
+    int nbody;
+    double (*VA)[12]; /* per body: its rigid twist and spatial acceleration at the current time */
+    /* The rigid closure solved at the current time (else the drives are NAN), why not, and
+     * whether the run may go on without it (find_locks). */
+    int closure_ok, through;
+    pkm_ctx closure_err;
     pkm_tr_freq freq; /* opts.nfreq frequencies at the last update */
 } tr_run;
 
@@ -75,8 +85,15 @@ static pkm_status setup_rigid(tr_run *r, pkm_ctx *ctx)
     r->reaction = calloc((size_t)nj, sizeof(double));
     r->act = calloc((size_t)nj, sizeof(int));
     r->lock = calloc((size_t)nj, sizeof(int));
+    r->ratio = calloc((size_t)nj, sizeof(double));
+    r->spring = calloc((size_t)nj, sizeof(int));
+    r->kd = calloc((size_t)nj, sizeof(double));
+    r->defl = calloc((size_t)nj, sizeof(double));
+    r->nbody = pkm_model_body_count(r->rigid);
+    r->VA = calloc((size_t)r->nbody, sizeof(*r->VA));
     if (r->res == NULL || r->drive == NULL || r->reaction == NULL || r->act == NULL ||
-        r->lock == NULL)
+        r->lock == NULL || r->ratio == NULL || r->VA == NULL || r->spring == NULL ||
+        r->kd == NULL || r->defl == NULL)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate %d joint results", nj);
     for (int j = 0; j < nj; j++)
         if (pkm_model_joint(r->rigid, j)->actuated) r->act[r->ndrive++] = j;
@@ -98,6 +115,34 @@ static pkm_status setup_rigid(tr_run *r, pkm_ctx *ctx)
     return pkm_mbs_set_driven(r->mbs, nd, idx, ctx);
 }
 
+/* Every body's rigid twist and acceleration at t: from the case's inverse kinematics where it
+ * gives them (the motion of the bodies as the case's builder places them at pose(t), with no
+ * loop closure to solve), else from the closure. */
+static pkm_status rigid_motion(tr_run *r, double t, const double *pose, const double *pd,
+                               const double *pdd, pkm_ctx *ctx)
+{
+    if (r->c->body_motion == NULL) {
+        for (int b = 0; b < r->nbody; b++)
+            pkm_mbs_body_motion(r->mbs, b, r->VA[b], r->VA[b] + 6);
+        return PKM_OK;
+    }
+    double(*V)[6] = malloc((size_t)r->nbody * sizeof(*V));
+    double(*A)[6] = malloc((size_t)r->nbody * sizeof(*A));
+    pkm_ctx in;
+    pkm_ctx_clear(&in);
+    pkm_status st = V == NULL || A == NULL
+                        ? PKM_FAIL(&in, PKM_ERR_NOMEM, "cannot allocate the bodies' motion")
+                        : r->c->body_motion(r->params, pose, pd, pdd, r->nbody, V, A, &in);
+    for (int b = 0; b < r->nbody && st == PKM_OK; b++)
+        for (int k = 0; k < 6; k++) {
+            r->VA[b][k] = V[b][k];
+            r->VA[b][6 + k] = A[b][k];
+        }
+    free(V);
+    free(A);
+    return st == PKM_OK ? PKM_OK : fail_at(ctx, st, t, &in);
+}
+
 /* The rigid motion at t: the pose of the trajectory, the case's drive, the closure kinematics;
  * pose receives the pose coordinates. */
 static pkm_status drive_at(tr_run *r, double t, double *pose, pkm_ctx *ctx)
@@ -107,6 +152,8 @@ static pkm_status drive_at(tr_run *r, double t, double *pose, pkm_ctx *ctx)
     double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
     pkm_ctx in;
     pkm_ctx_clear(&in);
+    pkm_ctx_clear(&r->closure_err);
+    r->t = t;
     pkm_status st = pkm_trajectory_eval(r->tr, t, pose, pd, pdd, &in);
     if (st != PKM_OK) return fail_at(ctx, st, t, &in);
     if (c->drive != NULL) {
@@ -116,9 +163,14 @@ static pkm_status drive_at(tr_run *r, double t, double *pose, pkm_ctx *ctx)
     st = c->drive != NULL ? pkm_mbs_kinematics(r->mbs, t, q, qd, qdd, &in)
                           : pkm_mbs_kinematics(r->mbs, t, pose, pd, pdd, &in);
     /* A closure that does not fix the mechanism (a singular pose) stops the run: a computation
-     * that failed at t, not bad input. */
+     * that failed at t, not bad input; unless the case gives the bodies' motion without it
+     * (closure_through decides once the finite-element model is known). */
     if (st == PKM_ERR_INVALID) st = PKM_ERR_SINGULAR;
-    return st == PKM_OK ? PKM_OK : fail_at(ctx, st, t, &in);
+    r->closure_ok = st == PKM_OK;
+    if (st != PKM_OK && (c->body_motion == NULL || st != PKM_ERR_SINGULAR))
+        return fail_at(ctx, st, t, &in);
+    if (st != PKM_OK) fail_at(&r->closure_err, st, t, &in);
+    return rigid_motion(r, t, pose, pd, pdd, ctx);
 }
 
 /* K factorised alone for K^-1 F, on its own symbolic analysis while the pattern stays. */
@@ -139,10 +191,9 @@ static pkm_status factor_stiffness(tr_run *r, double t, pkm_ctx *ctx)
     return st;
 }
 
-/* The finite-element model's joint named as the rigid model's joint j, or NULL. */
-static const pkm_joint *fe_namesake(const tr_run *r, int j, int *index)
+/* The finite-element model's joint of that name (its index in *index), or NULL. */
+static const pkm_joint *fe_joint_named(const tr_run *r, const char *name, int *index)
 {
-    const char *name = pkm_model_joint(r->rigid, j)->name;
     for (int i = 0; i < pkm_model_joint_count(r->fe); i++)
         if (strcmp(pkm_model_joint(r->fe, i)->name, name) == 0) {
             *index = i;
@@ -151,27 +202,67 @@ static const pkm_joint *fe_namesake(const tr_run *r, int j, int *index)
     return NULL;
 }
 
-/* The locked drives' joints of the finite-element model: for each actuated joint of the rigid
- * model, the clamped joint of the same name whose body_b is a beam of twist-only nodes, or -1:
- * no reaction where the drive is not locked, where its body's elements carry internal
- * coordinates the reaction's element equations leave out, and for all drives when the
- * finite-element model locks a joint the rigid model leaves free (NaVARo's second clutch: the
- * clamps then share the load by their stiffness, none of them is the motor's). */
-static void find_locks(tr_run *r)
+/* Whether finite-element joint i locks one of the drives. */
+static int is_lock(const tr_run *r, int i)
 {
-    int free_locked = 0, i = -1;
-    for (int j = 0; j < pkm_model_joint_count(r->rigid); j++) {
-        const pkm_joint *jf = fe_namesake(r, j, &i), *jr = pkm_model_joint(r->rigid, j);
-        free_locked |= !jr->actuated && jf != NULL && jf->type != jr->type;
-    }
+    for (int k = 0; k < r->ndrive; k++)
+        if (r->lock[k] == i) return 1;
+    return 0;
+}
+
+/* The locked drives' joints of the finite-element model: for each actuated joint of the rigid
+ * model, the clamp that locks it (its namesake, or the joint pkm_case.drive_lock names, with
+ * the ratio of the drive to the clamp's reaction) when its body_b is a beam of twist-only nodes,
+ * else -1: no reaction where the drive is not locked or its body's elements carry internal
+ * coordinates the dof map does not reach. The joints the finite-element model clamps besides
+ * and the rigid model leaves free: to the ground, they share the drives' load (NaVARo's second
+ * clutch: none of the clamps is then the motor's, and no drive has a reaction); inside the
+ * mechanism (the 5-PSS/UPU paper variant's links welded to the platform), the finite-element
+ * mechanism is not the rigid model's, so where the rigid closure is singular its stiffness need
+ * not be, and the run goes on through such poses (through; the drives NAN there). */
+static pkm_status find_locks(tr_run *r, pkm_ctx *ctx)
+{
+    int i = -1, ground = 0;
     for (int k = 0; k < r->ndrive; k++) {
-        const pkm_joint *jf = fe_namesake(r, r->act[k], &i);
+        const pkm_joint *jf = NULL;
+        r->ratio[k] = 1.0;
         r->lock[k] = -1;
-        if (free_locked || jf == NULL || jf->type != PKM_JOINT_CLAMPED || jf->body[1] < 0) continue;
+        if (r->c->drive_lock != NULL) {
+            char name[PKM_NAME_LEN];
+            r->c->drive_lock(r->params, k, name, &r->ratio[k]);
+            jf = fe_joint_named(r, name, &i);
+        } else {
+            jf = fe_joint_named(r, pkm_model_joint(r->rigid, r->act[k])->name, &i);
+        }
+        const char *name = pkm_model_joint(r->rigid, r->act[k])->name;
+        if (r->o.elastic_drives && jf == NULL)
+            return PKM_FAIL(ctx, PKM_ERR_MODEL,
+                            "drive '%s' has no joint in the finite-element model", name);
+        r->spring[k] = i;
+        if (r->o.elastic_drives) {
+            pkm_status st = pkm_transient_drive_spring(r->fe, i, name, &r->kd[k], ctx);
+            if (st != PKM_OK) return st;
+        }
+        if (jf == NULL || jf->type != PKM_JOINT_CLAMPED || jf->body[1] < 0) continue;
         const pkm_body *b = pkm_model_body(r->fe, jf->body[1]);
         if (b->kind == PKM_BODY_BEAM && pkm_beam_types[b->element].dofs_per_node == 6)
             r->lock[k] = i;
     }
+    r->through = 0;
+    for (int j = 0; j < pkm_model_joint_count(r->rigid); j++) {
+        const pkm_joint *jr = pkm_model_joint(r->rigid, j);
+        const pkm_joint *jf = fe_joint_named(r, jr->name, &i);
+        if (jr->actuated || jf == NULL || jf->type != PKM_JOINT_CLAMPED ||
+            jr->type == PKM_JOINT_CLAMPED || is_lock(r, i))
+            continue;
+        if (jf->body[0] == PKM_GROUND)
+            ground = 1;
+        else
+            r->through = 1;
+    }
+    for (int k = 0; k < r->ndrive && ground; k++)
+        r->lock[k] = -1;
+    return PKM_OK;
 }
 
 /* The finite-element model at pose (time t), reassembled: pencil, dof map, platform node, the
@@ -200,26 +291,39 @@ static pkm_status update_model(tr_run *r, double t, const double *pose, pkm_ctx 
         r->nnodes = pkm_model_node_count(r->fe);
         r->n = r->p->n;
         r->fn = calloc(6 * (size_t)r->nnodes, sizeof(double));
-        r->motion = calloc((size_t)pkm_model_body_count(r->fe), sizeof(*r->motion));
         r->f = calloc((size_t)r->p->n, sizeof(double));
         r->x = calloc((size_t)r->p->n, sizeof(double));
-        if (r->fn == NULL || r->motion == NULL || r->f == NULL || r->x == NULL)
+        if (r->fn == NULL || r->f == NULL || r->x == NULL)
             return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the load vectors");
     }
     if (pkm_model_node_count(r->fe) != r->nnodes || r->p->n != r->n)
         return PKM_FAIL(ctx, PKM_ERR_MODEL, "t = %.6g s: the model's size changed", t);
     if (r->nm != NULL && (st = pkm_newmark_set_pencil(r->nm, r->p, ctx)) != PKM_OK) return st;
-    find_locks(r);
+    if ((st = find_locks(r, ctx)) != PKM_OK) return st;
     return factor_stiffness(r, t, ctx);
 }
 
-/* The reduced load f at the current rigid state: every body's motion, then its loads. */
+/* The reduced load f at the current rigid state: every body's inertia and weight
+ * (pkm_transient_loads), then the platform's wrench and the elastic drives' feed-forward. */
 static pkm_status loads(tr_run *r, pkm_ctx *ctx)
 {
-    for (int bi = 0; bi < pkm_model_body_count(r->fe); bi++)
-        pkm_mbs_body_motion(r->mbs, bi, r->motion[bi], r->motion[bi] + 6);
-    return pkm_transient_loads(r->fe, r->map, (const double(*)[12])r->motion, r->g, r->fn, r->f,
-                               ctx);
+    pkm_status st =
+        pkm_transient_loads(r->fe, r->map, (const double(*)[12])r->VA, r->g, r->fn, r->f, ctx);
+    if (st != PKM_OK) return st;
+    double w[6];
+    if ((st = pkm_transient_wrench_at(&r->o, r->t, w, ctx)) != PKM_OK) return st;
+    memset(r->fn, 0, 6 * (size_t)r->nnodes * sizeof(double));
+    for (int k = 0; k < 6; k++)
+        r->fn[6 * r->plat_node + k] = w[k];
+    for (int k = 0; k < r->ndrive && r->o.elastic_drives; k++) {
+        if (isnan(r->drive[k]))
+            return PKM_FAIL(ctx, PKM_ERR_SINGULAR, "elastic drives need the rigid-body drives: %s",
+                            r->closure_err.msg);
+        pkm_transient_joint_load(pkm_model_joint(r->fe, r->spring[k]), r->drive[k] / r->ratio[k],
+                                 r->fn);
+    }
+    pkm_dofmap_restrict(r->map, r->fn, r->f); /* adds to the inertial loads */
+    return PKM_OK;
 }
 
 /* Node i's twist of the reduced vector x (u = P x at that node). */
@@ -251,8 +355,8 @@ static pkm_status lock_reaction(tr_run *r, int k, double *out, pkm_ctx *ctx)
     const int bi = jf->body[1], node = jf->node[1];
     const pkm_body *b = pkm_model_body(r->fe, bi);
     const double *x[3] = {pkm_newmark_u(r->nm), pkm_newmark_v(r->nm), pkm_newmark_a(r->nm)};
-    double VA[12], w[6] = {0.0};
-    pkm_mbs_body_motion(r->mbs, bi, VA, VA + 6);
+    const double *VA = r->VA[bi];
+    double w[6] = {0.0};
     for (int e = b->first_elem; e < b->first_elem + b->nelem; e++) {
         const pkm_elem *el = pkm_model_elem(r->fe, e);
         if (el->n1 != node && el->n2 != node) continue;
@@ -275,8 +379,14 @@ static pkm_status lock_reaction(tr_run *r, int k, double *out, pkm_ctx *ctx)
             for (int j = 0; j < 12; j++)
                 w[i] += K[row0 + i][j] * uk[j] + M[row0 + i][j] * um[j];
     }
-    const int off = jr->type == PKM_JOINT_PRISMATIC ? 0 : 3;
-    *out = pkm_vec3_dot(jr->axis, w + off);
+    /* A lock the case names (drive_lock) is a motor's: the moment about the axis of the
+     * rigid model's joint of that name (a clamp has no axis). */
+    const pkm_joint *ja = jr;
+    for (int j = 0; j < pkm_model_joint_count(r->rigid) && r->c->drive_lock != NULL; j++)
+        if (strcmp(pkm_model_joint(r->rigid, j)->name, jf->name) == 0)
+            ja = pkm_model_joint(r->rigid, j);
+    const int off = ja->type == PKM_JOINT_PRISMATIC ? 0 : 3;
+    *out = r->ratio[k] * pkm_vec3_dot(ja->axis, w + off);
     return PKM_OK;
 }
 
@@ -297,6 +407,12 @@ static pkm_status check_opts(const pkm_case *c, const pkm_trajectory *tr,
     if (!(c->analyses & PKM_CASE_MODAL) || !(c->analyses & PKM_CASE_DYNAMICS))
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "case '%s' needs a finite-element and a rigid-body model", c->name);
+    for (int k = 0; k < 6; k++)
+        if (!isfinite(o->wrench[k]))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "wrench component %d is not finite", k + 1);
+    if (o->wrench_series != NULL && pkm_trajectory_ncoord(o->wrench_series) != 6)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "wrench series of %d components, not 6",
+                        pkm_trajectory_ncoord(o->wrench_series));
     if (pkm_trajectory_ncoord(tr) != c->npose)
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "trajectory of %d coordinates, case '%s' has %d pose coordinates",
@@ -329,7 +445,6 @@ static void run_free(tr_run *r)
     pkm_mbs_destroy(&r->mbs);
     pkm_model_destroy(&r->rigid);
     free(r->fn);
-    free(r->motion);
     free(r->f);
     free(r->x);
     free(r->res);
@@ -337,23 +452,56 @@ static void run_free(tr_run *r)
     free(r->reaction);
     free(r->act);
     free(r->lock);
+    free(r->ratio);
+    free(r->spring);
+    free(r->kd);
+    free(r->defl);
+    free(r->VA);
 }
 
 /* The actuated joints' drives of the rigid-body inverse dynamics at the current state (gravity
  * as the run's) and the locked drives' reactions, in joint order. */
-static pkm_status drives(tr_run *r, double t, pkm_transient_row *row, pkm_ctx *ctx)
+static pkm_status rigid_drives(tr_run *r, double t, pkm_ctx *ctx)
 {
     pkm_ctx in;
     pkm_ctx_clear(&in);
-    pkm_status st = pkm_mbs_inverse(r->mbs, NULL, r->res, &in);
+    pkm_status st = r->closure_ok ? pkm_mbs_inverse(r->mbs, NULL, r->res, &in) : PKM_OK;
     if (st != PKM_OK) return fail_at(ctx, st, t, &in);
+    for (int k = 0; k < r->ndrive; k++)
+        r->drive[k] = r->closure_ok ? r->res[r->act[k]].drive : NAN;
+    return PKM_OK;
+}
+
+/* After the step: the locked drives' reactions, or the elastic drives' deflections and forces
+ * (the feed-forward less the spring's force, in the drive's units); the run stops where
+ * the closure is singular unless the case carries it through. */
+static pkm_status drives(tr_run *r, pkm_transient_row *row, pkm_ctx *ctx)
+{
+    if (!r->closure_ok && !r->through)
+        return PKM_FAIL(ctx, r->closure_err.status, "%s", r->closure_err.msg);
     for (int k = 0; k < r->ndrive; k++) {
-        r->drive[k] = r->res[r->act[k]].drive;
-        if ((st = lock_reaction(r, k, &r->reaction[k], ctx)) != PKM_OK) return st;
+        if (r->o.elastic_drives) {
+            const pkm_joint *jt = pkm_model_joint(r->fe, r->spring[k]);
+            /* The spring's force with its Rayleigh share, k (d + l2 d'). */
+            double u[2][2][6] = {{{0.0}}}, rate;
+            for (int s = 0; s < 2; s++)
+                if (jt->node[s] >= 0) {
+                    node_twist(r, jt->node[s], pkm_newmark_u(r->nm), u[0][s]);
+                    node_twist(r, jt->node[s], pkm_newmark_v(r->nm), u[1][s]);
+                }
+            r->defl[k] = pkm_transient_joint_coord(jt, u[0][0], u[0][1]);
+            rate = pkm_transient_joint_coord(jt, u[1][0], u[1][1]);
+            r->reaction[k] =
+                r->drive[k] - r->ratio[k] * r->kd[k] * (r->defl[k] + r->o.nm.l2 * rate);
+            continue;
+        }
+        pkm_status st = lock_reaction(r, k, &r->reaction[k], ctx);
+        if (st != PKM_OK) return st;
     }
     row->ndrive = r->ndrive;
     row->drive = r->drive;
     row->reaction = r->reaction;
+    row->deflection = r->o.elastic_drives ? r->defl : NULL;
     return PKM_OK;
 }
 
@@ -414,7 +562,9 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
     for (int64_t k = 0; k <= nsteps; k++) {
         const double t = t0 + (double)k * opts->nm.dt;
         pkm_transient_row row = {.t = t, .step = k};
-        if ((st = drive_at(&r, t, pose, ctx)) != PKM_OK) goto done;
+        if ((st = drive_at(&r, t, pose, ctx)) != PKM_OK ||
+            (st = rigid_drives(&r, t, ctx)) != PKM_OK)
+            goto done;
         if (k == 0) {
             row.updated = 1;
             st = start(&r, t, pose, ctx);
@@ -425,7 +575,7 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
             if (st == PKM_OK) st = pkm_newmark_step(r.nm, r.f, ctx);
         }
         if (st == PKM_OK) st = pkm_linsolve_solve(r.ks, r.f, r.x, ctx);
-        if (st == PKM_OK) st = drives(&r, t, &row, ctx);
+        if (st == PKM_OK) st = drives(&r, &row, ctx);
         if (st != PKM_OK) goto done;
         node_twist(&r, r.plat_node, pkm_newmark_u(r.nm), row.error);
         node_twist(&r, r.plat_node, r.x, row.quasi_static);

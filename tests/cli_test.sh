@@ -362,6 +362,36 @@ expect_at $'parameters:\n  link_length: 0.2\n' 1:1
 expect_at $'case: navaro\nparameters:\n  mass: heavy\n' 3:9
 expect 2 modes "$tmp/nonexistent.yaml"
 expect 2 modes navaro --set link_length=3kg
+# Robot files (docs/robot-files.md): the examples run modes and map; a pose out of reach is exit
+# 2 naming the joint left open; faults of the mechanism at their FILE:LINE:COLUMN, exit 2.
+expect 0 modes "$root/examples/3rrr.yaml" --pose 0.02,-0.01,0.05
+expect 0 map "$root/examples/3rrr.yaml" --grid x=-0.05:0.05:3,y=-0.05:0.05:3 --nev 4 \
+    -o "$tmp/3rrr.h5" --quiet
+expect 0 modes "$root/examples/delta.yaml" --pose 0.03,0,-0.4
+expect 0 map "$root/examples/delta.yaml" --grid x=-0.05:0.05:3,z=-0.45:-0.38:3 --nev 4 \
+    -o "$tmp/delta.h5" --quiet
+expect 2 modes "$root/examples/3rrr.yaml" --pose 0.4,0,0
+expect 0 modes "$root/examples/navaro.yaml" --pose 0.05,0,0
+# NaVARo as a robot file: Table 3 within the built-in's tolerance, and its map equals the
+# built-in's to 1e-8 % (test_robot measures 8.7e-12 relative on the eigenvalues).
+expect 0 compare "$root/examples/navaro.yaml" --table "$table"
+expect 0 map "$root/examples/navaro.yaml" --grid x=-0.04:0.04:3,y=-0.04:0.04:3 --nev 6 \
+    -o "$tmp/navaro_topo.h5" --quiet
+expect 0 map navaro --grid x=-0.04:0.04:3,y=-0.04:0.04:3 --nev 6 -o "$tmp/navaro_builtin.h5" --quiet
+expect 0 compare "$tmp/navaro_topo.h5" --against "$tmp/navaro_builtin.h5" --tol 1e-8
+leg_head=$'robot: one-leg\nmaterials: {steel: {E: 210 GPa, G: 80 GPa, rho: 7850}}\n'
+leg_head+=$'sections: {bar: {A: 1e-4, Iy: 1e-9, Iz: 1e-9, I0: 2e-9, Ip: 2e-9}}\nbodies:\n'
+leg_head+=$'  - {name: link, beam: {points: [[0, 0, 0], [0.5, 0, 0]], section: bar, material: steel, zref: [0, 0, 1]}}\n'
+leg_head+=$'  - {name: platform, rigid: {origin: [0.5, 0, 0], mass: 1}}\n'
+leg_a=$'  - {name: A, type: R, bodies: [ground, link], point: [0, 0, 0], axis: [0, 0, 1], actuated: true}\n'
+leg_c=$'  - {name: C, type: R, bodies: [link, platform], point: [0.5, 0, 0], axis: [0, 0, 1], locked: true}\n'
+leg_pose=$'pose:\n  - {name: y, platform: y}\n  - {name: theta, platform: rz}\n'
+expect_at "${leg_head}platform: platform"$'\njoints:\n'"${leg_a/link\]/lnk]}$leg_c$leg_pose" 9:41
+expect_at "${leg_head}"$'  - {name: spare, rigid: {origin: [0, 1, 0]}}\nplatform: platform\njoints:\n'"$leg_a$leg_c$leg_pose" 7:5
+expect_at "${leg_head}platform: platform"$'\njoints:\n'"$leg_a$leg_c${leg_pose/y\}/y, home: 0.6 m\}}" 10:5
+# The README's robot file, as written there.
+awk '/^robot: one-link/ {on = 1} on && /^```$/ {exit} on' "$root/README.md" >"$tmp/one-link.yaml"
+expect 0 modes "$tmp/one-link.yaml" --pose 0.2,0.3
 
 # kill_at_checkpoint PID PARTIAL: SIGKILL the sweep PID as soon as its first checkpoint PARTIAL
 # exists (written after a computed pose, renamed into place whole), not after a guessed time; a
@@ -506,7 +536,7 @@ check "fine mesh: flagged frequencies" grep -q "^# ! 4 frequencies" <<<"$out"
 err=$(timeout 120 "$bin" modes navaro --formulation nodal --set elements_per_link=512 --nev 2 \
     2>&1 >/dev/null)
 check "fine mesh: refused past 1e-3 (exit 3)" test $? -eq 3
-check "fine mesh: the refusal names the mode" grep -q "mode 0 (.* Hz): the rounding" <<<"$err"
+check "fine mesh: the refusal names the mode" grep -q "mode 1 (.* Hz): the rounding" <<<"$err"
 out=$("$bin" modes navaro --nev 4)
 check "default mesh: nothing flagged" test -z "$(grep '!' <<<"$out")"
 
@@ -644,7 +674,7 @@ expect 2 modes navaro -o "$tmp/never.h5"
 expect 2 modes navaro --resume
 expect 2 modes navaro --table "$table"
 expect 2 compare navaro --table "$table" --grid x=0:1:2
-expect 2 compare navaro --table "$table" --format csv
+expect 2 compare navaro --table "$table" --max-accuracy 1e-3
 expect 2 map navaro --grid x=0:0.01:2 -o "$tmp/own.h5" --format csv
 expect 2 map navaro --grid x=0:0.01:2 -o "$tmp/own.h5" --table "$table"
 expect 2 cases --nev 3
@@ -676,7 +706,7 @@ check "modes --help lists no map or compare option" \
 check "map --help lists no modes or compare option" \
     test -z "$(help_options map | grep -x -e --format -e --max-accuracy -e --table -e --tol)"
 check "compare --help lists no map or modes option" \
-    test -z "$(help_options compare | grep -x -e --grid -e --pose -e --format -e --resume)"
+    test -z "$(help_options compare | grep -x -e --grid -e --pose -e --max-accuracy -e --resume)"
 check "cases --help lists --show only" test "$(help_options cases)" = "--show"
 check "dynamics --help lists no modal option" \
     test -z "$(help_options dynamics | grep -x -e --nev -e --pose -e --formulation -e --solver)"
@@ -903,7 +933,24 @@ expect 2 "${tn[@]}" --damping 0.02@0,0.02@40
 expect 2 "${tn[@]}" --damping 0.02@-5,0.02@40
 expect 2 "${tn[@]}" --damping 0.02@40
 expect 2 "${tn[@]}" --damping 0.02@40,0.02@150 --rayleigh 1,0
+# elastic drives need the case's drive spring (navaro's clutch.k1 is 0 by default)
 expect 2 "${tn[@]}" --drives elastic
+eerr=$(timeout 60 "$bin" "${tn[@]}" --drives elastic 2>&1 >/dev/null)
+check "transient --drives elastic names the drive without a spring" grep -q "elastic drive 'A11'" <<<"$eerr"
+ecsv=$(timeout 60 "$bin" "${tn[@]}" --drives elastic --set clutch.k1=2000 --set clutch.locked=drive --format csv)
+check "transient --drives elastic adds a defl_ column per drive" \
+    test "$(head -1 <<<"$ecsv")" = "t,ex,ey,ez,rx,ry,rz,drive_A11,drive_A12,drive_A13,defl_A11,defl_A12,defl_A13"
+# --wrench: six numbers or a CSV series; bad input exit 2 naming the option or the file and line
+expect 2 "${tn[@]}" --wrench 1,2,3
+expect 2 "${tn[@]}" --wrench 1,2,3,4,5,nan
+printf 't,fx,fy,fz,mx,my,mz\n0,1,0,0,0,0,0\n0.01,1,0,0,0,0,0\n0.02,1,x,0,0,0,0\n0.03,1,0,0,0,0,0\n' >"$tmp/wbad.csv"
+expect 2 "${tn[@]}" --wrench "$tmp/wbad.csv"
+werr=$(timeout 60 "$bin" "${tn[@]}" --wrench "$tmp/wbad.csv" 2>&1 >/dev/null)
+check "transient --wrench names the bad CSV file and line" grep -q "wbad.csv:4" <<<"$werr"
+printf 't,fx,fy,fz,mx,my,mz\n0,10,0,0,0,0,0\n0.01,10,0,0,0,0,0\n0.02,10,0,0,0,0,0\n0.03,10,0,0,0,0,0\n' >"$tmp/w10.csv"
+wa=$(timeout 60 "$bin" "${tn[@]}" --wrench 10,0,0,0,0,0 --format csv | tail -1)
+wb=$(timeout 60 "$bin" "${tn[@]}" --wrench "$tmp/w10.csv" --format csv | tail -1)
+check "transient --wrench: a constant CSV series equals the constant" test "$wa" = "$wb"
 expect 2 "${tn[@]}" --update-every -1
 expect 2 "${tn[@]}" --initial maybe
 # --frequencies K: the lowest K frequencies at every update, csv columns f1..fK after the
@@ -1093,10 +1140,170 @@ assert fixed.sum() >= 3 and np.allclose(r, 0.7 / np.sqrt(3), rtol=1e-12), (fixed
 assert len(np.unique(np.round(P[fixed], 9), axis=0)) == 3 and (n[~fixed] > 1e-3 * n.max()).all()
 ' "$tmp/m.vtkhdf" "$vcsv"
 expect 3 modes navaro --pose 0,0,0 --nev 2 --vtk "$tmp/no/such/dir/m.vtkhdf"
+# modes --describe (csv): per mode the strain energy from the elements and joint springs is
+# w^2 / 2 of the printed frequency (x^T K x = w^2 for the M-normalised mode: a second path), in
+# both formulations and with clutch springs; the leg shares sum to 1, as do the bodies' and the
+# springs'; 1/twist^2 is the effective mass; at the symmetric pose (0, 0, 0) the single mode 3
+# and the z mode 4 share their energy equally between the three legs.
+for args in "--pose 0.03,-0.02,0.1" "--pose 0.03,-0.02,0.1 --formulation nodal" \
+    "--pose 0.03,-0.02,0.1 --set clutch.k1=2e4 --set clutch.k2=3e4" "--pose 0,0,0"; do
+    # shellcheck disable=SC2086
+    desc=$("$bin" modes navaro $args --nev 6 --describe --format csv)
+    check "modes --describe ($args): energy, shares, effective masses" "$py" -c '
+import math, sys
+lines = sys.argv[1].splitlines()
+i = [k for k, l in enumerate(lines) if l.startswith("mode,freq_hz,ux")][0]
+head = lines[i].split(",")
+rows = [dict(zip(head, map(float, l.split(",")))) for l in lines[i + 1:]]
+assert len(rows) == 6, len(rows)
+legs = [h for h in head if h.startswith("leg")]
+bodies = [h for h in head if h.startswith("body:")]
+assert len(legs) == 3 and len(bodies) == 16, (legs, bodies)
+for r in rows:
+    w = 2 * math.pi * r["freq_hz"]
+    assert abs(r["energy_j"] / (0.5 * w * w) - 1) < 1e-8, (r["mode"], r["energy_j"], w)
+    assert abs(sum(r[h] for h in legs) - 1) < 1e-5
+    assert abs(sum(r[h] for h in bodies) + r["springs"] - 1) < 2e-5
+    for t, m in zip(("ux", "uy", "rz"), ("m_x", "m_y", "J_z")):
+        assert abs(r[m] * r[t] ** 2 - 1) < 1e-5, (r[m], r[t])
+springs = [r["springs"] for r in rows]
+assert (max(springs) > 0.05) == ("clutch" in sys.argv[2]), springs
+if sys.argv[2] == "--pose 0,0,0":
+    for r in rows[2:4]:
+        assert max(abs(r[h] - 1 / 3) for h in legs) < 2e-6, [r[h] for h in legs]
+' "$desc" "$args"
+done
+expect 0 modes navaro --pose 0,0,0 --nev 3 --describe
+# Command-line habits: --opt=value gives what --opt value gives (a flag given a value is bad
+# input); a mistyped command, option, case or parameter key is refused with the closest name;
+# --pose and --grid take quantities with units as case files do (10 mm, 5 deg).
+check "--format=csv --nev=3 as --format csv --nev 3" test \
+    "$("$bin" modes navaro --pose=0,0,0 --format=csv --nev=3)" = \
+    "$("$bin" modes navaro --pose 0,0,0 --format csv --nev 3)"
+expect 2 modes navaro --describe=yes
+for typo in "mdoes:'modes'" "modes --pos 0,0,0:'--pose'" "modes navaor:'navaro'" \
+    "modes navaro --set material.e=1:'material.E'" "map navaro --gird x -o x.h5:'--grid'"; do
+    # shellcheck disable=SC2086
+    terr=$("$bin" ${typo%%:*} 2>&1 >/dev/null)
+    check "did you mean ${typo#*:} for: ${typo%%:*}" grep -qF "did you mean ${typo#*:}?" <<<"$terr"
+done
+uc=$("$bin" modes navaro --pose "10 mm,-20 mm,5 deg" --nev 4 --format csv)
+si=$("$bin" modes navaro --pose 0.01,-0.02,0.08726646259971647 --nev 4 --format csv)
+check "--pose with units = the same pose in SI" awk -F, 'NR == FNR { f[FNR] = $2; next }
+    FNR > 1 { d = $2 / f[FNR] - 1; if (d < 0) d = -d; if (d > 1e-9) bad = 1 } END { exit bad }' \
+    <(printf '%s\n' "$si") <(printf '%s\n' "$uc")
+expect 2 modes navaro --pose "10 kg,0,0"
+expect 0 map navaro --grid "theta=-30 deg:30 deg:3,x=-10 mm:10 mm:2" --nev 2 -o "$tmp/units.h5" --quiet
+check "--grid with units: the grid in SI" "$py" -c '
+import sys, h5py, numpy as np
+g = h5py.File(sys.argv[1], "r")["grid"]
+assert np.allclose(g["theta"][...], [-np.pi / 6, 0, np.pi / 6], rtol=1e-15, atol=1e-16)
+assert np.allclose(g["x"][...], [-0.01, 0.01], rtol=1e-15, atol=0)
+' "$tmp/units.h5"
+# --format json for the commands that print csv: valid JSON, a list of tables of row objects
+# whose keys are the csv header and whose values are the csv's (numbers as numbers); a failed
+# command prints no JSON.
+for args in "modes navaro --pose 0.03,0.01,0.1 --nev 4 --describe" "dynamics tree5 --time 0:5:6" \
+    "compare $root/cases/navaro_refined.yaml --table $root/cases/navaro/table4_measured.csv --match nearest" \
+    "transient navaro --dt 1e-3 --duration 0.01" "dynamics crane4 --forward --time 0:1:5"; do
+    # shellcheck disable=SC2086
+    j=$("$bin" $args --format json)
+    # shellcheck disable=SC2086
+    c=$("$bin" $args --format csv)
+    check "--format json = --format csv: $args" "$py" -c '
+import csv, io, json, math, sys
+tables = json.loads(sys.argv[1])
+blocks, cur = [], None
+for row in csv.reader(io.StringIO(sys.argv[2])):
+    if cur is None or len(row) != len(cur[0]):
+        cur = [row]
+        blocks.append(cur)
+    else:
+        cur.append(row)
+assert len(tables) == len(blocks) >= 1, (len(tables), len(blocks))
+for t, b in zip(tables, blocks):
+    assert len(t) == len(b) - 1 and len(t) > 0
+    for obj, row in zip(t, b[1:]):
+        assert list(obj) == b[0], (list(obj), b[0])
+        for v, s in zip(obj.values(), row):
+            if s == "":
+                assert v is None, (v, s)
+                continue
+            try:
+                x = float(s)
+            except ValueError:
+                assert v == s, (v, s)
+                continue
+            assert (v is None and not math.isfinite(x)) or v == x, (v, s)
+' "$j" "$c"
+done
+check "--format json of a failed command: no output" test -z "$("$bin" modes navaro --pose 9,9,9 --format json 2>/dev/null)"
+expect 2 compare map.h5 --against ref.h5 --format csv
+check "compare --format json: out of tolerance (exit 1), rows still printed" test "$("$bin" compare \
+    "$root/cases/navaro_refined.yaml" --table "$root/cases/navaro/table4_measured.csv" \
+    --kind meas --match nearest --format json | head -c 3)" = "[[{"
+# Ctrl-C during a map: exit 130, the poses done are in F.h5.partial and the message names how
+# many and the command that resumes; that command (as printed) finishes the map.
+rm -f "$tmp/int.h5" "$tmp/int.h5.partial"
+"$bin" map navaro --grid x=-0.08:0.08:13,y=-0.08:0.08:13 --set elements_per_link=4 --nev 4 \
+    -o "$tmp/int.h5" --quiet --checkpoint 0.2 >/dev/null 2>"$tmp/int.err" &
+ipid=$!
+for _ in $(seq 300); do [ -e "$tmp/int.h5.partial" ] && break; sleep 0.1; done
+kill -INT "$ipid"
+wait "$ipid"
+check "map after Ctrl-C: exit 130" test $? -eq 130 -a ! -e "$tmp/int.h5"
+check "map after Ctrl-C: saved poses counted, resume command" "$py" -c '
+import re, sys, h5py
+err = open(sys.argv[1]).read()
+m = re.search(r"interrupted: (\d+) of 169 poses computed, saved in (\S+); resume with:\n  (.*)\n", err)
+assert m, err
+st = h5py.File(m[2], "r")["status"][...]
+assert int(m[1]) == (st != -1).sum() and 0 < int(m[1]) < 169, (m[1], (st != -1).sum())
+assert m[3].endswith(" --resume") and m[3].startswith("pkmflex map navaro "), m[3]
+open(sys.argv[2], "w").write(m[3].replace("pkmflex", "\"$1\"", 1))
+' "$tmp/int.err" "$tmp/int.cmd"
+bash "$tmp/int.cmd" "$bin" >/dev/null 2>&1
+check "map resumed with the printed command: exit 0, complete" "$py" -c '
+import sys, h5py
+assert (h5py.File(sys.argv[1], "r")["status"][...] != -1).all()
+' "$tmp/int.h5"
 # --version: the version and the commit, which every map records.
 expect 0 --version
 ver=$("$bin" --version)
 check "--version prints version and commit" grep -qx "pkmflex [0-9][0-9.]* (commit [^ ]*)" <<<"$ver"
+
+# dynamics masticatory: the chewing robot's surrogate (docs/dynamics.md, "The chewing robot").
+# At t = 0.13 s the parasitic Z and the torques of the target and of its 6-RSS twin equal the
+# references computed at 40 digits (8 significant digits for the target's torques, 12 for the
+# twin's); --inertia gives the 20-sample means of MCI and their ratio; a plane its condyles
+# cannot follow stops naming the contact and the time; an unknown parameter is one line.
+expect 0 dynamics masticatory --help
+mrow=$("$bin" dynamics masticatory --time 0.13:0.2:2 --format csv)
+check "dynamics masticatory csv header is exact" test "$(head -1 <<<"$mrow")" = \
+    "t,X,Y,Z,alpha,beta,gamma,theta1,theta2,theta3,theta4,theta5,theta6,tau1,tau2,tau3,tau4,tau5,tau6,contact_L,contact_R,residual"
+mrow=$(grep '^0.13,' <<<"$mrow")
+check "dynamics masticatory Z(0.13)" near "$(field "$mrow" 4)" -0.0104684765328444 1e-12
+check "dynamics masticatory tau1(0.13)" near "$(field "$mrow" 14)" 0.31990664 2e-8
+check "dynamics masticatory tau6(0.13)" near "$(field "$mrow" 19)" -0.071280529 2e-8
+check "dynamics masticatory Newton-Euler residual" below "$(field "$mrow" 22)" 1e-12
+trow=$("$bin" dynamics masticatory --set higher_pairs=off --time 0.13:0.2:2 --format csv | grep '^0.13,')
+check "dynamics masticatory twin tau1(0.13)" near "$(field "$trow" 14)" 2.14946029955 1e-10
+check "dynamics masticatory twin tau5(0.13)" near "$(field "$trow" 18)" 0.770120679151 1e-10
+check "dynamics masticatory twin replays the pose" test "$(field "$trow" 4)" = "$(field "$mrow" 4)"
+minert=$("$bin" dynamics masticatory --inertia --time 0:0.95:20 --format csv)
+check "dynamics masticatory --inertia: 20 rows of 24 columns" test \
+    "$(grep -c '^[0-9.e-]*\(,[^,]*\)\{24\}$' <<<"$minert")" -eq 20
+mmean=$(sed -n 's/^# mean MCI(a) over the 20 times, target: //p' <<<"$minert")
+check "dynamics masticatory mean MCI1" near "$(cut -d' ' -f1 <<<"$mmean")" 0.72412537 1e-8
+check "dynamics masticatory ratio to the twin" \
+    grep -qx '# target / twin, %: 100.79 99.887 105.38 99.825 79.198 79.594' <<<"$minert"
+expect 2 dynamics masticatory --set foo=1
+expect 2 dynamics masticatory --set surface.slope=0 --time 0:1:3
+check "dynamics masticatory unreachable surface names contact and time" \
+    grep -q "contact condyle_[LR]: .* t = 0 " <<<"$("$bin" dynamics masticatory --set surface.slope=0 2>&1 >/dev/null)"
+check "cases lists masticatory" grep -q '^masticatory: ' <<<"$("$bin" cases)"
+check "cases --show masticatory prints its case file" grep -q '^case: masticatory$' \
+    <<<"$("$bin" cases --show masticatory)"
 
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]

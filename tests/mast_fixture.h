@@ -1,17 +1,22 @@
 /* tests/mast_fixture.h: the surrogate of Cheng, Yuan, Li, Zeng 2024's chewing robot (the
  * paper's geometry is lost from its text; this mechanism is fully specified instead, with
- * reference values computed at 40 digits): six R-S-S chains, two condyle contacts on an inclined
- * plane, the free coordinates' trajectory. Units mm, rad.
+ * reference values computed at 40 digits): the built-in case `masticatory` (cases/masticatory.yaml)
+ * in the references' units (mm, g, s), the condyle contacts written out (the closed-form plane
+ * solution of the contact tests), the free coordinates' trajectory.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef PKM_TEST_MAST_FIXTURE_H
 #define PKM_TEST_MAST_FIXTURE_H
 
 #include "core/core_impl.h"
 #include "pkm/contact.h"
+#include "pkm/casefile.h"
+#include "pkm/mast.h"
+#include "pkm/masticatory.h"
 #include "pkm/rss.h"
 #include "pkm/spatial.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { MAST_NC = 2, MAST_NF = PKM_POSE_DOF - MAST_NC, MAST_NCHAIN = 6 };
@@ -33,60 +38,77 @@ static inline void mast_contacts(pkm_contact c[MAST_NC])
     }
 }
 
-/* The free coordinates (X, Y, alpha, beta) at t: (2 sin 2 pi t, sin(2 pi t + 0.3),
- * 0.03 sin(2 pi t + 0.7), 0.15 sin 2 pi t). */
+/* The free coordinates q = (X, Y, alpha, beta) at t: (2 sin 2 pi t, sin(2 pi t + 0.3),
+ * 0.03 sin(2 pi t + 0.7), 0.15 sin 2 pi t), with their first and second rates. */
+static inline void mast_motion(double t, double q[MAST_NF], double qd[MAST_NF], double qdd[MAST_NF])
+{
+    pkm_masticatory_motion(t, q, qd, qdd);
+    for (int j = 0; j < 2; j++) /* X, Y in mm */
+        q[j] *= 1e3, qd[j] *= 1e3, qdd[j] *= 1e3;
+}
+
+/* The pose X with its free coordinates at t (the others unchanged). */
 static inline void mast_free_at(double t, double X[PKM_POSE_DOF])
 {
-    const double w = 2.0 * PKM_PI * t;
-    X[0] = 2.0 * sin(w), X[1] = sin(w + 0.3), X[3] = 0.03 * sin(w + 0.7), X[4] = 0.15 * sin(w);
+    double q[MAST_NF], qd[MAST_NF], qdd[MAST_NF];
+    mast_motion(t, q, qd, qdd);
+    for (int j = 0; j < MAST_NF; j++)
+        X[mast_free[j]] = q[j];
 }
 
-static inline void mast_unit(double v[3])
+/* The state of the surrogate (higher pairs on) at t, tracked from s's previous values. */
+static inline pkm_status mast_state_at(const pkm_mast *m, double t, pkm_mast_state *s, pkm_ctx *ctx)
 {
-    const double n = pkm_vec3_norm(v);
-    for (int k = 0; k < 3; k++)
-        v[k] /= n;
+    double q[MAST_NF], qd[MAST_NF], qdd[MAST_NF];
+    mast_motion(t, q, qd, qdd);
+    return pkm_mast_kinematics(m, t, q, qd, qdd, s, ctx);
 }
 
-/* Chains 1, 3, 5 from M (body = base axes at home), the coupler direction d (S to M), L and r:
- * S = M - L d, x = unit(e - (e.d) d) with e = e_X if |d_X| < 0.9 else e_Z, z = unit(x cross d),
- * y = d, G = S - r x. Chains 2, 4, 6 their mirror images in Y: points and x, z reflected,
- * y = z cross x. theta = 0 at home. */
+/* The 6-RSS twin's state replaying the pose motion of the target's state st (Z, gamma too). */
+static inline pkm_status mast_twin_at(const pkm_mast *twin, const pkm_mast_state *st,
+                                      pkm_mast_state *s, pkm_ctx *ctx)
+{
+    *s = *st; /* the cranks tracked from the target's (the same pose: the same angles) */
+    return pkm_mast_kinematics(twin, st->t, st->X, st->Xd, st->Xdd, s, ctx);
+}
+
+/* The built-in case `masticatory` (SI) in the units of the references, mm and g:
+ * higher_pairs on (the target) or off (the 6-RSS twin). */
+static inline void mast_mechanism(int higher_pairs, pkm_mast *m)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    void *params = NULL;
+    if (pkm_case_params_create(pkm_masticatory_case(), &params, &ctx) != PKM_OK) abort();
+    pkm_masticatory_params *p = params;
+    p->higher_pairs = (unsigned)higher_pairs;
+    if (pkm_masticatory_mechanism(p, m, &ctx) != PKM_OK) abort();
+    pkm_case_params_destroy(&params);
+    for (int i = 0; i < m->nchain; i++) {
+        pkm_rss *c = &m->chain[i];
+        for (int k = 0; k < 3; k++)
+            c->G[k] *= 1e3, c->M[k] *= 1e3;
+        c->r *= 1e3, c->L *= 1e3;
+        m->crank_inertia[i] *= 1e9, m->coupler_mass[i] *= 1e3;
+    }
+    m->mass *= 1e3;
+    for (int k = 0; k < 9; k++)
+        m->inertia[k / 3][k % 3] *= 1e9;
+    for (int k = 0; k < 3; k++)
+        m->gravity[k] *= 1e3;
+    for (int c = 0; c < m->ncontact; c++) {
+        for (int k = 0; k < 3; k++)
+            m->contact[c].point[k] *= 1e3;
+        m->contact[c].surface.c *= 1e3;
+    }
+}
+
+/* The six chains (mm). */
 static inline void mast_chains(pkm_rss c[MAST_NCHAIN])
 {
-    static const char *const names[MAST_NCHAIN] = {"theta1", "theta2", "theta3",
-                                                   "theta4", "theta5", "theta6"};
-    static const double Mh[3][3] = {{-20, 45, -10}, {-30, 48, -35}, {-40, 42, -15}};
-    static const double dh[3][3] = {{0.1, 0.1, -1}, {-0.3, 0, -1}, {-1, 0.4, 0}};
-    static const double Lh[3] = {60, 50, 45}, rh[3] = {20, 18, 16};
-    memset(c, 0, sizeof(pkm_rss) * MAST_NCHAIN);
-    for (int k = 0; k < 3; k++) {
-        double d[3] = {dh[k][0], dh[k][1], dh[k][2]}, e[3] = {0, 0, 0}, x[3], z[3], S[3];
-        mast_unit(d);
-        e[fabs(d[0]) < 0.9 ? 0 : 2] = 1.0;
-        const double ed = pkm_vec3_dot(e, d);
-        for (int i = 0; i < 3; i++)
-            x[i] = e[i] - ed * d[i];
-        mast_unit(x);
-        pkm_vec3_cross(x, d, z);
-        mast_unit(z);
-        for (int side = 0; side < 2; side++) {
-            pkm_rss *ch = &c[2 * k + side];
-            const double f[3] = {1.0, side ? -1.0 : 1.0, 1.0};
-            double xs[3], zs[3], ys[3];
-            for (int i = 0; i < 3; i++) {
-                S[i] = f[i] * (Mh[k][i] - Lh[k] * d[i]);
-                xs[i] = f[i] * x[i], zs[i] = f[i] * z[i];
-                ch->M[i] = f[i] * Mh[k][i];
-                ch->G[i] = S[i] - rh[k] * xs[i];
-            }
-            pkm_vec3_cross(zs, xs, ys);
-            for (int i = 0; i < 3; i++)
-                ch->R0[i][0] = xs[i], ch->R0[i][1] = ys[i], ch->R0[i][2] = zs[i];
-            ch->name = names[2 * k + side];
-            ch->r = rh[k], ch->L = Lh[k];
-        }
-    }
+    pkm_mast m;
+    mast_mechanism(0, &m);
+    memcpy(c, m.chain, sizeof(pkm_rss) * MAST_NCHAIN);
 }
 
 #endif

@@ -295,6 +295,25 @@ static double fe_energy(const pkm_model *m, int b, const double V[6])
     return E;
 }
 
+/* The kinetic energy of the model's lumped masses on body b's nodes under the twist V at the
+ * origin: 1/2 m |v + w x x|^2 + 1/2 w^T J w, J about the node x (the finite-element model's
+ * lumped mass, assembly/joints.c). */
+static double lumped_energy(const pkm_model *m, int b, const double V[6])
+{
+    double E = 0.0;
+    for (int i = 0; i < pkm_model_mass_count(m); i++) {
+        const pkm_lumped_mass *l = pkm_model_mass(m, i);
+        const pkm_node *n = pkm_model_node(m, l->node);
+        if (n->body != b) continue;
+        double t[3], v[3], Jw[3];
+        cross(V + 3, n->x, t);
+        dyn_add(V, t, v);
+        pkm_mat3_apply(PKM_CONST33(l->inertia), V + 3, Jw);
+        E += 0.5 * l->mass * pkm_vec3_dot(v, v) + 0.5 * pkm_vec3_dot(V + 3, Jw);
+    }
+    return E;
+}
+
 static void check_rigid_limit(const pkm_model *m)
 {
     pkm_mbs *s = NULL;
@@ -315,7 +334,7 @@ static void check_rigid_limit(const pkm_model *m)
             for (int i = 0; i < 6; i++)
                 for (int j = 0; j < 6; j++)
                     Er += 0.5 * V[i] * I[i][j] * V[j];
-            const double Ef = fe_energy(m, b, V);
+            const double Ef = fe_energy(m, b, V) + lumped_energy(m, b, V);
             assert_true(fabs(Er - Ef) <= 1e-12 * Ef);
         }
     }
@@ -348,11 +367,122 @@ static void test_rigid_limit(void **state)
     }
 }
 
+/* The rigid limit with lumped masses: NaVARo's joint masses (points at B, C, D, E and P) and two
+ * masses with a rotary inertia added at joints of link 1, on either side. */
+static void test_rigid_limit_lumped(void **state)
+{
+    (void)state;
+    pkm_navaro_params nv;
+    case_defaults("navaro", &nv, sizeof(nv));
+    for (int k = 0; k < 5; k++)
+        nv.joint_mass[k] = 0.1 * (k + 1);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_model *m = NULL;
+    const pkm_case *c = pkm_case_find("navaro");
+    assert_int_equal(c->build(&nv, c->home, &m, &ctx), PKM_OK);
+    const int n0 = pkm_model_mass_count(m);
+    assert_int_equal(n0, 13); /* B, C, D, E on each leg, P once */
+    for (int side = 0; side < 2; side++) {
+        const pkm_mass_desc d = {
+            .name = "rotary",
+            .joint = 2 + side,
+            .side = side,
+            .mass = 0.3,
+            .inertia = {{2e-3, 1e-4, 0}, {1e-4, 3e-3, -2e-4}, {0, -2e-4, 4e-3}}};
+        assert_int_equal(pkm_model_add_mass(m, &d, NULL, &ctx), PKM_OK);
+    }
+    check_rigid_limit(m);
+    pkm_model_destroy(&m);
+}
+
+/* A rigid model's mass matrix and kinetic energy at random rates; M of the RNEA. */
+static void mass_and_energy(const pkm_model *m, const double *qd, double *M, double *T)
+{
+    pkm_mbs *s = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_int_equal(pkm_mbs_create(m, (const double[3]){0, 0, -9.81}, &s, &ctx), PKM_OK);
+    const int nq = pkm_mbs_coord_count(s);
+    pkm_mbs_set_state(s, NULL, qd, NULL);
+    pkm_mbs_mass_matrix(s, M, NULL);
+    double V;
+    pkm_mbs_energy(s, T, &V);
+    double Tm = 0.0;
+    for (int i = 0; i < nq; i++)
+        for (int j = 0; j < nq; j++)
+            Tm += 0.5 * qd[i] * M[(size_t)i * nq + j] * qd[j];
+    assert_true(fabs(*T - Tm) <= 1e-12 * Tm); /* the energy and the RNEA's M agree */
+    pkm_mbs_destroy(&s);
+}
+
+/* Rotor inertias: pss5upu with elastic drives (motor.k > 0), the motor's rotor J on each screw's
+ * revolute joint to the ground, a cut of the tree. The slider only translates, so that joint's
+ * rate is the helical joint's (nut on screw): the mass matrix gains J on those diagonal entries
+ * and nothing else, and the kinetic energy 1/2 qd^T M qd the rotors' 1/2 J qd_h^2. */
+static void test_rotor_inertia(void **state)
+{
+    (void)state;
+    const pkm_case *c = pkm_case_find("pss5upu");
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    double *M[2] = {NULL, NULL}, T[2], *qd = NULL;
+    int nq = 0, helical[8], nh = 0;
+    const double J = 3.7e-4;
+    for (int r = 0; r < 2; r++) {
+        pkm_pss5upu_params ps;
+        case_defaults("pss5upu", &ps, sizeof(ps));
+        ps.motor_k = 2e3;
+        ps.motor_inertia = r ? J : 0.0;
+        pkm_model *m = NULL;
+        assert_int_equal(c->build(&ps, c->home, &m, &ctx), PKM_OK);
+        if (r == 0) {
+            pkm_mbs *s = NULL;
+            assert_int_equal(pkm_mbs_create(m, (const double[3]){0, 0, -9.81}, &s, &ctx), PKM_OK);
+            nq = pkm_mbs_coord_count(s);
+            for (int j = 0; j < pkm_model_joint_count(m); j++)
+                for (int k = 0; k < nq && pkm_model_joint(m, j)->type == PKM_JOINT_HELICAL; k++)
+                    if (strcmp(pkm_mbs_coord_name(s, k), pkm_model_joint(m, j)->name) == 0)
+                        helical[nh++] = k;
+            pkm_mbs_destroy(&s);
+            qd = malloc(sizeof(double) * (size_t)nq);
+            assert_non_null(qd);
+            for (int k = 0; k < nq; k++)
+                qd[k] = urand();
+        }
+        M[r] = malloc(sizeof(double) * (size_t)(nq * nq));
+        assert_non_null(M[r]);
+        mass_and_energy(m, qd, M[r], &T[r]);
+        pkm_model_destroy(&m);
+    }
+    assert_int_equal(nh, 5);
+    double err = 0.0, Mmax = 0.0, Th = 0.0;
+    for (int i = 0; i < nq; i++)
+        for (int j = 0; j < nq; j++) {
+            int on = 0;
+            for (int h = 0; h < nh; h++)
+                on |= (i == helical[h] && j == i);
+            err = fmax(err, fabs(M[1][i * nq + j] - M[0][i * nq + j] - (on ? J : 0.0)));
+            Mmax = fmax(Mmax, fabs(M[0][i * nq + j]));
+        }
+    for (int h = 0; h < nh; h++)
+        Th += 0.5 * J * qd[helical[h]] * qd[helical[h]];
+    printf("rotor inertias: |M_J - M_0 - J e_h e_h^T| %.2e of %.2e; energy %.2e of %.2e\n", err,
+           Mmax, fabs(T[1] - T[0] - Th), Th);
+    assert_true(err <= 1e-12 * Mmax);
+    assert_true(fabs(T[1] - T[0] - Th) <= 1e-12 * T[1]);
+    free(M[0]);
+    free(M[1]);
+    free(qd);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_canonical_blocks),
         cmocka_unit_test(test_rigid_limit),
+        cmocka_unit_test(test_rigid_limit_lumped),
+        cmocka_unit_test(test_rotor_inertia),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

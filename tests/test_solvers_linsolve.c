@@ -177,6 +177,69 @@ static void test_arpack_supernodal(void **state)
 }
 
 /* Wrong arguments are refused and named: an unknown kind, a pencil of another pattern. */
+/* The block kernels against their one-vector forms, column by column, for every factor kind and
+ * both formulations: pkm_linsolve_solve_block (in place, as the block solver uses it) and
+ * pkm_pencil_matvec_block on 12 interleaved columns (a block of 8 wanted + 4 guard vectors)
+ * and on 1 column. Only the summation order differs. */
+static void test_block_kernels(void **state)
+{
+    (void)state;
+    const pkm_formulation forms[2] = {PKM_FORM_TREE, PKM_FORM_NODAL};
+    const pkm_linsolve_kind kinds[3] = {PKM_LINSOLVE_SIMPLICIAL, PKM_LINSOLVE_SUPERNODAL,
+                                        PKM_LINSOLVE_LDLT};
+    const int widths[2] = {12, 1};
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    for (int f = 0; f < 2; f++) {
+        pkm_pencil *p = navaro_pencil(4, forms[f]);
+        const size_t n = (size_t)p->n;
+        double *b = calloc(12 * n, sizeof(double)), *x = calloc(12 * n, sizeof(double));
+        double *col = calloc(n, sizeof(double)), *ref = calloc(n, sizeof(double));
+        assert_true(b != NULL && x != NULL && col != NULL && ref != NULL);
+        for (int w = 0; w < 2; w++) {
+            const size_t nc = (size_t)widths[w];
+            for (size_t i = 0; i < n * nc; i++)
+                b[i] = sin(0.37 * (double)i + 1.0);
+            for (int which = 0; which < 2; which++) {
+                pkm_pencil_matvec_block(p, which ? 'M' : 'K', (int)nc, b, x);
+                for (size_t c = 0; c < nc; c++) {
+                    for (size_t i = 0; i < n; i++)
+                        col[i] = b[i * nc + c];
+                    pkm_pencil_matvec(p, which ? 'M' : 'K', col, ref);
+                    const double rn = norm2(ref, (int64_t)n);
+                    for (size_t i = 0; i < n; i++)
+                        assert_close(x[i * nc + c], ref[i], 0.0, 1e-14 * rn);
+                }
+            }
+            for (int k = 0; k < 3; k++) {
+                pkm_linsolve *ls = NULL;
+                int64_t minor = 0;
+                assert_pkm_ok(pkm_linsolve_create(p, kinds[k], &ls, &ctx), &ctx);
+                assert_pkm_ok(pkm_linsolve_factor(ls, p, 1.0, -1.0e3, &minor, &ctx), &ctx);
+                assert_int_equal(minor, -1);
+                memcpy(x, b, n * nc * sizeof(double));
+                assert_pkm_ok(pkm_linsolve_solve_block(ls, (int)nc, x, x, &ctx), &ctx);
+                for (size_t c = 0; c < nc; c++) {
+                    for (size_t i = 0; i < n; i++)
+                        col[i] = b[i * nc + c];
+                    assert_pkm_ok(pkm_linsolve_solve(ls, col, ref, &ctx), &ctx);
+                    const double rn = norm2(ref, (int64_t)n);
+                    for (size_t i = 0; i < n; i++)
+                        assert_close(x[i * nc + c], ref[i], 0.0, 1e-12 * rn);
+                }
+                assert_int_equal(pkm_linsolve_solve_block(ls, 0, x, x, &ctx), PKM_ERR_INVALID);
+                pkm_ctx_clear(&ctx);
+                pkm_linsolve_destroy(&ls);
+            }
+        }
+        free(b);
+        free(x);
+        free(col);
+        free(ref);
+        pkm_pencil_destroy(&p);
+    }
+}
+
 static void test_invalid(void **state)
 {
     (void)state;
@@ -206,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_factor_kinds_agree),
         cmocka_unit_test(test_inertia_against_dense),
         cmocka_unit_test(test_arpack_supernodal),
+        cmocka_unit_test(test_block_kernels),
         cmocka_unit_test(test_invalid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

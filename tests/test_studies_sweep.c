@@ -5,11 +5,13 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #define _GNU_SOURCE /* kill, nanosleep, ppoll */
 
+#include "sweep_fixture.h"
 #include "test_util.h"
 
 #include "pkm/casefile.h"
 #include "pkm/io.h"
 #include "pkm/map.h"
+#include "studies/sweep_impl.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -85,65 +87,6 @@ static double seconds(void)
 #ifndef PKM_TEST_OUT
 #define PKM_TEST_OUT "."
 #endif
-
-/* The NaVARo case and its default parameters (the caller destroys them). */
-static void *navaro_params(const pkm_case **c)
-{
-    *c = pkm_case_find("navaro");
-    assert_non_null(*c);
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    void *par = NULL;
-    assert_pkm_ok(pkm_case_params_create(*c, &par, &ctx), &ctx);
-    return par;
-}
-
-/* A 7 x 6 NaVARo map over the workspace at theta = -pi/3, unreachable corners included, vectors
- * kept for tracking (single precision). */
-static void make_navaro_map(const pkm_case *c, const void *par, pkm_map *m)
-{
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    pkm_map_init(m);
-    assert_pkm_ok(pkm_map_set_case(m, c, par, NULL, &ctx), &ctx);
-    m->npose = c->npose;
-    for (int k = 0; k < c->npose; k++)
-        snprintf(m->pose_names[k], PKM_MAP_NAME_LEN, "%s", c->pose_names[k]);
-    m->base_pose[2] = -1.0471975511965976;
-    m->naxes = 2;
-    m->axes[0] = (pkm_map_axis){"x", "m", 0, 7, -0.22, 0.22};
-    m->axes[1] = (pkm_map_axis){"y", "m", 1, 6, -0.22, 0.22};
-    m->nev = m->opts.nev = 4;
-    assert_pkm_ok(pkm_map_alloc(m, &ctx), &ctx);
-}
-
-/* Every result array of a and b equal bit for bit (NaN where not OK included). */
-static void assert_same_map(const pkm_map *a, const pkm_map *b)
-{
-    const size_t np = (size_t)a->npoints, nv = np * (size_t)a->nev;
-    assert_int_equal(a->npoints, b->npoints);
-    assert_int_equal(a->ncoord, b->ncoord);
-    assert_int_equal(a->tracking, b->tracking);
-    assert_memory_equal(a->status, b->status, np);
-    assert_memory_equal(a->freq_hz, b->freq_hz, nv * sizeof(double));
-    assert_memory_equal(a->residual, b->residual, nv * sizeof(double));
-    assert_memory_equal(a->accuracy, b->accuracy, nv * sizeof(double));
-    assert_memory_equal(a->tracked, b->tracked, nv * sizeof(int));
-    assert_memory_equal(a->tracking_mac, b->tracking_mac, nv * sizeof(double));
-    assert_memory_equal(a->tracking_parent, b->tracking_parent, np * sizeof(int64_t));
-    /* b is uninterrupted: it holds every OK point's vectors; a resumed a only those its
-     * checkpoints still needed (the others were linked and dropped). */
-    assert_non_null(a->modes);
-    assert_non_null(b->modes);
-    const size_t per_point = (size_t)a->nev * (size_t)a->ncoord;
-    for (size_t p = 0; p < np; p++) {
-        if (b->status[p] != PKM_POSE_OK) continue;
-        assert_false(isnan(b->modes[p * per_point]));
-        if (!isnan(a->modes[p * per_point]))
-            assert_memory_equal(a->modes + p * per_point, b->modes + p * per_point,
-                                per_point * sizeof(double));
-    }
-}
 
 /* The pose the test stops at, and the checkpoints written. The stop callback runs in the
  * process that computed the pose: a worker's copy of stop_at is the one set before the fork. */
@@ -466,12 +409,55 @@ static void test_untracked_notice(void **state)
     pkm_case_params_destroy(&par);
 }
 
+/* The serpentine walk visits every point of a grid once, and consecutive steps are neighbours
+ * (one axis changes by one), on grids of 1, 2 and 3 axes, odd and even counts: the warm-started
+ * eigensolver starts every pose from the one computed before it. */
+static void test_serpentine_walk(void **state)
+{
+    (void)state;
+    const int counts[][3] = {{7, 0, 0}, {4, 5, 0}, {5, 4, 0}, {3, 4, 5}, {2, 3, 1}};
+    for (size_t g = 0; g < sizeof(counts) / sizeof(counts[0]); g++) {
+        pkm_map map;
+        pkm_map_init(&map);
+        map.npoints = 1;
+        while (map.naxes < 3 && counts[g][map.naxes] > 0) {
+            map.axes[map.naxes].count = counts[g][map.naxes];
+            map.npoints *= counts[g][map.naxes];
+            map.naxes++;
+        }
+        char *seen = calloc((size_t)map.npoints, 1);
+        assert_non_null(seen);
+        int64_t last = -1;
+        for (int64_t k = 0; k < map.npoints; k++) {
+            const int64_t p = pkm_sweep_walk_point(&map, k);
+            assert_true(p >= 0 && p < map.npoints);
+            assert_int_equal(seen[p], 0);
+            seen[p] = 1;
+            if (last >= 0) {
+                /* Row-major digits of both points: exactly one differs, by one. */
+                int64_t a = p, b = last, moved = 0;
+                for (int ax = map.naxes - 1; ax >= 0; ax--) {
+                    const int64_t c = map.axes[ax].count, d = a % c - b % c;
+                    assert_true(d >= -1 && d <= 1);
+                    moved += d != 0;
+                    a /= c;
+                    b /= c;
+                }
+                assert_int_equal(moved, 1);
+            }
+            last = p;
+        }
+        free(seen);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_executors_same_map), cmocka_unit_test(test_probe_without_ok_pose),
         cmocka_unit_test(test_stalled_worker),     cmocka_unit_test(test_killed_worker),
         cmocka_unit_test(test_worker_exits_early), cmocka_unit_test(test_untracked_notice),
+        cmocka_unit_test(test_serpentine_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -248,7 +248,7 @@ static void test_link_errors(void **state)
     pkm_ctx_clear(&ctx);
     assert_int_equal(pkm_track_link(2, 2, f, a, f, z, NULL, 1e-6, match, mac, &ctx),
                      PKM_ERR_INVALID);
-    assert_non_null(strstr(ctx.msg, "mode 1 of pose b"));
+    assert_non_null(strstr(ctx.msg, "mode 2 of pose b"));
     pkm_ctx_clear(&ctx);
     assert_int_equal(pkm_track_link(2, 3, f, a, f, a, NULL, 1e-6, match, mac, &ctx),
                      PKM_ERR_INVALID);

@@ -19,7 +19,12 @@
  * a number, integer or choice, a unit of the wrong dimension (the message names the key and the
  * expected unit), a value outside the parameter's range (include/pkm/cases.h), a missing `case`
  * or an unknown case name, a YAML alias, a second YAML document, mappings and sequences nested
- * deeper than 16, a text larger than 1 MiB. */
+ * deeper than 16, a text larger than 1 MiB.
+ *
+ * A document with the key `robot` instead of `case` is a robot file: a mechanism described by
+ * its topology (docs/robot-files.md, include/pkm/robot.h). Loading one gives a case made for it
+ * that lives in the same allocation as its params: pkm_case_params_destroy(params) ends both, so
+ * the case must not be used after it. Its faults are PKM_ERR_PARSE "FILE:LINE:COLUMN: " too. */
 #ifndef PKM_CASEFILE_H
 #define PKM_CASEFILE_H
 
@@ -38,7 +43,8 @@ pkm_status pkm_case_params_create(const pkm_case *c, void **params, pkm_ctx *ctx
 void pkm_case_params_destroy(void **params);
 
 /* Read the case file at path: *c is the case it names, *params (pkm_case_params_destroy) its
- * built-in values overridden by the file's. PKM_ERR_IO if the file cannot be read. */
+ * built-in values overridden by the file's; or for a robot file the case it describes, ended
+ * with its params. PKM_ERR_IO if the file cannot be read. */
 pkm_status pkm_case_file_load(const char *path, const pkm_case **c, void **params, pkm_ctx *ctx);
 
 /* The same from len bytes of text; name stands for the file in messages. */

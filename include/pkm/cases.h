@@ -106,7 +106,8 @@ typedef struct pkm_param_desc {
  * unit of the same dimension ("210 mm" for unit "m" gives 0.21). Units known:
  *   m: m, cm, mm                    m^2: m^2, cm^2, mm^2           m^4: m^4, cm^4, mm^4
  *   Pa: Pa, kPa, MPa, GPa, N/mm^2   kg: kg, g                      kg/m^3: kg/m^3, g/cm^3
- *   kg m^2: kg m^2, g cm^2, kg mm^2 rad: rad, deg                  N/m: N/m, N/mm
+ *   kg m^2: kg m^2, g cm^2, kg mm^2, g mm^2                        N: N
+ *   rad: rad, deg                   N/m: N/m, N/mm
  *   N m/rad: N m/rad, N m/deg       m/s^2: m/s^2, mm/s^2           rad/s: rad/s, deg/s
  *   m/s: m/s, mm/s                  N m s/rad: N m s/rad           N s/m: N s/m
  *   "": a pure number, no unit allowed
@@ -425,6 +426,21 @@ typedef struct pkm_case {
     /* Named motions of the pose coordinates, the first the default (include/pkm/trajectory.h). */
     int ntraj;
     const pkm_traj_desc *traj;
+    /* NULL, or every body's rigid motion at a pose moving at dpose, ddpose from the inverse
+     * kinematics alone: the twist V and spatial acceleration A (as pkm_mbs_body_motion gives
+     * them) of each of the nbody bodies of the model build_rigid makes, in body order. It needs
+     * no loop closure, so it holds where the closure is singular (pss5upu's centre); the
+     * elastodynamics (pkm/transient.h) loads its models by it. PKM_ERR_MODEL for another body
+     * count, the errors of the drive. */
+    pkm_status (*body_motion)(const void *params, const double *pose, const double *dpose,
+                              const double *ddpose, int nbody, double (*V)[6], double (*A)[6],
+                              pkm_ctx *ctx);
+    /* NULL, or the joint of the finite-element model that locks actuated joint k of the rigid
+     * model (k counting the actuated joints in joint order) where that is not the actuated
+     * joint's namesake, and the ratio of the drive to the lock's reaction (the moment about its
+     * axis, the force along it): pss5upu's rail i is locked by its screw's clamp "motor i", the
+     * rail's force the screw's torque times the nut's -2 pi / lead. */
+    void (*drive_lock)(const void *params, int k, char name[PKM_NAME_LEN], double *ratio);
 } pkm_case;
 
 /* The pkm_case_dynamics of params, a parameter struct of case c. */

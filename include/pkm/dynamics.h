@@ -173,8 +173,13 @@ void pkm_mbs_energy(const pkm_mbs *s, double *T, double *V);
 void pkm_mbs_body_motion(const pkm_mbs *s, int b, double V[6], double A[6]);
 
 /* The rigid mass properties the system gives body b: mass (kg), centre of mass (m) and inertia
- * about it (kg m^2), global axes, reference configuration. */
+ * about it (kg m^2), global axes, reference configuration; the model's lumped masses on the body
+ * included. */
 void pkm_mbs_body_mass(const pkm_mbs *s, int b, double *mass, double com[3], double J[3][3]);
+
+/* The displacement of body b from the reference configuration at the current state: a point
+ * of the body at x there is at R x + p now (identity for a body on the ground). */
+void pkm_mbs_body_displacement(const pkm_mbs *s, int b, double R[3][3], double p[3]);
 
 #ifdef __cplusplus
 }

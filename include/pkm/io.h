@@ -140,6 +140,15 @@ pkm_status pkm_map_write_h5(const pkm_map *map, const char *path, pkm_ctx *ctx);
  * release with pkm_map_free). */
 pkm_status pkm_map_read_h5(const char *path, pkm_map *map, pkm_ctx *ctx);
 
+/* A map for ParaView (io/vtkhdf_map.c): its grid as a VTKHDF 1.0 UnstructuredGrid (layout in
+ * docs/hdf5-layout.md) whose points are the poses (x, y, z = the values of the first, second,
+ * third axis with more than one point) with the point fields f_1 .. f_nev (Hz, NaN where not
+ * computed) and status (pkm_pose_status), and whose cells join neighbouring poses (lines, pixels
+ * or voxels; a single pose is one vertex) with the cell field status (0 if all its poses are 0,
+ * else its worst pose's). Written to PATH.tmp then renamed. PKM_ERR_INVALID without a path or
+ * results, or for a map sweeping more than 3 axes; PKM_ERR_IO if it cannot be written. */
+pkm_status pkm_map_write_vtkhdf(const pkm_map *map, const char *path, pkm_ctx *ctx);
+
 /* pkm_map_read_h5 of a file that may be damaged or crafted (one a user names), in a child process
  * (io/h5map_isolate.c): libhdf5 1.10.8 can crash, exhaust memory or loop decoding a crafted
  * file's metadata, and only a process boundary contains that. The child reads the file and

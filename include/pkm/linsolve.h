@@ -56,6 +56,12 @@ pkm_status pkm_linsolve_factor(pkm_linsolve *ls, const pkm_pencil *p, double cK,
  * the same array. Errors: PKM_ERR_INVALID (no factorisation), PKM_ERR_SOLVER. */
 pkm_status pkm_linsolve_solve(pkm_linsolve *ls, const double *b, double *x, pkm_ctx *ctx);
 
+/* X = A^-1 B for ncol right-hand sides stored interleaved (entry i of column c at
+ * b[i * ncol + c], as pkm_pencil_matvec_block), b and x may be the same array: one pass over the
+ * factor for all columns. Errors: those of pkm_linsolve_solve, PKM_ERR_NOMEM. */
+pkm_status pkm_linsolve_solve_block(pkm_linsolve *ls, int ncol, const double *b, double *x,
+                                    pkm_ctx *ctx);
+
 /* Sylvester inertia of the last LDL^T factorisation P A P^T = L D L^T (kind PKM_LINSOLVE_LDLT),
  * p the pencil factorised: *negative = the negative pivots of D, the number of negative
  * eigenvalues of A; *tiny = the pivots with |D_jj| <= rtol (|cK| |K_ii| + |cM| |M_ii|) at their

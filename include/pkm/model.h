@@ -95,7 +95,9 @@ typedef struct pkm_joint_desc {
     double stiffness[PKM_JOINT_MAX_FREE];
     /* An inertia on each free coordinate (kg m^2 on a rotation, kg on a translation): a clutch's
      * or a rotor's, turning with the joint's relative motion (a motor's rotor seen through its
-     * gear is its inertia times the squared ratio); 0: none. */
+     * gear is its inertia times the squared ratio); 0: none. The rigid-body model of dynamics/
+     * takes it on revolute, prismatic and helical joints (a torque or force J d'' between the
+     * two bodies; docs/dynamics.md). */
     double rotor_inertia[PKM_JOINT_MAX_FREE];
 } pkm_joint_desc;
 
@@ -106,7 +108,7 @@ typedef enum pkm_spring_kind { PKM_SPRING_TORSION = 0, PKM_SPRING_LINEAR = 1 } p
 
 /* A lumped mass at a joint: a point mass at the joint point and optionally a rotary inertia,
  * carried by one of the joint's two bodies (for the joint's free rotations to know which body
- * turns it). Not seen by the rigid-body model of dynamics/. */
+ * turns it). The rigid-body model of dynamics/ adds it to that body's mass properties. */
 typedef struct pkm_mass_desc {
     const char *name;     /* for messages; copied */
     int joint;            /* the joint index */

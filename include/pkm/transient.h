@@ -12,9 +12,11 @@
  * the finite-element model, in the same order, with the joints the finite-element model locks,
  * e.g. NaVARo's clutches, the 5-PSS/UPU's motors, released) is driven by the trajectory through
  * the case's drive, and its closure kinematics (pkm/dynamics.h) gives every body's twist and
- * acceleration analytically. Each node of the finite-element model moves with its body: the
- * acceleration of its point and the body's angular acceleration. For the 5-PSS/UPU's paper
- * variant, whose link is welded to the platform in the finite-element model, the rigid model
+ * acceleration analytically; a case with pkm_case.body_motion (pss5upu) gives them from its
+ * inverse kinematics instead, which holds where the closure is singular (the closure then serves
+ * the rigid-body drives only, NAN there). Each node of the finite-element model moves with its
+ * body: the acceleration of its point and the body's angular acceleration. For the 5-PSS/UPU's
+ * paper variant, whose link is welded to the platform in the finite-element model, the rigid model
  * moves the link as the spherical variant's (from b_i to a_i, what the inverse kinematics
  * places at every pose), which is how the rebuilt finite-element model places it too.
  *
@@ -31,10 +33,11 @@
  * The platform's elastic error: the displacement twist u = P U of the platform's origin node
  * (a rigid platform's origin; NaVARo's is the centre P where the links 5i meet): three
  * translations (m) and three small rotations (rad), global axes. Beside it the quasi-static
- * error of K(t)^-1 F(t). The drives are locked: the finite-element model's joints at the motors
- * are as the case builds them (NaVARo's clutches clamped, the 5-PSS/UPU's screws clamped at the
- * motors). Beside the error, the rigid-body inverse dynamics' drive of each actuated joint and
- * the elastic model's reaction at each locked drive (pkm_transient_row.reaction). */
+ * error of K(t)^-1 F(t). The drives are locked (the finite-element model's joints at the motors
+ * as the case builds them: NaVARo's clutches clamped, the 5-PSS/UPU's screws clamped at the
+ * motors) or elastic (elastic_drives); an external wrench may load the platform. Beside the error,
+ * the rigid-body inverse dynamics' drive of each actuated joint and the elastic model's reaction at
+ * each locked drive (pkm_transient_row.reaction). */
 #ifndef PKM_TRANSIENT_H
 #define PKM_TRANSIENT_H
 
@@ -67,6 +70,18 @@ typedef struct pkm_transient_opts {
     /* The lowest nfreq natural frequencies at every configuration update (0: none), from the
      * same M(q), K(q) that the step uses (pkm_modal_solve, ARPACK shift-invert). */
     int nfreq;
+    /* An external wrench on the platform, at its reference point (the node of the error), global
+     * axes: Fx, Fy, Fz (N), Mx, My, Mz (N m). The constant wrench, plus the six coordinates of
+     * wrench_series at t when it is not NULL (a spline through the samples of a CSV file with the
+     * header t,fx,fy,fz,mx,my,mz, pkm_trajectory_read_csv; outside its span, its end values). */
+    double wrench[6];
+    const pkm_trajectory *wrench_series;
+    /* Nonzero: elastic drives. Each actuated joint's joint in the finite-element model (its
+     * namesake, or the one pkm_case.drive_lock names) is a one-coordinate joint with a
+     * stiffness (the case's drive spring: navaro clutch.k1 or k2, pss5upu motor.k), loaded by
+     * the rigid-body inverse dynamics' drive (divided by the drive_lock ratio): the servo's
+     * feed-forward, the spring its stiffness about the commanded motion. */
+    int elastic_drives;
 } pkm_transient_opts;
 
 /* Defaults: Newmark 1/4, 1/2 at dt, no damping, update every step, no gravity, the case's
@@ -90,13 +105,19 @@ typedef struct pkm_transient_row {
      * along) the joint's axis that the finite-element model's clamp at the actuated joint
      * exerts on its link, from the element equations of motion there; NAN where the
      * finite-element model does not lock that joint alone by a clamp of the same name (NaVARo:
-     * clutch.locked = drive). In the rigid limit it equals drive[]. */
+     * clutch.locked = drive) or by the clamp pkm_case.drive_lock names (pss5upu: the screw's
+     * motor, times the nut's ratio). In the rigid limit it equals drive[]. NAN drive[] where the
+     * rigid closure is singular and the case's body_motion carries the run through. */
     const double *reaction;
     /* The lowest nfreq natural frequencies (Hz) of the pencil of the last update (at this step
      * when updated); nfreq = 0 without opts.nfreq. */
     int nfreq;
     const double *freq;
     double rayleigh[2]; /* the Rayleigh l1 (1/s), l2 (s) of the run */
+    /* Elastic drives: each drive's deflection, the finite-element joint's coordinate (rad or m;
+     * NULL with locked drives); reaction[] then holds the drive's force, the feed-forward less
+     * the spring's k deflection, in the drive's units (drive - ratio k deflection). */
+    const double *deflection;
 } pkm_transient_row;
 
 /* Called with each row, step 0 included; a nonzero return stops the run (PKM_OK is returned). */
@@ -121,12 +142,13 @@ int64_t pkm_transient_steps(const pkm_transient_opts *o);
 
 /* Integrates case c (params: its parameter struct) along tr from its start for opts->duration.
  * PKM_ERR_INVALID for options out of range (naming the option: dt, a duration shorter than one
- * step, update_every < 0), a trajectory of another number of coordinates, or a case without a
- * finite-element or rigid-body model; PKM_ERR_UNREACHABLE naming the time and the leg when the
- * trajectory leaves the workspace; PKM_ERR_SINGULAR naming the time when the rigid closure is
- * singular (the 5-PSS/UPU's spherical variant at its centre); PKM_ERR_MODEL when the two models'
- * bodies differ; the errors of the assembly and of pkm_newmark. Every step's pose is checked
- * (reach, drive) before the first step is computed. */
+ * step, update_every < 0), a trajectory of another number of coordinates, a wrench series of
+ * other than 6, elastic drives where a drive's finite-element joint has no stiffness (naming
+ * it), or a case without a finite-element or rigid-body model; PKM_ERR_UNREACHABLE naming the time
+ * and the leg when the trajectory leaves the workspace; PKM_ERR_SINGULAR naming the time when the
+ * rigid closure is singular (the 5-PSS/UPU's spherical variant at its centre); PKM_ERR_MODEL when
+ * the two models' bodies differ; the errors of the assembly and of pkm_newmark. Every step's pose
+ * is checked (reach, drive) before the first step is computed. */
 pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_trajectory *tr,
                              const pkm_transient_opts *opts, pkm_transient_sink sink, void *user,
                              pkm_ctx *ctx);

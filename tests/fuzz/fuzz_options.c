@@ -5,7 +5,8 @@
  *
  * Runs what a command does before it computes: the options, the case with its --set values,
  * the pose, for map the grid and the map's setup, for dynamics the friction law and the time
- * grid (for its module chains the options and the time grid); never a solve or a file write. The
+ * grid (for its module chains the options and the time grid; for masticatory the options, the
+ * --set values and the time grid); never a solve or a file write. The
  * commands' static functions are reached by including their sources (cli/main.c, the
  * dispatcher, is not needed). Their messages go to stdout and stderr: run with
  * -close_fd_mask=3. */
@@ -14,10 +15,15 @@
 #include "cli/chain.c"
 #include "cli/common.c"
 #include "cli/compare.c"
+#include "cli/describe.c"
 #include "cli/dynamics.c"
 #include "cli/dynamics_forward.c"
+#include "cli/habits.c"
+#include "cli/json.c"
 #include "cli/map.c"
+#include "cli/masticatory.c"
 #include "cli/modes.c"
+#include "cli/ranks.c"
 
 #include "fuzz_util.h"
 
@@ -28,7 +34,8 @@ static void fuzz_case(cli_case_args *a, const pkm_case **c, void **params)
 {
     if (cli_load_case(a, c, params) != 0) return;
     double pose[PKM_POSE_MAX];
-    if (a->pose_text != NULL) (void)cli_parse_pose(a->pose_text, (*c)->npose, pose);
+    if (a->pose_text != NULL)
+        (void)cli_parse_pose(a->pose_text, (*c)->npose, (*c)->pose_units, pose);
 }
 
 static void fuzz_commands(int argc, char **argv)
@@ -65,12 +72,18 @@ static void fuzz_commands(int argc, char **argv)
     if (cli_parse(argc, argv, &dyn_command, dyn_set, &d) == 0 &&
         cli_load_case(&d.c, &c, &params) == 0 && dyn_friction_law(&d, c, params) == 0 &&
         d.time != NULL)
-        (void)dyn_parse_time(d.time, &t0, &t1, &n);
+        (void)cli_parse_times(d.time, DYN_MAX_TIMES, &t0, &t1, &n);
     pkm_case_params_destroy(&params);
     chain_args ca = {.step = 1e-3};
     chain_run cr = {.nt = 101};
     if (cli_parse(argc, argv, &chain_command, chain_set, &ca) == 0 && ca.time != NULL)
-        (void)chain_parse_time(ca.time, &cr);
+        (void)cli_parse_times(ca.time, CHAIN_MAX_TIMES, &cr.t0, &cr.t1, &cr.nt);
+    mast_args ma = {0};
+    if (cli_parse(argc, argv, &mast_command, mast_set, &ma) == 0) {
+        void *mp = NULL;
+        if (mast_params(&ma, &mp) == 0) pkm_case_params_destroy(&mp);
+        if (ma.time != NULL) (void)cli_parse_times(ma.time, MAST_MAX_TIMES, &t0, &t1, &n);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,0 +1,335 @@
+/* cases/robot.c: mechanisms described by their topology (include/pkm/robot.h): the model at the
+ * assembly configuration, the inverse kinematics by Newton on the loop closure, the model at a
+ * pose, and the case that wraps a description.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "pkm/robot.h"
+
+#include "cases/cases_impl.h"
+#include "core/core_impl.h"
+#include "pkm/dynamics.h"
+#include "pkm/spatial.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The continuation from the assembly configuration to a pose: steps of at most this share of
+ * the mechanism's size in translation, and this angle in rotation, each closed by Newton from
+ * the last; a step whose Newton fails is halved, at most ROBOT_HALVINGS times. A step of 5 % of
+ * the size starts Newton well inside its quadratic basin for linkages whose links are a few
+ * tenths of the size (the error of the first iterate is second order in the step). */
+#define ROBOT_STEP_SIZE  0.05
+#define ROBOT_STEP_ANGLE 0.1 /* rad */
+#define ROBOT_HALVINGS   10
+/* The conditioning below which the kinematics stops (pkm_mbs_set_singular): near a fold of the
+ * closure (a stretched leg) the smallest singular value falls like the square root of the
+ * distance, so 1e-7 lets a pose come within about 1e-14 of the size to the workspace boundary,
+ * as the built-in cases' closed-form kinematics (PKM_NAVARO_REACH_RTOL), while Newton's steps
+ * there still have about 7 correct digits to gain quadratically from. */
+#define ROBOT_SINGULAR 1e-7
+
+double pkm_robot_assembly_value(const pkm_robot *r, pkm_robot_coord k)
+{
+    return k <= PKM_ROBOT_Z ? r->body[r->platform].origin[k] : 0.0;
+}
+
+static void transform_point(const double R[3][3], const double p[3], const double x[3], double y[3])
+{
+    for (int i = 0; i < 3; i++)
+        y[i] = R[i][0] * x[0] + R[i][1] * x[1] + R[i][2] * x[2] + p[i];
+}
+
+static void rotate(const double R[3][3], const double x[3], double y[3])
+{
+    static const double zero[3] = {0, 0, 0};
+    transform_point(R, zero, x, y);
+}
+
+/* Body b moved by (R, p) into m; elastic 0: the kinematic model, whose beams need nodes at
+ * their polyline points only (one element per segment, whatever the mesh asks). */
+static pkm_status add_body(pkm_model *m, const pkm_robot_body *b, const double R[3][3],
+                           const double p[3], int elastic, pkm_ctx *ctx)
+{
+    if (b->kind == PKM_BODY_RIGID) {
+        pkm_rigid_desc d = {.name = b->name, .mass = b->mass};
+        transform_point(R, p, b->origin, d.origin);
+        transform_point(R, p, b->com, d.com);
+        /* J' = R J R^T, its lower half mirrored from the upper (exactly symmetric) */
+        for (int i = 0; i < 3; i++)
+            for (int k = i; k < 3; k++) {
+                for (int a = 0; a < 3; a++)
+                    for (int c = 0; c < 3; c++)
+                        d.inertia[i][k] += R[i][a] * b->inertia[a][c] * R[k][c];
+                d.inertia[k][i] = d.inertia[i][k];
+            }
+        return pkm_model_add_rigid(m, &d, NULL, ctx);
+    }
+    double pts[PKM_ROBOT_MAX_POINTS][3];
+    for (int i = 0; i < b->npoints; i++)
+        transform_point(R, p, b->points[i], pts[i]);
+    pkm_beam_desc d = {.name = b->name,
+                       .npoints = b->npoints,
+                       .points = (const double(*)[3])pts,
+                       .nelem = elastic ? b->nelem : NULL,
+                       .section = b->section,
+                       .material = b->material,
+                       .mass_flags = b->mass_flags,
+                       .element = b->element};
+    rotate(R, b->zref, d.zref);
+    return pkm_model_add_beam(m, &d, NULL, ctx);
+}
+
+/* The body whose motion carries joint j's point: a sliding joint's (prismatic, helical) point
+ * stays on a beam if it has one (its node), else on body_b; any other joint's point is common
+ * to its two bodies. PKM_GROUND when both are the ground. */
+static int joint_carrier(const pkm_robot *r, const pkm_joint_desc *d)
+{
+    const int a = d->body_a, b = d->body_b;
+    if (d->type == PKM_JOINT_PRISMATIC || d->type == PKM_JOINT_HELICAL) {
+        if (a != PKM_GROUND && r->body[a].kind == PKM_BODY_BEAM) return a;
+        return b != PKM_GROUND ? b : a;
+    }
+    return a != PKM_GROUND ? a : b;
+}
+
+static const double identity[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+static const double origin[3] = {0, 0, 0};
+
+/* The model with every body b moved by (R[b], p[b]); elastic: locked joints clamped. */
+static pkm_status build_moved(const pkm_robot *r, const double (*R)[3][3], const double (*p)[3],
+                              int elastic, pkm_model **out, pkm_ctx *ctx)
+{
+    *out = NULL;
+    pkm_model *m = NULL;
+    pkm_status rc = pkm_model_create(&m, ctx);
+    for (int b = 0; b < r->nbody && rc == PKM_OK; b++)
+        rc = add_body(m, &r->body[b], R != NULL ? R[b] : identity, p != NULL ? p[b] : origin,
+                      elastic, ctx);
+    if (rc == PKM_OK) rc = pkm_model_set_platform(m, r->platform, ctx);
+    for (int j = 0; j < r->njoint && rc == PKM_OK; j++) {
+        const pkm_robot_joint *rj = &r->joint[j];
+        pkm_joint_desc d = rj->d;
+        d.name = rj->name;
+        const int carrier = joint_carrier(r, &d);
+        if (carrier != PKM_GROUND && R != NULL) {
+            transform_point(R[carrier], p[carrier], rj->d.point, d.point);
+            rotate(R[carrier], rj->d.axis, d.axis);
+            /* A universal joint's second axis is fixed in body_b (pkm_joint_desc). */
+            const int b2 = d.body_b != PKM_GROUND ? d.body_b : carrier;
+            rotate(R[b2], rj->d.axis2, d.axis2);
+        }
+        if (elastic && rj->locked && d.stiffness[0] == 0.0) d.type = PKM_JOINT_CLAMPED;
+        if (elastic) d.actuated = 0;
+        rc = pkm_model_add_joint(m, &d, NULL, ctx);
+    }
+    if (rc != PKM_OK) {
+        pkm_model_destroy(&m);
+        return rc;
+    }
+    *out = m;
+    return PKM_OK;
+}
+
+pkm_status pkm_robot_build_assembly(const pkm_robot *r, pkm_model **out, pkm_ctx *ctx)
+{
+    return build_moved(r, NULL, NULL, 0, out, ctx);
+}
+
+/* The size of the mechanism: the diagonal of the bounding box of its joints' points. */
+static double robot_size(const pkm_robot *r)
+{
+    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (int j = 0; j < r->njoint; j++)
+        for (int i = 0; i < 3; i++) {
+            lo[i] = fmin(lo[i], r->joint[j].d.point[i]);
+            hi[i] = fmax(hi[i], r->joint[j].d.point[i]);
+        }
+    const double s = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                          (hi[2] - lo[2]) * (hi[2] - lo[2]));
+    return s > 0.0 ? s : 1.0;
+}
+
+/* The joint left most open at the mbs's current state: the largest gap between its point
+ * carried by either body, over the size. */
+static int most_open_joint(const pkm_robot *r, const pkm_mbs *s)
+{
+    int worst = -1;
+    double gap_max = -1.0;
+    for (int j = 0; j < r->njoint; j++) {
+        const pkm_joint_desc *d = &r->joint[j].d;
+        double x[2][3];
+        const int body[2] = {d->body_a, d->body_b};
+        for (int k = 0; k < 2; k++) {
+            double R[3][3], p[3];
+            if (body[k] == PKM_GROUND)
+                memcpy(x[k], d->point, sizeof(x[k]));
+            else {
+                pkm_mbs_body_displacement(s, body[k], R, p);
+                transform_point(PKM_CONST33(R), p, d->point, x[k]);
+            }
+        }
+        double gap = 0.0;
+        for (int i = 0; i < 3; i++)
+            gap += (x[0][i] - x[1][i]) * (x[0][i] - x[1][i]);
+        if (d->type != PKM_JOINT_PRISMATIC && d->type != PKM_JOINT_HELICAL && gap > gap_max) {
+            gap_max = gap;
+            worst = j;
+        }
+    }
+    return worst;
+}
+
+/* Driven coordinate values at fraction t of the path from the assembly configuration. */
+static void path_values(const pkm_robot *r, const double *pose, double t, double *qa)
+{
+    for (int k = 0; k < r->npose; k++)
+        qa[k] = t * (pose[k] - pkm_robot_assembly_value(r, r->pose_coord[k]));
+}
+
+/* The number of continuation steps: the largest move over its step bound, at least 1. */
+static int path_steps(const pkm_robot *r, const double *pose)
+{
+    const double size = robot_size(r);
+    double n = 1.0;
+    for (int k = 0; k < r->npose; k++) {
+        const double d = fabs(pose[k] - pkm_robot_assembly_value(r, r->pose_coord[k]));
+        n = fmax(n, ceil(d / (r->pose_coord[k] <= PKM_ROBOT_Z ? ROBOT_STEP_SIZE * size
+                                                              : ROBOT_STEP_ANGLE)));
+    }
+    return (int)fmin(n, 1e4);
+}
+
+/* Walk from the assembly configuration (s at q = 0) to pose: Newton at each step from the last
+ * closed configuration, a failed step halved. */
+static pkm_status walk(const pkm_robot *r, pkm_mbs *s, const double *pose, int *bad_joint,
+                       pkm_ctx *ctx)
+{
+    const int nq = pkm_mbs_coord_count(s);
+    double *qok = calloc((size_t)nq, sizeof(double));
+    if (qok == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: out of memory", r->name);
+    const double zero[PKM_POSE_MAX] = {0};
+    double qa[PKM_POSE_MAX], t = 0.0, dt = 1.0 / path_steps(r, pose);
+    int halvings = 0;
+    pkm_status rc = PKM_OK;
+    pkm_ctx local;
+    while (t < 1.0 && rc == PKM_OK) {
+        const double t1 = fmin(1.0, t + dt);
+        path_values(r, pose, t1, qa);
+        pkm_ctx_clear(&local);
+        const pkm_status st = pkm_mbs_kinematics(s, t1, qa, zero, zero, &local);
+        if (st == PKM_OK) {
+            memcpy(qok, pkm_mbs_q(s), sizeof(double) * (size_t)nq);
+            t = t1;
+        } else if (st == PKM_ERR_SINGULAR && halvings < ROBOT_HALVINGS) {
+            pkm_mbs_set_state(s, qok, NULL, NULL);
+            dt *= 0.5;
+            halvings++;
+        } else if (st == PKM_ERR_SINGULAR) {
+            const int j = most_open_joint(r, s);
+            if (bad_joint != NULL) *bad_joint = j;
+            rc = PKM_FAIL(ctx, PKM_ERR_UNREACHABLE,
+                          "%s: the loops cannot close on the way to the pose (%.0f %% of the "
+                          "path from the assembly configuration): joint '%s' stays open (%s)",
+                          r->name, 100.0 * t, j >= 0 ? r->joint[j].name : "-", local.msg);
+        } else {
+            rc = PKM_FAIL(ctx, st, "%s: %s%s", r->name,
+                          st == PKM_ERR_INVALID ? "the pose coordinates do not fix the mechanism: "
+                                                : "",
+                          local.msg);
+        }
+    }
+    free(qok);
+    return rc;
+}
+
+pkm_status pkm_robot_solve(const pkm_robot *r, const double *pose, double R[][3][3], double p[][3],
+                           int *bad_joint, pkm_ctx *ctx)
+{
+    if (bad_joint != NULL) *bad_joint = -1;
+    for (int k = 0; k < r->npose; k++)
+        if (!isfinite(pose[k]))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "%s: pose coordinate %s is not finite", r->name,
+                            r->pose_name[k]);
+    pkm_model *m = NULL;
+    pkm_mbs *s = NULL;
+    const double g[3] = {0, 0, 0};
+    pkm_status rc = pkm_robot_build_assembly(r, &m, ctx);
+    if (rc == PKM_OK) rc = pkm_mbs_create(m, g, &s, ctx);
+    if (rc == PKM_OK) rc = pkm_mbs_set_singular(s, ROBOT_SINGULAR, ctx);
+    int idx[PKM_POSE_MAX];
+    for (int k = 0; k < r->npose && rc == PKM_OK; k++) {
+        static const char *const names[6] = {"platform.x",  "platform.y",  "platform.z",
+                                             "platform.rx", "platform.ry", "platform.rz"};
+        idx[k] = -1;
+        for (int i = 0; i < pkm_mbs_coord_count(s) && idx[k] < 0; i++)
+            if (strcmp(pkm_mbs_coord_name(s, i), names[r->pose_coord[k]]) == 0) idx[k] = i;
+    }
+    if (rc == PKM_OK) rc = pkm_mbs_set_driven(s, r->npose, idx, ctx);
+    if (rc == PKM_OK) rc = walk(r, s, pose, bad_joint, ctx);
+    for (int b = 0; b < r->nbody && rc == PKM_OK; b++)
+        pkm_mbs_body_displacement(s, b, R[b], p[b]);
+    pkm_mbs_destroy(&s);
+    pkm_model_destroy(&m);
+    return rc;
+}
+
+pkm_status pkm_robot_build(const pkm_robot *r, const double *pose, pkm_model **out, pkm_ctx *ctx)
+{
+    *out = NULL;
+    double(*R)[3][3] = malloc(sizeof(double[3][3]) * (size_t)r->nbody);
+    double(*p)[3] = malloc(sizeof(double[3]) * (size_t)r->nbody);
+    pkm_status rc = (R == NULL || p == NULL)
+                        ? PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: out of memory", r->name)
+                        : pkm_robot_solve(r, pose, R, p, NULL, ctx);
+    if (rc == PKM_OK)
+        rc = build_moved(r, (const double(*)[3][3])R, (const double(*)[3])p, 1, out, ctx);
+    free(R);
+    free(p);
+    return rc;
+}
+
+/* A case and its robot in one allocation: params points at it, the case inside. */
+typedef struct robot_case {
+    pkm_robot robot;
+    pkm_case c;
+    const char *pose_names[PKM_POSE_MAX];
+    const char *pose_units[PKM_POSE_MAX];
+    char source[256];
+} robot_case;
+
+static pkm_status robot_case_build(const void *params, const double *pose, pkm_model **out,
+                                   pkm_ctx *ctx)
+{
+    return pkm_robot_build(&((const robot_case *)params)->robot, pose, out, ctx);
+}
+
+pkm_status pkm_robot_case_create(const pkm_robot *r, const char *source, const pkm_case **c,
+                                 void **params, pkm_ctx *ctx)
+{
+    *c = NULL;
+    *params = NULL;
+    robot_case *rc = calloc(1, sizeof(*rc));
+    if (rc == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: out of memory", r->name);
+    rc->robot = *r;
+    snprintf(rc->source, sizeof(rc->source), "%s", source);
+    for (int k = 0; k < r->npose; k++) {
+        rc->pose_names[k] = rc->robot.pose_name[k];
+        rc->pose_units[k] = r->pose_coord[k] <= PKM_ROBOT_Z ? "m" : "rad";
+    }
+    rc->c = (pkm_case){.name = rc->robot.name,
+                       .description = rc->robot.description,
+                       .npose = r->npose,
+                       .pose_names = rc->pose_names,
+                       .pose_units = rc->pose_units,
+                       .home = rc->robot.home,
+                       .params_size = sizeof(*rc),
+                       .yaml = "",
+                       .yaml_name = rc->source,
+                       .formulation = r->formulation,
+                       .build = robot_case_build,
+                       .analyses = PKM_CASE_MODAL};
+    *c = &rc->c;
+    *params = rc;
+    return PKM_OK;
+}

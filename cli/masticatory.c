@@ -1,0 +1,263 @@
+/* cli/masticatory.c: pkmflex dynamics masticatory: the chewing robot's surrogate (Cheng et al.
+ * 2024) along its default motion: pose, crank angles, minimum-norm torques, contact forces; or,
+ * with --inertia, its joint-space inertia and inertia coupling index beside its 6-RSS twin's.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "cli/cli.h"
+#include "pkm/casefile.h"
+#include "pkm/masticatory.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAST_MAX_TIMES 10000000
+
+enum { MA_SET = CLI_OPT_OWN, MA_TIME, MA_FORMAT, MA_INERTIA };
+
+typedef struct mast_args {
+    int got_case, csv, inertia, nsets;
+    const char *time;
+    const char *sets[CLI_MAX_SETS];
+} mast_args;
+
+static const cli_option mast_options[] = {
+    {"--set", NULL, 1, MA_SET, "KEY=VALUE",
+     "set a parameter of the case (pkmflex cases --show masticatory),\n"
+     "e.g. higher_pairs=off for the 6-RSS twin",
+     NULL},
+    {"--time", NULL, 1, MA_TIME, "T0:T1:N",
+     "N >= 2 equally spaced times from T0 to T1 > T0, s (default 0:1:101)", NULL},
+    {"--inertia", NULL, 0, MA_INERTIA, NULL,
+     "print M_A and MCI along the motion, the target's and its 6-RSS\n"
+     "twin's, with their time means and ratio (docs/dynamics.md)",
+     NULL},
+    {"--format", NULL, 1, MA_FORMAT, "table|csv", "output format (columns: docs/dynamics.md)",
+     NULL},
+};
+
+static const cli_command mast_command = {
+    "dynamics",
+    "usage: pkmflex dynamics masticatory [--set KEY=VALUE]... [--time T0:T1:N] [--inertia]\n"
+    "                        [--format table|csv]\n\n"
+    "The chewing robot's surrogate (Cheng et al. 2024): six R-S-S chains drive a mandible\n"
+    "whose condyles slide on a plane, along the default motion of its free coordinates\n"
+    "X, Y, alpha, beta (Z and gamma follow from the contacts). Per time: the pose, the\n"
+    "crank angles theta1..theta6, their minimum-norm torques under the bite load (N m), the\n"
+    "contact normal forces (N) and the Newton-Euler residual. With higher_pairs=off, the\n"
+    "6-RSS twin replays the target's pose. --inertia: M_A's diagonal and MCI instead.\n\n",
+    mast_options, (int)(sizeof(mast_options) / sizeof(mast_options[0])), 0};
+
+static int mast_set(void *user, int id, const char *v)
+{
+    mast_args *o = user;
+    switch (id) {
+    case CLI_ARG:
+        if (o->got_case) return cli_usage_error("unexpected argument '%s'", v);
+        o->got_case = 1;
+        return 0;
+    case MA_SET:
+        if (o->nsets >= CLI_MAX_SETS) return cli_usage_error("--set: more than %d", CLI_MAX_SETS);
+        o->sets[o->nsets++] = v;
+        return 0;
+    case MA_TIME:
+        o->time = v;
+        return 0;
+    case MA_INERTIA:
+        o->inertia = 1;
+        return 0;
+    case MA_FORMAT:
+        if (cli_check_format(v) != 0) return EXIT_INPUT;
+        o->csv = strcmp(v, "csv") == 0;
+        return 0;
+    default:
+        return EXIT_INPUT;
+    }
+}
+
+int cli_mast_is_case(const char *name)
+{
+    return strcmp(name, pkm_masticatory_case()->name) == 0;
+}
+
+void cli_mast_list(void)
+{
+    const pkm_case *c = pkm_masticatory_case();
+    printf("%s: %s\n  pose: X [m] Y [m] alpha [rad] beta [rad] (free; Z, gamma parasitic)\n"
+           "  actuated joints: theta1 ... theta6 [N m]\n"
+           "  analyses: dynamics (inverse, --inertia)\n  trajectories: chewing (default)\n"
+           "  parameters: pkmflex cases --show %s\n",
+           c->name, c->description, c->name);
+}
+
+/* The parameters (pkm_masticatory_params) with the --set values applied. */
+static int mast_params(const mast_args *o, void **out)
+{
+    const pkm_case *c = pkm_masticatory_case();
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    void *p = NULL;
+    const pkm_status st = pkm_case_params_create(c, &p, &ctx);
+    if (st != PKM_OK) return cli_report(st, &ctx);
+    const int rc = cli_apply_sets(c, p, o->sets, o->nsets);
+    if (rc != 0) {
+        pkm_case_params_destroy(&p);
+        return rc;
+    }
+    *out = p;
+    return 0;
+}
+
+/* One row of a table or csv line: a time and n values. */
+static void mast_row(int csv, double t, const double *v, int n)
+{
+    printf(csv ? "%.17g" : "%8.4f", t);
+    for (int k = 0; k < n; k++)
+        printf(csv ? ",%.17g" : " %12.5g", v[k]);
+    printf("\n");
+}
+
+/* The header: t and the names. */
+static void mast_header(int csv, const char *const *names, int n)
+{
+    printf(csv ? "t" : "%8s", csv ? "" : "t");
+    for (int k = 0; k < n; k++)
+        printf(csv ? ",%s" : " %12s", names[k]);
+    printf("\n");
+}
+
+static const char *const mast_pose_names[6] = {"X", "Y", "Z", "alpha", "beta", "gamma"};
+
+/* The inverse-dynamics columns: pose (m, rad), theta1..6 (rad), tau1..6 (N m), the contact
+ * forces (N) when there are contacts, the Newton-Euler residual. */
+static int mast_inverse_rows(const mast_args *o, const pkm_mast *tg, const pkm_mast *m,
+                             const pkm_masticatory_params *p, double t0, double t1, int n)
+{
+    const char *names[6 + 12 + 2 + 1] = {0};
+    char buf[12][8];
+    int nc = 0;
+    for (int k = 0; k < 6; k++)
+        names[nc++] = mast_pose_names[k];
+    for (int i = 0; i < 6; i++)
+        snprintf(buf[i], sizeof(buf[i]), "theta%d", i + 1), names[nc++] = buf[i];
+    for (int i = 0; i < 6; i++)
+        snprintf(buf[6 + i], sizeof(buf[6 + i]), "tau%d", i + 1), names[nc++] = buf[6 + i];
+    if (m->ncontact > 0) names[nc++] = "contact_L", names[nc++] = "contact_R";
+    names[nc++] = "residual";
+    mast_header(o->csv, names, nc);
+    const double start = cli_now();
+    pkm_mast_state s = {0}, sw = {0};
+    pkm_mast_load load;
+    memcpy(load.force, p->bite_force, sizeof(load.force));
+    memcpy(load.point, p->bite_point, sizeof(load.point));
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    for (int k = 0; k < n; k++) {
+        const double t = k == n - 1 ? t1 : t0 + (t1 - t0) * k / (n - 1);
+        double q[4], qd[4], qdd[4], v[21];
+        pkm_masticatory_motion(t, q, qd, qdd);
+        pkm_status st = pkm_mast_kinematics(tg, t, q, qd, qdd, &s, &ctx);
+        const pkm_mast_state *use = &s;
+        if (st == PKM_OK && m->ncontact == 0) {
+            if (k == 0) memcpy(sw.th, s.th, sizeof(sw.th)); /* the same pose: the same angles */
+            st = pkm_mast_kinematics(m, t, s.X, s.Xd, s.Xdd, &sw, &ctx);
+            use = &sw;
+        }
+        pkm_mast_forces f;
+        if (st == PKM_OK) st = pkm_mast_inverse(m, use, &load, NULL, &f, &ctx);
+        if (st != PKM_OK) return cli_report_late(st, &ctx);
+        int j = 0;
+        for (int a = 0; a < 6; a++)
+            v[j++] = use->X[a];
+        for (int i = 0; i < 6; i++)
+            v[j++] = use->th[i];
+        for (int i = 0; i < 6; i++)
+            v[j++] = f.tau[i];
+        for (int c = 0; c < m->ncontact; c++)
+            v[j++] = f.contact[c];
+        v[j++] = f.residual;
+        mast_row(o->csv, t, v, j);
+    }
+    if (!o->csv)
+        printf("# %.1f us per time sample (kinematics and inverse dynamics, output included)\n",
+               1e6 * (cli_now() - start) / n);
+    return 0;
+}
+
+/* --inertia: MCI(a) of the target and of the twin, MCI(b) and M_A's diagonal (kg m^2) of the
+ * target; then the time means and the target's over the twin's, in %. */
+static int mast_inertia_rows(const mast_args *o, const pkm_mast *tg, const pkm_mast *tw, double t0,
+                             double t1, int n)
+{
+    static const char *const names[24] = {
+        "mci1",      "mci2",      "mci3",      "mci4",      "mci5",      "mci6",
+        "twin_mci1", "twin_mci2", "twin_mci3", "twin_mci4", "twin_mci5", "twin_mci6",
+        "mcib1",     "mcib2",     "mcib3",     "mcib4",     "mcib5",     "mcib6",
+        "MA11",      "MA22",      "MA33",      "MA44",      "MA55",      "MA66"};
+    mast_header(o->csv, names, 24);
+    pkm_mast_state s = {0}, sw = {0};
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    double mean[12] = {0};
+    for (int k = 0; k < n; k++) {
+        const double t = k == n - 1 ? t1 : t0 + (t1 - t0) * k / (n - 1);
+        double q[4], qd[4], qdd[4], v[24], MA[36], MAw[36];
+        pkm_masticatory_motion(t, q, qd, qdd);
+        pkm_status st = pkm_mast_kinematics(tg, t, q, qd, qdd, &s, &ctx);
+        if (st == PKM_OK) {
+            if (k == 0) memcpy(sw.th, s.th, sizeof(sw.th)); /* the same pose: the same angles */
+            st = pkm_mast_kinematics(tw, t, s.X, s.Xd, s.Xdd, &sw, &ctx);
+        }
+        if (st == PKM_OK) st = pkm_mast_joint_inertia(tg, &s, MA, v, v + 12, &ctx);
+        if (st == PKM_OK) st = pkm_mast_joint_inertia(tw, &sw, MAw, v + 6, NULL, &ctx);
+        if (st != PKM_OK) return cli_report_late(st, &ctx);
+        for (int i = 0; i < 6; i++)
+            v[18 + i] = MA[7 * i];
+        for (int i = 0; i < 12; i++)
+            mean[i] += v[i] / n;
+        mast_row(o->csv, t, v, 24);
+    }
+    printf("# mean MCI(a) over the %d times, target:", n);
+    for (int i = 0; i < 6; i++)
+        printf(" %.8g", mean[i]);
+    printf("\n# mean MCI(a), 6-RSS twin:");
+    for (int i = 0; i < 6; i++)
+        printf(" %.8g", mean[6 + i]);
+    printf("\n# target / twin, %%:");
+    for (int i = 0; i < 6; i++)
+        printf(" %.5g", 100.0 * mean[i] / mean[6 + i]);
+    printf("\n");
+    return 0;
+}
+
+int cli_mast_dynamics(int argc, char **argv)
+{
+    mast_args o = {0};
+    int rc = cli_parse(argc, argv, &mast_command, mast_set, &o);
+    if (rc != 0) return rc < 0 ? 0 : rc;
+    double t0 = 0.0, t1 = 1.0;
+    int n = 101;
+    if (o.time != NULL && !cli_parse_times(o.time, MAST_MAX_TIMES, &t0, &t1, &n))
+        return cli_usage_error("--time '%s': expected T0:T1:N with T1 > T0 and N from 2 to %d",
+                               o.time, MAST_MAX_TIMES);
+    void *params = NULL;
+    if ((rc = mast_params(&o, &params)) != 0) return rc;
+    pkm_masticatory_params *p = params;
+    pkm_mast tg, m, tw;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const unsigned on = p->higher_pairs;
+    pkm_status st = pkm_masticatory_mechanism(p, &m, &ctx);
+    p->higher_pairs = 1; /* the target gives the pose the twin replays */
+    if (st == PKM_OK) st = pkm_masticatory_mechanism(p, &tg, &ctx);
+    p->higher_pairs = 0;
+    if (st == PKM_OK) st = pkm_masticatory_mechanism(p, &tw, &ctx);
+    if (st != PKM_OK)
+        rc = cli_report(st, &ctx);
+    else if (o.inertia)
+        rc = mast_inertia_rows(&o, &tg, &tw, t0, t1, n);
+    else
+        rc = mast_inverse_rows(&o, &tg, on ? &tg : &tw, p, t0, t1, n);
+    pkm_case_params_destroy(&params);
+    return rc;
+}

@@ -1,0 +1,31 @@
+/* cli/transient_loads.c: pkmflex transient --wrench: the external wrench on the platform, six
+ * numbers or a CSV time series.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "cli/cli.h"
+#include "pkm/io.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int cli_transient_wrench(const char *spec, double w[6], pkm_trajectory **series)
+{
+    static const char *const names[6] = {"fx", "fy", "fz", "mx", "my", "mz"};
+    const size_t n = strlen(spec);
+    if (strchr(spec, '/') != NULL || (n > 4 && strcmp(spec + n - 4, ".csv") == 0)) {
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        const pkm_status st = pkm_trajectory_read_csv(spec, names, 6, series, &ctx);
+        return st == PKM_OK ? 0 : cli_report(st, &ctx);
+    }
+    char tail = 0;
+    if (sscanf(spec, "%lf,%lf,%lf,%lf,%lf,%lf%c", &w[0], &w[1], &w[2], &w[3], &w[4], &w[5],
+               &tail) != 6)
+        return cli_usage_error("--wrench '%s': expected FX,FY,FZ,MX,MY,MZ (N, N m) or a file "
+                               "FILE.csv (header t,fx,fy,fz,mx,my,mz)",
+                               spec);
+    for (int k = 0; k < 6; k++)
+        if (!isfinite(w[k]))
+            return cli_usage_error("--wrench '%s': component %s is not finite", spec, names[k]);
+    return 0;
+}

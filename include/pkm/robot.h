@@ -1,0 +1,113 @@
+/* include/pkm/robot.h: a mechanism described by its topology and numbers (a robot file, the
+ * format of docs/robot-files.md) rather than by a built-in case's C code: bodies, joints, the
+ * platform, the pose coordinates, and the inverse kinematics solved numerically.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The description holds the mechanism in one configuration, its assembly configuration: every
+ * body's geometry there, every joint's point and axes. A pose sets some of the platform's six
+ * coordinates (position of its origin, and rotations Rx(rx) Ry(ry) Rz(rz) from its assembly
+ * orientation); the rest of the configuration follows from the loop closure, solved by Newton on
+ * the closure equations of the rigid-body model (include/pkm/dynamics.h: every beam moves as a
+ * rigid body, the platform is cut free, each joint to it a loop closure) along the straight path
+ * from the assembly configuration to the pose, so that the branch of the assembly configuration
+ * is kept and the result does not depend on which pose was computed before. The finite-element
+ * model at the pose is then built from the bodies moved rigidly. Fixed capacities (below) keep
+ * the description one plain struct. */
+#ifndef PKM_ROBOT_H
+#define PKM_ROBOT_H
+
+#include "pkm/assembly.h"
+#include "pkm/cases.h"
+#include "pkm/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PKM_ROBOT_MAX_BODIES 64
+#define PKM_ROBOT_MAX_JOINTS 128
+#define PKM_ROBOT_MAX_POINTS 16 /* polyline points of one beam */
+
+/* The platform coordinates a pose may set. */
+typedef enum pkm_robot_coord {
+    PKM_ROBOT_X = 0, /* position of the platform's origin, m */
+    PKM_ROBOT_Y,
+    PKM_ROBOT_Z,
+    PKM_ROBOT_RX, /* rotation from the assembly orientation, rad: R = Rx(rx) Ry(ry) Rz(rz) */
+    PKM_ROBOT_RY,
+    PKM_ROBOT_RZ
+} pkm_robot_coord;
+
+/* One body: a beam along a polyline (pkm_beam_desc) or a rigid body (pkm_rigid_desc), in the
+ * assembly configuration. */
+typedef struct pkm_robot_body {
+    char name[PKM_NAME_LEN];
+    pkm_body_kind kind;
+    /* beam */
+    int npoints;
+    double points[PKM_ROBOT_MAX_POINTS][3];
+    int nelem[PKM_ROBOT_MAX_POINTS - 1];
+    double zref[3];
+    pkm_section section;
+    pkm_material material;
+    unsigned mass_flags;
+    pkm_beam_element element;
+    /* rigid */
+    double origin[3], mass, com[3], inertia[3][3];
+} pkm_robot_body;
+
+/* One joint (pkm_joint_desc, name kept here), and whether the elastic model locks it. */
+typedef struct pkm_robot_joint {
+    char name[PKM_NAME_LEN];
+    pkm_joint_desc d; /* d.name is set when a model is built */
+    /* Free in the kinematics, clamped in the finite-element model (a locked motor, brake or
+     * clutch) unless it has a stiffness, which then stands for the drive's (pkm_joint_desc). */
+    int locked;
+} pkm_robot_joint;
+
+typedef struct pkm_robot {
+    char name[PKM_NAME_LEN];
+    char description[160];
+    pkm_formulation formulation;
+    int nbody, njoint;
+    pkm_robot_body body[PKM_ROBOT_MAX_BODIES];
+    pkm_robot_joint joint[PKM_ROBOT_MAX_JOINTS];
+    int platform; /* body index */
+    int npose;
+    char pose_name[PKM_POSE_MAX][PKM_NAME_LEN];
+    pkm_robot_coord pose_coord[PKM_POSE_MAX];
+    double home[PKM_POSE_MAX];
+} pkm_robot;
+
+/* The assembly configuration's value of platform coordinate k (its origin's position; 0 for a
+ * rotation). */
+double pkm_robot_assembly_value(const pkm_robot *r, pkm_robot_coord k);
+
+/* Where every body is at pose (r->npose values): R[b], p[b] take a point of body b from the
+ * assembly configuration to the pose (x -> R x + p). Errors: PKM_ERR_INVALID when the pose
+ * coordinates leave the mechanism free (naming a coordinate) or are not finite;
+ * PKM_ERR_UNREACHABLE when the loops cannot be closed on the way from the assembly
+ * configuration (the pose is out of the workspace of that branch, or past a singularity), naming
+ * the joint left most open, whose index goes to *bad_joint (-1 otherwise; bad_joint may be
+ * NULL); PKM_ERR_MODEL from the model of the assembly configuration. */
+pkm_status pkm_robot_solve(const pkm_robot *r, const double *pose, double R[][3][3], double p[][3],
+                           int *bad_joint, pkm_ctx *ctx);
+
+/* The finite-element model at pose (errors of pkm_robot_solve and of the model). */
+pkm_status pkm_robot_build(const pkm_robot *r, const double *pose, pkm_model **out, pkm_ctx *ctx);
+
+/* The model of the assembly configuration as it is described, every joint free as its type says
+ * (locked joints too) and one element per beam segment: the rigid-body model the kinematics
+ * moves (its nodes at the polyline points, where the joints are). */
+pkm_status pkm_robot_build_assembly(const pkm_robot *r, pkm_model **out, pkm_ctx *ctx);
+
+/* A case (include/pkm/cases.h) made of r: *c and *params are one allocation that
+ * pkm_case_params_destroy(params) frees (c with it); c->name is r->name, its pose coordinates
+ * r's, its build pkm_robot_build, no parameter table. source names the file in messages. */
+pkm_status pkm_robot_case_create(const pkm_robot *r, const char *source, const pkm_case **c,
+                                 void **params, pkm_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

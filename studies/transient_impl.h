@@ -1,0 +1,28 @@
+/* studies/transient_impl.h: what the KED driver (studies/transient.c) takes from
+ * studies/transient_loads.c: the platform's external wrench and the elastic drives' joints.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef PKM_TRANSIENT_IMPL_H
+#define PKM_TRANSIENT_IMPL_H
+
+#include "pkm/transient.h"
+
+/* The external wrench on the platform at t: o->wrench plus o->wrench_series at t, held at its
+ * end values outside its span. */
+pkm_status pkm_transient_wrench_at(const pkm_transient_opts *o, double t, double w[6],
+                                   pkm_ctx *ctx);
+
+/* The stiffness of joint j of m as an elastic drive (name: the rigid model's drive, for the
+ * message): a revolute or prismatic joint with a stiffness on its coordinate; PKM_ERR_INVALID
+ * naming both joints otherwise. */
+pkm_status pkm_transient_drive_spring(const pkm_model *m, int j, const char *name, double *k,
+                                      pkm_ctx *ctx);
+
+/* The coordinate of one-coordinate joint jt from its nodes' displacement twists (ua: body_a's,
+ * zero for the ground; ub: body_b's): the relative rotation about (translation along) its axis. */
+double pkm_transient_joint_coord(const pkm_joint *jt, const double ua[6], const double ub[6]);
+
+/* A generalised force tau on joint jt's coordinate as nodal wrenches (6 per node) added to fn:
+ * tau on its axis at body_b's node, -tau at body_a's. */
+void pkm_transient_joint_load(const pkm_joint *jt, double tau, double *fn);
+
+#endif
