@@ -351,12 +351,12 @@ static void simplicial_ll_solve_block(pkm_linsolve *ls, size_t nc, const double 
 {
     const cholmod_factor *L = ls->L;
     const int64_t n = ls->n;
-    const SuiteSparse_long *lp = L->p, *li = L->i, *lnz = L->nz, *perm = L->Perm;
+    const SuiteSparse_long *lp = L->p, *li = L->i, *lnz = L->nz;
+    const int64_t *perm = ls->perm;
     const double *restrict lx = L->x, *restrict dinv = ls->dinv;
     double *restrict w = ls->wb;
     for (int64_t k = 0; k < n; k++)
-        memcpy(w + (size_t)k * nc, b + (size_t)(perm != NULL ? perm[k] : k) * nc,
-               nc * sizeof(double));
+        memcpy(w + (size_t)k * nc, b + (size_t)perm[k] * nc, nc * sizeof(double));
     for (int64_t j = 0; j < n; j++) {
         const int64_t q0 = lp[j], q1 = lp[j] + lnz[j];
         double *restrict wj = w + (size_t)j * nc;
@@ -382,12 +382,11 @@ static void simplicial_ll_solve_block(pkm_linsolve *ls, size_t nc, const double 
             wj[c] *= dinv[j];
     }
     for (int64_t k = 0; k < n; k++)
-        memcpy(x + (size_t)(perm != NULL ? perm[k] : k) * nc, w + (size_t)k * nc,
-               nc * sizeof(double));
+        memcpy(x + (size_t)perm[k] * nc, w + (size_t)k * nc, nc * sizeof(double));
 }
 
-/* Supernodal and LDL^T factors: cholmod_l_solve2 on an n x nc dense block (column-major, so the
- * interleaved columns are transposed in and out). */
+/* Supernodal and LDL^T factors: cholmod_l_solve2 on an n x nc dense block of A(P, P) (column-major,
+ * so the interleaved columns are transposed and permuted in and out). */
 static pkm_status cholmod_solve_block(pkm_linsolve *ls, size_t nc, const double *b, double *x,
                                       pkm_ctx *ctx)
 {
@@ -401,7 +400,7 @@ static pkm_status cholmod_solve_block(pkm_linsolve *ls, size_t nc, const double 
     double *bb = ls->BB->x;
     for (size_t i = 0; i < n; i++)
         for (size_t c = 0; c < nc; c++)
-            bb[c * n + i] = b[i * nc + c];
+            bb[c * n + i] = b[(size_t)ls->perm[i] * nc + c];
     if (!cholmod_l_solve2(CHOLMOD_A, ls->L, ls->BB, NULL, &ls->XB, NULL, &ls->Y, &ls->E, &ls->c) ||
         ls->XB == NULL)
         return PKM_FAIL(ctx, PKM_ERR_SOLVER, "cholmod_l_solve2 of %zu columns failed (status %d)",
@@ -409,7 +408,7 @@ static pkm_status cholmod_solve_block(pkm_linsolve *ls, size_t nc, const double 
     const double *xb = ls->XB->x;
     for (size_t i = 0; i < n; i++)
         for (size_t c = 0; c < nc; c++)
-            x[i * nc + c] = xb[c * n + i];
+            x[(size_t)ls->perm[i] * nc + c] = xb[c * n + i];
     return PKM_OK;
 }
 
