@@ -27,6 +27,10 @@ struct pkm_dofmap {
     int64_t len, cap;     /* terms held, room */
     int64_t *joint_first; /* per joint: reduced index of its first free motion, -1 */
     int *joint_nfree;     /* per joint: its free motions */
+    /* per element e and side s (node s + 1): the first of its curvature coordinates at
+     * curv[2 e + s], or -1; ncurv_elem elements (0: none, e.g. the tree formulation) */
+    int64_t *curv;
+    int ncurv_elem;
 };
 
 pkm_status pkm_dofmap_alloc(pkm_dofmap **out, pkm_ctx *ctx);
@@ -35,6 +39,8 @@ pkm_status pkm_dofmap_alloc(pkm_dofmap **out, pkm_ctx *ctx);
  * (pkm_dofmap_add_term) and node_ptr[i + 1] = len; joint_first, joint_nfree and n directly. */
 pkm_status pkm_dofmap_begin(pkm_dofmap *map, int nnodes, int njoints, pkm_ctx *ctx);
 pkm_status pkm_dofmap_add_term(pkm_dofmap *map, int64_t col, const double twist[6], pkm_ctx *ctx);
+/* Room for the curvature coordinates of nelem elements (map->curv, 2 nelem entries, all -1). */
+pkm_status pkm_dofmap_curvatures(pkm_dofmap *map, int nelem, pkm_ctx *ctx);
 
 /* One congruence call as recorded by a cached assembly: its coordinates, the zero structure of
  * its E, Ka and Ma (which decides the kept columns of E, those with a nonzero entry, and the

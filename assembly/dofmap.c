@@ -35,6 +35,7 @@ void pkm_dofmap_destroy(pkm_dofmap **map)
     free((*map)->twist);
     free((*map)->joint_first);
     free((*map)->joint_nfree);
+    free((*map)->curv);
     free(*map);
     *map = NULL;
 }
@@ -58,12 +59,30 @@ pkm_status pkm_dofmap_begin(pkm_dofmap *map, int nnodes, int njoints, pkm_ctx *c
     map->nnodes = nnodes;
     map->njoints = njoints;
     map->len = 0;
+    map->ncurv_elem = 0;
     map->node_ptr[0] = 0;
     for (int j = 0; j < njoints; j++) {
         map->joint_first[j] = -1;
         map->joint_nfree[j] = 0;
     }
     return PKM_OK;
+}
+
+pkm_status pkm_dofmap_curvatures(pkm_dofmap *map, int nelem, pkm_ctx *ctx)
+{
+    int64_t *c = realloc(map->curv, sizeof(*c) * (size_t)(2 * nelem + 1));
+    if (c == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the curvature map");
+    map->curv = c;
+    map->ncurv_elem = nelem;
+    for (int k = 0; k < 2 * nelem; k++)
+        c[k] = -1;
+    return PKM_OK;
+}
+
+int64_t pkm_dofmap_element_curvature(const pkm_dofmap *map, int elem, int side)
+{
+    if (elem < 0 || elem >= map->ncurv_elem || side < 0 || side > 1) return -1;
+    return map->curv[2 * elem + side];
 }
 
 pkm_status pkm_dofmap_add_term(pkm_dofmap *map, int64_t col, const double twist[6], pkm_ctx *ctx)

@@ -320,11 +320,10 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
     rc = span_forest(m, edges, ne, reps, visited, queue, P, &ncoord, ctx);
     if (rc != PKM_OK) goto done;
     const int64_t ntwist = ncoord;
-    cc = malloc(sizeof(*cc) * (size_t)(2 * pkm_model_element_count(m) + 1));
-    if (cc == NULL) {
-        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the nodal dof map");
-        goto done;
-    }
+    /* The curvature coordinates numbered into the map, where the loads find them too. */
+    rc = pkm_dofmap_curvatures(P, pkm_model_element_count(m), ctx);
+    if (rc != PKM_OK) goto done;
+    cc = P->curv;
     rc = number_curvatures(m, cc, &ncoord, ctx);
     if (rc == PKM_OK) rc = fill_dofmap(P, reps, nnodes, ncoord, ctx);
     if (rc != PKM_OK) goto done;
@@ -373,7 +372,6 @@ done:
     free(visited);
     free(queue);
     free(idx);
-    free(cc);
     free(E);
     pkm_dofmap_destroy(&own);
     return rc;

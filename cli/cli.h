@@ -140,6 +140,13 @@ int cli_report_late(pkm_status st, const pkm_ctx *ctx);
 
 double cli_now(void);
 
+/* A progress bar on stderr with rate and time left, redrawn at most 10 times a second, a newline
+ * when done == total; unit names the items (poses, steps). t0: cli_now() at the start. */
+typedef struct cli_progress {
+    double t0, last;
+} cli_progress;
+void cli_progress_show(cli_progress *pg, int64_t done, int64_t total, const char *unit);
+
 /* --trajectory: a named trajectory of case c (traj NULL: its first), its span stretched to t_end
  * (the analytic laws hold for any t >= 0), or a CSV file of samples (a name with a '/' or
  * ending in .csv), or harmonic:COORD,AMPLITUDE,FREQUENCY (one pose coordinate as home + A

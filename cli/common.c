@@ -62,6 +62,22 @@ double cli_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+void cli_progress_show(cli_progress *pg, int64_t done, int64_t total, const char *unit)
+{
+    const double t = cli_now();
+    if (done < total && t - pg->last < 0.1) return;
+    pg->last = t;
+    const double rate = done / fmax(t - pg->t0, 1e-9), frac = (double)done / (double)total;
+    char bar[31];
+    const int fill = (int)(30 * frac);
+    for (int k = 0; k < 30; k++)
+        bar[k] = (k < fill) ? '#' : '.';
+    bar[30] = '\0';
+    fprintf(stderr, "\r[%s] %3.0f%% %lld/%lld %s, %.0f %s/s, %.1f s left ", bar, 100.0 * frac,
+            (long long)done, (long long)total, unit, rate, unit, (double)(total - done) / rate);
+    if (done == total) fprintf(stderr, "\n");
+}
+
 const char *cli_formulation_name(pkm_formulation f)
 {
     const pkm_formulation_type *t = pkm_formulation_type_of(f);

@@ -202,31 +202,9 @@ static int map_parse_grid(const char *spec, const pkm_case *c, pkm_map *map)
     return 0;
 }
 
-typedef struct map_progress {
-    double t0, last;
-} map_progress;
-
-/* A progress bar with rate and time left, redrawn at most 10 times a second. */
-static void map_show_progress(int64_t done, int64_t total, void *user)
-{
-    map_progress *pg = user;
-    const double t = cli_now();
-    if (done < total && t - pg->last < 0.1) return;
-    pg->last = t;
-    const double rate = done / fmax(t - pg->t0, 1e-9), frac = (double)done / (double)total;
-    char bar[31];
-    const int fill = (int)(30 * frac);
-    for (int k = 0; k < 30; k++)
-        bar[k] = (k < fill) ? '#' : '.';
-    bar[30] = '\0';
-    fprintf(stderr, "\r[%s] %3.0f%% %lld/%lld poses, %.0f poses/s, %.1f s left ", bar, 100.0 * frac,
-            (long long)done, (long long)total, rate, (double)(total - done) / rate);
-    if (done == total) fprintf(stderr, "\n");
-}
-
 /* What the sweep's callbacks need: the progress bar and the checkpoint file. */
 typedef struct map_ui {
-    map_progress pg;
+    cli_progress pg;
     int bar;
     const char *partial; /* FILE.h5.partial */
 } map_ui;
@@ -234,7 +212,7 @@ typedef struct map_ui {
 static void map_sweep_progress(int64_t done, int64_t total, void *user)
 {
     map_ui *ui = user;
-    if (ui->bar) map_show_progress(done, total, &ui->pg);
+    if (ui->bar) cli_progress_show(&ui->pg, done, total, "poses");
 }
 
 /* The library's notices (e.g. modes that will not be tracked) as warnings, at once. */

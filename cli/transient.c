@@ -1,6 +1,8 @@
 /* cli/transient.c: pkmflex transient: a case's elastodynamics along a trajectory (KED, Newmark),
  * the platform's elastic error over time.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
+#define _POSIX_C_SOURCE 200809L /* isatty */
+
 #include "cli/cli.h"
 #include "pkm/dynamics.h"
 #include "pkm/io.h"
@@ -10,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
     TR_TRAJECTORY = CLI_OPT_OWN,
@@ -25,6 +28,7 @@ enum {
     TR_START,
     TR_INITIAL,
     TR_OUTPUT,
+    TR_FREQUENCIES,
     TR_WRENCH
 };
 
@@ -36,6 +40,7 @@ typedef struct tr_args {
     int elastic;        /* --drives elastic */
     double duration, dt, singular, start;
     int gravity, update_every, initial; /* initial: -1 default, 0 zero, 1 static */
+    int nfreq;                          /* --frequencies K */
 } tr_args;
 
 static const cli_option tr_options[] = {
@@ -55,7 +60,8 @@ static const cli_option tr_options[] = {
     {"--dt", NULL, 1, TR_DT, "DT", "time step, s (default 1e-3)", NULL},
     {"--damping", NULL, 1, TR_DAMPING, "Z1@F1,Z2@F2",
      "Rayleigh damping from two ratios at two frequencies (Hz),\n"
-     "e.g. 0.02@100,0.02@350",
+     "e.g. 0.02@100,0.02@350, or at two mode numbers of the\n"
+     "start pose, e.g. 0.02@mode1,0.02@mode3",
      NULL},
     {"--rayleigh", NULL, 1, TR_RAYLEIGH, "L1,L2",
      "Rayleigh damping C = L1 M + L2 K (L1 in 1/s, L2 in s)", NULL},
@@ -78,6 +84,11 @@ static const cli_option tr_options[] = {
      "external wrench on the platform at its reference point,\n"
      "global axes (N, N m): constant, or a CSV file with the\n"
      "header t,fx,fy,fz,mx,my,mz interpolated by a spline",
+     NULL},
+    {"--frequencies", NULL, 1, TR_FREQUENCIES, "K",
+     "the lowest K natural frequencies at every configuration\n"
+     "update, from the same M(q), K(q): csv columns f1..fK (Hz)\n"
+     "after the drives, HDF5 /frequencies",
      NULL},
     {"--update-every", NULL, 1, TR_UPDATE, "N",
      "reassemble M and K at the rigid configuration every N steps\n"
@@ -102,7 +113,8 @@ static const cli_option tr_options[] = {
 static const cli_command tr_command = {
     "transient",
     "usage: pkmflex transient CASE [--trajectory NAME|FILE.csv] [--duration T] [--dt DT]\n"
-    "                         [--damping Z1@F1,Z2@F2 | --rayleigh L1,L2] [--gravity]\n"
+    "                         [--damping Z1@F1,Z2@F2 | --damping Z1@modeN1,Z2@modeN2 |\n"
+    "                          --rayleigh L1,L2] [--gravity] [--frequencies K]\n"
     "                         [--start T0] [--initial zero|static] [--drives locked|elastic]\n"
     "                         [--wrench FX,FY,FZ,MX,MY,MZ|FILE.csv] [--update-every N]\n"
     "                         [--format table|csv|json] [-o FILE.h5]\n"
@@ -165,6 +177,10 @@ static int tr_set(void *user, int id, const char *v)
         if (!cli_parse_int(v, 0, 1000000000, &o->update_every))
             return cli_usage_error("--update-every '%s': expected an integer >= 0", v);
         return 0;
+    case TR_FREQUENCIES:
+        if (!cli_parse_int(v, 1, 1000, &o->nfreq))
+            return cli_usage_error("--frequencies '%s': expected an integer from 1 to 1000", v);
+        return 0;
     case TR_FORMAT:
         if (cli_check_format(v) != 0) return EXIT_INPUT;
         o->format = v;
@@ -176,9 +192,11 @@ static int tr_set(void *user, int id, const char *v)
     }
 }
 
-/* --damping Z1@F1,Z2@F2 or --rayleigh L1,L2 into opts (l1, l2); 0 or exit 2. */
-static int tr_damping(const tr_args *a, pkm_newmark_opts *nm)
+/* --damping Z1@F1,Z2@F2 or --rayleigh L1,L2 into opts (l1, l2), or --damping
+ * Z1@modeN1,Z2@modeN2 into the mode numbers the run resolves at its start pose; 0 or exit 2. */
+static int tr_damping(const tr_args *a, pkm_transient_opts *opts)
 {
+    pkm_newmark_opts *nm = &opts->nm;
     if (a->damping != NULL && a->rayleigh != NULL)
         return cli_usage_error("--damping and --rayleigh: give one of them");
     if (a->rayleigh != NULL) {
@@ -189,9 +207,21 @@ static int tr_damping(const tr_args *a, pkm_newmark_opts *nm)
     }
     if (a->damping == NULL) return 0;
     double z1, f1, z2, f2;
+    int m1, m2;
     char tail = 0;
+    if (sscanf(a->damping, "%lf@mode%d,%lf@mode%d%c", &z1, &m1, &z2, &m2, &tail) == 4) {
+        if (m1 < 1 || m2 < 1 || m1 == m2)
+            return cli_usage_error("--damping '%s': two different mode numbers from 1", a->damping);
+        if (!(isfinite(z1) && z1 >= 0.0 && isfinite(z2) && z2 >= 0.0))
+            return cli_usage_error("--damping '%s': damping ratios must be >= 0", a->damping);
+        opts->damping_mode[0] = m1, opts->damping_mode[1] = m2;
+        opts->damping_zeta[0] = z1, opts->damping_zeta[1] = z2;
+        return 0;
+    }
     if (sscanf(a->damping, "%lf@%lf,%lf@%lf%c", &z1, &f1, &z2, &f2, &tail) != 4)
-        return cli_usage_error("--damping '%s': expected ZETA1@F1,ZETA2@F2 (F in Hz)", a->damping);
+        return cli_usage_error(
+            "--damping '%s': expected ZETA1@F1,ZETA2@F2 (F in Hz) or ZETA1@modeN1,ZETA2@modeN2",
+            a->damping);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     const pkm_status st = pkm_rayleigh_from_ratios(z1, f1, z2, f2, &nm->l1, &nm->l2, &ctx);
@@ -203,15 +233,16 @@ static int tr_damping(const tr_args *a, pkm_newmark_opts *nm)
 typedef struct tr_out {
     const pkm_case *c;
     const void *params;
-    int csv, rc, elastic;
+    int csv, rc, nfreq, elastic;
     double start;
-    int64_t cap, n;
+    int64_t cap, n, total; /* total: the run's rows, for the progress bar */
     int ndrive;
     char (*names)[PKM_NAME_LEN];
-    double *t, *error, *qs, *energy, *drive, *reaction;
+    double *t, *error, *qs, *energy, *drive, *reaction, *freq;
+    cli_progress *bar; /* on a terminal, else NULL */
 } tr_out;
 
-static int tr_header(const pkm_case *c, const void *params, int csv, int elastic);
+static int tr_header(const tr_out *o);
 
 /* Drive k's column: the reaction at the locked drive where the finite-element model locks the
  * drives alone (NaVARo: clutch.locked=drive), else the rigid-body inverse dynamics' drive. */
@@ -225,7 +256,9 @@ static double tr_drive(const pkm_transient_row *r, int k)
 static int tr_row(void *user, const pkm_transient_row *r)
 {
     tr_out *o = user;
-    if (r->step == 0 && (o->rc = tr_header(o->c, o->params, o->csv, o->elastic)) != 0) return 1;
+    if (r->step == 0 && (o->rc = tr_header(o)) != 0) return 1;
+    if (r->step == 0 && !o->csv)
+        printf("# Rayleigh damping l1 = %.6g 1/s, l2 = %.6g s\n", r->rayleigh[0], r->rayleigh[1]);
     if (o->cap > 0 && o->n < o->cap && r->ndrive == o->ndrive) {
         const int64_t i = o->n++;
         const pkm_newmark_energy *e = &r->energy;
@@ -236,6 +269,8 @@ static int tr_row(void *user, const pkm_transient_row *r)
         memcpy(o->energy + 4 * i, en, sizeof(en));
         memcpy(o->drive + o->ndrive * i, r->drive, sizeof(double) * (size_t)o->ndrive);
         memcpy(o->reaction + o->ndrive * i, r->reaction, sizeof(double) * (size_t)o->ndrive);
+        if (o->nfreq > 0)
+            memcpy(o->freq + o->nfreq * i, r->freq, sizeof(double) * (size_t)o->nfreq);
     }
     if (o->csv) {
         printf("%.10g", r->t);
@@ -245,6 +280,8 @@ static int tr_row(void *user, const pkm_transient_row *r)
             printf(",%.10g", tr_drive(r, k));
         for (int k = 0; k < r->ndrive && r->deflection != NULL; k++)
             printf(",%.10g", r->deflection[k]);
+        for (int k = 0; k < r->nfreq; k++)
+            printf(",%.10g", r->freq[k]);
     } else {
         printf("%9.4f", r->t);
         for (int k = 0; k < 6; k++)
@@ -255,8 +292,11 @@ static int tr_row(void *user, const pkm_transient_row *r)
             printf(" %12.5g", tr_drive(r, k));
         for (int k = 0; k < r->ndrive && r->deflection != NULL; k++)
             printf(" %12.4e", r->deflection[k]);
+        for (int k = 0; k < r->nfreq; k++)
+            printf(" %10.4f", r->freq[k]);
     }
     printf("\n");
+    if (o->bar != NULL) cli_progress_show(o->bar, r->step + 1, o->total, "steps");
     return 0;
 }
 
@@ -280,11 +320,12 @@ static int tr_drive_names(const pkm_case *c, const void *params, char (**names)[
 }
 
 /* The header: the csv columns, or the table's heading naming the actuated joints. */
-static int tr_header(const pkm_case *c, const void *params, int csv, int elastic)
+static int tr_header(const tr_out *o)
 {
     char(*names)[PKM_NAME_LEN] = NULL;
     int n = 0;
-    const int rc = tr_drive_names(c, params, &names, &n);
+    const int csv = o->csv;
+    const int rc = tr_drive_names(o->c, o->params, &names, &n);
     if (rc != 0) return rc;
     if (csv)
         printf("t,ex,ey,ez,rx,ry,rz");
@@ -293,9 +334,12 @@ static int tr_header(const pkm_case *c, const void *params, int csv, int elastic
                "drives [N or N m] (the reactions at the locked drives, or the rigid-body drives):");
     for (int k = 0; k < n; k++)
         printf(csv ? ",drive_%s" : " %s", names[k]);
-    if (elastic && !csv) printf("; the elastic drives' deflections [rad or m]:");
-    for (int k = 0; k < n && elastic; k++)
+    if (o->elastic && !csv) printf("; the elastic drives' deflections [rad or m]:");
+    for (int k = 0; k < n && o->elastic; k++)
         printf(csv ? ",defl_%s" : " %s", names[k]);
+    if (!csv && o->nfreq > 0) printf(", frequencies [Hz]:");
+    for (int k = 0; k < o->nfreq; k++)
+        printf(csv ? ",f%d" : " f%d", k + 1);
     printf("\n");
     free(names);
     return 0;
@@ -313,8 +357,9 @@ static int tr_keep(tr_out *o, int64_t rows)
     o->energy = malloc(sizeof(double) * 4 * r);
     o->drive = malloc(sizeof(double) * (d + 1) * r);
     o->reaction = malloc(sizeof(double) * (d + 1) * r);
+    o->freq = malloc(sizeof(double) * ((size_t)o->nfreq + 1) * r);
     if (o->t == NULL || o->error == NULL || o->qs == NULL || o->energy == NULL ||
-        o->drive == NULL || o->reaction == NULL)
+        o->drive == NULL || o->reaction == NULL || o->freq == NULL)
         return cli_usage_error("-o: cannot allocate the rows of %lld steps", (long long)rows);
     o->cap = rows;
     return 0;
@@ -337,7 +382,9 @@ static int tr_write(const tr_out *o, const char *path, const char *traj)
                                     .quasi_static = o->qs,
                                     .energy = o->energy,
                                     .drive = o->drive,
-                                    .reaction = o->reaction};
+                                    .reaction = o->reaction,
+                                    .nfreq = o->nfreq,
+                                    .freq = o->freq};
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     const pkm_status st = pkm_transient_series_write_h5(path, &s, &ctx);
@@ -354,6 +401,7 @@ static void tr_out_free(tr_out *o)
     free(o->energy);
     free(o->drive);
     free(o->reaction);
+    free(o->freq);
 }
 
 int cli_transient(int argc, char **argv)
@@ -390,8 +438,9 @@ int cli_transient(int argc, char **argv)
     opts.static_start = o.initial < 0 ? o.gravity : o.initial;
     opts.singular = o.singular;
     opts.start = o.start;
+    opts.nfreq = o.nfreq;
     opts.elastic_drives = o.elastic;
-    if ((rc = tr_damping(&o, &opts.nm)) != 0 ||
+    if ((rc = tr_damping(&o, &opts)) != 0 ||
         (o.wrench != NULL && (rc = cli_transient_wrench(o.wrench, opts.wrench, &wrench)) != 0))
         goto done;
     opts.wrench_series = wrench;
@@ -405,7 +454,15 @@ int cli_transient(int argc, char **argv)
         goto done;
     }
     const int csv = cli_format_is_rows(o.format);
-    out = (tr_out){.c = c, .params = params, .csv = csv, .elastic = o.elastic, .start = cli_now()};
+    cli_progress bar = {cli_now(), 0.0};
+    out = (tr_out){.c = c,
+                   .params = params,
+                   .csv = csv,
+                   .nfreq = o.nfreq,
+                   .elastic = o.elastic,
+                   .start = bar.t0,
+                   .total = pkm_transient_steps(&opts) + 1,
+                   .bar = isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO) ? &bar : NULL};
     if (o.output != NULL && (rc = tr_keep(&out, pkm_transient_steps(&opts) + 1)) != 0) goto done;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);

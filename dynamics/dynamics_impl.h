@@ -91,6 +91,10 @@ struct pkm_mbs {
     int nrot;
     int *pidx;
     int lwork, checked;
+    /* pkm_mbs_kinematics' last solved time and the coordinates there (nq, allocated with pidx),
+     * the start of its next Newton; kin_valid = 0 when the state was set otherwise */
+    double t_kin, *q_kin;
+    int kin_valid, warm_start;
 };
 
 /* sparse.c: C's pattern by rows (s->cptr, cidx, cval and each cut's lca), at create. */

@@ -197,13 +197,14 @@ static pkm_status allocate(pkm_mbs *s, int nf, pkm_ctx *ctx)
     s->gamma = calloc(2 * (size_t)s->nc + 2, sizeof(double));
     s->ws = calloc((size_t)10 * n, sizeof(double));
     s->pidx = calloc((size_t)n, sizeof(int));
+    s->q_kin = calloc((size_t)n, sizeof(double));
     s->fric = calloc((size_t)s->nj + 1, sizeof(*s->fric));
     if (s->fr == NULL || s->cut == NULL || s->body_frame == NULL || s->joint_frame == NULL ||
         s->joint_nframe == NULL || s->joint_cut == NULL || s->coord_frame == NULL ||
         s->coord_joint == NULL || s->coord_name == NULL || s->mass == NULL || s->com0 == NULL ||
         s->J0 == NULL || s->act == NULL || s->driven == NULL || s->is_driven == NULL ||
         s->q == NULL || s->W == NULL || s->gamma == NULL || s->ws == NULL || s->pidx == NULL ||
-        s->fric == NULL)
+        s->q_kin == NULL || s->fric == NULL)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the rigid multibody system");
     s->qd = s->q + s->nq;
     s->qdd = s->qd + s->nq;
@@ -363,6 +364,7 @@ void pkm_mbs_destroy(pkm_mbs **sp)
     free(s->wa);
     free(s->work);
     free(s->pidx);
+    free(s->q_kin);
     free(s->fric);
     free(s->rot);
     free(s);
@@ -415,6 +417,7 @@ int pkm_mbs_constraint_count(const pkm_mbs *s)
 
 pkm_status pkm_mbs_set_driven(pkm_mbs *s, int n, const int *idx, pkm_ctx *ctx)
 {
+    s->kin_valid = 0;
     memset(s->is_driven, 0, (size_t)s->nq * sizeof(int));
     for (int i = 0; i < n; i++) {
         if (idx[i] < 0 || idx[i] >= s->nq || s->is_driven[idx[i]]) {

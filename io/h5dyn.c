@@ -135,6 +135,12 @@ static pkm_status fill_transient(const h5io *io, hid_t file, const void *user)
         rc = pkm_h5_write_described(io, file, name[k], H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, dims,
                                     data[k], "description", text5[k]);
     }
+    dims[1] = (hsize_t)s->nfreq;
+    if (rc == PKM_OK && s->nfreq > 0)
+        rc = pkm_h5_write_described(io, file, "frequencies", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2,
+                                    dims, s->freq, "description",
+                                    "the lowest natural frequencies at the last configuration "
+                                    "update (Hz), the pencil of M(q), K(q) the step used");
     return rc;
 }
 

@@ -1,5 +1,14 @@
 /* solvers/linsolve.c: CHOLMOD factorisation of cK K + cM M, symbolic once, numeric many.
- * SPDX-License-Identifier: LGPL-2.1-or-later */
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The matrix is factorised in the fill-reducing order of the symbolic analysis, applied once:
+ * CHOLMOD analyses the pencil's pattern (its AMD or METIS ordering P), this file stores the upper
+ * triangle of A(P, P) with a map from each pencil entry to its place there, and CHOLMOD analyses
+ * and factorises that matrix in its natural order. Handing CHOLMOD a permuted matrix spares the
+ * two transposes that cholmod_l_factorize makes of an upper-stored matrix with a permutation at
+ * every call (A(p, p)': cholmod_l_ptranspose and cholmod_l_transpose_sym), which were 40 % of the
+ * instructions of the factorisations of a Newmark run (NaVARo, 16 elements per link, n = 1710:
+ * 404 -> 192 us a factorisation, docs/performance.md). The solves apply P themselves. */
 #include "pkm/linsolve.h"
 #include "core/core_impl.h"
 
@@ -19,7 +28,10 @@ struct pkm_linsolve {
     int factored;      /* the last factorisation succeeded */
     double cK, cM;     /* its coefficients */
     int64_t n, nnz;    /* analysed order and entry count */
-    cholmod_sparse *A; /* cK K + cM M on the analysed pattern: upper, sorted, packed */
+    cholmod_sparse *A; /* cK K + cM M, permuted: the upper triangle of A(P, P), sorted, packed */
+    int64_t *perm;     /* P: row k of A(P, P) is row perm[k] of A */
+    int64_t *pos;      /* per pencil entry q: its place in A->x */
+    int64_t *colptr, *rowind; /* the pencil's pattern analysed (pkm_linsolve_check_pattern) */
     cholmod_factor *L;
     cholmod_dense *B, *X, *Y, *E; /* cholmod_l_solve2 right-hand side, result and workspace */
     double *dinv;                 /* n reciprocals of the diagonal of a simplicial LL' factor */
@@ -61,6 +73,93 @@ static cholmod_sparse *cholmod_pattern(const pkm_pencil *pattern, cholmod_common
     return A;
 }
 
+/* The upper triangle of A(P, P) (pattern only) into s->A, and s->pos: entry (i, j) of the
+ * pencil goes to (pinv i, pinv j), swapped into the upper triangle, each column's rows sorted by
+ * insertion (a few per column). work: 2 n + nnz scratch. 0 if out of memory. */
+static int permuted_pattern(pkm_linsolve *s, const pkm_pencil *p, int64_t *work)
+{
+    const int64_t n = p->n;
+    int64_t *pinv = work, *next = work + n, *qof = work + 2 * n; /* qof[at]: entry at place at */
+    s->A = cholmod_l_allocate_sparse((size_t)n, (size_t)n, (size_t)p->nnz, 1, 1, 1, CHOLMOD_REAL,
+                                     &s->c);
+    if (s->A == NULL) return 0;
+    SuiteSparse_long *ap = s->A->p, *ai = s->A->i;
+    for (int64_t k = 0; k < n; k++)
+        pinv[s->perm[k]] = k;
+    memset(ap, 0, sizeof(*ap) * (size_t)(n + 1));
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++) {
+            const int64_t a = pinv[p->rowind[q]], b = pinv[j];
+            ap[(a > b ? a : b) + 1]++;
+        }
+    for (int64_t j = 0; j < n; j++) {
+        ap[j + 1] += ap[j];
+        next[j] = ap[j];
+    }
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++) {
+            const int64_t a = pinv[p->rowind[q]], b = pinv[j];
+            const int64_t col = a > b ? a : b, row = a > b ? b : a;
+            int64_t at = next[col]++;
+            for (; at > ap[col] && ai[at - 1] > row; at--) {
+                ai[at] = ai[at - 1];
+                qof[at] = qof[at - 1];
+            }
+            ai[at] = (SuiteSparse_long)row;
+            qof[at] = q;
+        }
+    for (int64_t at = 0; at < p->nnz; at++)
+        s->pos[qof[at]] = at;
+    return 1;
+}
+
+/* The fill-reducing order of pattern p (CHOLMOD's choice), the permuted matrix, its analysis in
+ * natural order; the pattern kept for pkm_linsolve_check_pattern. CHOLMOD's status. */
+static int analyze_permuted(pkm_linsolve *s, const pkm_pencil *p)
+{
+    const int64_t n = p->n, nnz = p->nnz;
+    s->perm = malloc(sizeof(int64_t) * (size_t)n);
+    s->pos = malloc(sizeof(int64_t) * (size_t)nnz);
+    s->colptr = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    s->rowind = malloc(sizeof(int64_t) * (size_t)nnz);
+    int64_t *work = malloc(sizeof(int64_t) * (size_t)(2 * n + nnz));
+    cholmod_sparse *A0 = cholmod_pattern(p, &s->c);
+    cholmod_factor *L0 = A0 != NULL ? cholmod_l_analyze(A0, &s->c) : NULL;
+    int status = s->c.status;
+    if (s->perm == NULL || s->pos == NULL || s->colptr == NULL || s->rowind == NULL || work == NULL)
+        status = CHOLMOD_OUT_OF_MEMORY;
+    if (status == CHOLMOD_OK && L0 != NULL) {
+        const SuiteSparse_long *P0 = L0->Perm;
+        for (int64_t k = 0; k < n; k++)
+            s->perm[k] = P0 != NULL ? (int64_t)P0[k] : k;
+        memcpy(s->colptr, p->colptr, sizeof(int64_t) * (size_t)(n + 1));
+        memcpy(s->rowind, p->rowind, sizeof(int64_t) * (size_t)nnz);
+        if (!permuted_pattern(s, p, work)) status = CHOLMOD_OUT_OF_MEMORY;
+    }
+    cholmod_l_free_factor(&L0, &s->c);
+    cholmod_l_free_sparse(&A0, &s->c);
+    if (status != CHOLMOD_OK) {
+        free(work);
+        return status;
+    }
+    s->c.nmethods = 1;
+    s->c.method[0].ordering = CHOLMOD_NATURAL;
+    s->c.postorder = 0;
+    s->L = cholmod_l_analyze(s->A, &s->c);
+    if (s->L == NULL) {
+        free(work);
+        return s->c.status != CHOLMOD_OK ? s->c.status : CHOLMOD_INVALID;
+    }
+    /* Row k of the factor is row Perm[k] of A(P, P) (the identity in natural order, unless
+     * CHOLMOD reorders anyway): the solves' order is P composed with it. */
+    const SuiteSparse_long *P1 = s->L->Perm;
+    for (int64_t k = 0; k < n && P1 != NULL; k++)
+        work[k] = s->perm[P1[k]];
+    if (P1 != NULL) memcpy(s->perm, work, sizeof(int64_t) * (size_t)n);
+    free(work);
+    return s->c.status;
+}
+
 pkm_status pkm_linsolve_create(const pkm_pencil *pattern, pkm_linsolve_kind kind,
                                pkm_linsolve **out, pkm_ctx *ctx)
 {
@@ -90,10 +189,8 @@ pkm_status pkm_linsolve_create(const pkm_pencil *pattern, pkm_linsolve_kind kind
         s->c.supernodal = CHOLMOD_SIMPLICIAL;
     else if (kind == PKM_LINSOLVE_SUPERNODAL)
         s->c.supernodal = CHOLMOD_SUPERNODAL;
-    s->A = cholmod_pattern(pattern, &s->c);
-    if (s->A == NULL) goto fail;
-    s->L = cholmod_l_analyze(s->A, &s->c);
-    if (s->L == NULL || s->c.status != CHOLMOD_OK) goto fail;
+    s->c.status = analyze_permuted(s, pattern);
+    if (s->c.status != CHOLMOD_OK) goto fail;
     s->B = cholmod_l_allocate_dense((size_t)n, 1, (size_t)n, CHOLMOD_REAL, &s->c);
     if (s->B == NULL) goto fail;
     s->dinv = calloc((size_t)n, sizeof(double));
@@ -127,6 +224,10 @@ void pkm_linsolve_destroy(pkm_linsolve **ls)
         cholmod_l_free_dense(&s->XB, &s->c);
         cholmod_l_finish(&s->c);
     }
+    free(s->perm);
+    free(s->pos);
+    free(s->colptr);
+    free(s->rowind);
     free(s->dinv);
     free(s->wb);
     free(s);
@@ -140,7 +241,7 @@ pkm_status pkm_linsolve_check_pattern(const pkm_linsolve *ls, const pkm_pencil *
                         "pencil of order %lld with %lld entries, solver analysed order %lld "
                         "with %lld",
                         (long long)p->n, (long long)p->nnz, (long long)ls->n, (long long)ls->nnz);
-    const SuiteSparse_long *ap = ls->A->p, *ai = ls->A->i;
+    const int64_t *ap = ls->colptr, *ai = ls->rowind;
     for (int64_t j = 0; j <= ls->n; j++)
         if (p->colptr[j] != ap[j])
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "pencil pattern differs at column %lld",
@@ -162,8 +263,9 @@ pkm_status pkm_linsolve_factor(pkm_linsolve *ls, const pkm_pencil *p, double cK,
                         "factorisation of order %lld, %lld entries; analysed %lld, %lld",
                         (long long)p->n, (long long)p->nnz, (long long)ls->n, (long long)ls->nnz);
     double *ax = ls->A->x;
+    const int64_t *pos = ls->pos;
     for (int64_t q = 0; q < ls->nnz; q++)
-        ax[q] = cK * p->k[q] + cM * p->m[q];
+        ax[pos[q]] = cK * p->k[q] + cM * p->m[q];
     const int ok = cholmod_l_factorize(ls->A, ls->L, &ls->c);
     /* LDL^T stops at a zero pivot with minor < n, with or without CHOLMOD_NOT_POSDEF. */
     if (ls->c.status == CHOLMOD_NOT_POSDEF || (SuiteSparse_long)ls->L->minor < ls->n) {
@@ -198,11 +300,12 @@ static void simplicial_ll_solve(pkm_linsolve *ls, const double *b, double *x)
 {
     const cholmod_factor *L = ls->L;
     const int64_t n = ls->n;
-    const SuiteSparse_long *lp = L->p, *li = L->i, *lnz = L->nz, *perm = L->Perm;
+    const SuiteSparse_long *lp = L->p, *li = L->i, *lnz = L->nz;
+    const int64_t *perm = ls->perm;
     const double *lx = L->x, *dinv = ls->dinv;
     double *w = ls->B->x;
     for (int64_t k = 0; k < n; k++)
-        w[k] = b[perm != NULL ? perm[k] : k];
+        w[k] = b[perm[k]];
     for (int64_t j = 0; j < n; j++) {
         const int64_t q0 = lp[j], q1 = lp[j] + lnz[j];
         const double wj = w[j] * dinv[j];
@@ -218,7 +321,7 @@ static void simplicial_ll_solve(pkm_linsolve *ls, const double *b, double *x)
         w[j] = t * dinv[j];
     }
     for (int64_t k = 0; k < n; k++)
-        x[perm != NULL ? perm[k] : k] = w[k];
+        x[perm[k]] = w[k];
 }
 
 pkm_status pkm_linsolve_solve(pkm_linsolve *ls, const double *b, double *x, pkm_ctx *ctx)
@@ -230,11 +333,15 @@ pkm_status pkm_linsolve_solve(pkm_linsolve *ls, const double *b, double *x, pkm_
         return PKM_OK;
     }
     /* Supernodal and LDL^T factors: cholmod_l_solve2 with its workspace kept across calls. */
-    memcpy(ls->B->x, b, sizeof(double) * (size_t)ls->n);
+    double *pb = ls->B->x;
+    for (int64_t k = 0; k < ls->n; k++)
+        pb[k] = b[ls->perm[k]];
     if (!cholmod_l_solve2(CHOLMOD_A, ls->L, ls->B, NULL, &ls->X, NULL, &ls->Y, &ls->E, &ls->c) ||
         ls->X == NULL)
         return PKM_FAIL(ctx, PKM_ERR_SOLVER, "cholmod_l_solve2 failed (status %d)", ls->c.status);
-    memcpy(x, ls->X->x, sizeof(double) * (size_t)ls->n);
+    const double *px = ls->X->x;
+    for (int64_t k = 0; k < ls->n; k++)
+        x[ls->perm[k]] = px[k];
     return PKM_OK;
 }
 
@@ -244,12 +351,12 @@ static void simplicial_ll_solve_block(pkm_linsolve *ls, size_t nc, const double 
 {
     const cholmod_factor *L = ls->L;
     const int64_t n = ls->n;
-    const SuiteSparse_long *lp = L->p, *li = L->i, *lnz = L->nz, *perm = L->Perm;
+    const SuiteSparse_long *lp = L->p, *li = L->i, *lnz = L->nz;
+    const int64_t *perm = ls->perm;
     const double *restrict lx = L->x, *restrict dinv = ls->dinv;
     double *restrict w = ls->wb;
     for (int64_t k = 0; k < n; k++)
-        memcpy(w + (size_t)k * nc, b + (size_t)(perm != NULL ? perm[k] : k) * nc,
-               nc * sizeof(double));
+        memcpy(w + (size_t)k * nc, b + (size_t)perm[k] * nc, nc * sizeof(double));
     for (int64_t j = 0; j < n; j++) {
         const int64_t q0 = lp[j], q1 = lp[j] + lnz[j];
         double *restrict wj = w + (size_t)j * nc;
@@ -275,12 +382,11 @@ static void simplicial_ll_solve_block(pkm_linsolve *ls, size_t nc, const double 
             wj[c] *= dinv[j];
     }
     for (int64_t k = 0; k < n; k++)
-        memcpy(x + (size_t)(perm != NULL ? perm[k] : k) * nc, w + (size_t)k * nc,
-               nc * sizeof(double));
+        memcpy(x + (size_t)perm[k] * nc, w + (size_t)k * nc, nc * sizeof(double));
 }
 
-/* Supernodal and LDL^T factors: cholmod_l_solve2 on an n x nc dense block (column-major, so the
- * interleaved columns are transposed in and out). */
+/* Supernodal and LDL^T factors: cholmod_l_solve2 on an n x nc dense block of A(P, P) (column-major,
+ * so the interleaved columns are transposed and permuted in and out). */
 static pkm_status cholmod_solve_block(pkm_linsolve *ls, size_t nc, const double *b, double *x,
                                       pkm_ctx *ctx)
 {
@@ -294,7 +400,7 @@ static pkm_status cholmod_solve_block(pkm_linsolve *ls, size_t nc, const double 
     double *bb = ls->BB->x;
     for (size_t i = 0; i < n; i++)
         for (size_t c = 0; c < nc; c++)
-            bb[c * n + i] = b[i * nc + c];
+            bb[c * n + i] = b[(size_t)ls->perm[i] * nc + c];
     if (!cholmod_l_solve2(CHOLMOD_A, ls->L, ls->BB, NULL, &ls->XB, NULL, &ls->Y, &ls->E, &ls->c) ||
         ls->XB == NULL)
         return PKM_FAIL(ctx, PKM_ERR_SOLVER, "cholmod_l_solve2 of %zu columns failed (status %d)",
@@ -302,7 +408,7 @@ static pkm_status cholmod_solve_block(pkm_linsolve *ls, size_t nc, const double 
     const double *xb = ls->XB->x;
     for (size_t i = 0; i < n; i++)
         for (size_t c = 0; c < nc; c++)
-            x[i * nc + c] = xb[c * n + i];
+            x[(size_t)ls->perm[i] * nc + c] = xb[c * n + i];
     return PKM_OK;
 }
 
@@ -336,10 +442,11 @@ pkm_status pkm_linsolve_inertia(const pkm_linsolve *ls, const pkm_pencil *p, dou
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "inertia needs a successful LDL^T factorisation");
     /* Simplicial LDL^T keeps D on the diagonal of L, first in each column (CHOLMOD user guide,
      * cholmod_factor). */
-    const SuiteSparse_long *lp = L->p, *perm = L->Perm;
+    const SuiteSparse_long *lp = L->p;
+    const int64_t *perm = ls->perm;
     const double *lx = L->x;
     for (int64_t j = 0; j < ls->n; j++) {
-        const int64_t i = perm != NULL ? perm[j] : j;
+        const int64_t i = perm[j];
         const int64_t qd = p->colptr[i + 1] - 1; /* the diagonal is last in its column */
         const double scale = fabs(ls->cK) * fabs(p->k[qd]) + fabs(ls->cM) * fabs(p->m[qd]);
         const double d = lx[lp[j]];

@@ -254,10 +254,9 @@ pkm_status pkm_newmark_step(pkm_newmark *nm, const double *f1, pkm_ctx *ctx)
         nm->tmp[i] = nm->w1[i] + nm->o.l1 * nm->w2[i];
         nm->w1[i] = nm->o.l2 * nm->w2[i] - nm->u[i];
     }
-    pkm_pencil_matvec(nm->p, 'M', nm->tmp, nm->rhs);
-    pkm_pencil_matvec(nm->p, 'K', nm->w1, nm->w2);
+    pkm_pencil_matvec_mk(nm->p, nm->tmp, nm->w1, nm->rhs);
     for (int64_t i = 0; i < n; i++)
-        nm->rhs[i] += nm->w2[i] + ap * f1[i] - al * nm->f[i];
+        nm->rhs[i] += ap * f1[i] - al * nm->f[i];
     pkm_status rc = pkm_linsolve_solve(nm->ls, nm->rhs, nm->rhs, ctx);
     if (rc != PKM_OK) return rc;
     /* rhs now holds du; tmp keeps v_n and f keeps f_n for the step's energy increments. */

@@ -4,6 +4,7 @@
 #define PKM_STUDIES_IMPL_H
 
 #include "pkm/map.h"
+#include "pkm/modal.h"
 
 /* Tracked ids equal to the frequency ranks at every OK point (-1 elsewhere), no links: the ids
  * of a sweep in progress, or of a map whose mode vectors were not kept. */
@@ -22,5 +23,31 @@ int pkm_map_same_value(double a, double b);
 /* The resolved parameters of a and b, matched by key, equal by value; PKM_ERR_INVALID naming the
  * first difference, a's value first. */
 pkm_status pkm_map_same_params(const pkm_map *a, const pkm_map *b, pkm_ctx *ctx);
+
+/* The transient driver's natural frequencies along the trajectory: a modal solver kept while the
+ * pattern version of the assembly cache stays, and the last solve's modes. */
+typedef struct pkm_tr_freq {
+    pkm_modal *solver;
+    pkm_modes *modes;
+    int64_t version; /* the pattern version the solver was analysed on */
+} pkm_tr_freq;
+
+/* The lowest nev frequencies of p (pattern version `version`) into f->modes->freq_hz; the
+ * failure names the time t. */
+pkm_status pkm_tr_freq_update(pkm_tr_freq *f, const pkm_pencil *p, int64_t version, int nev,
+                              double t, pkm_ctx *ctx);
+void pkm_tr_freq_free(pkm_tr_freq *f);
+
+/* A point's rigid acceleration less the gravity g (NULL: none) and the angular acceleration, from
+ * its body's twist V and acceleration A at the origin: a point at x accelerates at A_v + A_w x x +
+ * w x (v + w x x). */
+void pkm_tr_node_accel(const double V[6], const double A[6], const double g[3], const double x[3],
+                       double out[6]);
+
+/* Beam element e of body b (a spatial entry of pkm_beam_types) of model m: the twist blocks (its
+ * first 6 dofs per node) of its consistent mass M and, when K is not NULL, its stiffness, rotated
+ * to global axes. */
+pkm_status pkm_tr_element_matrices(const pkm_model *m, const pkm_body *b, const pkm_elem *e,
+                                   double M[12][12], double K[12][12], pkm_ctx *ctx);
 
 #endif

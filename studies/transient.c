@@ -9,6 +9,7 @@
 #include "pkm/linsolve.h"
 #include "pkm/spatial.h"
 #include "core/core_impl.h"
+#include "studies/studies_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -48,6 +49,7 @@ typedef struct tr_run {
      * whether the run may go on without it (find_locks). */
     int closure_ok, through;
     pkm_ctx closure_err;
+    pkm_tr_freq freq; /* opts.nfreq frequencies at the last update */
 } tr_run;
 
 pkm_transient_opts pkm_transient_opts_default(const pkm_case *c, double dt, double duration)
@@ -97,6 +99,7 @@ static pkm_status setup_rigid(tr_run *r, pkm_ctx *ctx)
         if (pkm_model_joint(r->rigid, j)->actuated) r->act[r->ndrive++] = j;
     st = pkm_mbs_create(r->rigid, r->g, &r->mbs, ctx);
     if (st == PKM_OK && r->o.singular > 0.0) st = pkm_mbs_set_singular(r->mbs, r->o.singular, ctx);
+    if (st == PKM_OK) pkm_mbs_set_warm_start(r->mbs, 1);
     if (st != PKM_OK) return st;
     const char *const *names = c->drive ? c->driven_names : c->pose_names;
     const int nd = c->drive ? c->ndriven : c->npose;
@@ -280,6 +283,8 @@ static pkm_status update_model(tr_run *r, double t, const double *pose, pkm_ctx 
     r->plat_node = pkm_model_body(r->fe, plat)->first_node;
     int64_t version = 0;
     st = pkm_assemble_cached(r->fe, r->o.form, r->cache, &r->p, &version, NULL, ctx);
+    if (st == PKM_OK && r->o.nfreq > 0)
+        st = pkm_tr_freq_update(&r->freq, r->p, version, r->o.nfreq, t, ctx);
     if (st != PKM_OK) return st;
     r->map = pkm_asm_cache_dofmap(r->cache);
     if (r->fn == NULL) {
@@ -298,121 +303,27 @@ static pkm_status update_model(tr_run *r, double t, const double *pose, pkm_ctx 
     return factor_stiffness(r, t, ctx);
 }
 
-/* Node i's rigid acceleration less gravity (the gravity as an acceleration of the frame) and its
- * angular acceleration, from its body's twist V and acceleration A at the origin: a point at x
- * accelerates at A_v + A_w x x + w x (v + w x x). */
-static void node_accel(const tr_run *r, const double V[6], const double A[6], const double x[3],
-                       double out[6])
-{
-    double vx[3], wx[3], ax[3], wv[3];
-    pkm_vec3_cross(V + 3, x, wx);
-    for (int k = 0; k < 3; k++)
-        vx[k] = V[k] + wx[k];
-    pkm_vec3_cross(A + 3, x, ax);
-    pkm_vec3_cross(V + 3, vx, wv);
-    for (int k = 0; k < 3; k++) {
-        out[k] = A[k] + ax[k] + wv[k] - r->g[k];
-        out[3 + k] = A[3 + k];
-    }
-}
-
-/* Beam element e's twist blocks (its first 6 dofs per node, pkm_beam_type_spatial) of the
- * consistent mass M and, when K is not NULL, the stiffness, rotated to global axes. */
-static pkm_status element_matrices(const tr_run *r, const pkm_body *b, const pkm_elem *e,
-                                   double M[12][12], double K[12][12], pkm_ctx *ctx)
-{
-    const pkm_beam_type *type = &pkm_beam_types[b->element];
-    const int dpn = type->dofs_per_node, nd = 2 * dpn;
-    const double *x1 = pkm_model_node(r->fe, e->n1)->x, *x2 = pkm_model_node(r->fe, e->n2)->x;
-    double R[3][3], l = 0.0;
-    pkm_status st = pkm_fem_beam3d_frame(x1, x2, b->zref, R, &l, ctx);
-    if (st != PKM_OK) return st;
-    double full[2 * PKM_BEAM_MAX_NODE_DOFS * 2 * PKM_BEAM_MAX_NODE_DOFS];
-    for (int w = 0; w < (K != NULL ? 2 : 1); w++) {
-        double(*A)[12] = w == 0 ? M : K;
-        if (w == 0)
-            type->mass(&b->section, &b->material, l, b->mass_flags, full);
-        else
-            type->stiffness(&b->section, &b->material, l, full);
-        for (int i = 0; i < 12; i++)
-            for (int j = 0; j < 12; j++)
-                A[i][j] = full[(i / 6 * dpn + i % 6) * nd + j / 6 * dpn + j % 6];
-        pkm_fem_rotate12(R, A, A);
-    }
-    return PKM_OK;
-}
-
-/* Beam element e's load -M_e (U''_r,e - g) on its two nodes' twists, global axes. */
-static pkm_status element_load(tr_run *r, const pkm_body *b, const pkm_elem *e, const double *VA,
-                               pkm_ctx *ctx)
-{
-    double M[12][12], ua[12];
-    pkm_status st = element_matrices(r, b, e, M, NULL, ctx);
-    if (st != PKM_OK) return st;
-    node_accel(r, VA, VA + 6, pkm_model_node(r->fe, e->n1)->x, ua);
-    node_accel(r, VA, VA + 6, pkm_model_node(r->fe, e->n2)->x, ua + 6);
-    for (int i = 0; i < 12; i++) {
-        double s = 0.0;
-        for (int j = 0; j < 12; j++)
-            s += M[i][j] * ua[j];
-        r->fn[6 * (i < 6 ? e->n1 : e->n2) + i % 6] -= s;
-    }
-    return PKM_OK;
-}
-
-/* Rigid body b's inertial wrench and weight at its origin node: -(m (a_c - g), J_c alpha + w x
- * J_c w) at the centre of mass c, moved to the origin o (moment + (c - o) x force). */
-static void rigid_load(tr_run *r, const pkm_body *b, const double *VA)
-{
-    const double *o = pkm_model_node(r->fe, b->first_node)->x;
-    double ac[6], Jw[3], Ja[3], wJw[3], F[3], M[3], co[3], m2[3];
-    node_accel(r, VA, VA + 6, b->com, ac);
-    pkm_mat3_apply(PKM_CONST33(b->inertia), VA + 3, Jw);
-    pkm_mat3_apply(PKM_CONST33(b->inertia), ac + 3, Ja);
-    pkm_vec3_cross(VA + 3, Jw, wJw);
-    for (int k = 0; k < 3; k++) {
-        F[k] = -b->mass * ac[k];
-        M[k] = -(Ja[k] + wJw[k]);
-    }
-    pkm_vec3_sub(b->com, o, co);
-    pkm_vec3_cross(co, F, m2);
-    for (int k = 0; k < 3; k++) {
-        r->fn[6 * b->first_node + k] += F[k];
-        r->fn[6 * b->first_node + 3 + k] += M[k] + m2[k];
-    }
-}
-
-/* The reduced load f at the current rigid state: every element's and rigid body's nodal load,
- * restricted through the dof map. */
+/* The reduced load f at the current rigid state: every body's inertia and weight
+ * (pkm_transient_loads), then the platform's wrench and the elastic drives' feed-forward. */
 static pkm_status loads(tr_run *r, pkm_ctx *ctx)
 {
-    memset(r->fn, 0, 6 * (size_t)r->nnodes * sizeof(double));
-    memset(r->f, 0, (size_t)r->n * sizeof(double));
-    for (int bi = 0; bi < pkm_model_body_count(r->fe); bi++) {
-        const pkm_body *b = pkm_model_body(r->fe, bi);
-        const double *VA = r->VA[bi];
-        if (b->kind == PKM_BODY_RIGID) {
-            rigid_load(r, b, VA);
-            continue;
-        }
-        for (int e = b->first_elem; e < b->first_elem + b->nelem; e++) {
-            pkm_status st = element_load(r, b, pkm_model_elem(r->fe, e), VA, ctx);
-            if (st != PKM_OK) return st;
-        }
-    }
+    pkm_status st =
+        pkm_transient_loads(r->fe, r->map, (const double(*)[12])r->VA, r->g, r->fn, r->f, ctx);
+    if (st != PKM_OK) return st;
     double w[6];
-    pkm_status st = pkm_transient_wrench_at(&r->o, r->t, w, ctx);
-    for (int k = 0; k < 6 && st == PKM_OK; k++)
-        r->fn[6 * r->plat_node + k] += w[k];
-    for (int k = 0; k < r->ndrive && r->o.elastic_drives && st == PKM_OK; k++) {
+    if ((st = pkm_transient_wrench_at(&r->o, r->t, w, ctx)) != PKM_OK) return st;
+    memset(r->fn, 0, 6 * (size_t)r->nnodes * sizeof(double));
+    for (int k = 0; k < 6; k++)
+        r->fn[6 * r->plat_node + k] = w[k];
+    for (int k = 0; k < r->ndrive && r->o.elastic_drives; k++) {
         if (isnan(r->drive[k]))
             return PKM_FAIL(ctx, PKM_ERR_SINGULAR, "elastic drives need the rigid-body drives: %s",
                             r->closure_err.msg);
         pkm_transient_joint_load(pkm_model_joint(r->fe, r->spring[k]), r->drive[k] / r->ratio[k],
                                  r->fn);
     }
-    if (st == PKM_OK) pkm_dofmap_restrict(r->map, r->fn, r->f);
-    return st;
+    pkm_dofmap_restrict(r->map, r->fn, r->f); /* adds to the inertial loads */
+    return PKM_OK;
 }
 
 /* Node i's twist of the reduced vector x (u = P x at that node). */
@@ -450,14 +361,14 @@ static pkm_status lock_reaction(tr_run *r, int k, double *out, pkm_ctx *ctx)
         const pkm_elem *el = pkm_model_elem(r->fe, e);
         if (el->n1 != node && el->n2 != node) continue;
         double M[12][12], K[12][12], uk[12], um[12];
-        pkm_status st = element_matrices(r, b, el, M, K, ctx);
+        pkm_status st = pkm_tr_element_matrices(r->fe, b, el, M, K, ctx);
         if (st != PKM_OK) return st;
         for (int h = 0; h < 2; h++) {
             const int n = h == 0 ? el->n1 : el->n2;
             double t[3][6], ar[6];
             for (int d = 0; d < 3; d++)
                 node_twist(r, n, x[d], t[d]);
-            node_accel(r, VA, VA + 6, pkm_model_node(r->fe, n)->x, ar);
+            pkm_tr_node_accel(VA, VA + 6, r->g, pkm_model_node(r->fe, n)->x, ar);
             for (int i = 0; i < 6; i++) {
                 uk[6 * h + i] = t[0][i] + r->o.nm.l2 * t[1][i];
                 um[6 * h + i] = t[2][i] + r->o.nm.l1 * t[1][i] + ar[i];
@@ -492,6 +403,7 @@ static pkm_status check_opts(const pkm_case *c, const pkm_trajectory *tr,
                         o->duration, o->nm.dt);
     if (o->update_every < 0)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "update_every = %d must be >= 0", o->update_every);
+    if (o->nfreq < 0) return PKM_FAIL(ctx, PKM_ERR_INVALID, "nfreq = %d must be >= 0", o->nfreq);
     if (!(c->analyses & PKM_CASE_MODAL) || !(c->analyses & PKM_CASE_DYNAMICS))
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "case '%s' needs a finite-element and a rigid-body model", c->name);
@@ -526,6 +438,7 @@ static pkm_status approach(tr_run *r, double a, double t0, pkm_ctx *ctx)
 static void run_free(tr_run *r)
 {
     pkm_newmark_destroy(&r->nm);
+    pkm_tr_freq_free(&r->freq);
     pkm_linsolve_destroy(&r->ks);
     pkm_asm_cache_destroy(&r->cache);
     pkm_model_destroy(&r->fe);
@@ -617,6 +530,11 @@ static pkm_status check_reach(const tr_run *r, int64_t nsteps, double t0, pkm_ct
 static pkm_status start(tr_run *r, double t, const double *pose, pkm_ctx *ctx)
 {
     pkm_status st = update_model(r, t, pose, ctx);
+    const pkm_transient_opts *o = &r->o;
+    if (st == PKM_OK && o->damping_mode[0] > 0)
+        st = pkm_rayleigh_from_modes(r->p, o->damping_zeta[0], o->damping_mode[0],
+                                     o->damping_zeta[1], o->damping_mode[1], &r->o.nm.l1,
+                                     &r->o.nm.l2, NULL, ctx);
     if (st == PKM_OK) st = pkm_newmark_create(r->p, &r->o.nm, &r->nm, ctx);
     if (st == PKM_OK) st = loads(r, ctx);
     if (st == PKM_OK && r->o.static_start) st = pkm_linsolve_solve(r->ks, r->f, r->x, ctx);
@@ -662,6 +580,10 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
         node_twist(&r, r.plat_node, pkm_newmark_u(r.nm), row.error);
         node_twist(&r, r.plat_node, r.x, row.quasi_static);
         row.energy = pkm_newmark_energies(r.nm);
+        row.nfreq = opts->nfreq;
+        row.freq = opts->nfreq > 0 ? r.freq.modes->freq_hz : NULL;
+        row.rayleigh[0] = r.o.nm.l1;
+        row.rayleigh[1] = r.o.nm.l2;
         if (sink != NULL && sink(user, &row) != 0) break;
     }
 done:

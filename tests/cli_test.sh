@@ -953,6 +953,33 @@ wb=$(timeout 60 "$bin" "${tn[@]}" --wrench "$tmp/w10.csv" --format csv | tail -1
 check "transient --wrench: a constant CSV series equals the constant" test "$wa" = "$wb"
 expect 2 "${tn[@]}" --update-every -1
 expect 2 "${tn[@]}" --initial maybe
+# --frequencies K: the lowest K frequencies at every update, csv columns f1..fK after the
+# drives and /frequencies in -o; at t = 0.25 s the harmonic motion along x (10 mm, 1 Hz) is at
+# x = 10 mm, where pkmflex modes gives the same frequencies (1e-9 relative). --damping at mode
+# numbers resolves at the start pose (its ratios: tests/test_studies_transient_out.c).
+tfq=(transient navaro --set elements_per_link=1 --trajectory harmonic:x,0.01,1 --start 0.25
+    --duration 0.002 --dt 1e-3 --frequencies 4 --damping 0.02@mode1,0.02@mode3)
+tfcsv=$(timeout 60 "$bin" "${tfq[@]}" --format csv -o "$tmp/trf.h5")
+check "transient --frequencies: csv columns f1..fK after the drives" \
+    test "$(head -1 <<<"$tfcsv")" = "t,ex,ey,ez,rx,ry,rz,drive_A11,drive_A12,drive_A13,f1,f2,f3,f4"
+tfm=$(timeout 60 "$bin" modes navaro --set elements_per_link=1 --pose 0.01,0,0 --nev 4 --format csv)
+check "transient --frequencies equal pkmflex modes at the same pose" \
+    awk -F, 'NR == FNR { if (FNR > 1) f[FNR - 1] = $2; next }
+             FNR == 2 { for (k = 1; k <= 4; k++) { d = $(10 + k) / f[k] - 1; if (d < 0) d = -d
+                        if (d > m) m = d }; n++ }
+             END { exit !(n == 1 && m < 1e-9) }' <(printf '%s\n' "$tfm") <(printf '%s\n' "$tfcsv")
+check "transient -o: /frequencies holds the csv columns" "$py" -c '
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+c = np.loadtxt(sys.argv[2], delimiter=",", skiprows=1)
+assert f["frequencies"].shape == (3, 4)
+assert np.allclose(f["frequencies"][...], c[:, 10:14], rtol=1e-9, atol=0)
+' "$tmp/trf.h5" <(printf '%s\n' "$tfcsv")
+expect 2 "${tn[@]}" --damping 0.02@mode1,0.02@mode1
+expect 2 "${tn[@]}" --damping 0.02@mode0,0.02@mode3
+expect 2 "${tn[@]}" --damping 0.02@mode1,0.02@mode999
+expect 2 "${tn[@]}" --damping 0.02@mode1,0.02@40
+expect 2 "${tn[@]}" --frequencies 0
 expect 2 transient tree5
 printf 't,x,y,theta\n0,0,0,0\n0.01,0.05,0,0\n0.02,0.2,0,0\n0.03,0.4,0,0\n' >"$tmp/far.csv"
 expect 2 transient navaro --trajectory "$tmp/far.csv" --duration 0.03 --dt 1e-3

@@ -9,11 +9,12 @@
  * f . (P x) = (P^T f) . x, so f_red += P^T f is the reduced load (Newmark's inertial, gravity,
  * payload and drive loads). P is stored sparsely: per node, the reduced coordinates it depends
  * on and a twist per unit coordinate. The curvature coordinates of quintic beams (nodal
- * formulation) are internal to the elements and are not nodal displacements: P does not reach
- * them. Each joint's free motions d (u_b = u_a + S d across the joint, pkm_joint_free_twists)
- * are reduced coordinates in both formulations (tree: the virtually actuated joint coordinates,
- * never eliminated; nodal: the relative-motion coordinates of the node graph's spanning forest);
- * pkm_dofmap_joint_coordinate says where. */
+ * formulation) are not nodal displacements: P does not reach them; the map names each element's
+ * own (pkm_dofmap_element_curvature), where a load on them goes directly. Each joint's free motions
+ * d (u_b = u_a + S d across the joint, pkm_joint_free_twists) are reduced coordinates in both
+ * formulations (tree: the virtually actuated joint coordinates, never eliminated; nodal: the
+ * relative-motion coordinates of the node graph's spanning forest); pkm_dofmap_joint_coordinate
+ * says where. */
 #ifndef PKM_DOFMAP_H
 #define PKM_DOFMAP_H
 
@@ -44,6 +45,12 @@ void pkm_dofmap_restrict(const pkm_dofmap *map, const double *f, double *f_red);
  * unit coordinate (*twist, 6 per coordinate); the pointers stay valid until the map changes. */
 void pkm_dofmap_node(const pkm_dofmap *map, int node, int *ncol, const int64_t **col,
                      const double (**twist)[6]);
+
+/* Reduced index of the first of element elem's curvature coordinates at its node side + 1 (side
+ * 0 or 1; the element type's dofs_per_node - 6 of them, consecutive, in the element's local axes,
+ * pkm/fem.h), or -1: an element without them (cubic, quintic_c0), an end held at zero curvature,
+ * the tree formulation, elem or side out of range. */
+int64_t pkm_dofmap_element_curvature(const pkm_dofmap *map, int elem, int side);
 
 /* Reduced index of joint j's first free motion (its *nfree motions are consecutive), or -1 with
  * *nfree = 0 if j is out of range or has none. nfree may be NULL. */

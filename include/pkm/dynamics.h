@@ -69,6 +69,12 @@ int pkm_mbs_constraint_count(const pkm_mbs *s);
 /* Set the singularity threshold (0 < threshold < 1; PKM_DYN_SINGULAR by default). */
 pkm_status pkm_mbs_set_singular(pkm_mbs *s, double threshold, pkm_ctx *ctx);
 
+/* Nonzero: pkm_mbs_kinematics starts Newton from a second-order Taylor step of the last solved
+ * state (default 0: from the last coordinates). Fewer Newton steps along a finely sampled
+ * trajectory (the transient driver's), the same closure tolerance; the converged coordinates
+ * then differ at the rounding level. */
+void pkm_mbs_set_warm_start(pkm_mbs *s, int on);
+
 /* How the closure kinematics and the inverse dynamics solve their linear systems:
  *  - PKM_DYN_SPARSE (default): the passive Jacobian's normal equations (Cp^T Cp, rows and
  *    columns scaled as for the conditioning check) factorised by CHOLMOD (symbolic analysis once

@@ -88,6 +88,8 @@ typedef struct pkm_transient_series {
     const double *energy;       /* [ntime][4] kinetic, strain, dissipated, work of the loads, J */
     const double *drive;        /* [ntime][ndrive] the rigid-body drives, N m or N */
     const double *reaction;     /* [ntime][ndrive] the reactions at the locked drives (NAN: none) */
+    int nfreq;                  /* frequencies per time (0: no /frequencies dataset) */
+    const double *freq;         /* [ntime][nfreq] the lowest natural frequencies, Hz */
 } pkm_transient_series;
 
 /* Write s to path (built in memory, written to PATH.tmp, renamed). PKM_ERR_INVALID for an empty

@@ -59,6 +59,16 @@ pkm_newmark_opts pkm_newmark_opts_hht(double dt, double alpha);
 pkm_status pkm_rayleigh_from_ratios(double zeta1, double f1, double zeta2, double f2, double *l1,
                                     double *l2, pkm_ctx *ctx);
 
+/* Rayleigh coefficients from two damping ratios at two modes of pencil p, numbered from 1 (the
+ * lowest): the pencil's lowest max(mode1, mode2) frequencies by pkm_modal_solve (ARPACK
+ * shift-invert; zero-energy modes refused), then pkm_rayleigh_from_ratios at the two modes'
+ * frequencies, which go to f (Hz, two values; may be NULL). The modal damping ratio of mode i,
+ * M-normalised, is then x_i^T C x_i / (2 w_i) = l1 / (2 w_i) + l2 w_i / 2: the requested one at
+ * both modes. PKM_ERR_INVALID for mode numbers below 1 or above the pencil's order, equal
+ * modes, or the conditions of pkm_rayleigh_from_ratios; the errors of the modal solve. */
+pkm_status pkm_rayleigh_from_modes(const pkm_pencil *p, double zeta1, int mode1, double zeta2,
+                                   int mode2, double *l1, double *l2, double f[2], pkm_ctx *ctx);
+
 typedef struct pkm_newmark pkm_newmark;
 
 /* An integrator for pencils of p's pattern, p its first pencil (borrowed: it must stay valid and

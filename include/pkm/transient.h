@@ -25,9 +25,10 @@
  * fixed ones included (M_e the element's consistent mass in global axes, U''_r,e its nodes'
  * rigid accelerations, g the gravity as a uniform acceleration of the frame, when asked); on
  * every rigid body its inertial wrench and weight at its origin node, -(m (a_c - g), J_c alpha +
- * w x J_c w) moved from the centre of mass. The quintic elements' curvature coordinates are
- * internal to the elements: their share of the inertial load (zero curvature in a rigid motion,
- * but coupled through M_e) is left out, since the dof map does not reach them.
+ * w x J_c w) moved from the centre of mass. A quintic element's load covers its curvature
+ * coordinates too (zero curvature in a rigid motion, but coupled to the translations through
+ * M_e), added directly to the element's curvature coordinates of the dof map
+ * (pkm_transient_loads).
  *
  * The platform's elastic error: the displacement twist u = P U of the platform's origin node
  * (a rigid platform's origin; NaVARo's is the centre P where the links 5i meet): three
@@ -62,6 +63,13 @@ typedef struct pkm_transient_opts {
      * reached by following the rigid closure from the span's start (where the rigid model is
      * built) in at least 20 steps, so that its Newton iteration stays on the assembly branch. */
     double start;
+    /* Rayleigh damping from two damping ratios at two mode numbers (from 1) of the start pose's
+     * pencil, when damping_mode[0] > 0 (pkm_rayleigh_from_modes): it replaces nm.l1, nm.l2. */
+    int damping_mode[2];
+    double damping_zeta[2];
+    /* The lowest nfreq natural frequencies at every configuration update (0: none), from the
+     * same M(q), K(q) that the step uses (pkm_modal_solve, ARPACK shift-invert). */
+    int nfreq;
     /* An external wrench on the platform, at its reference point (the node of the error), global
      * axes: Fx, Fy, Fz (N), Mx, My, Mz (N m). The constant wrench, plus the six coordinates of
      * wrench_series at t when it is not NULL (a spline through the samples of a CSV file with the
@@ -101,6 +109,11 @@ typedef struct pkm_transient_row {
      * motor, times the nut's ratio). In the rigid limit it equals drive[]. NAN drive[] where the
      * rigid closure is singular and the case's body_motion carries the run through. */
     const double *reaction;
+    /* The lowest nfreq natural frequencies (Hz) of the pencil of the last update (at this step
+     * when updated); nfreq = 0 without opts.nfreq. */
+    int nfreq;
+    const double *freq;
+    double rayleigh[2]; /* the Rayleigh l1 (1/s), l2 (s) of the run */
     /* Elastic drives: each drive's deflection, the finite-element joint's coordinate (rad or m;
      * NULL with locked drives); reaction[] then holds the drive's force, the feed-forward less
      * the spring's k deflection, in the drive's units (drive - ratio k deflection). */
@@ -109,6 +122,20 @@ typedef struct pkm_transient_row {
 
 /* Called with each row, step 0 included; a nonzero return stops the run (PKM_OK is returned). */
 typedef int (*pkm_transient_sink)(void *user, const pkm_transient_row *row);
+
+/* The loads of a rigid motion on finite-element model m (the nodal formulation's map, or the
+ * tree's, pkm_dofmap_create): motion holds per body of m its twist V (the velocity of the body
+ * point at the global origin, then the angular velocity) and its spatial acceleration A (the
+ * same point's, then the angular acceleration), 12 values, global axes; g the gravity (m/s^2, a
+ * uniform acceleration of the frame; NULL: none). On every beam element -M_e (U''_r,e - g) over
+ * all of its coordinates (the curvature coordinates of quintic elements included), on every
+ * rigid body its inertial wrench and weight at its origin node. fn receives the nodal wrenches
+ * of the twist coordinates (6 per node), f (the map's order) the reduced load, P^T fn plus the
+ * curvature loads. PKM_ERR_INVALID for a map of another model, PKM_ERR_MODEL for a beam whose
+ * element is not spatial. */
+pkm_status pkm_transient_loads(const pkm_model *m, const pkm_dofmap *map,
+                               const double (*motion)[12], const double g[3], double *fn, double *f,
+                               pkm_ctx *ctx);
 
 /* Number of steps a run of opts takes: duration / dt rounded to the nearest integer. */
 int64_t pkm_transient_steps(const pkm_transient_opts *o);
