@@ -87,6 +87,8 @@ pkm_status pkm_tree_check_dense_size(const tree *t, pkm_ctx *ctx)
         bytes += 8.0 * L->ncoord * (6.0 * L->nnodes + L->ncoord + t->np);
         n += L->ncoord;
     }
+    /* The message is formatted only for a refusal: the check runs on every map pose. */
+    if (!(bytes > pkm_memory_bytes())) return PKM_OK;
     char what[160];
     snprintf(what, sizeof(what),
              "the tree formulation of %.0f coordinates in %d legs (dense per leg)", n, t->nlegs);
@@ -149,6 +151,7 @@ pkm_status pkm_tree_check_triplet_size(const tree *t, pkm_ctx *ctx)
         trip += nk * (nk + 1.0) / 2.0;
     }
     free(mark);
+    if (!(bytes + TREE_TRIPLET_BYTES * trip > pkm_memory_bytes())) return PKM_OK;
     char what[200];
     snprintf(what, sizeof(what),
              "the tree formulation of %.0f independent coordinates (%.3g triplets; its cost grows "

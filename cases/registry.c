@@ -90,12 +90,15 @@ static void choice_names(const pkm_param_desc *d, char *buf, size_t size)
     }
 }
 
-/* PKM_ERR_INVALID if v (the value of entry d, printed as text) lies outside d's range. */
-static pkm_status check_range(const pkm_case *c, const pkm_param_desc *d, double v,
-                              const char *text, pkm_ctx *ctx)
+/* PKM_ERR_INVALID if v, the value of entry d (an integer if integer), lies outside d's range.
+ * The value is printed only for a refusal: the check runs on every map pose. */
+static pkm_status check_range(const pkm_case *c, const pkm_param_desc *d, double v, int integer,
+                              pkm_ctx *ctx)
 {
     const pkm_param_range *r = d->range;
     if (v >= r->min && v <= r->max) return PKM_OK;
+    char text[40];
+    snprintf(text, sizeof(text), integer ? "%.0f" : "%g", v);
     const char *sp = d->unit[0] ? " " : "";
     return PKM_FAIL(ctx, PKM_ERR_INVALID, "%s: parameter %s = %s%s%s is outside [%g, %g]%s%s (%s)",
                     c->name, d->key, text, sp, d->unit, r->min, r->max, sp, d->unit, r->why);
@@ -106,18 +109,11 @@ static pkm_status check_entry(const pkm_case *c, const pkm_param_desc *d, const 
                               pkm_ctx *ctx)
 {
     const char *field = (const char *)params + d->offset;
-    char text[40];
     switch (d->kind) {
-    case PKM_PARAM_DOUBLE: {
-        const double v = *(const double *)(const void *)field;
-        snprintf(text, sizeof(text), "%g", v);
-        return check_range(c, d, v, text, ctx);
-    }
-    case PKM_PARAM_INT: {
-        const int v = *(const int *)(const void *)field;
-        snprintf(text, sizeof(text), "%d", v);
-        return check_range(c, d, (double)v, text, ctx);
-    }
+    case PKM_PARAM_DOUBLE:
+        return check_range(c, d, *(const double *)(const void *)field, 0, ctx);
+    case PKM_PARAM_INT:
+        return check_range(c, d, (double)*(const int *)(const void *)field, 1, ctx);
     case PKM_PARAM_ENUM: {
         const unsigned v = *(const unsigned *)(const void *)field;
         for (const pkm_param_choice *ch = d->choices; ch->name != NULL; ch++)
@@ -154,9 +150,7 @@ pkm_status pkm_case_param_set(const pkm_case *c, void *params, const char *key, 
         double v = 0.0;
         if (pkm_quantity_parse(value, d->unit, &v, &local) != PKM_OK)
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "%s: parameter %s: %s", c->name, key, local.msg);
-        char text[40];
-        snprintf(text, sizeof(text), "%g", v);
-        const pkm_status rc = check_range(c, d, v, text, ctx);
+        const pkm_status rc = check_range(c, d, v, 0, ctx);
         if (rc == PKM_OK) *(double *)(void *)field = v;
         return rc;
     }
@@ -167,9 +161,7 @@ pkm_status pkm_case_param_set(const pkm_case *c, void *params, const char *key, 
         if (end == value || *end != '\0' || errno != 0 || v < INT_MIN || v > INT_MAX)
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "%s: parameter %s: '%s' is not an integer",
                             c->name, key, value);
-        char text[40];
-        snprintf(text, sizeof(text), "%ld", v);
-        const pkm_status rc = check_range(c, d, (double)v, text, ctx);
+        const pkm_status rc = check_range(c, d, (double)v, 1, ctx);
         if (rc == PKM_OK) *(int *)(void *)field = (int)v;
         return rc;
     }
