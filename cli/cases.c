@@ -17,7 +17,8 @@ static const cli_command cases_command = {
     "usage: pkmflex cases [--show NAME]\n\n"
     "Lists the built-in robots, their pose coordinates, the commands that analyse them\n"
     "and their named trajectories (then the module chains boom1 and crane4, with their\n"
-    "actuated joints: pkmflex dynamics, and the chewing robot masticatory); with --show,\n"
+    "actuated joints: pkmflex dynamics, and the chewing robot masticatory), then the robot\n"
+    "files of examples/ (pkmflex modes FILE.yaml); with --show,\n"
     "prints the case\n"
     "file of the built-in NAME (every parameter, with its source): a starting point for\n"
     "your own case file.\n\n",
@@ -64,5 +65,6 @@ int cli_cases(int argc, char **argv)
     }
     cli_chain_list();
     cli_mast_list();
+    cli_examples_list();
     return 0;
 }

@@ -238,6 +238,8 @@ int cli_chain_dynamics(int argc, char **argv);
 int cli_mast_is_case(const char *name);
 /* Its entry in pkmflex cases. */
 void cli_mast_list(void);
+/* cli/examples.c: the robot files of examples/ (installed or in the source tree) in the list. */
+void cli_examples_list(void);
 int cli_mast_dynamics(int argc, char **argv);
 
 #endif

@@ -17,6 +17,8 @@ install(TARGETS pkmflex pkmflex_shared EXPORT pkmflexTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS pkmflex_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/pkmflex_plot.py DESTINATION ${CMAKE_INSTALL_DATADIR}/pkmflex)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/pkmflex/examples
+  FILES_MATCHING PATTERN "*.yaml")
 
 # The static library's link interface names the imported targets of FindPkmDeps.cmake
 # (pkm::cholmod, ...; CHOLMOD has no CMake or pkg-config file on Debian 12): the package

@@ -88,4 +88,11 @@ cp "$tmp/navaro_f1.c" "$tmp/cm/"
 "$cmake" --build "$tmp/cm/build" >>"$tmp/cm.log" 2>&1 || { cat "$tmp/cm.log"; fail "cmake build"; }
 check find_package "$tmp/cm/build/navaro_f1"
 check "find_package static" "$tmp/cm/build/navaro_f1_static"
+# The robot files are installed, listed by the installed command where they are, and run from there.
+ex=$("$prefix/bin/pkmflex" cases | awk '$1 == "file:" && $2 ~ /3rrr.yaml$/ {print $2}')
+[ -n "$ex" ] && [ -f "$ex" ] || fail "installed pkmflex cases lists no installed 3rrr.yaml ('$ex')"
+case "$(realpath "$ex")" in "$(realpath "$prefix")"/share/pkmflex/examples/3rrr.yaml) ;;
+*) fail "pkmflex cases lists $ex, not the installed copy" ;; esac
+timeout 120 "$prefix/bin/pkmflex" modes "$ex" --nev 3 >"$tmp/ex.out" || fail "modes $ex: exit $?"
+echo "installed example: $(sed -n 3p "$tmp/ex.out")"
 echo "install: all passed"
