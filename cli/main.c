@@ -76,10 +76,15 @@ int main(int argc, char **argv)
         if (json) cli_json_end(rc == 0 || rc == EXIT_TOL); /* compare's rows out of tolerance too */
         return rc;
     }
+    char hint[64];
+    if (cmd[0] == '-') { /* an option before any command: one of the top-level ones */
+        static const char *const options[] = {"--help", "--version"};
+        return cli_usage_error("unknown option '%s'%s", cmd,
+                               cli_did_you_mean(cmd, options, 2, hint, sizeof hint));
+    }
     const char *names[sizeof(commands) / sizeof(commands[0])];
     for (size_t k = 0; k < sizeof(commands) / sizeof(commands[0]); k++)
         names[k] = commands[k].name;
-    char hint[64];
     return cli_usage_error(
         "unknown command '%s'%s", cmd,
         cli_did_you_mean(cmd, names, (int)(sizeof(names) / sizeof(names[0])), hint, sizeof hint));

@@ -107,6 +107,12 @@ check "cases lists the robot files of examples/ and how to run them" sh -c \
     "printf '%s' \"\$1\" | grep -A2 '^3rrr.yaml: A planar 3-RRR' | grep -q 'run: pkmflex modes $root/examples/3rrr.yaml' &&
      printf '%s' \"\$1\" | grep -q '^delta.yaml:' && printf '%s' \"\$1\" | grep -q '^navaro.yaml:'" \
     _ "$listing"
+msg=$("$bin" --versio 2>&1 >/dev/null) && st=0 || st=$?
+check "a mistyped top-level option: status 2, 'did you mean --version'" sh -c \
+    "[ $st -eq 2 ] && printf '%s' \"\$1\" | grep -q \"unknown option '--versio' (did you mean '--version'?)\"" _ "$msg"
+msg=$("$bin" --hepl 2>&1 >/dev/null) && st=0 || st=$?
+check "a mistyped --help: status 2, 'did you mean --help'" sh -c \
+    "[ $st -eq 2 ] && printf '%s' \"\$1\" | grep -q \"(did you mean '--help'?)\"" _ "$msg"
 expect 0 cases --show tree5
 expect 0 cases --show loop3
 tmp=$(mktemp -d)
