@@ -18,6 +18,9 @@
 #include "cli/describe.c"
 #include "cli/dynamics.c"
 #include "cli/dynamics_forward.c"
+#define PKM_EXAMPLES_SOURCE "examples" /* cli/CMakeLists.txt sets these for pkmflex */
+#define PKM_DATADIR         "share"
+#include "cli/examples.c"
 #include "cli/habits.c"
 #include "cli/json.c"
 #include "cli/map.c"
