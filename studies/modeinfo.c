@@ -9,33 +9,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Strain energy of beam element el under the nodal displacements u (6 per node, global axes):
- * 1/2 u_l^T K u_l with u_l the two nodes' twists in the element's axes (rows of R) and K the
- * element's local stiffness (Germain et al. 2015, eq. 23 for the cubic beam). NaN for an element
- * with coordinates beyond the nodes' twists (the quintic's curvatures are not in u). */
-static pkm_status element_energy(const pkm_model *m, const pkm_elem *el, const double *u, double *e,
-                                 pkm_ctx *ctx)
+/* Strain energy of beam element ei under the nodal displacements u (6 per node, global axes) and
+ * the reduced coordinates x: 1/2 u_l^T K u_l with K the element's local stiffness from the beam
+ * type table (Germain et al. 2015, eq. 23 for the cubic beam; Li et al. 2020, eqs. 1-7 for the
+ * quintic) and u_l its coordinates in the element's axes: per node the twist (rows of R), then
+ * the quintic's curvatures, which are local already (pkm/fem.h) and are read from x where the
+ * dof map names them (zero where held, pkm_dofmap_element_curvature). */
+static pkm_status element_energy(const pkm_model *m, const pkm_dofmap *map, int ei, const double *x,
+                                 const double *u, double *e, pkm_ctx *ctx)
 {
+    enum { MAXN = 2 * PKM_BEAM_MAX_NODE_DOFS };
+    const pkm_elem *el = pkm_model_elem(m, ei);
     const pkm_body *b = pkm_model_body(m, el->body);
     const pkm_beam_type *type = &pkm_beam_types[b->element];
-    if (type->dofs_per_node != 6) {
-        *e = NAN;
-        return PKM_OK;
-    }
-    double R[3][3], l, K[12 * 12], ul[12];
+    const int dpn = type->dofs_per_node, nd = 2 * dpn;
+    if (!pkm_beam_type_spatial(type))
+        return PKM_FAIL(ctx, PKM_ERR_MODEL, "body '%s': element '%s' has no spatial energy",
+                        b->name, type->name);
+    double R[3][3], l, K[MAXN * MAXN], ul[MAXN] = {0.0};
     pkm_status rc = pkm_fem_beam3d_frame(pkm_model_node(m, el->n1)->x, pkm_model_node(m, el->n2)->x,
                                          b->zref, R, &l, ctx);
     if (rc != PKM_OK) return rc;
     type->stiffness(&b->section, &b->material, l, K);
-    for (int t = 0; t < 4; t++) {
-        const double *g = u + 6 * (t < 2 ? el->n1 : el->n2) + 3 * (t % 2);
-        for (int i = 0; i < 3; i++)
-            ul[3 * t + i] = R[i][0] * g[0] + R[i][1] * g[1] + R[i][2] * g[2];
+    for (int side = 0; side < 2; side++) {
+        double *us = ul + side * dpn;
+        for (int t = 0; t < 2; t++) {
+            const double *g = u + 6 * (side == 0 ? el->n1 : el->n2) + 3 * t;
+            for (int i = 0; i < 3; i++)
+                us[3 * t + i] = R[i][0] * g[0] + R[i][1] * g[1] + R[i][2] * g[2];
+        }
+        const int64_t c = pkm_dofmap_element_curvature(map, ei, side);
+        for (int k = 6; k < dpn && c >= 0; k++)
+            us[k] = x[c + k - 6];
     }
     double s = 0.0;
-    for (int i = 0; i < 12; i++)
-        for (int j = 0; j < 12; j++)
-            s += ul[i] * K[12 * i + j] * ul[j];
+    for (int i = 0; i < nd; i++)
+        for (int j = 0; j < nd; j++)
+            s += ul[i] * K[nd * i + j] * ul[j];
     *e = 0.5 * s;
     return PKM_OK;
 }
@@ -63,7 +73,7 @@ static pkm_status energies(const pkm_model *m, const pkm_dofmap *map, const doub
         be[bi] = 0.0;
         for (int e = 0; b->kind == PKM_BODY_BEAM && e < b->nelem; e++) {
             double ee;
-            pkm_status rc = element_energy(m, pkm_model_elem(m, b->first_elem + e), u, &ee, ctx);
+            pkm_status rc = element_energy(m, map, b->first_elem + e, x, u, &ee, ctx);
             if (rc != PKM_OK) return rc;
             be[bi] += ee;
         }

@@ -1184,6 +1184,9 @@ if sys.argv[2] == "--pose 0,0,0":
 ' "$desc" "$args"
 done
 expect 0 modes navaro --pose 0,0,0 --nev 3 --describe
+# Quintic links (pss5upu): the elements' energy reads the curvature coordinates, no NaN.
+pdesc=$(timeout 60 "$bin" modes pss5upu --pose 0,0,0,0,0 --nev 4 --describe)
+check "modes pss5upu --describe: no NaN" test -n "$pdesc" -a "$(grep -ci nan <<<"$pdesc")" = 0
 # Command-line habits: --opt=value gives what --opt value gives (a flag given a value is bad
 # input); a mistyped command, option, case or parameter key is refused with the closest name;
 # --pose and --grid take quantities with units as case files do (10 mm, 5 deg).

@@ -24,8 +24,8 @@ typedef struct pkm_mode_info {
      * (T M^-1 T^T)_dd, T the platform's rows of the dof map (the modal expansion of M^-1). */
     double eff_mass[6];
     /* Strain energy of the M-normalised mode (J): the beams' elements plus the joints' springs;
-     * equal to w^2 / 2 (x^T K x = w^2). NaN if a beam's element has coordinates inside it (the
-     * quintic's curvatures), which the dof map does not reach. */
+     * equal to w^2 / 2 (x^T K x = w^2). A quintic element's curvature coordinates are read
+     * where the dof map names them (pkm_dofmap_element_curvature). */
     double energy;
 } pkm_mode_info;
 
@@ -36,8 +36,9 @@ typedef struct pkm_mode_info {
  * (leg_energy[leg count of pkm_topology]: its bodies and joints). The elements' energies are
  * 1/2 u^T K_e u of their nodes' displacements u = P x in the element's axes with the element's
  * own stiffness (a rigid motion of the element stores none), a joint's is 1/2 d^T K_j d of its
- * free motions d. PKM_ERR_INVALID without a platform or for a map of another model;
- * PKM_ERR_MODEL (a topology without legs), PKM_ERR_NOMEM. */
+ * free motions d. PKM_ERR_MODEL for a beam whose element is not spatial; PKM_ERR_INVALID without a
+ * platform or for a map of another model; PKM_ERR_MODEL (a topology without legs), PKM_ERR_NOMEM.
+ */
 pkm_status pkm_mode_describe(const pkm_model *m, const pkm_dofmap *map, const double *x,
                              pkm_mode_info *info, double *body_energy, double *joint_energy,
                              double *leg_energy, pkm_ctx *ctx);
