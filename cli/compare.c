@@ -50,7 +50,8 @@ static const cli_option compare_options[] = {
      "only the rows of this kind of a table with a kind column (e.g. meas, calc)", NULL},
     {"--format", NULL, 1, COMPARE_FORMAT, "table|csv|json",
      "--table: output format (csv header: pose,kind,col,ref_hz,mode,freq_hz,\n"
-     "error_pct,residual,status with status ok, out, unpaired or no_reference)",
+     "error_pct,residual,status with status ok, out, unpaired or no_reference;\n"
+     "--against: mode,max_pct,mean_pct,worst_AXIS... with the worst pose in SI)",
      NULL},
 };
 
@@ -140,6 +141,27 @@ static void compare_print_maps(const compare_args *o, const pkm_map *a, const pk
         printf("# no pose computed in both maps\n");
 }
 
+/* --format csv: one row per mode rank, the worst pose as one column per grid axis (SI). */
+static void compare_print_maps_csv(const pkm_map *a, const pkm_map_diff *d)
+{
+    printf("mode,max_pct,mean_pct");
+    for (int x = 0; x < a->naxes; x++)
+        printf(",worst_%s", a->axes[x].name);
+    printf("\n");
+    for (int k = 0; k < d->nev && d->both > 0; k++) {
+        printf("%d,%.17g,%.17g", k + 1, 100.0 * d->max_rel[k], 100.0 * d->mean_rel[k]);
+        int idx[PKM_MAP_MAX_AXES];
+        int64_t p = d->worst[k];
+        for (int x = a->naxes - 1; x >= 0; x--) {
+            idx[x] = (int)(p % a->axes[x].count);
+            p /= a->axes[x].count;
+        }
+        for (int x = 0; x < a->naxes; x++)
+            printf(",%.17g", pkm_map_axis_value(&a->axes[x], idx[x]));
+        printf("\n");
+    }
+}
+
 /* compare F.h5 --against REF.h5: the relative difference per mode rank over the poses computed
  * in both maps (pkm_map_compare). */
 static int compare_maps(const compare_args *o)
@@ -169,9 +191,13 @@ static int compare_maps(const compare_args *o)
         rc = st == PKM_ERR_INVALID ? EXIT_INPUT : cli_report(st, &ctx);
         goto done;
     }
-    compare_print_maps(o, &a, &b, &d);
     const int ok = d.both > 0 && d.one_only == 0 && 100.0 * d.max_all <= o->tol_pct;
-    printf("# %s\n", ok ? "all within tolerance" : "OUT OF TOLERANCE");
+    if (o->csv) {
+        compare_print_maps_csv(&a, &d);
+    } else {
+        compare_print_maps(o, &a, &b, &d);
+        printf("# %s\n", ok ? "all within tolerance" : "OUT OF TOLERANCE");
+    }
     rc = ok ? 0 : EXIT_TOL;
 done:
     pkm_map_diff_free(&d);
@@ -294,8 +320,6 @@ int cli_compare(int argc, char **argv)
                       .match = pkm_match_opts_default()};
     int rc = cli_parse(argc, argv, &compare_command, compare_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
-    if (o.against != NULL && o.csv)
-        return cli_usage_error("compare --against: --format csv or json not supported (a table)");
     if (o.against != NULL) return compare_maps(&o);
     const pkm_case *c = NULL;
     void *params = NULL;

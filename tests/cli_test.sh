@@ -1218,7 +1218,8 @@ assert np.allclose(g["x"][...], [-0.01, 0.01], rtol=1e-15, atol=0)
 # command prints no JSON.
 for args in "modes navaro --pose 0.03,0.01,0.1 --nev 4 --describe" "dynamics tree5 --time 0:5:6" \
     "compare $root/cases/navaro_refined.yaml --table $root/cases/navaro/table4_measured.csv --match nearest" \
-    "transient navaro --dt 1e-3 --duration 0.01" "dynamics crane4 --forward --time 0:1:5"; do
+    "transient navaro --dt 1e-3 --duration 0.01" "dynamics crane4 --forward --time 0:1:5" \
+    "compare $tmp/stiff.h5 --against $tmp/ref.h5 --tol 20"; do
     # shellcheck disable=SC2086
     j=$("$bin" $args --format json)
     # shellcheck disable=SC2086
@@ -1251,7 +1252,9 @@ for t, b in zip(tables, blocks):
 ' "$j" "$c"
 done
 check "--format json of a failed command: no output" test -z "$("$bin" modes navaro --pose 9,9,9 --format json 2>/dev/null)"
-expect 2 compare map.h5 --against ref.h5 --format csv
+check "compare --against --format csv: one row per mode, the worst pose per axis" sh -c \
+    "\"\$1\" compare \"\$2\" --against \"\$3\" --tol 20 --format csv | head -1 | grep -q '^mode,max_pct,mean_pct,worst_'" \
+    _ "$bin" "$tmp/stiff.h5" "$tmp/ref.h5"
 check "compare --format json: out of tolerance (exit 1), rows still printed" test "$("$bin" compare \
     "$root/cases/navaro_refined.yaml" --table "$root/cases/navaro/table4_measured.csv" \
     --kind meas --match nearest --format json | head -c 3)" = "[[{"
