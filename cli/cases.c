@@ -5,16 +5,24 @@
 
 #include <stdio.h>
 
-enum { CASES_SHOW = CLI_OPT_OWN };
+enum { CASES_SHOW = CLI_OPT_OWN, CASES_FORMAT };
+
+typedef struct cases_args {
+    const char *show;
+    int csv;
+} cases_args;
 
 static const cli_option cases_options[] = {
     {"--show", NULL, 1, CASES_SHOW, "NAME",
      "print the case file of the built-in NAME instead of the list", NULL},
+    {"--format", NULL, 1, CASES_FORMAT, "table|csv|json",
+     "the list's format; csv: one row per case, chain and robot file, header\n" CLI_CASES_HEADER,
+     NULL},
 };
 
 static const cli_command cases_command = {
     "cases",
-    "usage: pkmflex cases [--show NAME]\n\n"
+    "usage: pkmflex cases [--show NAME] [--format table|csv|json]\n\n"
     "Lists the built-in robots, their pose coordinates, the commands that analyse them\n"
     "and their named trajectories (then the module chains boom1 and crane4, with their\n"
     "actuated joints: pkmflex dynamics, and the chewing robot masticatory), then the robot\n"
@@ -26,24 +34,61 @@ static const cli_command cases_command = {
 
 static int cases_set(void *user, int id, const char *v)
 {
-    const char **show = user;
+    cases_args *o = user;
     if (id == CLI_ARG) return cli_usage_error("cases: expected no argument or --show NAME");
-    *show = v;
+    if (id == CASES_FORMAT) {
+        if (cli_check_format(v) != 0) return EXIT_INPUT;
+        o->csv = cli_format_is_rows(v);
+        return 0;
+    }
+    o->show = v;
     return 0;
+}
+
+void cli_cases_row(const char *const cell[8])
+{
+    for (int k = 0; k < 8; k++) {
+        if (k > 0) putchar(',');
+        cli_csv_cell(cell[k]);
+    }
+    putchar('\n');
+}
+
+/* A built-in case as a csv row. */
+static void case_row(const pkm_case *c)
+{
+    char pose[512] = "", traj[512] = "", *p = pose;
+    for (int k = 0; k < c->npose; k++)
+        p += snprintf(p, sizeof pose - (size_t)(p - pose), "%s%s [%s]", k ? " " : "",
+                      c->pose_names[k], c->pose_units[k]);
+    p = traj;
+    for (int k = 0; k < c->ntraj; k++)
+        p += snprintf(p, sizeof traj - (size_t)(p - traj), "%s%s", k ? " " : "", c->traj[k].name);
+    char an[64];
+    snprintf(an, sizeof an, "%s%s", (c->analyses & PKM_CASE_MODAL) ? " modes map compare" : "",
+             (c->analyses & PKM_CASE_DYNAMICS) ? " dynamics" : "");
+    cli_cases_row((const char *const[8]){c->name, "case", pose, "", an + (an[0] == ' '), traj,
+                                         c->description, ""});
 }
 
 int cli_cases(int argc, char **argv)
 {
-    const char *show = NULL;
-    const int rc = cli_parse(argc, argv, &cases_command, cases_set, &show);
+    cases_args o = {0};
+    const int rc = cli_parse(argc, argv, &cases_command, cases_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
+    const char *show = o.show;
     if (show != NULL) {
         const pkm_case *c = cli_mast_is_case(show) ? pkm_masticatory_case() : pkm_case_find(show);
         if (c == NULL) return cli_usage_error("cases --show: unknown case '%s'", show);
         fputs(c->yaml, stdout);
         return 0;
     }
+    if (o.csv) printf("%s\n", CLI_CASES_HEADER);
     for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
+        if (o.csv) {
+            case_row(*c);
+            continue;
+        }
         printf("%s: %s\n  pose:", (*c)->name, (*c)->description);
         for (int k = 0; k < (*c)->npose; k++)
             printf(" %s [%s]", (*c)->pose_names[k], (*c)->pose_units[k]);
@@ -63,8 +108,8 @@ int cli_cases(int argc, char **argv)
         }
         printf("  parameters: pkmflex cases --show %s\n", (*c)->name);
     }
-    cli_chain_list();
-    cli_mast_list();
-    cli_examples_list();
+    cli_chain_list(o.csv);
+    cli_mast_list(o.csv);
+    cli_examples_list(o.csv);
     return 0;
 }

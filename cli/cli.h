@@ -117,6 +117,8 @@ int cli_parse_real(const char *text, double lo, double hi, double *v);
 int cli_check_format(const char *v);
 /* csv or json: the formats printed as csv rows (json converts them, cli/json.c). */
 int cli_format_is_rows(const char *format);
+/* One csv cell, in double quotes (a quote doubled) if it holds a comma, a quote or a newline. */
+void cli_csv_cell(const char *s);
 /* argv asks for --format json. */
 int cli_wants_json(int argc, char **argv);
 /* From begin to end, stdout goes to a temporary file; end prints it as JSON if ok, else drops it
@@ -230,16 +232,21 @@ int cli_dynamics_forward(const cli_fwd_input *in);
 
 /* cli/chain.c: pkmflex dynamics boom1|crane4 (module chains; called by cli_dynamics). */
 int cli_chain_is_machine(const char *name);
+/* cli/cases.c: one row of `pkmflex cases --format csv` (CLI_CASES_HEADER), each cell quoted
+ * as needed; pose and actuated as "name [unit] ...", analyses and trajectories space-separated
+ * (the default trajectory first). */
+#define CLI_CASES_HEADER "name,kind,pose,actuated,analyses,trajectories,description,file"
+void cli_cases_row(const char *const cell[8]);
 /* pkmflex cases: the machines' entries in the list. */
-void cli_chain_list(void);
+void cli_chain_list(int csv);
 int cli_chain_dynamics(int argc, char **argv);
 
 /* cli/masticatory.c: pkmflex dynamics masticatory (the chewing robot; called by cli_dynamics). */
 int cli_mast_is_case(const char *name);
 /* Its entry in pkmflex cases. */
-void cli_mast_list(void);
+void cli_mast_list(int csv);
 /* cli/examples.c: the robot files of examples/ (installed or in the source tree) in the list. */
-void cli_examples_list(void);
+void cli_examples_list(int csv);
 int cli_mast_dynamics(int argc, char **argv);
 
 #endif

@@ -41,7 +41,7 @@ static int name_cmp(const void *a, const void *b)
 }
 
 /* The first comment line of a robot file says what the robot is. */
-static void example_print(const char *dir, const char *name)
+static void example_print(const char *dir, const char *name, int csv)
 {
     char path[PATH_MAX + 256], line[512] = "";
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -52,10 +52,14 @@ static void example_print(const char *dir, const char *name)
     }
     line[strcspn(line, ":\n")] = '\0'; /* its first clause */
     const char *what = line[0] == '#' ? line + 1 + (line[1] == ' ') : "robot file";
-    printf("%s: %s\n  file: %s\n  run: pkmflex modes %s (or map)\n", name, what, path, path);
+    if (csv)
+        cli_cases_row((const char *const[8]){name, "robot file", "", "", "modes map compare", "",
+                                             what, path});
+    else
+        printf("%s: %s\n  file: %s\n  run: pkmflex modes %s (or map)\n", name, what, path, path);
 }
 
-void cli_examples_list(void)
+void cli_examples_list(int csv)
 {
     char dir[PATH_MAX];
     if (examples_dir(dir, sizeof dir) != 0) return;
@@ -72,9 +76,9 @@ void cli_examples_list(void)
     }
     closedir(d);
     qsort(names, (size_t)n, sizeof names[0], name_cmp);
-    if (n > 0) printf("robot files (docs/robot-files.md), in %s:\n", dir);
+    if (n > 0 && !csv) printf("robot files (docs/robot-files.md), in %s:\n", dir);
     for (int k = 0; k < n; k++) {
-        example_print(dir, names[k]);
+        example_print(dir, names[k], csv);
         free(names[k]);
     }
 }

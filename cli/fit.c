@@ -20,7 +20,8 @@ enum {
     FIT_MAX_ITER,
     FIT_JACOBIAN,
     FIT_MULTISTART,
-    FIT_OUTPUT
+    FIT_OUTPUT,
+    FIT_FORMAT
 };
 
 typedef struct fit_args {
@@ -28,6 +29,7 @@ typedef struct fit_args {
     const char *table, *kind, *weights, *output;
     const char *spec[PKM_FIT_MAX_PARAMS];
     int nspec;
+    int csv; /* --format csv or json: two tables, the parameters then the pairs */
     pkm_fit_opts fo;
 } fit_args;
 
@@ -54,6 +56,11 @@ static const cli_option fit_options[] = {
      NULL},
     {"--output", "-o", 1, FIT_OUTPUT, "FILE.yaml",
      "write a case file with every parameter, the fitted ones updated", NULL},
+    {"--format", NULL, 1, FIT_FORMAT, "table|csv|json",
+     "output format; csv: two tables, parameter,start,fitted,std_err,unit,corr_KEY...\n"
+     "(SI values, one correlation column per fitted parameter), a blank line, then\n"
+     "row,col,ref_hz,mode,freq_hz,error_pct,status (status ok or unpaired)",
+     NULL},
 };
 
 static const cli_command fit_command = {
@@ -101,6 +108,10 @@ static int fit_set(void *user, int id, const char *v)
         if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
             return cli_usage_error("--multistart '%s': expected on or off", v);
         o->fo.multistart = strcmp(v, "on") == 0;
+        return 0;
+    case FIT_FORMAT:
+        if (cli_check_format(v) != 0) return EXIT_INPUT;
+        o->csv = cli_format_is_rows(v);
         return 0;
     case FIT_OUTPUT:
         o->output = v;
@@ -245,6 +256,36 @@ static void fit_print(const fit_args *o, const pkm_fit_param *p, const pkm_case 
            res->nres > 0 ? sum / res->nres : 0.0, res->nres);
 }
 
+/* --format csv: the fitted parameters with their correlations, then the final pairing. */
+static void fit_print_csv(const pkm_fit_param *p, const pkm_case *c, const pkm_fit_data *d,
+                          const pkm_fit_result *res)
+{
+    printf("parameter,start,fitted,std_err,unit");
+    for (int k = 0; k < res->nparam; k++)
+        printf(",corr_%s", p[k].key);
+    for (int a = 0; a < res->nparam; a++) {
+        printf("\n%s,%.17g,%.17g,%.17g,%s", p[a].key, p[a].start, res->value[a], res->std_err[a],
+               pkm_case_param_find(c, p[a].key)->unit);
+        for (int b = 0; b < res->nparam; b++)
+            printf(",%.17g", res->corr[a * res->nparam + b]);
+    }
+    printf("\n\nrow,col,ref_hz,mode,freq_hz,error_pct,status\n");
+    for (int r = 0; r < d->nrows; r++)
+        for (int k = 0; k < d->nfreq; k++) {
+            const size_t i = (size_t)r * (size_t)d->nfreq + (size_t)k;
+            if (isnan(d->freq[i])) continue;
+            const int q = res->pair[i];
+            if (q < 0) {
+                printf("%d,%d,%.17g,,,,unpaired\n", r + 1, k + 1, d->freq[i]);
+                continue;
+            }
+            printf("%d,%d,%.17g,%d", r + 1, k + 1, d->freq[i], q + 1);
+            if (res->mult[i] > 1) printf("-%d", q + res->mult[i]);
+            printf(",%.17g,%.17g,ok\n", res->freq[i],
+                   100.0 * (res->freq[i] - d->freq[i]) / d->freq[i]);
+        }
+}
+
 int cli_fit(int argc, char **argv)
 {
     fit_args o = {.c = {.form = PKM_FORM_TREE, .eig = PKM_EIG_ARPACK},
@@ -285,7 +326,10 @@ int cli_fit(int argc, char **argv)
         rc = cli_report(st, &ctx);
         goto done;
     }
-    fit_print(&o, p, c, &data, &res);
+    if (o.csv)
+        fit_print_csv(p, c, &data, &res);
+    else
+        fit_print(&o, p, c, &data, &res);
     if (st == PKM_ERR_NOCONV) {
         rc = cli_report(st, &ctx); /* the last state is printed above */
         goto done;
@@ -299,7 +343,7 @@ int cli_fit(int argc, char **argv)
             rc = cli_report_late(st, &ctx);
             goto done;
         }
-        printf("# wrote %s\n", o.output);
+        if (!o.csv) printf("# wrote %s\n", o.output);
     }
 done:
     pkm_fit_result_free(&res);

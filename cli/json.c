@@ -59,18 +59,44 @@ static void print_cell(const char *s)
         print_string(s);
 }
 
-/* Split line (its newline removed) at commas into at most JSON_MAX_COLS cells; their count. */
+/* Split line (its newline removed) at commas into at most JSON_MAX_COLS cells, a cell in double
+ * quotes (RFC 4180, "" for a quote: cli_csv_cell) unquoted in place; their count. */
 static int split(char *line, char **cell)
 {
     line[strcspn(line, "\r\n")] = '\0';
     int n = 0;
     for (char *p = line; n < JSON_MAX_COLS;) {
         cell[n++] = p;
-        p = strchr(p, ',');
-        if (p == NULL) break;
+        if (*p == '"') {
+            char *w = p;
+            for (p++; *p != '\0' && !(*p == '"' && p[1] != '"'); p++) {
+                if (*p == '"') p++; /* "" */
+                *w++ = *p;
+            }
+            *w = '\0';
+            if (*p == '"') p++;
+            if (*p != ',') break;
+        } else {
+            p = strchr(p, ',');
+            if (p == NULL) break;
+        }
         *p++ = '\0';
     }
     return n;
+}
+
+void cli_csv_cell(const char *s)
+{
+    if (strpbrk(s, ",\"\n") == NULL) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"') putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
 }
 
 /* The csv of f (tables separated by a new header: a line whose cells are not all numbers after

@@ -32,7 +32,8 @@ enum {
     MAP_CHECKPOINT,
     MAP_RESUME,
     MAP_QUIET,
-    MAP_VTK
+    MAP_VTK,
+    MAP_FORMAT
 };
 
 typedef struct map_args {
@@ -41,6 +42,7 @@ typedef struct map_args {
     const char *output;
     const char *vtk; /* --vtk FILE.vtkhdf, or NULL */
     int quiet;
+    int csv; /* --format csv|json: the summary as two tables */
     int modes;
     int resume;
     double checkpoint_s;
@@ -83,6 +85,11 @@ static const cli_option map_options[] = {
      "and solver settings, else an error naming the difference)",
      NULL},
     {"--quiet", NULL, 0, MAP_QUIET, NULL, "no progress bar", NULL},
+    {"--format", NULL, 1, MAP_FORMAT, "table|csv|json",
+     "the summary's format; csv: case,poses,seconds,ok,unreachable,singular,failed,\n"
+     "tracking,links,low_links,lowest_mac,output (tracking mac or rank; the links\n"
+     "empty without tracking), a blank line, then mode,f_min_hz,f_max_hz",
+     NULL},
     {"--vtk", NULL, 1, MAP_VTK, "FILE.vtkhdf",
      "also write the map for ParaView (VTKHDF; as pkmflex export)", NULL},
 };
@@ -129,6 +136,10 @@ static int map_set(void *user, int id, const char *v)
         return 0;
     case MAP_QUIET:
         o->quiet = 1;
+        return 0;
+    case MAP_FORMAT:
+        if (cli_check_format(v) != 0) return EXIT_INPUT;
+        o->csv = cli_format_is_rows(v);
         return 0;
     case MAP_CHECKPOINT:
         if (!cli_parse_real(v, 0.0, 1e9, &o->checkpoint_s))
@@ -394,15 +405,40 @@ static int map_resume_from(const char *partial, pkm_map *map)
     return 0;
 }
 
+/* --format csv: the summary's counts in one row, then the frequency range of each mode. */
+static void map_print_summary_csv(const pkm_map *map, const pkm_case *c, double elapsed,
+                                  const pkm_map_summary *s, const char *output)
+{
+    printf("case,poses,seconds,ok,unreachable,singular,failed,tracking,links,low_links,"
+           "lowest_mac,output\n%s,%lld,%.6g,%lld,%lld,%lld,%lld,",
+           c->name, (long long)map->npoints, elapsed, (long long)s->count[PKM_POSE_OK],
+           (long long)s->count[PKM_POSE_UNREACHABLE], (long long)s->count[PKM_POSE_SINGULAR],
+           (long long)s->count[PKM_POSE_FAILED]);
+    if (map->tracking == PKM_TRACK_MAC)
+        printf("mac,%lld,%lld,%.17g,", (long long)s->links, (long long)s->low_links, s->lowest_mac);
+    else
+        printf("rank,,,,");
+    cli_csv_cell(output);
+    printf("\n\nmode,f_min_hz,f_max_hz\n");
+    for (int k = 0; k < map->nev && s->count[PKM_POSE_OK] > 0; k++)
+        printf("%d,%.17g,%.17g\n", k + 1, s->freq_min[k], s->freq_max[k]);
+}
+
 /* The summary of a written map (pkm_map_summarize): pose counts by status, frequency ranges,
  * tracking. */
-static int map_print_summary(const pkm_map *map, const pkm_case *c, double elapsed)
+static int map_print_summary(const map_args *o, const pkm_map *map, const pkm_case *c,
+                             double elapsed)
 {
     pkm_map_summary s;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     const pkm_status st = pkm_map_summarize(map, &s, &ctx);
     if (st != PKM_OK) return cli_report_late(st, &ctx);
+    if (o->csv) {
+        map_print_summary_csv(map, c, elapsed, &s, o->output);
+        pkm_map_summary_free(&s);
+        return 0;
+    }
     printf("# %s map, %lld poses in %.3f s (%.0f poses/s): %lld ok, %lld unreachable, "
            "%lld singular, %lld failed\n",
            c->name, (long long)map->npoints, elapsed, map->npoints / fmax(elapsed, 1e-9),
@@ -497,9 +533,9 @@ static int map_run(const map_args *o, const pkm_case *c, const void *params, con
         fprintf(stderr, "%s: warning: cannot remove %s: %s\n", CLI_PROG, partial, strerror(errno));
     if (o->vtk != NULL && (st = pkm_map_write_vtkhdf(map, o->vtk, &ctx)) != PKM_OK)
         return cli_report_late(st, &ctx);
-    const int rc = map_print_summary(map, c, elapsed);
-    if (rc == 0) cli_ranks_print(ranks);
-    if (rc == 0)
+    const int rc = map_print_summary(o, map, c, elapsed);
+    if (rc == 0 && !o->csv) cli_ranks_print(ranks);
+    if (rc == 0 && !o->csv)
         printf("# written to %s%s%s\n", o->output, o->vtk ? " and " : "", o->vtk ? o->vtk : "");
     return rc;
 }

@@ -80,9 +80,15 @@ int cli_mast_is_case(const char *name)
     return strcmp(name, pkm_masticatory_case()->name) == 0;
 }
 
-void cli_mast_list(void)
+void cli_mast_list(int csv)
 {
     const pkm_case *c = pkm_masticatory_case();
+    if (csv) {
+        cli_cases_row((const char *const[8]){c->name, "case", "X [m] Y [m] alpha [rad] beta [rad]",
+                                             "theta1 theta2 theta3 theta4 theta5 theta6 [N m]",
+                                             "dynamics", "chewing", c->description, ""});
+        return;
+    }
     printf("%s: %s\n  pose: X [m] Y [m] alpha [rad] beta [rad] (free; Z, gamma parasitic)\n"
            "  actuated joints: theta1 ... theta6 [N m]\n"
            "  analyses: dynamics (inverse, --inertia)\n  trajectories: chewing (default)\n"

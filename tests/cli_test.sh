@@ -250,7 +250,12 @@ fitargs=(--table "$t4" --kind calc --match nearest --param clutch.k1=2000:100:20
 timeout 120 "$bin" fit "$refined" "${fitargs[@]}" -o "$tmp/fitted.yaml" >"$tmp/fit.txt"
 check "fit converges and writes its case file" test $? -eq 0 -a -s "$tmp/fitted.yaml"
 check "fit prints standard errors and correlations" grep -q '^# correlations' "$tmp/fit.txt"
-k1=$(awk '$1 == "clutch.k1" && NF == 5 { print $3 }' "$tmp/fit.txt")
+k1=$(awk '$1 == "clutch.k1" { print $3; exit }' "$tmp/fit.txt") # the parameter table's row
+"$bin" fit "$refined" "${fitargs[@]}" --format csv >"$tmp/fit.csv"
+check "fit --format csv: the table's fitted clutch.k1, unit correlation on the diagonal, no unpaired" \
+    awk -F, -v k1="$k1" '$1 == "clutch.k1" { d = $3 / k1 - 1; ok = (d < 1e-5 && d > -1e-5 && $6 == 1) }
+    $1 == "row" { h = 1 } h && $7 == "unpaired" { ok = 0 } END { exit !ok }' "$tmp/fit.csv"
+check "the fitted case file holds the fitted clutch.k1" test -n "$k1" -a "$k1" != 2000
 check "the fitted case file holds the fitted clutch.k1" \
     grep -q "k1: $(printf '%.5s' "$k1")" "$tmp/fitted.yaml"
 expect 1 compare "$tmp/fitted.yaml" --table "$t4" --match nearest --kind calc
@@ -685,7 +690,7 @@ expect 2 modes navaro --resume
 expect 2 modes navaro --table "$table"
 expect 2 compare navaro --table "$table" --grid x=0:1:2
 expect 2 compare navaro --table "$table" --max-accuracy 1e-3
-expect 2 map navaro --grid x=0:0.01:2 -o "$tmp/own.h5" --format csv
+expect 2 map navaro --grid x=0:0.01:2 -o "$tmp/own.h5" --format xml
 expect 2 map navaro --grid x=0:0.01:2 -o "$tmp/own.h5" --table "$table"
 expect 2 cases --nev 3
 expect 2 cases --show navaro --set leg.A=1
@@ -714,10 +719,11 @@ done
 check "modes --help lists no map or compare option" \
     test -z "$(help_options modes | grep -x -e --grid -e --output -e --resume -e --table -e --against)"
 check "map --help lists no modes or compare option" \
-    test -z "$(help_options map | grep -x -e --format -e --max-accuracy -e --table -e --tol)"
+    test -z "$(help_options map | grep -x -e --describe -e --max-accuracy -e --table -e --tol)"
 check "compare --help lists no map or modes option" \
     test -z "$(help_options compare | grep -x -e --grid -e --pose -e --max-accuracy -e --resume)"
-check "cases --help lists --show only" test "$(help_options cases)" = "--show"
+check "cases --help lists --show and --format only" \
+    test "$(help_options cases | tr "\n" " ")" = "--format --show "
 check "dynamics --help lists no modal option" \
     test -z "$(help_options dynamics | grep -x -e --nev -e --pose -e --formulation -e --solver)"
 check "--formulation help lists the formulations" grep -q "tree (.*nodal (" \
@@ -1219,7 +1225,9 @@ assert np.allclose(g["x"][...], [-0.01, 0.01], rtol=1e-15, atol=0)
 for args in "modes navaro --pose 0.03,0.01,0.1 --nev 4 --describe" "dynamics tree5 --time 0:5:6" \
     "compare $root/cases/navaro_refined.yaml --table $root/cases/navaro/table4_measured.csv --match nearest" \
     "transient navaro --dt 1e-3 --duration 0.01" "dynamics crane4 --forward --time 0:1:5" \
-    "compare $tmp/stiff.h5 --against $tmp/ref.h5 --tol 20"; do
+    "compare $tmp/stiff.h5 --against $tmp/ref.h5 --tol 20" \
+    "fit $refined --table $t4 --kind calc --match nearest --param clutch.k1=2000:100:20000 --param clutch.k2=2000:100:20000 --multistart off" \
+    "cases" "map navaro --grid x=-0.1:0.1:3,y=0:0.05:2 --nev 3 -o $tmp/fmt.h5"; do
     # shellcheck disable=SC2086
     j=$("$bin" $args --format json)
     # shellcheck disable=SC2086
@@ -1229,6 +1237,9 @@ import csv, io, json, math, sys
 tables = json.loads(sys.argv[1])
 blocks, cur = [], None
 for row in csv.reader(io.StringIO(sys.argv[2])):
+    if not row:  # a blank line ends a table
+        cur = None
+        continue
     if cur is None or len(row) != len(cur[0]):
         cur = [row]
         blocks.append(cur)
@@ -1239,7 +1250,9 @@ for t, b in zip(tables, blocks):
     assert len(t) == len(b) - 1 and len(t) > 0
     for obj, row in zip(t, b[1:]):
         assert list(obj) == b[0], (list(obj), b[0])
-        for v, s in zip(obj.values(), row):
+        for key, v, s in zip(b[0], obj.values(), row):
+            if key == "seconds":  # the run time of a map: two runs
+                continue
             if s == "":
                 assert v is None, (v, s)
                 continue
@@ -1251,6 +1264,23 @@ for t, b in zip(tables, blocks):
             assert (v is None and not math.isfinite(x)) or v == x, (v, s)
 ' "$j" "$c"
 done
+"$bin" map navaro --grid x=-0.1:0.1:3,y=0:0.05:2 --nev 3 -o "$tmp/fmt.h5" --format csv >"$tmp/fmt.csv"
+check "map --format csv: counts and each mode's range = the file's" "$py" -c '
+import csv, sys, h5py, numpy as np
+rows = [r for r in csv.reader(open(sys.argv[1]))]
+head, first, modes = rows[0], dict(zip(rows[0], rows[1])), rows[4:]
+f = h5py.File(sys.argv[2], "r")
+st, fr = f["status"][...].ravel(), f["freq_hz"][...].reshape(-1, 3)
+assert int(first["poses"]) == st.size and int(first["ok"]) == (st == 0).sum(), first
+assert int(first["unreachable"]) + int(first["ok"]) + int(first["singular"]) + int(first["failed"]) == st.size
+assert rows[2] == [] and rows[3] == ["mode", "f_min_hz", "f_max_hz"] and len(modes) == 3
+for k, (m, lo, hi) in enumerate(modes):
+    ok = fr[st == 0, k]
+    assert int(m) == k + 1 and abs(float(lo) / ok.min() - 1) < 1e-12 and abs(float(hi) / ok.max() - 1) < 1e-12
+' "$tmp/fmt.csv" "$tmp/fmt.h5"
+check "cases --format csv: one row per entry of the list" test \
+    "$("$bin" cases --format csv | tail -n +2 | wc -l)" -eq \
+    "$("$bin" cases | grep -c '^[^ ].*: ' | awk '{ print $1 - 0 }')"
 check "--format json of a failed command: no output" test -z "$("$bin" modes navaro --pose 9,9,9 --format json 2>/dev/null)"
 check "compare --against --format csv: one row per mode, the worst pose per axis" sh -c \
     "\"\$1\" compare \"\$2\" --against \"\$3\" --tol 20 --format csv | head -1 | grep -q '^mode,max_pct,mean_pct,worst_'" \
