@@ -11,6 +11,7 @@
 #include "pkm/robot.h"
 #include "pkm/spatial.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -356,6 +357,48 @@ static void test_delta(void **state)
     pkm_case_params_destroy(&params);
 }
 
+/* The map file `pkmflex map` wrote (fixture robot_maps, tests/CMakeLists.txt) against the
+ * C-API build of the same robot at every grid point: the largest relative difference of the
+ * frequencies; every point must be computed. */
+static double map_against(const char *name, pkm_model *(*build)(const double P[3]))
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_map map;
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", PKM_TEST_OUT, name);
+    assert_pkm_ok(pkm_map_read_h5(path, &map, &ctx), &ctx);
+    assert_int_equal(map.npose, 3);
+    assert_true(map.npoints >= 9 && map.nev <= 24);
+    double worst = 0.0;
+    for (int64_t p = 0; p < map.npoints; p++) {
+        assert_int_equal(map.status[p], PKM_POSE_OK);
+        double pose[3], w2[24];
+        pkm_map_pose(&map, p, pose);
+        pkm_model *m = build(pose);
+        model_lowest(m, PKM_FORM_NODAL, map.nev, w2, NULL);
+        pkm_model_destroy(&m);
+        for (int k = 0; k < map.nev; k++) {
+            const double f = sqrt(w2[k]) / (2.0 * PKM_PI);
+            worst = fmax(worst, fabs(map.freq_hz[p * map.nev + k] - f) / f);
+        }
+    }
+    pkm_map_free(&map);
+    return worst;
+}
+
+/* 5. The maps of examples/3rrr.yaml and delta.yaml written by the command line equal the
+ * independent C-API builds pose by pose. */
+static void test_cli_maps(void **state)
+{
+    (void)state;
+    const double rrr = map_against("robot_3rrr_map.h5", rrr_model),
+                 delta = map_against("robot_delta_map.h5", delta_model);
+    print_message("pkmflex map files vs C API: 3-RRR %.2e, Delta %.2e\n", rrr, delta);
+    assert_true(rrr < 1e-9);
+    assert_true(delta < 1e-9);
+}
+
 /* A one-link robot: a beam from the ground to a platform, pose (y, theta). */
 #define ONE_LEG_HEAD                                                                               \
     "robot: one-leg\n"                                                                             \
@@ -435,10 +478,9 @@ static void test_robot_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_navaro_topology),
-        cmocka_unit_test(test_3rrr),
-        cmocka_unit_test(test_delta),
-        cmocka_unit_test(test_robot_errors),
+        cmocka_unit_test(test_navaro_topology), cmocka_unit_test(test_3rrr),
+        cmocka_unit_test(test_delta),           cmocka_unit_test(test_robot_errors),
+        cmocka_unit_test(test_cli_maps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
