@@ -134,24 +134,33 @@ static void modes_print(const modes_args *o, const pkm_case *c, const double *po
                flagged, flagged == 1 ? "y" : "ies", MODES_FLAG_ACCURACY);
 }
 
-/* --vtk: every mode as nodal displacements through the pose's dof map, with the geometry;
- * 0 or an exit status (a file that cannot be written: 3, as for -o of map). */
+/* --vtk: every mode as nodal displacements through the pose's dof map, the curvatures of
+ * quintic elements with them, with the geometry; 0 or an exit status (a file that cannot be
+ * written: 3, as for -o of map). */
 static int modes_write_vtk(const char *path, const pkm_model *m, const pkm_analysis *an,
                            const pkm_modes *md)
 {
-    size_t per = 6 * (size_t)pkm_model_node_count(m);
-    double *u = calloc((size_t)md->nev * per, sizeof *u);
-    if (u == NULL) {
+    const size_t per = 6 * (size_t)pkm_model_node_count(m),
+                 perk = 6 * (size_t)pkm_model_element_count(m) + 1;
+    double *u = calloc((size_t)md->nev * per, sizeof *u),
+           *kappa = calloc((size_t)md->nev * perk, sizeof *kappa);
+    if (u == NULL || kappa == NULL) {
+        free(u);
+        free(kappa);
         fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
         return EXIT_COMPUTE;
     }
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_status st = PKM_OK;
-    for (int k = 0; k < md->nev && st == PKM_OK; k++)
+    for (int k = 0; k < md->nev && st == PKM_OK; k++) {
         st = pkm_analysis_mode_displacements(an, k, u + (size_t)k * per, &ctx);
-    if (st == PKM_OK) st = pkm_modes_write_vtkhdf(path, m, md->nev, md->freq_hz, u, &ctx);
+        if (st == PKM_OK)
+            st = pkm_analysis_mode_curvatures(an, m, k, kappa + (size_t)k * (perk - 1), &ctx);
+    }
+    if (st == PKM_OK) st = pkm_modes_write_vtkhdf(path, m, md->nev, md->freq_hz, u, kappa, &ctx);
     free(u);
+    free(kappa);
     return st == PKM_OK ? 0 : cli_report_late(st, &ctx);
 }
 

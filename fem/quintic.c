@@ -177,6 +177,25 @@ void pkm_fem_quintic_mass(const pkm_section *s, const pkm_material *m, double l,
     }
 }
 
+void pkm_fem_quintic_interpolate(const double ul[18], double l, double xi, double d[6])
+{
+    /* Li et al. 2020, eq. 2: u linear, v and w quintic Hermite, phi cubic Hermite; the rotations
+     * of beam3d's convention, rz = v', ry = -w', rx = phi. */
+    double n[6], dn[6], c[4];
+    quintic_shapes(xi, l, 0, n);
+    quintic_shapes(xi, l, 1, dn);
+    cubic_shapes(xi, l, 0, c);
+    d[0] = (1.0 - xi) * ul[U1] + xi * ul[U2];
+    d[1] = d[2] = d[4] = d[5] = 0.0;
+    for (int k = 0; k < 6; k++) {
+        d[1] += n[k] * sign_xy[k] * ul[plane_xy[k]];
+        d[5] += dn[k] * sign_xy[k] * ul[plane_xy[k]];
+        d[2] += n[k] * sign_xz[k] * ul[plane_xz[k]];
+        d[4] -= dn[k] * sign_xz[k] * ul[plane_xz[k]];
+    }
+    d[3] = c[0] * ul[RX1] + c[1] * ul[KX1] + c[2] * ul[RX2] + c[3] * ul[KX2];
+}
+
 void pkm_fem_quintic_rotate(double R[3][3], double L[18][18], double G[18][18])
 {
     /* T = blockdiag(R, R, I, R, R, I): the translation and rotation triples are vectors taken to

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/core_impl.h"
 #include "pkm/analysis.h"
+#include "pkm/fem.h"
 
 #include <stdlib.h>
 
@@ -50,17 +51,47 @@ const pkm_dofmap *pkm_analysis_dofmap(const pkm_analysis *a)
     return pkm_asm_cache_dofmap(a->cache);
 }
 
-pkm_status pkm_analysis_mode_displacements(const pkm_analysis *a, int k, double *u, pkm_ctx *ctx)
+/* The dof map and mode k's reduced coordinates, or PKM_ERR_INVALID. */
+static pkm_status mode_vector(const pkm_analysis *a, int k, const pkm_dofmap **map,
+                              const double **x, pkm_ctx *ctx)
 {
-    const pkm_dofmap *map = pkm_asm_cache_dofmap(a->cache);
-    if (map == NULL || a->modes == NULL)
+    *map = pkm_asm_cache_dofmap(a->cache);
+    if (*map == NULL || a->modes == NULL)
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "mode displacements: no dof map kept (pkm_analysis_keep_dofmap) or no "
                         "solve done");
-    if (k < 0 || k >= a->modes->nev || pkm_dofmap_reduced_count(map) != a->modes->n)
+    if (k < 0 || k >= a->modes->nev || pkm_dofmap_reduced_count(*map) != a->modes->n)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "mode displacements: no mode %d of %d", k,
                         a->modes->nev);
-    pkm_dofmap_prolong(map, a->modes->vectors + (size_t)k * (size_t)a->modes->n, u);
+    *x = a->modes->vectors + (size_t)k * (size_t)a->modes->n;
+    return PKM_OK;
+}
+
+pkm_status pkm_analysis_mode_displacements(const pkm_analysis *a, int k, double *u, pkm_ctx *ctx)
+{
+    const pkm_dofmap *map = NULL;
+    const double *x = NULL;
+    const pkm_status rc = mode_vector(a, k, &map, &x, ctx);
+    if (rc == PKM_OK) pkm_dofmap_prolong(map, x, u);
+    return rc;
+}
+
+pkm_status pkm_analysis_mode_curvatures(const pkm_analysis *a, const pkm_model *m, int k,
+                                        double *kappa, pkm_ctx *ctx)
+{
+    const pkm_dofmap *map = NULL;
+    const double *x = NULL;
+    const pkm_status rc = mode_vector(a, k, &map, &x, ctx);
+    if (rc != PKM_OK) return rc;
+    for (int e = 0; e < pkm_model_element_count(m); e++) {
+        const pkm_body *b = pkm_model_body(m, pkm_model_elem(m, e)->body);
+        const int ncurv = pkm_beam_types[b->element].dofs_per_node - 6;
+        for (int side = 0; side < 2; side++) {
+            const int64_t c = pkm_dofmap_element_curvature(map, e, side);
+            for (int i = 0; i < 3; i++)
+                kappa[6 * e + 3 * side + i] = c >= 0 && i < ncurv ? x[c + i] : 0.0;
+        }
+    }
     return PKM_OK;
 }
 

@@ -7,6 +7,7 @@
 #include "core/core_impl.h"
 #include "pkm/fem.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -644,6 +645,80 @@ static void test_screw_cantilever(void **state)
     assert_close(screw_lowest(1, 2, &s), bending_lowest(1, 2, &s), 1e-13, 0.0);
 }
 
+/* pkm_fem_quintic_interpolate reproduces fields of the element's own degrees exactly (u linear,
+ * v and w quintic, phi cubic: the nodal values, slopes and curvatures taken from the
+ * polynomials, rotations by beam3d's signs rz = v', ry = -w'), and its kinetic energy
+ * 1/2 int rho A (u^2 + v^2 + w^2) + rho Ip phi^2 dx (Gauss, 6 points, exact to degree 11) is
+ * 1/2 ul^T M ul: what the mode-shape files draw is the field the mass matrix assumes. */
+static void test_interpolate(void **state)
+{
+    (void)state;
+    const double l = LEN, cv[6] = {1e-3, -2e-3, 3e-2, -4e-2, 5e-2, -6e-2},
+                 cw[6] = {-2e-3, 1e-3, -1e-2, 7e-2, -3e-2, 2e-2}, cp[4] = {3e-3, -1e-2, 2e-2, 4e-2};
+    double ul[18];
+    /* value, slope and curvature of sum c_k x^k at x */
+    double f[3][6][2];
+    for (int end = 0; end < 2; end++) {
+        const double x = end * l;
+        for (int d = 0; d < 3; d++) {
+            f[d][0][end] = f[d][1][end] = f[d][2][end] = 0.0;
+            for (int k = d; k < 6; k++) {
+                double c = 1.0;
+                for (int j = 0; j < d; j++)
+                    c *= k - j;
+                f[d][0][end] += cv[k] * c * pow(x, k - d);
+                f[d][1][end] += cw[k] * c * pow(x, k - d);
+                if (k < 4) f[d][2][end] += cp[k] * c * pow(x, k - d);
+            }
+        }
+        double *n = ul + 9 * end;
+        n[0] = 1e-3 + 2e-3 * x;
+        n[1] = f[0][0][end];
+        n[2] = f[0][1][end];
+        n[3] = f[0][2][end];
+        n[4] = -f[1][1][end];
+        n[5] = f[1][0][end];
+        n[6] = f[1][2][end];
+        n[7] = -f[2][1][end];
+        n[8] = f[2][0][end];
+    }
+    double worst = 0.0;
+    for (int i = 0; i <= 10; i++) {
+        const double xi = i / 10.0, x = xi * l;
+        double d[6], e[6] = {1e-3 + 2e-3 * x, 0, 0, 0, 0, 0};
+        pkm_fem_quintic_interpolate(ul, l, xi, d);
+        for (int k = 0; k < 6; k++) {
+            e[1] += cv[k] * pow(x, k);
+            e[2] += cw[k] * pow(x, k);
+            e[5] += k * cv[k] * (k ? pow(x, k - 1) : 0.0);
+            e[4] -= k * cw[k] * (k ? pow(x, k - 1) : 0.0);
+            if (k < 4) e[3] += cp[k] * pow(x, k);
+        }
+        for (int k = 0; k < 6; k++)
+            worst = fmax(worst, fabs(d[k] - e[k]));
+    }
+    print_message("quintic interpolation vs polynomials: %.2e\n", worst);
+    assert_true(worst < 1e-15);
+
+    static const double gx[6] = {0.033765242898423986, 0.16939530676686774, 0.38069040695840155,
+                                 0.61930959304159845,  0.83060469323313226, 0.96623475710157601};
+    static const double gw[6] = {0.085662246189585173, 0.18038078652406930, 0.23395696728634552,
+                                 0.23395696728634552,  0.18038078652406930, 0.085662246189585173};
+    const pkm_section s = bar();
+    double M[18][18], t = 0.0, tm = 0.0;
+    pkm_fem_quintic_mass(&s, &steel, l, 0, M);
+    for (int g = 0; g < 6; g++) {
+        double d[6];
+        pkm_fem_quintic_interpolate(ul, l, gx[g], d);
+        t += gw[g] * l * RHO *
+             (s.A * (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) + s.Ip * d[3] * d[3]);
+    }
+    for (int i = 0; i < 18; i++)
+        for (int j = 0; j < 18; j++)
+            tm += ul[i] * M[i][j] * ul[j];
+    assert_close(t, tm, 1e-13, 0.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -651,6 +726,7 @@ int main(void)
         cmocka_unit_test(test_rigid_modes),        cmocka_unit_test(test_global_rotation),
         cmocka_unit_test(test_cantilever_bending), cmocka_unit_test(test_axial_torsion),
         cmocka_unit_test(test_one_element_3d),     cmocka_unit_test(test_screw_cantilever),
+        cmocka_unit_test(test_interpolate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

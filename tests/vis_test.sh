@@ -82,6 +82,74 @@ for e in (1, 4):
 assert diff[0] == diff[1], diff
 PY
 
+# modes --vtk of the 5-PSS/UPU, whose links are quintic elements: each is drawn as 8 lines
+# through 7 interior points after the nodes, evenly spaced on the element. In the paper variant
+# the curvatures are held at zero at both ends of every element, so the field inside follows
+# from the nodal translations and rotations alone: Li et al. 2020, eq. 2's quintic Hermite
+# shapes, evaluated here without the element's axes (axial part linear, lateral part from the
+# lateral translations and the slopes theta x e). In the spherical variant the curvatures are
+# free and the field inside must differ from that.
+qpose=0.01,-0.02,0.005,0.05,-0.03
+for v in paper spherical; do
+    timeout 120 "$bin" modes pss5upu --pose $qpose --nev 4 --set variant=$v --vtk "q$v.vtkhdf" \
+        >/dev/null
+    check "modes pss5upu --vtk ($v): exit 0" test $? -eq 0
+    timeout 120 "$bin" modes pss5upu --pose $qpose --nev 1 --set variant=$v --formulation nodal \
+        >"q$v.txt"
+done
+check "quintic elements drawn by their shape functions" "$py" - <<'PY'
+import re
+import numpy as np
+from vtk.util.numpy_support import vtk_to_numpy
+from vtk_read import read
+
+def shapes(e):
+    return (1 - 10 * e**3 + 15 * e**4 - 6 * e**5, e - 6 * e**3 + 8 * e**4 - 3 * e**5,
+            10 * e**3 - 15 * e**4 + 6 * e**5, -4 * e**3 + 7 * e**4 - 3 * e**5)
+
+dev = {}
+for v in ("paper", "spherical"):
+    g = read("q%s.vtkhdf" % v)
+    nnode = int(re.search(r"\((\d+) before loop closure\)", open("q%s.txt" % v).read())[1]) // 6
+    P = vtk_to_numpy(g.GetPoints().GetData())
+    lines = [[g.GetCell(c).GetPointId(i) for i in range(2)] for c in range(g.GetNumberOfCells())]
+    chains, c = [], 0
+    while c < len(lines):
+        a, b = lines[c]
+        if b >= nnode:
+            chain = [a]
+            while lines[c][1] >= nnode:
+                chain.append(lines[c][1])
+                c += 1
+            chain.append(lines[c][1])
+            chains.append(chain)
+        c += 1
+    assert chains and all(len(ch) == 9 for ch in chains), [len(ch) for ch in chains]
+    assert len(P) == nnode + 7 * len(chains), (len(P), nnode, len(chains))
+    worst = 0.0
+    for k in range(1, 5):
+        U = vtk_to_numpy(g.GetPointData().GetArray("mode_%d" % k))
+        R = vtk_to_numpy(g.GetPointData().GetArray("mode_%d_rotation" % k))
+        scale = np.abs(U).max()
+        for ch in chains:
+            n1, n2 = ch[0], ch[-1]
+            d = P[n2] - P[n1]
+            l = np.linalg.norm(d)
+            e = d / l
+            for s, q in enumerate(ch[1:-1], 1):
+                x = s / 8
+                assert np.linalg.norm(P[q] - (P[n1] + x * d)) < 1e-12 * l, (v, q)
+                h0, h1, h3, h4 = shapes(x)
+                perp = lambda w: w - np.dot(w, e) * e
+                want = ((1 - x) * np.dot(U[n1], e) + x * np.dot(U[n2], e)) * e + h0 * perp(U[n1]) \
+                    + h1 * l * np.cross(R[n1], e) + h3 * perp(U[n2]) + h4 * l * np.cross(R[n2], e)
+                worst = max(worst, np.abs(U[q] - want).max() / scale)
+    dev[v] = worst
+assert dev["paper"] < 1e-9, dev
+assert dev["spherical"] > 1e-4, dev
+print("quintic interior points vs zero-curvature Hermite: %s" % dev)
+PY
+
 # map --vtk and export --vtk, read by vtkHDFReader: a 2-D map (6 x 4 poses, 10 unreachable) and
 # a 1-D one (theta, its last 3 poses unreachable). The points are the grid's poses (x, y, z = the
 # swept axes' values), the cells join neighbours (pixels, lines); every pose's f_k and status,

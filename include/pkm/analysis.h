@@ -43,6 +43,14 @@ const pkm_dofmap *pkm_analysis_dofmap(const pkm_analysis *a);
  * amplitude). PKM_ERR_INVALID without a kept dof map or a solve, or for k out of range. */
 pkm_status pkm_analysis_mode_displacements(const pkm_analysis *a, int k, double *u, pkm_ctx *ctx);
 
+/* Mode k's curvature coordinates at both ends of every beam element of m (the model of the last
+ * solve): kappa[elements][2][3], the
+ * element's local axes (pkm/fem.h), zero where the element has none or holds them (a cubic
+ * element, an end held at zero curvature: pkm_dofmap_element_curvature). Errors as
+ * pkm_analysis_mode_displacements. */
+pkm_status pkm_analysis_mode_curvatures(const pkm_analysis *a, const pkm_model *m, int k,
+                                        double *kappa, pkm_ctx *ctx);
+
 /* Symbolic analyses done so far (one each time the pose's pattern differs from the previous
  * pose's: a new topology, or entering or leaving a pose with exact zeros). */
 int pkm_analysis_symbolic_count(const pkm_analysis *a);

@@ -85,6 +85,11 @@ void pkm_fem_quintic_stiffness(const pkm_section *s, const pkm_material *m, doub
 void pkm_fem_quintic_mass(const pkm_section *s, const pkm_material *m, double l, unsigned flags,
                           double M[18][18]);
 
+/* The displacement and rotation (u, v, w, rx, ry, rz, local axes) at xi = x/l in [0, 1] of the
+ * quintic beam whose 18 local dofs are ul, by its own shape functions (Li et al. 2020, eq. 2):
+ * what a mode shape looks like inside the element. */
+void pkm_fem_quintic_interpolate(const double ul[18], double l, double xi, double d[6]);
+
 /* Global 18x18 matrix G = T^T L T, T = blockdiag(R, R, I, R, R, I): the translation and rotation
  * triples go to global axes, the curvature triples stay in the element's local axes. Curvature
  * coordinates are shared only between elements of one straight segment, which all have the same

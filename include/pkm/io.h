@@ -101,9 +101,13 @@ pkm_status pkm_transient_series_write_h5(const char *path, const pkm_transient_s
  * lines, with nmode modes' nodal displacements u ([nmode][nodes of m][6]: translation then
  * rotation, global axes, as pkm_analysis_mode_displacements gives them) and their frequencies,
  * as a VTKHDF 1.0 UnstructuredGrid (layout in docs/hdf5-layout.md), written to PATH.tmp then
- * renamed. PKM_ERR_INVALID without a path, model or mode; PKM_ERR_IO if it cannot be written. */
+ * renamed. kappa: NULL, or [nmode][elements of m][2][3] the curvature coordinates of each
+ * element's ends (pkm_analysis_mode_curvatures): then every quintic element is drawn as 8 lines
+ * through 7 interior points (after the nodes) whose displacements its shape functions give.
+ * PKM_ERR_INVALID without a path, model or mode; PKM_ERR_IO if it cannot be written. */
 pkm_status pkm_modes_write_vtkhdf(const char *path, const pkm_model *m, int nmode,
-                                  const double *freq_hz, const double *u, pkm_ctx *ctx);
+                                  const double *freq_hz, const double *u, const double *kappa,
+                                  pkm_ctx *ctx);
 
 /* The rows of `pkmflex dynamics boom1|crane4` (module chains, docs/chain.md) as time series
  * (io/h5dyn.c; layout in docs/hdf5-layout.md, "Module-chain files"): per column an array
