@@ -322,6 +322,8 @@ static pkm_status supervise(pkm_map *map, pkm_sweep_ctl *ctl, crew *cr, pkm_stat
         if (ctl->so->progress != NULL)
             ctl->so->progress(atomic_load(&cr->sh->done), map->npoints, ctl->so->user);
         if (rc == PKM_OK) rc = check_stall(cr, ctl->so, ctx);
+        if (ctl->so->stop != NULL && ctl->so->stop(-1, ctl->so->user))
+            atomic_store(&cr->sh->stopping, 1); /* the workers stop at their next pose */
         if (cr->alive > 0 && rc == PKM_OK && ctl->so->checkpoint != NULL &&
             pkm_sweep_now_seconds() >= ctl->next)
             rc = checkpoint(map, cr, ctl, ctx);

@@ -266,7 +266,9 @@ typedef void (*pkm_notice_fn)(const char *msg, void *user);
 
 /* Called after each computed point (in the process that computed it: a worker process when
  * nworkers > 1, so it must not rely on memory the sweeping process changes) with the point's
- * row-major index; nonzero asks the sweep to stop: no worker starts another pose, the results so
+ * row-major index, and with nworkers > 1 also by the sweeping process while it waits, with
+ * point -1 (a signal that reached it alone, not its workers, stops the sweep too); nonzero asks
+ * the sweep to stop: no worker starts another pose, the results so
  * far are gathered and handed to the checkpoint callback, and pkm_map_sweep returns PKM_OK with
  * the other points PENDING, untracked. E.g. a graceful interrupt, or a test stopping at a chosen
  * pose. */
