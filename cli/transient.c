@@ -238,7 +238,7 @@ typedef struct tr_out {
     int64_t cap, n, total; /* total: the run's rows, for the progress bar */
     int ndrive;
     char (*names)[PKM_NAME_LEN];
-    double *t, *error, *qs, *energy, *drive, *reaction, *freq;
+    double *t, *error, *qs, *energy, *drive, *reaction, *deflection, *freq;
     cli_progress *bar; /* on a terminal, else NULL */
 } tr_out;
 
@@ -269,6 +269,9 @@ static int tr_row(void *user, const pkm_transient_row *r)
         memcpy(o->energy + 4 * i, en, sizeof(en));
         memcpy(o->drive + o->ndrive * i, r->drive, sizeof(double) * (size_t)o->ndrive);
         memcpy(o->reaction + o->ndrive * i, r->reaction, sizeof(double) * (size_t)o->ndrive);
+        if (r->deflection != NULL)
+            memcpy(o->deflection + o->ndrive * i, r->deflection,
+                   sizeof(double) * (size_t)o->ndrive);
         if (o->nfreq > 0)
             memcpy(o->freq + o->nfreq * i, r->freq, sizeof(double) * (size_t)o->nfreq);
     }
@@ -357,9 +360,10 @@ static int tr_keep(tr_out *o, int64_t rows)
     o->energy = malloc(sizeof(double) * 4 * r);
     o->drive = malloc(sizeof(double) * (d + 1) * r);
     o->reaction = malloc(sizeof(double) * (d + 1) * r);
+    o->deflection = malloc(sizeof(double) * (d + 1) * r);
     o->freq = malloc(sizeof(double) * ((size_t)o->nfreq + 1) * r);
     if (o->t == NULL || o->error == NULL || o->qs == NULL || o->energy == NULL ||
-        o->drive == NULL || o->reaction == NULL || o->freq == NULL)
+        o->drive == NULL || o->reaction == NULL || o->deflection == NULL || o->freq == NULL)
         return cli_usage_error("-o: cannot allocate the rows of %lld steps", (long long)rows);
     o->cap = rows;
     return 0;
@@ -383,6 +387,7 @@ static int tr_write(const tr_out *o, const char *path, const char *traj)
                                     .energy = o->energy,
                                     .drive = o->drive,
                                     .reaction = o->reaction,
+                                    .deflection = o->elastic ? o->deflection : NULL,
                                     .nfreq = o->nfreq,
                                     .freq = o->freq};
     pkm_ctx ctx;
@@ -401,6 +406,7 @@ static void tr_out_free(tr_out *o)
     free(o->energy);
     free(o->drive);
     free(o->reaction);
+    free(o->deflection);
     free(o->freq);
 }
 

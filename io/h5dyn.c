@@ -135,6 +135,12 @@ static pkm_status fill_transient(const h5io *io, hid_t file, const void *user)
         rc = pkm_h5_write_described(io, file, name[k], H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, dims,
                                     data[k], "description", text5[k]);
     }
+    dims[1] = (hsize_t)s->ndrive;
+    if (rc == PKM_OK && s->deflection != NULL)
+        rc = pkm_h5_write_described(io, file, "deflection", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2,
+                                    dims, s->deflection, "description",
+                                    "the elastic drives' deflections: each drive joint's "
+                                    "coordinate in the finite-element model (rad or m)");
     dims[1] = (hsize_t)s->nfreq;
     if (rc == PKM_OK && s->nfreq > 0)
         rc = pkm_h5_write_described(io, file, "frequencies", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2,

@@ -956,6 +956,17 @@ check "transient --drives elastic names the drive without a spring" grep -q "ela
 ecsv=$(timeout 60 "$bin" "${tn[@]}" --drives elastic --set clutch.k1=2000 --set clutch.locked=drive --format csv)
 check "transient --drives elastic adds a defl_ column per drive" \
     test "$(head -1 <<<"$ecsv")" = "t,ex,ey,ez,rx,ry,rz,drive_A11,drive_A12,drive_A13,defl_A11,defl_A12,defl_A13"
+timeout 60 "$bin" "${tn[@]}" --drives elastic --set clutch.k1=2000 --set clutch.locked=drive \
+    -o "$tmp/edrv.h5" >/dev/null
+timeout 60 "$bin" "${tn[@]}" -o "$tmp/ldrv.h5" >/dev/null
+check "transient -o: /deflection = the csv's defl_ columns (elastic drives only)" "$py" -c '
+import csv, io, sys, h5py, numpy as np
+rows = list(csv.DictReader(io.StringIO(sys.argv[1])))
+d = h5py.File(sys.argv[2], "r")["deflection"][...]
+want = np.array([[float(r["defl_" + j]) for j in ("A11", "A12", "A13")] for r in rows])
+assert d.shape == want.shape and np.allclose(d, want, rtol=1e-9, atol=1e-9 * abs(want).max())
+assert abs(want).max() > 0 and "deflection" not in h5py.File(sys.argv[3], "r")
+' "$ecsv" "$tmp/edrv.h5" "$tmp/ldrv.h5"
 # --wrench: six numbers or a CSV series; bad input exit 2 naming the option or the file and line
 expect 2 "${tn[@]}" --wrench 1,2,3
 expect 2 "${tn[@]}" --wrench 1,2,3,4,5,nan

@@ -88,6 +88,7 @@ typedef struct pkm_transient_series {
     const double *energy;       /* [ntime][4] kinetic, strain, dissipated, work of the loads, J */
     const double *drive;        /* [ntime][ndrive] the rigid-body drives, N m or N */
     const double *reaction;     /* [ntime][ndrive] the reactions at the locked drives (NAN: none) */
+    const double *deflection;   /* [ntime][ndrive] elastic drives' deflections, or NULL (locked) */
     int nfreq;                  /* frequencies per time (0: no /frequencies dataset) */
     const double *freq;         /* [ntime][nfreq] the lowest natural frequencies, Hz */
 } pkm_transient_series;
