@@ -43,12 +43,17 @@ static int keep(void *user, const pkm_transient_row *row)
     return 0;
 }
 
-/* NaVARo (1 element per link) along its p2p motion from 0.3 s, steps of 2 ms. */
+/* NaVARo (1 element per link) along its p2p motion from 0.3 s, steps of 2 ms; with elastic
+ * drives the clutch of the driven link is a 2000 N m/rad spring and the other turns freely. */
 static kept run_navaro(const pkm_transient_opts *o, pkm_trajectory **tr)
 {
     const pkm_case *c = pkm_case_find("navaro");
     pkm_navaro_params par = navaro_defaults();
     par.elements_per_link = 1;
+    if (o->elastic_drives) {
+        par.clutch_k[0] = 2000.0;
+        par.clutch_locked = PKM_NAVARO_LOCKED_DRIVE;
+    }
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_traj_desc d = *pkm_case_traj_find(c, "p2p");
@@ -141,7 +146,8 @@ static void test_frequencies_and_modal_damping(void **state)
 /* The energies of the run: with the matrices fixed (update_every 0), kinetic + strain +
  * dissipated - work of the loads stays at its initial value to rounding (the average
  * acceleration rule's exact balance, pkm/newmark.h), under gravity from the static start,
- * damped; the reassembly every step breaks it (printed, not asserted). */
+ * damped, with locked and with elastic drives; the reassembly every step breaks it (printed,
+ * not asserted). */
 static void test_energy_balance(void **state)
 {
     (void)state;
@@ -164,6 +170,16 @@ static void test_energy_balance(void **state)
                   moving.residual / moving.scale, moving.scale);
     assert_true(fixed.scale > 0.0);
     assert_true(fixed.residual < 1e-10 * fixed.scale);
+    /* Elastic drives: the drive springs' strain energy and the drives' work (the rigid-body
+     * torques as loads) are in the same balance. */
+    o.update_every = 0;
+    o.elastic_drives = 1;
+    const kept elastic = run_navaro(&o, &tr);
+    pkm_trajectory_destroy(&tr);
+    print_message("elastic drives, fixed matrices: %.2e of %.3e J\n",
+                  elastic.residual / elastic.scale, elastic.scale);
+    assert_true(elastic.scale > 0.0 && elastic.scale != fixed.scale);
+    assert_true(elastic.residual < 1e-10 * elastic.scale);
 }
 
 /* The static response K^-1 F of a clamped-free link (along the unit vector e, solid circle of
