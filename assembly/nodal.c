@@ -271,6 +271,94 @@ static pkm_status span_forest(const pkm_model *m, const edge *edges, int ne, rep
     return rc;
 }
 
+/* coef v into r's term of coordinate col (appended if r has none). */
+static pkm_status rep_add(rep *r, int64_t col, const double v[6], double coef, pkm_ctx *ctx)
+{
+    int t = 0;
+    while (t < r->n && r->c[t] != col)
+        t++;
+    if (t == r->n) {
+        int64_t *c = realloc(r->c, sizeof(*c) * (size_t)(r->n + 1));
+        if (c != NULL) r->c = c;
+        double(*w)[6] = c != NULL ? realloc(r->v, sizeof(*w) * (size_t)(r->n + 1)) : NULL;
+        if (w == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate dof map");
+        r->v = w;
+        r->c[t] = col;
+        memset(r->v[t], 0, sizeof(r->v[t]));
+        r->n++;
+    }
+    for (int k = 0; k < 6; k++)
+        r->v[t][k] += coef * v[k];
+    return PKM_OK;
+}
+
+/* Whether coordinate col is a joint's free motion (kept: pkm_dofmap_joint_coordinate numbers a
+ * joint's motions consecutively, and its springs and rotor inertias act on them). */
+static int joint_coordinate(const pkm_dofmap *P, int njoints, int64_t col)
+{
+    for (int j = 0; j < njoints; j++)
+        if (P->joint_first[j] >= 0 && col >= P->joint_first[j] &&
+            col < P->joint_first[j] + P->joint_nfree[j])
+            return 1;
+    return 0;
+}
+
+/* Point-on-plane constraint q eliminated from the twist coordinates (master-slave): with c the
+ * row n^T u of the node's translation, c_t = n . v_t over its terms, the coordinate j of the
+ * largest |c_j| that is not a joint's becomes x_j = -sum_{k != j} (c_k / c_j) x_k in every node
+ * that uses it, and the coordinates after j move down by one. P Z stays a product of the same
+ * congruences, so K and M are Z^T K Z, Z^T M Z: symmetric, and positive definite if the
+ * constrained structure is. A node that no coordinate moves along n is already held: nothing
+ * to eliminate. */
+static pkm_status eliminate_plane(const pkm_model *m, const pkm_plane *q, rep *reps, int nv,
+                                  pkm_dofmap *P, int64_t *ncoord, pkm_ctx *ctx)
+{
+    const rep *r = &reps[q->node];
+    const int nt = r->n;
+    int64_t cols[64];
+    double c[64], cmax = 0.0, all = 0.0;
+    int piv = -1;
+    if (nt > 64) return PKM_FAIL(ctx, PKM_ERR_MODEL, "plane '%s': node of %d terms", q->name, nt);
+    for (int t = 0; t < nt; t++) {
+        cols[t] = r->c[t];
+        c[t] = pkm_vec3_dot(q->normal, r->v[t]);
+        all = fmax(all, fabs(c[t]));
+        if (fabs(c[t]) > cmax && !joint_coordinate(P, pkm_model_joint_count(m), cols[t]))
+            cmax = fabs(c[t]), piv = t;
+    }
+    if (!(all > 1e-12)) return PKM_OK;
+    if (piv < 0 || cmax < 1e-6 * all)
+        return PKM_FAIL(ctx, PKM_ERR_MODEL,
+                        "plane '%s': only joint motions move node %d along the normal; put the "
+                        "constraint on a node of a beam away from joints",
+                        q->name, q->node);
+    const int64_t j = cols[piv];
+    for (int i = 0; i < nv; i++) {
+        rep *w = &reps[i];
+        int t = 0;
+        while (t < w->n && w->c[t] != j)
+            t++;
+        if (t == w->n) continue;
+        double s[6];
+        memcpy(s, w->v[t], sizeof(s));
+        w->n--; /* the slave's term out, the masters' in */
+        memmove(w->c + t, w->c + t + 1, sizeof(*w->c) * (size_t)(w->n - t));
+        memmove(w->v + t, w->v + t + 1, sizeof(*w->v) * (size_t)(w->n - t));
+        for (int k = 0; k < nt; k++) {
+            if (k == piv || c[k] == 0.0) continue;
+            const pkm_status rc = rep_add(w, cols[k], s, -c[k] / c[piv], ctx);
+            if (rc != PKM_OK) return rc;
+        }
+    }
+    for (int i = 0; i < nv; i++)
+        for (int t = 0; t < reps[i].n; t++)
+            reps[i].c[t] -= reps[i].c[t] > j;
+    for (int jj = 0; jj < pkm_model_joint_count(m); jj++)
+        P->joint_first[jj] -= P->joint_first[jj] > j;
+    (*ncoord)--;
+    return PKM_OK;
+}
+
 /* P of the dof map: node i's representation is its row block. */
 static pkm_status fill_dofmap(pkm_dofmap *map, const rep *reps, int nnodes, int64_t n, pkm_ctx *ctx)
 {
@@ -318,6 +406,8 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
     }
     int64_t ncoord = 0;
     rc = span_forest(m, edges, ne, reps, visited, queue, P, &ncoord, ctx);
+    for (int q = 0; q < pkm_model_plane_count(m) && rc == PKM_OK; q++)
+        rc = eliminate_plane(m, pkm_model_plane(m, q), reps, nv, P, &ncoord, ctx);
     if (rc != PKM_OK) goto done;
     const int64_t ntwist = ncoord;
     /* The curvature coordinates numbered into the map, where the loads find them too. */

@@ -523,6 +523,10 @@ done:
 pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
                              pkm_ctx *ctx)
 {
+    if (pkm_model_plane_count(m) > 0)
+        return PKM_FAIL(ctx, PKM_ERR_MODEL,
+                        "tree assembly: point-on-plane constraint '%s' needs the nodal formulation",
+                        pkm_model_plane(m, 0)->name);
     for (int b = 0; b < pkm_model_body_count(m); b++)
         if (pkm_model_body(m, b)->kind == PKM_BODY_BEAM &&
             pkm_beam_types[pkm_model_body(m, b)->element].floating_mass == NULL)

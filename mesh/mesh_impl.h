@@ -30,6 +30,8 @@ struct pkm_model {
     int njoints, cap_joints;
     pkm_lumped_mass *masses;
     int nmasses, cap_masses;
+    pkm_plane *planes;
+    int nplanes, cap_planes;
     int platform; /* body index or -1 */
 };
 

@@ -71,6 +71,7 @@ void pkm_model_destroy(pkm_model **model)
     free((*model)->elems);
     free((*model)->joints);
     free((*model)->masses);
+    free((*model)->planes);
     free(*model);
     *model = NULL;
 }
@@ -123,6 +124,16 @@ const pkm_elem *pkm_model_elem(const pkm_model *m, int i)
 const pkm_joint *pkm_model_joint(const pkm_model *m, int i)
 {
     return &m->joints[i];
+}
+
+int pkm_model_plane_count(const pkm_model *m)
+{
+    return m->nplanes;
+}
+
+const pkm_plane *pkm_model_plane(const pkm_model *m, int i)
+{
+    return &m->planes[i];
 }
 
 const pkm_lumped_mass *pkm_model_mass(const pkm_model *m, int i)
@@ -439,6 +450,33 @@ pkm_status pkm_model_add_mass(pkm_model *m, const pkm_mass_desc *d, int *id, pkm
     memcpy(l->inertia, d->inertia, sizeof(l->inertia));
     if (id != NULL) *id = m->nmasses;
     m->nmasses++;
+    return PKM_OK;
+}
+
+pkm_status pkm_model_add_plane(pkm_model *m, const pkm_plane_desc *d, int *id, pkm_ctx *ctx)
+{
+    char name[PKM_NAME_LEN];
+    copy_name(name, d->name, "plane", m->nplanes);
+    if (d->body < 0 || d->body >= m->nbodies)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "plane '%s': body %d does not exist", name, d->body);
+    double n[3];
+    if (!unit3(d->normal, n) || !all_finite(d->point, 3))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "plane '%s': the normal must be finite and nonzero",
+                        name);
+    if (m->bodies[d->body].kind != PKM_BODY_BEAM)
+        return PKM_FAIL(ctx, PKM_ERR_MODEL, "plane '%s': body '%s' is not a beam", name,
+                        m->bodies[d->body].name);
+    int node = -1;
+    pkm_status rc = body_node_at(m, d->body, d->point, name, &node, ctx);
+    if (rc != PKM_OK) return rc;
+    if (!grow((void **)&m->planes, &m->cap_planes, m->nplanes + 1, sizeof(pkm_plane)))
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate plane '%s'", name);
+    pkm_plane *q = &m->planes[m->nplanes];
+    memcpy(q->name, name, sizeof(name));
+    q->node = node;
+    memcpy(q->normal, n, sizeof(n));
+    if (id != NULL) *id = m->nplanes;
+    m->nplanes++;
     return PKM_OK;
 }
 

@@ -117,6 +117,17 @@ typedef struct pkm_mass_desc {
     double inertia[3][3]; /* about the joint point, global axes, kg m^2, symmetric; 0: none */
 } pkm_mass_desc;
 
+/* A point-on-plane constraint (a higher pair linearised at the pose, Cheng et al. 2024): the
+ * point of a body (a node of it, as for a joint) moves only in the plane through it of normal
+ * `normal` (need not be unit), n^T u = 0 on the point's translation. The nodal formulation
+ * eliminates it from the coordinates (assembly/nodal.c), so the pencil stays symmetric positive
+ * definite; the tree formulation refuses it. */
+typedef struct pkm_plane_desc {
+    const char *name; /* for messages; copied */
+    int body;
+    double point[3], normal[3];
+} pkm_plane_desc;
+
 typedef struct pkm_model pkm_model;
 
 pkm_status pkm_model_create(pkm_model **out, pkm_ctx *ctx);
@@ -139,6 +150,11 @@ pkm_status pkm_model_add_joint_spring(pkm_model *m, int joint, pkm_spring_kind k
 /* Add a lumped mass at a joint (pkm_mass_desc); its index in *id (may be NULL). */
 pkm_status pkm_model_add_mass(pkm_model *m, const pkm_mass_desc *d, int *id, pkm_ctx *ctx);
 
+/* Add a point-on-plane constraint (pkm_plane_desc); its index in *id (may be NULL).
+ * PKM_ERR_INVALID for a missing body or a zero or non-finite normal, PKM_ERR_MODEL for a point
+ * that is not a node of a beam body. */
+pkm_status pkm_model_add_plane(pkm_model *m, const pkm_plane_desc *d, int *id, pkm_ctx *ctx);
+
 /* Name a rigid body as the platform (the body cut free in the virtual tree). */
 pkm_status pkm_model_set_platform(pkm_model *m, int body, pkm_ctx *ctx);
 
@@ -147,6 +163,7 @@ int pkm_model_node_count(const pkm_model *m);
 int pkm_model_element_count(const pkm_model *m);
 int pkm_model_joint_count(const pkm_model *m);
 int pkm_model_mass_count(const pkm_model *m);
+int pkm_model_plane_count(const pkm_model *m);
 /* The platform's body index, -1 if none. */
 int pkm_model_platform(const pkm_model *m);
 
@@ -211,7 +228,14 @@ const pkm_body *pkm_model_body(const pkm_model *m, int i);
 const pkm_node *pkm_model_node(const pkm_model *m, int i);
 const pkm_elem *pkm_model_elem(const pkm_model *m, int i);
 const pkm_joint *pkm_model_joint(const pkm_model *m, int i);
+typedef struct pkm_plane {
+    char name[PKM_NAME_LEN];
+    int node;         /* the constrained node */
+    double normal[3]; /* unit */
+} pkm_plane;
+
 const pkm_lumped_mass *pkm_model_mass(const pkm_model *m, int i);
+const pkm_plane *pkm_model_plane(const pkm_model *m, int i);
 
 /* Free directions of a joint as twists (v at the joint point, then w), rows of S; returns their
  * number (0 for clamped, 3 for spherical). */
