@@ -13,11 +13,11 @@
 
 #define MAST_MAX_TIMES 10000000
 
-enum { MA_SET = CLI_OPT_OWN, MA_TIME, MA_FORMAT, MA_INERTIA };
+enum { MA_SET = CLI_OPT_OWN, MA_TIME, MA_FORMAT, MA_INERTIA, MA_WEIGHTS, MA_PRELOAD };
 
 typedef struct mast_args {
     int got_case, csv, inertia, nsets;
-    const char *time;
+    const char *time, *weights, *preload;
     const char *sets[CLI_MAX_SETS];
 } mast_args;
 
@@ -32,14 +32,21 @@ static const cli_option mast_options[] = {
      "print M_A and MCI along the motion, the target's and its 6-RSS\n"
      "twin's, with their time means and ratio (docs/dynamics.md)",
      NULL},
-    {"--format", NULL, 1, MA_FORMAT, "table|csv", "output format (columns: docs/dynamics.md)",
+    {"--weights", NULL, 1, MA_WEIGHTS, "W1,...,W6",
+     "torques of least weighted norm sum W_i tau_i^2 (W_i > 0; default all 1)", NULL},
+    {"--preload", NULL, 1, MA_PRELOAD, "T1,...,T6",
+     "crank torques (N m) whose null-space part is added: an internal preload\n"
+     "that moves nothing (the redundant actuation's freedom)",
+     NULL},
+    {"--format", NULL, 1, MA_FORMAT, "table|csv|json", "output format (columns: docs/dynamics.md)",
      NULL},
 };
 
 static const cli_command mast_command = {
     "dynamics",
     "usage: pkmflex dynamics masticatory [--set KEY=VALUE]... [--time T0:T1:N] [--inertia]\n"
-    "                        [--format table|csv]\n\n"
+    "                        [--weights W1,...,W6] [--preload T1,...,T6]\n"
+    "                        [--format table|csv|json]\n\n"
     "The chewing robot's surrogate (Cheng et al. 2024): six R-S-S chains drive a mandible\n"
     "whose condyles slide on a plane, along the default motion of its free coordinates\n"
     "X, Y, alpha, beta (Z and gamma follow from the contacts). Per time: the pose, the\n"
@@ -66,9 +73,15 @@ static int mast_set(void *user, int id, const char *v)
     case MA_INERTIA:
         o->inertia = 1;
         return 0;
+    case MA_WEIGHTS:
+        o->weights = v;
+        return 0;
+    case MA_PRELOAD:
+        o->preload = v;
+        return 0;
     case MA_FORMAT:
         if (cli_check_format(v) != 0) return EXIT_INPUT;
-        o->csv = strcmp(v, "csv") == 0;
+        o->csv = cli_format_is_rows(v);
         return 0;
     default:
         return EXIT_INPUT;
@@ -137,7 +150,8 @@ static const char *const mast_pose_names[6] = {"X", "Y", "Z", "alpha", "beta", "
 /* The inverse-dynamics columns: pose (m, rad), theta1..6 (rad), tau1..6 (N m), the contact
  * forces (N) when there are contacts, the Newton-Euler residual. */
 static int mast_inverse_rows(const mast_args *o, const pkm_mast *tg, const pkm_mast *m,
-                             const pkm_masticatory_params *p, double t0, double t1, int n)
+                             const pkm_masticatory_params *p, const pkm_mast_inverse_opts *io,
+                             double t0, double t1, int n)
 {
     const char *names[6 + 12 + 2 + 1] = {0};
     char buf[12][8];
@@ -150,6 +164,10 @@ static int mast_inverse_rows(const mast_args *o, const pkm_mast *tg, const pkm_m
         snprintf(buf[6 + i], sizeof(buf[6 + i]), "tau%d", i + 1), names[nc++] = buf[6 + i];
     if (m->ncontact > 0) names[nc++] = "contact_L", names[nc++] = "contact_R";
     names[nc++] = "residual";
+    if (!o->csv)
+        printf("# %s: mobility %d (Gruebler-Kutzbach), %d cranks\n",
+               m->ncontact > 0 ? "6 R-S-S chains and 2 higher pairs" : "6-RSS twin",
+               pkm_mast_mobility(m), m->nchain);
     mast_header(o->csv, names, nc);
     const double start = cli_now();
     pkm_mast_state s = {0}, sw = {0};
@@ -170,7 +188,7 @@ static int mast_inverse_rows(const mast_args *o, const pkm_mast *tg, const pkm_m
             use = &sw;
         }
         pkm_mast_forces f;
-        if (st == PKM_OK) st = pkm_mast_inverse(m, use, &load, NULL, &f, &ctx);
+        if (st == PKM_OK) st = pkm_mast_inverse(m, use, &load, io, &f, &ctx);
         if (st != PKM_OK) return cli_report_late(st, &ctx);
         int j = 0;
         for (int a = 0; a < 6; a++)
@@ -246,6 +264,25 @@ int cli_mast_dynamics(int argc, char **argv)
     if (o.time != NULL && !cli_parse_times(o.time, MAST_MAX_TIMES, &t0, &t1, &n))
         return cli_usage_error("--time '%s': expected T0:T1:N with T1 > T0 and N from 2 to %d",
                                o.time, MAST_MAX_TIMES);
+    static const char *const one[6] = {"", "", "", "", "", ""}; /* weights; torques in N m */
+    double w[6], pre[6];
+    pkm_mast_inverse_opts io = {0};
+    if (o.weights != NULL) {
+        int ok = cli_parse_pose(o.weights, 6, one, w);
+        for (int i = 0; ok && i < 6; i++)
+            ok = isfinite(w[i]) && w[i] > 0.0;
+        if (!ok) return cli_usage_error("--weights '%s': expected 6 weights > 0", o.weights);
+        io.weight = w;
+    }
+    if (o.preload != NULL) {
+        int ok = cli_parse_pose(o.preload, 6, one, pre);
+        for (int i = 0; ok && i < 6; i++)
+            ok = isfinite(pre[i]);
+        if (!ok) return cli_usage_error("--preload '%s': expected 6 torques (N m)", o.preload);
+        io.preload = pre;
+    }
+    if (o.inertia && (o.weights != NULL || o.preload != NULL))
+        return cli_usage_error("--weights and --preload shape the torques: not with --inertia");
     void *params = NULL;
     if ((rc = mast_params(&o, &params)) != 0) return rc;
     pkm_masticatory_params *p = params;
@@ -263,7 +300,7 @@ int cli_mast_dynamics(int argc, char **argv)
     else if (o.inertia)
         rc = mast_inertia_rows(&o, &tg, &tw, t0, t1, n);
     else
-        rc = mast_inverse_rows(&o, &tg, on ? &tg : &tw, p, t0, t1, n);
+        rc = mast_inverse_rows(&o, &tg, on ? &tg : &tw, p, &io, t0, t1, n);
     pkm_case_params_destroy(&params);
     return rc;
 }

@@ -23,6 +23,13 @@ static int finite_nonneg(double v)
     return isfinite(v) && v >= 0.0;
 }
 
+int pkm_mast_mobility(const pkm_mast *m)
+{
+    const int bodies = 1 + 2 * m->nchain,
+              held = m->nchain * (6 - 1) + 2 * m->nchain * (6 - 3) + m->ncontact * (6 - 5);
+    return 6 * bodies - held - m->nchain;
+}
+
 pkm_status pkm_mast_check(const pkm_mast *m, pkm_ctx *ctx)
 {
     if (m == NULL) return PKM_FAIL(ctx, PKM_ERR_INVALID, "mechanism: NULL");

@@ -1238,7 +1238,8 @@ for args in "modes navaro --pose 0.03,0.01,0.1 --nev 4 --describe" "dynamics tre
     "transient navaro --dt 1e-3 --duration 0.01" "dynamics crane4 --forward --time 0:1:5" \
     "compare $tmp/stiff.h5 --against $tmp/ref.h5 --tol 20" \
     "fit $refined --table $t4 --kind calc --match nearest --param clutch.k1=2000:100:20000 --param clutch.k2=2000:100:20000 --multistart off" \
-    "cases" "map navaro --grid x=-0.1:0.1:3,y=0:0.05:2 --nev 3 -o $tmp/fmt.h5"; do
+    "cases" "map navaro --grid x=-0.1:0.1:3,y=0:0.05:2 --nev 3 -o $tmp/fmt.h5" \
+    "dynamics masticatory --time 0:1:3 --weights 1,2,1,2,1,2"; do
     # shellcheck disable=SC2086
     j=$("$bin" $args --format json)
     # shellcheck disable=SC2086
@@ -1370,6 +1371,32 @@ expect 2 dynamics masticatory --set foo=1
 expect 2 dynamics masticatory --set surface.slope=0 --time 0:1:3
 check "dynamics masticatory unreachable surface names contact and time" \
     grep -q "contact condyle_[LR]: .* t = 0 " <<<"$("$bin" dynamics masticatory --set surface.slope=0 2>&1 >/dev/null)"
+# Mobility (Gruebler-Kutzbach) in the table's header; --weights and --preload choose another of
+# the torque sets that drive the same motion: the Newton-Euler residual stays at rounding, the
+# weighted set has the least weighted norm, the plain one the least norm, and the preloaded
+# set differs from it (a null-space part: the cranks pull against each other).
+check "dynamics masticatory: mobility 4, the twin 6" sh -c \
+    "\"\$1\" dynamics masticatory --time 0:1:2 | grep -q 'mobility 4 ' &&
+     \"\$1\" dynamics masticatory --time 0:1:2 --set higher_pairs=off | grep -q 'mobility 6 '" _ "$bin"
+mw=$("$bin" dynamics masticatory --time 0:0.5:6 --format csv --weights 1,2,3,4,5,6)
+mp=$("$bin" dynamics masticatory --time 0:0.5:6 --format csv --preload 1,-1,1,-1,1,-1)
+m0=$("$bin" dynamics masticatory --time 0:0.5:6 --format csv)
+check "dynamics masticatory --weights, --preload: same motion, least (weighted) norms" "$py" -c '
+import csv, io, sys
+rows = [list(csv.DictReader(io.StringIO(a))) for a in sys.argv[1:4]]
+w = [1, 2, 3, 4, 5, 6]
+tau = lambda r: [float(r["tau%d" % (i + 1)]) for i in range(6)]
+for r0, rw, rp in zip(*rows):
+    t0, tw, tp = tau(r0), tau(rw), tau(rp)
+    assert max(abs(float(r["residual"])) for r in (r0, rw, rp)) < 1e-9
+    assert sum(wi * x * x for wi, x in zip(w, tw)) <= sum(wi * x * x for wi, x in zip(w, t0)) * (1 + 1e-12)
+    assert sum(x * x for x in t0) <= sum(x * x for x in tp) * (1 + 1e-12)
+    assert max(abs(a - b) for a, b in zip(t0, tw)) > 1e-3 and max(abs(a - b) for a, b in zip(t0, tp)) > 1e-3
+' "$m0" "$mw" "$mp"
+expect 2 dynamics masticatory --weights 1,2,0,1,1,1
+expect 2 dynamics masticatory --weights 1,2,3
+expect 2 dynamics masticatory --preload 1,x,1,1,1,1
+expect 2 dynamics masticatory --inertia --weights 1,1,1,1,1,1
 check "cases lists masticatory" grep -q '^masticatory: ' <<<"$("$bin" cases)"
 check "cases --show masticatory prints its case file" grep -q '^case: masticatory$' \
     <<<"$("$bin" cases --show masticatory)"

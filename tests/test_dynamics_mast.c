@@ -270,6 +270,52 @@ static void test_unreachable(void **state)
     assert_non_null(strstr(ctx.msg, "chain theta1"));
 }
 
+extern void dgesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, double *a,
+                    const int *lda, double *s, double *u, const int *ldu, double *vt,
+                    const int *ldvt, double *work, const int *lwork, int *info, size_t ljobu,
+                    size_t ljobvt);
+
+/* T18: the Gruebler-Kutzbach mobility of the topology, 4 (target) and 6 (6-RSS twin), equals
+ * 12 - rank of the whole constraint Jacobian at a general pose: the six closures h_i in
+ * (X, theta) and the contact rows in X (SVD, rank above 1e-10 of the largest singular value). */
+static void test_mobility(void **state)
+{
+    (void)state;
+    for (int on = 0; on < 2; on++) {
+        pkm_mast m;
+        mast_mechanism(on, &m);
+        double X[PKM_POSE_DOF] = {0}, th[MAST_NCHAIN] = {0};
+        pose_and_cranks(0.13, X, th);
+        const int rows = MAST_NCHAIN + m.ncontact, cols = PKM_POSE_DOF + MAST_NCHAIN;
+        double A[(MAST_NCHAIN + PKM_MAST_MAX_CONTACTS) * (PKM_POSE_DOF + MAST_NCHAIN)] = {0};
+        for (int i = 0; i < MAST_NCHAIN; i++) {
+            double jth = 0.0, jx[PKM_POSE_DOF];
+            pkm_rss_closure(&m.chain[i], X, th[i], &jth, jx);
+            for (int k = 0; k < PKM_POSE_DOF; k++)
+                A[k * rows + i] = jx[k]; /* column-major */
+            A[(PKM_POSE_DOF + i) * rows + i] = jth;
+        }
+        double Phi[PKM_MAST_MAX_CONTACTS], dPhi[PKM_MAST_MAX_CONTACTS * PKM_POSE_DOF];
+        if (m.ncontact > 0) pkm_contact_residual(m.ncontact, m.contact, X, Phi, dPhi, NULL);
+        for (int c = 0; c < m.ncontact; c++)
+            for (int k = 0; k < PKM_POSE_DOF; k++)
+                A[k * rows + MAST_NCHAIN + c] = dPhi[c * PKM_POSE_DOF + k];
+        double sv[PKM_POSE_DOF + MAST_NCHAIN], work[512];
+        const int lwork = 512, one = 1;
+        int info = -1;
+        dgesvd_("N", "N", &rows, &cols, A, &rows, sv, NULL, &one, NULL, &one, work, &lwork, &info,
+                1, 1);
+        assert_int_equal(info, 0);
+        int rank = 0;
+        for (int k = 0; k < (rows < cols ? rows : cols); k++)
+            rank += sv[k] > 1e-10 * sv[0];
+        print_message("%s: Gruebler-Kutzbach %d, 12 - rank %d\n", on ? "target" : "6-RSS twin",
+                      pkm_mast_mobility(&m), cols - rank);
+        assert_int_equal(pkm_mast_mobility(&m), on ? 4 : 6);
+        assert_int_equal(pkm_mast_mobility(&m), cols - rank);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_inertia),
         cmocka_unit_test(test_inertia_means),
         cmocka_unit_test(test_unreachable),
+        cmocka_unit_test(test_mobility),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,6 +54,13 @@ typedef struct pkm_mast_state {
     double J1[PKM_MAST_MAX_CHAINS * PKM_POSE_DOF]; /* dtheta / dq_free (nchain x nfree) */
 } pkm_mast_state;
 
+/* Gruebler-Kutzbach mobility of the topology: 6 per moving body (the moving body, each chain's
+ * crank and coupler) less 6 - f per joint (a chain's revolute f = 1 and two spherical joints
+ * f = 3, a higher pair f = 5: one constraint) and less each coupler's idle spin about its own
+ * axis (the S-S pair): 4 for the chewing robot, 6 for its 6-RSS twin (Cheng et al. 2024,
+ * sec. 2). */
+int pkm_mast_mobility(const pkm_mast *m);
+
 /* The description checked: counts in range, chains' lengths positive, inertias and masses
  * finite and not negative, surfaces (pkm_surface_check), parasitic indices distinct in 0..5.
  * PKM_ERR_INVALID naming the chain, contact or field. */
