@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cli/cli.h"
 #include "pkm/casefile.h"
+#include "pkm/io.h"
 #include "pkm/masticatory.h"
 
 #include <math.h>
@@ -13,13 +14,19 @@
 
 #define MAST_MAX_TIMES 10000000
 
-enum { MA_SET = CLI_OPT_OWN, MA_TIME, MA_FORMAT, MA_INERTIA, MA_WEIGHTS, MA_PRELOAD };
+enum { MA_SET = CLI_OPT_OWN, MA_TIME, MA_FORMAT, MA_INERTIA, MA_WEIGHTS, MA_PRELOAD, MA_OUTPUT };
 
 typedef struct mast_args {
     int got_case, csv, inertia, nsets;
-    const char *time, *weights, *preload;
+    const char *time, *weights, *preload, *output;
     const char *sets[CLI_MAX_SETS];
 } mast_args;
+
+/* -o: the rows kept for the file (n times x ncol columns, t first). */
+typedef struct mast_keep {
+    double *rows;
+    int ncol, n;
+} mast_keep;
 
 static const cli_option mast_options[] = {
     {"--set", NULL, 1, MA_SET, "KEY=VALUE",
@@ -38,6 +45,10 @@ static const cli_option mast_options[] = {
      "crank torques (N m) whose null-space part is added: an internal preload\n"
      "that moves nothing (the redundant actuation's freedom)",
      NULL},
+    {"--output", "-o", 1, MA_OUTPUT, "FILE.h5",
+     "also write the rows as HDF5, one dataset per column with its unit\n"
+     "(docs/hdf5-layout.md, \"Column files\")",
+     NULL},
     {"--format", NULL, 1, MA_FORMAT, "table|csv|json", "output format (columns: docs/dynamics.md)",
      NULL},
 };
@@ -45,7 +56,7 @@ static const cli_option mast_options[] = {
 static const cli_command mast_command = {
     "dynamics",
     "usage: pkmflex dynamics masticatory [--set KEY=VALUE]... [--time T0:T1:N] [--inertia]\n"
-    "                        [--weights W1,...,W6] [--preload T1,...,T6]\n"
+    "                        [--weights W1,...,W6] [--preload T1,...,T6] [-o FILE.h5]\n"
     "                        [--format table|csv|json]\n\n"
     "The chewing robot's surrogate (Cheng et al. 2024): six R-S-S chains drive a mandible\n"
     "whose condyles slide on a plane, along the default motion of its free coordinates\n"
@@ -78,6 +89,9 @@ static int mast_set(void *user, int id, const char *v)
         return 0;
     case MA_PRELOAD:
         o->preload = v;
+        return 0;
+    case MA_OUTPUT:
+        o->output = v;
         return 0;
     case MA_FORMAT:
         if (cli_check_format(v) != 0) return EXIT_INPUT;
@@ -127,9 +141,16 @@ static int mast_params(const mast_args *o, void **out)
     return 0;
 }
 
-/* One row of a table or csv line: a time and n values. */
-static void mast_row(int csv, double t, const double *v, int n)
+/* One row of a table or csv line: a time and n values, kept for -o if k has room. */
+static void mast_row(int csv, double t, const double *v, int n, mast_keep *keep)
 {
+    if (keep->rows != NULL) {
+        double *row = keep->rows + (size_t)keep->n * (size_t)(n + 1);
+        row[0] = t;
+        memcpy(row + 1, v, sizeof(double) * (size_t)n);
+        keep->ncol = n + 1;
+        keep->n++;
+    }
     printf(csv ? "%.17g" : "%8.4f", t);
     for (int k = 0; k < n; k++)
         printf(csv ? ",%.17g" : " %12.5g", v[k]);
@@ -145,25 +166,46 @@ static void mast_header(int csv, const char *const *names, int n)
     printf("\n");
 }
 
+/* -o: the kept rows with their names and units (t first); 0 or exit 3. */
+static int mast_write(const mast_args *o, const mast_keep *k, const char *const *names,
+                      const char *const *units)
+{
+    if (o->output == NULL) return 0;
+    const char *nm[32], *un[32];
+    nm[0] = "t", un[0] = "s";
+    for (int c = 1; c < k->ncol && c < 32; c++)
+        nm[c] = names[c - 1], un[c] = units[c - 1];
+    const pkm_columns cols = {
+        "pkmflex-masticatory", pkm_masticatory_case()->name, k->n, k->ncol, nm, un, k->rows};
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_status st = pkm_columns_write_h5(o->output, &cols, &ctx);
+    if (st != PKM_OK) return cli_report_late(st, &ctx);
+    if (!o->csv) printf("# written to %s\n", o->output);
+    return 0;
+}
+
 static const char *const mast_pose_names[6] = {"X", "Y", "Z", "alpha", "beta", "gamma"};
 
 /* The inverse-dynamics columns: pose (m, rad), theta1..6 (rad), tau1..6 (N m), the contact
  * forces (N) when there are contacts, the Newton-Euler residual. */
 static int mast_inverse_rows(const mast_args *o, const pkm_mast *tg, const pkm_mast *m,
                              const pkm_masticatory_params *p, const pkm_mast_inverse_opts *io,
-                             double t0, double t1, int n)
+                             double t0, double t1, int n, mast_keep *keep)
 {
-    const char *names[6 + 12 + 2 + 1] = {0};
+    const char *names[6 + 12 + 2 + 1] = {0}, *units[6 + 12 + 2 + 1] = {0};
     char buf[12][8];
     int nc = 0;
     for (int k = 0; k < 6; k++)
-        names[nc++] = mast_pose_names[k];
+        units[nc] = k < 3 ? "m" : "rad", names[nc++] = mast_pose_names[k];
     for (int i = 0; i < 6; i++)
-        snprintf(buf[i], sizeof(buf[i]), "theta%d", i + 1), names[nc++] = buf[i];
+        snprintf(buf[i], sizeof(buf[i]), "theta%d", i + 1), units[nc] = "rad", names[nc++] = buf[i];
     for (int i = 0; i < 6; i++)
-        snprintf(buf[6 + i], sizeof(buf[6 + i]), "tau%d", i + 1), names[nc++] = buf[6 + i];
-    if (m->ncontact > 0) names[nc++] = "contact_L", names[nc++] = "contact_R";
-    names[nc++] = "residual";
+        snprintf(buf[6 + i], sizeof(buf[6 + i]), "tau%d", i + 1), units[nc] = "N m",
+                                                                  names[nc++] = buf[6 + i];
+    if (m->ncontact > 0)
+        units[nc] = units[nc + 1] = "N", names[nc++] = "contact_L", names[nc++] = "contact_R";
+    units[nc] = "1", names[nc++] = "residual";
     if (!o->csv)
         printf("# %s: mobility %d (Gruebler-Kutzbach), %d cranks\n",
                m->ncontact > 0 ? "6 R-S-S chains and 2 higher pairs" : "6-RSS twin",
@@ -200,19 +242,22 @@ static int mast_inverse_rows(const mast_args *o, const pkm_mast *tg, const pkm_m
         for (int c = 0; c < m->ncontact; c++)
             v[j++] = f.contact[c];
         v[j++] = f.residual;
-        mast_row(o->csv, t, v, j);
+        mast_row(o->csv, t, v, j, keep);
     }
     if (!o->csv)
         printf("# %.1f us per time sample (kinematics and inverse dynamics, output included)\n",
                1e6 * (cli_now() - start) / n);
-    return 0;
+    return mast_write(o, keep, names, units);
 }
 
 /* --inertia: MCI(a) of the target and of the twin, MCI(b) and M_A's diagonal (kg m^2) of the
  * target; then the time means and the target's over the twin's, in %. */
 static int mast_inertia_rows(const mast_args *o, const pkm_mast *tg, const pkm_mast *tw, double t0,
-                             double t1, int n)
+                             double t1, int n, mast_keep *keep)
 {
+    static const char *const units[24] = {
+        "1", "1", "1", "1", "1", "1", "1",      "1",      "1",      "1",      "1",      "1",
+        "1", "1", "1", "1", "1", "1", "kg m^2", "kg m^2", "kg m^2", "kg m^2", "kg m^2", "kg m^2"};
     static const char *const names[24] = {
         "mci1",      "mci2",      "mci3",      "mci4",      "mci5",      "mci6",
         "twin_mci1", "twin_mci2", "twin_mci3", "twin_mci4", "twin_mci5", "twin_mci6",
@@ -239,7 +284,7 @@ static int mast_inertia_rows(const mast_args *o, const pkm_mast *tg, const pkm_m
             v[18 + i] = MA[7 * i];
         for (int i = 0; i < 12; i++)
             mean[i] += v[i] / n;
-        mast_row(o->csv, t, v, 24);
+        mast_row(o->csv, t, v, 24, keep);
     }
     printf("# mean MCI(a) over the %d times, target:", n);
     for (int i = 0; i < 6; i++)
@@ -251,7 +296,7 @@ static int mast_inertia_rows(const mast_args *o, const pkm_mast *tg, const pkm_m
     for (int i = 0; i < 6; i++)
         printf(" %.5g", 100.0 * mean[i] / mean[6 + i]);
     printf("\n");
-    return 0;
+    return mast_write(o, keep, names, units);
 }
 
 int cli_mast_dynamics(int argc, char **argv)
@@ -283,8 +328,15 @@ int cli_mast_dynamics(int argc, char **argv)
     }
     if (o.inertia && (o.weights != NULL || o.preload != NULL))
         return cli_usage_error("--weights and --preload shape the torques: not with --inertia");
+    if (o.output != NULL && (rc = cli_check_output_name(o.output)) != 0) return rc;
+    mast_keep keep = {0};
+    if (o.output != NULL && (keep.rows = malloc(sizeof(double) * 25 * (size_t)n)) == NULL)
+        return cli_usage_error("-o: cannot keep %d rows", n);
     void *params = NULL;
-    if ((rc = mast_params(&o, &params)) != 0) return rc;
+    if ((rc = mast_params(&o, &params)) != 0) {
+        free(keep.rows);
+        return rc;
+    }
     pkm_masticatory_params *p = params;
     pkm_mast tg, m, tw;
     pkm_ctx ctx;
@@ -298,9 +350,10 @@ int cli_mast_dynamics(int argc, char **argv)
     if (st != PKM_OK)
         rc = cli_report(st, &ctx);
     else if (o.inertia)
-        rc = mast_inertia_rows(&o, &tg, &tw, t0, t1, n);
+        rc = mast_inertia_rows(&o, &tg, &tw, t0, t1, n, &keep);
     else
-        rc = mast_inverse_rows(&o, &tg, on ? &tg : &tw, p, &io, t0, t1, n);
+        rc = mast_inverse_rows(&o, &tg, on ? &tg : &tw, p, &io, t0, t1, n, &keep);
     pkm_case_params_destroy(&params);
+    free(keep.rows);
     return rc;
 }

@@ -1393,6 +1393,19 @@ for r0, rw, rp in zip(*rows):
     assert sum(x * x for x in t0) <= sum(x * x for x in tp) * (1 + 1e-12)
     assert max(abs(a - b) for a, b in zip(t0, tw)) > 1e-3 and max(abs(a - b) for a, b in zip(t0, tp)) > 1e-3
 ' "$m0" "$mw" "$mp"
+for extra in "" "--inertia"; do
+    # shellcheck disable=SC2086
+    mcsv=$("$bin" dynamics masticatory --time 0:0.5:6 --format csv $extra -o "$tmp/mast.h5")
+    check "dynamics masticatory $extra -o: one dataset per csv column, equal, with units" "$py" -c '
+import csv, io, sys, h5py, numpy as np
+rows = [r for r in csv.reader(io.StringIO(sys.argv[1])) if not r[0].startswith("#")]
+f = h5py.File(sys.argv[2], "r")
+assert f.attrs["format"] == b"pkmflex-masticatory" and sorted(f.keys()) == sorted(rows[0])
+for k, name in enumerate(rows[0]):
+    assert np.array_equal(f[name][...], [float(r[k]) for r in rows[1:]]), name
+    assert f[name].attrs["units"] in (b"s", b"m", b"rad", b"N m", b"N", b"1", b"kg m^2")
+' "$mcsv" "$tmp/mast.h5"
+done
 expect 2 dynamics masticatory --weights 1,2,0,1,1,1
 expect 2 dynamics masticatory --weights 1,2,3
 expect 2 dynamics masticatory --preload 1,x,1,1,1,1

@@ -98,6 +98,22 @@ typedef struct pkm_transient_series {
 pkm_status pkm_transient_series_write_h5(const char *path, const pkm_transient_series *s,
                                          pkm_ctx *ctx);
 
+/* A command's table (its csv rows) as HDF5 (io/h5columns.c; layout in docs/hdf5-layout.md,
+ * "Column files"): root attributes format, format_version 1 and case; per column a float64
+ * dataset [nrow] named as the csv header names the column, with a units attribute. */
+typedef struct pkm_columns {
+    const char *format; /* e.g. "pkmflex-masticatory" */
+    const char *case_name;
+    int nrow, ncol;
+    const char *const *names; /* ncol column names, no '/' */
+    const char *const *units; /* ncol units ("1": a pure number) */
+    const double *data;       /* [nrow][ncol] */
+} pkm_columns;
+
+/* Write c to path (built in memory, written to PATH.tmp, renamed). PKM_ERR_INVALID for an empty
+ * table or a column without a usable name; PKM_ERR_IO if the file cannot be written. */
+pkm_status pkm_columns_write_h5(const char *path, const pkm_columns *c, pkm_ctx *ctx);
+
 /* Mode shapes for ParaView (io/vtkhdf.c): m's nodes and its beam elements and rigid bodies as
  * lines, with nmode modes' nodal displacements u ([nmode][nodes of m][6]: translation then
  * rotation, global axes, as pkm_analysis_mode_displacements gives them) and their frequencies,
