@@ -87,8 +87,9 @@ static const cli_option map_options[] = {
     {"--quiet", NULL, 0, MAP_QUIET, NULL, "no progress bar", NULL},
     {"--format", NULL, 1, MAP_FORMAT, "table|csv|json",
      "the summary's format; csv: case,poses,seconds,ok,unreachable,singular,failed,\n"
-     "tracking,links,low_links,lowest_mac,output (tracking mac or rank; the links\n"
-     "empty without tracking), a blank line, then mode,f_min_hz,f_max_hz",
+     "tracking,links,low_links,lowest_mac,solver_fallbacks,output (tracking mac or\n"
+     "rank; the links empty without tracking; solver_fallbacks: poses the block\n"
+     "solver handed to ARPACK), a blank line, then mode,f_min_hz,f_max_hz",
      NULL},
     {"--vtk", NULL, 1, MAP_VTK, "FILE.vtkhdf",
      "also write the map for ParaView (VTKHDF; as pkmflex export)", NULL},
@@ -410,7 +411,7 @@ static void map_print_summary_csv(const pkm_map *map, const pkm_case *c, double 
                                   const pkm_map_summary *s, const char *output)
 {
     printf("case,poses,seconds,ok,unreachable,singular,failed,tracking,links,low_links,"
-           "lowest_mac,output\n%s,%lld,%.6g,%lld,%lld,%lld,%lld,",
+           "lowest_mac,solver_fallbacks,output\n%s,%lld,%.6g,%lld,%lld,%lld,%lld,",
            c->name, (long long)map->npoints, elapsed, (long long)s->count[PKM_POSE_OK],
            (long long)s->count[PKM_POSE_UNREACHABLE], (long long)s->count[PKM_POSE_SINGULAR],
            (long long)s->count[PKM_POSE_FAILED]);
@@ -418,6 +419,7 @@ static void map_print_summary_csv(const pkm_map *map, const pkm_case *c, double 
         printf("mac,%lld,%lld,%.17g,", (long long)s->links, (long long)s->low_links, s->lowest_mac);
     else
         printf("rank,,,,");
+    printf("%lld,", (long long)map->solver_fallbacks);
     cli_csv_cell(output);
     printf("\n\nmode,f_min_hz,f_max_hz\n");
     for (int k = 0; k < map->nev && s->count[PKM_POSE_OK] > 0; k++)
@@ -451,6 +453,10 @@ static int map_print_summary(const map_args *o, const pkm_map *map, const pkm_ca
                (long long)s.links, (long long)s.low_links, map->track.mac_threshold, s.lowest_mac);
     else
         printf("# modes ranked by frequency, not tracked: %s\n", map->tracking_note);
+    if (map->eigensolver == PKM_EIG_BLOCK)
+        printf("# block eigensolver: %lld of %lld computed poses handed to ARPACK (checks "
+               "failed)\n",
+               (long long)map->solver_fallbacks, (long long)s.count[PKM_POSE_OK]);
     pkm_map_summary_free(&s);
     return 0;
 }

@@ -244,6 +244,10 @@ pkm_status pkm_sweep_run_tile(const pkm_case *c, const void *params, pkm_map *ma
         watch_pose(out, p, pkm_sweep_now_ns());
         rc = solve_pose(c, params, map, *an, p, out, &md, ctx);
         watch_pose(out, p, 0);
+        if (md != NULL && md->fallback && out->fallbacks != NULL)
+            atomic_fetch_add(out->fallbacks, 1);
+        else if (md != NULL && md->fallback)
+            map->solver_fallbacks++;
         const long long d = atomic_fetch_add(out->done, 1) + 1;
         if (ctl != NULL && ctl->so->progress != NULL)
             ctl->so->progress(d, map->npoints, ctl->so->user);

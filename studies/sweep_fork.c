@@ -36,6 +36,7 @@ typedef struct shared {
     atomic_llong next_tile;
     atomic_int failed;
     atomic_int stopping;
+    atomic_llong fallbacks; /* the warm solver's fallbacks to ARPACK, from the map's count */
     int64_t ncoord;
     pkm_ctx error;
     pkm_sweep_slot slot[PKM_SWEEP_MAX_WORKERS];
@@ -77,6 +78,7 @@ static void collect(pkm_map *map, const crew *cr)
         map->status[p] = (signed char)s;
     }
     map->ncoord = *out->ncoord;
+    map->solver_fallbacks = atomic_load(out->fallbacks);
 }
 
 /* A checkpoint of the gathered map, its vectors read in place from the shared copy. */
@@ -403,12 +405,14 @@ pkm_status pkm_sweep_fork_run(const pkm_case *c, const void *params, pkm_map *ma
     atomic_init(&sh->next_tile, 0);
     atomic_init(&sh->failed, 0);
     atomic_init(&sh->stopping, 0);
+    atomic_init(&sh->fallbacks, map->solver_fallbacks);
     sh->ncoord = map->ncoord;
     pkm_sweep_out *out = &cr.out;
     *out = (pkm_sweep_out){.freq_hz = (double *)(sh + 1),
                            .ncoord = &sh->ncoord,
                            .done = &sh->done,
                            .stopping = &sh->stopping,
+                           .fallbacks = &sh->fallbacks,
                            .so = ctl->so};
     out->residual = out->freq_hz + nv;
     out->accuracy = out->residual + nv;

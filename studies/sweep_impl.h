@@ -36,6 +36,10 @@ typedef struct pkm_sweep_out {
     int64_t *ncoord;
     atomic_llong *done;
     atomic_int *stopping; /* set when so->stop asked the sweep to stop */
+    /* The warm solver's fallbacks to ARPACK are counted here (shared by worker processes), or,
+     * if NULL, in the map run_tile is given (the serial executor's and MPI rank 0's map is the
+     * output; another rank's tells rank 0 with each pose, sweep_mpi.c). */
+    atomic_llong *fallbacks;
     const pkm_sweep_opts *so;
     pid_t parent;         /* in a worker process: the sweeping process; else 0 */
     pkm_sweep_slot *slot; /* in a worker process: its slot for the watchdog; else NULL */

@@ -29,10 +29,13 @@ enum { TAG_SETUP = 1, TAG_TILE, TAG_STOP, TAG_RESULT, TAG_STATS };
 #define MPI_SWEEP_NAP_NS 100000L
 
 /* RESULT: this header, then per pose computed (in the order computed) its point (int64) and
- * status (int8), and if it is OK its frequencies, residuals and accuracies (nev doubles each)
- * and its vectors (nev x ncoord, float32 if the map rounds them so), then the sender's error
- * message if status is not PKM_OK. A tile is a range of the sweep's walk over the grid: the
- * points are named, not implied. */
+ * status (int8, with RESULT_FALLBACK added where the warm solver handed the pose to ARPACK), and if
+ * it is OK its frequencies, residuals and accuracies (nev doubles each) and its vectors (nev x
+ * ncoord, float32 if the map rounds them so), then the sender's error message if status is not
+ * PKM_OK. A tile is a range of the sweep's walk over the grid: the points are named, not implied.
+ */
+#define RESULT_FALLBACK 0x40
+
 typedef struct result_head {
     int64_t status, stopping, msg_len, count;
 } result_head;
@@ -144,7 +147,9 @@ static pkm_status take_result(mpi_sweep *s, int from, int64_t len, pkm_ctx *ctx)
         int64_t p = -1;
         ok = at + entry <= (size_t)len;
         if (ok) memcpy(&p, s->buf + at, sizeof(p));
-        const int status = ok ? (signed char)s->buf[at + sizeof(p)] : PKM_POSE_PENDING;
+        const int byte = ok ? (signed char)s->buf[at + sizeof(p)] : PKM_POSE_PENDING,
+                  fallback = byte >= 0 && (byte & RESULT_FALLBACK) != 0,
+                  status = byte >= 0 ? byte & ~RESULT_FALLBACK : byte;
         const size_t values = status == PKM_POSE_OK ? point_bytes(s) : 0;
         ok = ok && p >= 0 && p < map->npoints && status >= PKM_POSE_OK &&
              status <= PKM_POSE_FAILED && at + entry + values <= (size_t)len;
@@ -168,6 +173,7 @@ static pkm_status take_result(mpi_sweep *s, int from, int64_t len, pkm_ctx *ctx)
             }
         }
         map->status[p] = (signed char)status;
+        map->solver_fallbacks += fallback;
         atomic_fetch_add(&s->done, 1);
         s->from_others++;
         at += entry + values;
@@ -351,7 +357,7 @@ static pkm_status pack(void *arg, int64_t p, const pkm_modes *md, pkm_ctx *ctx)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map sweep: no memory for a tile's results");
     char *b = s->sent[s->turn] + s->sent_len;
     memcpy(b, &p, sizeof(p));
-    b[sizeof(p)] = (char)status;
+    b[sizeof(p)] = (char)(status | (md != NULL && md->fallback ? RESULT_FALLBACK : 0));
     b += entry;
     if (status == PKM_POSE_OK) {
         memcpy(b, map->freq_hz + (size_t)p * nev, vals);

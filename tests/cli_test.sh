@@ -568,7 +568,7 @@ s = lambda obj, name: obj.attrs[name].decode()
 assert s(f, "case_file_sha256") == sys.argv[2] and s(f, "case_file") == sys.argv[3]
 assert f["parameters"].attrs["material.E"] == 70e9 and s(f["parameters"], "mass") == "rotary"
 assert f["parameters"].attrs["elements_per_link"] == 1 and s(f, "pkmflex_commit") != ""
-assert f.attrs["format_version"] == 3 and f["accuracy"].shape == f["freq_hz"].shape
+assert f.attrs["format_version"] == 4 and f["accuracy"].shape == f["freq_hz"].shape
 for k in ("freq_hz", "residual", "accuracy", "status", "tracked_mode", "tracking_mac",
           "tracking_parent", "grid/x"):
     assert f[k].fletcher32, k
@@ -1285,6 +1285,7 @@ f = h5py.File(sys.argv[2], "r")
 st, fr = f["status"][...].ravel(), f["freq_hz"][...].reshape(-1, 3)
 assert int(first["poses"]) == st.size and int(first["ok"]) == (st == 0).sum(), first
 assert int(first["unreachable"]) + int(first["ok"]) + int(first["singular"]) + int(first["failed"]) == st.size
+assert int(first["solver_fallbacks"]) == f.attrs["solver_fallbacks"] == 0
 assert rows[2] == [] and rows[3] == ["mode", "f_min_hz", "f_max_hz"] and len(modes) == 3
 for k, (m, lo, hi) in enumerate(modes):
     ok = fr[st == 0, k]

@@ -151,7 +151,7 @@ static void test_raw_layout(void **state)
     assert_int_equal(int_attr(f, "nev"), NEV);
     assert_int_equal(int_attr(f, "ncv"), 17);
     assert_int_equal(int_attr(f, "ncoord"), NC);
-    assert_int_equal(int_attr(f, "format_version"), 3);
+    assert_int_equal(int_attr(f, "format_version"), 4);
     assert_str_attr(f, "case_parameters", "E=8e10;leg.A=2e-4");
     assert_str_attr(f, "tracking", "mac");
     assert_int_equal(H5Aexists(f, "tracking_note"), 1);

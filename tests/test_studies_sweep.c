@@ -451,13 +451,60 @@ static void test_serpentine_walk(void **state)
     }
 }
 
+/* The warm block solver's fallbacks to ARPACK are counted in the map (solver_fallbacks), by
+ * the serial and the forking executor, and kept through a file: with a block tolerance no Ritz
+ * pair can meet (1e-300) every OK pose falls back and the frequencies are ARPACK's (1e-9); with
+ * the default settings few or none do (printed). */
+static void test_block_fallbacks(void **state)
+{
+    (void)state;
+    const pkm_case *c = NULL;
+    void *par = navaro_params(&c);
+    pkm_map ref, m;
+    make_navaro_map(c, par, &ref);
+    sweep_navaro(par, &ref, 1, 0);
+    int64_t ok = 0;
+    for (int64_t p = 0; p < ref.npoints; p++)
+        ok += ref.status[p] == PKM_POSE_OK;
+    assert_true(ok > 10);
+    assert_int_equal(ref.solver_fallbacks, 0);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    for (int nw = 1; nw <= 3; nw++) {
+        make_navaro_map(c, par, &m);
+        m.eigensolver = PKM_EIG_BLOCK;
+        m.opts.block_tol = nw < 3 ? 1e-300 : 0.0;
+        sweep_navaro(par, &m, nw < 3 ? nw : 2, 0);
+        if (nw == 3) {
+            print_message("block solver, default settings: %lld of %lld poses fell back\n",
+                          (long long)m.solver_fallbacks, (long long)ok);
+            assert_true(10 * m.solver_fallbacks < ok);
+            pkm_map_free(&m);
+            continue;
+        }
+        assert_int_equal(m.solver_fallbacks, ok);
+        for (int64_t i = 0; i < ref.npoints * ref.nev; i++)
+            if (ref.status[i / ref.nev] == PKM_POSE_OK)
+                assert_true(fabs(m.freq_hz[i] - ref.freq_hz[i]) <= 1e-9 * ref.freq_hz[i]);
+        pkm_map back;
+        assert_pkm_ok(pkm_map_write_h5(&m, PKM_TEST_OUT "/fallbacks.h5", &ctx), &ctx);
+        assert_pkm_ok(pkm_map_read_h5(PKM_TEST_OUT "/fallbacks.h5", &back, &ctx), &ctx);
+        assert_int_equal(back.solver_fallbacks, ok);
+        pkm_map_free(&back);
+        pkm_map_free(&m);
+    }
+    remove(PKM_TEST_OUT "/fallbacks.h5");
+    pkm_map_free(&ref);
+    pkm_case_params_destroy(&par);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_executors_same_map), cmocka_unit_test(test_probe_without_ok_pose),
         cmocka_unit_test(test_stalled_worker),     cmocka_unit_test(test_killed_worker),
         cmocka_unit_test(test_worker_exits_early), cmocka_unit_test(test_untracked_notice),
-        cmocka_unit_test(test_serpentine_walk),
+        cmocka_unit_test(test_serpentine_walk),    cmocka_unit_test(test_block_fallbacks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -91,6 +91,37 @@ static void test_ranks_same_map(void **state)
     pkm_case_params_destroy(&par);
 }
 
+/* The block solver's fallbacks to ARPACK counted over the ranks: with a tolerance no Ritz pair
+ * meets, every OK pose of the map, whichever rank computed it. */
+static void test_ranks_count_fallbacks(void **state)
+{
+    (void)state;
+    const pkm_case *c = NULL;
+    void *par = navaro_params(&c);
+    pkm_map whole, m;
+    reference(c, par, &whole);
+    make_navaro_map(c, par, &m);
+    m.eigensolver = PKM_EIG_BLOCK;
+    m.opts.block_tol = 1e-300;
+    pkm_sweep_rank_stats stats[8];
+    memset(stats, 0, sizeof(stats));
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(sweep_ranks(c, par, &m, 0, stats, &ctx), &ctx);
+    if (rank == 0) {
+        int64_t ok = 0, others = 0;
+        for (int64_t p = 0; p < whole.npoints; p++)
+            ok += whole.status[p] == PKM_POSE_OK;
+        for (int r = 1; r < nranks; r++)
+            others += stats[r].poses;
+        assert_true(ok > 10 && others > 0);
+        assert_int_equal(m.solver_fallbacks, ok);
+    }
+    pkm_map_free(&m);
+    pkm_map_free(&whole);
+    pkm_case_params_destroy(&par);
+}
+
 /* Stopped at pose 0 (the probe of rank 0, before any tile is handed out), then at poses of the
  * middle rows, each time resumed from the file by rank 0 while the other ranks
  * start from a fresh map of the same settings; at the end the uninterrupted map. */
@@ -198,6 +229,7 @@ int main(int argc, char **argv)
     checkpoint_path = path;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ranks_same_map),
+        cmocka_unit_test(test_ranks_count_fallbacks),
         cmocka_unit_test(test_ranks_stop_resume),
         cmocka_unit_test(test_error_on_rank1),
     };

@@ -88,6 +88,10 @@ typedef struct pkm_map {
     int64_t track_bytes;
     int keep_modes;
     int64_t ncoord; /* order of the pencil (0 if no pose succeeded) */
+    /* Poses the warm-started eigensolver (PKM_EIG_BLOCK) handed to ARPACK because its block did
+     * not pass the checks (pkm_modes.fallback), over every run of this map (a resumed map keeps
+     * its count); 0 for the other eigensolvers. The file's attribute solver_fallbacks. */
+    int64_t solver_fallbacks;
     /* results, npoints (x nev), row-major in the grid order */
     signed char *status; /* pkm_pose_status */
     double *freq_hz;     /* NaN where status != OK */
