@@ -463,9 +463,6 @@ pkm_status pkm_model_add_plane(pkm_model *m, const pkm_plane_desc *d, int *id, p
     if (!unit3(d->normal, n) || !all_finite(d->point, 3))
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "plane '%s': the normal must be finite and nonzero",
                         name);
-    if (m->bodies[d->body].kind != PKM_BODY_BEAM)
-        return PKM_FAIL(ctx, PKM_ERR_MODEL, "plane '%s': body '%s' is not a beam", name,
-                        m->bodies[d->body].name);
     int node = -1;
     pkm_status rc = body_node_at(m, d->body, d->point, name, &node, ctx);
     if (rc != PKM_OK) return rc;

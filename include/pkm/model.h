@@ -150,7 +150,8 @@ pkm_status pkm_model_add_joint_spring(pkm_model *m, int joint, pkm_spring_kind k
 /* Add a lumped mass at a joint (pkm_mass_desc); its index in *id (may be NULL). */
 pkm_status pkm_model_add_mass(pkm_model *m, const pkm_mass_desc *d, int *id, pkm_ctx *ctx);
 
-/* Add a point-on-plane constraint (pkm_plane_desc); its index in *id (may be NULL).
+/* Add a point-on-plane constraint (pkm_plane_desc); its index in *id (may be NULL): the point is
+ * a node of a beam body or becomes an attachment node of a rigid body (as for a joint).
  * PKM_ERR_INVALID for a missing body or a zero or non-finite normal, PKM_ERR_MODEL for a point
  * that is not a node of a beam body. */
 pkm_status pkm_model_add_plane(pkm_model *m, const pkm_plane_desc *d, int *id, pkm_ctx *ctx);
