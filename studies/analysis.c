@@ -124,13 +124,15 @@ pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_mod
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "nev = %d modes asked of a model with %lld coordinates", a->opts.nev,
                         (long long)p->n);
-    if ((rc = a->eig->check_size(p->n, &a->opts, ctx)) != PKM_OK) return rc;
+    /* The solver's memory depends on the pattern's order only: checked when it changes. */
+    const int fresh = a->solver == NULL || version != a->version;
+    if (fresh && (rc = a->eig->check_size(p->n, &a->opts, ctx)) != PKM_OK) return rc;
     if (a->modes == NULL || a->modes->n != p->n) {
         pkm_modes_destroy(&a->modes);
         rc = pkm_modes_create(p->n, a->opts.nev, &a->modes, ctx);
         if (rc != PKM_OK) return rc;
     }
-    if (a->solver == NULL || version != a->version) {
+    if (fresh) {
         a->eig->destroy(&a->solver);
         rc = a->eig->create(p, &a->solver, ctx);
         if (rc != PKM_OK) return rc;
