@@ -207,6 +207,46 @@ static int fit_data(const fit_args *o, const pkm_table *tab, pkm_fit_data *data,
     return 0;
 }
 
+/* The final pairing, one row per table value: a table with its largest and mean error, or csv
+ * rows (row,col,ref_hz,mode,freq_hz,error_pct,status). */
+static void fit_print_pairs(const pkm_fit_data *d, const pkm_fit_result *res, int csv)
+{
+    if (csv)
+        printf("row,col,ref_hz,mode,freq_hz,error_pct,status\n");
+    else
+        printf("%4s  %4s  %10s  %6s  %12s  %10s\n", "row", "col", "ref [Hz]", "mode", "fitted [Hz]",
+               "error [%]");
+    double worst = 0.0, sum = 0.0;
+    for (int r = 0; r < d->nrows; r++)
+        for (int k = 0; k < d->nfreq; k++) {
+            const size_t i = (size_t)r * (size_t)d->nfreq + (size_t)k;
+            if (isnan(d->freq[i])) continue;
+            const int q = res->pair[i];
+            if (q < 0) {
+                if (csv)
+                    printf("%d,%d,%.17g,,,,unpaired\n", r + 1, k + 1, d->freq[i]);
+                else
+                    printf("%4d  %4d  %10.4f  %6s  %12s  %10s  UNPAIRED\n", r + 1, k + 1,
+                           d->freq[i], "-", "-", "-");
+                continue;
+            }
+            char mode[24];
+            if (res->mult[i] > 1)
+                snprintf(mode, sizeof(mode), "%d-%d", q + 1, q + res->mult[i]);
+            else
+                snprintf(mode, sizeof(mode), "%d", q + 1);
+            const double e = 100.0 * (res->freq[i] - d->freq[i]) / d->freq[i];
+            printf(csv ? "%d,%d,%.17g,%s,%.17g,%.17g,ok\n"
+                       : "%4d  %4d  %10.4f  %6s  %12.4f  %10.4f\n",
+                   r + 1, k + 1, d->freq[i], mode, res->freq[i], e);
+            worst = fmax(worst, fabs(e));
+            sum += fabs(e);
+        }
+    if (!csv)
+        printf("# max error %.4f %%, mean %.4f %% over %d pairs\n", worst,
+               res->nres > 0 ? sum / res->nres : 0.0, res->nres);
+}
+
 static void fit_print(const fit_args *o, const pkm_fit_param *p, const pkm_case *c,
                       const pkm_fit_data *d, const pkm_fit_result *res)
 {
@@ -228,32 +268,7 @@ static void fit_print(const fit_args *o, const pkm_fit_param *p, const pkm_case 
     }
     printf("\n# rms relative error: start %.4f %%, fitted %.4f %%; %d passes, %d iterations\n",
            100.0 * res->rms_start, 100.0 * res->rms, res->passes, res->iterations);
-    printf("%4s  %4s  %10s  %6s  %12s  %10s\n", "row", "col", "ref [Hz]", "mode", "fitted [Hz]",
-           "error [%]");
-    double worst = 0.0, sum = 0.0;
-    for (int r = 0; r < d->nrows; r++)
-        for (int k = 0; k < d->nfreq; k++) {
-            const size_t i = (size_t)r * (size_t)d->nfreq + (size_t)k;
-            if (isnan(d->freq[i])) continue;
-            const int q = res->pair[i];
-            if (q < 0) {
-                printf("%4d  %4d  %10.4f  %6s  %12s  %10s  UNPAIRED\n", r + 1, k + 1, d->freq[i],
-                       "-", "-", "-");
-                continue;
-            }
-            char mode[24];
-            if (res->mult[i] > 1)
-                snprintf(mode, sizeof(mode), "%d-%d", q + 1, q + res->mult[i]);
-            else
-                snprintf(mode, sizeof(mode), "%d", q + 1);
-            const double e = 100.0 * (res->freq[i] - d->freq[i]) / d->freq[i];
-            printf("%4d  %4d  %10.4f  %6s  %12.4f  %10.4f\n", r + 1, k + 1, d->freq[i], mode,
-                   res->freq[i], e);
-            worst = fmax(worst, fabs(e));
-            sum += fabs(e);
-        }
-    printf("# max error %.4f %%, mean %.4f %% over %d pairs\n", worst,
-           res->nres > 0 ? sum / res->nres : 0.0, res->nres);
+    fit_print_pairs(d, res, 0);
 }
 
 /* --format csv: the fitted parameters with their correlations, then the final pairing. */
@@ -269,21 +284,8 @@ static void fit_print_csv(const pkm_fit_param *p, const pkm_case *c, const pkm_f
         for (int b = 0; b < res->nparam; b++)
             printf(",%.17g", res->corr[a * res->nparam + b]);
     }
-    printf("\n\nrow,col,ref_hz,mode,freq_hz,error_pct,status\n");
-    for (int r = 0; r < d->nrows; r++)
-        for (int k = 0; k < d->nfreq; k++) {
-            const size_t i = (size_t)r * (size_t)d->nfreq + (size_t)k;
-            if (isnan(d->freq[i])) continue;
-            const int q = res->pair[i];
-            if (q < 0) {
-                printf("%d,%d,%.17g,,,,unpaired\n", r + 1, k + 1, d->freq[i]);
-                continue;
-            }
-            printf("%d,%d,%.17g,%d", r + 1, k + 1, d->freq[i], q + 1);
-            if (res->mult[i] > 1) printf("-%d", q + res->mult[i]);
-            printf(",%.17g,%.17g,ok\n", res->freq[i],
-                   100.0 * (res->freq[i] - d->freq[i]) / d->freq[i]);
-        }
+    printf("\n\n");
+    fit_print_pairs(d, res, 1);
 }
 
 int cli_fit(int argc, char **argv)
