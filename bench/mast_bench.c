@@ -2,10 +2,11 @@
  * (cases `masticatory`, pkm/mast.h) with the higher pairs (the surrogate) and without them (its
  * 6-RSS twin replaying the same pose motion), argv[1] samples over one period of the default
  * motion (default 1000): the kinematics alone (Newton on the contacts, closed-form crank angles,
- * rates and accelerations) and kinematics plus the virtual-power inverse dynamics with
- * minimum-norm torques. Cheng et al. 2024 time their MATLAB symbolic code over 5 s: Hessian route
- * / partial-derivative route 1.279 (target) and 1.082 (6-RSS), target / 6-RSS 10.56 and 8.93;
- * the second ratio is what this prints; the Hessian route is not in the library yet.
+ * rates and accelerations), and kinematics plus the minimum-norm inverse dynamics by each route of
+ * pkm/mast.h (virtual power, the paper's Hessian route, Liang's partial-derivative route,
+ * Lagrange's first kind). Cheng et al. 2024 time their MATLAB symbolic code over 5 s: Hessian
+ * route / partial-derivative route 1.279 (target) and 1.082 (6-RSS), target / 6-RSS 10.56
+ * (Hessian) and 8.93 (partial derivatives); this prints ours beside them.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 
 #include "bench/timing.h"
@@ -44,9 +45,10 @@ static void sample(const pkm_mast_state *target, unsigned higher_pairs, int k, i
     }
 }
 
-/* Seconds per sample over the n samples (best of 3 sweeps); with_inverse adds the torques. */
+/* Seconds per sample over the n samples (best of 3 sweeps); route >= 0 adds the torques by that
+ * route. */
 static double sweep(const pkm_mast *m, unsigned higher_pairs, const pkm_mast_state *target, int n,
-                    int with_inverse, pkm_mast_state *out)
+                    int route, pkm_mast_state *out)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -62,7 +64,8 @@ static double sweep(const pkm_mast *m, unsigned higher_pairs, const pkm_mast_sta
             if (pkm_mast_kinematics(m, t, q, qd, qdd, &s, &ctx) != PKM_OK)
                 bench_die("mast_bench", "kinematics", &ctx);
             pkm_mast_forces f;
-            if (with_inverse && pkm_mast_inverse(m, &s, NULL, NULL, &f, &ctx) != PKM_OK)
+            const pkm_mast_inverse_opts o = {.route = (pkm_mast_route)(route > 0 ? route : 0)};
+            if (route >= 0 && pkm_mast_inverse(m, &s, NULL, &o, &f, &ctx) != PKM_OK)
                 bench_die("mast_bench", "inverse", &ctx);
             if (out) out[k] = s;
         }
@@ -83,16 +86,34 @@ int main(int argc, char **argv)
     if (target == NULL) return 3;
     pkm_mast tg, tw;
     mechanism(1, &tg), mechanism(0, &tw);
-    double us[2][2];
-    us[0][0] = 1e6 * sweep(&tg, 1, NULL, n, 0, target);
-    us[0][1] = 1e6 * sweep(&tg, 1, NULL, n, 1, NULL);
-    us[1][0] = 1e6 * sweep(&tw, 0, target, n, 0, NULL);
-    us[1][1] = 1e6 * sweep(&tw, 0, target, n, 1, NULL);
-    printf("# masticatory, %d samples over one period, us per sample (best of 3)\n", n);
-    printf("%-28s %14s %22s\n", "mechanism", "kinematics", "kinematics+inverse");
-    printf("%-28s %14.2f %22.2f\n", "6-RSS + 2 HKP (surrogate)", us[0][0], us[0][1]);
-    printf("%-28s %14.2f %22.2f\n", "6-RSS (twin)", us[1][0], us[1][1]);
-    printf("# with / without the higher pairs: %.3f (kinematics+inverse)\n", us[0][1] / us[1][1]);
+    enum { NR = 4 };
+    double us[2][1 + NR];
+    us[0][0] = 1e6 * sweep(&tg, 1, NULL, n, -1, target);
+    us[1][0] = 1e6 * sweep(&tw, 0, target, n, -1, NULL);
+    for (int r = 0; r < NR; r++) {
+        us[0][1 + r] = 1e6 * sweep(&tg, 1, NULL, n, r, NULL);
+        us[1][1 + r] = 1e6 * sweep(&tw, 0, target, n, r, NULL);
+    }
+    printf("# masticatory, %d samples over one period, us per sample (best of 3): the\n"
+           "# kinematics, then kinematics + minimum-norm inverse dynamics by each route\n",
+           n);
+    printf("%-26s %11s", "mechanism", "kinematics");
+    for (int r = 0; r < NR; r++)
+        printf(" %13s", pkm_mast_route_name((pkm_mast_route)r));
+    printf("\n");
+    for (int k = 0; k < 2; k++) {
+        printf("%-26s %11.2f", k ? "6-RSS (twin)" : "6-RSS + 2 HKP (surrogate)", us[k][0]);
+        for (int r = 0; r < NR; r++)
+            printf(" %13.2f", us[k][1 + r]);
+        printf("\n");
+    }
+    const int H = 1 + PKM_MAST_HESSIAN, L = 1 + PKM_MAST_LIANG;
+    printf("# Hessian / partial-derivative route: %.3f (target), %.3f (twin); the paper's MATLAB\n"
+           "#   symbolic code: 1.279, 1.082\n",
+           us[0][H] / us[0][L], us[1][H] / us[1][L]);
+    printf("# target / twin: %.3f (Hessian), %.3f (partial derivatives), %.3f (virtual power);\n"
+           "#   the paper's: 10.56, 8.93\n",
+           us[0][H] / us[1][H], us[0][L] / us[1][L], us[0][1] / us[1][1]);
     free(target);
     return 0;
 }

@@ -14,11 +14,20 @@
 
 #define MAST_MAX_TIMES 10000000
 
-enum { MA_SET = CLI_OPT_OWN, MA_TIME, MA_FORMAT, MA_INERTIA, MA_WEIGHTS, MA_PRELOAD, MA_OUTPUT };
+enum {
+    MA_SET = CLI_OPT_OWN,
+    MA_TIME,
+    MA_FORMAT,
+    MA_INERTIA,
+    MA_WEIGHTS,
+    MA_PRELOAD,
+    MA_OUTPUT,
+    MA_ROUTE
+};
 
 typedef struct mast_args {
     int got_case, csv, inertia, nsets;
-    const char *time, *weights, *preload, *output;
+    const char *time, *weights, *preload, *output, *route;
     const char *sets[CLI_MAX_SETS];
 } mast_args;
 
@@ -45,6 +54,12 @@ static const cli_option mast_options[] = {
      "crank torques (N m) whose null-space part is added: an internal preload\n"
      "that moves nothing (the redundant actuation's freedom)",
      NULL},
+    {"--route", NULL, 1, MA_ROUTE, "NAME",
+     "how the torques are formed, all equal to rounding (docs/dynamics.md):\n"
+     "virtual-power (default), hessian (the paper's Lagrange-D'Alembert form\n"
+     "with Hessians), liang (partial derivatives), first-kind (Lagrange's\n"
+     "equations of the first kind)",
+     NULL},
     {"--output", "-o", 1, MA_OUTPUT, "FILE.h5",
      "also write the rows as HDF5, one dataset per column with its unit\n"
      "(docs/hdf5-layout.md, \"Column files\")",
@@ -56,8 +71,8 @@ static const cli_option mast_options[] = {
 static const cli_command mast_command = {
     "dynamics",
     "usage: pkmflex dynamics masticatory [--set KEY=VALUE]... [--time T0:T1:N] [--inertia]\n"
-    "                        [--weights W1,...,W6] [--preload T1,...,T6] [-o FILE.h5]\n"
-    "                        [--format table|csv|json]\n\n"
+    "                        [--weights W1,...,W6] [--preload T1,...,T6] [--route NAME]\n"
+    "                        [-o FILE.h5] [--format table|csv|json]\n\n"
     "The chewing robot's surrogate (Cheng et al. 2024): six R-S-S chains drive a mandible\n"
     "whose condyles slide on a plane, along the default motion of its free coordinates\n"
     "X, Y, alpha, beta (Z and gamma follow from the contacts). Per time: the pose, the\n"
@@ -92,6 +107,9 @@ static int mast_set(void *user, int id, const char *v)
         return 0;
     case MA_OUTPUT:
         o->output = v;
+        return 0;
+    case MA_ROUTE:
+        o->route = v;
         return 0;
     case MA_FORMAT:
         if (cli_check_format(v) != 0) return EXIT_INPUT;
@@ -207,9 +225,9 @@ static int mast_inverse_rows(const mast_args *o, const pkm_mast *tg, const pkm_m
         units[nc] = units[nc + 1] = "N", names[nc++] = "contact_L", names[nc++] = "contact_R";
     units[nc] = "1", names[nc++] = "residual";
     if (!o->csv)
-        printf("# %s: mobility %d (Gruebler-Kutzbach), %d cranks\n",
+        printf("# %s: mobility %d (Gruebler-Kutzbach), %d cranks; route %s\n",
                m->ncontact > 0 ? "6 R-S-S chains and 2 higher pairs" : "6-RSS twin",
-               pkm_mast_mobility(m), m->nchain);
+               pkm_mast_mobility(m), m->nchain, pkm_mast_route_name(io->route));
     mast_header(o->csv, names, nc);
     const double start = cli_now();
     pkm_mast_state s = {0}, sw = {0};
@@ -326,8 +344,20 @@ int cli_mast_dynamics(int argc, char **argv)
         if (!ok) return cli_usage_error("--preload '%s': expected 6 torques (N m)", o.preload);
         io.preload = pre;
     }
-    if (o.inertia && (o.weights != NULL || o.preload != NULL))
-        return cli_usage_error("--weights and --preload shape the torques: not with --inertia");
+    if (o.route != NULL) {
+        int r = 0;
+        while (pkm_mast_route_name((pkm_mast_route)r) != NULL &&
+               strcmp(pkm_mast_route_name((pkm_mast_route)r), o.route) != 0)
+            r++;
+        if (pkm_mast_route_name((pkm_mast_route)r) == NULL)
+            return cli_usage_error("--route '%s': expected virtual-power, hessian, liang or "
+                                   "first-kind",
+                                   o.route);
+        io.route = (pkm_mast_route)r;
+    }
+    if (o.inertia && (o.weights != NULL || o.preload != NULL || o.route != NULL))
+        return cli_usage_error(
+            "--weights, --preload and --route shape the torques: not with --inertia");
     if (o.output != NULL && (rc = cli_check_output_name(o.output)) != 0) return rc;
     mast_keep keep = {0};
     if (o.output != NULL && (keep.rows = malloc(sizeof(double) * 25 * (size_t)n)) == NULL)

@@ -1,7 +1,7 @@
 /* dynamics/contact.c: point-on-surface constraints and their parasitic coordinates (Cheng, Yuan,
  * Li, Zeng 2024, eqs. 1-5, rebuilt in generic form: the printed equations are lost).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "pkm/contact.h"
+#include "dynamics/pose_impl.h"
 
 #include "core/core_impl.h"
 #include "pkm/spatial.h"
@@ -129,8 +129,7 @@ static void pkm_elementary(int axis, double angle, int d, double out[3][3])
         pkm_mat3_mul(PKM_CONST33(out), PKM_CONST33(S), out);
 }
 
-/* The derivative of R = R_x R_y R_z of orders d[0..2] in (alpha, beta, gamma). */
-static void pkm_rotation_derivative(const double X[PKM_POSE_DOF], const int d[3], double R[3][3])
+void pkm_pose_rotation_derivative(const double X[PKM_POSE_DOF], const int d[3], double R[3][3])
 {
     double F[3][3];
     pkm_elementary(0, X[3], d[0], R);
@@ -143,14 +142,12 @@ static void pkm_rotation_derivative(const double X[PKM_POSE_DOF], const int d[3]
 void pkm_pose_rotation(const double X[PKM_POSE_DOF], double R[3][3])
 {
     const int d[3] = {0, 0, 0};
-    pkm_rotation_derivative(X, d, R);
+    pkm_pose_rotation_derivative(X, d, R);
 }
 
-/* The body point r in base axes, P = p + R r, and its first (P1[k], k = 0..5) and second
- * (P2[k][l]) derivatives in the pose coordinates. */
-static void pkm_point_derivatives(const double X[PKM_POSE_DOF], const double r[3], double P[3],
-                                  double P1[PKM_POSE_DOF][3],
-                                  double P2[PKM_POSE_DOF][PKM_POSE_DOF][3])
+void pkm_pose_point_derivatives(const double X[PKM_POSE_DOF], const double r[3], double P[3],
+                                double P1[PKM_POSE_DOF][3],
+                                double P2[PKM_POSE_DOF][PKM_POSE_DOF][3])
 {
     double R[3][3];
     pkm_pose_rotation(X, R);
@@ -164,13 +161,13 @@ static void pkm_point_derivatives(const double X[PKM_POSE_DOF], const double r[3
     for (int a = 0; a < 3; a++) {
         int d[3] = {0, 0, 0};
         d[a] = 1;
-        pkm_rotation_derivative(X, d, R);
+        pkm_pose_rotation_derivative(X, d, R);
         pkm_mat3_apply(PKM_CONST33(R), r, P1[3 + a]);
         for (int b = 0; b < 3; b++) {
             int e[3] = {0, 0, 0};
             e[a]++;
             e[b]++;
-            pkm_rotation_derivative(X, e, R);
+            pkm_pose_rotation_derivative(X, e, R);
             pkm_mat3_apply(PKM_CONST33(R), r, P2[3 + a][3 + b]);
         }
     }
@@ -180,7 +177,7 @@ void pkm_pose_point_jacobian(const double X[PKM_POSE_DOF], const double r[3],
                              double J[3][PKM_POSE_DOF])
 {
     double P[3], P1[PKM_POSE_DOF][3], P2[PKM_POSE_DOF][PKM_POSE_DOF][3];
-    pkm_point_derivatives(X, r, P, P1, P2);
+    pkm_pose_point_derivatives(X, r, P, P1, P2);
     for (int i = 0; i < 3; i++)
         for (int k = 0; k < PKM_POSE_DOF; k++)
             J[i][k] = P1[k][i];
@@ -202,7 +199,7 @@ void pkm_contact_residual(int nc, const pkm_contact *c, const double X[PKM_POSE_
     enum { N = PKM_POSE_DOF };
     for (int i = 0; i < nc; i++) {
         double P[3], P1[N][3], P2[N][N][3], g[3], H[3][3], HP[N][3];
-        pkm_point_derivatives(X, c[i].point, P, P1, P2);
+        pkm_pose_point_derivatives(X, c[i].point, P, P1, P2);
         pkm_surface_eval(&c[i].surface, P, &Phi[i], g, H);
         for (int k = 0; k < N; k++) {
             pkm_mat3_apply(PKM_CONST33(H), P1[k], HP[k]);

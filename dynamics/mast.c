@@ -142,6 +142,7 @@ static pkm_status pose_at(const pkm_mast *m, double t, const double *qf, const d
         if (rc != PKM_OK) return rc;
     }
     memset(s->mj, 0, sizeof(s->mj));
+    memset(s->mj2, 0, sizeof(s->mj2));
     for (int j = 0; j < nf; j++) {
         s->mj[s->free[j] * nf + j] = 1.0;
         s->Xd[s->free[j]] = qfd[j], s->Xdd[s->free[j]] = qfdd[j];
@@ -152,8 +153,10 @@ static pkm_status pose_at(const pkm_mast *m, double t, const double *qf, const d
             s->mj[m->par[a] * nf + j] = dz[a * nf + j];
             v += dz[a * nf + j] * qfd[j];
             acc += dz[a * nf + j] * qfdd[j];
-            for (int k = 0; k < nf; k++)
+            for (int k = 0; k < nf; k++) {
+                s->mj2[(m->par[a] * nf + j) * nf + k] = d2z[(a * nf + j) * nf + k];
                 acc += d2z[(a * nf + j) * nf + k] * qfd[j] * qfd[k];
+            }
         }
         s->Xd[m->par[a]] = v, s->Xdd[m->par[a]] = acc;
     }
@@ -203,55 +206,6 @@ pkm_status pkm_mast_kinematics(const pkm_mast *m, double t, const double *qf, co
         s->thdd[i] = num / ds;
     }
     return PKM_OK;
-}
-
-/* Add w A^T B (A, B: 3 x n rows of stride n) to the n x n matrix M. */
-static void add_atb(int n, double w, const double *A, const double *B, double *M)
-{
-    for (int p = 0; p < n; p++)
-        for (int q = 0; q < n; q++)
-            for (int k = 0; k < 3; k++)
-                M[p * n + q] += w * A[k * n + p] * B[k * n + q];
-}
-
-void pkm_mast_mass_matrix(const pkm_mast *m, const pkm_mast_state *s, double *M)
-{
-    const int nf = s->nfree, nch = m->nchain, n = nch + nf;
-    double T[6 * PKM_MAST_MAX_Q] = {0};
-    mast_body b;
-    memset(M, 0, sizeof(double) * (size_t)(n * n));
-    pkm_mast_body_motion(m, s, &b);
-    for (int j = 0; j < nf; j++) /* the body's twist map M0b in the columns of q */
-        for (int k = 0; k < 3; k++) {
-            T[k * n + nch + j] = s->mj[k * nf + j];
-            for (int l = 0; l < 3; l++)
-                T[(3 + k) * n + nch + j] += b.E[k][l] * s->mj[(3 + l) * nf + j];
-        }
-    add_atb(n, m->mass, T, T, M);
-    double IT[3 * PKM_MAST_MAX_Q];
-    for (int k = 0; k < 3; k++)
-        for (int p = 0; p < n; p++)
-            IT[k * n + p] =
-                b.Iw[k][0] * T[3 * n + p] + b.Iw[k][1] * T[4 * n + p] + b.Iw[k][2] * T[5 * n + p];
-    add_atb(n, 1.0, T + 3 * n, IT, M);
-    for (int i = 0; i < nch; i++) {
-        double P[3][PKM_POSE_DOF], JS[3 * PKM_MAST_MAX_Q] = {0}, JM[3 * PKM_MAST_MAX_Q] = {0};
-        double dS[3], ddS[3];
-        pkm_pose_point_jacobian(s->X, m->chain[i].M, P);
-        pkm_mast_crank(&m->chain[i], s->th[i], dS, ddS);
-        for (int j = 0; j < nf; j++)
-            for (int k = 0; k < PKM_POSE_DOF; k++)
-                for (int d = 0; d < 3; d++)
-                    JM[d * n + nch + j] += P[d][k] * s->mj[k * nf + j];
-        for (int d = 0; d < 3; d++)
-            JS[d * n + i] = dS[d];
-        const double mc = m->coupler_mass[i];
-        add_atb(n, mc / 3.0, JS, JS, M);
-        add_atb(n, mc / 6.0, JS, JM, M);
-        add_atb(n, mc / 6.0, JM, JS, M);
-        add_atb(n, mc / 3.0, JM, JM, M);
-        M[i * n + i] += m->crank_inertia[i];
-    }
 }
 
 double pkm_mast_potential(const pkm_mast *m, const pkm_mast_state *s)

@@ -21,4 +21,40 @@ void pkm_mast_point_motion(const pkm_mast_state *s, const mast_body *b, const do
 /* dS/dtheta and d2S/dtheta2 of chain c's crank tip at theta. */
 void pkm_mast_crank(const pkm_rss *c, double th, double dS[3], double ddS[3]);
 
+/* First and second derivatives, in the generalised coordinates q = (theta, q_free), of every point
+ * the energies and closures are made of, at a state (dynamics/mast_hessian.c). Each crank tip S_i
+ * depends on theta_i alone, the body's points on the free coordinates alone (through the pose and
+ * its parasitic coordinates). */
+typedef struct mast_deriv {
+    int nch, nf, n;
+    double qd[PKM_MAST_MAX_Q]; /* q' */
+    double S[PKM_MAST_MAX_CHAINS][3], dS[PKM_MAST_MAX_CHAINS][3], ddS[PKM_MAST_MAX_CHAINS][3];
+    double M[PKM_MAST_MAX_CHAINS][3];                              /* body ends */
+    double JM[PKM_MAST_MAX_CHAINS][3][PKM_POSE_DOF];               /* d M_i / d q_free */
+    double HM[PKM_MAST_MAX_CHAINS][3][PKM_POSE_DOF][PKM_POSE_DOF]; /* d2 M_i / d q_free2 */
+    double JO[3][PKM_POSE_DOF], HO[3][PKM_POSE_DOF][PKM_POSE_DOF]; /* the body's origin */
+    /* body-axes angular velocity w_b = Jw q_free' and dJw(:, j) / dq_free_k */
+    double Jw[3][PKM_POSE_DOF], Hw[3][PKM_POSE_DOF][PKM_POSE_DOF];
+} mast_deriv;
+
+void pkm_mast_deriv_eval(const pkm_mast *m, const pkm_mast_state *s, mast_deriv *D);
+
+/* Chain i's closure h_i = |M_i - S_i|^2 - L_i^2: dh/dtheta_i, dh/dq_free, and its Hessian's
+ * blocks (theta theta, theta free, free free). */
+typedef struct mast_closure {
+    double jth, jq[PKM_POSE_DOF], htt, htq[PKM_POSE_DOF], hqq[PKM_POSE_DOF][PKM_POSE_DOF];
+} mast_closure;
+
+void pkm_mast_closure_eval(const mast_deriv *D, int i, mast_closure *c);
+
+/* J_theta' (nch) and J_q' (nch x nf) by the route's contraction (PKM_MAST_HESSIAN: the
+ * Hessians', otherwise the Jacobians' partial derivatives). */
+void pkm_mast_rates_eval(const mast_deriv *D, pkm_mast_route route, double *Jthd, double *Jqd);
+
+/* The routes of the reduced right-hand side J1^T tau = rhs and the crank rows Q_theta of the
+ * first-kind equations (dynamics/mast_lagrange.c): PKM_MAST_HESSIAN, PKM_MAST_LIANG,
+ * PKM_MAST_FIRST_KIND. */
+void pkm_mast_lagrange_rhs(const pkm_mast *m, const pkm_mast_state *s, pkm_mast_route route,
+                           const pkm_mast_load *load, double *rhs, double *Qth);
+
 #endif

@@ -57,27 +57,38 @@ static void point_jacobian(const pkm_mast_state *s, const double r[3], double *J
         }
 }
 
-/* J3^T Q - F_EE: every body's inertia and gravity forces projected on the free coordinates
- * through its velocity Jacobian (virtual power), less the load's. */
-static void reduced_rhs(const pkm_mast *m, const pkm_mast_state *s, const mast_body *b,
-                        const pkm_mast_load *load, mast_link *link, double *rhs)
+/* Each chain's crank tip and body end with their accelerations. */
+static void links_eval(const pkm_mast *m, const pkm_mast_state *s, const mast_body *b,
+                       mast_link *link)
 {
-    const int nf = s->nfree;
-    double Iwd[3], Iw_w[3], wIw[3], Jw[3 * PKM_POSE_DOF] = {0}, fv[3], mv[3];
-    memset(rhs, 0, sizeof(double) * (size_t)nf);
     for (int i = 0; i < m->nchain; i++) {
         mast_link *l = &link[i];
-        double v[3], ddS[3], fS[3], fM[3], JM[3 * PKM_POSE_DOF];
+        double v[3], ddS[3];
         pkm_mast_point_motion(s, b, m->chain[i].M, l->M, v, l->aM);
         pkm_rss_tip(&m->chain[i], s->th[i], l->S);
         pkm_mast_crank(&m->chain[i], s->th[i], l->dS, ddS);
         for (int k = 0; k < 3; k++)
             l->aS[k] = l->dS[k] * s->thdd[i] + ddS[k] * s->thd[i] * s->thd[i];
+    }
+}
+
+/* J3^T Q - F_EE by virtual power: every body's inertia and gravity forces projected on the free
+ * coordinates through its velocity Jacobian, less the load's; Qth the crank rows of Q. */
+static void virtual_power(const pkm_mast *m, const pkm_mast_state *s, const mast_body *b,
+                          const pkm_mast_load *load, const mast_link *link, double *rhs,
+                          double *Qth)
+{
+    const int nf = s->nfree;
+    double Iwd[3], Iw_w[3], wIw[3], Jw[3 * PKM_POSE_DOF] = {0}, fv[3], mv[3];
+    memset(rhs, 0, sizeof(double) * (size_t)nf);
+    for (int i = 0; i < m->nchain; i++) {
+        const mast_link *l = &link[i];
+        double fS[3], fM[3], JM[3 * PKM_POSE_DOF];
         coupler_share(m->coupler_mass[i], l, m->gravity, 1.0 / 3.0, 1.0 / 6.0, fS);
         coupler_share(m->coupler_mass[i], l, m->gravity, 1.0 / 6.0, 1.0 / 3.0, fM);
-        const double crank = m->crank_inertia[i] * s->thdd[i] + pkm_vec3_dot(l->dS, fS);
+        Qth[i] = m->crank_inertia[i] * s->thdd[i] + pkm_vec3_dot(l->dS, fS);
         for (int j = 0; j < nf; j++)
-            rhs[j] += s->J1[i * nf + j] * crank;
+            rhs[j] += s->J1[i * nf + j] * Qth[i];
         point_jacobian(s, m->chain[i].M, JM);
         add_jtf(nf, JM, fM, rhs);
     }
@@ -247,18 +258,40 @@ static pkm_status body_forces(const pkm_mast *m, const pkm_mast_state *s, const 
     return PKM_OK;
 }
 
+/* The routes by name (pkm/mast.h). */
+static const char *const route_names[] = {"virtual-power", "hessian", "liang", "first-kind"};
+
+const char *pkm_mast_route_name(pkm_mast_route route)
+{
+    const int k = (int)route;
+    return k >= 0 && k < (int)(sizeof(route_names) / sizeof(route_names[0])) ? route_names[k]
+                                                                             : NULL;
+}
+
 pkm_status pkm_mast_inverse(const pkm_mast *m, const pkm_mast_state *s, const pkm_mast_load *load,
                             const pkm_mast_inverse_opts *opts, pkm_mast_forces *f, pkm_ctx *ctx)
 {
     pkm_status rc = pkm_mast_check(m, ctx);
     if (rc != PKM_OK) return rc;
+    const pkm_mast_route route = opts ? opts->route : PKM_MAST_VIRTUAL_POWER;
+    if (pkm_mast_route_name(route) == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "inverse dynamics: unknown route %d", (int)route);
     memset(f, 0, sizeof(*f));
     mast_body b;
     mast_link link[PKM_MAST_MAX_CHAINS];
-    double rhs[PKM_POSE_DOF];
+    double rhs[PKM_POSE_DOF], Qth[PKM_MAST_MAX_CHAINS];
     pkm_mast_body_motion(m, s, &b);
-    reduced_rhs(m, s, &b, load, link, rhs);
+    links_eval(m, s, &b, link);
+    if (route == PKM_MAST_VIRTUAL_POWER)
+        virtual_power(m, s, &b, load, link, rhs, Qth);
+    else
+        pkm_mast_lagrange_rhs(m, s, route, load, rhs, Qth);
     memcpy(f->generalised, rhs, sizeof(double) * (size_t)s->nfree);
     if ((rc = min_norm(m, s, opts, rhs, f->tau, ctx)) != PKM_OK) return rc;
+    for (int i = 0; i < m->nchain; i++) { /* Q_theta = tau + J_theta lambda (eq. 56) */
+        double d[3];
+        pkm_vec3_sub(link[i].M, link[i].S, d);
+        f->multiplier[i] = (Qth[i] - f->tau[i]) / (-2.0 * pkm_vec3_dot(d, link[i].dS));
+    }
     return body_forces(m, s, &b, load, link, f, ctx);
 }

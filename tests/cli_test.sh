@@ -1394,6 +1394,27 @@ for r0, rw, rp in zip(*rows):
     assert sum(x * x for x in t0) <= sum(x * x for x in tp) * (1 + 1e-12)
     assert max(abs(a - b) for a, b in zip(t0, tw)) > 1e-3 and max(abs(a - b) for a, b in zip(t0, tp)) > 1e-3
 ' "$m0" "$mw" "$mp"
+# --route: the four inverse-dynamics routes give the same torques and contact forces to rounding
+# (the twin as well); an unknown route and --route with --inertia are usage errors.
+for twin in "" "--set higher_pairs=off"; do
+    # shellcheck disable=SC2086
+    routes=$(for r in virtual-power hessian liang first-kind; do
+        "$bin" dynamics masticatory --time 0:1:11 --format csv --route "$r" $twin; echo "#"; done)
+    check "dynamics masticatory --route: four routes agree ${twin:-(target)}" "$py" -c '
+import csv, io, sys
+sets = [list(csv.DictReader(io.StringIO(a.strip()))) for a in sys.argv[1].split("#") if a.strip()]
+assert len(sets) == 4 and all(len(s) == 11 for s in sets)
+cols = [k for k in sets[0][0] if k.startswith("tau") or k.startswith("contact")]
+big = max(abs(float(r[k])) for r in sets[0] for k in cols)
+for s in sets[1:]:
+    for a, b in zip(sets[0], s):
+        assert max(abs(float(a[k]) - float(b[k])) for k in cols) <= 1e-9 * big
+' "$routes"
+done
+expect 2 dynamics masticatory --route newton
+expect 2 dynamics masticatory --route hessian --inertia
+check "dynamics masticatory --route names the route" sh -c \
+    "\"\$1\" dynamics masticatory --time 0:1:2 --route first-kind | grep -q 'route first-kind'" _ "$bin"
 for extra in "" "--inertia"; do
     # shellcheck disable=SC2086
     mcsv=$("$bin" dynamics masticatory --time 0:0.5:6 --format csv $extra -o "$tmp/mast.h5")

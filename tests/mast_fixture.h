@@ -103,6 +103,44 @@ static inline void mast_mechanism(int higher_pairs, pkm_mast *m)
     }
 }
 
+/* The bite force f_b = (1, -0.5, 30) N at r_b = (25, 20, -12) mm, in g mm / s^2 and mm. */
+static const pkm_mast_load mast_bite = {{1e6, -0.5e6, 30e6}, {25.0, 20.0, -12.0}};
+
+/* The states of the target (s) and of the twin (sw) at t, tracked from home in steps of 0.01 s. */
+static inline pkm_status mast_states_at(double t, pkm_mast_state *s, pkm_mast_state *sw,
+                                        pkm_ctx *ctx)
+{
+    pkm_mast tg, tw;
+    mast_mechanism(1, &tg), mast_mechanism(0, &tw);
+    memset(s, 0, sizeof(*s));
+    pkm_status rc = PKM_OK;
+    for (int k = 0; rc == PKM_OK && 0.01 * k < t; k++)
+        rc = mast_state_at(&tg, 0.01 * k, s, ctx);
+    if (rc == PKM_OK) rc = mast_state_at(&tg, t, s, ctx);
+    return rc == PKM_OK ? mast_twin_at(&tw, s, sw, ctx) : rc;
+}
+
+/* Target and twin walked along the motion together: states tracked sample to sample. */
+typedef struct mast_walk {
+    pkm_mast tg, tw;
+    pkm_mast_state s, sw; /* the target's, the twin's */
+    pkm_ctx ctx;
+} mast_walk;
+
+static inline void mast_walk_init(mast_walk *w)
+{
+    memset(w, 0, sizeof(*w));
+    mast_mechanism(1, &w->tg), mast_mechanism(0, &w->tw);
+    pkm_ctx_clear(&w->ctx);
+}
+
+/* Both states at t. */
+static inline pkm_status mast_walk_to(mast_walk *w, double t)
+{
+    pkm_status rc = mast_state_at(&w->tg, t, &w->s, &w->ctx);
+    return rc == PKM_OK ? mast_twin_at(&w->tw, &w->s, &w->sw, &w->ctx) : rc;
+}
+
 /* The six chains (mm). */
 static inline void mast_chains(pkm_rss c[MAST_NCHAIN])
 {

@@ -10,8 +10,6 @@
 #include "mast_fixture.h"
 #include "pkm/fem.h"
 
-static const pkm_mast_load bite = {{1e6, -0.5e6, 30e6}, {25.0, 20.0, -12.0}};
-
 /* The torques of the trajectory at t (a state tracked in *s). */
 static void torques_at(const pkm_mast *m, double t, pkm_mast_state *s, double *tau)
 {
@@ -19,7 +17,7 @@ static void torques_at(const pkm_mast *m, double t, pkm_mast_state *s, double *t
     pkm_ctx_clear(&ctx);
     pkm_mast_forces f;
     assert_pkm_ok(mast_state_at(m, t, s, &ctx), &ctx);
-    assert_pkm_ok(pkm_mast_inverse(m, s, &bite, NULL, &f, &ctx), &ctx);
+    assert_pkm_ok(pkm_mast_inverse(m, s, &mast_bite, NULL, &f, &ctx), &ctx);
     memcpy(tau, f.tau, sizeof(double) * MAST_NCHAIN);
 }
 
@@ -31,7 +29,8 @@ static void rate(const pkm_mast *m, double t, const double y[2 * MAST_NF], pkm_m
     torques_at(m, t, st, tau);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    assert_pkm_ok(pkm_mast_forward(m, t, y, y + MAST_NF, tau, &bite, sf, dy + MAST_NF, &ctx), &ctx);
+    assert_pkm_ok(pkm_mast_forward(m, t, y, y + MAST_NF, tau, &mast_bite, sf, dy + MAST_NF, &ctx),
+                  &ctx);
     memcpy(dy, y + MAST_NF, sizeof(double) * MAST_NF);
 }
 
@@ -96,9 +95,9 @@ static void test_statics(void **state)
     assert_pkm_ok(pkm_mast_kinematics(&m, 0.0, q0, zero, zero, &s, &ctx), &ctx);
     pkm_mast_forces f, fl;
     assert_pkm_ok(pkm_mast_inverse(&m, &s, NULL, NULL, &f, &ctx), &ctx);
-    assert_pkm_ok(pkm_mast_inverse(&m, &s, &bite, NULL, &fl, &ctx), &ctx);
+    assert_pkm_ok(pkm_mast_inverse(&m, &s, &mast_bite, NULL, &fl, &ctx), &ctx);
     double Jb[3][PKM_POSE_DOF];
-    pkm_pose_point_jacobian(s.X, bite.point, Jb);
+    pkm_pose_point_jacobian(s.X, mast_bite.point, Jb);
     for (int j = 0; j < MAST_NF; j++) {
         const double hq = j < 2 ? 1e-2 : 1e-3; /* mm, rad */
         double dV = 0.0, q[MAST_NF];
@@ -114,7 +113,7 @@ static void test_statics(void **state)
         double fe = 0.0;
         for (int d = 0; d < 3; d++)
             for (int c = 0; c < PKM_POSE_DOF; c++)
-                fe += bite.force[d] * Jb[d][c] * s.mj[c * MAST_NF + j];
+                fe += mast_bite.force[d] * Jb[d][c] * s.mj[c * MAST_NF + j];
         assert_close(fl.generalised[j], f.generalised[j] - fe, 1e-12, 1e-6);
     }
 }
@@ -140,7 +139,7 @@ static void test_mirror(void **state)
         assert_pkm_ok(pkm_mast_kinematics(&m, 0.025 * k, q, qd, qdd, &s, &ctx), &ctx);
         assert_pkm_ok(pkm_mast_kinematics(&m, 0.025 * k, r[0], r[1], r[2], &sm, &ctx), &ctx);
         pkm_mast_forces f, fm;
-        assert_pkm_ok(pkm_mast_inverse(&m, &s, &bite, NULL, &f, &ctx), &ctx);
+        assert_pkm_ok(pkm_mast_inverse(&m, &s, &mast_bite, NULL, &f, &ctx), &ctx);
         assert_pkm_ok(pkm_mast_inverse(&m, &sm, &mb, NULL, &fm, &ctx), &ctx);
         double tmax = 0.0;
         for (int i = 0; i < MAST_NCHAIN; i++)
@@ -311,24 +310,25 @@ static void test_joint_space_energy(void **state)
 static void test_rates(void **state)
 {
     (void)state;
-    pkm_mast tg, tw;
-    mast_mechanism(1, &tg), mast_mechanism(0, &tw);
+    static mast_walk w;
+    mast_walk_init(&w);
+    const pkm_mast *tg = &w.tg;
+    const pkm_mast_state *ps = &w.s;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    pkm_mast_state s = {0}, sw;
     double worst[2] = {0};
     for (int k = 0; k < 20; k++) {
         const double t = 0.05 * k + 0.007;
-        assert_pkm_ok(mast_state_at(&tg, t, &s, &ctx), &ctx);
-        assert_pkm_ok(mast_twin_at(&tw, &s, &sw, &ctx), &ctx);
+        assert_pkm_ok(mast_walk_to(&w, t), &w.ctx);
+        const pkm_mast_state s = *ps;
         for (int i = 0; i < MAST_NCHAIN; i++)
-            assert_true(sw.th[i] == s.th[i]);
+            assert_true(w.sw.th[i] == s.th[i]);
         double v[2][MAST_NCHAIN + 2], a[2][MAST_NCHAIN + 2], sc[2] = {0};
         for (int o = 0; o < 2; o++) {
             const double h = o ? 1e-4 : 1e-5;
             pkm_mast_state p = s, m = s;
-            assert_pkm_ok(mast_state_at(&tg, t + h, &p, &ctx), &ctx);
-            assert_pkm_ok(mast_state_at(&tg, t - h, &m, &ctx), &ctx);
+            assert_pkm_ok(mast_state_at(tg, t + h, &p, &ctx), &ctx);
+            assert_pkm_ok(mast_state_at(tg, t - h, &m, &ctx), &ctx);
             for (int i = 0; i < MAST_NCHAIN + 2; i++) {
                 const int c = i < MAST_NCHAIN ? -1 : mast_par[i - MAST_NCHAIN];
                 const double x = c < 0 ? s.th[i] : s.X[c], xp = c < 0 ? p.th[i] : p.X[c],
