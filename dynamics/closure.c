@@ -27,6 +27,13 @@ double mbs_row_scale(const pkm_mbs *s, int i)
     return (pkm_vec3_norm(s->W + 6 * i) > 0.0) ? s->size : 1.0;
 }
 
+const char *mbs_cut_name(const pkm_mbs *s, int c)
+{
+    const mbs_cut *cu = &s->cut[c];
+    return cu->plane >= 0 ? pkm_model_plane(s->m, cu->plane)->name
+                          : pkm_model_joint(s->m, cu->joint)->name;
+}
+
 /* Scale of coordinate k: the mechanism's size for a translation. */
 double mbs_col_scale(const pkm_mbs *s, int k)
 {
@@ -159,8 +166,7 @@ static pkm_status newton(pkm_mbs *s, double t, pkm_ctx *ctx)
     return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
                     "loop closure not met at t = %g: cut '%s' stays open (residual %.3g after %d "
                     "Newton steps): the pose is out of the workspace or past a dead point",
-                    t, s->ncut > 0 ? pkm_model_joint(s->m, s->cut[c].joint)->name : "-", err,
-                    MBS_NEWTON_MAX);
+                    t, s->ncut > 0 ? mbs_cut_name(s, c) : "-", err, MBS_NEWTON_MAX);
 }
 
 /* The passive rates (level 1) or accelerations (level 2): Cp x = -Ca xa (- gamma). */

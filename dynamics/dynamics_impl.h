@@ -27,9 +27,11 @@ typedef struct mbs_frame {
     double f[6];                     /* RNEA wrench its joint passes to its subtree */
 } mbs_frame;
 
-/* One cut joint's constraint rows. */
+/* One cut joint's constraint rows, or one point-on-plane constraint's row (a cut between the
+ * ground and the point's body). */
 typedef struct mbs_cut {
-    int joint, row, nrow; /* model joint, first row, rows */
+    int joint, row, nrow; /* model joint (-1 for a plane), first row, rows */
+    int plane;            /* model plane, -1 for a joint */
     int fa, fb;           /* frames of body_a and body_b (-1 for the ground) */
     int lca; /* their lowest common ancestor (-1: the ground): above it the two paths' screws
                 cancel, so the rows depend on the coordinates below it only */
@@ -115,6 +117,8 @@ pkm_status mbs_sparse_inverse(pkm_mbs *s, int refactor, double *residual, int *d
 /* closure.c: the scales that make the passive Jacobian dimensionless (docs/dynamics.md). */
 double mbs_row_scale(const pkm_mbs *s, int i);
 double mbs_col_scale(const pkm_mbs *s, int k);
+/* The name of cut c: its joint's or its plane's. */
+const char *mbs_cut_name(const pkm_mbs *s, int c);
 
 /* kinematics.c */
 void mbs_forward(pkm_mbs *s);           /* G, S, V, A of every frame from q, qd, qdd */

@@ -99,6 +99,11 @@ static void cut_wrench(const pkm_mbs *s, const mbs_cut *cu, double w[6])
             w[k] += s->W[6 * i + k] * s->lam[i];
 }
 
+double pkm_mbs_plane_force(const pkm_mbs *s, int i)
+{
+    return s->lam[s->cut[s->ncut - pkm_model_plane_count(s->m) + i].row];
+}
+
 /* Each frame's wrench minus the cut wrenches acting on its subtree (Guo et al. 2024, eq. 26:
  * the reaction of a joint includes the cut forces on its subtree). */
 static void subtract_cuts(pkm_mbs *s)

@@ -157,9 +157,36 @@ static int cut_directions(const pkm_joint *jt, double D[6][6])
     return n;
 }
 
+/* The row of a point-on-plane constraint (a higher pair, Cheng et al. 2024): the point P of the
+ * node's body keeps n . (P - P0) = 0 with the plane fixed in the ground through the node's
+ * reference position P0; its wrench is the force n at P, W = (n, P x n) at the origin, and
+ * dW/dt = (0, v_P x n). */
+static void plane_row_eval(pkm_mbs *s, const mbs_cut *cu)
+{
+    const pkm_plane *pl = pkm_model_plane(s->m, cu->plane);
+    const double *x0 = pkm_model_node(s->m, pl->node)->x, *V = s->fr[cu->fb].V;
+    const double(*R)[3], *p;
+    frame_pose(s, cu->fb, &R, &p);
+    double P[3], d[3], v[3], *W = s->W + 6 * cu->row, *Wd = s->Wd + 6 * cu->row;
+    pkm_mat3_apply(R, x0, P);
+    pkm_vec3_axpy(1.0, p, P);
+    pkm_vec3_sub(P, x0, d);
+    s->r[cu->row] = pkm_vec3_dot(pl->normal, d);
+    memcpy(W, pl->normal, 3 * sizeof(double));
+    pkm_vec3_cross(P, pl->normal, W + 3);
+    pkm_vec3_cross(V + 3, P, v); /* v_P = v + w x P */
+    pkm_vec3_axpy(1.0, V, v);
+    memset(Wd, 0, 3 * sizeof(double));
+    pkm_vec3_cross(v, pl->normal, Wd + 3);
+}
+
 /* Constraint rows of one cut: W (origin), Wd, residual, with the wrench at the point in wp. */
 static void cut_rows_eval(pkm_mbs *s, const mbs_cut *cu)
 {
+    if (cu->plane >= 0) {
+        plane_row_eval(s, cu);
+        return;
+    }
     const pkm_joint *jt = pkm_model_joint(s->m, cu->joint);
     const double(*Ra)[3], *pa, (*Rb)[3], *pb;
     frame_pose(s, cu->fa, &Ra, &pa);

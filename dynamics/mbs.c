@@ -163,6 +163,8 @@ static void count(const pkm_mbs *s, int *nf, int *nc, int *ncut)
         } else
             *nf += joint_frames(jt->type);
     }
+    *nc += pkm_model_plane_count(s->m); /* one row each */
+    *ncut += pkm_model_plane_count(s->m);
 }
 
 static int lapack_lwork(int n)
@@ -261,12 +263,19 @@ static void build_cuts(pkm_mbs *s)
         const pkm_joint *jt = pkm_model_joint(s->m, j);
         mbs_cut *cu = &s->cut[c];
         cu->joint = j;
+        cu->plane = -1;
         cu->row = row;
         cu->nrow = cut_rows(jt->type);
         cu->fa = (jt->body[0] == PKM_GROUND) ? -1 : s->body_frame[jt->body[0]];
         cu->fb = (jt->body[1] == PKM_GROUND) ? -1 : s->body_frame[jt->body[1]];
         s->joint_cut[j] = c++;
         row += cu->nrow;
+    }
+    for (int i = 0; i < pkm_model_plane_count(s->m); i++) {
+        const int b = pkm_model_node(s->m, pkm_model_plane(s->m, i)->node)->body;
+        mbs_cut *cu = &s->cut[c++];
+        cu->joint = -1, cu->plane = i, cu->row = row++, cu->nrow = 1;
+        cu->fa = -1, cu->fb = s->body_frame[b];
     }
 }
 

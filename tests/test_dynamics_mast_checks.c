@@ -79,6 +79,65 @@ static void test_round_trip(void **state)
     assert_true(el1 / el2 > 10.0 && el1 / el2 < 25.0);
 }
 
+extern void dgeev_(const char *jobvl, const char *jobvr, const int *n, double *a, const int *lda,
+                   double *wr, double *wi, double *vl, const int *ldvl, double *vr, const int *ldvr,
+                   double *work, const int *lwork, int *info, size_t l1, size_t l2);
+
+/* Why the notes' 5 s round trip (T10) cannot hold: the forward dynamics linearised about the
+ * trajectory under its fixed torques, y = (q, q'), y' = A y with A = [0 I; dq''/dq dq''/dq']
+ * (central differences of pkm_mast_forward, steps 1e-4 mm, 1e-6 rad and 1e-3 mm/s, 1e-5 rad/s),
+ * has an eigenvalue of positive real part at every time checked: any deviation (RK4's 1e-13 per
+ * step, rounding) grows at least like exp(Re lambda t), beyond any bound over 5 s. */
+static void test_unstable_under_fixed_torques(void **state)
+{
+    (void)state;
+    enum { N = 2 * MAST_NF };
+    pkm_mast m;
+    mast_mechanism(1, &m);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_mast_state s = {0};
+    double slowest = 1e300;
+    for (int k = 0; k < 4; k++) {
+        const double t = 0.13 + 0.25 * k;
+        double tau[MAST_NCHAIN], y[N], qdd[MAST_NF], A[N * N] = {0}, wr[N], wi[N], work[8 * N];
+        for (double tt = 0.0; tt < t; tt += 0.01)
+            assert_pkm_ok(mast_state_at(&m, tt, &s, &ctx), &ctx);
+        torques_at(&m, t, &s, tau);
+        mast_motion(t, y, y + MAST_NF, qdd);
+        for (int j = 0; j < MAST_NF; j++) /* column-major: A[c N + r] */
+            A[(MAST_NF + j) * N + j] = 1.0;
+        for (int c = 0; c < N; c++) {
+            const double h =
+                c % MAST_NF < 2 ? (c < MAST_NF ? 1e-4 : 1e-3) : (c < MAST_NF ? 1e-6 : 1e-5);
+            double a[2][MAST_NF];
+            for (int sg = 0; sg < 2; sg++) {
+                double yy[N];
+                pkm_mast_state sf = s;
+                memcpy(yy, y, sizeof(y));
+                yy[c] += sg ? -h : h;
+                assert_pkm_ok(
+                    pkm_mast_forward(&m, t, yy, yy + MAST_NF, tau, &mast_bite, &sf, a[sg], &ctx),
+                    &ctx);
+            }
+            for (int r = 0; r < MAST_NF; r++)
+                A[c * N + MAST_NF + r] = (a[0][r] - a[1][r]) / (2.0 * h);
+        }
+        int n = N, info = 0, one = 1, lwork = 8 * N;
+        double dummy[1];
+        dgeev_("N", "N", &n, A, &n, wr, wi, dummy, &one, dummy, &one, work, &lwork, &info, 1, 1);
+        assert_int_equal(info, 0);
+        double grow = -1e300;
+        for (int i = 0; i < N; i++)
+            grow = fmax(grow, wr[i]);
+        print_message("t = %.2f s: largest growth rate %.1f /s (e-fold in %.1f ms)\n", t, grow,
+                      1e3 / grow);
+        slowest = fmin(slowest, grow);
+    }
+    /* an e-fold time below 50 ms at every time: e^100 over 5 s */
+    assert_true(slowest > 20.0);
+}
+
 /* At rest without load the generalised force is the gradient of the potential along the
  * constrained motion (virtual work; central differences of the library's V with Z, gamma and
  * the cranks re-solved); with the bite load, less J_b^T f_b (notes' bound 1e-8). */
@@ -356,11 +415,9 @@ static void test_rates(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_statics),
-        cmocka_unit_test(test_mirror),
-        cmocka_unit_test(test_coupler_fe),
-        cmocka_unit_test(test_joint_space_energy),
+        cmocka_unit_test(test_round_trip), cmocka_unit_test(test_unstable_under_fixed_torques),
+        cmocka_unit_test(test_statics),    cmocka_unit_test(test_mirror),
+        cmocka_unit_test(test_coupler_fe), cmocka_unit_test(test_joint_space_energy),
         cmocka_unit_test(test_rates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

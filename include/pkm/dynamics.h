@@ -14,7 +14,10 @@
  *    coordinate's value is the motion of the joint's child relative to its parent (the body the
  *    tree reaches it from);
  *  - cuts (the topology's loop-closure joints) constrain the relative twist of their two bodies
- *    to the joint's free twists: 6 - nfree constraint rows each.
+ *    to the joint's free twists: 6 - nfree constraint rows each;
+ *  - the model's point-on-plane constraints (pkm_model_add_plane: higher pairs, Cheng et al.
+ *    2024) hold a point of a body on a plane fixed in the ground, through the point's reference
+ *    position: one row each, n . (P - P0) = 0, whose multiplier is the plane's normal force.
  * All vectors in global axes, SI units. Twists (v, w) and wrenches (F, M) as in pkm/spatial.h.
  *
  * Reaction convention: the reaction of a joint is the wrench (force, moment about the joint's
@@ -63,7 +66,7 @@ const char *pkm_mbs_coord_name(const pkm_mbs *s, int i);
 /* The coordinates of model joint j: their number (0 for a cut or clamped joint), the first in
  * *first. */
 int pkm_mbs_joint_coords(const pkm_mbs *s, int j, int *first);
-/* Number of constraint rows of all cuts. */
+/* Number of constraint rows of all cuts and planes. */
 int pkm_mbs_constraint_count(const pkm_mbs *s);
 
 /* Set the singularity threshold (0 < threshold < 1; PKM_DYN_SINGULAR by default). */
@@ -154,6 +157,10 @@ typedef struct pkm_joint_result {
  * passes suffice). PKM_ERR_SINGULAR when the system has no solution (the actuators cannot
  * produce the motion); PKM_ERR_NOCONV when the friction iteration does not settle. */
 pkm_status pkm_mbs_inverse(pkm_mbs *s, const double *weights, pkm_joint_result *res, pkm_ctx *ctx);
+
+/* After pkm_mbs_inverse: the force with which model plane i pushes its point along the plane's
+ * unit normal (N; negative: pulls). */
+double pkm_mbs_plane_force(const pkm_mbs *s, int i);
 
 /* Joint-space mass matrix at the current q (nq x nq, row-major) and the bias h = M(q)qdd + h
  * with qdd = 0 (Coriolis, centrifugal and gravity generalised forces); either may be NULL. */
