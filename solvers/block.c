@@ -90,6 +90,15 @@ void pkm_block_destroy(void **solver)
     *solver = NULL;
 }
 
+/* The next solve starts cold: ARPACK's nev + g modes, as a fresh solver's first (a map's tile
+ * starts so, whatever was solved before it in the same worker). */
+void pkm_block_forget(void *solver)
+{
+    pkm_block *s = solver;
+    s->warm = 0;
+    s->nprev = 0;
+}
+
 pkm_status pkm_block_create(const pkm_pencil *pattern, void **solver, pkm_ctx *ctx)
 {
     *solver = NULL;

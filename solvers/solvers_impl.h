@@ -73,6 +73,7 @@ pkm_status pkm_block_create(const pkm_pencil *pattern, void **solver, pkm_ctx *c
 pkm_status pkm_block_solve(void *solver, const pkm_pencil *p, const pkm_modal_opts *opts,
                            pkm_modes *out, pkm_ctx *ctx);
 void pkm_block_destroy(void **solver);
+void pkm_block_forget(void *solver);
 
 /* LAPACK argument errors (xerbla.c): pkm_lapack_clear forgets a pending report;
  * pkm_lapack_check turns the report of an XERBLA call since then into PKM_ERR_SOLVER naming the

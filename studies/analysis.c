@@ -110,6 +110,11 @@ void pkm_analysis_destroy(pkm_analysis **a)
     *a = NULL;
 }
 
+void pkm_analysis_forget(pkm_analysis *a)
+{
+    if (a != NULL && a->solver != NULL && a->eig->forget != NULL) a->eig->forget(a->solver);
+}
+
 pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_modes **modes,
                               pkm_assembly_info *info, pkm_ctx *ctx)
 {

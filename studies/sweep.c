@@ -35,18 +35,24 @@ double pkm_sweep_now_seconds(void)
     return 1e-9 * (double)pkm_sweep_now_ns();
 }
 
-/* Tiles per worker. Contiguous tiles keep a worker on neighbouring poses; several per worker,
- * taken in turn, balance the cost of unreachable poses (cheap, in whole regions of a grid: the
- * corners of the NaVARo's) against reachable ones, as the interleaved poses did before. 64 rather
- * than 8: the last tile leaves the other worker idle, and map_bench's 60 x 60 nodal map with 2
- * workers took 0.717 s with 8 (tiles of 225 poses) against 0.665 s with 64 (28 poses). */
-#define PKM_SWEEP_TILES_PER_WORKER 64
+/* Tiles: a tile is computed in one go by one analysis, so that a warm-started eigensolver
+ * (PKM_EIG_BLOCK), which starts every tile cold, gives the same map bit for bit with any number
+ * of workers or ranks; the partition depends on the number of points only. About 32 tiles, of 4
+ * to 64 poses: contiguous tiles keep a worker on neighbouring poses, many of them, taken in turn,
+ * balance the cost of unreachable poses (cheap, in whole regions of a grid: the corners of the
+ * NaVARo's), and a tile of 64 poses costs the block solver one cold start (ARPACK) per 64 poses.
+ * map_bench's 60 x 60 nodal map with 2 workers took 0.717 s with tiles of 225 poses against
+ * 0.665 s with tiles of 28. */
+#define PKM_SWEEP_TILES    32
+#define PKM_SWEEP_TILE_MIN 4
+#define PKM_SWEEP_TILE_MAX 64
 
-pkm_sweep_tiles pkm_sweep_partition(int64_t npoints, int nworkers)
+pkm_sweep_tiles pkm_sweep_partition(int64_t npoints)
 {
-    const int64_t want = nworkers > 1 ? (int64_t)nworkers * PKM_SWEEP_TILES_PER_WORKER : 1;
-    int64_t size = (npoints + want - 1) / want;
-    if (size < 1) size = 1;
+    int64_t size = (npoints + PKM_SWEEP_TILES - 1) / PKM_SWEEP_TILES;
+    size = size < PKM_SWEEP_TILE_MIN   ? PKM_SWEEP_TILE_MIN
+           : size > PKM_SWEEP_TILE_MAX ? PKM_SWEEP_TILE_MAX
+                                       : size;
     return (pkm_sweep_tiles){npoints, size, (npoints + size - 1) / size};
 }
 
@@ -217,11 +223,41 @@ static void watch_pose(const pkm_sweep_out *out, int64_t p, long long t0)
     atomic_store(&out->slot->busy_ns, 0);
 }
 
+/* The bookkeeping of a newly computed point p (rc: its solve's): the fallback count, the
+ * progress, the stop asked, the executor's poll. A point solved again is counted once. */
+static pkm_status pose_done(pkm_map *map, const pkm_sweep_out *out, const pkm_sweep_ctl *ctl,
+                            int64_t p, const pkm_modes *md, pkm_status rc, pkm_ctx *ctx)
+{
+    if (md != NULL && md->fallback && out->fallbacks != NULL)
+        atomic_fetch_add(out->fallbacks, 1);
+    else if (md != NULL && md->fallback)
+        map->solver_fallbacks++;
+    const long long d = atomic_fetch_add(out->done, 1) + 1;
+    if (ctl != NULL && ctl->so->progress != NULL) ctl->so->progress(d, map->npoints, ctl->so->user);
+    if (rc == PKM_OK && out->so->stop != NULL && out->so->stop(p, out->so->user))
+        atomic_store(out->stopping, 1);
+    if (rc == PKM_OK && out->poll != NULL) rc = out->poll(out->poll_arg, p, md, ctx);
+    return rc;
+}
+
+/* Whether the tile [begin, end) of the walk has a pending point. */
+static int tile_pending(const pkm_map *map, const pkm_sweep_out *out, int64_t begin, int64_t end)
+{
+    for (int64_t k = begin; k < end; k++)
+        if (out->status[pkm_sweep_walk_point(map, k)] == PKM_POSE_PENDING) return 1;
+    return 0;
+}
+
 /* One analysis serves every pose of a worker. Its assembly pattern is the pose's own
- * (assembly/triplets.c), so a pose's result does not depend on the poses computed before it and
- * any partition gives the same map bit for bit; the scatter map and the symbolic analysis are
- * reused while the pattern stays (45 x 45 NaVARo map, nodal: 4,050 poses/s against 3,100 with a
- * fresh analysis per pose). */
+ * (assembly/triplets.c), so with ARPACK a pose's result does not depend on the poses computed
+ * before it and any partition gives the same map bit for bit; the scatter map and the symbolic
+ * analysis are reused while the pattern stays (45 x 45 NaVARo map, nodal: 4,050 poses/s against
+ * 3,100 with a fresh analysis per pose). A warm-started eigensolver's results depend on the
+ * poses solved before in the tile (to the convergence tolerance's square): it forgets them at the
+ * tile's start, and a tile found partly computed (a resumed map, the probe's pose) is computed
+ * again whole, from its first point, so that each tile is the same computation in every
+ * executor, run or resume; its finished points are then solved again to the same bits and
+ * counted once. */
 pkm_status pkm_sweep_run_tile(const pkm_case *c, const void *params, pkm_map *map, int64_t begin,
                               int64_t end, const pkm_sweep_out *out, pkm_sweep_ctl *ctl,
                               pkm_analysis **an, int64_t *first_ok, const pkm_modes **modes,
@@ -230,10 +266,15 @@ pkm_status pkm_sweep_run_tile(const pkm_case *c, const void *params, pkm_map *ma
     if (first_ok != NULL) *first_ok = -1;
     pkm_modal_opts opts = map->opts;
     opts.nev = map->nev;
+    const pkm_eigensolver_type *et = pkm_eigensolver_type_of(map->eigensolver);
+    const int whole = et != NULL && et->forget != NULL;
+    if (whole && !tile_pending(map, out, begin, end)) return PKM_OK;
+    pkm_analysis_forget(*an);
     pkm_status rc = PKM_OK;
     for (int64_t k = begin; rc == PKM_OK && k < end; k++) {
         const int64_t p = pkm_sweep_walk_point(map, k);
-        if (out->status[p] != PKM_POSE_PENDING) continue;
+        const int pending = out->status[p] == PKM_POSE_PENDING;
+        if (!pending && !whole) continue;
         if (atomic_load(out->stopping)) break;
         /* A worker whose sweeping process was killed stops: nobody will read its results. */
         if (out->parent != 0 && getppid() != out->parent) break;
@@ -244,22 +285,13 @@ pkm_status pkm_sweep_run_tile(const pkm_case *c, const void *params, pkm_map *ma
         watch_pose(out, p, pkm_sweep_now_ns());
         rc = solve_pose(c, params, map, *an, p, out, &md, ctx);
         watch_pose(out, p, 0);
-        if (md != NULL && md->fallback && out->fallbacks != NULL)
-            atomic_fetch_add(out->fallbacks, 1);
-        else if (md != NULL && md->fallback)
-            map->solver_fallbacks++;
-        const long long d = atomic_fetch_add(out->done, 1) + 1;
-        if (ctl != NULL && ctl->so->progress != NULL)
-            ctl->so->progress(d, map->npoints, ctl->so->user);
-        if (rc == PKM_OK && out->so->stop != NULL && out->so->stop(p, out->so->user))
-            atomic_store(out->stopping, 1);
-        if (rc == PKM_OK && out->poll != NULL) rc = out->poll(out->poll_arg, p, md, ctx);
+        if (pending) rc = pose_done(map, out, ctl, p, md, rc, ctx);
         if (rc == PKM_OK && first_ok != NULL && md != NULL) {
             *first_ok = p;
             *modes = md;
             return rc;
         }
-        if (rc == PKM_OK && ctl != NULL) rc = pkm_sweep_checkpoint(map, ctl, 0, ctx);
+        if (pending && rc == PKM_OK && ctl != NULL) rc = pkm_sweep_checkpoint(map, ctl, 0, ctx);
     }
     return rc;
 }
@@ -321,7 +353,7 @@ static pkm_status serial_run(const pkm_case *c, const void *params, pkm_map *map
                          .so = ctl->so};
     for (int64_t p = 0; p < map->npoints; p++)
         if (map->status[p] != PKM_POSE_PENDING) atomic_fetch_add(&done, 1);
-    const pkm_sweep_tiles tiles = pkm_sweep_partition(map->npoints, 1);
+    const pkm_sweep_tiles tiles = pkm_sweep_partition(map->npoints);
     pkm_analysis *an = NULL;
     pkm_status rc = pkm_sweep_probe(c, params, map, &out, ctl, &an, ctx);
     out.modes = map->modes;

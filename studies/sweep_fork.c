@@ -396,10 +396,7 @@ pkm_status pkm_sweep_fork_run(const pkm_case *c, const void *params, pkm_map *ma
     if (mem == MAP_FAILED)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map sweep: cannot map %zu bytes of shared memory: %s",
                         bytes, strerror(errno));
-    crew cr = {.sh = mem,
-               .fd = -1,
-               .life = -1,
-               .tiles = pkm_sweep_partition(map->npoints, ctl->so->nworkers)};
+    crew cr = {.sh = mem, .fd = -1, .life = -1, .tiles = pkm_sweep_partition(map->npoints)};
     shared *sh = cr.sh;
     atomic_init(&sh->done, 0);
     atomic_init(&sh->next_tile, 0);

@@ -57,21 +57,23 @@ typedef struct pkm_sweep_ctl {
     void *exec;  /* the executor's own argument (the MPI executor's communicator), or NULL */
 } pkm_sweep_ctl;
 
-/* The partition: count tiles of size consecutive steps of the walk (the last one shorter). */
+/* The partition: count tiles of size consecutive steps of the walk (the last one shorter), the
+ * same for any number of workers or ranks. */
 typedef struct pkm_sweep_tiles {
     int64_t npoints, size, count;
 } pkm_sweep_tiles;
 
-pkm_sweep_tiles pkm_sweep_partition(int64_t npoints, int nworkers);
+pkm_sweep_tiles pkm_sweep_partition(int64_t npoints);
 /* The row-major grid point of step k of the sweep's serpentine walk (tiles are ranges of k). */
 int64_t pkm_sweep_walk_point(const pkm_map *map, int64_t k);
 void pkm_sweep_tile_range(const pkm_sweep_tiles *t, int64_t tile, int64_t *begin, int64_t *end);
 
 /* The pending points of [begin, end) with the analysis *an (created at the first pose, kept for
- * the next tiles; the caller destroys it). With first_ok not NULL, stops after the first OK pose,
- * setting *first_ok (else -1) and *modes, owned by *an. ctl is NULL in a worker process (no
- * checkpoints there). PKM_OK when every point is recorded or a stop was asked, else the error
- * that stops the sweep. */
+ * the next tiles; the caller destroys it); with a warm-started eigensolver, the whole tile if a
+ * point of it is pending, from a cold start (sweep.c). With first_ok not NULL, stops after the
+ * first OK pose, setting *first_ok (else -1) and *modes, owned by *an. ctl is NULL in a worker
+ * process (no checkpoints there). PKM_OK when every point is recorded or a stop was asked, else the
+ * error that stops the sweep. */
 pkm_status pkm_sweep_run_tile(const pkm_case *c, const void *params, pkm_map *map, int64_t begin,
                               int64_t end, const pkm_sweep_out *out, pkm_sweep_ctl *ctl,
                               pkm_analysis **an, int64_t *first_ok, const pkm_modes **modes,

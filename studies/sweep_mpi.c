@@ -496,7 +496,7 @@ pkm_status pkm_map_sweep_mpi(const pkm_case *c, const void *params, pkm_map *map
                         : so->nworkers != 1 ? "nworkers is not 1"
                                             : "too many points",
                         INT_MAX / 2);
-    s.tiles = pkm_sweep_partition(map->npoints, s.size);
+    s.tiles = pkm_sweep_partition(map->npoints);
     s.t0 = pkm_sweep_now_seconds();
     s.cpu0 = cpu_seconds();
     s.request[0] = s.request[1] = MPI_REQUEST_NULL;

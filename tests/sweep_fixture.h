@@ -24,8 +24,10 @@ static inline void *navaro_params(const pkm_case **c)
 }
 
 /* A 7 x 6 NaVARo map over the workspace at theta = -pi/3, unreachable corners included, vectors
- * kept for tracking (single precision). */
-static inline void make_navaro_map(const pkm_case *c, const void *par, pkm_map *m)
+ * kept for tracking (single precision); with make_navaro_grid, nx x ny points and the
+ * eigensolver eig. */
+static inline void make_navaro_grid(const pkm_case *c, const void *par, pkm_map *m, int nx, int ny,
+                                    pkm_eigensolver eig)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -36,10 +38,16 @@ static inline void make_navaro_map(const pkm_case *c, const void *par, pkm_map *
         snprintf(m->pose_names[k], PKM_MAP_NAME_LEN, "%s", c->pose_names[k]);
     m->base_pose[2] = -1.0471975511965976;
     m->naxes = 2;
-    m->axes[0] = (pkm_map_axis){"x", "m", 0, 7, -0.22, 0.22};
-    m->axes[1] = (pkm_map_axis){"y", "m", 1, 6, -0.22, 0.22};
+    m->axes[0] = (pkm_map_axis){"x", "m", 0, nx, -0.22, 0.22};
+    m->axes[1] = (pkm_map_axis){"y", "m", 1, ny, -0.22, 0.22};
     m->nev = m->opts.nev = 4;
+    m->eigensolver = eig;
     assert_pkm_ok(pkm_map_alloc(m, &ctx), &ctx);
+}
+
+static inline void make_navaro_map(const pkm_case *c, const void *par, pkm_map *m)
+{
+    make_navaro_grid(c, par, m, 7, 6, PKM_EIG_ARPACK);
 }
 
 /* Every result array of a and b equal bit for bit (NaN where not OK included). */

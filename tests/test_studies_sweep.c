@@ -144,7 +144,7 @@ static void resume_in_steps(const pkm_case *c, const void *par, const pkm_map *w
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_map m;
-    make_navaro_map(c, par, &m);
+    make_navaro_grid(c, par, &m, whole->axes[0].count, whole->axes[1].count, whole->eigensolver);
     for (int i = 0; stops[i] >= 0; i++) {
         /* A worker that was computing this pose when an earlier stop was requested finished
          * it (the stop is seen between poses): it cannot be stopped at any more. */
@@ -234,6 +234,36 @@ static void test_executors_same_map(void **state)
     const int64_t fork_stops[] = {0, 9, 19, 30, -1}, serial_stops[] = {4, 11, 16, 23, 29, 36, -1};
     resume_in_steps(c, par, &whole[1], 2, fork_stops);
     resume_in_steps(c, par, &whole[1], 1, serial_stops);
+    for (int w = 1; w <= 3; w++)
+        pkm_map_free(&whole[w]);
+    pkm_case_params_destroy(&par);
+}
+
+/* The warm-started block solver, whose results depend on the poses solved before in a tile:
+ * each tile starts cold and a partly computed tile is computed again whole, so that the serial
+ * executor and the fork one with 2 and 3 workers give the same map bit for bit on a 12 x 12 grid
+ * (three tiles of the walk), and so do sweeps stopped again and again (at the probe's first pose,
+ * inside each tile) and resumed from their checkpoints. */
+static void test_block_same_map(void **state)
+{
+    (void)state;
+    const pkm_case *c = NULL;
+    void *par = navaro_params(&c);
+    pkm_map whole[4];
+    for (int w = 3; w >= 1; w--) {
+        make_navaro_grid(c, par, &whole[w], 12, 12, PKM_EIG_BLOCK);
+        sweep_navaro(par, &whole[w], w, 0);
+    }
+    int64_t ok = 0;
+    for (int64_t p = 0; p < whole[1].npoints; p++)
+        ok += whole[1].status[p] == PKM_POSE_OK;
+    assert_true(ok > 64);
+    assert_int_equal(whole[1].solver_fallbacks, 0);
+    assert_same_map(&whole[2], &whole[1]);
+    assert_same_map(&whole[3], &whole[1]);
+    const int64_t stops[] = {0, 30, 70, 100, 130, -1};
+    resume_in_steps(c, par, &whole[1], 2, stops);
+    resume_in_steps(c, par, &whole[1], 1, stops);
     for (int w = 1; w <= 3; w++)
         pkm_map_free(&whole[w]);
     pkm_case_params_destroy(&par);
@@ -505,6 +535,7 @@ int main(void)
         cmocka_unit_test(test_stalled_worker),     cmocka_unit_test(test_killed_worker),
         cmocka_unit_test(test_worker_exits_early), cmocka_unit_test(test_untracked_notice),
         cmocka_unit_test(test_serpentine_walk),    cmocka_unit_test(test_block_fallbacks),
+        cmocka_unit_test(test_block_same_map),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,10 +50,14 @@ static pkm_status sweep_ranks(const pkm_case *c, const void *par, pkm_map *m, in
     return pkm_map_sweep_mpi(c, par, m, &so, MPI_COMM_WORLD, stats, ctx);
 }
 
-/* The map of one process, on rank 0 (no fork: the other ranks wait at the barrier). */
-static void reference(const pkm_case *c, const void *par, pkm_map *whole)
+/* The map of one process, on rank 0 (no fork: the other ranks wait at the barrier); the 7 x 6
+ * map with ARPACK, or with block the 12 x 12 one with the warm-started block solver. */
+static void reference(const pkm_case *c, const void *par, pkm_map *whole, int block)
 {
-    make_navaro_map(c, par, whole);
+    if (block)
+        make_navaro_grid(c, par, whole, 12, 12, PKM_EIG_BLOCK);
+    else
+        make_navaro_map(c, par, whole);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     const pkm_sweep_opts so = pkm_sweep_opts_default();
@@ -61,17 +65,22 @@ static void reference(const pkm_case *c, const void *par, pkm_map *whole)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
-/* The 7 x 6 map on the ranks: every point computed once, by some rank, each rank with tiles.
- * ARPACK: the one-process map bit for bit. block_fallback: the block solver with a tolerance no
- * Ritz pair meets, whose fallbacks to ARPACK are counted over the ranks: every OK pose, whichever
- * rank computed it. */
-static void ranks_map(int block_fallback)
+/* The map on the ranks: every point computed once, by some rank, each rank with tiles.
+ * mode 0, the 7 x 6 map with ARPACK, and mode 2, the 12 x 12 one with the warm-started block
+ * solver (each tile from a cold start): the one-process map bit for bit. mode 1
+ * (block_fallback): the 7 x 6 map with the block solver and a tolerance no Ritz pair meets, whose
+ * fallbacks to ARPACK are counted over the ranks: every OK pose, whichever rank computed it. */
+static void ranks_map(int mode)
 {
+    const int block_fallback = mode == 1;
     const pkm_case *c = NULL;
     void *par = navaro_params(&c);
     pkm_map whole, m;
-    reference(c, par, &whole);
-    make_navaro_map(c, par, &m);
+    reference(c, par, &whole, mode == 2);
+    if (mode == 2)
+        make_navaro_grid(c, par, &m, 12, 12, PKM_EIG_BLOCK);
+    else
+        make_navaro_map(c, par, &m);
     if (block_fallback) {
         m.eigensolver = PKM_EIG_BLOCK;
         m.opts.block_tol = 1e-300;
@@ -108,6 +117,12 @@ static void test_ranks_same_map(void **state)
     ranks_map(0);
 }
 
+static void test_ranks_same_block_map(void **state)
+{
+    (void)state;
+    ranks_map(2);
+}
+
 static void test_ranks_count_fallbacks(void **state)
 {
     (void)state;
@@ -123,7 +138,7 @@ static void test_ranks_stop_resume(void **state)
     const pkm_case *c = NULL;
     void *par = navaro_params(&c);
     pkm_map whole, m;
-    reference(c, par, &whole);
+    reference(c, par, &whole, 0);
     make_navaro_map(c, par, &m);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -220,9 +235,8 @@ int main(int argc, char **argv)
     snprintf(path, sizeof(path), "%s/sweep_mpi_%d.h5.partial", PKM_TEST_OUT, nranks);
     checkpoint_path = path;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ranks_same_map),
-        cmocka_unit_test(test_ranks_count_fallbacks),
-        cmocka_unit_test(test_ranks_stop_resume),
+        cmocka_unit_test(test_ranks_same_map),        cmocka_unit_test(test_ranks_same_block_map),
+        cmocka_unit_test(test_ranks_count_fallbacks), cmocka_unit_test(test_ranks_stop_resume),
         cmocka_unit_test(test_error_on_rank1),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);

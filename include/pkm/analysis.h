@@ -25,6 +25,10 @@ pkm_status pkm_analysis_create(pkm_formulation form, pkm_eigensolver eig,
                                const pkm_modal_opts *opts, pkm_analysis **out, pkm_ctx *ctx);
 void pkm_analysis_destroy(pkm_analysis **a);
 
+/* Forget the eigensolver's earlier solves (pkm_eigensolver_type.forget): the next solve gives
+ * what a fresh analysis would. Nothing to do for a solver without history. */
+void pkm_analysis_forget(pkm_analysis *a);
+
 /* Modes of m; *modes is owned by the analysis and valid until the next solve or destroy.
  * info (may be NULL) receives the assembly sizes. On PKM_ERR_SINGULAR from a zero-energy
  * (mechanism) mode, *modes is set too: its first zero_modes modes are the offending ones. */

@@ -37,6 +37,9 @@ typedef struct pkm_eigensolver_type {
     pkm_status (*solve)(void *solver, const pkm_pencil *p, const pkm_modal_opts *opts,
                         pkm_modes *out, pkm_ctx *ctx);
     void (*destroy)(void **solver); /* NULL-safe, sets *solver to NULL */
+    /* Forget the earlier solves, so that the next one starts as a fresh solver's would; NULL
+     * for a solver whose results do not depend on its earlier solves. */
+    void (*forget)(void *solver);
 } pkm_eigensolver_type;
 
 /* The table, indexed by pkm_eigensolver. */
