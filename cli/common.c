@@ -141,7 +141,9 @@ static void cli_solver_text(char *buf, size_t cap, int names_only)
     for (int k = 0; k < PKM_EIGENSOLVER_COUNT; k++)
         len = cli_choice_text(buf, len, cap, k, pkm_eigensolver_types[k].name,
                               names_only ? NULL : pkm_eigensolver_types[k].description,
-                              k == 0 ? ", default" : "");
+                              k == PKM_EIG_ARPACK  ? ", default but for map"
+                              : k == PKM_EIG_BLOCK ? ", map's default"
+                                                   : "");
 }
 
 static void cli_solver_help(char *buf, size_t cap)

@@ -572,7 +572,10 @@ static int map_prepare(const map_args *o, pkm_map *map, const cli_ranks *ranks, 
 static int map_main(int argc, char **argv, cli_ranks *ranks)
 {
     const pkm_track_opts tdef = pkm_track_opts_default();
-    map_args o = {.c = {.nev = 8, .form = PKM_FORM_TREE, .eig = PKM_EIG_ARPACK},
+    /* The warm-started block solver by default: 1.2-1.3 times ARPACK's poses per second on the
+     * 60 x 60 NaVARo map, frequencies within 6e-15 of ARPACK's, the same map for any number of
+     * workers, ranks or resumes (its tiles start cold: studies/sweep.c). */
+    map_args o = {.c = {.nev = 8, .form = PKM_FORM_TREE, .eig = PKM_EIG_BLOCK},
                   .threads = 1,
                   .checkpoint_s = 5.0,
                   .mac_threshold = tdef.mac_threshold,
