@@ -160,11 +160,16 @@ void pkm_fem_beam3d_floating_stiffness(const pkm_section *s, const pkm_material 
     K[2][4] = K[4][2] = 6.0 * EIy / l2;
 }
 
+/* M += c b b^T over the nonzero entries of b only (2 to 4 of 12 in the floating mass below: a
+ * tenth of the work), the same values as the full loop, whose other terms add exact zeros. */
 static void add_outer(double M[12][12], double c, const double b[12])
 {
+    int nz[12], n = 0;
     for (int i = 0; i < 12; ++i)
-        for (int j = 0; j < 12; ++j)
-            M[i][j] += c * b[i] * b[j];
+        if (b[i] != 0.0) nz[n++] = i;
+    for (int p = 0; p < n; ++p)
+        for (int q = 0; q < n; ++q)
+            M[nz[p]][nz[q]] += c * b[nz[p]] * b[nz[q]];
 }
 
 void pkm_fem_beam3d_floating_mass(const pkm_section *s, const pkm_material *m, double l,
