@@ -201,7 +201,7 @@ static double norm2(int64_t n, const double *x)
 
 /* Largest column 2-norm of the symmetric matrix with upper values a (sq: n scratch): a lower
  * bound of its 2-norm, within a factor sqrt(n). */
-static double max_column_norm(const pkm_pencil *p, const double *a, double *sq)
+double pkm_modal_column_norm(const pkm_pencil *p, const double *a, double *sq)
 {
     memset(sq, 0, sizeof(double) * (size_t)p->n);
     for (int64_t j = 0; j < p->n; j++)
@@ -290,7 +290,8 @@ static void measure_modes(const pkm_pencil *p, pkm_modes *out, mode_energy *en, 
     const int64_t n = p->n;
     const pkm_diag_scales ds = pkm_pencil_diag_scales(p);
     const double s = pkm_modal_zero_scale(&ds);
-    const double norm_k = max_column_norm(p, p->k, kx), norm_m = max_column_norm(p, p->m, kx);
+    const double norm_k = pkm_modal_column_norm(p, p->k, kx),
+                 norm_m = pkm_modal_column_norm(p, p->m, kx);
     double orth = 0.0;
     orth_ij[0] = orth_ij[1] = 0;
     for (int j = 0; j < out->nev; j++) {
@@ -337,14 +338,18 @@ static void measure_modes(const pkm_pencil *p, pkm_modes *out, mode_energy *en, 
     out->orth_error = orth;
 }
 
+double pkm_modal_max_backward(const pkm_modal_opts *opts)
+{
+    return opts->max_backward_error > 0.0 ? opts->max_backward_error : PKM_MODAL_MAX_BACKWARD;
+}
+
 /* The acceptance tests of the measured modes: zero-energy modes, backward error, residual,
  * accuracy estimate, M-orthonormality. */
 static pkm_status check_modes(const pkm_modal_opts *opts, pkm_modes *out, const mode_energy *en,
                               const int orth_ij[2], pkm_ctx *ctx)
 {
     const int nev = out->nev;
-    const double max_be =
-        opts->max_backward_error > 0.0 ? opts->max_backward_error : PKM_MODAL_MAX_BACKWARD;
+    const double max_be = pkm_modal_max_backward(opts);
     const double max_acc = opts->max_accuracy > 0.0 ? opts->max_accuracy : PKM_MODAL_MAX_ACCURACY;
     out->zero_modes = 0;
     while (out->zero_modes < nev &&

@@ -68,6 +68,11 @@ pkm_status pkm_modal_check_complete(pkm_linsolve *ldlt, const pkm_pencil *p, con
 pkm_status pkm_modal_solve_dense_counted(const pkm_pencil *p, const pkm_modal_opts *opts,
                                          pkm_linsolve *ldlt, pkm_modes *out, pkm_ctx *ctx);
 
+/* modes.c: the largest column 2-norm of the symmetric matrix with upper values a (sq: n
+ * scratch), as the backward error's norm of K and M; the backward-error bound of opts. */
+double pkm_modal_column_norm(const pkm_pencil *p, const double *a, double *sq);
+double pkm_modal_max_backward(const pkm_modal_opts *opts);
+
 /* The warm-started block eigensolver (block.c), an entry of the eigensolver table. */
 pkm_status pkm_block_create(const pkm_pencil *pattern, void **solver, pkm_ctx *ctx);
 pkm_status pkm_block_solve(void *solver, const pkm_pencil *p, const pkm_modal_opts *opts,
