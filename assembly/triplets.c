@@ -176,10 +176,15 @@ static int mask_call(unsigned char *mask, int set, int nrow, int ncol, const dou
 /* Ec = E without the rounding residues of exact zeros: entries within PKM_E_RESIDUE of their
  * column's largest magnitude are set to zero. Such entries come from products that vanish
  * mathematically (R Tw of the tree formulation, Germain et al. 2015 eqs. 28-32, leaves 1e-17 ..
- * 3e-16 where the exact value is 0) and are 0.0 at one pose and not at the next, so they would
- * change the pattern (75 patterns over 124 NaVARo poses); zeroing them changes a congruence by
- * less than its own rounding. */
-#define PKM_E_RESIDUE (8.0 * DBL_EPSILON)
+ * 3e-16 where the exact value is 0 at one element per link, up to 2e-15 at four, more along
+ * longer chains) and are 0.0 at one pose and not at the next, so they would change the pattern
+ * (75 patterns over 124 NaVARo poses at 8 eps; at 8 eps still 47 of 64 poses of a map at 4
+ * elements per link and 15 of 16 at 16 missed the recorded pattern, each then assembled twice,
+ * sorted and analysed again). An entry of E is a twist component, a length or a unit rotation:
+ * one 1e-13 of its column's largest is below any lever arm of a machine, and zeroing it moves
+ * the frequencies by less than their own accuracy estimate (4 elements per link: 2.6e-11;
+ * 16: 1.3e-9 against an estimate of 8.8e-9; 1: nothing). */
+#define PKM_E_RESIDUE 1e-13
 static void clean_residues(int nrow, int ncol, const double *E, double *Ec)
 {
     for (int c = 0; c < ncol; c++) {

@@ -44,7 +44,7 @@ double pkm_sweep_now_seconds(void)
  * map_bench's 60 x 60 nodal map with 2 workers took 0.717 s with tiles of 225 poses against
  * 0.665 s with tiles of 28. */
 #define PKM_SWEEP_TILES    32
-#define PKM_SWEEP_TILE_MIN 4
+#define PKM_SWEEP_TILE_MIN 16
 #define PKM_SWEEP_TILE_MAX 64
 
 pkm_sweep_tiles pkm_sweep_partition(int64_t npoints)
