@@ -37,14 +37,15 @@ double pkm_sweep_now_seconds(void)
 
 /* Tiles: a tile is computed in one go by one analysis, so that a warm-started eigensolver
  * (PKM_EIG_BLOCK), which starts every tile cold, gives the same map bit for bit with any number
- * of workers or ranks; the partition depends on the number of points only. About 32 tiles, of 4
+ * of workers or ranks; the partition depends on the number of points only. About 32 tiles, of 8
  * to 64 poses: contiguous tiles keep a worker on neighbouring poses, many of them, taken in turn,
  * balance the cost of unreachable poses (cheap, in whole regions of a grid: the corners of the
- * NaVARo's), and a tile of 64 poses costs the block solver one cold start (ARPACK) per 64 poses.
+ * NaVARo's) and give 2 or 3 MPI ranks work on small maps (7 x 6 poses: 6 tiles), and each costs
+ * the block solver one cold start (ARPACK for nev + guards modes).
  * map_bench's 60 x 60 nodal map with 2 workers took 0.717 s with tiles of 225 poses against
  * 0.665 s with tiles of 28. */
 #define PKM_SWEEP_TILES    32
-#define PKM_SWEEP_TILE_MIN 16
+#define PKM_SWEEP_TILE_MIN 8
 #define PKM_SWEEP_TILE_MAX 64
 
 pkm_sweep_tiles pkm_sweep_partition(int64_t npoints)
