@@ -245,14 +245,18 @@ pkm_status pkm_newmark_step(pkm_newmark *nm, const double *f1, pkm_ctx *ctx)
     /* K_eff du = (1+alpha) f1 - alpha f_n - K u_n + M w1 + C w2 with w1 = a2 v + a3 a and w2 =
      * (1+alpha) (a4 v + a5 a) + alpha v: the HHT equation with a_{n+1} and v_{n+1} written
      * through du. */
+    /* M (w1 + l1 w2) + K (l2 w2 - u): C w2 folded into the two products (one pass builds both
+     * operands). */
+    /* The state's arrays are distinct buffers of the integrator (restrict lets the loops run in
+     * SIMD registers). */
+    double *restrict v = nm->v, *restrict a = nm->a, *restrict u = nm->u;
+    double *restrict op_m = nm->tmp, *restrict op_k = nm->w1;
+    const double l1 = nm->o.l1, l2 = nm->o.l2;
     for (int64_t i = 0; i < n; i++) {
-        nm->w1[i] = c.a2 * nm->v[i] + c.a3 * nm->a[i];
-        nm->w2[i] = ap * (c.a4 * nm->v[i] + c.a5 * nm->a[i]) + al * nm->v[i];
-    }
-    /* M (w1 + l1 w2) + K (l2 w2 - u): C w2 folded into the two products. */
-    for (int64_t i = 0; i < n; i++) {
-        nm->tmp[i] = nm->w1[i] + nm->o.l1 * nm->w2[i];
-        nm->w1[i] = nm->o.l2 * nm->w2[i] - nm->u[i];
+        const double w1 = c.a2 * v[i] + c.a3 * a[i];
+        const double w2 = ap * (c.a4 * v[i] + c.a5 * a[i]) + al * v[i];
+        op_m[i] = w1 + l1 * w2;
+        op_k[i] = l2 * w2 - u[i];
     }
     pkm_pencil_matvec_mk(nm->p, nm->tmp, nm->w1, nm->rhs);
     for (int64_t i = 0; i < n; i++)
@@ -260,13 +264,14 @@ pkm_status pkm_newmark_step(pkm_newmark *nm, const double *f1, pkm_ctx *ctx)
     pkm_status rc = pkm_linsolve_solve(nm->ls, nm->rhs, nm->rhs, ctx);
     if (rc != PKM_OK) return rc;
     /* rhs now holds du; tmp keeps v_n and f keeps f_n for the step's energy increments. */
-    double *du = nm->rhs, *v_old = nm->tmp;
-    memcpy(v_old, nm->v, (size_t)n * sizeof(double));
+    const double *restrict du = nm->rhs;
+    double *v_old = nm->tmp;
+    if (!nm->o.no_energy) memcpy(v_old, nm->v, (size_t)n * sizeof(double));
     for (int64_t i = 0; i < n; i++) {
-        const double a1 = c.a0 * du[i] - c.a2 * nm->v[i] - c.a3 * nm->a[i];
-        nm->v[i] = c.a1 * du[i] - c.a4 * nm->v[i] - c.a5 * nm->a[i];
-        nm->a[i] = a1;
-        nm->u[i] += du[i];
+        const double a1 = c.a0 * du[i] - c.a2 * v[i] - c.a3 * a[i];
+        v[i] = c.a1 * du[i] - c.a4 * v[i] - c.a5 * a[i];
+        a[i] = a1;
+        u[i] += du[i];
     }
     /* The trapezoidal energy increments: work du^T fm and dissipation dt vm^T C vm, with vm, fm
      * the means of the step's end values (for beta = 1/4, gamma = 1/2 the mean of the equation of
