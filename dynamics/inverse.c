@@ -101,7 +101,9 @@ static void cut_wrench(const pkm_mbs *s, const mbs_cut *cu, double w[6])
 
 double pkm_mbs_plane_force(const pkm_mbs *s, int i)
 {
-    return s->lam[s->cut[s->ncut - pkm_model_plane_count(s->m) + i].row];
+    const int np = pkm_model_plane_count(s->m);
+    if (i < 0 || i >= np) return NAN;
+    return s->lam[s->cut[s->ncut - np + i].row];
 }
 
 /* Each frame's wrench minus the cut wrenches acting on its subtree (Guo et al. 2024, eq. 26:

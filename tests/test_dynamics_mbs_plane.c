@@ -61,6 +61,7 @@ static void test_slider_on_plane(void **state)
         assert_close(res[0].drive, 2.0 * mass * acc, 1e-12, 0.0);
         assert_close(pkm_mbs_plane_force(s, 0), -sqrt(2.0) * mass * acc, 1e-12, 0.0);
     }
+    assert_true(isnan(pkm_mbs_plane_force(s, 1)) && isnan(pkm_mbs_plane_force(s, -1)));
     pkm_mbs_destroy(&s);
     pkm_model_destroy(&m);
 }

@@ -159,7 +159,7 @@ typedef struct pkm_joint_result {
 pkm_status pkm_mbs_inverse(pkm_mbs *s, const double *weights, pkm_joint_result *res, pkm_ctx *ctx);
 
 /* After pkm_mbs_inverse: the force with which model plane i pushes its point along the plane's
- * unit normal (N; negative: pulls). */
+ * unit normal (N; negative: pulls); NaN for i not a plane of the model. */
 double pkm_mbs_plane_force(const pkm_mbs *s, int i);
 
 /* Joint-space mass matrix at the current q (nq x nq, row-major) and the bias h = M(q)qdd + h
