@@ -153,7 +153,7 @@ void pkm_pose_point_derivatives(const double X[PKM_POSE_DOF], const double r[3],
     pkm_pose_rotation(X, R);
     pkm_mat3_apply(PKM_CONST33(R), r, P);
     memset(P1, 0, sizeof(double) * PKM_POSE_DOF * 3);
-    memset(P2, 0, sizeof(double) * PKM_POSE_DOF * PKM_POSE_DOF * 3);
+    if (P2) memset(P2, 0, sizeof(double) * PKM_POSE_DOF * PKM_POSE_DOF * 3);
     for (int k = 0; k < 3; k++) {
         P[k] += X[k];
         P1[k][k] = 1.0;
@@ -163,7 +163,7 @@ void pkm_pose_point_derivatives(const double X[PKM_POSE_DOF], const double r[3],
         d[a] = 1;
         pkm_pose_rotation_derivative(X, d, R);
         pkm_mat3_apply(PKM_CONST33(R), r, P1[3 + a]);
-        for (int b = 0; b < 3; b++) {
+        for (int b = 0; b < 3 && P2; b++) {
             int e[3] = {0, 0, 0};
             e[a]++;
             e[b]++;
@@ -176,8 +176,8 @@ void pkm_pose_point_derivatives(const double X[PKM_POSE_DOF], const double r[3],
 void pkm_pose_point_jacobian(const double X[PKM_POSE_DOF], const double r[3],
                              double J[3][PKM_POSE_DOF])
 {
-    double P[3], P1[PKM_POSE_DOF][3], P2[PKM_POSE_DOF][PKM_POSE_DOF][3];
-    pkm_pose_point_derivatives(X, r, P, P1, P2);
+    double P[3], P1[PKM_POSE_DOF][3];
+    pkm_pose_point_derivatives(X, r, P, P1, NULL);
     for (int i = 0; i < 3; i++)
         for (int k = 0; k < PKM_POSE_DOF; k++)
             J[i][k] = P1[k][i];
@@ -199,7 +199,7 @@ void pkm_contact_residual(int nc, const pkm_contact *c, const double X[PKM_POSE_
     enum { N = PKM_POSE_DOF };
     for (int i = 0; i < nc; i++) {
         double P[3], P1[N][3], P2[N][N][3], g[3], H[3][3], HP[N][3];
-        pkm_pose_point_derivatives(X, c[i].point, P, P1, P2);
+        pkm_pose_point_derivatives(X, c[i].point, P, P1, d2Phi ? P2 : NULL);
         pkm_surface_eval(&c[i].surface, P, &Phi[i], g, H);
         for (int k = 0; k < N; k++) {
             pkm_mat3_apply(PKM_CONST33(H), P1[k], HP[k]);

@@ -25,8 +25,9 @@ static void vee_tn(const double A[3][3], const double B[3][3], double v[3])
     }
 }
 
-/* The body-axes angular velocity map Eb (w_b = Eb angles', column a = vee(R^T dR/da)) and its
- * derivatives dEb[c][.][a] = d Eb(:, a) / d angle_c = vee(dR/dc^T dR/da + R^T d2R/da dc). */
+/* The body-axes angular velocity map Eb (w_b = Eb angles', column a = vee(R^T dR/da)) and, if
+ * dEb is not NULL, its derivatives dEb[c][.][a] = d Eb(:, a) / d angle_c =
+ * vee(dR/dc^T dR/da + R^T d2R/da dc). */
 static void body_rate_map(const double X[PKM_POSE_DOF], double Eb[3][3], double dEb[3][3][3])
 {
     double R[3][3], R1[3][3][3], B[3][3], v[3], u[3];
@@ -41,7 +42,7 @@ static void body_rate_map(const double X[PKM_POSE_DOF], double Eb[3][3], double 
         vee_tn(PKM_CONST33(R), PKM_CONST33(R1[a]), v);
         for (int k = 0; k < 3; k++)
             Eb[k][a] = v[k];
-        for (int c = 0; c < 3; c++) {
+        for (int c = 0; c < 3 && dEb; c++) {
             int d[3] = {0, 0, 0};
             d[a]++, d[c]++;
             pkm_pose_rotation_derivative(X, d, B);
@@ -53,8 +54,9 @@ static void body_rate_map(const double X[PKM_POSE_DOF], double Eb[3][3], double 
     }
 }
 
-/* Through the pose map X(q_f): J = P1 mj (3 x nf) and H(:, j, k) = mj_j^T P2 mj_k + P1 mj2_jk
- * for a map with derivatives P1 (3 x 6, P1[a][.] the derivative in X_a) and P2. */
+/* Through the pose map X(q_f): J = P1 mj (3 x nf) and, if H is not NULL, H(:, j, k) =
+ * mj_j^T P2 mj_k + P1 mj2_jk for a map with derivatives P1 (3 x 6, P1[a][.] the derivative in
+ * X_a) and P2. */
 static void through_pose(const pkm_mast_state *s, double P1[PKM_POSE_DOF][3],
                          double P2[PKM_POSE_DOF][PKM_POSE_DOF][3], double J[3][PKM_POSE_DOF],
                          double H[3][PKM_POSE_DOF][PKM_POSE_DOF])
@@ -65,7 +67,7 @@ static void through_pose(const pkm_mast_state *s, double P1[PKM_POSE_DOF][3],
             J[d][j] = 0.0;
             for (int a = 0; a < PKM_POSE_DOF; a++)
                 J[d][j] += P1[a][d] * s->mj[a * nf + j];
-            for (int k = 0; k < nf; k++) {
+            for (int k = 0; k < nf && H; k++) {
                 double h = 0.0;
                 for (int a = 0; a < PKM_POSE_DOF; a++) {
                     const double ma = s->mj[a * nf + j];
@@ -79,18 +81,19 @@ static void through_pose(const pkm_mast_state *s, double P1[PKM_POSE_DOF][3],
         }
 }
 
-void pkm_mast_deriv_eval(const pkm_mast *m, const pkm_mast_state *s, mast_deriv *D)
+void pkm_mast_deriv_eval(const pkm_mast *m, const pkm_mast_state *s, int second, mast_deriv *D)
 {
     enum { N = PKM_POSE_DOF };
     const int nch = m->nchain, nf = s->nfree;
     double P1[N][3], P2[N][N][3], Eb[3][3], dEb[3][3][3];
+    double(*p2)[N][3] = second ? P2 : NULL;
     D->nch = nch, D->nf = nf, D->n = nch + nf;
     for (int i = 0; i < nch; i++) {
         D->qd[i] = s->thd[i];
         pkm_rss_tip(&m->chain[i], s->th[i], D->S[i]);
         pkm_mast_crank(&m->chain[i], s->th[i], D->dS[i], D->ddS[i]);
-        pkm_pose_point_derivatives(s->X, m->chain[i].M, D->M[i], P1, P2);
-        through_pose(s, P1, P2, D->JM[i], D->HM[i]);
+        pkm_pose_point_derivatives(s->X, m->chain[i].M, D->M[i], P1, p2);
+        through_pose(s, P1, p2, D->JM[i], second ? D->HM[i] : NULL);
     }
     for (int j = 0; j < nf; j++)
         D->qd[nch + j] = s->Xd[s->free[j]];
@@ -99,24 +102,24 @@ void pkm_mast_deriv_eval(const pkm_mast *m, const pkm_mast_state *s, mast_deriv 
     memset(P2, 0, sizeof(P2));
     for (int d = 0; d < 3; d++)
         P1[d][d] = 1.0;
-    through_pose(s, P1, P2, D->JO, D->HO);
+    through_pose(s, P1, P2, D->JO, second ? D->HO : NULL);
     /* the rotation: w_b = Eb(angles) angles', a map of the last three rows */
-    body_rate_map(s->X, Eb, dEb);
+    body_rate_map(s->X, Eb, second ? dEb : NULL);
     memset(P1, 0, sizeof(P1));
     for (int a = 0; a < 3; a++)
         for (int d = 0; d < 3; d++) {
             P1[3 + a][d] = Eb[d][a];
-            for (int c = 0; c < 3; c++)
+            for (int c = 0; c < 3 && second; c++)
                 P2[3 + a][3 + c][d] = dEb[c][d][a];
         }
-    through_pose(s, P1, P2, D->Jw, D->Hw);
+    through_pose(s, P1, P2, D->Jw, second ? D->Hw : NULL);
 }
 
 void pkm_mast_closure_derivatives(const pkm_mast *m, const pkm_mast_state *s, double *Jth,
                                   double *Jq, double *H)
 {
     mast_deriv D;
-    pkm_mast_deriv_eval(m, s, &D);
+    pkm_mast_deriv_eval(m, s, 1, &D);
     const int nch = D.nch, nf = D.nf, n = D.n;
     if (H) memset(H, 0, sizeof(double) * (size_t)(nch * n * n));
     for (int i = 0; i < nch; i++) {
@@ -136,13 +139,20 @@ void pkm_mast_closure_derivatives(const pkm_mast *m, const pkm_mast_state *s, do
     }
 }
 
+double pkm_mast_closure_jth(const mast_deriv *D, int i)
+{
+    double d[3];
+    pkm_vec3_sub(D->M[i], D->S[i], d);
+    return -2.0 * pkm_vec3_dot(d, D->dS[i]);
+}
+
 void pkm_mast_closure_eval(const mast_deriv *D, int i, mast_closure *c)
 {
     /* h_i = |d|^2 - L^2, d = M - S: dh = 2 d . (dM - dS), d2h = 2 (dM - dS)^T (dM - dS) +
      * 2 d . (d2M - d2S), with S a function of theta_i only, M of the free coordinates only */
     double d[3];
     pkm_vec3_sub(D->M[i], D->S[i], d);
-    c->jth = -2.0 * pkm_vec3_dot(d, D->dS[i]);
+    c->jth = pkm_mast_closure_jth(D, i);
     c->htt = 2.0 * pkm_vec3_dot(D->dS[i], D->dS[i]) - 2.0 * pkm_vec3_dot(d, D->ddS[i]);
     for (int j = 0; j < D->nf; j++) {
         double jm[3], hm[3];
@@ -216,6 +226,6 @@ void pkm_mast_jacobian_rates(const pkm_mast *m, const pkm_mast_state *s, pkm_mas
                              double *Jthd, double *Jqd)
 {
     mast_deriv D;
-    pkm_mast_deriv_eval(m, s, &D);
+    pkm_mast_deriv_eval(m, s, 1, &D);
     pkm_mast_rates_eval(&D, route, Jthd, Jqd);
 }

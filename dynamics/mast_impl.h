@@ -18,6 +18,10 @@ void pkm_mast_body_motion(const pkm_mast *m, const pkm_mast_state *s, mast_body 
 void pkm_mast_point_motion(const pkm_mast_state *s, const mast_body *b, const double r[3],
                            double x[3], double v[3], double a[3]);
 
+/* F_EE = J_b^T f_b (Cheng et al. 2024, eq. 45, rebuilt): the load's generalised force on the
+ * free coordinates (nfree; zero for no load). */
+void pkm_mast_load_force(const pkm_mast_state *s, const pkm_mast_load *load, double *F);
+
 /* dS/dtheta and d2S/dtheta2 of chain c's crank tip at theta. */
 void pkm_mast_crank(const pkm_rss *c, double th, double dS[3], double ddS[3]);
 
@@ -37,7 +41,9 @@ typedef struct mast_deriv {
     double Jw[3][PKM_POSE_DOF], Hw[3][PKM_POSE_DOF][PKM_POSE_DOF];
 } mast_deriv;
 
-void pkm_mast_deriv_eval(const pkm_mast *m, const pkm_mast_state *s, mast_deriv *D);
+/* The derivatives at s; the second ones (HM, HO, Hw) only if second is set (the mass matrix
+ * needs the first ones alone). */
+void pkm_mast_deriv_eval(const pkm_mast *m, const pkm_mast_state *s, int second, mast_deriv *D);
 
 /* Chain i's closure h_i = |M_i - S_i|^2 - L_i^2: dh/dtheta_i, dh/dq_free, and its Hessian's
  * blocks (theta theta, theta free, free free). */
@@ -46,6 +52,8 @@ typedef struct mast_closure {
 } mast_closure;
 
 void pkm_mast_closure_eval(const mast_deriv *D, int i, mast_closure *c);
+/* Its dh/dtheta_i alone. */
+double pkm_mast_closure_jth(const mast_deriv *D, int i);
 
 /* J_theta' (nch) and J_q' (nch x nf) by the route's contraction (PKM_MAST_HESSIAN: the
  * Hessians', otherwise the Jacobians' partial derivatives). */

@@ -57,6 +57,16 @@ static void point_jacobian(const pkm_mast_state *s, const double r[3], double *J
         }
 }
 
+void pkm_mast_load_force(const pkm_mast_state *s, const pkm_mast_load *load, double *F)
+{
+    const int nf = s->nfree;
+    memset(F, 0, sizeof(double) * (size_t)nf);
+    if (load == NULL) return;
+    double Jb[3 * PKM_POSE_DOF];
+    point_jacobian(s, load->point, Jb);
+    add_jtf(nf, Jb, load->force, F);
+}
+
 /* Each chain's crank tip and body end with their accelerations. */
 static void links_eval(const pkm_mast *m, const pkm_mast_state *s, const mast_body *b,
                        mast_link *link)
@@ -104,13 +114,10 @@ static void virtual_power(const pkm_mast *m, const pkm_mast_state *s, const mast
     }
     add_jtf(nf, s->mj, fv, rhs);
     add_jtf(nf, Jw, mv, rhs);
-    if (load != NULL) {
-        double Jb[3 * PKM_POSE_DOF], mf[3];
-        point_jacobian(s, load->point, Jb);
-        for (int k = 0; k < 3; k++)
-            mf[k] = -load->force[k];
-        add_jtf(nf, Jb, mf, rhs);
-    }
+    double F[PKM_POSE_DOF];
+    pkm_mast_load_force(s, load, F);
+    for (int j = 0; j < nf; j++)
+        rhs[j] -= F[j];
 }
 
 /* tau of least W-norm with J1^T tau = rhs, plus the preload's null-space part (pkm/mast.h). */

@@ -104,7 +104,7 @@ static void mass_eval(const pkm_mast *m, const mast_deriv *D, double *M)
 void pkm_mast_mass_matrix(const pkm_mast *m, const pkm_mast_state *s, double *M)
 {
     mast_deriv D;
-    pkm_mast_deriv_eval(m, s, &D);
+    pkm_mast_deriv_eval(m, s, 0, &D);
     mass_eval(m, &D, M);
 }
 
@@ -144,7 +144,7 @@ static void mass_derivative_eval(const pkm_mast *m, const mast_deriv *D, double 
 void pkm_mast_mass_derivative(const pkm_mast *m, const pkm_mast_state *s, double *dM)
 {
     mast_deriv D;
-    pkm_mast_deriv_eval(m, s, &D);
+    pkm_mast_deriv_eval(m, s, 1, &D);
     mass_derivative_eval(m, &D, dM);
 }
 
@@ -263,7 +263,7 @@ void pkm_mast_coriolis(const pkm_mast *m, const pkm_mast_state *s, pkm_mast_cori
                        double *C)
 {
     mast_deriv D;
-    pkm_mast_deriv_eval(m, s, &D);
+    pkm_mast_deriv_eval(m, s, 1, &D);
     coriolis_eval(m, &D, form, C);
 }
 
@@ -281,22 +281,6 @@ static void potential_gradient(const pkm_mast *m, const mast_deriv *D, double *g
             g[nch + j] -= h * (m->gravity[0] * D->JM[i][0][j] + m->gravity[1] * D->JM[i][1][j] +
                                m->gravity[2] * D->JM[i][2][j]);
     }
-}
-
-/* F_EE = J_b^T f_b (eq. 45): the load's generalised force on the free coordinates. */
-static void load_force(const pkm_mast_state *s, const pkm_mast_load *load, double *F)
-{
-    const int nf = s->nfree;
-    double P[3][PKM_POSE_DOF];
-    for (int j = 0; j < nf; j++)
-        F[j] = 0.0;
-    if (load == NULL) return;
-    pkm_pose_point_jacobian(s->X, load->point, P);
-    for (int j = 0; j < nf; j++)
-        for (int a = 0; a < PKM_POSE_DOF; a++)
-            F[j] +=
-                (P[0][a] * load->force[0] + P[1][a] * load->force[1] + P[2][a] * load->force[2]) *
-                s->mj[a * nf + j];
 }
 
 /* y = A x (A n x n). */
@@ -347,11 +331,10 @@ static void reduced(const pkm_mast *m, const pkm_mast_state *s, const mast_deriv
     coriolis_eval(
         m, D, route == PKM_MAST_HESSIAN ? PKM_MAST_CORIOLIS_HESSIAN : PKM_MAST_CORIOLIS_LIANG, C);
     for (int i = 0; i < nch; i++) {
-        mast_closure c;
-        pkm_mast_closure_eval(D, i, &c);
+        const double jth = pkm_mast_closure_jth(D, i);
         for (int j = 0; j < nf; j++) {
             J3[i * nf + j] = s->J1[i * nf + j];
-            J4[i * nf + j] = -(Jthd[i] * s->J1[i * nf + j] + Jqd[i * nf + j]) / c.jth;
+            J4[i * nf + j] = -(Jthd[i] * s->J1[i * nf + j] + Jqd[i * nf + j]) / jth;
         }
     }
     for (int j = 0; j < nf; j++)
@@ -387,12 +370,12 @@ void pkm_mast_lagrange_rhs(const pkm_mast *m, const pkm_mast_state *s, pkm_mast_
                            const pkm_mast_load *load, double *rhs, double *Qth)
 {
     mast_deriv D;
-    pkm_mast_deriv_eval(m, s, &D);
+    pkm_mast_deriv_eval(m, s, 1, &D);
     const int nch = D.nch, nf = D.nf;
     double M[NQ * NQ], gV[NQ], Q[NQ], F[PKM_POSE_DOF];
     mass_eval(m, &D, M);
     potential_gradient(m, &D, gV);
-    load_force(s, load, F);
+    pkm_mast_load_force(s, load, F);
     if (route == PKM_MAST_FIRST_KIND) {
         first_kind(m, s, &D, M, gV, Q);
         for (int j = 0; j < nf; j++) { /* J3^T Q */

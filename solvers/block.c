@@ -72,7 +72,7 @@ typedef struct pkm_block {
     double *x, *mx, *y, *my, *t, *vec; /* n x cap each; vec column-major (pkm_modes_finish) */
     double *prev[PKM_BLOCK_HISTORY];   /* n x cap: Ritz vectors of the solves before the last one */
     int nprev;                         /* how many of them prev holds (warm solves in a row) */
-    double *a, *b, *v, *w, *floor, *work; /* cap x cap (a, b, v), cap, cap, 3 cap */
+    double *a, *b, *v, *w, *floor, *work; /* cap x cap (a, b, v), cap, cap, 4 cap */
     double *work2;                        /* 2 n: pkm_modes_finish */
 } pkm_block;
 
@@ -133,7 +133,7 @@ static pkm_status ensure_block(pkm_block *s, int bs, pkm_ctx *ctx)
     double **big[] = {&s->x,   &s->mx,      &s->y,       &s->my,     &s->t,
                       &s->vec, &s->prev[0], &s->prev[1], &s->prev[2]};
     double **small[] = {&s->a, &s->b, &s->v, &s->w, &s->floor, &s->work};
-    const size_t small_size[] = {c * c, c * c, c * c, c, c, 3 * c};
+    const size_t small_size[] = {c * c, c * c, c * c, c, c, 4 * c};
     s->cap = 0;
     s->warm = 0;
     s->nprev = 0;
@@ -294,7 +294,7 @@ static int rayleigh_ritz(pkm_block *s, double sigma, int bs)
  * further instead of being handed to ARPACK. */
 static int converged_count(pkm_block *s, int bs, double tol, double be, const double nrm[2])
 {
-    double *r = s->work, *nk = r + bs, *nm = nk + bs, *nx = s->floor;
+    double *r = s->work, *nk = r + bs, *nm = nk + bs, *nx = nm + bs;
     for (int j = 0; j < bs; j++)
         r[j] = nk[j] = nm[j] = nx[j] = 0.0;
     for (int64_t i = 0; i < s->n; i++) {

@@ -244,11 +244,9 @@ pkm_status pkm_newmark_step(pkm_newmark *nm, const double *f1, pkm_ctx *ctx)
     const double al = nm->o.alpha, ap = 1.0 + al;
     /* K_eff du = (1+alpha) f1 - alpha f_n - K u_n + M w1 + C w2 with w1 = a2 v + a3 a and w2 =
      * (1+alpha) (a4 v + a5 a) + alpha v: the HHT equation with a_{n+1} and v_{n+1} written
-     * through du. */
-    /* M (w1 + l1 w2) + K (l2 w2 - u): C w2 folded into the two products (one pass builds both
-     * operands). */
-    /* The state's arrays are distinct buffers of the integrator (restrict lets the loops run in
-     * SIMD registers). */
+     * through du; M (w1 + l1 w2) + K (l2 w2 - u), C w2 folded into the two products, whose
+     * operands one pass builds. The state's arrays are distinct buffers of the integrator
+     * (restrict). */
     double *restrict v = nm->v, *restrict a = nm->a, *restrict u = nm->u;
     double *restrict op_m = nm->tmp, *restrict op_k = nm->w1;
     const double l1 = nm->o.l1, l2 = nm->o.l2;
@@ -258,7 +256,7 @@ pkm_status pkm_newmark_step(pkm_newmark *nm, const double *f1, pkm_ctx *ctx)
         op_m[i] = w1 + l1 * w2;
         op_k[i] = l2 * w2 - u[i];
     }
-    pkm_pencil_matvec_mk(nm->p, nm->tmp, nm->w1, nm->rhs);
+    pkm_pencil_matvec_mk(nm->p, op_m, op_k, nm->rhs);
     for (int64_t i = 0; i < n; i++)
         nm->rhs[i] += ap * f1[i] - al * nm->f[i];
     pkm_status rc = pkm_linsolve_solve(nm->ls, nm->rhs, nm->rhs, ctx);
