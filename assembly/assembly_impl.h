@@ -125,11 +125,14 @@ void pkm_trip_free(pkm_trip *t);
  * by the caller (pkm_assemble, plain or cached). */
 pkm_status pkm_trip_begin(pkm_trip *t, int64_t n, pkm_ctx *ctx);
 
+/* The most element coordinates of a congruence (a quintic beam has 2 x 18). */
+#define PKM_TRIP_MAX_ROWS 64
+
 /* Add E^T Ka E to K and E^T Ma E to M, where E is nrow x ncol (row-major) mapping the reduced
  * coordinates idx[0..ncol-1] (distinct) to the element's nrow coordinates; Ka, Ma are nrow x nrow
- * row-major, either may be NULL (no contribution). Zero columns of E are skipped; entries of
- * E^T A E that are structurally zero in both K and M (no product of nonzero entries of E, A and E
- * reaches them) are not stored. */
+ * row-major, either may be NULL (no contribution); nrow <= PKM_TRIP_MAX_ROWS. Zero columns of E are
+ * skipped; entries of E^T A E that are structurally zero in both K and M (no product of nonzero
+ * entries of E, A and E reaches them) are not stored. */
 pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_t *idx,
                                    const double *E, const double *Ka, const double *Ma,
                                    pkm_ctx *ctx);

@@ -112,12 +112,16 @@ typedef struct ecols {
 } ecols;
 
 /* B = E_k^T A E_k (nk x nk, row-major, upper triangle) over the kept columns, AE (nrow x nk)
- * scratch. Zero entries of E are skipped; the nonzero terms are summed in the same ascending
- * order as a dense product, so the values are those of the dense congruence. */
-static void congruence(const ecols *e, const double *A, double *AE, double *B)
+ * scratch. Zero entries of E are skipped, and so are the rows and columns of A that hold only
+ * zeros (live[r] = 0: the floating frame's rows of an element stiffness, Germain et al. 2015 eq.
+ * 27): their terms are exact zeros. The remaining terms are summed in the same ascending order as
+ * a dense product, so the values are those of the dense congruence. */
+static void congruence(const ecols *e, const double *A, const unsigned char *live, double *AE,
+                       double *B)
 {
     const int nrow = e->nrow, nk = e->nk;
-    for (int i = 0; i < nrow; i++)
+    for (int i = 0; i < nrow; i++) {
+        if (!live[i]) continue;
         for (int c = 0; c < nk; c++) {
             const int *r = e->rows + (size_t)c * (size_t)nrow;
             const double *v = e->vals + (size_t)c * (size_t)nrow;
@@ -126,6 +130,7 @@ static void congruence(const ecols *e, const double *A, double *AE, double *B)
                 s += A[i * nrow + r[q]] * v[q];
             AE[i * nk + c] = s;
         }
+    }
     for (int a = 0; a < nk; a++) {
         const int *r = e->rows + (size_t)a * (size_t)nrow;
         const double *v = e->vals + (size_t)a * (size_t)nrow;
@@ -136,6 +141,53 @@ static void congruence(const ecols *e, const double *A, double *AE, double *B)
             B[a * nk + b] = s;
         }
     }
+}
+
+/* The rows r of the nrow x nrow A with a nonzero in row or column r (live[r] = 1); their count. */
+static int live_rows(int nrow, const double *A, unsigned char *live)
+{
+    int count = 0;
+    for (int r = 0; r < nrow; r++) {
+        unsigned char nz = 0;
+        for (int c = 0; c < nrow; c++)
+            nz |= (A[r * nrow + c] != 0.0) | (A[c * nrow + r] != 0.0);
+        live[r] = nz;
+        count += nz;
+    }
+    return count;
+}
+
+/* ec restricted to the live rows (out, with its own cnt, rows and vals arrays). */
+static ecols restrict_rows(const ecols *ec, const unsigned char *live, int *cnt, int *rows,
+                           double *vals)
+{
+    const int nrow = ec->nrow;
+    for (int c = 0; c < ec->nk; c++) {
+        const int *r = ec->rows + (size_t)c * (size_t)nrow;
+        const double *v = ec->vals + (size_t)c * (size_t)nrow;
+        cnt[c] = 0;
+        for (int q = 0; q < ec->cnt[c]; q++)
+            if (live[r[q]]) {
+                rows[c * nrow + cnt[c]] = r[q];
+                vals[c * nrow + cnt[c]] = v[q];
+                cnt[c]++;
+            }
+    }
+    const ecols out = {nrow, ec->nk, ec->keep, cnt, rows, vals};
+    return out;
+}
+
+/* B = E_k^T A E_k (congruence), through the live rows of A only when some are not. */
+static void project(const ecols *ec, const double *A, double *AE, double *B, int *cnt, int *rows,
+                    double *vals)
+{
+    unsigned char live[PKM_TRIP_MAX_ROWS];
+    if (live_rows(ec->nrow, A, live) == ec->nrow) {
+        congruence(ec, A, live, AE, B);
+        return;
+    }
+    const ecols er = restrict_rows(ec, live, cnt, rows, vals);
+    congruence(&er, A, live, AE, B);
 }
 
 /* The record of call t->call in the cache, if it has the same shape and coordinates. */
@@ -151,17 +203,23 @@ static const pkm_trip_call *cached_call(const pkm_trip *t, int nrow, int ncol, c
     return c;
 }
 
-/* Whether the nonzero flags of A (nrow x nrow, NULL = zero) equal mask; with set, write them. */
+/* Whether the nonzero flags of A (nrow x nrow, NULL = zero) equal mask; with set, write them.
+ * Branch-free: the compare runs at every call of every pose of a map. */
 static int mask_block(unsigned char *mask, int set, int64_t len, const double *A)
 {
-    for (int64_t q = 0; q < len; q++) {
-        const unsigned char nz = A != NULL && A[q] != 0.0;
-        if (set)
-            mask[q] = nz;
-        else if (mask[q] != nz)
-            return 0;
+    if (set) {
+        for (int64_t q = 0; q < len; q++)
+            mask[q] = A != NULL && A[q] != 0.0;
+        return 1;
     }
-    return 1;
+    unsigned char diff = 0;
+    if (A == NULL)
+        for (int64_t q = 0; q < len; q++)
+            diff |= mask[q];
+    else
+        for (int64_t q = 0; q < len; q++)
+            diff |= mask[q] ^ (unsigned char)(A[q] != 0.0);
+    return diff == 0;
 }
 
 /* Whether the zero structure of (E, Ka, Ma) equals the record's mask; with set, write it. */
@@ -185,17 +243,22 @@ static int mask_call(unsigned char *mask, int set, int nrow, int ncol, const dou
  * the frequencies by less than their own accuracy estimate (4 elements per link: 2.6e-11;
  * 16: 1.3e-9 against an estimate of 8.8e-9; 1: nothing). */
 #define PKM_E_RESIDUE 1e-13
-static void clean_residues(int nrow, int ncol, const double *E, double *Ec)
+static void clean_residues(int nrow, int ncol, const double *E, double *Ec, double *big)
 {
-    for (int c = 0; c < ncol; c++) {
-        double big = 0.0;
-        for (int r = 0; r < nrow; r++)
-            big = fmax(big, fabs(E[r * ncol + c]));
-        for (int r = 0; r < nrow; r++) {
-            const double v = E[r * ncol + c];
-            Ec[r * ncol + c] = fabs(v) <= PKM_E_RESIDUE * big ? 0.0 : v;
+    for (int c = 0; c < ncol; c++)
+        big[c] = 0.0;
+    for (int r = 0; r < nrow; r++)
+        for (int c = 0; c < ncol; c++) {
+            const double a = fabs(E[r * ncol + c]);
+            big[c] = a > big[c] ? a : big[c];
         }
-    }
+    for (int c = 0; c < ncol; c++)
+        big[c] *= PKM_E_RESIDUE;
+    for (int r = 0; r < nrow; r++)
+        for (int c = 0; c < ncol; c++) {
+            const double v = E[r * ncol + c];
+            Ec[r * ncol + c] = fabs(v) <= big[c] ? 0.0 : v;
+        }
 }
 
 /* Append the call's record (zero structure of E, Ka, Ma) to t->rec, with room for the entries of
@@ -250,16 +313,24 @@ pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_
         t->miss = 1;
         return PKM_OK;
     }
-    /* Scratch: doubles Ec, vals, AE (nrow ncol each), BK, BM (ncol^2); ints keep, cnt (ncol
-     * each), rows (nrow ncol). */
-    const int64_t nd = 3 * (int64_t)nrow * ncol + 2 * (int64_t)ncol * ncol;
-    const int64_t ni = 2 * (int64_t)ncol + (int64_t)nrow * ncol;
+    if (nrow > PKM_TRIP_MAX_ROWS)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "congruence of %d rows (at most %d)", nrow,
+                        PKM_TRIP_MAX_ROWS);
+    /* Scratch: doubles Ec, vals, AE, vals of the live rows (nrow ncol each), BK, BM (ncol^2),
+     * column maxima (ncol); ints keep, cnt, cnt of the live rows (ncol each), rows, rows of the
+     * live rows (nrow ncol each). */
+    const int64_t nd = 4 * (int64_t)nrow * ncol + 2 * (int64_t)ncol * ncol + ncol;
+    const int64_t ni = 3 * (int64_t)ncol + 2 * (int64_t)nrow * ncol;
     if (!grow((void **)&t->work, &t->work_cap, nd, sizeof(double)) ||
         !grow((void **)&t->iwork, &t->iwork_cap, ni, sizeof(int)))
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate assembly scratch");
     int *keep = t->iwork, *cnt = keep + ncol, *rows = cnt + ncol;
+    int *lcnt = rows + (int64_t)nrow * ncol, *lrows = lcnt + ncol;
     double *Ec = t->work, *vals = Ec + (int64_t)nrow * ncol, *AE = vals + (int64_t)nrow * ncol;
-    clean_residues(nrow, ncol, E, Ec);
+    double *lvals = AE + (int64_t)nrow * ncol;
+    double *BK = lvals + (int64_t)nrow * ncol, *BM = BK + (int64_t)ncol * ncol,
+           *big = BM + (int64_t)ncol * ncol;
+    clean_residues(nrow, ncol, E, Ec, big);
     E = Ec;
     if (t->scatter && !mask_call(t->cache->rec.mask + old->mask_off, 0, nrow, ncol, E, Ka, Ma)) {
         t->miss = 1; /* another zero structure, e.g. at a symmetric pose: record again */
@@ -284,13 +355,12 @@ pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_
         }
     }
     const ecols ec = {nrow, nk, keep, cnt, rows, vals};
-    double *BK = AE + (int64_t)nrow * nk, *BM = BK + (int64_t)nk * nk;
     if (Ka != NULL)
-        congruence(&ec, Ka, AE, BK);
+        project(&ec, Ka, AE, BK, lcnt, lrows, lvals);
     else
         memset(BK, 0, sizeof(double) * (size_t)nk * (size_t)nk);
     if (Ma != NULL)
-        congruence(&ec, Ma, AE, BM);
+        project(&ec, Ma, AE, BM, lcnt, lrows, lvals);
     else
         memset(BM, 0, sizeof(double) * (size_t)nk * (size_t)nk);
     if (t->scatter) {
