@@ -8,9 +8,14 @@
  * two transposes that cholmod_l_factorize makes of an upper-stored matrix with a permutation at
  * every call (A(p, p)': cholmod_l_ptranspose and cholmod_l_transpose_sym), which were 40 % of the
  * instructions of the factorisations of a Newmark run (NaVARo, 16 elements per link, n = 1710:
- * 404 -> 192 us a factorisation, docs/performance.md). The solves apply P themselves. */
+ * 404 -> 192 us a factorisation, docs/performance.md). The solves apply P themselves.
+ * Where CHOLMOD's analysis chooses a simplicial LL^T factor, the numeric factorisation and the
+ * substitutions are this layer's own on the pattern analysed once (chol.c: 3.1x faster than
+ * cholmod_l_factorize at n = 90 to 414, 2.7x at 1710, on NaVARo's pencils); supernodal and LDL^T
+ * factors stay CHOLMOD's. */
 #include "pkm/linsolve.h"
 #include "core/core_impl.h"
+#include "solvers/chol_impl.h"
 
 #include <cholmod.h>
 
@@ -33,8 +38,8 @@ struct pkm_linsolve {
     int64_t *pos;      /* per pencil entry q: its place in A->x */
     int64_t *colptr, *rowind; /* the pencil's pattern analysed (pkm_linsolve_check_pattern) */
     cholmod_factor *L;
+    pkm_chol *chol;               /* the simplicial LL^T factor, else NULL (L is CHOLMOD's) */
     cholmod_dense *B, *X, *Y, *E; /* cholmod_l_solve2 right-hand side, result and workspace */
-    double *dinv;                 /* n reciprocals of the diagonal of a simplicial LL' factor */
     cholmod_dense *BB, *XB;       /* block solves: n x ncol right-hand sides and results */
     double *wb;                   /* n x wb_cols interleaved workspace of block solves */
     int wb_cols;
@@ -160,6 +165,15 @@ static int analyze_permuted(pkm_linsolve *s, const pkm_pencil *p)
     return s->c.status;
 }
 
+/* Whether CHOLMOD factorises the permuted matrix in its own order (it may reorder anyway). */
+static int natural_order(const cholmod_factor *L)
+{
+    const SuiteSparse_long *P1 = L->Perm;
+    for (size_t k = 0; P1 != NULL && k < L->n; k++)
+        if (P1[k] != (SuiteSparse_long)k) return 0;
+    return 1;
+}
+
 pkm_status pkm_linsolve_create(const pkm_pencil *pattern, pkm_linsolve_kind kind,
                                pkm_linsolve **out, pkm_ctx *ctx)
 {
@@ -193,11 +207,12 @@ pkm_status pkm_linsolve_create(const pkm_pencil *pattern, pkm_linsolve_kind kind
     if (s->c.status != CHOLMOD_OK) goto fail;
     s->B = cholmod_l_allocate_dense((size_t)n, 1, (size_t)n, CHOLMOD_REAL, &s->c);
     if (s->B == NULL) goto fail;
-    s->dinv = calloc((size_t)n, sizeof(double));
-    if (s->dinv == NULL) {
-        pkm_linsolve_destroy(&s);
-        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate a factor diagonal of order %lld",
-                        (long long)n);
+    if (kind != PKM_LINSOLVE_LDLT && !s->L->is_super && natural_order(s->L)) {
+        rc = pkm_chol_create(n, (const int64_t *)s->A->p, (const int64_t *)s->A->i, &s->chol, ctx);
+        if (rc != PKM_OK) {
+            pkm_linsolve_destroy(&s);
+            return rc;
+        }
     }
     *out = s;
     return PKM_OK;
@@ -228,7 +243,7 @@ void pkm_linsolve_destroy(pkm_linsolve **ls)
     free(s->pos);
     free(s->colptr);
     free(s->rowind);
-    free(s->dinv);
+    pkm_chol_destroy(&s->chol);
     free(s->wb);
     free(s);
     *ls = NULL;
@@ -266,22 +281,23 @@ pkm_status pkm_linsolve_factor(pkm_linsolve *ls, const pkm_pencil *p, double cK,
     const int64_t *pos = ls->pos;
     for (int64_t q = 0; q < ls->nnz; q++)
         ax[pos[q]] = cK * p->k[q] + cM * p->m[q];
-    const int ok = cholmod_l_factorize(ls->A, ls->L, &ls->c);
-    /* LDL^T stops at a zero pivot with minor < n, with or without CHOLMOD_NOT_POSDEF. */
-    if (ls->c.status == CHOLMOD_NOT_POSDEF || (SuiteSparse_long)ls->L->minor < ls->n) {
-        *minor = (int64_t)ls->L->minor;
-        return PKM_OK;
-    }
-    if (!ok || ls->c.status != CHOLMOD_OK)
-        return PKM_FAIL(ctx, ls->c.status == CHOLMOD_OUT_OF_MEMORY ? PKM_ERR_NOMEM : PKM_ERR_SOLVER,
-                        "cholmod_l_factorize of %g K + %g M failed (status %d)", cK, cM,
-                        ls->c.status);
-    const cholmod_factor *L = ls->L;
-    if (!L->is_super && L->is_ll) {
-        const SuiteSparse_long *lp = L->p;
-        const double *lx = L->x;
-        for (int64_t j = 0; j < ls->n; j++)
-            ls->dinv[j] = 1.0 / lx[lp[j]];
+    if (ls->chol != NULL) {
+        const int64_t j = pkm_chol_factor(ls->chol, ax);
+        if (j < ls->n) {
+            *minor = j;
+            return PKM_OK;
+        }
+    } else {
+        const int ok = cholmod_l_factorize(ls->A, ls->L, &ls->c);
+        /* LDL^T stops at a zero pivot with minor < n, with or without CHOLMOD_NOT_POSDEF. */
+        if (ls->c.status == CHOLMOD_NOT_POSDEF || (SuiteSparse_long)ls->L->minor < ls->n) {
+            *minor = (int64_t)ls->L->minor;
+            return PKM_OK;
+        }
+        if (!ok || ls->c.status != CHOLMOD_OK)
+            return PKM_FAIL(
+                ctx, ls->c.status == CHOLMOD_OUT_OF_MEMORY ? PKM_ERR_NOMEM : PKM_ERR_SOLVER,
+                "cholmod_l_factorize of %g K + %g M failed (status %d)", cK, cM, ls->c.status);
     }
     ls->factored = 1;
     ls->cK = cK;
@@ -289,53 +305,20 @@ pkm_status pkm_linsolve_factor(pkm_linsolve *ls, const pkm_pencil *p, double cK,
     return PKM_OK;
 }
 
-/* x = A^-1 b by the substitutions on a simplicial LL' factor (CHOLMOD's choice for small or very
- * sparse pencils, e.g. every NaVARo map pose): A(p, p) = L L^T, so x = P^T L^-T L^-1 P b with
- * (P b)_k = b_Perm[k], each column of L holding its diagonal first, then Lnz[j] - 1 entries below
- * it (CHOLMOD user guide, cholmod_factor). This spares cholmod_l_solve2's per-call checks and
- * copies, which cost more than the substitutions themselves at n ~ 100, and multiplies by the
- * reciprocal diagonal (dinv, set once per factorisation) instead of dividing twice per column
- * and solve. */
-static void simplicial_ll_solve(pkm_linsolve *ls, const double *b, double *x)
-{
-    const cholmod_factor *L = ls->L;
-    const int64_t n = ls->n;
-    const SuiteSparse_long *lp = L->p, *li = L->i, *lnz = L->nz;
-    const int64_t *perm = ls->perm;
-    const double *lx = L->x, *dinv = ls->dinv;
-    double *w = ls->B->x;
-    for (int64_t k = 0; k < n; k++)
-        w[k] = b[perm[k]];
-    for (int64_t j = 0; j < n; j++) {
-        const int64_t q0 = lp[j], q1 = lp[j] + lnz[j];
-        const double wj = w[j] * dinv[j];
-        w[j] = wj;
-        for (int64_t q = q0 + 1; q < q1; q++)
-            w[li[q]] -= lx[q] * wj;
-    }
-    for (int64_t j = n - 1; j >= 0; j--) {
-        const int64_t q0 = lp[j], q1 = lp[j] + lnz[j];
-        double t = w[j];
-        for (int64_t q = q0 + 1; q < q1; q++)
-            t -= lx[q] * w[li[q]];
-        w[j] = t * dinv[j];
-    }
-    for (int64_t k = 0; k < n; k++)
-        x[perm[k]] = w[k];
-}
-
 pkm_status pkm_linsolve_solve(pkm_linsolve *ls, const double *b, double *x, pkm_ctx *ctx)
 {
     if (!ls->factored)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "linear solve without a factorisation");
-    if (!ls->L->is_super && ls->L->is_ll) {
-        simplicial_ll_solve(ls, b, x);
-        return PKM_OK;
-    }
-    /* Supernodal and LDL^T factors: cholmod_l_solve2 with its workspace kept across calls. */
     double *pb = ls->B->x;
     for (int64_t k = 0; k < ls->n; k++)
         pb[k] = b[ls->perm[k]];
+    if (ls->chol != NULL) {
+        pkm_chol_solve(ls->chol, pb);
+        for (int64_t k = 0; k < ls->n; k++)
+            x[ls->perm[k]] = pb[k];
+        return PKM_OK;
+    }
+    /* Supernodal and LDL^T factors: cholmod_l_solve2 with its workspace kept across calls. */
     if (!cholmod_l_solve2(CHOLMOD_A, ls->L, ls->B, NULL, &ls->X, NULL, &ls->Y, &ls->E, &ls->c) ||
         ls->X == NULL)
         return PKM_FAIL(ctx, PKM_ERR_SOLVER, "cholmod_l_solve2 failed (status %d)", ls->c.status);
@@ -343,46 +326,6 @@ pkm_status pkm_linsolve_solve(pkm_linsolve *ls, const double *b, double *x, pkm_
     for (int64_t k = 0; k < ls->n; k++)
         x[ls->perm[k]] = px[k];
     return PKM_OK;
-}
-
-/* simplicial_ll_solve for nc interleaved columns: each entry of L is read once for all of them,
- * and the inner loops over the columns are contiguous. */
-static void simplicial_ll_solve_block(pkm_linsolve *ls, size_t nc, const double *b, double *x)
-{
-    const cholmod_factor *L = ls->L;
-    const int64_t n = ls->n;
-    const SuiteSparse_long *lp = L->p, *li = L->i, *lnz = L->nz;
-    const int64_t *perm = ls->perm;
-    const double *restrict lx = L->x, *restrict dinv = ls->dinv;
-    double *restrict w = ls->wb;
-    for (int64_t k = 0; k < n; k++)
-        memcpy(w + (size_t)k * nc, b + (size_t)perm[k] * nc, nc * sizeof(double));
-    for (int64_t j = 0; j < n; j++) {
-        const int64_t q0 = lp[j], q1 = lp[j] + lnz[j];
-        double *restrict wj = w + (size_t)j * nc;
-        for (size_t c = 0; c < nc; c++)
-            wj[c] *= dinv[j];
-        for (int64_t q = q0 + 1; q < q1; q++) {
-            double *restrict wi = w + (size_t)li[q] * nc;
-            const double l = lx[q];
-            for (size_t c = 0; c < nc; c++)
-                wi[c] -= l * wj[c];
-        }
-    }
-    for (int64_t j = n - 1; j >= 0; j--) {
-        const int64_t q0 = lp[j], q1 = lp[j] + lnz[j];
-        double *restrict wj = w + (size_t)j * nc;
-        for (int64_t q = q0 + 1; q < q1; q++) {
-            const double *restrict wi = w + (size_t)li[q] * nc;
-            const double l = lx[q];
-            for (size_t c = 0; c < nc; c++)
-                wj[c] -= l * wi[c];
-        }
-        for (size_t c = 0; c < nc; c++)
-            wj[c] *= dinv[j];
-    }
-    for (int64_t k = 0; k < n; k++)
-        memcpy(x + (size_t)perm[k] * nc, w + (size_t)k * nc, nc * sizeof(double));
 }
 
 /* Supernodal and LDL^T factors: cholmod_l_solve2 on an n x nc dense block of A(P, P) (column-major,
@@ -418,7 +361,7 @@ pkm_status pkm_linsolve_solve_block(pkm_linsolve *ls, int ncol, const double *b,
     if (!ls->factored)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "linear solve without a factorisation");
     if (ncol < 1) return PKM_FAIL(ctx, PKM_ERR_INVALID, "block solve of %d columns", ncol);
-    if (ls->L->is_super || !ls->L->is_ll) return cholmod_solve_block(ls, (size_t)ncol, b, x, ctx);
+    if (ls->chol == NULL) return cholmod_solve_block(ls, (size_t)ncol, b, x, ctx);
     if (ncol > ls->wb_cols) {
         free(ls->wb);
         ls->wb_cols = 0;
@@ -428,7 +371,13 @@ pkm_status pkm_linsolve_solve_block(pkm_linsolve *ls, int ncol, const double *b,
                             ncol, (long long)ls->n);
         ls->wb_cols = ncol;
     }
-    simplicial_ll_solve_block(ls, (size_t)ncol, b, x);
+    /* Each entry of L is read once for all the columns. */
+    const size_t nc = (size_t)ncol;
+    for (int64_t k = 0; k < ls->n; k++)
+        memcpy(ls->wb + (size_t)k * nc, b + (size_t)ls->perm[k] * nc, nc * sizeof(double));
+    pkm_chol_solve_block(ls->chol, nc, ls->wb);
+    for (int64_t k = 0; k < ls->n; k++)
+        memcpy(x + (size_t)ls->perm[k] * nc, ls->wb + (size_t)k * nc, nc * sizeof(double));
     return PKM_OK;
 }
 
@@ -459,6 +408,7 @@ pkm_status pkm_linsolve_inertia(const pkm_linsolve *ls, const pkm_pencil *p, dou
 pkm_linsolve_kind pkm_linsolve_factor_kind(const pkm_linsolve *ls)
 {
     if (!ls->factored) return PKM_LINSOLVE_AUTO;
+    if (ls->chol != NULL) return PKM_LINSOLVE_SIMPLICIAL;
     if (ls->L->is_super) return PKM_LINSOLVE_SUPERNODAL;
     return ls->L->is_ll ? PKM_LINSOLVE_SIMPLICIAL : PKM_LINSOLVE_LDLT;
 }

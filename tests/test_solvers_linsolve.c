@@ -177,6 +177,77 @@ static void test_arpack_supernodal(void **state)
     pkm_pencil_destroy(&p);
 }
 
+/* The simplicial factor (this layer's own numeric factorisation, chol.c) where the fill is heavy:
+ * the 5-point Laplacian of a 12 x 12 grid plus a diagonal M, whose AMD factor holds several times
+ * the entries of A (NaVARo's nodal pencils have none). Its solves equal CHOLMOD's supernodal ones
+ * and have a backward error of rounding size; for a shift between two eigenvalues LL^T breaks
+ * down exactly when LDL^T counts a negative pivot. */
+static void test_simplicial_fill(void **state)
+{
+    (void)state;
+    const int g = 12, n = g * g;
+    double *K = calloc((size_t)n * (size_t)n, sizeof(double));
+    double *M = calloc((size_t)n * (size_t)n, sizeof(double));
+    double *b = calloc((size_t)n, sizeof(double)), *x = calloc((size_t)n, sizeof(double));
+    double *y = calloc((size_t)n, sizeof(double)), *work = calloc(2 * (size_t)n, sizeof(double));
+    assert_true(K != NULL && M != NULL && b != NULL && x != NULL && y != NULL && work != NULL);
+    for (int i = 0; i < g; i++)
+        for (int j = 0; j < g; j++) {
+            const int a = i * g + j;
+            K[a * n + a] = 4.0 + 0.01 * (double)(a % 7);
+            M[a * n + a] = 1.0 + 0.1 * (double)(a % 3);
+            if (j + 1 < g) K[a * n + a + 1] = K[(a + 1) * n + a] = -1.0;
+            if (i + 1 < g) K[a * n + a + g] = K[(a + g) * n + a] = -1.0;
+        }
+    pkm_pencil *p = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_pencil_from_dense(n, K, M, &p, &ctx), &ctx);
+    pkm_linsolve *ll = NULL, *sn = NULL, *ldlt = NULL;
+    assert_pkm_ok(pkm_linsolve_create(p, PKM_LINSOLVE_SIMPLICIAL, &ll, &ctx), &ctx);
+    assert_pkm_ok(pkm_linsolve_create(p, PKM_LINSOLVE_SUPERNODAL, &sn, &ctx), &ctx);
+    assert_pkm_ok(pkm_linsolve_create(p, PKM_LINSOLVE_LDLT, &ldlt, &ctx), &ctx);
+    int64_t minor = 0;
+    assert_pkm_ok(pkm_linsolve_factor(ll, p, 1.0, 0.5, &minor, &ctx), &ctx);
+    assert_int_equal(minor, -1);
+    assert_int_equal(pkm_linsolve_factor_kind(ll), PKM_LINSOLVE_SIMPLICIAL);
+    assert_pkm_ok(pkm_linsolve_factor(sn, p, 1.0, 0.5, &minor, &ctx), &ctx);
+    for (int i = 0; i < n; i++)
+        b[i] = cos(0.7 * (double)i);
+    assert_pkm_ok(pkm_linsolve_solve(ll, b, x, &ctx), &ctx);
+    assert_pkm_ok(pkm_linsolve_solve(sn, b, y, &ctx), &ctx);
+    assert_true(backward_error(p, 1.0, 0.5, x, b, work) < 1e-15);
+    for (int i = 0; i < n; i++)
+        assert_close(x[i], y[i], 0.0, 1e-13 * norm2(y, n));
+    /* K - tau M for tau from below the spectrum (lowest eigenvalue ~0.1) into it. */
+    int broke = 0, held = 0;
+    for (double tau = 0.01; tau < 1.0; tau += 0.05) {
+        int64_t neg = -1, tiny = -1;
+        assert_pkm_ok(pkm_linsolve_factor(ldlt, p, 1.0, -tau, &minor, &ctx), &ctx);
+        assert_int_equal(minor, -1);
+        assert_pkm_ok(pkm_linsolve_inertia(ldlt, p, 1e-13, &neg, &tiny, &ctx), &ctx);
+        assert_pkm_ok(pkm_linsolve_factor(ll, p, 1.0, -tau, &minor, &ctx), &ctx);
+        if (neg == 0) {
+            assert_int_equal(minor, -1);
+            held++;
+        } else {
+            assert_true(minor >= 0 && minor < n);
+            broke++;
+        }
+    }
+    assert_true(broke > 0 && held > 0);
+    pkm_linsolve_destroy(&ll);
+    pkm_linsolve_destroy(&sn);
+    pkm_linsolve_destroy(&ldlt);
+    pkm_pencil_destroy(&p);
+    free(K);
+    free(M);
+    free(b);
+    free(x);
+    free(y);
+    free(work);
+}
+
 /* Wrong arguments are refused and named: an unknown kind, a pencil of another pattern. */
 /* The block kernels against their one-vector forms, column by column, for every factor kind and
  * both formulations: pkm_linsolve_solve_block (in place, as the block solver uses it) and
@@ -267,11 +338,9 @@ static void test_invalid(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_factor_kinds_agree),
-        cmocka_unit_test(test_inertia_against_dense),
-        cmocka_unit_test(test_arpack_supernodal),
-        cmocka_unit_test(test_block_kernels),
-        cmocka_unit_test(test_invalid),
+        cmocka_unit_test(test_factor_kinds_agree), cmocka_unit_test(test_inertia_against_dense),
+        cmocka_unit_test(test_arpack_supernodal),  cmocka_unit_test(test_block_kernels),
+        cmocka_unit_test(test_simplicial_fill),    cmocka_unit_test(test_invalid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

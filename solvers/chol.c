@@ -1,0 +1,227 @@
+/* solvers/chol.c: sparse Cholesky LL^T on a pattern fixed once (the simplicial factors of
+ * pkm_linsolve).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The symbolic analysis is the textbook one (Davis, Direct Methods for Sparse Linear Systems,
+ * SIAM 2006, secs. 4.1-4.4: the elimination tree, then each row's pattern as the tree's reach of
+ * the row of A), done once per pattern. The numeric factorisation is left-looking (ibid. sec.
+ * 4.8): column j gathers the updates of the earlier columns that meet row j, found in the row
+ * lists kept by the analysis, so a refactorisation does no graph traversal at all. The pencils
+ * of beam models have little or no fill under AMD (NaVARo at 16 elements per link: nnz(L) =
+ * nnz(A) = 8565, 44 kflop), and there CHOLMOD's up-looking factorisation, which recomputes every
+ * row's pattern and then turns LDL^T into LL^T, spends most of its time outside the arithmetic
+ * (docs/performance.md). */
+#include "solvers/chol_impl.h"
+#include "core/core_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pkm_chol_destroy(pkm_chol **c)
+{
+    if (c == NULL || *c == NULL) return;
+    pkm_chol *s = *c;
+    int64_t *ints[] = {s->lp, s->li, s->rp, s->rq, s->rk, s->amap, s->where};
+    for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
+        free(ints[k]);
+    free(s->lx);
+    free(s->dinv);
+    free(s);
+    *c = NULL;
+}
+
+/* Elimination tree of the upper A (Davis sec. 4.1, with path compression through ancestor). */
+static void etree(int64_t n, const int64_t *ap, const int64_t *ai, int64_t *parent,
+                  int64_t *ancestor)
+{
+    for (int64_t k = 0; k < n; k++) {
+        parent[k] = -1;
+        ancestor[k] = -1;
+        for (int64_t q = ap[k]; q < ap[k + 1]; q++)
+            for (int64_t i = ai[q], next; i != -1 && i < k; i = next) {
+                next = ancestor[i];
+                ancestor[i] = k;
+                if (next == -1) parent[i] = k;
+            }
+    }
+}
+
+/* The pattern of row k of L below the diagonal: the columns reached from the rows of A(:, k)
+ * up the tree (Davis sec. 4.2), into stack[0 .. count); mark[j] == k flags them. */
+static int64_t row_reach(int64_t k, const int64_t *ap, const int64_t *ai, const int64_t *parent,
+                         int64_t *mark, int64_t *stack)
+{
+    int64_t top = 0;
+    mark[k] = k;
+    for (int64_t q = ap[k]; q < ap[k + 1]; q++)
+        for (int64_t i = ai[q]; i < k && mark[i] != k; i = parent[i]) {
+            mark[i] = k;
+            stack[top++] = i;
+        }
+    return top;
+}
+
+/* Pass 1: column counts into lp[1 ..] (then prefix sums), row counts into rp likewise. */
+static void count(pkm_chol *s, const int64_t *ap, const int64_t *ai, const int64_t *parent,
+                  int64_t *mark, int64_t *stack)
+{
+    const int64_t n = s->n;
+    memset(s->lp, 0, sizeof(int64_t) * (size_t)(n + 1));
+    memset(s->rp, 0, sizeof(int64_t) * (size_t)(n + 1));
+    for (int64_t k = 0; k < n; k++)
+        mark[k] = -1;
+    for (int64_t k = 0; k < n; k++) {
+        const int64_t top = row_reach(k, ap, ai, parent, mark, stack);
+        for (int64_t t = 0; t < top; t++)
+            s->lp[stack[t] + 1]++;
+        s->lp[k + 1]++; /* the diagonal */
+        s->rp[k + 1] = top;
+    }
+    for (int64_t k = 0; k < n; k++) {
+        s->lp[k + 1] += s->lp[k];
+        s->rp[k + 1] += s->rp[k];
+    }
+}
+
+/* Pass 2: the rows of each column in ascending order (row k appended to the columns of its
+ * reach, k ascending), the row lists, and the places of A's entries. */
+static void fill(pkm_chol *s, const int64_t *ap, const int64_t *ai, const int64_t *parent,
+                 int64_t *mark, int64_t *stack, int64_t *next)
+{
+    const int64_t n = s->n;
+    for (int64_t k = 0; k < n; k++) {
+        mark[k] = -1;
+        s->li[s->lp[k]] = k;
+        next[k] = s->lp[k] + 1;
+    }
+    for (int64_t k = 0; k < n; k++) {
+        const int64_t top = row_reach(k, ap, ai, parent, mark, stack);
+        for (int64_t t = 0; t < top; t++) {
+            const int64_t j = stack[t], p = next[j]++;
+            s->li[p] = k;
+            s->rq[s->rp[k] + t] = p;
+            s->rk[s->rp[k] + t] = j;
+            s->where[j] = p; /* the place of L(k, j), for A's entries of row k below */
+        }
+        for (int64_t q = ap[k]; q < ap[k + 1]; q++)
+            s->amap[q] = ai[q] == k ? s->lp[k] : s->where[ai[q]];
+    }
+}
+
+pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, pkm_chol **out,
+                           pkm_ctx *ctx)
+{
+    *out = NULL;
+    pkm_chol *s = calloc(1, sizeof(*s));
+    int64_t *work = malloc(sizeof(int64_t) * 4 * (size_t)n);
+    if (s == NULL || work == NULL) goto nomem;
+    s->n = n;
+    s->annz = ap[n];
+    int64_t *parent = work, *mark = work + n, *stack = work + 2 * n, *next = work + 3 * n;
+    s->lp = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    s->rp = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    s->where = malloc(sizeof(int64_t) * (size_t)n);
+    s->amap = malloc(sizeof(int64_t) * (size_t)(ap[n] > 0 ? ap[n] : 1));
+    s->dinv = malloc(sizeof(double) * (size_t)n);
+    if (s->lp == NULL || s->rp == NULL || s->where == NULL || s->amap == NULL || s->dinv == NULL)
+        goto nomem;
+    etree(n, ap, ai, parent, mark);
+    count(s, ap, ai, parent, mark, stack);
+    const int64_t lnz = s->lp[n], off = s->rp[n] > 0 ? s->rp[n] : 1;
+    s->li = malloc(sizeof(int64_t) * (size_t)lnz);
+    s->lx = malloc(sizeof(double) * (size_t)lnz);
+    s->rq = malloc(sizeof(int64_t) * (size_t)off);
+    s->rk = malloc(sizeof(int64_t) * (size_t)off);
+    if (s->li == NULL || s->lx == NULL || s->rq == NULL || s->rk == NULL) goto nomem;
+    fill(s, ap, ai, parent, mark, stack, next);
+    free(work);
+    *out = s;
+    return PKM_OK;
+nomem:
+    free(work);
+    pkm_chol_destroy(&s);
+    return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate a sparse factor of order %lld",
+                    (long long)n);
+}
+
+int64_t pkm_chol_factor(pkm_chol *c, const double *ax)
+{
+    const int64_t n = c->n;
+    const int64_t *restrict lp = c->lp, *restrict li = c->li, *restrict rp = c->rp,
+                            *restrict rq = c->rq, *restrict rk = c->rk;
+    int64_t *restrict where = c->where;
+    double *restrict lx = c->lx;
+    memset(lx, 0, sizeof(double) * (size_t)lp[n]);
+    for (int64_t q = 0; q < c->annz; q++)
+        lx[c->amap[q]] = ax[q];
+    for (int64_t j = 0; j < n; j++) {
+        const int64_t p0 = lp[j], p1 = lp[j + 1];
+        for (int64_t p = p0; p < p1; p++)
+            where[li[p]] = p;
+        /* L(:, j) -= L(:, k) L(j, k) over the rows >= j of each column k meeting row j: all of
+         * them are in column j's pattern (the fill property). */
+        for (int64_t t = rp[j]; t < rp[j + 1]; t++) {
+            const int64_t pk = rq[t], end = lp[rk[t] + 1];
+            const double ljk = lx[pk];
+            for (int64_t p = pk; p < end; p++)
+                lx[where[li[p]]] -= lx[p] * ljk;
+        }
+        const double d = lx[p0];
+        if (!(d > 0.0) || !isfinite(d)) return j;
+        const double l = sqrt(d), inv = 1.0 / l;
+        lx[p0] = l;
+        c->dinv[j] = inv;
+        for (int64_t p = p0 + 1; p < p1; p++)
+            lx[p] *= inv;
+    }
+    return n;
+}
+
+void pkm_chol_solve(const pkm_chol *c, double *w)
+{
+    const int64_t n = c->n;
+    const int64_t *restrict lp = c->lp, *restrict li = c->li;
+    const double *restrict lx = c->lx, *restrict dinv = c->dinv;
+    for (int64_t j = 0; j < n; j++) {
+        const double wj = w[j] * dinv[j];
+        w[j] = wj;
+        for (int64_t p = lp[j] + 1; p < lp[j + 1]; p++)
+            w[li[p]] -= lx[p] * wj;
+    }
+    for (int64_t j = n - 1; j >= 0; j--) {
+        double t = w[j];
+        for (int64_t p = lp[j] + 1; p < lp[j + 1]; p++)
+            t -= lx[p] * w[li[p]];
+        w[j] = t * dinv[j];
+    }
+}
+
+void pkm_chol_solve_block(const pkm_chol *c, size_t nc, double *w)
+{
+    const int64_t n = c->n;
+    const int64_t *restrict lp = c->lp, *restrict li = c->li;
+    const double *restrict lx = c->lx, *restrict dinv = c->dinv;
+    for (int64_t j = 0; j < n; j++) {
+        double *restrict wj = w + (size_t)j * nc;
+        for (size_t k = 0; k < nc; k++)
+            wj[k] *= dinv[j];
+        for (int64_t p = lp[j] + 1; p < lp[j + 1]; p++) {
+            double *restrict wi = w + (size_t)li[p] * nc;
+            const double l = lx[p];
+            for (size_t k = 0; k < nc; k++)
+                wi[k] -= l * wj[k];
+        }
+    }
+    for (int64_t j = n - 1; j >= 0; j--) {
+        double *restrict wj = w + (size_t)j * nc;
+        for (int64_t p = lp[j] + 1; p < lp[j + 1]; p++) {
+            const double *restrict wi = w + (size_t)li[p] * nc;
+            const double l = lx[p];
+            for (size_t k = 0; k < nc; k++)
+                wj[k] -= l * wi[k];
+        }
+        for (size_t k = 0; k < nc; k++)
+            wj[k] *= dinv[j];
+    }
+}
