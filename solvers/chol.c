@@ -1,5 +1,5 @@
-/* solvers/chol.c: sparse Cholesky LL^T on a pattern fixed once (the simplicial factors of
- * pkm_linsolve).
+/* solvers/chol.c: sparse Cholesky LL^T and LDL^T on a pattern fixed once (the simplicial factors
+ * of pkm_linsolve).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The symbolic analysis is the textbook one (Davis, Direct Methods for Sparse Linear Systems,
@@ -145,13 +145,14 @@ nomem:
                     (long long)n);
 }
 
-int64_t pkm_chol_factor(pkm_chol *c, const double *ax)
+int64_t pkm_chol_factor(pkm_chol *c, const double *ax, int ldl)
 {
     const int64_t n = c->n;
     const int64_t *restrict lp = c->lp, *restrict li = c->li, *restrict rp = c->rp,
                             *restrict rq = c->rq, *restrict rk = c->rk;
     int64_t *restrict where = c->where;
     double *restrict lx = c->lx;
+    c->ldl = ldl;
     memset(lx, 0, sizeof(double) * (size_t)lp[n]);
     for (int64_t q = 0; q < c->annz; q++)
         lx[c->amap[q]] = ax[q];
@@ -159,17 +160,18 @@ int64_t pkm_chol_factor(pkm_chol *c, const double *ax)
         const int64_t p0 = lp[j], p1 = lp[j + 1];
         for (int64_t p = p0; p < p1; p++)
             where[li[p]] = p;
-        /* L(:, j) -= L(:, k) L(j, k) over the rows >= j of each column k meeting row j: all of
-         * them are in column j's pattern (the fill property). */
+        /* L(:, j) -= L(:, k) L(j, k) (LDL^T: L(:, k) D_k L(j, k)) over the rows >= j of each
+         * column k meeting row j: all of them are in column j's pattern (the fill property). */
         for (int64_t t = rp[j]; t < rp[j + 1]; t++) {
             const int64_t pk = rq[t], end = lp[rk[t] + 1];
-            const double ljk = lx[pk];
+            const double ljk = ldl ? lx[pk] * lx[lp[rk[t]]] : lx[pk];
             for (int64_t p = pk; p < end; p++)
                 lx[where[li[p]]] -= lx[p] * ljk;
         }
         const double d = lx[p0];
-        if (!(d > 0.0) || !isfinite(d)) return j;
-        const double l = sqrt(d), inv = 1.0 / l;
+        /* LL^T needs a positive pivot; LDL^T (no pivoting, as CHOLMOD's) a nonzero one. */
+        if (!isfinite(d) || (ldl ? d == 0.0 : !(d > 0.0))) return j;
+        const double l = ldl ? d : sqrt(d), inv = 1.0 / l;
         lx[p0] = l;
         c->dinv[j] = inv;
         for (int64_t p = p0 + 1; p < p1; p++)
@@ -178,22 +180,33 @@ int64_t pkm_chol_factor(pkm_chol *c, const double *ax)
     return n;
 }
 
+double pkm_chol_pivot(const pkm_chol *c, int64_t j)
+{
+    return c->lx[c->lp[j]];
+}
+
+/* The substitutions of LL^T (L's diagonal scales each column: dinv) and of LDL^T (unit L, then
+ * D^-1 between the two sweeps). */
 void pkm_chol_solve(const pkm_chol *c, double *w)
 {
     const int64_t n = c->n;
     const int64_t *restrict lp = c->lp, *restrict li = c->li;
     const double *restrict lx = c->lx, *restrict dinv = c->dinv;
+    const int ll = !c->ldl;
     for (int64_t j = 0; j < n; j++) {
-        const double wj = w[j] * dinv[j];
+        const double wj = ll ? w[j] * dinv[j] : w[j];
         w[j] = wj;
         for (int64_t p = lp[j] + 1; p < lp[j + 1]; p++)
             w[li[p]] -= lx[p] * wj;
     }
+    if (!ll)
+        for (int64_t j = 0; j < n; j++)
+            w[j] *= dinv[j];
     for (int64_t j = n - 1; j >= 0; j--) {
         double t = w[j];
         for (int64_t p = lp[j] + 1; p < lp[j + 1]; p++)
             t -= lx[p] * w[li[p]];
-        w[j] = t * dinv[j];
+        w[j] = ll ? t * dinv[j] : t;
     }
 }
 
@@ -202,10 +215,12 @@ void pkm_chol_solve_block(const pkm_chol *c, size_t nc, double *w)
     const int64_t n = c->n;
     const int64_t *restrict lp = c->lp, *restrict li = c->li;
     const double *restrict lx = c->lx, *restrict dinv = c->dinv;
+    const int ll = !c->ldl;
     for (int64_t j = 0; j < n; j++) {
         double *restrict wj = w + (size_t)j * nc;
-        for (size_t k = 0; k < nc; k++)
-            wj[k] *= dinv[j];
+        if (ll)
+            for (size_t k = 0; k < nc; k++)
+                wj[k] *= dinv[j];
         for (int64_t p = lp[j] + 1; p < lp[j + 1]; p++) {
             double *restrict wi = w + (size_t)li[p] * nc;
             const double l = lx[p];
@@ -213,6 +228,10 @@ void pkm_chol_solve_block(const pkm_chol *c, size_t nc, double *w)
                 wi[k] -= l * wj[k];
         }
     }
+    if (!ll)
+        for (int64_t j = 0; j < n; j++)
+            for (size_t k = 0; k < nc; k++)
+                w[(size_t)j * nc + k] *= dinv[j];
     for (int64_t j = n - 1; j >= 0; j--) {
         double *restrict wj = w + (size_t)j * nc;
         for (int64_t p = lp[j] + 1; p < lp[j + 1]; p++) {
@@ -221,7 +240,8 @@ void pkm_chol_solve_block(const pkm_chol *c, size_t nc, double *w)
             for (size_t k = 0; k < nc; k++)
                 wj[k] -= l * wi[k];
         }
-        for (size_t k = 0; k < nc; k++)
-            wj[k] *= dinv[j];
+        if (ll)
+            for (size_t k = 0; k < nc; k++)
+                wj[k] *= dinv[j];
     }
 }

@@ -1,6 +1,6 @@
-/* solvers/chol_impl.h: sparse Cholesky LL^T on a fixed pattern, the numeric factorisation and
- * substitutions of pkm_linsolve's simplicial factors (linsolve.c).
- * SPDX-License-Identifier: LGPL-2.1-or-later */
+/* solvers/chol_impl.h: sparse Cholesky LL^T and LDL^T on a fixed pattern, the numeric factorisation
+ * and substitutions of pkm_linsolve's simplicial factors (linsolve.c). SPDX-License-Identifier:
+ * LGPL-2.1-or-later */
 #ifndef PKM_CHOL_IMPL_H
 #define PKM_CHOL_IMPL_H
 
@@ -20,7 +20,8 @@ typedef struct pkm_chol {
         *rk;        /* row j's entries L(j, k), k < j: places rq, columns rk [rp[j], rp[j + 1]) */
     int64_t *amap;  /* per entry of the upper A: its place in lx */
     int64_t *where; /* n: a row's place in the column being factorised */
-    double *lx, *dinv; /* values of L, reciprocals of its diagonal */
+    double *lx, *dinv; /* values of L, reciprocals of its diagonal (LDL^T: of D) */
+    int ldl;           /* the last factorisation was LDL^T */
 } pkm_chol;
 
 /* Symbolic analysis of the upper triangle of A (n columns, ap/ai: compressed columns, rows sorted,
@@ -31,9 +32,13 @@ pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, pkm_
 void pkm_chol_destroy(pkm_chol **c);
 
 /* Numeric factorisation of the upper A with values ax (ap/ai of pkm_chol_create): left-looking,
- * a column at a time. Returns n if A is positive definite, else the column whose pivot is not
- * positive (the factor is then unusable). */
-int64_t pkm_chol_factor(pkm_chol *c, const double *ax);
+ * a column at a time; LL^T, or with ldl LDL^T (unit L, D on its diagonal). Returns n, else the
+ * column whose pivot is not positive (LL^T) or zero (LDL^T), or not finite: the factor is then
+ * unusable. */
+int64_t pkm_chol_factor(pkm_chol *c, const double *ax, int ldl);
+
+/* D_j of an LDL^T factor. */
+double pkm_chol_pivot(const pkm_chol *c, int64_t j);
 
 /* w = A^-1 w in place (the order of A). */
 void pkm_chol_solve(const pkm_chol *c, double *w);

@@ -9,10 +9,10 @@
  * every call (A(p, p)': cholmod_l_ptranspose and cholmod_l_transpose_sym), which were 40 % of the
  * instructions of the factorisations of a Newmark run (NaVARo, 16 elements per link, n = 1710:
  * 404 -> 192 us a factorisation, docs/performance.md). The solves apply P themselves.
- * Where CHOLMOD's analysis chooses a simplicial LL^T factor, the numeric factorisation and the
- * substitutions are this layer's own on the pattern analysed once (chol.c: 3.1x faster than
- * cholmod_l_factorize at n = 90 to 414, 2.7x at 1710, on NaVARo's pencils); supernodal and LDL^T
- * factors stay CHOLMOD's. */
+ * Where CHOLMOD's analysis chooses a simplicial factor (LL^T, or LDL^T for the inertia), the
+ * numeric factorisation and the substitutions are this layer's own on the pattern analysed once
+ * (chol.c: LL^T 3.1x faster than cholmod_l_factorize at n = 90 to 414, 2.7x at 1710, on
+ * NaVARo's pencils); supernodal factors stay CHOLMOD's. */
 #include "pkm/linsolve.h"
 #include "core/core_impl.h"
 #include "solvers/chol_impl.h"
@@ -207,7 +207,7 @@ pkm_status pkm_linsolve_create(const pkm_pencil *pattern, pkm_linsolve_kind kind
     if (s->c.status != CHOLMOD_OK) goto fail;
     s->B = cholmod_l_allocate_dense((size_t)n, 1, (size_t)n, CHOLMOD_REAL, &s->c);
     if (s->B == NULL) goto fail;
-    if (kind != PKM_LINSOLVE_LDLT && !s->L->is_super && natural_order(s->L)) {
+    if (!s->L->is_super && natural_order(s->L)) {
         rc = pkm_chol_create(n, (const int64_t *)s->A->p, (const int64_t *)s->A->i, &s->chol, ctx);
         if (rc != PKM_OK) {
             pkm_linsolve_destroy(&s);
@@ -282,7 +282,7 @@ pkm_status pkm_linsolve_factor(pkm_linsolve *ls, const pkm_pencil *p, double cK,
     for (int64_t q = 0; q < ls->nnz; q++)
         ax[pos[q]] = cK * p->k[q] + cM * p->m[q];
     if (ls->chol != NULL) {
-        const int64_t j = pkm_chol_factor(ls->chol, ax);
+        const int64_t j = pkm_chol_factor(ls->chol, ax, ls->kind == PKM_LINSOLVE_LDLT);
         if (j < ls->n) {
             *minor = j;
             return PKM_OK;
@@ -386,19 +386,14 @@ pkm_status pkm_linsolve_inertia(const pkm_linsolve *ls, const pkm_pencil *p, dou
 {
     *negative = 0;
     *tiny = 0;
-    const cholmod_factor *L = ls->L;
-    if (!ls->factored || L->is_super || L->is_ll || p->n != ls->n)
+    if (!ls->factored || ls->chol == NULL || !ls->chol->ldl || p->n != ls->n)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "inertia needs a successful LDL^T factorisation");
-    /* Simplicial LDL^T keeps D on the diagonal of L, first in each column (CHOLMOD user guide,
-     * cholmod_factor). */
-    const SuiteSparse_long *lp = L->p;
     const int64_t *perm = ls->perm;
-    const double *lx = L->x;
     for (int64_t j = 0; j < ls->n; j++) {
         const int64_t i = perm[j];
         const int64_t qd = p->colptr[i + 1] - 1; /* the diagonal is last in its column */
         const double scale = fabs(ls->cK) * fabs(p->k[qd]) + fabs(ls->cM) * fabs(p->m[qd]);
-        const double d = lx[lp[j]];
+        const double d = pkm_chol_pivot(ls->chol, j);
         if (!(fabs(d) > rtol * scale)) (*tiny)++;
         if (d < 0.0) (*negative)++;
     }
@@ -408,7 +403,7 @@ pkm_status pkm_linsolve_inertia(const pkm_linsolve *ls, const pkm_pencil *p, dou
 pkm_linsolve_kind pkm_linsolve_factor_kind(const pkm_linsolve *ls)
 {
     if (!ls->factored) return PKM_LINSOLVE_AUTO;
-    if (ls->chol != NULL) return PKM_LINSOLVE_SIMPLICIAL;
+    if (ls->chol != NULL) return ls->chol->ldl ? PKM_LINSOLVE_LDLT : PKM_LINSOLVE_SIMPLICIAL;
     if (ls->L->is_super) return PKM_LINSOLVE_SUPERNODAL;
     return ls->L->is_ll ? PKM_LINSOLVE_SIMPLICIAL : PKM_LINSOLVE_LDLT;
 }
