@@ -15,6 +15,7 @@
 #include "core/core_impl.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,9 +23,10 @@ void pkm_chol_destroy(pkm_chol **c)
 {
     if (c == NULL || *c == NULL) return;
     pkm_chol *s = *c;
-    int64_t *ints[] = {s->lp, s->li, s->rp, s->rq, s->rk, s->amap, s->where};
+    int64_t *ints[] = {s->lp, s->rp, s->rq, s->rk, s->amap, s->where};
     for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
         free(ints[k]);
+    free(s->li);
     free(s->lx);
     free(s->dinv);
     free(s);
@@ -92,14 +94,14 @@ static void fill(pkm_chol *s, const int64_t *ap, const int64_t *ai, const int64_
     const int64_t n = s->n;
     for (int64_t k = 0; k < n; k++) {
         mark[k] = -1;
-        s->li[s->lp[k]] = k;
+        s->li[s->lp[k]] = (int32_t)k;
         next[k] = s->lp[k] + 1;
     }
     for (int64_t k = 0; k < n; k++) {
         const int64_t top = row_reach(k, ap, ai, parent, mark, stack);
         for (int64_t t = 0; t < top; t++) {
             const int64_t j = stack[t], p = next[j]++;
-            s->li[p] = k;
+            s->li[p] = (int32_t)k;
             s->rq[s->rp[k] + t] = p;
             s->rk[s->rp[k] + t] = j;
             s->where[j] = p; /* the place of L(k, j), for A's entries of row k below */
@@ -113,6 +115,9 @@ pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, pkm_
                            pkm_ctx *ctx)
 {
     *out = NULL;
+    if (n > INT32_MAX)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "sparse factor of order %lld: at most %d",
+                        (long long)n, INT32_MAX);
     pkm_chol *s = calloc(1, sizeof(*s));
     int64_t *work = malloc(sizeof(int64_t) * 4 * (size_t)n);
     if (s == NULL || work == NULL) goto nomem;
@@ -129,7 +134,7 @@ pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, pkm_
     etree(n, ap, ai, parent, mark);
     count(s, ap, ai, parent, mark, stack);
     const int64_t lnz = s->lp[n], off = s->rp[n] > 0 ? s->rp[n] : 1;
-    s->li = malloc(sizeof(int64_t) * (size_t)lnz);
+    s->li = malloc(sizeof(int32_t) * (size_t)lnz);
     s->lx = malloc(sizeof(double) * (size_t)lnz);
     s->rq = malloc(sizeof(int64_t) * (size_t)off);
     s->rk = malloc(sizeof(int64_t) * (size_t)off);
@@ -148,8 +153,9 @@ nomem:
 int64_t pkm_chol_factor(pkm_chol *c, const double *ax, int ldl)
 {
     const int64_t n = c->n;
-    const int64_t *restrict lp = c->lp, *restrict li = c->li, *restrict rp = c->rp,
-                            *restrict rq = c->rq, *restrict rk = c->rk;
+    const int32_t *restrict li = c->li;
+    const int64_t *restrict lp = c->lp, *restrict rp = c->rp, *restrict rq = c->rq,
+                            *restrict rk = c->rk;
     int64_t *restrict where = c->where;
     double *restrict lx = c->lx;
     c->ldl = ldl;
@@ -190,7 +196,8 @@ double pkm_chol_pivot(const pkm_chol *c, int64_t j)
 void pkm_chol_solve(const pkm_chol *c, double *w)
 {
     const int64_t n = c->n;
-    const int64_t *restrict lp = c->lp, *restrict li = c->li;
+    const int64_t *restrict lp = c->lp;
+    const int32_t *restrict li = c->li;
     const double *restrict lx = c->lx, *restrict dinv = c->dinv;
     const int ll = !c->ldl;
     for (int64_t j = 0; j < n; j++) {
@@ -213,7 +220,8 @@ void pkm_chol_solve(const pkm_chol *c, double *w)
 void pkm_chol_solve_block(const pkm_chol *c, size_t nc, double *w)
 {
     const int64_t n = c->n;
-    const int64_t *restrict lp = c->lp, *restrict li = c->li;
+    const int64_t *restrict lp = c->lp;
+    const int32_t *restrict li = c->li;
     const double *restrict lx = c->lx, *restrict dinv = c->dinv;
     const int ll = !c->ldl;
     for (int64_t j = 0; j < n; j++) {

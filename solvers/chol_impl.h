@@ -14,8 +14,9 @@
  * the diagonal first; the transpose's lists of where row j meets earlier columns; dinv the
  * reciprocal diagonal. */
 typedef struct pkm_chol {
-    int64_t n, annz;  /* order, entries of the upper A */
-    int64_t *lp, *li; /* pattern of L, column by column */
+    int64_t n, annz; /* order, entries of the upper A */
+    int64_t *lp;     /* column j of L at lp[j] .. lp[j + 1] */
+    int32_t *li;     /* its rows (32-bit: half the index traffic of the substitutions) */
     int64_t *rp, *rq,
         *rk;        /* row j's entries L(j, k), k < j: places rq, columns rk [rp[j], rp[j + 1]) */
     int64_t *amap;  /* per entry of the upper A: its place in lx */
@@ -25,8 +26,8 @@ typedef struct pkm_chol {
 } pkm_chol;
 
 /* Symbolic analysis of the upper triangle of A (n columns, ap/ai: compressed columns, rows sorted,
- * every diagonal present): the elimination tree, the pattern of L with the entries of A placed in
- * it. PKM_ERR_NOMEM or PKM_OK. */
+ * every diagonal present, n < 2^31): the elimination tree, the pattern of L with the entries of A
+ * placed in it. PKM_ERR_NOMEM or PKM_OK. */
 pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, pkm_chol **out,
                            pkm_ctx *ctx);
 void pkm_chol_destroy(pkm_chol **c);

@@ -245,20 +245,20 @@ pkm_status pkm_newmark_step(pkm_newmark *nm, const double *f1, pkm_ctx *ctx)
     /* K_eff du = (1+alpha) f1 - alpha f_n - K u_n + M w1 + C w2 with w1 = a2 v + a3 a and w2 =
      * (1+alpha) (a4 v + a5 a) + alpha v: the HHT equation with a_{n+1} and v_{n+1} written
      * through du; M (w1 + l1 w2) + K (l2 w2 - u), C w2 folded into the two products, whose
-     * operands one pass builds. The state's arrays are distinct buffers of the integrator
-     * (restrict). */
+     * operands and load terms one pass builds. The state's arrays are distinct buffers of the
+     * integrator (restrict). */
     double *restrict v = nm->v, *restrict a = nm->a, *restrict u = nm->u;
-    double *restrict op_m = nm->tmp, *restrict op_k = nm->w1;
+    double *restrict op_m = nm->tmp, *restrict op_k = nm->w1, *restrict rhs = nm->rhs;
+    const double *restrict fn = nm->f;
     const double l1 = nm->o.l1, l2 = nm->o.l2;
     for (int64_t i = 0; i < n; i++) {
         const double w1 = c.a2 * v[i] + c.a3 * a[i];
         const double w2 = ap * (c.a4 * v[i] + c.a5 * a[i]) + al * v[i];
         op_m[i] = w1 + l1 * w2;
         op_k[i] = l2 * w2 - u[i];
+        rhs[i] = ap * f1[i] - al * fn[i];
     }
-    pkm_pencil_matvec_mk(nm->p, op_m, op_k, nm->rhs);
-    for (int64_t i = 0; i < n; i++)
-        nm->rhs[i] += ap * f1[i] - al * nm->f[i];
+    pkm_pencil_matvec_mk(nm->p, op_m, op_k, rhs);
     pkm_status rc = pkm_linsolve_solve(nm->ls, nm->rhs, nm->rhs, ctx);
     if (rc != PKM_OK) return rc;
     /* rhs now holds du; tmp keeps v_n and f keeps f_n for the step's energy increments. */
