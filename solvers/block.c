@@ -53,10 +53,6 @@ extern void dtrsm_(const char *side, const char *uplo, const char *transa, const
 
 extern void dposv_(const char *uplo, const int *n, const int *nrhs, double *a, const int *lda,
                    double *b, const int *ldb, int *info, size_t uplo_len);
-extern void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
-                   const double *alpha, const double *a, const int *lda, const double *b,
-                   const int *ldb, const double *beta, double *c, const int *ldc, size_t transa_len,
-                   size_t transb_len);
 
 /* The n x bs blocks are stored interleaved (entry i of column c at i * bs + c; as a column-major
  * matrix, the bs x n transpose), the layout of pkm_pencil_matvec_block and
@@ -72,8 +68,9 @@ typedef struct pkm_block {
     double *x, *mx, *y, *my, *t, *vec; /* n x cap each; vec column-major (pkm_modes_finish) */
     double *prev[PKM_BLOCK_HISTORY];   /* n x cap: Ritz vectors of the solves before the last one */
     int nprev;                         /* how many of them prev holds (warm solves in a row) */
-    double *a, *b, *v, *w, *floor, *work; /* cap x cap (a, b, v), cap, cap, 4 cap */
-    double *work2;                        /* 2 n: pkm_modes_finish */
+    double *a, *b, *v, *vt, *w, *floor,
+        *work;     /* cap x cap (a, b, v), cap x max(cap, 16) (vt), cap, cap, 4 cap */
+    double *work2; /* 2 n: pkm_modes_finish */
 } pkm_block;
 
 void pkm_block_destroy(void **solver)
@@ -84,9 +81,9 @@ void pkm_block_destroy(void **solver)
     pkm_linsolve_destroy(&s->op);
     pkm_linsolve_destroy(&s->ldlt);
     pkm_modes_destroy(&s->cold);
-    double **arrays[] = {&s->x,       &s->mx,      &s->y,       &s->my,   &s->t, &s->vec,
-                         &s->prev[0], &s->prev[1], &s->prev[2], &s->a,    &s->b, &s->v,
-                         &s->w,       &s->floor,   &s->work,    &s->work2};
+    double **arrays[] = {&s->x,       &s->mx,      &s->y,       &s->my,   &s->t,    &s->vec,
+                         &s->prev[0], &s->prev[1], &s->prev[2], &s->a,    &s->b,    &s->v,
+                         &s->vt,      &s->w,       &s->floor,   &s->work, &s->work2};
     for (size_t k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++)
         free(*arrays[k]);
     free(s);
@@ -132,8 +129,8 @@ static pkm_status ensure_block(pkm_block *s, int bs, pkm_ctx *ctx)
     const size_t n = (size_t)s->n, c = (size_t)bs;
     double **big[] = {&s->x,   &s->mx,      &s->y,       &s->my,     &s->t,
                       &s->vec, &s->prev[0], &s->prev[1], &s->prev[2]};
-    double **small[] = {&s->a, &s->b, &s->v, &s->w, &s->floor, &s->work};
-    const size_t small_size[] = {c * c, c * c, c * c, c, c, 4 * c};
+    double **small[] = {&s->a, &s->b, &s->v, &s->vt, &s->w, &s->floor, &s->work};
+    const size_t small_size[] = {c * c, c * c, c * c, c * (c > 16 ? c : 16), c, c, 4 * c};
     s->cap = 0;
     s->warm = 0;
     s->nprev = 0;
@@ -161,14 +158,6 @@ static void swap(double **a, double **b)
     double *t = *a;
     *a = *b;
     *b = t;
-}
-
-/* C = op(A) op(B) for the column-major bs x n transposes of the blocks (dgemm). */
-static void gemm(const char *ta, const char *tb, int m, int nn, int k, const double *a, int lda,
-                 const double *b, int ldb, double *c, int ldc)
-{
-    const double one = 1.0, zero = 0.0;
-    dgemm_(ta, tb, &m, &nn, &k, &one, a, &lda, b, &ldb, &zero, c, &ldc, 1, 1);
 }
 
 /* Jacobi sweeps on the symmetric bs x bs c (column-major, both triangles), rotations
@@ -269,9 +258,8 @@ static int small_pencil(pkm_block *s, int bs)
  * rank). */
 static int rayleigh_ritz(pkm_block *s, double sigma, int bs)
 {
-    const int n = (int)s->n;
-    gemm("N", "T", bs, bs, n, s->y, bs, s->my, bs, s->b, bs);
-    gemm("N", "T", bs, bs, n, s->y, bs, s->mx, bs, s->a, bs);
+    pkm_block_gram(bs, s->n, s->y, s->my, s->b);
+    pkm_block_gram(bs, s->n, s->y, s->mx, s->a);
     for (int j = 0; j < bs; j++)
         for (int k = 0; k <= j; k++) {
             const size_t jk = (size_t)j * (size_t)bs + (size_t)k,
@@ -282,9 +270,9 @@ static int rayleigh_ritz(pkm_block *s, double sigma, int bs)
     const size_t nb = (size_t)s->n * (size_t)bs;
     for (size_t i = 0; i < nb; i++)
         s->t[i] = s->mx[i] + sigma * s->my[i];
-    gemm("T", "N", bs, n, bs, s->v, bs, s->y, bs, s->x, bs);
-    gemm("T", "N", bs, n, bs, s->v, bs, s->my, bs, s->mx, bs);
-    gemm("T", "N", bs, n, bs, s->v, bs, s->t, bs, s->y, bs);
+    pkm_block_rotate(bs, s->n, s->v, s->y, s->vt, s->x);
+    pkm_block_rotate(bs, s->n, s->v, s->my, s->vt, s->mx);
+    pkm_block_rotate(bs, s->n, s->v, s->t, s->vt, s->y);
     return 1;
 }
 
@@ -347,12 +335,11 @@ static pkm_status shift_invert(pkm_block *s, const pkm_pencil *p, int bs, int la
  * two solves. Returns 0 if X0^T X0 is not numerically positive definite. */
 static int fit(pkm_block *s, const double *x0, int bs, double *out)
 {
-    const int n = (int)s->n;
     int info = 0;
-    gemm("N", "T", bs, bs, n, x0, bs, x0, bs, s->a, bs);
-    gemm("N", "T", bs, bs, n, x0, bs, s->x, bs, s->b, bs);
+    pkm_block_gram(bs, s->n, x0, x0, s->a);
+    pkm_block_gram(bs, s->n, x0, s->x, s->b);
     dposv_("U", &bs, &bs, s->a, &bs, s->b, &bs, &info, 1);
-    if (info == 0) gemm("T", "N", bs, n, bs, s->b, bs, x0, bs, out, bs);
+    if (info == 0) pkm_block_rotate(bs, s->n, s->b, x0, s->vt, out);
     return info == 0;
 }
 
