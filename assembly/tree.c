@@ -569,7 +569,9 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_in
     if ((rc = propagate(&t, ctx)) != PKM_OK) goto done;
     if ((rc = choose_eliminated(&t, ctx)) != PKM_OK) goto done;
     if ((rc = build_closure(&t, ctx)) != PKM_OK) goto done;
-    if ((rc = pkm_tree_check_triplet_size(&t, ctx)) != PKM_OK) goto done;
+    /* The triplets' memory is checked where triplets are made: a pose assembled through the
+     * cached scatter map makes none (and a miss assembles again without it). */
+    if (!trip->scatter && (rc = pkm_tree_check_triplet_size(&t, ctx)) != PKM_OK) goto done;
     int64_t ntot = t.np, nred = t.np;
     for (int l = 0; l < t.nlegs; l++) {
         ntot += t.legs[l].ncoord;
