@@ -46,25 +46,21 @@ double *pkm_tree_node_J(const tree *t, int node)
     return L->J + (size_t)t->node_local[node] * 6 * (size_t)L->ncoord;
 }
 
-/* Twists at point y of node n's coordinates: T (6 x ncoord, row-major) = [I, -[y]x; 0, I] J_n. */
+/* Twists at point y of node n's coordinates: T (6 x ncoord, row-major) = [I, -[y]x; 0, I] J_n,
+ * row by row (pkm_twist_transfer of every column, the same operations: v + w x y). */
 void pkm_tree_node_twists(const tree *t, int n, const double y[3], double *T)
 {
-    const int nc = t->legs[pkm_topology_body_leg(t->topo, pkm_model_node(t->m, n)->body)].ncoord;
-    const double *J = pkm_tree_node_J(t, n);
-    for (int c = 0; c < nc; c++) {
-        double sc[6], tw[6];
-        int nz = 0;
-        for (int r = 0; r < 6; r++)
-            nz |= (sc[r] = J[r * nc + c]) != 0.0;
-        if (!nz) { /* a coordinate downstream of n */
-            for (int r = 0; r < 6; r++)
-                T[r * nc + c] = 0.0;
-            continue;
-        }
-        pkm_twist_transfer(sc, y, tw);
-        for (int r = 0; r < 6; r++)
-            T[r * nc + c] = tw[r];
+    const size_t nc =
+        (size_t)t->legs[pkm_topology_body_leg(t->topo, pkm_model_node(t->m, n)->body)].ncoord;
+    const double *restrict J = pkm_tree_node_J(t, n);
+    const double *restrict w0 = J + 3 * nc, *restrict w1 = J + 4 * nc, *restrict w2 = J + 5 * nc;
+    double *restrict out = T;
+    for (size_t c = 0; c < nc; c++) {
+        out[c] = J[c] + (w1[c] * y[2] - w2[c] * y[1]);
+        out[nc + c] = J[nc + c] + (w2[c] * y[0] - w0[c] * y[2]);
+        out[2 * nc + c] = J[2 * nc + c] + (w0[c] * y[1] - w1[c] * y[0]);
     }
+    memcpy(out + 3 * nc, w0, 3 * nc * sizeof(double));
 }
 
 /* Local frame of element e oriented from its floating-frame node to its other node. */
