@@ -6,6 +6,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,13 +213,14 @@ static int mask_block(unsigned char *mask, int set, int64_t len, const double *A
             mask[q] = A != NULL && A[q] != 0.0;
         return 1;
     }
-    unsigned char diff = 0;
+    /* In 64-bit lanes, so that it vectorises: the flag widened, compared with A[q] != 0. */
+    uint64_t diff = 0;
     if (A == NULL)
         for (int64_t q = 0; q < len; q++)
             diff |= mask[q];
     else
         for (int64_t q = 0; q < len; q++)
-            diff |= mask[q] ^ (unsigned char)(A[q] != 0.0);
+            diff |= (uint64_t)mask[q] ^ (uint64_t)(A[q] != 0.0);
     return diff == 0;
 }
 
