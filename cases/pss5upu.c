@@ -210,12 +210,17 @@ static pkm_status add_leg_bodies(pkm_model *m, const pkm_pss5upu_params *p,
                                  const double t[3], leg_bodies *lb, pkm_ctx *ctx)
 {
     const double *B = g->base[i], *b = g->slider[i], *a = g->platform_joint[i];
-    char nm[48];
+    /* Constant names: no formatting in the per-pose build of a map. */
+    static const char *const names[PKM_PSS5UPU_LEGS][4] = {
+        {"screw 1", "slider 1", "link 1", "bearing 1"},
+        {"screw 2", "slider 2", "link 2", "bearing 2"},
+        {"screw 3", "slider 3", "link 3", "bearing 3"},
+        {"screw 4", "slider 4", "link 4", "bearing 4"},
+        {"screw 5", "slider 5", "link 5", "bearing 5"}};
     /* Screw: motor end, nut, far end. */
     const double spts[3][3] = {{B[0], B[1], B[2]}, {b[0], b[1], b[2]}, {E[0], E[1], E[2]}};
     const int sne[2] = {p->screw_nelem, p->screw_nelem};
-    snprintf(nm, sizeof(nm), "screw %d", i + 1);
-    pkm_beam_desc sd = {.name = nm,
+    pkm_beam_desc sd = {.name = names[i][0],
                         .npoints = 3,
                         .points = spts,
                         .nelem = sne,
@@ -228,8 +233,7 @@ static pkm_status add_leg_bodies(pkm_model *m, const pkm_pss5upu_params *p,
     pkm_status rc = pkm_model_add_beam(m, &sd, &lb->screw, ctx);
     if (rc != PKM_OK) return rc;
     /* Slider: a point mass on the rail (no rotary data in Table 1; the rail holds its turns). */
-    snprintf(nm, sizeof(nm), "slider %d", i + 1);
-    pkm_rigid_desc rd = {.name = nm, .mass = p->slider_mass};
+    pkm_rigid_desc rd = {.name = names[i][1], .mass = p->slider_mass};
     memcpy(rd.origin, b, sizeof(rd.origin));
     memcpy(rd.com, b, sizeof(rd.com));
     if ((rc = pkm_model_add_rigid(m, &rd, &lb->slider, ctx)) != PKM_OK) return rc;
@@ -238,8 +242,7 @@ static pkm_status add_leg_bodies(pkm_model *m, const pkm_pss5upu_params *p,
     const pkm_pss5upu_link_mesh *lm = &p->link_mesh[p->variant];
     const double lpts[2][3] = {{b[0], b[1], b[2]}, {a[0], a[1], a[2]}};
     const double u[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-    snprintf(nm, sizeof(nm), "link %d", i + 1);
-    pkm_beam_desc ld = {.name = nm,
+    pkm_beam_desc ld = {.name = names[i][2],
                         .npoints = 2,
                         .points = lpts,
                         .nelem = &lm->nelem,
@@ -251,8 +254,7 @@ static pkm_status add_leg_bodies(pkm_model *m, const pkm_pss5upu_params *p,
     section_axis(u, t, ld.zref);
     if ((rc = pkm_model_add_beam(m, &ld, &lb->link, ctx)) != PKM_OK) return rc;
     if (p->screw_end == PKM_PSS5UPU_SCREW_SUPPORTED) {
-        snprintf(nm, sizeof(nm), "bearing %d", i + 1);
-        pkm_rigid_desc bd = {.name = nm, .mass = 0.0};
+        pkm_rigid_desc bd = {.name = names[i][3], .mass = 0.0};
         memcpy(bd.origin, E, sizeof(bd.origin));
         memcpy(bd.com, E, sizeof(bd.com));
         rc = pkm_model_add_rigid(m, &bd, &lb->support, ctx);
@@ -278,10 +280,13 @@ static pkm_status build_leg(pkm_model *m, const pkm_pss5upu_params *p,
     pkm_status rc = add_leg_bodies(m, p, g, i, E, t, &lb, ctx);
     if (rc != PKM_OK) return rc;
     const int screw = lb.screw, slider = lb.slider, link = lb.link, support = lb.support;
-    char jn[7][24];
-    const char *tag[7] = {"rail", "nut", "motor", "bearing slide", "bearing", "b", "a"};
-    for (int k = 0; k < 7; k++)
-        snprintf(jn[k], sizeof(jn[k]), "%s %d", tag[k], i + 1);
+    static const char *const names[PKM_PSS5UPU_LEGS][7] = {
+        {"rail 1", "nut 1", "motor 1", "bearing slide 1", "bearing 1", "b 1", "a 1"},
+        {"rail 2", "nut 2", "motor 2", "bearing slide 2", "bearing 2", "b 2", "a 2"},
+        {"rail 3", "nut 3", "motor 3", "bearing slide 3", "bearing 3", "b 3", "a 3"},
+        {"rail 4", "nut 4", "motor 4", "bearing slide 4", "bearing 4", "b 4", "a 4"},
+        {"rail 5", "nut 5", "motor 5", "bearing slide 5", "bearing 5", "b 5", "a 5"}};
+    const char *const *jn = names[i];
     pkm_joint_desc js[8];
     int nj = 0;
     memset(js, 0, sizeof(js));
