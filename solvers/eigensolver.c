@@ -91,14 +91,14 @@ static pkm_status block_check_size(int64_t n, const pkm_modal_opts *opts, pkm_ct
 const pkm_eigensolver_type pkm_eigensolver_types[PKM_EIGENSOLVER_COUNT] = {
     [PKM_EIG_ARPACK] = {PKM_EIG_ARPACK, "arpack",
                         "sparse shift-invert Lanczos (ARPACK-ng + CHOLMOD)", arpack_check_size,
-                        arpack_create, arpack_solve, arpack_destroy, NULL},
+                        arpack_create, arpack_solve, arpack_destroy, NULL, NULL},
     [PKM_EIG_DENSE] = {PKM_EIG_DENSE, "dense", "LAPACK dsygvx (reference, small models)",
-                       dense_check_size, dense_create, dense_solve, dense_destroy, NULL},
+                       dense_check_size, dense_create, dense_solve, dense_destroy, NULL, NULL},
     [PKM_EIG_BLOCK] = {PKM_EIG_BLOCK, "block",
                        "block subspace iteration warm-started from the previous pose, "
                        "ARPACK as fallback",
                        block_check_size, pkm_block_create, pkm_block_solve, pkm_block_destroy,
-                       pkm_block_forget},
+                       pkm_block_forget, pkm_block_walk},
 };
 
 const pkm_eigensolver_type *pkm_eigensolver_type_of(pkm_eigensolver e)

@@ -115,6 +115,11 @@ void pkm_analysis_forget(pkm_analysis *a)
     if (a != NULL && a->solver != NULL && a->eig->forget != NULL) a->eig->forget(a->solver);
 }
 
+void pkm_analysis_walk(pkm_analysis *a, int line)
+{
+    if (a != NULL && a->solver != NULL && a->eig->walk != NULL) a->eig->walk(a->solver, line);
+}
+
 pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_modes **modes,
                               pkm_assembly_info *info, pkm_ctx *ctx)
 {

@@ -84,6 +84,34 @@ int64_t pkm_sweep_walk_point(const pkm_map *map, int64_t k)
     return p;
 }
 
+/* The grid index along each axis of walk step k's point. */
+static void walk_digits(const pkm_map *map, int64_t k, int64_t *d)
+{
+    int64_t p = pkm_sweep_walk_point(map, k);
+    for (int a = map->naxes - 1; a >= 0; a--) {
+        d[a] = p % map->axes[a].count;
+        p /= map->axes[a].count;
+    }
+}
+
+int pkm_sweep_walk_line(const pkm_map *map, int64_t begin, int64_t k)
+{
+    if (k <= begin) return 0;
+    int64_t here[PKM_MAP_MAX_AXES], prev[PKM_MAP_MAX_AXES], step[PKM_MAP_MAX_AXES];
+    walk_digits(map, k, here);
+    walk_digits(map, k - 1, prev);
+    for (int a = 0; a < map->naxes; a++)
+        step[a] = here[a] - prev[a];
+    int line = 1;
+    for (int64_t j = k - 1; j > begin && line < 8; j--, line++) {
+        memcpy(here, prev, sizeof(here));
+        walk_digits(map, j - 1, prev);
+        for (int a = 0; a < map->naxes; a++)
+            if (here[a] - prev[a] != step[a]) return line;
+    }
+    return line;
+}
+
 /* How a failed pose is recorded; 0 if the failure must stop the sweep instead. */
 static int pose_status_of(pkm_status st)
 {
@@ -282,6 +310,7 @@ pkm_status pkm_sweep_run_tile(const pkm_case *c, const void *params, pkm_map *ma
         if (*an == NULL)
             rc = pkm_analysis_create(map->formulation, map->eigensolver, &opts, an, ctx);
         if (rc != PKM_OK) break;
+        pkm_analysis_walk(*an, pkm_sweep_walk_line(map, begin, k));
         const pkm_modes *md = NULL;
         watch_pose(out, p, pkm_sweep_now_ns());
         rc = solve_pose(c, params, map, *an, p, out, &md, ctx);

@@ -439,6 +439,30 @@ static void test_untracked_notice(void **state)
     pkm_case_params_destroy(&par);
 }
 
+/* The straight runs of the walk that the block solver may extrapolate along: on a 4 x 5 grid
+ * (rows of 5), 1 at each turn and at the step after it, growing along a row, 0 at the tile's
+ * first step, and counting only the tile's steps. */
+static void test_walk_line(void **state)
+{
+    (void)state;
+    pkm_map map;
+    pkm_map_init(&map);
+    map.naxes = 2;
+    map.axes[0].count = 4;
+    map.axes[1].count = 5;
+    map.npoints = 20;
+    const int whole[20] = {0, 1, 2, 3, 4, 1, 1, 2, 3, 4, 1, 1, 2, 3, 4, 1, 1, 2, 3, 4};
+    for (int64_t k = 0; k < 20; k++)
+        assert_int_equal(pkm_sweep_walk_line(&map, 0, k), whole[k]);
+    const int from7[5] = {0, 1, 2, 1, 1};
+    for (int64_t k = 7; k < 12; k++)
+        assert_int_equal(pkm_sweep_walk_line(&map, 7, k), from7[k - 7]);
+    map.axes[0].count = 1;
+    map.axes[1].count = 20;
+    for (int64_t k = 1; k < 20; k++)
+        assert_int_equal(pkm_sweep_walk_line(&map, 0, k), k < 8 ? (int)k : 8);
+}
+
 /* The serpentine walk visits every point of a grid once, and consecutive steps are neighbours
  * (one axis changes by one), on grids of 1, 2 and 3 axes, odd and even counts: the warm-started
  * eigensolver starts every pose from the one computed before it. */
@@ -534,8 +558,8 @@ int main(void)
         cmocka_unit_test(test_executors_same_map), cmocka_unit_test(test_probe_without_ok_pose),
         cmocka_unit_test(test_stalled_worker),     cmocka_unit_test(test_killed_worker),
         cmocka_unit_test(test_worker_exits_early), cmocka_unit_test(test_untracked_notice),
-        cmocka_unit_test(test_serpentine_walk),    cmocka_unit_test(test_block_fallbacks),
-        cmocka_unit_test(test_block_same_map),
+        cmocka_unit_test(test_serpentine_walk),    cmocka_unit_test(test_walk_line),
+        cmocka_unit_test(test_block_fallbacks),    cmocka_unit_test(test_block_same_map),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
