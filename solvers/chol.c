@@ -192,7 +192,9 @@ double pkm_chol_pivot(const pkm_chol *c, int64_t j)
 }
 
 /* The substitutions of LL^T (L's diagonal scales each column: dinv) and of LDL^T (unit L, then
- * D^-1 between the two sweeps). */
+ * D^-1 between the two sweeps). The one-vector form is kept apart from the block one: through
+ * pkm_chol_solve_block with nc = 1 a Newmark step of NaVARo at 4 elements per link took 14.5
+ * instead of 10.9 us. */
 void pkm_chol_solve(const pkm_chol *c, double *w)
 {
     const int64_t n = c->n;
