@@ -69,6 +69,7 @@ typedef struct pkm_block {
     double *prev[PKM_BLOCK_HISTORY];   /* n x cap: Ritz vectors of the solves before the last one */
     int nprev;                         /* how many of them prev holds (warm solves in a row) */
     int line; /* earlier solves on the walk's line through the next pose (pkm_block_walk) */
+    int para; /* the next pose completes the parallelogram of the last three (pkm_block_walk) */
     double *a, *b, *v, *vt, *w, *floor,
         *work;     /* cap x cap (a, b, v), cap x max(cap, 16) (vt), cap, cap, 4 cap */
     double *work2; /* 2 n: pkm_modes_finish */
@@ -103,10 +104,11 @@ void pkm_block_forget(void *solver)
 /* Where the walk turns, the earlier solves are off the line of the next pose and their
  * extrapolation is a poor start: a serpentine 30 x 30 5-PSS/UPU map took 11-12 Rayleigh-Ritz
  * rounds at the first four poses of each row against ~3 elsewhere. */
-void pkm_block_walk(void *solver, int line)
+void pkm_block_walk(void *solver, int line, int parallelogram)
 {
     pkm_block *s = solver;
     s->line = line;
+    s->para = parallelogram;
 }
 
 pkm_status pkm_block_create(const pkm_pencil *pattern, void **solver, pkm_ctx *ctx)
@@ -361,29 +363,36 @@ static int fit(pkm_block *s, const double *x0, int bs, double *out)
  * backward differences on equal steps: 2 F(1) - F(0), 3 F(1) - 3 F(0) + F(-1), 4 F(1) - 6 F(0) +
  * 4 F(-1) - F(-2)), of error O(h^(k+1)) in the pose step h with k earlier blocks, where X1 alone
  * is O(h) (PKM_BLOCK_HISTORY), using only the earlier solves on the walk's line through the next
- * pose (pkm_block_walk). Where the walk skips a pose the guess is poorer, and the iteration only
- * takes longer. The blocks are shifted: prev[0] becomes X1. */
+ * pose (pkm_block_walk). After a turn of the walk the next pose completes the parallelogram of
+ * the last three, F(1) - F(0) + F(-1), of error O(h^2). Where the walk skips a pose the guess is
+ * poorer, and the iteration only takes longer. The blocks are shifted: prev[0] becomes X1. */
 static void extrapolate(pkm_block *s, int bs)
 {
     static const double coef[PKM_BLOCK_HISTORY + 1][PKM_BLOCK_HISTORY + 1] = {
         {1.0}, {2.0, -1.0}, {3.0, -3.0, 1.0}, {4.0, -6.0, 4.0, -1.0}};
+    static const double parallelogram[PKM_BLOCK_HISTORY + 1] = {1.0, -1.0, 1.0};
     const size_t nb = (size_t)s->n * (size_t)bs;
     double *f[PKM_BLOCK_HISTORY] = {s->t, s->y, s->my};
-    int k = 0;
-    while (k < s->nprev && k + 1 < s->line && fit(s, s->prev[k], bs, f[k]))
-        k++;
+    const int want = s->para ? 2 : s->line - 1;
+    int k = 0, failed = 0;
+    while (k < want && k < s->nprev && !failed)
+        if (!(failed = !fit(s, s->prev[k], bs, f[k]))) k++;
+    const double *c = s->para ? (k == 2 ? parallelogram : coef[0]) : coef[k];
+    if (s->para && k < 2) k = 0;
     double *last = s->prev[PKM_BLOCK_HISTORY - 1];
     for (int h = PKM_BLOCK_HISTORY - 1; h > 0; h--)
         s->prev[h] = s->prev[h - 1];
     s->prev[0] = last;
     memcpy(s->prev[0], s->x, nb * sizeof(double));
     for (size_t i = 0; i < nb; i++) {
-        double v = coef[k][0] * s->x[i];
+        double v = c[0] * s->x[i];
         for (int h = 0; h < k; h++)
-            v += coef[k][h + 1] * f[h][i];
+            v += c[h + 1] * f[h][i];
         s->x[i] = v;
     }
-    s->nprev = k < PKM_BLOCK_HISTORY ? k + 1 : PKM_BLOCK_HISTORY;
+    /* The earlier blocks stay usable unless a fit found one degenerate. */
+    const int held = failed ? k + 1 : s->nprev + 1;
+    s->nprev = held < PKM_BLOCK_HISTORY ? held : PKM_BLOCK_HISTORY;
 }
 
 /* Column-major copy (n x bs) of the interleaved block x, for the per-vector routines. */

@@ -86,7 +86,7 @@ pkm_status pkm_block_solve(void *solver, const pkm_pencil *p, const pkm_modal_op
                            pkm_modes *out, pkm_ctx *ctx);
 void pkm_block_destroy(void **solver);
 void pkm_block_forget(void *solver);
-void pkm_block_walk(void *solver, int line);
+void pkm_block_walk(void *solver, int line, int parallelogram);
 
 /* LAPACK argument errors (xerbla.c): pkm_lapack_clear forgets a pending report;
  * pkm_lapack_check turns the report of an XERBLA call since then into PKM_ERR_SOLVER naming the

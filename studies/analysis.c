@@ -115,9 +115,10 @@ void pkm_analysis_forget(pkm_analysis *a)
     if (a != NULL && a->solver != NULL && a->eig->forget != NULL) a->eig->forget(a->solver);
 }
 
-void pkm_analysis_walk(pkm_analysis *a, int line)
+void pkm_analysis_walk(pkm_analysis *a, int line, int parallelogram)
 {
-    if (a != NULL && a->solver != NULL && a->eig->walk != NULL) a->eig->walk(a->solver, line);
+    if (a != NULL && a->solver != NULL && a->eig->walk != NULL)
+        a->eig->walk(a->solver, line, parallelogram);
 }
 
 pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_modes **modes,

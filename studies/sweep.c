@@ -112,6 +112,19 @@ int pkm_sweep_walk_line(const pkm_map *map, int64_t begin, int64_t k)
     return line;
 }
 
+int pkm_sweep_walk_parallelogram(const pkm_map *map, int64_t begin, int64_t k)
+{
+    if (k - 3 < begin || pkm_sweep_walk_line(map, begin, k) != 1) return 0;
+    int64_t p0[PKM_MAP_MAX_AXES], p1[PKM_MAP_MAX_AXES], p2[PKM_MAP_MAX_AXES], p3[PKM_MAP_MAX_AXES];
+    walk_digits(map, k, p0);
+    walk_digits(map, k - 1, p1);
+    walk_digits(map, k - 2, p2);
+    walk_digits(map, k - 3, p3);
+    for (int a = 0; a < map->naxes; a++)
+        if (p0[a] - p1[a] != p3[a] - p2[a]) return 0;
+    return 1;
+}
+
 /* How a failed pose is recorded; 0 if the failure must stop the sweep instead. */
 static int pose_status_of(pkm_status st)
 {
@@ -310,7 +323,8 @@ pkm_status pkm_sweep_run_tile(const pkm_case *c, const void *params, pkm_map *ma
         if (*an == NULL)
             rc = pkm_analysis_create(map->formulation, map->eigensolver, &opts, an, ctx);
         if (rc != PKM_OK) break;
-        pkm_analysis_walk(*an, pkm_sweep_walk_line(map, begin, k));
+        pkm_analysis_walk(*an, pkm_sweep_walk_line(map, begin, k),
+                          pkm_sweep_walk_parallelogram(map, begin, k));
         const pkm_modes *md = NULL;
         watch_pose(out, p, pkm_sweep_now_ns());
         rc = solve_pose(c, params, map, *an, p, out, &md, ctx);

@@ -441,7 +441,7 @@ static void test_untracked_notice(void **state)
 
 /* The straight runs of the walk that the block solver may extrapolate along: on a 4 x 5 grid
  * (rows of 5), 1 at each turn and at the step after it, growing along a row, 0 at the tile's
- * first step, and counting only the tile's steps. */
+ * first step, and counting only the tile's steps; the parallelograms after the turns. */
 static void test_walk_line(void **state)
 {
     (void)state;
@@ -457,6 +457,12 @@ static void test_walk_line(void **state)
     const int from7[5] = {0, 1, 2, 1, 1};
     for (int64_t k = 7; k < 12; k++)
         assert_int_equal(pkm_sweep_walk_line(&map, 7, k), from7[k - 7]);
+    /* The step after each turn completes a parallelogram (steps 6, 11, 16), the turn itself
+     * does not (5, 10, 15), nor a step whose three earlier ones are not all in the tile. */
+    for (int64_t k = 0; k < 20; k++)
+        assert_int_equal(pkm_sweep_walk_parallelogram(&map, 0, k), k == 6 || k == 11 || k == 16);
+    assert_int_equal(pkm_sweep_walk_parallelogram(&map, 4, 6), 0);
+    assert_int_equal(pkm_sweep_walk_parallelogram(&map, 3, 6), 1);
     map.axes[0].count = 1;
     map.axes[1].count = 20;
     for (int64_t k = 1; k < 20; k++)

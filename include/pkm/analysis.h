@@ -29,9 +29,10 @@ void pkm_analysis_destroy(pkm_analysis **a);
  * what a fresh analysis would. Nothing to do for a solver without history. */
 void pkm_analysis_forget(pkm_analysis *a);
 
-/* The next pose continues a straight walk through the last `line` poses solved, at equal steps
- * (pkm_eigensolver_type.walk; the map's sweep tells it at every pose). */
-void pkm_analysis_walk(pkm_analysis *a, int line);
+/* Where the next pose lies on the walk (pkm_eigensolver_type.walk: a straight run through the
+ * last `line` poses solved, or the parallelogram after a turn); the map's sweep tells it at
+ * every pose. */
+void pkm_analysis_walk(pkm_analysis *a, int line, int parallelogram);
 
 /* Modes of m; *modes is owned by the analysis and valid until the next solve or destroy.
  * info (may be NULL) receives the assembly sizes. On PKM_ERR_SINGULAR from a zero-energy

@@ -40,10 +40,12 @@ typedef struct pkm_eigensolver_type {
     /* Forget the earlier solves, so that the next one starts as a fresh solver's would; NULL
      * for a solver whose results do not depend on its earlier solves. */
     void (*forget)(void *solver);
-    /* The next solve's pose continues a straight walk through the last `line` solved poses at
-     * equal steps (1: only the last one is its neighbour, the walk turned); a solver that
-     * extrapolates from earlier poses uses no more of them. NULL where that means nothing. */
-    void (*walk)(void *solver, int line);
+    /* Where the next solve's pose lies on the walk: on a straight line at equal steps with the
+     * last `line` solved poses (1: only the last one is its neighbour, the walk turned); with
+     * `parallelogram`, at the last pose plus the step from the second last to the third last
+     * (the step after a turn of a serpentine). A solver that extrapolates from earlier poses
+     * uses only those. NULL where that means nothing. */
+    void (*walk)(void *solver, int line, int parallelogram);
 } pkm_eigensolver_type;
 
 /* The table, indexed by pkm_eigensolver. */
