@@ -94,16 +94,22 @@ static void walk_digits(const pkm_map *map, int64_t k, int64_t *d)
     }
 }
 
-int pkm_sweep_walk_line(const pkm_map *map, int64_t begin, int64_t k)
+/* Whether walk step j was solved (status NULL: every step). */
+static int solved(const pkm_map *map, const signed char *status, int64_t j)
 {
-    if (k <= begin) return 0;
+    return status == NULL || status[pkm_sweep_walk_point(map, j)] == PKM_POSE_OK;
+}
+
+int pkm_sweep_walk_line(const pkm_map *map, const signed char *status, int64_t begin, int64_t k)
+{
+    if (k <= begin || !solved(map, status, k - 1)) return 0;
     int64_t here[PKM_MAP_MAX_AXES], prev[PKM_MAP_MAX_AXES], step[PKM_MAP_MAX_AXES];
     walk_digits(map, k, here);
     walk_digits(map, k - 1, prev);
     for (int a = 0; a < map->naxes; a++)
         step[a] = here[a] - prev[a];
     int line = 1;
-    for (int64_t j = k - 1; j > begin && line < 8; j--, line++) {
+    for (int64_t j = k - 1; j > begin && line < 8 && solved(map, status, j - 1); j--, line++) {
         memcpy(here, prev, sizeof(here));
         walk_digits(map, j - 1, prev);
         for (int a = 0; a < map->naxes; a++)
@@ -112,9 +118,12 @@ int pkm_sweep_walk_line(const pkm_map *map, int64_t begin, int64_t k)
     return line;
 }
 
-int pkm_sweep_walk_parallelogram(const pkm_map *map, int64_t begin, int64_t k)
+int pkm_sweep_walk_parallelogram(const pkm_map *map, const signed char *status, int64_t begin,
+                                 int64_t k)
 {
-    if (k - 3 < begin || pkm_sweep_walk_line(map, begin, k) != 1) return 0;
+    if (k - 3 < begin || pkm_sweep_walk_line(map, status, begin, k) != 1 ||
+        !solved(map, status, k - 2) || !solved(map, status, k - 3))
+        return 0;
     int64_t p0[PKM_MAP_MAX_AXES], p1[PKM_MAP_MAX_AXES], p2[PKM_MAP_MAX_AXES], p3[PKM_MAP_MAX_AXES];
     walk_digits(map, k, p0);
     walk_digits(map, k - 1, p1);
@@ -323,8 +332,8 @@ pkm_status pkm_sweep_run_tile(const pkm_case *c, const void *params, pkm_map *ma
         if (*an == NULL)
             rc = pkm_analysis_create(map->formulation, map->eigensolver, &opts, an, ctx);
         if (rc != PKM_OK) break;
-        pkm_analysis_walk(*an, pkm_sweep_walk_line(map, begin, k),
-                          pkm_sweep_walk_parallelogram(map, begin, k));
+        pkm_analysis_walk(*an, pkm_sweep_walk_line(map, out->status, begin, k),
+                          pkm_sweep_walk_parallelogram(map, out->status, begin, k));
         const pkm_modes *md = NULL;
         watch_pose(out, p, pkm_sweep_now_ns());
         rc = solve_pose(c, params, map, *an, p, out, &md, ctx);

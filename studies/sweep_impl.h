@@ -66,14 +66,17 @@ typedef struct pkm_sweep_tiles {
 pkm_sweep_tiles pkm_sweep_partition(int64_t npoints);
 /* The row-major grid point of step k of the sweep's serpentine walk (tiles are ranges of k). */
 int64_t pkm_sweep_walk_point(const pkm_map *map, int64_t k);
-/* How many of the walk's points before step k, from step `begin` (the tile's first) on, lie on
- * the straight line through steps k - 1 and k at equal steps (pkm_analysis_walk): 0 at begin, 1
- * at a turn of the serpentine and at the step after it, counted up to 8. */
-int pkm_sweep_walk_line(const pkm_map *map, int64_t begin, int64_t k);
+/* How many of the walk's points before step k, from step `begin` (the tile's first) on, were
+ * solved (status: per grid point, PKM_POSE_OK for a solved one; NULL: all) and lie on the
+ * straight line through steps k - 1 and k at equal steps, consecutively (pkm_analysis_walk): 0
+ * at begin or after an unsolved step, 1 at a turn of the serpentine and at the step after it,
+ * counted up to 8. */
+int pkm_sweep_walk_line(const pkm_map *map, const signed char *status, int64_t begin, int64_t k);
 /* Whether step k (a turn: pkm_sweep_walk_line 1) moves as step k - 2 did, from the point of step
- * k - 3 to that of step k - 2, all within the tile from `begin`: the point of step k completes
- * the parallelogram of the last three (the step after a turn of the serpentine). */
-int pkm_sweep_walk_parallelogram(const pkm_map *map, int64_t begin, int64_t k);
+ * k - 3 to that of step k - 2, all three solved within the tile from `begin`: the point of step
+ * k completes the parallelogram of the last three (the step after a turn of the serpentine). */
+int pkm_sweep_walk_parallelogram(const pkm_map *map, const signed char *status, int64_t begin,
+                                 int64_t k);
 void pkm_sweep_tile_range(const pkm_sweep_tiles *t, int64_t tile, int64_t *begin, int64_t *end);
 
 /* The pending points of [begin, end) with the analysis *an (created at the first pose, kept for

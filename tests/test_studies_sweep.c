@@ -453,20 +453,30 @@ static void test_walk_line(void **state)
     map.npoints = 20;
     const int whole[20] = {0, 1, 2, 3, 4, 1, 1, 2, 3, 4, 1, 1, 2, 3, 4, 1, 1, 2, 3, 4};
     for (int64_t k = 0; k < 20; k++)
-        assert_int_equal(pkm_sweep_walk_line(&map, 0, k), whole[k]);
+        assert_int_equal(pkm_sweep_walk_line(&map, NULL, 0, k), whole[k]);
     const int from7[5] = {0, 1, 2, 1, 1};
     for (int64_t k = 7; k < 12; k++)
-        assert_int_equal(pkm_sweep_walk_line(&map, 7, k), from7[k - 7]);
+        assert_int_equal(pkm_sweep_walk_line(&map, NULL, 7, k), from7[k - 7]);
     /* The step after each turn completes a parallelogram (steps 6, 11, 16), the turn itself
      * does not (5, 10, 15), nor a step whose three earlier ones are not all in the tile. */
     for (int64_t k = 0; k < 20; k++)
-        assert_int_equal(pkm_sweep_walk_parallelogram(&map, 0, k), k == 6 || k == 11 || k == 16);
-    assert_int_equal(pkm_sweep_walk_parallelogram(&map, 4, 6), 0);
-    assert_int_equal(pkm_sweep_walk_parallelogram(&map, 3, 6), 1);
+        assert_int_equal(pkm_sweep_walk_parallelogram(&map, NULL, 0, k),
+                         k == 6 || k == 11 || k == 16);
+    assert_int_equal(pkm_sweep_walk_parallelogram(&map, NULL, 4, 6), 0);
+    assert_int_equal(pkm_sweep_walk_parallelogram(&map, NULL, 3, 6), 1);
+    /* An unsolved (e.g. unreachable) step breaks the run: the solver never saw it. */
+    signed char status[20] = {0};
+    status[pkm_sweep_walk_point(&map, 2)] = PKM_POSE_UNREACHABLE;
+    assert_int_equal(pkm_sweep_walk_line(&map, status, 0, 3), 0);
+    assert_int_equal(pkm_sweep_walk_line(&map, status, 0, 4), 1);
+    assert_int_equal(pkm_sweep_walk_line(&map, status, 0, 2), 2);
+    status[pkm_sweep_walk_point(&map, 2)] = PKM_POSE_OK;
+    status[pkm_sweep_walk_point(&map, 3)] = PKM_POSE_SINGULAR;
+    assert_int_equal(pkm_sweep_walk_parallelogram(&map, status, 0, 6), 0);
     map.axes[0].count = 1;
     map.axes[1].count = 20;
     for (int64_t k = 1; k < 20; k++)
-        assert_int_equal(pkm_sweep_walk_line(&map, 0, k), k < 8 ? (int)k : 8);
+        assert_int_equal(pkm_sweep_walk_line(&map, NULL, 0, k), k < 8 ? (int)k : 8);
 }
 
 /* The serpentine walk visits every point of a grid once, and consecutive steps are neighbours
