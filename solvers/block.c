@@ -71,7 +71,7 @@ typedef struct pkm_block {
     int line; /* earlier solves on the walk's line through the next pose (pkm_block_walk) */
     int para; /* the next pose completes the parallelogram of the last three (pkm_block_walk) */
     double *a, *b, *v, *vt, *w, *floor,
-        *work;     /* cap x cap (a, b, v), cap x max(cap, 16) (vt), cap, cap, 4 cap */
+        *work;     /* cap x cap (a, b, v), cap x cap rounded up to 16 (vt), cap, cap, 4 cap */
     double *work2; /* 2 n: pkm_modes_finish */
 } pkm_block;
 
@@ -143,7 +143,7 @@ static pkm_status ensure_block(pkm_block *s, int bs, pkm_ctx *ctx)
     double **big[] = {&s->x,   &s->mx,      &s->y,       &s->my,     &s->t,
                       &s->vec, &s->prev[0], &s->prev[1], &s->prev[2]};
     double **small[] = {&s->a, &s->b, &s->v, &s->vt, &s->w, &s->floor, &s->work};
-    const size_t small_size[] = {c * c, c * c, c * c, c * (c > 16 ? c : 16), c, c, 4 * c};
+    const size_t small_size[] = {c * c, c * c, c * c, c * ((c + 15) / 16 * 16), c, c, 4 * c};
     s->cap = 0;
     s->warm = 0;
     s->nprev = 0;

@@ -28,55 +28,45 @@ extern void dgemm_(const char *transa, const char *transb, const int *m, const i
                    size_t transb_len);
 
 #if PKM_BLOCK_AVX2
-/* Lanes 0 .. r - 1 of a 4-lane mask (r in 1 .. 4). */
+/* Lanes 0 .. r - 1 of a 4-lane mask (r in 0 .. 4; 0: none, so that a load or store of an empty
+ * chunk touches no memory). */
 __attribute__((target("avx2"))) static __m256i lanes(size_t r)
 {
-    return _mm256_set_epi64x(r > 3 ? -1 : 0, r > 2 ? -1 : 0, r > 1 ? -1 : 0, -1);
+    return _mm256_set_epi64x(r > 3 ? -1 : 0, r > 2 ? -1 : 0, r > 1 ? -1 : 0, r > 0 ? -1 : 0);
 }
 
-/* C(j0 .. j0 + r, k0 .. k0 + 4) of the Gram product (r <= 4 rows): four accumulators. */
-__attribute__((target("avx2,fma"))) static void gram_tile4(size_t m, int64_t n, const double *a,
-                                                           const double *b, double *c, size_t j0,
-                                                           size_t r, size_t k0)
+__attribute__((target("avx2"))) static __m256d load(const double *p, size_t r, __m256i mask)
 {
-    const __m256i mask = lanes(r);
-    __m256d c0 = _mm256_setzero_pd(), c1 = _mm256_setzero_pd(), c2 = _mm256_setzero_pd(),
-            c3 = _mm256_setzero_pd();
-    for (int64_t i = 0; i < n; i++) {
-        const double *ai = a + (size_t)i * m + j0, *bi = b + (size_t)i * m + k0;
-        const __m256d av = r == 4 ? _mm256_loadu_pd(ai) : _mm256_maskload_pd(ai, mask);
-        c0 = _mm256_fmadd_pd(av, _mm256_broadcast_sd(bi), c0);
-        c1 = _mm256_fmadd_pd(av, _mm256_broadcast_sd(bi + 1), c1);
-        c2 = _mm256_fmadd_pd(av, _mm256_broadcast_sd(bi + 2), c2);
-        c3 = _mm256_fmadd_pd(av, _mm256_broadcast_sd(bi + 3), c3);
-    }
-    const __m256d acc[4] = {c0, c1, c2, c3};
-    for (size_t t = 0; t < 4; t++) {
-        double *ct = c + (k0 + t) * m + j0;
-        if (r == 4)
-            _mm256_storeu_pd(ct, acc[t]);
-        else
-            _mm256_maskstore_pd(ct, mask, acc[t]);
-    }
+    return r == 4 ? _mm256_loadu_pd(p) : _mm256_maskload_pd(p, mask);
 }
 
-/* C(j0 .. j0 + 4 + r, k0 .. k0 + 4): two row chunks (the second of r <= 4 rows), eight
- * independent accumulators, so that the fused multiply-adds are not waiting on each other. */
-__attribute__((target("avx2,fma"))) static void gram_tile8(size_t m, int64_t n, const double *a,
-                                                           const double *b, double *c, size_t j0,
-                                                           size_t r, size_t k0)
+__attribute__((target("avx2"))) static void store(double *p, size_t r, __m256i mask, __m256d v)
 {
-    const __m256i mask = lanes(r);
+    if (r == 4)
+        _mm256_storeu_pd(p, v);
+    else
+        _mm256_maskstore_pd(p, mask, v);
+}
+
+/* C(j0 .. j0 + r1 + r2, k0 .. k0 + kw) of the Gram product: two row chunks of r1 and r2 <= 4
+ * rows, kw = 4 columns (eight independent accumulators, so that the fused multiply-adds are not
+ * waiting on each other) or kw = 1 (the last columns of a width that is not a multiple of 4). */
+__attribute__((target("avx2,fma"))) static void gram_tile(size_t m, int64_t n, const double *a,
+                                                          const double *b, double *c, size_t j0,
+                                                          size_t r1, size_t r2, size_t k0,
+                                                          size_t kw)
+{
+    const __m256i m1 = lanes(r1), m2 = lanes(r2);
     __m256d c0 = _mm256_setzero_pd(), c1 = _mm256_setzero_pd(), c2 = _mm256_setzero_pd(),
             c3 = _mm256_setzero_pd(), d0 = _mm256_setzero_pd(), d1 = _mm256_setzero_pd(),
             d2 = _mm256_setzero_pd(), d3 = _mm256_setzero_pd();
     for (int64_t i = 0; i < n; i++) {
         const double *ai = a + (size_t)i * m + j0, *bi = b + (size_t)i * m + k0;
-        const __m256d av = _mm256_loadu_pd(ai);
-        const __m256d aw = r == 4 ? _mm256_loadu_pd(ai + 4) : _mm256_maskload_pd(ai + 4, mask);
+        const __m256d av = load(ai, r1, m1), aw = load(ai + 4, r2, m2);
         __m256d bt = _mm256_broadcast_sd(bi);
         c0 = _mm256_fmadd_pd(av, bt, c0);
         d0 = _mm256_fmadd_pd(aw, bt, d0);
+        if (kw == 1) continue;
         bt = _mm256_broadcast_sd(bi + 1);
         c1 = _mm256_fmadd_pd(av, bt, c1);
         d1 = _mm256_fmadd_pd(aw, bt, d1);
@@ -88,123 +78,62 @@ __attribute__((target("avx2,fma"))) static void gram_tile8(size_t m, int64_t n, 
         d3 = _mm256_fmadd_pd(aw, bt, d3);
     }
     const __m256d lo[4] = {c0, c1, c2, c3}, hi[4] = {d0, d1, d2, d3};
-    for (size_t t = 0; t < 4; t++) {
+    for (size_t t = 0; t < kw; t++) {
         double *ct = c + (k0 + t) * m + j0;
-        _mm256_storeu_pd(ct, lo[t]);
-        if (r == 4)
-            _mm256_storeu_pd(ct + 4, hi[t]);
-        else
-            _mm256_maskstore_pd(ct + 4, mask, hi[t]);
+        store(ct, r1, m1, lo[t]);
+        store(ct + 4, r2, m2, hi[t]);
     }
-}
-
-/* The same for the single column k0. */
-__attribute__((target("avx2,fma"))) static void gram_tile1(size_t m, int64_t n, const double *a,
-                                                           const double *b, double *c, size_t j0,
-                                                           size_t r, size_t k0)
-{
-    const __m256i mask = lanes(r);
-    __m256d c0 = _mm256_setzero_pd();
-    for (int64_t i = 0; i < n; i++) {
-        const double *ai = a + (size_t)i * m + j0;
-        const __m256d av = r == 4 ? _mm256_loadu_pd(ai) : _mm256_maskload_pd(ai, mask);
-        c0 = _mm256_fmadd_pd(av, _mm256_broadcast_sd(b + (size_t)i * m + k0), c0);
-    }
-    if (r == 4)
-        _mm256_storeu_pd(c + k0 * m + j0, c0);
-    else
-        _mm256_maskstore_pd(c + k0 * m + j0, mask, c0);
 }
 
 __attribute__((target("avx2,fma"))) static void gram_avx2(size_t m, int64_t n, const double *a,
                                                           const double *b, double *c)
 {
-    for (size_t j0 = 0; j0 < m;) {
-        const size_t rest = m - j0, r = rest > 4 ? (rest - 4 < 4 ? rest - 4 : 4) : rest;
+    for (size_t j0 = 0; j0 < m; j0 += 8) {
+        const size_t rest = m - j0, r1 = rest < 4 ? rest : 4,
+                     r2 = rest > 4 ? (rest - 4 < 4 ? rest - 4 : 4) : 0;
         size_t k0 = 0;
         for (; k0 + 4 <= m; k0 += 4)
-            if (rest > 4)
-                gram_tile8(m, n, a, b, c, j0, r, k0);
-            else
-                gram_tile4(m, n, a, b, c, j0, r, k0);
-        for (; k0 < m; k0++) {
-            gram_tile1(m, n, a, b, c, j0, rest < 4 ? rest : 4, k0);
-            if (rest > 4) gram_tile1(m, n, a, b, c, j0 + 4, r, k0);
-        }
-        j0 += rest > 4 ? 4 + r : rest;
+            gram_tile(m, n, a, b, c, j0, r1, r2, k0, 4);
+        for (; k0 < m; k0++)
+            gram_tile(m, n, a, b, c, j0, r1, r2, k0, 1);
     }
 }
 
-/* Rows i, i + 1 of out = Y V, columns j0 .. j0 + r (r <= 4), from vt = V^T. */
+/* out = Y V from vt = V^T stored with ld columns (a multiple of 16, zero beyond m), 16 columns
+ * of out at a time: rows i and i + 1, all four column chunks at once, eight independent
+ * accumulators per pass over k. */
 __attribute__((target("avx2,fma"))) static void
-rotate_rows(size_t m, const double *y, const double *vt, double *out, size_t j0, size_t r, int two)
+rotate_avx2(size_t m, size_t ld, int64_t n, const double *y, const double *vt, double *out)
 {
-    const __m256i mask = lanes(r);
-    __m256d s0 = _mm256_setzero_pd(), s1 = _mm256_setzero_pd();
-    for (size_t k = 0; k < m; k++) {
-        const double *vk = vt + k * m + j0;
-        const __m256d v = r == 4 ? _mm256_loadu_pd(vk) : _mm256_maskload_pd(vk, mask);
-        s0 = _mm256_fmadd_pd(_mm256_broadcast_sd(y + k), v, s0);
-        if (two) s1 = _mm256_fmadd_pd(_mm256_broadcast_sd(y + m + k), v, s1);
-    }
-    if (r == 4) {
-        _mm256_storeu_pd(out + j0, s0);
-        if (two) _mm256_storeu_pd(out + m + j0, s1);
-    } else {
-        _mm256_maskstore_pd(out + j0, mask, s0);
-        if (two) _mm256_maskstore_pd(out + m + j0, mask, s1);
-    }
-}
-
-/* Rows i, i + 1 of out = Y V for bs <= 16, from vt = V^T stored with 16 columns (zero beyond
- * bs): all four column chunks at once, eight independent accumulators per pass over k. */
-__attribute__((target("avx2,fma"))) static void rotate16(size_t m, int64_t n, const double *y,
-                                                         const double *vt, double *out)
-{
-    const size_t last = (m - 1) / 4;
-    const __m256i mask = lanes(m - 4 * last);
-    for (int64_t i = 0; i < n; i += 2) {
-        const double *y0 = y + (size_t)i * m, *y1 = i + 1 < n ? y0 + m : y0;
-        __m256d s0 = _mm256_setzero_pd(), s1 = _mm256_setzero_pd(), s2 = _mm256_setzero_pd(),
-                s3 = _mm256_setzero_pd(), t0 = _mm256_setzero_pd(), t1 = _mm256_setzero_pd(),
-                t2 = _mm256_setzero_pd(), t3 = _mm256_setzero_pd();
-        for (size_t k = 0; k < m; k++) {
-            const __m256d b0 = _mm256_broadcast_sd(y0 + k), b1 = _mm256_broadcast_sd(y1 + k);
-            const double *vk = vt + k * 16;
-            const __m256d v0 = _mm256_loadu_pd(vk), v1 = _mm256_loadu_pd(vk + 4),
-                          v2 = _mm256_loadu_pd(vk + 8), v3 = _mm256_loadu_pd(vk + 12);
-            s0 = _mm256_fmadd_pd(b0, v0, s0);
-            t0 = _mm256_fmadd_pd(b1, v0, t0);
-            s1 = _mm256_fmadd_pd(b0, v1, s1);
-            t1 = _mm256_fmadd_pd(b1, v1, t1);
-            s2 = _mm256_fmadd_pd(b0, v2, s2);
-            t2 = _mm256_fmadd_pd(b1, v2, t2);
-            s3 = _mm256_fmadd_pd(b0, v3, s3);
-            t3 = _mm256_fmadd_pd(b1, v3, t3);
-        }
-        const __m256d s[4] = {s0, s1, s2, s3}, t[4] = {t0, t1, t2, t3};
-        double *o0 = out + (size_t)i * m, *o1 = o0 + m;
-        for (size_t ch = 0; ch <= last; ch++) {
-            if (ch < last) {
-                _mm256_storeu_pd(o0 + 4 * ch, s[ch]);
-                if (i + 1 < n) _mm256_storeu_pd(o1 + 4 * ch, t[ch]);
-            } else {
-                _mm256_maskstore_pd(o0 + 4 * ch, mask, s[ch]);
-                if (i + 1 < n) _mm256_maskstore_pd(o1 + 4 * ch, mask, t[ch]);
+    for (size_t j0 = 0; j0 < m; j0 += 16)
+        for (int64_t i = 0; i < n; i += 2) {
+            const double *y0 = y + (size_t)i * m, *y1 = i + 1 < n ? y0 + m : y0;
+            __m256d s0 = _mm256_setzero_pd(), s1 = _mm256_setzero_pd(), s2 = _mm256_setzero_pd(),
+                    s3 = _mm256_setzero_pd(), t0 = _mm256_setzero_pd(), t1 = _mm256_setzero_pd(),
+                    t2 = _mm256_setzero_pd(), t3 = _mm256_setzero_pd();
+            for (size_t k = 0; k < m; k++) {
+                const __m256d b0 = _mm256_broadcast_sd(y0 + k), b1 = _mm256_broadcast_sd(y1 + k);
+                const double *vk = vt + k * ld + j0;
+                const __m256d v0 = _mm256_loadu_pd(vk), v1 = _mm256_loadu_pd(vk + 4),
+                              v2 = _mm256_loadu_pd(vk + 8), v3 = _mm256_loadu_pd(vk + 12);
+                s0 = _mm256_fmadd_pd(b0, v0, s0);
+                t0 = _mm256_fmadd_pd(b1, v0, t0);
+                s1 = _mm256_fmadd_pd(b0, v1, s1);
+                t1 = _mm256_fmadd_pd(b1, v1, t1);
+                s2 = _mm256_fmadd_pd(b0, v2, s2);
+                t2 = _mm256_fmadd_pd(b1, v2, t2);
+                s3 = _mm256_fmadd_pd(b0, v3, s3);
+                t3 = _mm256_fmadd_pd(b1, v3, t3);
+            }
+            const __m256d s[4] = {s0, s1, s2, s3}, t[4] = {t0, t1, t2, t3};
+            double *o0 = out + (size_t)i * m, *o1 = o0 + m;
+            for (size_t ch = 0; ch < 4 && j0 + 4 * ch < m; ch++) {
+                const size_t r = m - j0 - 4 * ch < 4 ? m - j0 - 4 * ch : 4;
+                const __m256i mask = lanes(r);
+                store(o0 + j0 + 4 * ch, r, mask, s[ch]);
+                if (i + 1 < n) store(o1 + j0 + 4 * ch, r, mask, t[ch]);
             }
         }
-    }
-}
-
-__attribute__((target("avx2,fma"))) static void rotate_avx2(size_t m, int64_t n, const double *y,
-                                                            const double *vt, double *out)
-{
-    for (int64_t i = 0; i < n; i += 2) {
-        const int two = i + 1 < n;
-        for (size_t j0 = 0; j0 < m; j0 += 4)
-            rotate_rows(m, y + (size_t)i * m, vt, out + (size_t)i * m, j0, m - j0 < 4 ? m - j0 : 4,
-                        two);
-    }
 }
 
 static int simd(void)
@@ -230,14 +159,11 @@ void pkm_block_rotate(int bs, int64_t n, const double *v, const double *y, doubl
 {
 #if PKM_BLOCK_AVX2
     if (simd()) {
-        const size_t m = (size_t)bs, ld = m <= 16 ? 16 : m;
+        const size_t m = (size_t)bs, ld = (m + 15) / 16 * 16;
         for (size_t k = 0; k < m; k++)
             for (size_t j = 0; j < ld; j++)
                 vt[k * ld + j] = j < m ? v[j * m + k] : 0.0;
-        if (m <= 16)
-            rotate16(m, n, y, vt, out);
-        else
-            rotate_avx2(m, n, y, vt, out);
+        rotate_avx2(m, ld, n, y, vt, out);
         return;
     }
 #endif

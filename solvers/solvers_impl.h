@@ -76,7 +76,8 @@ double pkm_modal_max_backward(const pkm_modal_opts *opts);
 /* The dense products of the block eigensolver (block_gemm.c), on blocks of bs columns stored
  * interleaved (n x bs row-major: entry i of column c at i bs + c). pkm_block_gram: C = A^T B
  * (bs x bs, column-major), C(j, k) = sum_i A(i, j) B(i, k). pkm_block_rotate: out = Y V for the
- * bs x bs column-major V (vt: bs x max(bs, 16) scratch); out must not overlap y. */
+ * bs x bs column-major V (vt: bs x (bs rounded up to a multiple of 16) scratch); out must not
+ * overlap y. */
 void pkm_block_gram(int bs, int64_t n, const double *a, const double *b, double *c);
 void pkm_block_rotate(int bs, int64_t n, const double *v, const double *y, double *vt, double *out);
 

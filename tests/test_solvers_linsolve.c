@@ -251,7 +251,7 @@ static void test_simplicial_fill(void **state)
 
 /* The block eigensolver's dense products (block_gemm.c: AVX2 kernels where the processor has
  * them, dgemm elsewhere) against plain sums, for every block width up to 20 (the kernels' 4-lane
- * chunks, their masked remainders and the 16-column fast path of the rotation) and odd and even
+ * chunks, their masked remainders and the rotation's 16-column slices) and odd and even
  * row counts. */
 static void test_block_products(void **state)
 {
@@ -264,7 +264,7 @@ static void test_block_products(void **state)
             double *a = calloc(nb, sizeof(double)), *b = calloc(nb, sizeof(double));
             double *out = calloc(nb, sizeof(double)), *c = calloc(m * m, sizeof(double));
             double *v = calloc(m * m, sizeof(double));
-            double *vt = calloc(m * (m > 16 ? m : 16), sizeof(double));
+            double *vt = calloc(m * ((m + 15) / 16 * 16), sizeof(double));
             assert_true(a != NULL && b != NULL && out != NULL && c != NULL && v != NULL &&
                         vt != NULL);
             for (size_t i = 0; i < nb; i++) {
