@@ -38,7 +38,7 @@ struct pkm_linsolve {
     int64_t *pos;      /* per pencil entry q: its place in A->x */
     int64_t *colptr, *rowind; /* the pencil's pattern analysed (pkm_linsolve_check_pattern) */
     cholmod_factor *L;
-    pkm_chol *chol;               /* the simplicial LL^T factor, else NULL (L is CHOLMOD's) */
+    pkm_chol *chol; /* the simplicial LL^T or LDL^T factor, else NULL (L is CHOLMOD's) */
     cholmod_dense *B, *X, *Y, *E; /* cholmod_l_solve2 right-hand side, result and workspace */
     cholmod_dense *BB, *XB;       /* block solves: n x ncol right-hand sides and results */
     double *wb;                   /* n x wb_cols interleaved workspace of block solves */
@@ -289,7 +289,8 @@ pkm_status pkm_linsolve_factor(pkm_linsolve *ls, const pkm_pencil *p, double cK,
         }
     } else {
         const int ok = cholmod_l_factorize(ls->A, ls->L, &ls->c);
-        /* LDL^T stops at a zero pivot with minor < n, with or without CHOLMOD_NOT_POSDEF. */
+        /* A supernodal LL^T (or a simplicial factor CHOLMOD reordered): minor < n where it
+         * stops, with or without CHOLMOD_NOT_POSDEF. */
         if (ls->c.status == CHOLMOD_NOT_POSDEF || (SuiteSparse_long)ls->L->minor < ls->n) {
             *minor = (int64_t)ls->L->minor;
             return PKM_OK;
@@ -318,7 +319,7 @@ pkm_status pkm_linsolve_solve(pkm_linsolve *ls, const double *b, double *x, pkm_
             x[ls->perm[k]] = pb[k];
         return PKM_OK;
     }
-    /* Supernodal and LDL^T factors: cholmod_l_solve2 with its workspace kept across calls. */
+    /* CHOLMOD's factors: cholmod_l_solve2 with its workspace kept across calls. */
     if (!cholmod_l_solve2(CHOLMOD_A, ls->L, ls->B, NULL, &ls->X, NULL, &ls->Y, &ls->E, &ls->c) ||
         ls->X == NULL)
         return PKM_FAIL(ctx, PKM_ERR_SOLVER, "cholmod_l_solve2 failed (status %d)", ls->c.status);
@@ -328,7 +329,7 @@ pkm_status pkm_linsolve_solve(pkm_linsolve *ls, const double *b, double *x, pkm_
     return PKM_OK;
 }
 
-/* Supernodal and LDL^T factors: cholmod_l_solve2 on an n x nc dense block of A(P, P) (column-major,
+/* CHOLMOD's factors: cholmod_l_solve2 on an n x nc dense block of A(P, P) (column-major,
  * so the interleaved columns are transposed and permuted in and out). */
 static pkm_status cholmod_solve_block(pkm_linsolve *ls, size_t nc, const double *b, double *x,
                                       pkm_ctx *ctx)
