@@ -116,34 +116,6 @@ void pkm_pencil_matvec(const pkm_pencil *p, char which, const double *x, double 
     sym_matvec(p, which == 'K' ? p->k : p->m, x, NULL, NULL, y, 0);
 }
 
-void pkm_pencil_matvec_pair(const pkm_pencil *p, const double *x, double *kx, double *mx)
-{
-    const int64_t *restrict cp = p->colptr, *restrict ri = p->rowind;
-    const double *restrict k = p->k, *restrict m = p->m, *restrict xx = x;
-    double *restrict yk = kx, *restrict ym = mx;
-    memset(yk, 0, sizeof(double) * (size_t)p->n);
-    memset(ym, 0, sizeof(double) * (size_t)p->n);
-    for (int64_t j = 0; j < p->n; j++) {
-        const double xj = xx[j];
-        int64_t end = cp[j + 1];
-        double sk = 0.0, sm = 0.0;
-        if (end > cp[j] && ri[end - 1] == j) {
-            end--;
-            sk = k[end] * xj;
-            sm = m[end] * xj;
-        }
-        for (int64_t q = cp[j]; q < end; q++) {
-            const int64_t i = ri[q];
-            sk += k[q] * xx[i];
-            yk[i] += k[q] * xj;
-            sm += m[q] * xx[i];
-            ym[i] += m[q] * xj;
-        }
-        yk[j] += sk;
-        ym[j] += sm;
-    }
-}
-
 void pkm_pencil_matvec_mk(const pkm_pencil *p, const double *x, const double *z, double *y)
 {
     sym_matvec(p, p->m, x, p->k, z, y, 1);

@@ -296,7 +296,8 @@ static void measure_modes(const pkm_pencil *p, pkm_modes *out, mode_energy *en, 
     orth_ij[0] = orth_ij[1] = 0;
     for (int j = 0; j < out->nev; j++) {
         const double *x = out->vectors + (size_t)j * (size_t)n;
-        pkm_pencil_matvec_pair(p, x, kx, mx);
+        pkm_pencil_matvec(p, 'K', x, kx);
+        pkm_pencil_matvec(p, 'M', x, mx);
         const double lam = out->omega2[j];
         /* Relative residual against max(||K x||, max(|w^2|, s) ||M x||): for an elastic mode
          * both terms equal ||K x||; for a rigid mode ||K x|| is rounding noise, so the scale s

@@ -36,10 +36,6 @@ void pkm_pencil_to_dense(const pkm_pencil *p, double *K, double *M);
  * must not overlap. */
 void pkm_pencil_matvec(const pkm_pencil *p, char which, const double *x, double *y);
 
-/* kx = K x and mx = M x in one pass over the shared pattern (a mode's checks); the outputs must
- * not overlap x or each other. */
-void pkm_pencil_matvec_pair(const pkm_pencil *p, const double *x, double *kx, double *mx);
-
 /* y += M x + K z in one pass over the shared pattern (a Newmark step's right-hand side, y holding
  * its load terms); y must not overlap x or z. */
 void pkm_pencil_matvec_mk(const pkm_pencil *p, const double *x, const double *z, double *y);
