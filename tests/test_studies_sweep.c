@@ -162,8 +162,11 @@ static void resume_in_steps(const pkm_case *c, const void *par, const pkm_map *w
         if (ok > 0) assert_non_null(m.link_match);
         const int64_t kept = points_with_vectors(&m);
         assert_int_equal(kept, pkm_map_vectors_needed(&m));
+        /* Serial only: with several workers the poses solved by the stop depend on timing
+         * (tiles of 8 poses finished out of order, unreachable poses among them), and all of
+         * them may still need their vectors. */
         if (workers == 1) assert_true(kept <= m.axes[1].count + 1);
-        if (stops[i] >= 2 * m.axes[1].count) assert_true(kept < ok);
+        if (workers == 1 && stops[i] >= 2 * m.axes[1].count) assert_true(kept < ok);
     }
     stop_at = -1;
     sweep_navaro(par, &m, workers, 0);
