@@ -1,4 +1,4 @@
-/* solvers/chol_impl.h: sparse Cholesky LL^T and LDL^T on a fixed pattern, the numeric factorisation
+/* solvers/chol_impl.h: sparse L D L^T on a fixed pattern, the numeric factorisation
  * and substitutions of pkm_linsolve's simplicial factors (linsolve.c). SPDX-License-Identifier:
  * LGPL-2.1-or-later */
 #ifndef PKM_CHOL_IMPL_H
@@ -9,36 +9,44 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The factor L of A = L L^T (A given by its upper triangle, in the order to factorise), its
- * pattern fixed by the symbolic analysis: column j's rows at li[lp[j] .. lp[j + 1]), ascending,
- * the diagonal first; the transpose's lists of where row j meets earlier columns; dinv the
- * reciprocal diagonal. */
+/* One entry L(row, col), row > col, of the factor below its diagonal, at lx[at]. */
+typedef struct pkm_chol_entry {
+    int32_t row, col, at;
+} pkm_chol_entry;
+
+/* The factor of A = L D L^T (unit L; D on L's diagonal), its pattern fixed by the symbolic
+ * analysis: column j's rows at li[lp[j] .. lp[j + 1]), ascending, the diagonal first; the
+ * transpose's lists of where row j meets earlier columns; dinv the reciprocal of D; the entries
+ * below the diagonal in the orders of the two substitutions (fwd, bwd: pkm_chol_create). */
 typedef struct pkm_chol {
     int64_t n, annz; /* order, entries of the upper A */
     int64_t *lp;     /* column j of L at lp[j] .. lp[j + 1] */
-    int32_t *li;     /* its rows (32-bit: half the index traffic of the substitutions) */
+    int32_t *li;     /* its rows */
     int64_t *rp, *rq,
         *rk;        /* row j's entries L(j, k), k < j: places rq, columns rk [rp[j], rp[j + 1]) */
     int64_t *amap;  /* per entry of the upper A: its place in lx */
     int64_t *where; /* n: a row's place in the column being factorised */
-    double *lx, *dinv; /* values of L, reciprocals of its diagonal (LDL^T: of D) */
-    int ldl;           /* the last factorisation was LDL^T */
+    pkm_chol_entry *fwd, *bwd; /* lp[n] - n entries each */
+    double *lx, *dinv;         /* values of L (D on the diagonal), reciprocals of D */
+    int ldl;                   /* the last factorisation allowed negative pivots */
 } pkm_chol;
 
 /* Symbolic analysis of the upper triangle of A (n columns, ap/ai: compressed columns, rows sorted,
- * every diagonal present, n < 2^31): the elimination tree, the pattern of L with the entries of A
- * placed in it. PKM_ERR_NOMEM or PKM_OK. */
+ * every diagonal present, n and nnz(L) < 2^31): the elimination tree, the pattern of L with the
+ * entries of A placed in it, the substitutions' orders. PKM_ERR_NOMEM, PKM_ERR_INVALID (too
+ * large) or PKM_OK. */
 pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, pkm_chol **out,
                            pkm_ctx *ctx);
 void pkm_chol_destroy(pkm_chol **c);
 
-/* Numeric factorisation of the upper A with values ax (ap/ai of pkm_chol_create): left-looking,
- * a column at a time; LL^T, or with ldl LDL^T (unit L, D on its diagonal). Returns n, else the
- * column whose pivot is not positive (LL^T) or zero (LDL^T), or not finite: the factor is then
- * unusable. */
+/* Numeric factorisation A = L D L^T of the upper A with values ax (ap/ai of pkm_chol_create):
+ * left-looking, a column at a time. Without ldl the pivots must be positive (A positive
+ * definite: the Cholesky factor is L D^1/2), with ldl nonzero (no pivoting, as CHOLMOD's
+ * LDL^T). Returns n, else the column whose pivot fails that test or is not finite: the factor is
+ * then unusable. */
 int64_t pkm_chol_factor(pkm_chol *c, const double *ax, int ldl);
 
-/* D_j of an LDL^T factor. */
+/* D_j. */
 double pkm_chol_pivot(const pkm_chol *c, int64_t j);
 
 /* w = A^-1 w in place (the order of A). */

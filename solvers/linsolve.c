@@ -11,8 +11,9 @@
  * 404 -> 192 us a factorisation, docs/performance.md). The solves apply P themselves.
  * Where CHOLMOD's analysis chooses a simplicial factor (LL^T, or LDL^T for the inertia), the
  * numeric factorisation and the substitutions are this layer's own on the pattern analysed once
- * (chol.c: LL^T 3.1x faster than cholmod_l_factorize at n = 90 to 414, 2.7x at 1710, on
- * NaVARo's pencils); supernodal factors stay CHOLMOD's. */
+ * (chol.c, which keeps a positive definite A's Cholesky factor as L D L^T: 3.1x faster than
+ * cholmod_l_factorize at n = 90 to 414, 2.7x at 1710, on NaVARo's pencils); supernodal factors
+ * stay CHOLMOD's. */
 #include "pkm/linsolve.h"
 #include "core/core_impl.h"
 #include "solvers/chol_impl.h"
@@ -38,7 +39,7 @@ struct pkm_linsolve {
     int64_t *pos;      /* per pencil entry q: its place in A->x */
     int64_t *colptr, *rowind; /* the pencil's pattern analysed (pkm_linsolve_check_pattern) */
     cholmod_factor *L;
-    pkm_chol *chol; /* the simplicial LL^T or LDL^T factor, else NULL (L is CHOLMOD's) */
+    pkm_chol *chol;               /* the simplicial factor (L D L^T), else NULL (L is CHOLMOD's) */
     cholmod_dense *B, *X, *Y, *E; /* cholmod_l_solve2 right-hand side, result and workspace */
     cholmod_dense *BB, *XB;       /* block solves: n x ncol right-hand sides and results */
     double *wb;                   /* n x wb_cols interleaved workspace of block solves */
