@@ -27,6 +27,7 @@ void pkm_chol_destroy(pkm_chol **c)
     for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
         free(ints[k]);
     free(s->li);
+    free(s->perm);
     free(s->fwd);
     free(s->bwd);
     free(s->lx);
@@ -146,13 +147,13 @@ static void schedule(pkm_chol *s, const int64_t *parent, int64_t *level, int64_t
         for (int64_t j = 0; j < n; j++)
             for (int64_t p = s->lp[j] + 1; p < s->lp[j + 1]; p++) {
                 const int64_t slot = start[level[pass == 0 ? j : s->li[p]]]++;
-                out[slot] = (pkm_chol_entry){s->li[p], (int32_t)j, (int32_t)p};
+                out[slot] = (pkm_chol_entry){s->perm[s->li[p]], s->perm[j], (int32_t)p};
             }
     }
 }
 
-pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, pkm_chol **out,
-                           pkm_ctx *ctx)
+pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, const int64_t *perm,
+                           pkm_chol **out, pkm_ctx *ctx)
 {
     *out = NULL;
     if (n > INT32_MAX)
@@ -169,8 +170,12 @@ pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, pkm_
     s->where = malloc(sizeof(int64_t) * (size_t)n);
     s->amap = malloc(sizeof(int64_t) * (size_t)(ap[n] > 0 ? ap[n] : 1));
     s->dinv = malloc(sizeof(double) * (size_t)n);
-    if (s->lp == NULL || s->rp == NULL || s->where == NULL || s->amap == NULL || s->dinv == NULL)
+    s->perm = malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
+    if (s->lp == NULL || s->rp == NULL || s->where == NULL || s->amap == NULL || s->dinv == NULL ||
+        s->perm == NULL)
         goto nomem;
+    for (int64_t k = 0; k < n; k++)
+        s->perm[k] = (int32_t)(perm != NULL ? perm[k] : k);
     etree(n, ap, ai, parent, mark);
     count(s, ap, ai, parent, mark, stack);
     const int64_t lnz = s->lp[n], off = s->rp[n] > 0 ? s->rp[n] : 1, below = lnz > n ? lnz - n : 1;
@@ -232,7 +237,7 @@ int64_t pkm_chol_factor(pkm_chol *c, const double *ax, int ldl)
          * nonzero one. */
         if (!isfinite(d) || (ldl ? d == 0.0 : !(d > 0.0))) return j;
         const double inv = 1.0 / d;
-        c->dinv[j] = inv;
+        c->dinv[c->perm[j]] = inv;
         for (int64_t p = p0 + 1; p < p1; p++)
             lx[p] *= inv;
     }

@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One entry L(row, col), row > col, of the factor below its diagonal, at lx[at]. */
+/* One entry L(row, col), row > col, of the factor below its diagonal, at lx[at]; row and col as
+ * the caller's vectors number them (pkm_chol_create's perm). */
 typedef struct pkm_chol_entry {
     int32_t row, col, at;
 } pkm_chol_entry;
@@ -17,7 +18,9 @@ typedef struct pkm_chol_entry {
 /* The factor of A = L D L^T (unit L; D on L's diagonal), its pattern fixed by the symbolic
  * analysis: column j's rows at li[lp[j] .. lp[j + 1]), ascending, the diagonal first; the
  * transpose's lists of where row j meets earlier columns; dinv the reciprocal of D; the entries
- * below the diagonal in the orders of the two substitutions (fwd, bwd: pkm_chol_create). */
+ * below the diagonal in the orders of the two substitutions (fwd, bwd: pkm_chol_create). A is
+ * the caller's matrix permuted, row k of A being row perm[k] of the caller's: the substitutions
+ * work on the caller's vectors as they are. */
 typedef struct pkm_chol {
     int64_t n, annz; /* order, entries of the upper A */
     int64_t *lp;     /* column j of L at lp[j] .. lp[j + 1] */
@@ -27,16 +30,19 @@ typedef struct pkm_chol {
     int64_t *amap;  /* per entry of the upper A: its place in lx */
     int64_t *where; /* n: a row's place in the column being factorised */
     pkm_chol_entry *fwd, *bwd; /* lp[n] - n entries each */
-    double *lx, *dinv;         /* values of L (D on the diagonal), reciprocals of D */
+    int32_t *perm;             /* n: row k of A is row perm[k] of the caller's vectors */
+    double *lx, *dinv;         /* values of L (D on the diagonal), reciprocals of D (dinv[perm[k]] =
+                                  1 / D_k) */
     int ldl;                   /* the last factorisation allowed negative pivots */
 } pkm_chol;
 
 /* Symbolic analysis of the upper triangle of A (n columns, ap/ai: compressed columns, rows sorted,
  * every diagonal present, n and nnz(L) < 2^31): the elimination tree, the pattern of L with the
- * entries of A placed in it, the substitutions' orders. PKM_ERR_NOMEM, PKM_ERR_INVALID (too
- * large) or PKM_OK. */
-pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, pkm_chol **out,
-                           pkm_ctx *ctx);
+ * entries of A placed in it, the substitutions' orders. A is the permuted matrix of the caller,
+ * row k of A being row perm[k] of the caller's vectors (NULL: the same order). PKM_ERR_NOMEM,
+ * PKM_ERR_INVALID (too large) or PKM_OK. */
+pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, const int64_t *perm,
+                           pkm_chol **out, pkm_ctx *ctx);
 void pkm_chol_destroy(pkm_chol **c);
 
 /* Numeric factorisation A = L D L^T of the upper A with values ax (ap/ai of pkm_chol_create):
@@ -49,7 +55,7 @@ int64_t pkm_chol_factor(pkm_chol *c, const double *ax, int ldl);
 /* D_j. */
 double pkm_chol_pivot(const pkm_chol *c, int64_t j);
 
-/* w = A^-1 w in place (the order of A). */
+/* w = A^-1 w in place, w in the caller's order (the solve of the unpermuted matrix). */
 void pkm_chol_solve(const pkm_chol *c, double *w);
 
 /* The same for nc interleaved columns (entry i of column c at i nc + c): each entry of L is read

@@ -42,8 +42,6 @@ struct pkm_linsolve {
     pkm_chol *chol;               /* the simplicial factor (L D L^T), else NULL (L is CHOLMOD's) */
     cholmod_dense *B, *X, *Y, *E; /* cholmod_l_solve2 right-hand side, result and workspace */
     cholmod_dense *BB, *XB;       /* block solves: n x ncol right-hand sides and results */
-    double *wb;                   /* n x wb_cols interleaved workspace of block solves */
-    int wb_cols;
 };
 
 static pkm_status check_structure(const pkm_pencil *p, pkm_ctx *ctx)
@@ -209,7 +207,8 @@ pkm_status pkm_linsolve_create(const pkm_pencil *pattern, pkm_linsolve_kind kind
     s->B = cholmod_l_allocate_dense((size_t)n, 1, (size_t)n, CHOLMOD_REAL, &s->c);
     if (s->B == NULL) goto fail;
     if (!s->L->is_super && natural_order(s->L)) {
-        rc = pkm_chol_create(n, (const int64_t *)s->A->p, (const int64_t *)s->A->i, &s->chol, ctx);
+        rc = pkm_chol_create(n, (const int64_t *)s->A->p, (const int64_t *)s->A->i, s->perm,
+                             &s->chol, ctx);
         if (rc != PKM_OK) {
             pkm_linsolve_destroy(&s);
             return rc;
@@ -245,7 +244,6 @@ void pkm_linsolve_destroy(pkm_linsolve **ls)
     free(s->colptr);
     free(s->rowind);
     pkm_chol_destroy(&s->chol);
-    free(s->wb);
     free(s);
     *ls = NULL;
 }
@@ -311,15 +309,15 @@ pkm_status pkm_linsolve_solve(pkm_linsolve *ls, const double *b, double *x, pkm_
 {
     if (!ls->factored)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "linear solve without a factorisation");
+    /* chol.c's factors solve in the caller's order (P applied in their indices). */
+    if (ls->chol != NULL) {
+        if (x != b) memcpy(x, b, sizeof(double) * (size_t)ls->n);
+        pkm_chol_solve(ls->chol, x);
+        return PKM_OK;
+    }
     double *pb = ls->B->x;
     for (int64_t k = 0; k < ls->n; k++)
         pb[k] = b[ls->perm[k]];
-    if (ls->chol != NULL) {
-        pkm_chol_solve(ls->chol, pb);
-        for (int64_t k = 0; k < ls->n; k++)
-            x[ls->perm[k]] = pb[k];
-        return PKM_OK;
-    }
     /* CHOLMOD's factors: cholmod_l_solve2 with its workspace kept across calls. */
     if (!cholmod_l_solve2(CHOLMOD_A, ls->L, ls->B, NULL, &ls->X, NULL, &ls->Y, &ls->E, &ls->c) ||
         ls->X == NULL)
@@ -364,22 +362,8 @@ pkm_status pkm_linsolve_solve_block(pkm_linsolve *ls, int ncol, const double *b,
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "linear solve without a factorisation");
     if (ncol < 1) return PKM_FAIL(ctx, PKM_ERR_INVALID, "block solve of %d columns", ncol);
     if (ls->chol == NULL) return cholmod_solve_block(ls, (size_t)ncol, b, x, ctx);
-    if (ncol > ls->wb_cols) {
-        free(ls->wb);
-        ls->wb_cols = 0;
-        ls->wb = malloc((size_t)ls->n * (size_t)ncol * sizeof(double));
-        if (ls->wb == NULL)
-            return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate %d right-hand sides of order %lld",
-                            ncol, (long long)ls->n);
-        ls->wb_cols = ncol;
-    }
-    /* Each entry of L is read once for all the columns. */
-    const size_t nc = (size_t)ncol;
-    for (int64_t k = 0; k < ls->n; k++)
-        memcpy(ls->wb + (size_t)k * nc, b + (size_t)ls->perm[k] * nc, nc * sizeof(double));
-    pkm_chol_solve_block(ls->chol, nc, ls->wb);
-    for (int64_t k = 0; k < ls->n; k++)
-        memcpy(x + (size_t)ls->perm[k] * nc, ls->wb + (size_t)k * nc, nc * sizeof(double));
+    if (x != b) memcpy(x, b, sizeof(double) * (size_t)ls->n * (size_t)ncol);
+    pkm_chol_solve_block(ls->chol, (size_t)ncol, x); /* each entry of L read once for all */
     return PKM_OK;
 }
 
