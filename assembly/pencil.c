@@ -80,32 +80,27 @@ void pkm_pencil_to_dense(const pkm_pencil *p, double *K, double *M)
     }
 }
 
-/* y = A x + B z (with add, y += A x + B z) over the shared upper pattern, B z left out when b is
- * NULL (inlined apart for each case). One pass over the upper triangle: entry (i, j), i < j, adds
- * to y_i and y_j; the diagonal, the last entry of a column (rows sorted, row <= column), adds once.
- * Restrict-qualified locals let the compiler keep x_j, z_j and the column sum in registers. */
-static inline void sym_matvec(const pkm_pencil *p, const double *restrict a,
-                              const double *restrict x, const double *restrict b,
-                              const double *restrict z, double *restrict y, int add)
+/* y = A x (with add, y += A x) over the upper pattern. One pass over the upper triangle: entry
+ * (i, j), i < j, adds to y_i and y_j; the diagonal, the last entry of a column (rows sorted, row
+ * <= column), adds once. Restrict-qualified locals let the compiler keep x_j and the column sum
+ * in registers. */
+static void sym_matvec(const pkm_pencil *p, const double *restrict a, const double *restrict x,
+                       double *restrict y, int add)
 {
     const int64_t *restrict cp = p->colptr, *restrict ri = p->rowind;
     if (!add) memset(y, 0, sizeof(double) * (size_t)p->n);
     for (int64_t j = 0; j < p->n; j++) {
-        const double xj = x[j], zj = b != NULL ? z[j] : 0.0;
+        const double xj = x[j];
         int64_t end = cp[j + 1];
         double yj = 0.0;
         if (end > cp[j] && ri[end - 1] == j) {
             end--;
-            yj = a[end] * xj + (b != NULL ? b[end] * zj : 0.0);
+            yj = a[end] * xj;
         }
         for (int64_t q = cp[j]; q < end; q++) {
             const int64_t i = ri[q];
             yj += a[q] * x[i];
             y[i] += a[q] * xj;
-            if (b != NULL) {
-                yj += b[q] * z[i];
-                y[i] += b[q] * zj;
-            }
         }
         y[j] += yj;
     }
@@ -113,12 +108,12 @@ static inline void sym_matvec(const pkm_pencil *p, const double *restrict a,
 
 void pkm_pencil_matvec(const pkm_pencil *p, char which, const double *x, double *y)
 {
-    sym_matvec(p, which == 'K' ? p->k : p->m, x, NULL, NULL, y, 0);
+    sym_matvec(p, which == 'K' ? p->k : p->m, x, y, 0);
 }
 
-void pkm_pencil_matvec_mk(const pkm_pencil *p, const double *x, const double *z, double *y)
+void pkm_pencil_matvec_add(const pkm_pencil *p, char which, const double *x, double *y)
 {
-    sym_matvec(p, p->m, x, p->k, z, y, 1);
+    sym_matvec(p, which == 'K' ? p->k : p->m, x, y, 1);
 }
 
 /* The upper-triangle pass of pkm_pencil_matvec with an ncol-vector inner loop. */

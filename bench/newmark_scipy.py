@@ -40,6 +40,7 @@ def run(kv, mv, rowind, colptr, n, f, l1, l2, dt, steps, update):
     a0, a1 = 1.0 / (beta * dt * dt), gamma / (beta * dt)
     a2, a3 = 1.0 / (beta * dt), 0.5 / beta - 1.0
     a4, a5 = gamma / beta - 1.0, dt * (0.5 * gamma / beta - 1.0)
+    cK, cM = 1.0 + a1 * l2, a0 + a1 * l1
     u, v, a = np.zeros(n), np.zeros(n), np.zeros(n)
     start = time.perf_counter()
     lu = None
@@ -47,11 +48,12 @@ def run(kv, mv, rowind, colptr, n, f, l1, l2, dt, steps, update):
         if s % update == 0:
             # the reassembled pencil: the same values, the matrices formed and factorised again
             K, M = full(kv, rowind, colptr, n), full(mv, rowind, colptr, n)
-            lu = sla.splu((1.0 + a1 * l2) * K + (a0 + a1 * l1) * M)
+            lu = sla.splu(cK * K + cM * M)
         w1 = a2 * v + a3 * a
         w2 = a4 * v + a5 * a
-        rhs = f * np.sin(0.01 * s) + M @ (w1 + l1 * w2) + K @ (l2 * w2 - u)
-        du = lu.solve(rhs)
+        # K z through K_eff = cK K + cM M, as solvers/newmark.c: one product with M
+        z = l2 * w2 - u
+        du = lu.solve(f * np.sin(0.01 * s) + M @ (w1 + l1 * w2 - (cM / cK) * z)) + z / cK
         a_new = a0 * du - a2 * v - a3 * a
         v = a1 * du - a4 * v - a5 * a
         a = a_new

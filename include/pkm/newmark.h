@@ -90,7 +90,10 @@ pkm_status pkm_newmark_set_pencil(pkm_newmark *nm, const pkm_pencil *p, pkm_ctx 
 pkm_status pkm_newmark_start(pkm_newmark *nm, const double *u0, const double *v0, const double *f0,
                              pkm_ctx *ctx);
 
-/* One step to t + dt under the load f1 = F(t + dt) (n values, SI). */
+/* One step to t + dt under the load f1 = F(t + dt) (n values, SI). The state satisfies the
+ * equation of motion at t + dt to the rounding of u carried into the velocity and acceleration
+ * (about eps |u| / dt and eps |u| / (beta dt^2): one product with M a step, the one with K taken
+ * through the factorised K_eff). */
 pkm_status pkm_newmark_step(pkm_newmark *nm, const double *f1, pkm_ctx *ctx);
 
 /* Order, time (s), steps taken and the state (n values each, valid until the next call). */

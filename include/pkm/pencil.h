@@ -36,9 +36,8 @@ void pkm_pencil_to_dense(const pkm_pencil *p, double *K, double *M);
  * must not overlap. */
 void pkm_pencil_matvec(const pkm_pencil *p, char which, const double *x, double *y);
 
-/* y += M x + K z in one pass over the shared pattern (a Newmark step's right-hand side, y holding
- * its load terms); y must not overlap x or z. */
-void pkm_pencil_matvec_mk(const pkm_pencil *p, const double *x, const double *z, double *y);
+/* y += A x, as pkm_pencil_matvec (a Newmark step's right-hand side, y holding its load terms). */
+void pkm_pencil_matvec_add(const pkm_pencil *p, char which, const double *x, double *y);
 
 /* Y = A X for ncol vectors at once, stored interleaved: entry i of vector c at x[i * ncol + c]
  * (row-major n x ncol), so that every stored entry of A is read once for all ncol vectors and the
