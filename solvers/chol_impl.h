@@ -9,15 +9,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One entry L(row, col), row > col, of the factor below its diagonal, at lx[at]; row and col as
- * the caller's vectors number them (pkm_chol_create's perm). */
+/* One entry L(row, col), row > col, of the factor below its diagonal, row and col as the
+ * caller's vectors number them (pkm_chol_create's perm). */
 typedef struct pkm_chol_entry {
-    int32_t row, col, at;
+    int32_t row, col;
 } pkm_chol_entry;
 
 /* The factor of A = L D L^T (unit L; D on L's diagonal), its pattern fixed by the symbolic
  * analysis: column j's rows at li[lp[j] .. lp[j + 1]), ascending, the diagonal first; the
- * transpose's lists of where row j meets earlier columns; dinv the reciprocal of D; the entries
+ * transpose's lists of where row j meets earlier columns; the reciprocals of D; the entries
  * below the diagonal in the orders of the two substitutions (fwd, bwd: pkm_chol_create). A is
  * the caller's matrix permuted, row k of A being row perm[k] of the caller's: the substitutions
  * work on the caller's vectors as they are. */
@@ -30,6 +30,8 @@ typedef struct pkm_chol {
     int64_t *amap;  /* per entry of the upper A: its place in lx */
     int64_t *where; /* n: a row's place in the column being factorised */
     pkm_chol_entry *fwd, *bwd; /* lp[n] - n entries each */
+    double *fx, *bx;           /* their values, in those orders */
+    int32_t *fslot, *bslot;    /* lp[n]: where the entry at lx[p] is in fwd and in bwd */
     int32_t *perm;             /* n: row k of A is row perm[k] of the caller's vectors */
     double *lx, *dinv;         /* values of L (D on the diagonal), reciprocals of D (dinv[perm[k]] =
                                   1 / D_k) */
