@@ -132,14 +132,19 @@ static void congruence(const ecols *e, const double *A, const unsigned char *liv
             AE[i * nk + c] = s;
         }
     }
+    /* Row a of B as a sum of rows of AE, each term added in the same order as the dot products
+     * of a column at a time, so the same values; the loop over b is contiguous and vectorises. */
     for (int a = 0; a < nk; a++) {
         const int *r = e->rows + (size_t)a * (size_t)nrow;
         const double *v = e->vals + (size_t)a * (size_t)nrow;
-        for (int b = a; b < nk; b++) {
-            double s = 0.0;
-            for (int q = 0; q < e->cnt[a]; q++)
-                s += v[q] * AE[r[q] * nk + b];
-            B[a * nk + b] = s;
+        double *restrict ba = B + (size_t)a * (size_t)nk;
+        for (int b = a; b < nk; b++)
+            ba[b] = 0.0;
+        for (int q = 0; q < e->cnt[a]; q++) {
+            const double vq = v[q];
+            const double *restrict ae = AE + (size_t)r[q] * (size_t)nk;
+            for (int b = a; b < nk; b++)
+                ba[b] += vq * ae[b];
         }
     }
 }
