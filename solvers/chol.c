@@ -216,7 +216,13 @@ nomem:
                     (long long)n);
 }
 
-int64_t pkm_chol_factor(pkm_chol *c, const double *ax, int ldl)
+double *pkm_chol_values(pkm_chol *c)
+{
+    memset(c->lx, 0, sizeof(double) * (size_t)c->lp[c->n]);
+    return c->lx;
+}
+
+int64_t pkm_chol_factor(pkm_chol *c, int ldl)
 {
     const int64_t n = c->n;
     const int32_t *restrict li = c->li;
@@ -226,9 +232,6 @@ int64_t pkm_chol_factor(pkm_chol *c, const double *ax, int ldl)
     double *restrict lx = c->lx, *restrict fx = c->fx, *restrict bx = c->bx;
     const int32_t *restrict fslot = c->fslot, *restrict bslot = c->bslot;
     c->ldl = ldl;
-    memset(lx, 0, sizeof(double) * (size_t)lp[n]);
-    for (int64_t q = 0; q < c->annz; q++)
-        lx[c->amap[q]] = ax[q];
     for (int64_t j = 0; j < n; j++) {
         const int64_t p0 = lp[j], p1 = lp[j + 1];
         for (int64_t p = p0; p < p1; p++)

@@ -47,12 +47,16 @@ pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, cons
                            pkm_chol **out, pkm_ctx *ctx);
 void pkm_chol_destroy(pkm_chol **c);
 
-/* Numeric factorisation A = L D L^T of the upper A with values ax (ap/ai of pkm_chol_create):
- * left-looking, a column at a time. Without ldl the pivots must be positive (A positive
- * definite: the Cholesky factor is L D^1/2), with ldl nonzero (no pivoting, as CHOLMOD's
- * LDL^T). Returns n, else the column whose pivot fails that test or is not finite: the factor is
- * then unusable. */
-int64_t pkm_chol_factor(pkm_chol *c, const double *ax, int ldl);
+/* The values of L zeroed, for the caller to place entry q of the upper A (ap/ai of
+ * pkm_chol_create) at amap[q] before pkm_chol_factor: a caller forming A from other arrays
+ * writes it there at once. */
+double *pkm_chol_values(pkm_chol *c);
+
+/* Numeric factorisation A = L D L^T of the A placed in the values (pkm_chol_values): left-looking,
+ * a column at a time. Without ldl the pivots must be positive (A positive definite: the Cholesky
+ * factor is L D^1/2), with ldl nonzero (no pivoting, as CHOLMOD's LDL^T). Returns n, else the
+ * column whose pivot fails that test or is not finite: the factor is then unusable. */
+int64_t pkm_chol_factor(pkm_chol *c, int ldl);
 
 /* D_j. */
 double pkm_chol_pivot(const pkm_chol *c, int64_t j);
