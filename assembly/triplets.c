@@ -505,6 +505,8 @@ void pkm_asm_cache_destroy(pkm_asm_cache **c)
     pkm_pencil_destroy(&(*c)->pencil);
     pkm_dofmap_destroy(&(*c)->dofmap);
     pkm_dofmap_destroy(&(*c)->scratch);
+    free((*c)->work);
+    free((*c)->iwork);
     free(*c);
     *c = NULL;
 }
@@ -554,6 +556,23 @@ static pkm_status keep_record(pkm_trip *t, pkm_formulation form, pkm_ctx *ctx)
     return PKM_OK;
 }
 
+/* Swap the congruence scratch of t and of the cache: lends the cache's to a new trip, and
+ * takes it back, grown or not, before the trip is freed. */
+static void swap_scratch(pkm_trip *t, pkm_asm_cache *c)
+{
+    double *w = t->work;
+    int *iw = t->iwork;
+    const int64_t wc = t->work_cap, ic = t->iwork_cap;
+    t->work = c->work;
+    t->iwork = c->iwork;
+    t->work_cap = c->work_cap;
+    t->iwork_cap = c->iwork_cap;
+    c->work = w;
+    c->iwork = iw;
+    c->work_cap = wc;
+    c->iwork_cap = ic;
+}
+
 pkm_status pkm_assemble_cached(const pkm_model *m, pkm_formulation form, pkm_asm_cache *c,
                                const pkm_pencil **out, int64_t *version, pkm_assembly_info *info,
                                pkm_ctx *ctx)
@@ -570,7 +589,9 @@ pkm_status pkm_assemble_cached(const pkm_model *m, pkm_formulation form, pkm_asm
     pkm_status rc = PKM_OK;
     if (c->pencil != NULL && c->form == form) {
         t.scatter = 1;
+        swap_scratch(&t, c);
         rc = pkm_assemble_formulation(m, form, &t, &inf, ctx);
+        swap_scratch(&t, c);
         /* Every recorded call must have been made, in order. */
         if (rc == PKM_OK && !t.miss && t.call == c->rec.ncalls) {
             pkm_trip_free(&t);
@@ -582,7 +603,9 @@ pkm_status pkm_assemble_cached(const pkm_model *m, pkm_formulation form, pkm_asm
         t.dofmap = c->dofmap;
         t.scratch = &c->scratch;
     }
+    swap_scratch(&t, c);
     rc = pkm_assemble_formulation(m, form, &t, &inf, ctx);
+    swap_scratch(&t, c);
     if (rc == PKM_OK) rc = keep_record(&t, form, ctx);
     pkm_trip_free(&t);
     if (rc != PKM_OK) return rc;
