@@ -58,6 +58,8 @@ typedef struct cli_command {
 
 /* --nev, --set, --formulation, --solver: the options of the commands that solve a case. */
 extern const cli_option cli_case_options[];
+/* The help of --formulation: the formulations and each case's default. */
+void cli_formulation_help(char *buf, size_t cap);
 extern const int cli_ncase_options;
 
 /* Stores the value of option id (the argument itself for CLI_ARG, NULL for a flag) into user;

@@ -122,7 +122,7 @@ static void cli_wrap(char *text, size_t width)
 /* The width of the help column of an option (25 to 80). */
 #define CLI_HELP_WIDTH 55
 
-static void cli_formulation_help(char *buf, size_t cap)
+void cli_formulation_help(char *buf, size_t cap)
 {
     size_t len = cli_formulation_text(buf, cap, 0);
     len += (size_t)snprintf(buf + len, cap - len, "; default: the case's own (");

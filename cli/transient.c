@@ -108,6 +108,7 @@ static const cli_option tr_options[] = {
      NULL},
     {"--set", NULL, 1, CLI_OPT_SET, "KEY=VALUE",
      "override a case parameter, after the case file, repeatable", NULL},
+    {"--formulation", NULL, 1, CLI_OPT_FORMULATION, "F", NULL, cli_formulation_help},
 };
 
 static const cli_command tr_command = {
@@ -118,7 +119,7 @@ static const cli_command tr_command = {
     "                         [--start T0] [--initial zero|static] [--drives locked|elastic]\n"
     "                         [--wrench FX,FY,FZ,MX,MY,MZ|FILE.csv] [--update-every N]\n"
     "                         [--format table|csv|json] [-o FILE.h5]\n"
-    "                         [--singular R] [--set KEY=VALUE ...]\n\n"
+    "                         [--singular R] [--formulation F] [--set KEY=VALUE ...]\n\n"
     "Elastodynamics of CASE along a trajectory (Li et al. 2020, eq. 37, by Newmark's average\n"
     "acceleration): the finite-element model rebuilt at the rigid configuration, loaded by the\n"
     "inertia of the rigid motion (and gravity). One row per step: the time, the platform's\n"
@@ -439,6 +440,7 @@ int cli_transient(int argc, char **argv)
     }
     if (isnan(o.duration)) o.duration = t1 - (isnan(o.start) ? t0 : o.start);
     pkm_transient_opts opts = pkm_transient_opts_default(c, o.dt, o.duration);
+    opts.form = o.c.form;
     opts.update_every = o.update_every;
     opts.gravity = o.gravity;
     opts.static_start = o.initial < 0 ? o.gravity : o.initial;

@@ -967,6 +967,19 @@ want = np.array([[float(r["defl_" + j]) for j in ("A11", "A12", "A13")] for r in
 assert d.shape == want.shape and np.allclose(d, want, rtol=1e-9, atol=1e-9 * abs(want).max())
 assert abs(want).max() > 0 and "deflection" not in h5py.File(sys.argv[3], "r")
 ' "$ecsv" "$tmp/edrv.h5" "$tmp/ldrv.h5"
+# --formulation: at a fixed configuration the tree and nodal responses are the same model's
+ft=$(timeout 60 "$bin" transient navaro --duration 0.05 --dt 1e-3 --update-every 0 --format csv)
+fn=$(timeout 60 "$bin" transient navaro --duration 0.05 --dt 1e-3 --update-every 0 --format csv \
+    --formulation nodal)
+check "transient --formulation nodal: the tree's response at a fixed configuration" "$py" -c '
+import csv, io, sys
+a, b = (list(csv.DictReader(io.StringIO(t))) for t in sys.argv[1:3])
+assert len(a) == len(b) == 51
+for k in ("ex", "ey", "rz"):
+    s = max(abs(float(r[k])) for r in a)
+    assert s > 0 and all(abs(float(x[k]) - float(y[k])) <= 1e-8 * s for x, y in zip(a, b)), k
+' "$ft" "$fn"
+expect 2 transient navaro --formulation foo
 # --wrench: six numbers or a CSV series; bad input exit 2 naming the option or the file and line
 expect 2 "${tn[@]}" --wrench 1,2,3
 expect 2 "${tn[@]}" --wrench 1,2,3,4,5,nan
