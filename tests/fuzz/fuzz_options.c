@@ -52,8 +52,8 @@ static void fuzz_commands(int argc, char **argv)
     if (cli_parse(argc, argv, &compare_command, compare_set, &co) == 0)
         fuzz_case(&co.c, &c, &params);
     pkm_case_params_destroy(&params);
-    const char *show = NULL;
-    (void)cli_parse(argc, argv, &cases_command, cases_set, &show);
+    cases_args cas = {0};
+    (void)cli_parse(argc, argv, &cases_command, cases_set, &cas);
     const pkm_track_opts tdef = pkm_track_opts_default();
     map_args o = {.c = {.nev = 8},
                   .threads = 1,
