@@ -50,6 +50,11 @@ typedef struct pkm_trip_call {
     int64_t idx_off;  /* its ncol coordinates in the record's idx */
     int64_t mask_off; /* nrow (ncol + 2 nrow) nonzero flags of E, Ka, Ma in the record's mask */
     int64_t pos_off;  /* nk (nk + 1) / 2 entry positions in the record's pos (nk kept columns) */
+    int nk;           /* kept columns of E (those with a nonzero) */
+    /* In the record's st: the kept columns (nk), their nonzero counts (nk) and rows (nrow per
+     * column), then the live rows of Ka and of Ma (nrow flags each): what the zeros of E, Ka and
+     * Ma give, so a pose whose zeros are the record's takes them from here. */
+    int64_t st_off;
 } pkm_trip_call;
 
 /* The record of one topology: the congruence calls in the order a formulation makes them. */
@@ -65,6 +70,8 @@ typedef struct pkm_trip_record {
      * recording: the triplet number instead. */
     int64_t *pos;
     int64_t pos_len, pos_cap;
+    int *st;
+    int64_t st_len, st_cap;
 } pkm_trip_record;
 
 /* Per-topology assembly cache (cached scatter map): the pencil of the last pose and, for every
@@ -133,6 +140,25 @@ pkm_status pkm_trip_begin(pkm_trip *t, int64_t n, pkm_ctx *ctx);
 
 /* The most element coordinates of a congruence (a quintic beam has 2 x 18). */
 #define PKM_TRIP_MAX_ROWS 64
+
+/* The kept columns of E in compressed form: for kept column c, its cnt[c] nonzero entries
+ * (rows[c nrow + t], vals[c nrow + t]) in ascending row order. */
+typedef struct pkm_ecols {
+    int nrow, nk;
+    const int *keep, *cnt, *rows;
+    const double *vals;
+} pkm_ecols;
+
+/* congruence.c: B = E_k^T A E_k (nk x nk, row-major, upper triangle) through the live rows of A
+ * (live: nrow flags, found unless known), AE, cnt, rows, vals scratch (nrow nk each). */
+void pkm_congruence_project(const pkm_ecols *ec, const double *A, unsigned char *live, int known,
+                            double *AE, double *B, int *cnt, int *rows, double *vals);
+
+/* Ec = E (nrow x ncol) without the rounding residues of its exact zeros; big: ncol scratch. */
+void pkm_congruence_clean(int nrow, int ncol, const double *E, double *Ec, double *big);
+
+/* Whether entry (a, b) of E_k^T A E_k is structurally nonzero (A = Ka or Ma, NULL: none). */
+int pkm_congruence_structural(const pkm_ecols *e, const double *Ka, const double *Ma, int a, int b);
 
 /* Add E^T Ka E to K and E^T Ma E to M, where E is nrow x ncol (row-major) mapping the reduced
  * coordinates idx[0..ncol-1] (distinct) to the element's nrow coordinates; Ka, Ma are nrow x nrow

@@ -30,6 +30,7 @@ static void record_free(pkm_trip_record *r)
     free(r->idx);
     free(r->mask);
     free(r->pos);
+    free(r->st);
     memset(r, 0, sizeof(*r));
 }
 
@@ -104,100 +105,6 @@ static void trip_push(pkm_trip *t, int64_t row, int64_t col, double k, double m)
     t->len++;
 }
 
-/* The kept columns of E in compressed form: for kept column c, its cnt[c] nonzero entries
- * (rows[c nrow + t], vals[c nrow + t]) in ascending row order. */
-typedef struct ecols {
-    int nrow, nk;
-    const int *keep, *cnt, *rows;
-    const double *vals;
-} ecols;
-
-/* B = E_k^T A E_k (nk x nk, row-major, upper triangle) over the kept columns, AE (nrow x nk)
- * scratch. Zero entries of E are skipped, and so are the rows and columns of A that hold only
- * zeros (live[r] = 0: the floating frame's rows of an element stiffness, Germain et al. 2015 eq.
- * 27): their terms are exact zeros. The remaining terms are summed in the same ascending order as
- * a dense product, so the values are those of the dense congruence. */
-static void congruence(const ecols *e, const double *A, const unsigned char *live, double *AE,
-                       double *B)
-{
-    const int nrow = e->nrow, nk = e->nk;
-    for (int i = 0; i < nrow; i++) {
-        if (!live[i]) continue;
-        for (int c = 0; c < nk; c++) {
-            const int *r = e->rows + (size_t)c * (size_t)nrow;
-            const double *v = e->vals + (size_t)c * (size_t)nrow;
-            double s = 0.0;
-            for (int q = 0; q < e->cnt[c]; q++)
-                s += A[i * nrow + r[q]] * v[q];
-            AE[i * nk + c] = s;
-        }
-    }
-    /* Row a of B as a sum of rows of AE, each term added in the same order as the dot products
-     * of a column at a time, so the same values; the loop over b is contiguous and vectorises. */
-    for (int a = 0; a < nk; a++) {
-        const int *r = e->rows + (size_t)a * (size_t)nrow;
-        const double *v = e->vals + (size_t)a * (size_t)nrow;
-        double *restrict ba = B + (size_t)a * (size_t)nk;
-        for (int b = a; b < nk; b++)
-            ba[b] = 0.0;
-        for (int q = 0; q < e->cnt[a]; q++) {
-            const double vq = v[q];
-            const double *restrict ae = AE + (size_t)r[q] * (size_t)nk;
-            for (int b = a; b < nk; b++)
-                ba[b] += vq * ae[b];
-        }
-    }
-}
-
-/* The rows r of the nrow x nrow A with a nonzero in row or column r (live[r] = 1); their count. */
-static int live_rows(int nrow, const double *A, unsigned char *live)
-{
-    int count = 0;
-    for (int r = 0; r < nrow; r++) {
-        /* A row of an element matrix is live at its diagonal or soon after; a dead row is read
-         * through. */
-        int c = 0;
-        while (c < nrow && A[r * nrow + c] == 0.0 && A[c * nrow + r] == 0.0)
-            c++;
-        live[r] = c < nrow;
-        count += live[r];
-    }
-    return count;
-}
-
-/* ec restricted to the live rows (out, with its own cnt, rows and vals arrays). */
-static ecols restrict_rows(const ecols *ec, const unsigned char *live, int *cnt, int *rows,
-                           double *vals)
-{
-    const int nrow = ec->nrow;
-    for (int c = 0; c < ec->nk; c++) {
-        const int *r = ec->rows + (size_t)c * (size_t)nrow;
-        const double *v = ec->vals + (size_t)c * (size_t)nrow;
-        cnt[c] = 0;
-        for (int q = 0; q < ec->cnt[c]; q++)
-            if (live[r[q]]) {
-                rows[c * nrow + cnt[c]] = r[q];
-                vals[c * nrow + cnt[c]] = v[q];
-                cnt[c]++;
-            }
-    }
-    const ecols out = {nrow, ec->nk, ec->keep, cnt, rows, vals};
-    return out;
-}
-
-/* B = E_k^T A E_k (congruence), through the live rows of A only when some are not. */
-static void project(const ecols *ec, const double *A, double *AE, double *B, int *cnt, int *rows,
-                    double *vals)
-{
-    unsigned char live[PKM_TRIP_MAX_ROWS];
-    if (live_rows(ec->nrow, A, live) == ec->nrow) {
-        congruence(ec, A, live, AE, B);
-        return;
-    }
-    const ecols er = restrict_rows(ec, live, cnt, rows, vals);
-    congruence(&er, A, live, AE, B);
-}
-
 /* The record of call t->call in the cache, if it has the same shape and coordinates. */
 static const pkm_trip_call *cached_call(const pkm_trip *t, int nrow, int ncol, const int64_t *idx)
 {
@@ -240,76 +147,94 @@ static int mask_call(unsigned char *mask, int set, int nrow, int ncol, const dou
            mask_block(mask + ne + na, set, na, Ma);
 }
 
-/* Ec = E without the rounding residues of exact zeros: entries within PKM_E_RESIDUE of their
- * column's largest magnitude are set to zero. Such entries come from products that vanish
- * mathematically (R Tw of the tree formulation, Germain et al. 2015 eqs. 28-32, leaves 1e-17 ..
- * 3e-16 where the exact value is 0 at one element per link, up to 2e-15 at four, more along
- * longer chains) and are 0.0 at one pose and not at the next, so they would change the pattern
- * (75 patterns over 124 NaVARo poses at 8 eps; at 8 eps still 47 of 64 poses of a map at 4
- * elements per link and 15 of 16 at 16 missed the recorded pattern, each then assembled twice,
- * sorted and analysed again). An entry of E is a twist component, a length or a unit rotation:
- * one 1e-13 of its column's largest is below any lever arm of a machine, and zeroing it moves
- * the frequencies by less than their own accuracy estimate (4 elements per link: 2.6e-11;
- * 16: 1.3e-9 against an estimate of 8.8e-9; 1: nothing). */
-#define PKM_E_RESIDUE 1e-13
-static void clean_residues(int nrow, int ncol, const double *E, double *Ec, double *big)
-{
-    for (int c = 0; c < ncol; c++)
-        big[c] = 0.0;
-    for (int r = 0; r < nrow; r++)
-        for (int c = 0; c < ncol; c++) {
-            const double a = fabs(E[r * ncol + c]);
-            big[c] = a > big[c] ? a : big[c];
-        }
-    for (int c = 0; c < ncol; c++)
-        big[c] *= PKM_E_RESIDUE;
-    for (int r = 0; r < nrow; r++)
-        for (int c = 0; c < ncol; c++) {
-            const double v = E[r * ncol + c];
-            Ec[r * ncol + c] = fabs(v) <= big[c] ? 0.0 : v;
-        }
-}
-
-/* Append the call's record (zero structure of E, Ka, Ma) to t->rec, with room for the entries of
- * its nk kept columns. */
-static int record_call(pkm_trip *t, int nrow, int ncol, const int64_t *idx, int nk, const double *E,
+/* Append the call's record to t->rec: the zero structure of E, Ka, Ma, what follows from it
+ * (the nk kept columns ec, the live rows of Ka and Ma) and room for the entries of its kept
+ * block. */
+static int record_call(pkm_trip *t, int ncol, const int64_t *idx, const pkm_ecols *ec,
+                       const unsigned char *live_k, const unsigned char *live_m, const double *E,
                        const double *Ka, const double *Ma)
 {
     pkm_trip_record *r = &t->rec;
+    const int nrow = ec->nrow, nk = ec->nk;
     const int64_t ne = (int64_t)nk * (nk + 1) / 2;
     const int64_t nm = (int64_t)nrow * (ncol + 2 * (int64_t)nrow);
+    const int64_t ns = 2 * (int64_t)nk + (int64_t)nk * nrow + 2 * (int64_t)nrow;
     if (!grow((void **)&r->calls, &r->calls_cap, r->ncalls + 1, sizeof(*r->calls)) ||
         !grow((void **)&r->idx, &r->idx_cap, r->idx_len + ncol, sizeof(*r->idx)) ||
         !grow((void **)&r->mask, &r->mask_cap, r->mask_len + nm, sizeof(*r->mask)) ||
-        !grow((void **)&r->pos, &r->pos_cap, r->pos_len + ne, sizeof(*r->pos)))
+        !grow((void **)&r->pos, &r->pos_cap, r->pos_len + ne, sizeof(*r->pos)) ||
+        !grow((void **)&r->st, &r->st_cap, r->st_len + ns, sizeof(*r->st)))
         return 0;
     pkm_trip_call *c = &r->calls[r->ncalls++];
     c->nrow = nrow;
     c->ncol = ncol;
+    c->nk = nk;
     c->idx_off = r->idx_len;
     c->mask_off = r->mask_len;
     c->pos_off = r->pos_len;
+    c->st_off = r->st_len;
     memcpy(r->idx + r->idx_len, idx, sizeof(int64_t) * (size_t)ncol);
     mask_call(r->mask + r->mask_len, 1, nrow, ncol, E, Ka, Ma);
+    int *st = r->st + r->st_len;
+    for (int q = 0; q < nk; q++) {
+        st[q] = ec->keep[q];
+        st[nk + q] = ec->cnt[q];
+        for (int k = 0; k < ec->cnt[q]; k++)
+            st[2 * nk + q * nrow + k] = ec->rows[q * nrow + k];
+    }
+    for (int k = 0; k < nrow; k++) {
+        st[2 * nk + nk * nrow + k] = live_k[k];
+        st[2 * nk + nk * nrow + nrow + k] = live_m[k];
+    }
     r->idx_len += ncol;
     r->mask_len += nm;
     r->pos_len += ne;
+    r->st_len += ns;
     return 1;
 }
 
-/* Whether entry (a, b) of E_k^T A E_k is structurally nonzero: some nonzero E(r, a) A(r, s)
- * E(s, b) with A = Ka or Ma. Decided on the zeros of the inputs, not on the value, which may
- * cancel at one pose and not at the next. */
-static int structural(const ecols *e, const double *Ka, const double *Ma, int a, int b)
+/* The kept columns of E (nrow x ncol) into keep and their nonzeros into cnt, rows, vals. */
+static pkm_ecols kept_columns(int nrow, int ncol, const double *E, int *keep, int *cnt, int *rows,
+                              double *vals)
 {
-    const int nrow = e->nrow;
-    const int *ra = e->rows + (size_t)a * (size_t)nrow, *rb = e->rows + (size_t)b * (size_t)nrow;
-    for (int p = 0; p < e->cnt[a]; p++)
-        for (int q = 0; q < e->cnt[b]; q++) {
-            const int64_t rs = (int64_t)ra[p] * nrow + rb[q];
-            if ((Ka != NULL && Ka[rs] != 0.0) || (Ma != NULL && Ma[rs] != 0.0)) return 1;
+    int nk = 0;
+    for (int c = 0; c < ncol; c++) {
+        int nz = 0;
+        for (int r = 0; r < nrow && !nz; r++)
+            nz = E[r * ncol + c] != 0.0;
+        if (nz) keep[nk++] = c;
+    }
+    for (int q = 0; q < nk; q++) {
+        cnt[q] = 0;
+        for (int r = 0; r < nrow; r++) {
+            const double v = E[r * ncol + keep[q]];
+            if (v == 0.0) continue;
+            rows[q * nrow + cnt[q]] = r;
+            vals[q * nrow + cnt[q]] = v;
+            cnt[q]++;
         }
-    return 0;
+    }
+    const pkm_ecols ec = {nrow, nk, keep, cnt, rows, vals};
+    return ec;
+}
+
+/* The same from a recorded call whose zeros E has (the values gathered), with the live rows of
+ * Ka and Ma into live. */
+static pkm_ecols recorded_columns(const pkm_trip_record *r, const pkm_trip_call *c, int ncol,
+                                  const double *E, double *vals,
+                                  unsigned char live[2][PKM_TRIP_MAX_ROWS])
+{
+    const int nrow = c->nrow, nk = c->nk;
+    const int *st = r->st + c->st_off, *keep = st, *cnt = st + nk, *rows = st + 2 * nk;
+    for (int q = 0; q < nk; q++)
+        for (int k = 0; k < cnt[q]; k++)
+            vals[q * nrow + k] = E[rows[q * nrow + k] * ncol + keep[q]];
+    for (int k = 0; k < nrow; k++) {
+        live[0][k] = (unsigned char)rows[nk * nrow + k];
+        live[1][k] = (unsigned char)rows[nk * nrow + nrow + k];
+    }
+    const pkm_ecols ec = {nrow, nk, keep, cnt, rows, vals};
+    return ec;
 }
 
 pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_t *idx,
@@ -339,39 +264,32 @@ pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_
     double *lvals = AE + (int64_t)nrow * ncol;
     double *BK = lvals + (int64_t)nrow * ncol, *BM = BK + (int64_t)ncol * ncol,
            *big = BM + (int64_t)ncol * ncol;
-    clean_residues(nrow, ncol, E, Ec, big);
+    pkm_congruence_clean(nrow, ncol, E, Ec, big);
     E = Ec;
-    if (t->scatter && !mask_call(t->cache->rec.mask + old->mask_off, 0, nrow, ncol, E, Ka, Ma)) {
-        t->miss = 1; /* another zero structure, e.g. at a symmetric pose: record again */
-        return PKM_OK;
-    }
-    /* The kept columns follow from the zeros of E, so in scatter mode they are the record's. */
-    int nk = 0;
-    for (int c = 0; c < ncol; c++) {
-        int nz = 0;
-        for (int r = 0; r < nrow && !nz; r++)
-            nz = E[r * ncol + c] != 0.0;
-        if (nz) keep[nk++] = c;
-    }
-    for (int q = 0; q < nk; q++) {
-        cnt[q] = 0;
-        for (int r = 0; r < nrow; r++) {
-            const double v = E[r * ncol + keep[q]];
-            if (v == 0.0) continue;
-            rows[q * nrow + cnt[q]] = r;
-            vals[q * nrow + cnt[q]] = v;
-            cnt[q]++;
+    unsigned char live[2][PKM_TRIP_MAX_ROWS];
+    pkm_ecols ec;
+    if (t->scatter) {
+        if (!mask_call(t->cache->rec.mask + old->mask_off, 0, nrow, ncol, E, Ka, Ma)) {
+            t->miss = 1; /* another zero structure, e.g. at a symmetric pose: record again */
+            return PKM_OK;
         }
+        /* The same zeros: the kept columns, their rows and the live rows are the record's
+         * (finding them again was a fifth of a NaVARo tree pose's congruence work). */
+        ec = recorded_columns(&t->cache->rec, old, ncol, E, vals, live);
+    } else {
+        ec = kept_columns(nrow, ncol, E, keep, cnt, rows, vals);
     }
-    const ecols ec = {nrow, nk, keep, cnt, rows, vals};
+    const int nk = ec.nk;
     if (Ka != NULL)
-        project(&ec, Ka, AE, BK, lcnt, lrows, lvals);
+        pkm_congruence_project(&ec, Ka, live[0], t->scatter, AE, BK, lcnt, lrows, lvals);
     else
         memset(BK, 0, sizeof(double) * (size_t)nk * (size_t)nk);
     if (Ma != NULL)
-        project(&ec, Ma, AE, BM, lcnt, lrows, lvals);
+        pkm_congruence_project(&ec, Ma, live[1], t->scatter, AE, BM, lcnt, lrows, lvals);
     else
         memset(BM, 0, sizeof(double) * (size_t)nk * (size_t)nk);
+    if (Ka == NULL) memset(live[0], 0, sizeof(live[0]));
+    if (Ma == NULL) memset(live[1], 0, sizeof(live[1]));
     if (t->scatter) {
         const int64_t *opos = t->cache->rec.pos + old->pos_off;
         pkm_pencil *p = t->cache->pencil;
@@ -385,7 +303,7 @@ pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_
         t->call++;
         return PKM_OK;
     }
-    if (t->cache != NULL && !record_call(t, nrow, ncol, idx, nk, E, Ka, Ma))
+    if (t->cache != NULL && !record_call(t, ncol, idx, &ec, live[0], live[1], E, Ka, Ma))
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow the assembly record");
     if (!trip_reserve(t, (int64_t)nk * (nk + 1) / 2))
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow assembly triplets");
@@ -393,9 +311,9 @@ pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_
     int64_t e = 0;
     for (int a = 0; a < nk; a++)
         for (int b = a; b < nk; b++, e++) {
-            const int in = structural(&ec, Ka, Ma, a, b);
+            const int in = pkm_congruence_structural(&ec, Ka, Ma, a, b);
             if (pos != NULL) pos[e] = in ? t->len : -1;
-            if (in) trip_push(t, idx[keep[a]], idx[keep[b]], BK[a * nk + b], BM[a * nk + b]);
+            if (in) trip_push(t, idx[ec.keep[a]], idx[ec.keep[b]], BK[a * nk + b], BM[a * nk + b]);
         }
     t->call++;
     return PKM_OK;
