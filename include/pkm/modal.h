@@ -58,7 +58,8 @@ typedef struct pkm_modal_opts {
     double max_accuracy;
     /* The warm-started block solver (eigensolver "block", solvers/block.c): guard vectors
      * iterated beside the nev wanted ones (0 = 4), shift-invert steps between two Rayleigh-Ritz
-     * projections, each followed by the convergence test (0 = 1), and the relative residual
+     * projections, each followed by the convergence test (0: one before the first, then as
+     * many as the slowest wanted pair is estimated to need, at most 4), and the relative residual
      * ||K x - w^2 M x|| / (||K x|| + |w^2| ||M x||) below which a Ritz pair counts as converged
      * (0 = 1e-7). */
     int block_guards;
