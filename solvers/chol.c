@@ -289,28 +289,35 @@ void pkm_chol_solve(const pkm_chol *c, double *w)
     }
 }
 
-/* One substitution over nc interleaved columns: w(dst) -= L(row, col) w(src), dst the row going
- * down (L y = b), the column going up (L^T x = z). */
-static void sweep_block(const pkm_chol *c, const pkm_chol_entry *restrict e,
-                        const double *restrict lx, int down, size_t nc, double *w)
-{
-    const int64_t m = c->lp[c->n] - c->n;
-    for (int64_t q = 0; q < m; q++) {
-        const size_t dst = (size_t)(down ? e[q].row : e[q].col),
-                     src = (size_t)(down ? e[q].col : e[q].row);
-        double *restrict wd = w + dst * nc;
-        const double *restrict ws = w + src * nc;
-        const double l = lx[q];
-        for (size_t k = 0; k < nc; k++)
-            wd[k] -= l * ws[k];
-    }
-}
-
+/* The block form keeps the column order of L: a column's nc values are read once for all its
+ * entries, where the level order reads the source row at every entry; with nc = 12 (a map's
+ * block) the independence of a level's columns buys nothing that this does not (5-PSS/UPU map
+ * 2-3 % faster in column order, A/B). */
 void pkm_chol_solve_block(const pkm_chol *c, size_t nc, double *w)
 {
-    sweep_block(c, c->fwd, c->fx, 1, nc, w);
-    for (int64_t j = 0; j < c->n; j++)
+    const int64_t n = c->n;
+    const int64_t *restrict lp = c->lp;
+    const int32_t *restrict li = c->li, *restrict perm = c->perm;
+    const double *restrict lx = c->lx;
+    for (int64_t j = 0; j < n; j++) {
+        const double *restrict wj = w + (size_t)perm[j] * nc;
+        for (int64_t p = lp[j] + 1; p < lp[j + 1]; p++) {
+            double *restrict wr = w + (size_t)perm[li[p]] * nc;
+            const double l = lx[p];
+            for (size_t k = 0; k < nc; k++)
+                wr[k] -= l * wj[k];
+        }
+    }
+    for (int64_t j = 0; j < n; j++)
         for (size_t k = 0; k < nc; k++)
             w[(size_t)j * nc + k] *= c->dinv[j];
-    sweep_block(c, c->bwd, c->bx, 0, nc, w);
+    for (int64_t j = n - 1; j >= 0; j--) {
+        double *restrict wj = w + (size_t)perm[j] * nc;
+        for (int64_t p = lp[j] + 1; p < lp[j + 1]; p++) {
+            const double *restrict wr = w + (size_t)perm[li[p]] * nc;
+            const double l = lx[p];
+            for (size_t k = 0; k < nc; k++)
+                wj[k] -= l * wr[k];
+        }
+    }
 }
