@@ -99,6 +99,7 @@ void pkm_congruence_project(const pkm_ecols *ec, const double *A, unsigned char 
     const pkm_ecols er = restrict_rows(ec, live, cnt, rows, vals);
     congruence(&er, A, live, AE, B);
 }
+
 /* Ec = E without the rounding residues of exact zeros: entries within PKM_E_RESIDUE of their
  * column's largest magnitude are set to zero. Such entries come from products that vanish
  * mathematically (R Tw of the tree formulation, Germain et al. 2015 eqs. 28-32, leaves 1e-17 ..

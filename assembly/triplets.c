@@ -226,12 +226,13 @@ static pkm_ecols recorded_columns(const pkm_trip_record *r, const pkm_trip_call 
 {
     const int nrow = c->nrow, nk = c->nk;
     const int *st = r->st + c->st_off, *keep = st, *cnt = st + nk, *rows = st + 2 * nk;
+    const int *lv = rows + (size_t)nk * (size_t)nrow; /* live rows of Ka, then of Ma */
     for (int q = 0; q < nk; q++)
         for (int k = 0; k < cnt[q]; k++)
             vals[q * nrow + k] = E[rows[q * nrow + k] * ncol + keep[q]];
     for (int k = 0; k < nrow; k++) {
-        live[0][k] = (unsigned char)rows[nk * nrow + k];
-        live[1][k] = (unsigned char)rows[nk * nrow + nrow + k];
+        live[0][k] = (unsigned char)lv[k];
+        live[1][k] = (unsigned char)lv[nrow + k];
     }
     const pkm_ecols ec = {nrow, nk, keep, cnt, rows, vals};
     return ec;

@@ -169,7 +169,6 @@ pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, cons
     int64_t *work = malloc(sizeof(int64_t) * (4 * (size_t)n + 1));
     if (s == NULL || work == NULL) goto nomem;
     s->n = n;
-    s->annz = ap[n];
     int64_t *parent = work, *mark = work + n, *stack = work + 2 * n, *next = work + 3 * n;
     s->lp = malloc(sizeof(int64_t) * (size_t)(n + 1));
     s->rp = malloc(sizeof(int64_t) * (size_t)(n + 1));

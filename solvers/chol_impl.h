@@ -22,9 +22,9 @@ typedef struct pkm_chol_entry {
  * the caller's matrix permuted, row k of A being row perm[k] of the caller's: the substitutions
  * work on the caller's vectors as they are. */
 typedef struct pkm_chol {
-    int64_t n, annz; /* order, entries of the upper A */
-    int64_t *lp;     /* column j of L at lp[j] .. lp[j + 1] */
-    int32_t *li;     /* its rows */
+    int64_t n;   /* order */
+    int64_t *lp; /* column j of L at lp[j] .. lp[j + 1] */
+    int32_t *li; /* its rows */
     int64_t *rp, *rq,
         *rk;        /* row j's entries L(j, k), k < j: places rq, columns rk [rp[j], rp[j + 1]) */
     int64_t *amap;  /* per entry of the upper A: its place in lx */

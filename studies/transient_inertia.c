@@ -51,6 +51,38 @@ pkm_status pkm_tr_element_matrices(const pkm_model *m, const pkm_body *b, const 
     return PKM_OK;
 }
 
+/* s = M_e ua for an element of dpn coordinates per node, G its mass in local axes (overwritten)
+ * and R its rotation. A 12 x 12 mass is applied as D^T (M_local (D ua)), D the block diagonal of
+ * R (the D of pkm_fem_rotate12's D^T M_local D): the acceleration turned into the element's axes
+ * and back, not the matrix turned into global ones at every step (a quarter of the transient
+ * driver's time at 16 elements per link); the quintic's curvature rows stay local
+ * (pkm_fem_quintic_rotate). */
+static void element_mass_times(double R[3][3], int dpn, double *G, const double *ua, double *s)
+{
+    const int nd = 2 * dpn;
+    if (dpn == 6) {
+        double loc[12], y[12];
+        for (int a = 0; a < 4; a++)
+            pkm_mat3_apply(PKM_CONST33(R), ua + 3 * a, loc + 3 * a);
+        for (int i = 0; i < 12; i++) {
+            double t = 0.0;
+            for (int j = 0; j < 12; j++)
+                t += G[i * 12 + j] * loc[j];
+            y[i] = t;
+        }
+        for (int a = 0; a < 4; a++)
+            pkm_mat3_apply_t(PKM_CONST33(R), y + 3 * a, s + 3 * a);
+        return;
+    }
+    pkm_fem_quintic_rotate(R, (double(*)[18])G, (double(*)[18])G);
+    for (int i = 0; i < nd; i++) {
+        double t = 0.0;
+        for (int j = 0; j < nd; j++)
+            t += G[i * nd + j] * ua[j];
+        s[i] = t;
+    }
+}
+
 /* Beam element e's load -M_e (U''_r,e - g) over all of its coordinates (Li et al. 2020, eq. 37,
  * element by element), M_e its consistent mass with the twists in global axes: the twist rows
  * on its two nodes (fn), the quintic's curvature rows (pkm_fem_quintic_rotate keeps them in
@@ -77,44 +109,16 @@ static pkm_status element_load(const pkm_model *m, const pkm_dofmap *map, const 
     type->mass(&b->section, &b->material, l, b->mass_flags, G);
     pkm_tr_node_accel(VA, VA + 6, g, x1, ua);
     pkm_tr_node_accel(VA, VA + 6, g, x2, ua + dpn);
-    double s6[12];
-    if (dpn == 6) {
-        /* M_e ua = D^T (M_local (D ua)), D the block diagonal of the element's rotation (the D of
-         * pkm_fem_rotate12's D^T M_local D): the acceleration turned into the element's axes
-         * and back, not the 12 x 12 matrix turned into global ones at every step (a quarter of
-         * the transient driver's time at 16 elements per link). */
-        double loc[12], y[12];
-        for (int a = 0; a < 4; a++)
-            for (int k = 0; k < 3; k++)
-                loc[3 * a + k] =
-                    R[k][0] * ua[3 * a] + R[k][1] * ua[3 * a + 1] + R[k][2] * ua[3 * a + 2];
-        for (int i = 0; i < 12; i++) {
-            double t = 0.0;
-            for (int j = 0; j < 12; j++)
-                t += G[i * 12 + j] * loc[j];
-            y[i] = t;
-        }
-        for (int a = 0; a < 4; a++)
-            for (int i = 0; i < 3; i++)
-                s6[3 * a + i] =
-                    R[0][i] * y[3 * a] + R[1][i] * y[3 * a + 1] + R[2][i] * y[3 * a + 2];
-    } else {
-        pkm_fem_quintic_rotate(R, (double(*)[18])G, (double(*)[18])G);
-    }
+    double s[MAXN];
+    element_mass_times(R, dpn, G, ua, s);
     for (int i = 0; i < nd; i++) {
         const int side = i / dpn, k = i % dpn;
-        double s = 0.0;
-        if (dpn == 6)
-            s = s6[i];
-        else
-            for (int j = 0; j < nd; j++)
-                s += G[i * nd + j] * ua[j];
         if (k < 6) {
-            fn[6 * (side == 0 ? e->n1 : e->n2) + k] -= s;
+            fn[6 * (side == 0 ? e->n1 : e->n2) + k] -= s[i];
             continue;
         }
         const int64_t c = pkm_dofmap_element_curvature(map, ei, side);
-        if (c >= 0) f[c + k - 6] -= s;
+        if (c >= 0) f[c + k - 6] -= s[i];
     }
     return PKM_OK;
 }
