@@ -28,12 +28,11 @@ void pkm_chol_destroy(pkm_chol **c)
         free(ints[k]);
     free(s->li);
     free(s->perm);
-    free(s->fwd);
-    free(s->bwd);
-    free(s->fx);
-    free(s->bx);
-    free(s->fslot);
-    free(s->bslot);
+    free(s->fp);
+    free(s->bp);
+    free(s->prow);
+    free(s->px);
+    free(s->slot);
     free(s->lx);
     free(s->dinv);
     free(s);
@@ -118,44 +117,106 @@ static void fill(pkm_chol *s, const int64_t *ap, const int64_t *ai, const int64_
     }
 }
 
-/* The orders of the substitutions. Forward (L y = b, y_c final before L(r, c) y_c is taken from
- * b_r): the entries by the height in the elimination tree of their column, leaves first;
- * backward (L^T x = y, x_r final before L(r, c) x_r is taken from y_c): by the depth of their
- * row, the root first. Columns (rows) of one height (depth) are independent, so consecutive
- * entries of one level update different unknowns and the processor overlaps them; in column
- * order each column waited for the one before through a store and a load (a beam model's tree is
- * a few long paths: NaVARo at 16 elements per link, 1710 columns, height 385, forward and
- * backward substitutions 21.1 -> 11.6 us). Workspace: level n, start n + 1. */
-static void schedule(pkm_chol *s, const int64_t *parent, int64_t *level, int64_t *start)
+/* Column j joins the panel of column j - 1 when j is the parent of j - 1 and column j - 1 has one
+ * entry more: their patterns below j are then the same (Davis sec. 4.14). Panels are cut at
+ * PKM_CHOL_PANEL columns. start[0 .. np] receives their first columns; returns np. */
+static int64_t panel_starts(const pkm_chol *s, int64_t *start)
 {
-    const int64_t n = s->n;
-    for (int pass = 0; pass < 2; pass++) {
-        pkm_chol_entry *out = pass == 0 ? s->fwd : s->bwd;
-        int32_t *slots = pass == 0 ? s->fslot : s->bslot;
-        for (int64_t j = 0; j < n; j++)
-            level[j] = 0;
-        if (pass == 0) /* heights: children before parents (parent[j] > j) */
-            for (int64_t j = 0; j < n; j++) {
-                if (parent[j] >= 0 && level[parent[j]] < level[j] + 1)
-                    level[parent[j]] = level[j] + 1;
-            }
-        else /* depths: parents first */
-            for (int64_t j = n - 1; j >= 0; j--)
-                level[j] = parent[j] >= 0 ? level[parent[j]] + 1 : 0;
-        for (int64_t l = 0; l <= n; l++)
-            start[l] = 0;
-        for (int64_t j = 0; j < n; j++) /* a counting sort of the entries by level */
-            for (int64_t p = s->lp[j] + 1; p < s->lp[j + 1]; p++)
-                start[level[pass == 0 ? j : s->li[p]] + 1]++;
-        for (int64_t l = 0; l < n; l++)
-            start[l + 1] += start[l];
-        for (int64_t j = 0; j < n; j++)
-            for (int64_t p = s->lp[j] + 1; p < s->lp[j + 1]; p++) {
-                const int64_t slot = start[level[pass == 0 ? j : s->li[p]]]++;
-                out[slot] = (pkm_chol_entry){s->perm[s->li[p]], s->perm[j]};
-                slots[p] = (int32_t)slot;
-            }
+    const int64_t *lp = s->lp;
+    int64_t np = 0;
+    for (int64_t j = 0; j < s->n; j++) {
+        const int64_t prev = j > 0 ? lp[j] - lp[j - 1] : 0;
+        if (np == 0 || j - start[np - 1] >= PKM_CHOL_PANEL || prev != lp[j + 1] - lp[j] + 1 ||
+            prev < 2 || s->li[lp[j - 1] + 1] != j)
+            start[np++] = j;
     }
+    start[np] = s->n;
+    return np;
+}
+
+/* Panel p's description and the places of its values: the triangle inside it row by row, then
+ * the rows below it (those of its last column), w values each. */
+static pkm_chol_panel panel_at(pkm_chol *s, int64_t c0, int64_t c1, int64_t *r0, int64_t *v0)
+{
+    const int64_t *lp = s->lp, w = c1 - c0, last = c1 - 1, nr = lp[c1] - lp[last] - 1;
+    pkm_chol_panel pn = {
+        .w = (int32_t)w, .nr = (int32_t)nr, .r0 = (int32_t)*r0, .v0 = (int32_t)*v0};
+    int64_t q = *v0;
+    for (int64_t k = 0; k < w; k++)
+        pn.col[k] = s->perm[c0 + k];
+    for (int64_t t = 0; t < nr; t++)
+        s->prow[*r0 + t] = s->perm[s->li[lp[last] + 1 + t]];
+    for (int64_t i = 1; i < w; i++)
+        for (int64_t k = 0; k < i; k++)
+            s->slot[lp[c0 + k] + i - k] = (int32_t)q++;
+    for (int64_t t = 0; t < nr; t++)
+        for (int64_t k = 0; k < w; k++)
+            s->slot[lp[c0 + k] + w - k + t] = (int32_t)q++;
+    *r0 += nr;
+    *v0 = q;
+    return pn;
+}
+
+/* The panels in the orders of the substitutions. Forward (L y = b: a panel's unknowns final
+ * before it updates the rows below it): by the height of the panel in the tree of panels, leaves
+ * first; backward (L^T x = y: the rows below final before the panel takes them): by depth, the
+ * root first. Panels of one level are independent, so the processor overlaps them; in column
+ * order each waited for the one before through a store and a load (a beam model's tree is a few
+ * long paths: NaVARo at 16 elements per link, 1710 columns, height 385). A panel of w columns
+ * reads a row's unknown once for w entries and updates it once: the substitutions 21.1 (column
+ * by column) -> 11.6 (entries in level order) -> 6.6 us (panels in level order). */
+/* Counting sort of the np panels by level: their places into place[]. Workspace count np + 1. */
+static void sort_by_level(int64_t np, const int64_t *level, int64_t *count, int64_t *place)
+{
+    for (int64_t l = 0; l <= np; l++)
+        count[l] = 0;
+    for (int64_t p = 0; p < np; p++)
+        count[level[p] + 1]++;
+    for (int64_t l = 0; l < np; l++)
+        count[l + 1] += count[l];
+    for (int64_t p = 0; p < np; p++)
+        place[p] = count[level[p]]++;
+}
+
+static pkm_status panels(pkm_chol *s)
+{
+    const int64_t n = s->n, below = s->lp[n] > n ? s->lp[n] - n : 1;
+    int64_t *start = malloc(sizeof(int64_t) * (5 * (size_t)n + 3));
+    if (start == NULL) return PKM_ERR_NOMEM;
+    const int64_t np = panel_starts(s, start);
+    int64_t *of = start + n + 1, *parent = of + n, *level = parent + n, *count = level + n;
+    s->np = np;
+    s->fp = malloc(sizeof(pkm_chol_panel) * (size_t)(np > 0 ? np : 1));
+    s->bp = malloc(sizeof(pkm_chol_panel) * (size_t)(np > 0 ? np : 1));
+    s->prow = malloc(sizeof(int32_t) * (size_t)below);
+    s->px = malloc(sizeof(double) * (size_t)below);
+    s->slot = malloc(sizeof(int32_t) * (size_t)(s->lp[n] > 0 ? s->lp[n] : 1));
+    if (s->fp == NULL || s->bp == NULL || s->prow == NULL || s->px == NULL || s->slot == NULL) {
+        free(start);
+        return PKM_ERR_NOMEM;
+    }
+    for (int64_t p = 0; p < np; p++)
+        for (int64_t j = start[p]; j < start[p + 1]; j++)
+            of[j] = p;
+    for (int64_t p = 0; p < np; p++) { /* the panel of the last column's parent, > p */
+        const int64_t last = start[p + 1] - 1, lp1 = s->lp[last] + 1;
+        parent[p] = lp1 < s->lp[last + 1] ? of[s->li[lp1]] : -1;
+        level[p] = 0;
+    }
+    for (int64_t p = 0; p < np; p++) /* heights: children before parents */
+        if (parent[p] >= 0 && level[parent[p]] < level[p] + 1) level[parent[p]] = level[p] + 1;
+    sort_by_level(np, level, count, of);  /* of: the forward places */
+    for (int64_t p = np - 1; p >= 0; p--) /* depths: parents first */
+        level[p] = parent[p] >= 0 ? level[parent[p]] + 1 : 0;
+    sort_by_level(np, level, count, parent); /* parent: the backward places */
+    int64_t r0 = 0, v0 = 0;
+    for (int64_t p = 0; p < np; p++) {
+        const pkm_chol_panel pn = panel_at(s, start[p], start[p + 1], &r0, &v0);
+        s->fp[of[p]] = pn;
+        s->bp[parent[p]] = pn;
+    }
+    free(start);
+    return PKM_OK;
 }
 
 pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, const int64_t *perm,
@@ -183,7 +244,7 @@ pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, cons
         s->perm[k] = (int32_t)(perm != NULL ? perm[k] : k);
     etree(n, ap, ai, parent, mark);
     count(s, ap, ai, parent, mark, stack);
-    const int64_t lnz = s->lp[n], off = s->rp[n] > 0 ? s->rp[n] : 1, below = lnz > n ? lnz - n : 1;
+    const int64_t lnz = s->lp[n], off = s->rp[n] > 0 ? s->rp[n] : 1;
     if (lnz > INT32_MAX) {
         free(work);
         pkm_chol_destroy(&s);
@@ -194,18 +255,11 @@ pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, cons
     s->lx = malloc(sizeof(double) * (size_t)lnz);
     s->rq = malloc(sizeof(int64_t) * (size_t)off);
     s->rk = malloc(sizeof(int64_t) * (size_t)off);
-    s->fwd = malloc(sizeof(pkm_chol_entry) * (size_t)below);
-    s->bwd = malloc(sizeof(pkm_chol_entry) * (size_t)below);
-    s->fx = malloc(sizeof(double) * (size_t)below);
-    s->bx = malloc(sizeof(double) * (size_t)below);
-    s->fslot = malloc(sizeof(int32_t) * (size_t)lnz);
-    s->bslot = malloc(sizeof(int32_t) * (size_t)lnz);
-    if (s->li == NULL || s->lx == NULL || s->rq == NULL || s->rk == NULL || s->fwd == NULL ||
-        s->bwd == NULL || s->fx == NULL || s->bx == NULL || s->fslot == NULL || s->bslot == NULL)
-        goto nomem;
+    if (s->li == NULL || s->lx == NULL || s->rq == NULL || s->rk == NULL) goto nomem;
     fill(s, ap, ai, parent, mark, stack, next);
-    schedule(s, parent, mark, stack);
     free(work);
+    work = NULL;
+    if (panels(s) != PKM_OK) goto nomem;
     *out = s;
     return PKM_OK;
 nomem:
@@ -228,8 +282,8 @@ int64_t pkm_chol_factor(pkm_chol *c, int ldl)
     const int64_t *restrict lp = c->lp, *restrict rp = c->rp, *restrict rq = c->rq,
                             *restrict rk = c->rk;
     int64_t *restrict where = c->where;
-    double *restrict lx = c->lx, *restrict fx = c->fx, *restrict bx = c->bx;
-    const int32_t *restrict fslot = c->fslot, *restrict bslot = c->bslot;
+    double *restrict lx = c->lx, *restrict px = c->px;
+    const int32_t *restrict slot = c->slot;
     c->ldl = ldl;
     for (int64_t j = 0; j < n; j++) {
         const int64_t p0 = lp[j], p1 = lp[j + 1];
@@ -238,8 +292,8 @@ int64_t pkm_chol_factor(pkm_chol *c, int ldl)
         /* L(:, j) D_j -= L(:, k) D_k L(j, k) over the rows >= j of each column k meeting row j
          * (the row j itself gives D_j): all of them are in column j's pattern (the fill
          * property). D rather than LL^T's square roots: the substitutions then take a unit L,
-         * the same entry by entry in any order (pkm_chol_solve), from fx and bx, copies of L in
-         * their orders (NaVARo at 16 elements per link: solves 13.4 -> 11.6 us for a
+         * the same entry by entry in any order (pkm_chol_solve), from px, a copy of L in
+         * panels (NaVARo at 16 elements per link: solves 13.4 -> 11.6 us for a
          * factorisation 48.7 -> 55.8 us). */
         for (int64_t t = rp[j]; t < rp[j + 1]; t++) {
             const int64_t pk = rq[t], end = lp[rk[t] + 1];
@@ -255,8 +309,7 @@ int64_t pkm_chol_factor(pkm_chol *c, int ldl)
         c->dinv[c->perm[j]] = inv;
         for (int64_t p = p0 + 1; p < p1; p++) {
             lx[p] *= inv;
-            fx[fslot[p]] = lx[p];
-            bx[bslot[p]] = lx[p];
+            px[slot[p]] = lx[p];
         }
     }
     return n;
@@ -267,24 +320,107 @@ double pkm_chol_pivot(const pkm_chol *c, int64_t j)
     return c->lx[c->lp[j]];
 }
 
-/* The substitutions L y = b, D z = y, L^T x = z over the entries in the orders of schedule. The
+/* Panel pn's part of L y = b and of D z = y: its unknowns y (the triangle inside it), z = D^-1 y
+ * stored, y taken from the rows below it. Any width; panel_forward3 is the common one. */
+static void panel_forward(const pkm_chol_panel *pn, const int32_t *restrict rows,
+                          const double *restrict a, const double *restrict dinv, double *restrict x)
+{
+    const int w = pn->w;
+    double y[PKM_CHOL_PANEL];
+    for (int i = 0; i < w; i++) {
+        double yi = x[pn->col[i]];
+        for (int k = 0; k < i; k++)
+            yi -= *a++ * y[k];
+        y[i] = yi;
+        x[pn->col[i]] = yi * dinv[pn->col[i]];
+    }
+    for (int32_t t = 0; t < pn->nr; t++, a += w) {
+        double sum = a[0] * y[0];
+        for (int k = 1; k < w; k++)
+            sum += a[k] * y[k];
+        x[rows[t]] -= sum;
+    }
+}
+
+/* The same for three columns, written out: the compiler keeps y in registers (the loops of
+ * panel_forward at w = 3 went through the stack: 18 against 6.6 us at NaVARo's 1710). */
+static inline void panel_forward3(const pkm_chol_panel *pn, const int32_t *restrict rows,
+                                  const double *restrict a, const double *restrict dinv,
+                                  double *restrict x)
+{
+    const int32_t c0 = pn->col[0], c1 = pn->col[1], c2 = pn->col[2];
+    const double y0 = x[c0], y1 = x[c1] - a[0] * y0, y2 = x[c2] - a[1] * y0 - a[2] * y1;
+    x[c0] = y0 * dinv[c0];
+    x[c1] = y1 * dinv[c1];
+    x[c2] = y2 * dinv[c2];
+    a += 3;
+    for (int32_t t = 0; t < pn->nr; t++, a += 3)
+        x[rows[t]] -= a[0] * y0 + a[1] * y1 + a[2] * y2;
+}
+
+/* Panel pn's part of L^T x = z: the rows below it taken, then the triangle inside it. */
+static void panel_backward(const pkm_chol_panel *pn, const int32_t *restrict rows,
+                           const double *restrict a, double *restrict x)
+{
+    const int w = pn->w;
+    const double *restrict tri = a;
+    double z[PKM_CHOL_PANEL];
+    a += w * (w - 1) / 2;
+    for (int k = 0; k < w; k++)
+        z[k] = x[pn->col[k]];
+    for (int32_t t = 0; t < pn->nr; t++, a += w) {
+        const double xr = x[rows[t]];
+        for (int k = 0; k < w; k++)
+            z[k] -= a[k] * xr;
+    }
+    for (int i = w - 1; i >= 0; i--) {
+        for (int m = i + 1; m < w; m++)
+            z[i] -= tri[m * (m - 1) / 2 + i] * z[m];
+        x[pn->col[i]] = z[i];
+    }
+}
+
+static inline void panel_backward3(const pkm_chol_panel *pn, const int32_t *restrict rows,
+                                   const double *restrict a, double *restrict x)
+{
+    const int32_t c0 = pn->col[0], c1 = pn->col[1], c2 = pn->col[2];
+    const double l10 = a[0], l20 = a[1], l21 = a[2];
+    double z0 = x[c0], z1 = x[c1], z2 = x[c2];
+    a += 3;
+    for (int32_t t = 0; t < pn->nr; t++, a += 3) {
+        const double xr = x[rows[t]];
+        z0 -= a[0] * xr;
+        z1 -= a[1] * xr;
+        z2 -= a[2] * xr;
+    }
+    z1 -= l21 * z2;
+    z0 -= l10 * z1 + l20 * z2;
+    x[c0] = z0;
+    x[c1] = z1;
+    x[c2] = z2;
+}
+
+/* The substitutions L y = b, D z = y, L^T x = z, panel by panel in the orders of panels(). The
  * one-vector form is kept apart from the block one: through pkm_chol_solve_block with nc = 1 a
  * Newmark step of NaVARo at 4 elements per link took 14.5 instead of 10.9 us. */
 void pkm_chol_solve(const pkm_chol *c, double *w)
 {
-    const int64_t n = c->n, m = c->lp[n] - n;
-    const pkm_chol_entry *restrict fwd = c->fwd, *restrict bwd = c->bwd;
-    const double *restrict fx = c->fx, *restrict bx = c->bx, *restrict dinv = c->dinv;
+    const int32_t *restrict rows = c->prow;
+    const double *restrict px = c->px, *restrict dinv = c->dinv;
     double *restrict x = w;
-    for (int64_t q = 0; q < m; q++) {
-        const pkm_chol_entry e = fwd[q];
-        x[e.row] -= fx[q] * x[e.col];
+    for (int64_t p = 0; p < c->np; p++) {
+        const pkm_chol_panel *pn = &c->fp[p];
+        if (pn->w == 3)
+            panel_forward3(pn, rows + pn->r0, px + pn->v0, dinv, x);
+        else
+            panel_forward(pn, rows + pn->r0, px + pn->v0, dinv, x);
     }
-    for (int64_t j = 0; j < n; j++)
-        x[j] *= dinv[j];
-    for (int64_t q = 0; q < m; q++) {
-        const pkm_chol_entry e = bwd[q];
-        x[e.col] -= bx[q] * x[e.row];
+    for (int64_t p = 0; p < c->np; p++) {
+        const pkm_chol_panel *pn = &c->bp[p];
+        if (pn->w == 3)
+            panel_backward3(pn, rows + pn->r0, px + pn->v0, x);
+        else
+            panel_backward(pn, rows + pn->r0, px + pn->v0, x);
     }
 }
 

@@ -9,18 +9,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One entry L(row, col), row > col, of the factor below its diagonal, row and col as the
- * caller's vectors number them (pkm_chol_create's perm). */
-typedef struct pkm_chol_entry {
-    int32_t row, col;
-} pkm_chol_entry;
+/* The widest panel: 3 columns, a node's dofs of a planar beam model (NaVARo's supernodes are 3
+ * wide: at 16 elements per link 534 of 610 panels), half a node of a spatial one. */
+#define PKM_CHOL_PANEL 3
+
+/* A panel of L: w <= PKM_CHOL_PANEL consecutive columns with one pattern below them (a
+ * fundamental supernode of Davis, sec. 4.14, cut into pieces of at most 3 columns), the unit
+ * of the one-vector substitutions. Its columns and the nr rows below it, prow[r0 ..], are
+ * numbered as the caller's vectors are; its values at px[v0 ..]: the unit triangle inside it,
+ * row by row (L(1,0), L(2,0), L(2,1)), then each row below, its w values side by side. */
+typedef struct pkm_chol_panel {
+    int32_t col[PKM_CHOL_PANEL];
+    int32_t w, nr, r0, v0;
+} pkm_chol_panel;
 
 /* The factor of A = L D L^T (unit L; D on L's diagonal), its pattern fixed by the symbolic
  * analysis: column j's rows at li[lp[j] .. lp[j + 1]), ascending, the diagonal first; the
- * transpose's lists of where row j meets earlier columns; the reciprocals of D; the entries
- * below the diagonal in the orders of the two substitutions (fwd, bwd: pkm_chol_create). A is
- * the caller's matrix permuted, row k of A being row perm[k] of the caller's: the substitutions
- * work on the caller's vectors as they are. */
+ * transpose's lists of where row j meets earlier columns; the reciprocals of D; L's panels in
+ * the orders of the two substitutions (fp, bp: pkm_chol_create) with their values, a copy of
+ * lx's below the diagonal. A is the caller's matrix permuted, row k of A being row perm[k] of
+ * the caller's: the substitutions work on the caller's vectors as they are. */
 typedef struct pkm_chol {
     int64_t n;   /* order */
     int64_t *lp; /* column j of L at lp[j] .. lp[j + 1] */
@@ -29,20 +37,22 @@ typedef struct pkm_chol {
         *rk;        /* row j's entries L(j, k), k < j: places rq, columns rk [rp[j], rp[j + 1]) */
     int64_t *amap;  /* per entry of the upper A: its place in lx */
     int64_t *where; /* n: a row's place in the column being factorised */
-    pkm_chol_entry *fwd, *bwd; /* lp[n] - n entries each */
-    double *fx, *bx;           /* their values, in those orders */
-    int32_t *fslot, *bslot;    /* lp[n]: where the entry at lx[p] is in fwd and in bwd */
-    int32_t *perm;             /* n: row k of A is row perm[k] of the caller's vectors */
-    double *lx, *dinv;         /* values of L (D on the diagonal), reciprocals of D (dinv[perm[k]] =
-                                  1 / D_k) */
-    int ldl;                   /* the last factorisation allowed negative pivots */
+    int64_t np;     /* panels */
+    pkm_chol_panel *fp, *bp; /* np each: by height, by depth in the tree of panels */
+    int32_t *prow;           /* the panels' rows below them */
+    double *px;              /* the panels' values */
+    int32_t *slot;           /* lp[n]: the place in px of the entry at lx[p] below the diagonal */
+    int32_t *perm;           /* n: row k of A is row perm[k] of the caller's vectors */
+    double *lx, *dinv;       /* values of L (D on the diagonal), reciprocals of D (dinv[perm[k]] =
+                                1 / D_k) */
+    int ldl;                 /* the last factorisation allowed negative pivots */
 } pkm_chol;
 
 /* Symbolic analysis of the upper triangle of A (n columns, ap/ai: compressed columns, rows sorted,
  * every diagonal present, n and nnz(L) < 2^31): the elimination tree, the pattern of L with the
- * entries of A placed in it, the substitutions' orders. A is the permuted matrix of the caller,
- * row k of A being row perm[k] of the caller's vectors (NULL: the same order). PKM_ERR_NOMEM,
- * PKM_ERR_INVALID (too large) or PKM_OK. */
+ * entries of A placed in it, the panels in the substitutions' orders. A is the permuted matrix of
+ * the caller, row k of A being row perm[k] of the caller's vectors (NULL: the same order).
+ * PKM_ERR_NOMEM, PKM_ERR_INVALID (too large) or PKM_OK. */
 pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, const int64_t *perm,
                            pkm_chol **out, pkm_ctx *ctx);
 void pkm_chol_destroy(pkm_chol **c);
