@@ -424,6 +424,73 @@ void pkm_chol_solve(const pkm_chol *c, double *w)
     }
 }
 
+/* y += B x for a symmetric B on the pattern of L (pkm_chol_symv_add), panel pn's part: its
+ * triangle and diagonal, then the rows below it, each giving to y_r and taking from x_r. */
+static void panel_symv(const pkm_chol_panel *pn, const int32_t *restrict rows,
+                       const double *restrict a, const double *restrict diag,
+                       const double *restrict x, double *restrict y)
+{
+    const int w = pn->w;
+    double xs[PKM_CHOL_PANEL], ys[PKM_CHOL_PANEL];
+    for (int k = 0; k < w; k++) {
+        xs[k] = x[pn->col[k]];
+        ys[k] = diag[pn->col[k]] * xs[k];
+    }
+    for (int i = 1; i < w; i++)
+        for (int k = 0; k < i; k++, a++) {
+            ys[i] += *a * xs[k];
+            ys[k] += *a * xs[i];
+        }
+    for (int32_t t = 0; t < pn->nr; t++, a += w) {
+        const double xr = x[rows[t]];
+        double sum = 0.0;
+        for (int k = 0; k < w; k++) {
+            sum += a[k] * xs[k];
+            ys[k] += a[k] * xr;
+        }
+        y[rows[t]] += sum;
+    }
+    for (int k = 0; k < w; k++)
+        y[pn->col[k]] += ys[k];
+}
+
+static inline void panel_symv3(const pkm_chol_panel *pn, const int32_t *restrict rows,
+                               const double *restrict a, const double *restrict diag,
+                               const double *restrict x, double *restrict y)
+{
+    const int32_t c0 = pn->col[0], c1 = pn->col[1], c2 = pn->col[2];
+    const double x0 = x[c0], x1 = x[c1], x2 = x[c2];
+    double y0 = diag[c0] * x0 + a[0] * x1 + a[1] * x2;
+    double y1 = a[0] * x0 + diag[c1] * x1 + a[2] * x2;
+    double y2 = a[1] * x0 + a[2] * x1 + diag[c2] * x2;
+    a += 3;
+    for (int32_t t = 0; t < pn->nr; t++, a += 3) {
+        const double xr = x[rows[t]];
+        y[rows[t]] += a[0] * x0 + a[1] * x1 + a[2] * x2;
+        y0 += a[0] * xr;
+        y1 += a[1] * xr;
+        y2 += a[2] * xr;
+    }
+    y[c0] += y0;
+    y[c1] += y1;
+    y[c2] += y2;
+}
+
+/* Panels read x and y once for their 3 columns (NaVARo at 16 elements per link: 7.2 us for the
+ * pencil's column by column product, 4.8 us by panels). */
+void pkm_chol_symv_add(const pkm_chol *c, const double *vals, const double *diag, const double *x,
+                       double *y)
+{
+    const int32_t *restrict rows = c->prow;
+    for (int64_t p = 0; p < c->np; p++) {
+        const pkm_chol_panel *pn = &c->fp[p];
+        if (pn->w == 3)
+            panel_symv3(pn, rows + pn->r0, vals + pn->v0, diag, x, y);
+        else
+            panel_symv(pn, rows + pn->r0, vals + pn->v0, diag, x, y);
+    }
+}
+
 /* The block form keeps the column order of L: a column's nc values are read once for all its
  * entries, where the level order reads the source row at every entry; with nc = 12 (a map's
  * block) the independence of a level's columns buys nothing that this does not (5-PSS/UPU map

@@ -74,6 +74,11 @@ double pkm_chol_pivot(const pkm_chol *c, int64_t j);
 /* w = A^-1 w in place, w in the caller's order (the solve of the unpermuted matrix). */
 void pkm_chol_solve(const pkm_chol *c, double *w);
 
+/* y += B x, B symmetric with the pattern of L (or part of it): its entries below the diagonal
+ * where L's are in px (slot), its diagonal as the caller numbers it. */
+void pkm_chol_symv_add(const pkm_chol *c, const double *vals, const double *diag, const double *x,
+                       double *y);
+
 /* The same for nc interleaved columns (entry i of column c at i nc + c): each entry of L is read
  * once for all of them. */
 void pkm_chol_solve_block(const pkm_chol *c, size_t nc, double *w);

@@ -16,7 +16,7 @@ struct pkm_newmark {
     int64_t n, steps;
     double t;
     double cK, cM;         /* K_eff = cK K + cM M */
-    double *u, *v, *a, *f; /* state and the load at t */
+    double *u, *v, *a, *f; /* state; the load at t where HHT or the energies need it */
     double *rhs, *w1, *w2, *tmp;
     pkm_newmark_energy e;
 };
@@ -112,6 +112,8 @@ static pkm_status factor_effective(pkm_newmark *nm, const pkm_pencil *p, pkm_ctx
         return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
                         "effective stiffness %g K + %g M is not positive definite (column %lld)",
                         cK, cM, (long long)minor);
+    rc = pkm_linsolve_set_operator(nm->ls, p, 0.0, 1.0, ctx);
+    if (rc != PKM_OK) return rc;
     nm->p = p;
     nm->cK = cK;
     nm->cM = cM;
@@ -259,13 +261,18 @@ pkm_status pkm_newmark_step(pkm_newmark *nm, const double *f1, pkm_ctx *ctx)
     double *restrict op_m = nm->tmp, *restrict rhs = nm->rhs;
     const double *restrict fn = nm->f;
     const double l1 = nm->o.l1, l2 = nm->o.l2, r = nm->cM / nm->cK, ik = 1.0 / nm->cK;
-    for (int64_t i = 0; i < n; i++) {
-        const double w1 = c.a2 * v[i] + c.a3 * a[i];
-        const double w2 = ap * (c.a4 * v[i] + c.a5 * a[i]) + al * v[i];
-        op_m[i] = w1 + l1 * w2 - r * (l2 * w2 - u[i]);
-        rhs[i] = ap * f1[i] - al * fn[i];
-    }
-    pkm_pencil_matvec_add(nm->p, 'M', op_m, rhs);
+    /* w2 = g1 v + g2 a; op_m = p1 v + p2 a + r u; z / cK = q1 v + q2 a - u / cK: the
+     * coefficients gathered once, the loops left with the products by the state. */
+    const double g1 = ap * c.a4 + al, g2 = ap * c.a5, lr = l1 - r * l2;
+    const double p1 = c.a2 + lr * g1, p2 = c.a3 + lr * g2, q1 = ik * l2 * g1, q2 = ik * l2 * g2;
+    for (int64_t i = 0; i < n; i++)
+        op_m[i] = p1 * v[i] + p2 * a[i] + r * u[i];
+    if (al != 0.0)
+        for (int64_t i = 0; i < n; i++)
+            rhs[i] = ap * f1[i] - al * fn[i];
+    else
+        memcpy(rhs, f1, (size_t)n * sizeof(double));
+    pkm_linsolve_apply_add(nm->ls, op_m, rhs);
     pkm_status rc = pkm_linsolve_solve(nm->ls, nm->rhs, nm->rhs, ctx);
     if (rc != PKM_OK) return rc;
     /* rhs + z / cK is du (stored back into rhs); tmp keeps v_n and f keeps f_n for the step's
@@ -274,8 +281,7 @@ pkm_status pkm_newmark_step(pkm_newmark *nm, const double *f1, pkm_ctx *ctx)
     double *v_old = nm->tmp;
     if (!nm->o.no_energy) memcpy(v_old, nm->v, (size_t)n * sizeof(double));
     for (int64_t i = 0; i < n; i++) {
-        const double w2 = ap * (c.a4 * v[i] + c.a5 * a[i]) + al * v[i];
-        const double d = du[i] + ik * (l2 * w2 - u[i]);
+        const double d = du[i] + q1 * v[i] + q2 * a[i] - ik * u[i];
         const double a1 = c.a0 * d - c.a2 * v[i] - c.a3 * a[i];
         v[i] = c.a1 * d - c.a4 * v[i] - c.a5 * a[i];
         a[i] = a1;
@@ -295,7 +301,7 @@ pkm_status pkm_newmark_step(pkm_newmark *nm, const double *f1, pkm_ctx *ctx)
         nm->e.dissipated += nm->o.dt * dot(nm->w1, nm->w2, n);
         state_energies(nm, nm->tmp);
     }
-    memcpy(nm->f, f1, (size_t)n * sizeof(double));
+    if (al != 0.0 || !nm->o.no_energy) memcpy(nm->f, f1, (size_t)n * sizeof(double));
     nm->steps++;
     nm->t = (double)nm->steps * nm->o.dt;
     return PKM_OK;

@@ -366,6 +366,68 @@ static void test_block_kernels(void **state)
     }
 }
 
+/* y + B x of pkm_linsolve_apply_add for B = cK K + cM M against the pencil's own products: on
+ * the simplicial factor's panels (NaVARo's 3-wide ones, the tree formulation's cut supernodes,
+ * the 5-PSS/UPU's 1- and 2-wide ones, a grid whose factor fills in) and on CHOLMOD's supernodal
+ * factor (the pencil's order); B set twice, the second time replacing the first. */
+static void test_operator_products(void **state)
+{
+    (void)state;
+    pkm_pss5upu_params pss;
+    case_defaults("pss5upu", &pss, sizeof(pss));
+    const double pose[5] = {0.002, -0.001, 0.0, 0.0, 0.0};
+    pkm_pencil *ps[4] = {navaro_pencil(4, PKM_FORM_NODAL), navaro_pencil(2, PKM_FORM_TREE),
+                         case_pencil("pss5upu", &pss, pose, PKM_FORM_NODAL, NULL), NULL};
+    enum { G = 9 };
+    double *K = calloc(G * G * G * G, sizeof(double)), *M = calloc(G * G * G * G, sizeof(double));
+    assert_true(K != NULL && M != NULL);
+    for (int a = 0; a < G * G; a++) {
+        K[a * G * G + a] = 4.0;
+        M[a * G * G + a] = 1.0 + 0.1 * (double)(a % 3);
+        if (a % G + 1 < G) K[a * G * G + a + 1] = K[(a + 1) * G * G + a] = -1.0;
+        if (a + G < G * G) K[a * G * G + a + G] = K[(a + G) * G * G + a] = -1.0;
+    }
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_pencil_from_dense(G * G, K, M, &ps[3], &ctx), &ctx);
+    const pkm_linsolve_kind kinds[2] = {PKM_LINSOLVE_SIMPLICIAL, PKM_LINSOLVE_SUPERNODAL};
+    for (int c = 0; c < 4; c++) {
+        const pkm_pencil *p = ps[c];
+        const int64_t n = p->n;
+        double *x = calloc(4 * (size_t)n, sizeof(double));
+        assert_non_null(x);
+        double *y = x + n, *ref = y + n, *work = ref + n;
+        for (int64_t i = 0; i < n; i++)
+            x[i] = sin(0.37 * (double)i + 1.0);
+        pkm_pencil_matvec(p, 'K', x, ref);
+        pkm_pencil_matvec(p, 'M', x, work);
+        for (int64_t i = 0; i < n; i++)
+            ref[i] = cos((double)i) + 2.0 * ref[i] - 3e4 * work[i];
+        for (int k = 0; k < 2; k++) {
+            pkm_linsolve *ls = NULL;
+            assert_pkm_ok(pkm_linsolve_create(p, kinds[k], &ls, &ctx), &ctx);
+            assert_pkm_ok(pkm_linsolve_set_operator(ls, p, 0.0, 1.0, &ctx), &ctx);
+            assert_pkm_ok(pkm_linsolve_set_operator(ls, p, 2.0, -3e4, &ctx), &ctx);
+            for (int64_t i = 0; i < n; i++)
+                y[i] = cos((double)i);
+            pkm_linsolve_apply_add(ls, x, y);
+            for (int64_t i = 0; i < n; i++)
+                assert_close(y[i], ref[i], 0.0, 1e-14 * norm2(ref, n));
+            pkm_linsolve_destroy(&ls);
+        }
+        free(x);
+    }
+    pkm_linsolve *ls = NULL;
+    assert_pkm_ok(pkm_linsolve_create(ps[0], PKM_LINSOLVE_AUTO, &ls, &ctx), &ctx);
+    assert_int_equal(pkm_linsolve_set_operator(ls, ps[1], 1.0, 0.0, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "analysed"));
+    pkm_linsolve_destroy(&ls);
+    for (int c = 0; c < 4; c++)
+        pkm_pencil_destroy(&ps[c]);
+    free(K);
+    free(M);
+}
+
 static void test_invalid(void **state)
 {
     (void)state;
@@ -392,13 +454,10 @@ static void test_invalid(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_factor_kinds_agree),
-        cmocka_unit_test(test_inertia_against_dense),
-        cmocka_unit_test(test_arpack_supernodal),
-        cmocka_unit_test(test_block_kernels),
-        cmocka_unit_test(test_simplicial_fill),
-        cmocka_unit_test(test_block_products),
-        cmocka_unit_test(test_invalid),
+        cmocka_unit_test(test_factor_kinds_agree), cmocka_unit_test(test_inertia_against_dense),
+        cmocka_unit_test(test_arpack_supernodal),  cmocka_unit_test(test_block_kernels),
+        cmocka_unit_test(test_simplicial_fill),    cmocka_unit_test(test_block_products),
+        cmocka_unit_test(test_operator_products),  cmocka_unit_test(test_invalid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -56,6 +56,17 @@ pkm_status pkm_linsolve_factor(pkm_linsolve *ls, const pkm_pencil *p, double cK,
  * the same array. Errors: PKM_ERR_INVALID (no factorisation), PKM_ERR_SOLVER. */
 pkm_status pkm_linsolve_solve(pkm_linsolve *ls, const double *b, double *x, pkm_ctx *ctx);
 
+/* Keeps B = cK K + cM M of p (the analysed pattern) for pkm_linsolve_apply_add, in the factor's
+ * own layout where it has one: a Newmark step's product M x then reads the vectors once for
+ * each 3 columns of a node (pkm_newmark). Errors: PKM_ERR_INVALID (another pattern),
+ * PKM_ERR_NOMEM. */
+pkm_status pkm_linsolve_set_operator(pkm_linsolve *ls, const pkm_pencil *p, double cK, double cM,
+                                     pkm_ctx *ctx);
+
+/* y += B x with the operator of the last successful pkm_linsolve_set_operator (x, y of the
+ * analysed order, distinct). */
+void pkm_linsolve_apply_add(const pkm_linsolve *ls, const double *x, double *y);
+
 /* X = A^-1 B for ncol right-hand sides stored interleaved (entry i of column c at
  * b[i * ncol + c], as pkm_pencil_matvec_block), b and x may be the same array: one pass over the
  * factor for all columns. Errors: those of pkm_linsolve_solve, PKM_ERR_NOMEM. */
