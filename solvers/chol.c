@@ -320,20 +320,39 @@ double pkm_chol_pivot(const pkm_chol *c, int64_t j)
     return c->lx[c->lp[j]];
 }
 
+/* The panel kernels take the width as a constant (PANEL_WIDTHS): inlined with it, each width
+ * is a kernel of its own, its loops unrolled and its unknowns in registers (with the width a
+ * variable they went through the stack: substitutions 18 against 7.2 us at NaVARo's 1710 dofs). */
+#if defined(__GNUC__)
+#define PANEL_KERNEL static inline __attribute__((always_inline))
+#else
+#define PANEL_KERNEL static inline
+#endif
+#define PANEL_WIDTHS(call, pn, ...)                                                                \
+    do {                                                                                           \
+        if ((pn)->w == 3)                                                                          \
+            call(pn, 3, __VA_ARGS__);                                                              \
+        else if ((pn)->w == 2)                                                                     \
+            call(pn, 2, __VA_ARGS__);                                                              \
+        else                                                                                       \
+            call(pn, 1, __VA_ARGS__);                                                              \
+    } while (0)
+
 /* Panel pn's part of L y = b and of D z = y: its unknowns y (the triangle inside it), z = D^-1 y
- * stored, y taken from the rows below it. Any width; panel_forward3 is the common one. */
-static void panel_forward(const pkm_chol_panel *pn, const int32_t *restrict rows,
-                          const double *restrict a, const double *restrict dinv, double *restrict x)
+ * stored, y taken from the rows below it. */
+PANEL_KERNEL void panel_forward(const pkm_chol_panel *pn, const int w, const int32_t *restrict rows,
+                                const double *restrict a, const double *restrict dinv,
+                                double *restrict x)
 {
-    const int w = pn->w;
     double y[PKM_CHOL_PANEL];
     for (int i = 0; i < w; i++) {
         double yi = x[pn->col[i]];
         for (int k = 0; k < i; k++)
-            yi -= *a++ * y[k];
+            yi -= a[i * (i - 1) / 2 + k] * y[k];
         y[i] = yi;
         x[pn->col[i]] = yi * dinv[pn->col[i]];
     }
+    a += w * (w - 1) / 2;
     for (int32_t t = 0; t < pn->nr; t++, a += w) {
         double sum = a[0] * y[0];
         for (int k = 1; k < w; k++)
@@ -342,27 +361,11 @@ static void panel_forward(const pkm_chol_panel *pn, const int32_t *restrict rows
     }
 }
 
-/* The same for three columns, written out: the compiler keeps y in registers (the loops of
- * panel_forward at w = 3 went through the stack: 18 against 6.6 us at NaVARo's 1710). */
-static inline void panel_forward3(const pkm_chol_panel *pn, const int32_t *restrict rows,
-                                  const double *restrict a, const double *restrict dinv,
-                                  double *restrict x)
-{
-    const int32_t c0 = pn->col[0], c1 = pn->col[1], c2 = pn->col[2];
-    const double y0 = x[c0], y1 = x[c1] - a[0] * y0, y2 = x[c2] - a[1] * y0 - a[2] * y1;
-    x[c0] = y0 * dinv[c0];
-    x[c1] = y1 * dinv[c1];
-    x[c2] = y2 * dinv[c2];
-    a += 3;
-    for (int32_t t = 0; t < pn->nr; t++, a += 3)
-        x[rows[t]] -= a[0] * y0 + a[1] * y1 + a[2] * y2;
-}
-
 /* Panel pn's part of L^T x = z: the rows below it taken, then the triangle inside it. */
-static void panel_backward(const pkm_chol_panel *pn, const int32_t *restrict rows,
-                           const double *restrict a, double *restrict x)
+PANEL_KERNEL void panel_backward(const pkm_chol_panel *pn, const int w,
+                                 const int32_t *restrict rows, const double *restrict a,
+                                 double *restrict x)
 {
-    const int w = pn->w;
     const double *restrict tri = a;
     double z[PKM_CHOL_PANEL];
     a += w * (w - 1) / 2;
@@ -380,26 +383,6 @@ static void panel_backward(const pkm_chol_panel *pn, const int32_t *restrict row
     }
 }
 
-static inline void panel_backward3(const pkm_chol_panel *pn, const int32_t *restrict rows,
-                                   const double *restrict a, double *restrict x)
-{
-    const int32_t c0 = pn->col[0], c1 = pn->col[1], c2 = pn->col[2];
-    const double l10 = a[0], l20 = a[1], l21 = a[2];
-    double z0 = x[c0], z1 = x[c1], z2 = x[c2];
-    a += 3;
-    for (int32_t t = 0; t < pn->nr; t++, a += 3) {
-        const double xr = x[rows[t]];
-        z0 -= a[0] * xr;
-        z1 -= a[1] * xr;
-        z2 -= a[2] * xr;
-    }
-    z1 -= l21 * z2;
-    z0 -= l10 * z1 + l20 * z2;
-    x[c0] = z0;
-    x[c1] = z1;
-    x[c2] = z2;
-}
-
 /* The substitutions L y = b, D z = y, L^T x = z, panel by panel in the orders of panels(). The
  * one-vector form is kept apart from the block one: through pkm_chol_solve_block with nc = 1 a
  * Newmark step of NaVARo at 4 elements per link took 14.5 instead of 10.9 us. */
@@ -410,41 +393,38 @@ void pkm_chol_solve(const pkm_chol *c, double *w)
     double *restrict x = w;
     for (int64_t p = 0; p < c->np; p++) {
         const pkm_chol_panel *pn = &c->fp[p];
-        if (pn->w == 3)
-            panel_forward3(pn, rows + pn->r0, px + pn->v0, dinv, x);
-        else
-            panel_forward(pn, rows + pn->r0, px + pn->v0, dinv, x);
+        PANEL_WIDTHS(panel_forward, pn, rows + pn->r0, px + pn->v0, dinv, x);
     }
     for (int64_t p = 0; p < c->np; p++) {
         const pkm_chol_panel *pn = &c->bp[p];
-        if (pn->w == 3)
-            panel_backward3(pn, rows + pn->r0, px + pn->v0, x);
-        else
-            panel_backward(pn, rows + pn->r0, px + pn->v0, x);
+        PANEL_WIDTHS(panel_backward, pn, rows + pn->r0, px + pn->v0, x);
     }
 }
 
 /* y += B x for a symmetric B on the pattern of L (pkm_chol_symv_add), panel pn's part: its
  * triangle and diagonal, then the rows below it, each giving to y_r and taking from x_r. */
-static void panel_symv(const pkm_chol_panel *pn, const int32_t *restrict rows,
-                       const double *restrict a, const double *restrict diag,
-                       const double *restrict x, double *restrict y)
+PANEL_KERNEL void panel_symv(const pkm_chol_panel *pn, const int w, const int32_t *restrict rows,
+                             const double *restrict a, const double *restrict diag,
+                             const double *restrict x, double *restrict y)
 {
-    const int w = pn->w;
     double xs[PKM_CHOL_PANEL], ys[PKM_CHOL_PANEL];
     for (int k = 0; k < w; k++) {
         xs[k] = x[pn->col[k]];
         ys[k] = diag[pn->col[k]] * xs[k];
     }
-    for (int i = 1; i < w; i++)
-        for (int k = 0; k < i; k++, a++) {
-            ys[i] += *a * xs[k];
-            ys[k] += *a * xs[i];
+    for (int i = 1; i < w; i++) {
+        for (int k = 0; k < i; k++) {
+            const double l = a[i * (i - 1) / 2 + k];
+            ys[i] += l * xs[k];
+            ys[k] += l * xs[i];
         }
+    }
+    a += w * (w - 1) / 2;
     for (int32_t t = 0; t < pn->nr; t++, a += w) {
         const double xr = x[rows[t]];
-        double sum = 0.0;
-        for (int k = 0; k < w; k++) {
+        double sum = a[0] * xs[0];
+        ys[0] += a[0] * xr;
+        for (int k = 1; k < w; k++) {
             sum += a[k] * xs[k];
             ys[k] += a[k] * xr;
         }
@@ -452,28 +432,6 @@ static void panel_symv(const pkm_chol_panel *pn, const int32_t *restrict rows,
     }
     for (int k = 0; k < w; k++)
         y[pn->col[k]] += ys[k];
-}
-
-static inline void panel_symv3(const pkm_chol_panel *pn, const int32_t *restrict rows,
-                               const double *restrict a, const double *restrict diag,
-                               const double *restrict x, double *restrict y)
-{
-    const int32_t c0 = pn->col[0], c1 = pn->col[1], c2 = pn->col[2];
-    const double x0 = x[c0], x1 = x[c1], x2 = x[c2];
-    double y0 = diag[c0] * x0 + a[0] * x1 + a[1] * x2;
-    double y1 = a[0] * x0 + diag[c1] * x1 + a[2] * x2;
-    double y2 = a[1] * x0 + a[2] * x1 + diag[c2] * x2;
-    a += 3;
-    for (int32_t t = 0; t < pn->nr; t++, a += 3) {
-        const double xr = x[rows[t]];
-        y[rows[t]] += a[0] * x0 + a[1] * x1 + a[2] * x2;
-        y0 += a[0] * xr;
-        y1 += a[1] * xr;
-        y2 += a[2] * xr;
-    }
-    y[c0] += y0;
-    y[c1] += y1;
-    y[c2] += y2;
 }
 
 /* Panels read x and y once for their 3 columns (NaVARo at 16 elements per link: 7.2 us for the
@@ -484,10 +442,7 @@ void pkm_chol_symv_add(const pkm_chol *c, const double *vals, const double *diag
     const int32_t *restrict rows = c->prow;
     for (int64_t p = 0; p < c->np; p++) {
         const pkm_chol_panel *pn = &c->fp[p];
-        if (pn->w == 3)
-            panel_symv3(pn, rows + pn->r0, vals + pn->v0, diag, x, y);
-        else
-            panel_symv(pn, rows + pn->r0, vals + pn->v0, diag, x, y);
+        PANEL_WIDTHS(panel_symv, pn, rows + pn->r0, vals + pn->v0, diag, x, y);
     }
 }
 
