@@ -1,16 +1,19 @@
 /* solvers/chol.c: sparse L D L^T factorisation on a pattern fixed once (the simplicial factors of
- * pkm_linsolve: Cholesky's of a positive definite A, or LDL^T for the inertia).
+ * pkm_linsolve: Cholesky's of a positive definite A, or LDL^T for the inertia): the symbolic
+ * analysis and the numeric factorisation; the substitutions are in chol_solve.c.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The symbolic analysis is the textbook one (Davis, Direct Methods for Sparse Linear Systems,
  * SIAM 2006, secs. 4.1-4.4: the elimination tree, then each row's pattern as the tree's reach of
- * the row of A), done once per pattern. The numeric factorisation is left-looking (ibid. sec.
- * 4.8): column j gathers the updates of the earlier columns that meet row j, found in the row
- * lists kept by the analysis, so a refactorisation does no graph traversal at all. The pencils
- * of beam models have little or no fill under AMD (NaVARo at 16 elements per link: nnz(L) =
- * nnz(A) = 8565, 44 kflop), and there CHOLMOD's up-looking factorisation, which recomputes every
- * row's pattern and then turns LDL^T into LL^T, spends most of its time outside the arithmetic
- * (docs/performance.md). */
+ * the row of A), done once per pattern, and cuts L into panels of up to 3 columns with one
+ * pattern below them (sec. 4.14's fundamental supernodes, cut). The numeric factorisation is
+ * left-looking by panels (sec. 4.8, a panel where the text has a column): a panel gathers the
+ * updates of the earlier panels that meet its columns, listed by the analysis, so a
+ * refactorisation does no graph traversal at all, and takes a row of each once for its 3 columns.
+ * The pencils of beam models have little or no fill under AMD (NaVARo at 16 elements per link:
+ * nnz(L) = nnz(A) = 8529, 44 kflop), and there CHOLMOD's up-looking factorisation, which
+ * recomputes every row's pattern and then turns LDL^T into LL^T, spends most of its time outside
+ * the arithmetic (docs/performance.md). */
 #include "solvers/chol_impl.h"
 #include "core/core_impl.h"
 
@@ -23,21 +26,21 @@ void pkm_chol_destroy(pkm_chol **c)
 {
     if (c == NULL || *c == NULL) return;
     pkm_chol *s = *c;
-    int64_t *ints[] = {s->lp, s->rp, s->rq, s->rk, s->amap, s->where};
-    for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
-        free(ints[k]);
-    free(s->li);
-    free(s->perm);
-    free(s->fp);
-    free(s->bp);
-    free(s->prow);
-    free(s->px);
-    free(s->slot);
-    free(s->lx);
-    free(s->dinv);
+    void *arrays[] = {s->panel, s->fp,    s->bp,   s->first, s->prow, s->up,  s->usrc,
+                      s->urow,  s->where, s->amap, s->perm,  s->vx,   s->dinv};
+    for (size_t k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++)
+        free(arrays[k]);
     free(s);
     *c = NULL;
 }
+
+/* The pattern of L while the analysis runs: column j's rows at li[lp[j] .. lp[j + 1]), ascending,
+ * the diagonal first; row j's entries L(j, k), k < j, at the places rq with columns rk, [rp[j],
+ * rp[j + 1]). */
+typedef struct pattern {
+    int64_t *lp, *rp, *rq, *rk;
+    int32_t *li;
+} pattern;
 
 /* Elimination tree of the upper A (Davis sec. 4.1, with path compression through ancestor). */
 static void etree(int64_t n, const int64_t *ap, const int64_t *ai, int64_t *parent,
@@ -71,100 +74,92 @@ static int64_t row_reach(int64_t k, const int64_t *ap, const int64_t *ai, const 
 }
 
 /* Pass 1: column counts into lp[1 ..] (then prefix sums), row counts into rp likewise. */
-static void count(pkm_chol *s, const int64_t *ap, const int64_t *ai, const int64_t *parent,
-                  int64_t *mark, int64_t *stack)
+static void count(int64_t n, pattern *l, const int64_t *ap, const int64_t *ai,
+                  const int64_t *parent, int64_t *mark, int64_t *stack)
 {
-    const int64_t n = s->n;
-    memset(s->lp, 0, sizeof(int64_t) * (size_t)(n + 1));
-    memset(s->rp, 0, sizeof(int64_t) * (size_t)(n + 1));
+    memset(l->lp, 0, sizeof(int64_t) * (size_t)(n + 1));
+    memset(l->rp, 0, sizeof(int64_t) * (size_t)(n + 1));
     for (int64_t k = 0; k < n; k++)
         mark[k] = -1;
     for (int64_t k = 0; k < n; k++) {
         const int64_t top = row_reach(k, ap, ai, parent, mark, stack);
         for (int64_t t = 0; t < top; t++)
-            s->lp[stack[t] + 1]++;
-        s->lp[k + 1]++; /* the diagonal */
-        s->rp[k + 1] = top;
+            l->lp[stack[t] + 1]++;
+        l->lp[k + 1]++; /* the diagonal */
+        l->rp[k + 1] = top;
     }
     for (int64_t k = 0; k < n; k++) {
-        s->lp[k + 1] += s->lp[k];
-        s->rp[k + 1] += s->rp[k];
+        l->lp[k + 1] += l->lp[k];
+        l->rp[k + 1] += l->rp[k];
     }
 }
 
 /* Pass 2: the rows of each column in ascending order (row k appended to the columns of its
- * reach, k ascending), the row lists, and the places of A's entries. */
-static void fill(pkm_chol *s, const int64_t *ap, const int64_t *ai, const int64_t *parent,
-                 int64_t *mark, int64_t *stack, int64_t *next)
+ * reach, k ascending), the row lists, and the places in L of A's entries (into amap, for now). */
+static void fill(int64_t n, pattern *l, const int64_t *ap, const int64_t *ai, const int64_t *parent,
+                 int64_t *amap, int64_t *mark, int64_t *stack, int64_t *next)
 {
-    const int64_t n = s->n;
     for (int64_t k = 0; k < n; k++) {
         mark[k] = -1;
-        s->li[s->lp[k]] = (int32_t)k;
-        next[k] = s->lp[k] + 1;
+        l->li[l->lp[k]] = (int32_t)k;
+        next[k] = l->lp[k] + 1;
     }
     for (int64_t k = 0; k < n; k++) {
         const int64_t top = row_reach(k, ap, ai, parent, mark, stack);
         for (int64_t t = 0; t < top; t++) {
             const int64_t j = stack[t], p = next[j]++;
-            s->li[p] = (int32_t)k;
-            s->rq[s->rp[k] + t] = p;
-            s->rk[s->rp[k] + t] = j;
-            s->where[j] = p; /* the place of L(k, j), for A's entries of row k below */
+            l->li[p] = (int32_t)k;
+            l->rq[l->rp[k] + t] = p;
+            l->rk[l->rp[k] + t] = j;
+            next[n + j] = p; /* the place of L(k, j), for A's entries of row k below */
         }
         for (int64_t q = ap[k]; q < ap[k + 1]; q++)
-            s->amap[q] = ai[q] == k ? s->lp[k] : s->where[ai[q]];
+            amap[q] = ai[q] == k ? l->lp[k] : next[n + ai[q]];
     }
 }
 
 /* Column j joins the panel of column j - 1 when j is the parent of j - 1 and column j - 1 has one
  * entry more: their patterns below j are then the same (Davis sec. 4.14). Panels are cut at
  * PKM_CHOL_PANEL columns. start[0 .. np] receives their first columns; returns np. */
-static int64_t panel_starts(const pkm_chol *s, int64_t *start)
+static int64_t panel_starts(int64_t n, const pattern *l, int64_t *start)
 {
-    const int64_t *lp = s->lp;
+    const int64_t *lp = l->lp;
     int64_t np = 0;
-    for (int64_t j = 0; j < s->n; j++) {
+    for (int64_t j = 0; j < n; j++) {
         const int64_t prev = j > 0 ? lp[j] - lp[j - 1] : 0;
         if (np == 0 || j - start[np - 1] >= PKM_CHOL_PANEL || prev != lp[j + 1] - lp[j] + 1 ||
-            prev < 2 || s->li[lp[j - 1] + 1] != j)
+            prev < 2 || l->li[lp[j - 1] + 1] != j)
             start[np++] = j;
     }
-    start[np] = s->n;
+    start[np] = n;
     return np;
 }
 
-/* Panel p's description and the places of its values: the triangle inside it row by row, then
- * the rows below it (those of its last column), w values each. */
-static pkm_chol_panel panel_at(pkm_chol *s, int64_t c0, int64_t c1, int64_t *r0, int64_t *v0)
+/* The panel of columns c0 .. c1 - 1, its rows and the places of its values in vx (slot, per
+ * place in L): the triangle inside it row by row, then the rows below it (those of its last
+ * column), w values each. */
+static pkm_chol_panel panel_at(pkm_chol *s, const pattern *l, int64_t c0, int64_t c1, int64_t *slot,
+                               int64_t *r0, int64_t *v0)
 {
-    const int64_t *lp = s->lp, w = c1 - c0, last = c1 - 1, nr = lp[c1] - lp[last] - 1;
+    const int64_t *lp = l->lp, w = c1 - c0, last = c1 - 1, nr = lp[c1] - lp[last] - 1;
     pkm_chol_panel pn = {
         .w = (int32_t)w, .nr = (int32_t)nr, .r0 = (int32_t)*r0, .v0 = (int32_t)*v0};
     int64_t q = *v0;
     for (int64_t k = 0; k < w; k++)
         pn.col[k] = s->perm[c0 + k];
     for (int64_t t = 0; t < nr; t++)
-        s->prow[*r0 + t] = s->perm[s->li[lp[last] + 1 + t]];
+        s->prow[*r0 + t] = s->perm[l->li[lp[last] + 1 + t]];
     for (int64_t i = 1; i < w; i++)
         for (int64_t k = 0; k < i; k++)
-            s->slot[lp[c0 + k] + i - k] = (int32_t)q++;
+            slot[lp[c0 + k] + i - k] = q++;
     for (int64_t t = 0; t < nr; t++)
         for (int64_t k = 0; k < w; k++)
-            s->slot[lp[c0 + k] + w - k + t] = (int32_t)q++;
+            slot[lp[c0 + k] + w - k + t] = q++;
     *r0 += nr;
     *v0 = q;
     return pn;
 }
 
-/* The panels in the orders of the substitutions. Forward (L y = b: a panel's unknowns final
- * before it updates the rows below it): by the height of the panel in the tree of panels, leaves
- * first; backward (L^T x = y: the rows below final before the panel takes them): by depth, the
- * root first. Panels of one level are independent, so the processor overlaps them; in column
- * order each waited for the one before through a store and a load (a beam model's tree is a few
- * long paths: NaVARo at 16 elements per link, 1710 columns, height 385). A panel of w columns
- * reads a row's unknown once for w entries and updates it once: the substitutions 21.1 (column
- * by column) -> 11.6 (entries in level order) -> 6.6 us (panels in level order). */
 /* Counting sort of the np panels by level: their places into place[]. Workspace count np + 1. */
 static void sort_by_level(int64_t np, const int64_t *level, int64_t *count, int64_t *place)
 {
@@ -178,303 +173,297 @@ static void sort_by_level(int64_t np, const int64_t *level, int64_t *count, int6
         place[p] = count[level[p]]++;
 }
 
-static pkm_status panels(pkm_chol *s)
+/* The panels in column order and in the orders of the substitutions. Forward (L y = b: a panel's
+ * unknowns final before it updates the rows below it): by the height of the panel in the tree
+ * of panels, leaves first; backward (L^T x = y: the rows below final before the panel takes
+ * them): by depth, the root first. Panels of one level are independent, so the processor
+ * overlaps them; in column order each waited for the one before through a store and a load (a
+ * beam model's tree is a few long paths: NaVARo at 16 elements per link, 1710 columns, height
+ * 385). A panel of w columns reads a row's unknown once for w entries and updates it once: the
+ * substitutions 21.1 (column by column) -> 11.6 (entries in level order) -> 7.2 us (panels in
+ * level order). of[j] receives the panel of column j; slot the places in vx of L's entries. */
+static pkm_status panels(pkm_chol *s, const pattern *l, int64_t *of, int64_t *slot)
 {
-    const int64_t n = s->n, below = s->lp[n] > n ? s->lp[n] - n : 1;
-    int64_t *start = malloc(sizeof(int64_t) * (5 * (size_t)n + 3));
+    const int64_t n = s->n;
+    int64_t *start = malloc(sizeof(int64_t) * (6 * (size_t)n + 3));
     if (start == NULL) return PKM_ERR_NOMEM;
-    const int64_t np = panel_starts(s, start);
-    int64_t *of = start + n + 1, *parent = of + n, *level = parent + n, *count = level + n;
+    const int64_t np = panel_starts(n, l, start);
+    int64_t *parent = start + n + 1, *level = parent + n, *count = level + n,
+            *fplace = count + n + 1, *bplace = fplace + n;
     s->np = np;
+    s->panel = malloc(sizeof(pkm_chol_panel) * (size_t)(np > 0 ? np : 1));
     s->fp = malloc(sizeof(pkm_chol_panel) * (size_t)(np > 0 ? np : 1));
     s->bp = malloc(sizeof(pkm_chol_panel) * (size_t)(np > 0 ? np : 1));
-    s->prow = malloc(sizeof(int32_t) * (size_t)below);
-    s->px = malloc(sizeof(double) * (size_t)below);
-    s->slot = malloc(sizeof(int32_t) * (size_t)(s->lp[n] > 0 ? s->lp[n] : 1));
-    if (s->fp == NULL || s->bp == NULL || s->prow == NULL || s->px == NULL || s->slot == NULL) {
+    s->first = malloc(sizeof(int32_t) * (size_t)(np + 1));
+    s->prow = malloc(sizeof(int32_t) * (size_t)(s->below > 0 ? s->below : 1));
+    if (s->panel == NULL || s->fp == NULL || s->bp == NULL || s->first == NULL || s->prow == NULL) {
         free(start);
         return PKM_ERR_NOMEM;
     }
+    for (int64_t p = 0; p <= np; p++)
+        s->first[p] = (int32_t)start[p];
     for (int64_t p = 0; p < np; p++)
         for (int64_t j = start[p]; j < start[p + 1]; j++)
             of[j] = p;
     for (int64_t p = 0; p < np; p++) { /* the panel of the last column's parent, > p */
-        const int64_t last = start[p + 1] - 1, lp1 = s->lp[last] + 1;
-        parent[p] = lp1 < s->lp[last + 1] ? of[s->li[lp1]] : -1;
+        const int64_t last = start[p + 1] - 1, lp1 = l->lp[last] + 1;
+        parent[p] = lp1 < l->lp[last + 1] ? of[l->li[lp1]] : -1;
         level[p] = 0;
     }
     for (int64_t p = 0; p < np; p++) /* heights: children before parents */
         if (parent[p] >= 0 && level[parent[p]] < level[p] + 1) level[parent[p]] = level[p] + 1;
-    sort_by_level(np, level, count, of);  /* of: the forward places */
+    sort_by_level(np, level, count, fplace);
     for (int64_t p = np - 1; p >= 0; p--) /* depths: parents first */
         level[p] = parent[p] >= 0 ? level[parent[p]] + 1 : 0;
-    sort_by_level(np, level, count, parent); /* parent: the backward places */
+    sort_by_level(np, level, count, bplace);
     int64_t r0 = 0, v0 = 0;
     for (int64_t p = 0; p < np; p++) {
-        const pkm_chol_panel pn = panel_at(s, start[p], start[p + 1], &r0, &v0);
-        s->fp[of[p]] = pn;
-        s->bp[parent[p]] = pn;
+        const pkm_chol_panel pn = panel_at(s, l, start[p], start[p + 1], slot, &r0, &v0);
+        s->panel[p] = pn;
+        s->fp[fplace[p]] = pn;
+        s->bp[bplace[p]] = pn;
     }
     free(start);
     return PKM_OK;
+}
+
+/* Each panel's updates: the earlier panels K with an entry in its columns, and the first of K's
+ * rows below K that is one of them (its rows ascend, the panel's columns come first among those
+ * >= the panel's first column). From the row lists: L(j, k) at place p of column k, the w_K - 1
+ * - (k - first[K]) entries of K's later columns before K's rows. mark: np. */
+static pkm_status updates(pkm_chol *s, const pattern *l, const int64_t *of, int64_t *mark)
+{
+    const int64_t np = s->np, most = l->rp[s->n] > 0 ? l->rp[s->n] : 1;
+    s->up = malloc(sizeof(int64_t) * (size_t)(np + 1));
+    s->usrc = malloc(sizeof(int32_t) * (size_t)most);
+    s->urow = malloc(sizeof(int32_t) * (size_t)most);
+    if (s->up == NULL || s->usrc == NULL || s->urow == NULL) return PKM_ERR_NOMEM;
+    for (int64_t p = 0; p < np; p++)
+        mark[p] = -1;
+    int64_t u = 0;
+    for (int64_t p = 0; p < np; p++) {
+        s->up[p] = u;
+        for (int64_t j = s->first[p]; j < s->first[p + 1]; j++)
+            for (int64_t t = l->rp[j]; t < l->rp[j + 1]; t++) {
+                const int64_t k = l->rk[t], K = of[k];
+                if (K == p) continue;
+                const int64_t row = l->rq[t] - l->lp[k] - s->panel[K].w + (k - s->first[K]);
+                if (mark[K] < s->up[p]) {
+                    mark[K] = u;
+                    s->usrc[u] = (int32_t)K;
+                    s->urow[u++] = (int32_t)row;
+                } else if (row < s->urow[mark[K]]) {
+                    s->urow[mark[K]] = (int32_t)row;
+                }
+            }
+    }
+    s->up[np] = u;
+    return PKM_OK;
+}
+
+/* The symbolic work of pkm_chol_create on s (n, perm set): L's pattern, its panels, their
+ * updates and the places of A's entries; PKM_ERR_NOMEM or PKM_OK. */
+static pkm_status analyse(pkm_chol *s, const int64_t *ap, const int64_t *ai, pattern *l,
+                          int64_t *work)
+{
+    const int64_t n = s->n;
+    int64_t *parent = work, *mark = work + n, *stack = work + 2 * n, *next = work + 3 * n;
+    etree(n, ap, ai, parent, mark);
+    count(n, l, ap, ai, parent, mark, stack);
+    const int64_t lnz = l->lp[n], off = l->rp[n] > 0 ? l->rp[n] : 1;
+    s->below = lnz - n;
+    l->li = malloc(sizeof(int32_t) * (size_t)lnz);
+    l->rq = malloc(sizeof(int64_t) * (size_t)off);
+    l->rk = malloc(sizeof(int64_t) * (size_t)off);
+    int64_t *slot = malloc(sizeof(int64_t) * (size_t)lnz);
+    if (l->li == NULL || l->rq == NULL || l->rk == NULL || slot == NULL) {
+        free(slot);
+        return PKM_ERR_NOMEM;
+    }
+    fill(n, l, ap, ai, parent, s->amap, mark, stack, next);
+    pkm_status rc = panels(s, l, parent, slot);
+    if (rc == PKM_OK) rc = updates(s, l, parent, mark);
+    for (int64_t k = 0; rc == PKM_OK && k < n; k++) /* amap: from places in L to places in vx */
+        for (int64_t q = ap[k]; q < ap[k + 1]; q++)
+            s->amap[q] = ai[q] == k ? s->below + s->perm[k] : slot[s->amap[q]];
+    free(slot);
+    return rc;
 }
 
 pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, const int64_t *perm,
                            pkm_chol **out, pkm_ctx *ctx)
 {
     *out = NULL;
-    if (n > INT32_MAX)
+    if (n > INT32_MAX / 2)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "sparse factor of order %lld: at most %d",
-                        (long long)n, INT32_MAX);
+                        (long long)n, INT32_MAX / 2);
     pkm_chol *s = calloc(1, sizeof(*s));
-    int64_t *work = malloc(sizeof(int64_t) * (4 * (size_t)n + 1));
-    if (s == NULL || work == NULL) goto nomem;
+    int64_t *work = malloc(sizeof(int64_t) * (5 * (size_t)n + 1));
+    pattern l = {.lp = malloc(sizeof(int64_t) * (size_t)(n + 1)),
+                 .rp = malloc(sizeof(int64_t) * (size_t)(n + 1))};
+    pkm_status rc = PKM_ERR_NOMEM;
+    if (s == NULL || work == NULL || l.lp == NULL || l.rp == NULL) goto fail;
     s->n = n;
-    int64_t *parent = work, *mark = work + n, *stack = work + 2 * n, *next = work + 3 * n;
-    s->lp = malloc(sizeof(int64_t) * (size_t)(n + 1));
-    s->rp = malloc(sizeof(int64_t) * (size_t)(n + 1));
-    s->where = malloc(sizeof(int64_t) * (size_t)n);
+    s->where = malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
     s->amap = malloc(sizeof(int64_t) * (size_t)(ap[n] > 0 ? ap[n] : 1));
-    s->dinv = malloc(sizeof(double) * (size_t)n);
+    s->dinv = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     s->perm = malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
-    if (s->lp == NULL || s->rp == NULL || s->where == NULL || s->amap == NULL || s->dinv == NULL ||
-        s->perm == NULL)
-        goto nomem;
+    if (s->where == NULL || s->amap == NULL || s->dinv == NULL || s->perm == NULL) goto fail;
     for (int64_t k = 0; k < n; k++)
         s->perm[k] = (int32_t)(perm != NULL ? perm[k] : k);
-    etree(n, ap, ai, parent, mark);
-    count(s, ap, ai, parent, mark, stack);
-    const int64_t lnz = s->lp[n], off = s->rp[n] > 0 ? s->rp[n] : 1;
-    if (lnz > INT32_MAX) {
-        free(work);
-        pkm_chol_destroy(&s);
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "sparse factor with %lld entries: at most %d",
-                        (long long)lnz, INT32_MAX);
-    }
-    s->li = malloc(sizeof(int32_t) * (size_t)lnz);
-    s->lx = malloc(sizeof(double) * (size_t)lnz);
-    s->rq = malloc(sizeof(int64_t) * (size_t)off);
-    s->rk = malloc(sizeof(int64_t) * (size_t)off);
-    if (s->li == NULL || s->lx == NULL || s->rq == NULL || s->rk == NULL) goto nomem;
-    fill(s, ap, ai, parent, mark, stack, next);
+    rc = analyse(s, ap, ai, &l, work);
+    if (rc == PKM_OK && s->below + n > INT32_MAX) rc = PKM_ERR_INVALID;
+    if (rc == PKM_OK && (s->vx = calloc((size_t)(s->below + n), sizeof(double))) == NULL)
+        rc = PKM_ERR_NOMEM;
+    if (rc != PKM_OK) goto fail;
     free(work);
-    work = NULL;
-    if (panels(s) != PKM_OK) goto nomem;
+    free(l.lp);
+    free(l.rp);
+    free(l.li);
+    free(l.rq);
+    free(l.rk);
     *out = s;
     return PKM_OK;
-nomem:
+fail:
     free(work);
+    free(l.lp);
+    free(l.rp);
+    free(l.li);
+    free(l.rq);
+    free(l.rk);
     pkm_chol_destroy(&s);
+    if (rc == PKM_ERR_INVALID)
+        return PKM_FAIL(ctx, rc, "sparse factor of order %lld: more than %d entries", (long long)n,
+                        INT32_MAX);
     return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate a sparse factor of order %lld",
                     (long long)n);
 }
 
 double *pkm_chol_values(pkm_chol *c)
 {
-    memset(c->lx, 0, sizeof(double) * (size_t)c->lp[c->n]);
-    return c->lx;
+    memset(c->vx, 0, sizeof(double) * (size_t)(c->below + c->n));
+    return c->vx;
+}
+
+/* The update of panel pj (w columns: its triangle tri, its rows below it rows, D of its
+ * columns in d) by the source panel pk (wk columns, factorised) from pk's row s on: for each of
+ * pk's rows u that is a column iu of pj, L(v, iu) D_iu -= sum_k L(v, k) D_k L(u, k) over pk's
+ * rows v >= u (v = u: D_iu itself), the rows found through where. */
+PKM_CHOL_KERNEL void panel_update(const pkm_chol_panel *pk, const int wk, int32_t s,
+                                  const pkm_chol_panel *pj, const int32_t *restrict rk,
+                                  const double *restrict lk, const int32_t *restrict where,
+                                  double *restrict tri, double *restrict rows, double *restrict d)
+{
+    const int w = pj->w;
+    double dk[PKM_CHOL_PANEL];
+#pragma GCC unroll 3
+    for (int k = 0; k < wk; k++)
+        dk[k] = d[pk->col[k]];
+    for (int32_t u = s; u < pk->nr; u++) {
+        const int32_t iu = where[rk[u]];
+        if (iu >= w) break;
+        const double *lu = lk + (size_t)u * (size_t)wk;
+        double ld[PKM_CHOL_PANEL], sum = 0.0;
+#pragma GCC unroll 3
+        for (int k = 0; k < wk; k++) {
+            ld[k] = lu[k] * dk[k];
+            sum += lu[k] * ld[k];
+        }
+        d[pj->col[iu]] -= sum;
+        int32_t v = u + 1;
+        for (int32_t pos; v < pk->nr && (pos = where[rk[v]]) < w; v++) {
+            const double *lv = lk + (size_t)v * (size_t)wk;
+            double t = lv[0] * ld[0];
+#pragma GCC unroll 3
+            for (int k = 1; k < wk; k++)
+                t += lv[k] * ld[k];
+            tri[pos * (pos - 1) / 2 + iu] -= t;
+        }
+        for (; v < pk->nr; v++) {
+            const double *lv = lk + (size_t)v * (size_t)wk;
+            double t = lv[0] * ld[0];
+#pragma GCC unroll 3
+            for (int k = 1; k < wk; k++)
+                t += lv[k] * ld[k];
+            rows[(size_t)(where[rk[v]] - w) * (size_t)w + (size_t)iu] -= t;
+        }
+    }
+}
+
+/* Panel pj's own columns once its updates are in: column i takes those of the columns k < i
+ * of the panel, then its pivot is tested and its entries divided by it. Returns the failing
+ * column of the panel, or -1. */
+PKM_CHOL_KERNEL int panel_factor(const pkm_chol_panel *pj, const int w, double *restrict tri,
+                                 double *restrict rows, double *restrict d, double *restrict dinv,
+                                 int ldl)
+{
+    double dd[PKM_CHOL_PANEL];
+#pragma GCC unroll 3
+    for (int i = 0; i < w; i++) {
+        double ld[PKM_CHOL_PANEL], di = d[pj->col[i]];
+#pragma GCC unroll 3
+        for (int k = 0; k < i; k++) {
+            ld[k] = tri[i * (i - 1) / 2 + k] * dd[k];
+            di -= tri[i * (i - 1) / 2 + k] * ld[k];
+        }
+        /* A positive definite needs a positive pivot; LDL^T (no pivoting, as CHOLMOD's) a
+         * nonzero one. */
+        if (!isfinite(di) || (ldl ? di == 0.0 : !(di > 0.0))) return i;
+        const double inv = 1.0 / di;
+        dd[i] = di;
+        d[pj->col[i]] = di;
+        dinv[pj->col[i]] = inv;
+#pragma GCC unroll 3
+        for (int m = i + 1; m < w; m++) {
+            double t = tri[m * (m - 1) / 2 + i];
+#pragma GCC unroll 3
+            for (int k = 0; k < i; k++)
+                t -= tri[m * (m - 1) / 2 + k] * ld[k];
+            tri[m * (m - 1) / 2 + i] = t * inv;
+        }
+        for (int32_t r = 0; r < pj->nr; r++) {
+            double *lr = rows + (size_t)r * (size_t)w;
+            double t = lr[i];
+#pragma GCC unroll 3
+            for (int k = 0; k < i; k++)
+                t -= lr[k] * ld[k];
+            lr[i] = t * inv;
+        }
+    }
+    return -1;
 }
 
 int64_t pkm_chol_factor(pkm_chol *c, int ldl)
 {
-    const int64_t n = c->n;
-    const int32_t *restrict li = c->li;
-    const int64_t *restrict lp = c->lp, *restrict rp = c->rp, *restrict rq = c->rq,
-                            *restrict rk = c->rk;
-    int64_t *restrict where = c->where;
-    double *restrict lx = c->lx, *restrict px = c->px;
-    const int32_t *restrict slot = c->slot;
+    int32_t *restrict where = c->where;
+    double *restrict vx = c->vx, *restrict d = vx + c->below;
     c->ldl = ldl;
-    for (int64_t j = 0; j < n; j++) {
-        const int64_t p0 = lp[j], p1 = lp[j + 1];
-        for (int64_t p = p0; p < p1; p++)
-            where[li[p]] = p;
-        /* L(:, j) D_j -= L(:, k) D_k L(j, k) over the rows >= j of each column k meeting row j
-         * (the row j itself gives D_j): all of them are in column j's pattern (the fill
-         * property). D rather than LL^T's square roots: the substitutions then take a unit L,
-         * the same entry by entry in any order (pkm_chol_solve), from px, a copy of L in
-         * panels (NaVARo at 16 elements per link: solves 13.4 -> 11.6 us for a
-         * factorisation 48.7 -> 55.8 us). */
-        for (int64_t t = rp[j]; t < rp[j + 1]; t++) {
-            const int64_t pk = rq[t], end = lp[rk[t] + 1];
-            const double ljk = lx[pk] * lx[lp[rk[t]]];
-            for (int64_t p = pk; p < end; p++)
-                lx[where[li[p]]] -= lx[p] * ljk;
+    for (int64_t p = 0; p < c->np; p++) {
+        const pkm_chol_panel *pj = &c->panel[p];
+        const int w = pj->w;
+        double *tri = vx + pj->v0, *rows = tri + w * (w - 1) / 2;
+        for (int i = 0; i < w; i++)
+            where[pj->col[i]] = i;
+        for (int32_t t = 0; t < pj->nr; t++)
+            where[c->prow[pj->r0 + t]] = w + t;
+        for (int64_t u = c->up[p]; u < c->up[p + 1]; u++) {
+            const pkm_chol_panel *pk = &c->panel[c->usrc[u]];
+            PKM_CHOL_WIDTHS(panel_update, pk, c->urow[u], pj, c->prow + pk->r0,
+                            vx + pk->v0 + pk->w * (pk->w - 1) / 2, where, tri, rows, d);
         }
-        const double d = lx[p0];
-        /* A positive definite needs a positive pivot; LDL^T (no pivoting, as CHOLMOD's) a
-         * nonzero one. */
-        if (!isfinite(d) || (ldl ? d == 0.0 : !(d > 0.0))) return j;
-        const double inv = 1.0 / d;
-        c->dinv[c->perm[j]] = inv;
-        for (int64_t p = p0 + 1; p < p1; p++) {
-            lx[p] *= inv;
-            px[slot[p]] = lx[p];
-        }
+        int bad = -1;
+        if (w == 3)
+            bad = panel_factor(pj, 3, tri, rows, d, c->dinv, ldl);
+        else if (w == 2)
+            bad = panel_factor(pj, 2, tri, rows, d, c->dinv, ldl);
+        else
+            bad = panel_factor(pj, 1, tri, rows, d, c->dinv, ldl);
+        if (bad >= 0) return c->first[p] + bad;
     }
-    return n;
+    return c->n;
 }
 
 double pkm_chol_pivot(const pkm_chol *c, int64_t j)
 {
-    return c->lx[c->lp[j]];
-}
-
-/* The panel kernels take the width as a constant (PANEL_WIDTHS): inlined with it, each width
- * is a kernel of its own, its loops unrolled and its unknowns in registers (with the width a
- * variable they went through the stack: substitutions 18 against 7.2 us at NaVARo's 1710 dofs). */
-#if defined(__GNUC__)
-#define PANEL_KERNEL static inline __attribute__((always_inline))
-#else
-#define PANEL_KERNEL static inline
-#endif
-#define PANEL_WIDTHS(call, pn, ...)                                                                \
-    do {                                                                                           \
-        if ((pn)->w == 3)                                                                          \
-            call(pn, 3, __VA_ARGS__);                                                              \
-        else if ((pn)->w == 2)                                                                     \
-            call(pn, 2, __VA_ARGS__);                                                              \
-        else                                                                                       \
-            call(pn, 1, __VA_ARGS__);                                                              \
-    } while (0)
-
-/* Panel pn's part of L y = b and of D z = y: its unknowns y (the triangle inside it), z = D^-1 y
- * stored, y taken from the rows below it. */
-PANEL_KERNEL void panel_forward(const pkm_chol_panel *pn, const int w, const int32_t *restrict rows,
-                                const double *restrict a, const double *restrict dinv,
-                                double *restrict x)
-{
-    double y[PKM_CHOL_PANEL];
-    for (int i = 0; i < w; i++) {
-        double yi = x[pn->col[i]];
-        for (int k = 0; k < i; k++)
-            yi -= a[i * (i - 1) / 2 + k] * y[k];
-        y[i] = yi;
-        x[pn->col[i]] = yi * dinv[pn->col[i]];
-    }
-    a += w * (w - 1) / 2;
-    for (int32_t t = 0; t < pn->nr; t++, a += w) {
-        double sum = a[0] * y[0];
-        for (int k = 1; k < w; k++)
-            sum += a[k] * y[k];
-        x[rows[t]] -= sum;
-    }
-}
-
-/* Panel pn's part of L^T x = z: the rows below it taken, then the triangle inside it. */
-PANEL_KERNEL void panel_backward(const pkm_chol_panel *pn, const int w,
-                                 const int32_t *restrict rows, const double *restrict a,
-                                 double *restrict x)
-{
-    const double *restrict tri = a;
-    double z[PKM_CHOL_PANEL];
-    a += w * (w - 1) / 2;
-    for (int k = 0; k < w; k++)
-        z[k] = x[pn->col[k]];
-    for (int32_t t = 0; t < pn->nr; t++, a += w) {
-        const double xr = x[rows[t]];
-        for (int k = 0; k < w; k++)
-            z[k] -= a[k] * xr;
-    }
-    for (int i = w - 1; i >= 0; i--) {
-        for (int m = i + 1; m < w; m++)
-            z[i] -= tri[m * (m - 1) / 2 + i] * z[m];
-        x[pn->col[i]] = z[i];
-    }
-}
-
-/* The substitutions L y = b, D z = y, L^T x = z, panel by panel in the orders of panels(). The
- * one-vector form is kept apart from the block one: through pkm_chol_solve_block with nc = 1 a
- * Newmark step of NaVARo at 4 elements per link took 14.5 instead of 10.9 us. */
-void pkm_chol_solve(const pkm_chol *c, double *w)
-{
-    const int32_t *restrict rows = c->prow;
-    const double *restrict px = c->px, *restrict dinv = c->dinv;
-    double *restrict x = w;
-    for (int64_t p = 0; p < c->np; p++) {
-        const pkm_chol_panel *pn = &c->fp[p];
-        PANEL_WIDTHS(panel_forward, pn, rows + pn->r0, px + pn->v0, dinv, x);
-    }
-    for (int64_t p = 0; p < c->np; p++) {
-        const pkm_chol_panel *pn = &c->bp[p];
-        PANEL_WIDTHS(panel_backward, pn, rows + pn->r0, px + pn->v0, x);
-    }
-}
-
-/* y += B x for a symmetric B on the pattern of L (pkm_chol_symv_add), panel pn's part: its
- * triangle and diagonal, then the rows below it, each giving to y_r and taking from x_r. */
-PANEL_KERNEL void panel_symv(const pkm_chol_panel *pn, const int w, const int32_t *restrict rows,
-                             const double *restrict a, const double *restrict diag,
-                             const double *restrict x, double *restrict y)
-{
-    double xs[PKM_CHOL_PANEL], ys[PKM_CHOL_PANEL];
-    for (int k = 0; k < w; k++) {
-        xs[k] = x[pn->col[k]];
-        ys[k] = diag[pn->col[k]] * xs[k];
-    }
-    for (int i = 1; i < w; i++) {
-        for (int k = 0; k < i; k++) {
-            const double l = a[i * (i - 1) / 2 + k];
-            ys[i] += l * xs[k];
-            ys[k] += l * xs[i];
-        }
-    }
-    a += w * (w - 1) / 2;
-    for (int32_t t = 0; t < pn->nr; t++, a += w) {
-        const double xr = x[rows[t]];
-        double sum = a[0] * xs[0];
-        ys[0] += a[0] * xr;
-        for (int k = 1; k < w; k++) {
-            sum += a[k] * xs[k];
-            ys[k] += a[k] * xr;
-        }
-        y[rows[t]] += sum;
-    }
-    for (int k = 0; k < w; k++)
-        y[pn->col[k]] += ys[k];
-}
-
-/* Panels read x and y once for their 3 columns (NaVARo at 16 elements per link: 7.2 us for the
- * pencil's column by column product, 4.8 us by panels). */
-void pkm_chol_symv_add(const pkm_chol *c, const double *vals, const double *diag, const double *x,
-                       double *y)
-{
-    const int32_t *restrict rows = c->prow;
-    for (int64_t p = 0; p < c->np; p++) {
-        const pkm_chol_panel *pn = &c->fp[p];
-        PANEL_WIDTHS(panel_symv, pn, rows + pn->r0, vals + pn->v0, diag, x, y);
-    }
-}
-
-/* The block form keeps the column order of L: a column's nc values are read once for all its
- * entries, where the level order reads the source row at every entry; with nc = 12 (a map's
- * block) the independence of a level's columns buys nothing that this does not (5-PSS/UPU map
- * 2-3 % faster in column order, A/B). */
-void pkm_chol_solve_block(const pkm_chol *c, size_t nc, double *w)
-{
-    const int64_t n = c->n;
-    const int64_t *restrict lp = c->lp;
-    const int32_t *restrict li = c->li, *restrict perm = c->perm;
-    const double *restrict lx = c->lx;
-    for (int64_t j = 0; j < n; j++) {
-        const double *restrict wj = w + (size_t)perm[j] * nc;
-        for (int64_t p = lp[j] + 1; p < lp[j + 1]; p++) {
-            double *restrict wr = w + (size_t)perm[li[p]] * nc;
-            const double l = lx[p];
-            for (size_t k = 0; k < nc; k++)
-                wr[k] -= l * wj[k];
-        }
-    }
-    for (int64_t j = 0; j < n; j++)
-        for (size_t k = 0; k < nc; k++)
-            w[(size_t)j * nc + k] *= c->dinv[j];
-    for (int64_t j = n - 1; j >= 0; j--) {
-        double *restrict wj = w + (size_t)perm[j] * nc;
-        for (int64_t p = lp[j] + 1; p < lp[j + 1]; p++) {
-            const double *restrict wr = w + (size_t)perm[li[p]] * nc;
-            const double l = lx[p];
-            for (size_t k = 0; k < nc; k++)
-                wj[k] -= l * wr[k];
-        }
-    }
+    return c->vx[c->below + c->perm[j]];
 }

@@ -43,10 +43,9 @@ struct pkm_linsolve {
     pkm_chol *chol;               /* the simplicial factor (L D L^T), else NULL (L is CHOLMOD's) */
     cholmod_dense *B, *X, *Y, *E; /* cholmod_l_solve2 right-hand side, result and workspace */
     cholmod_dense *BB, *XB;       /* block solves: n x ncol right-hand sides and results */
-    /* The operator of pkm_linsolve_set_operator: with chol, its values where the factor keeps
-     * L's below the diagonal (the panels') then its diagonal; else in the pencil's order. */
+    /* The operator of pkm_linsolve_set_operator: with chol, in the layout of the factor's values
+     * (at lpos); else in the pencil's order. */
     double *ov;
-    int64_t *opos; /* per pencil entry: its place in ov */
 };
 
 static pkm_status check_structure(const pkm_pencil *p, pkm_ctx *ctx)
@@ -255,7 +254,6 @@ void pkm_linsolve_destroy(pkm_linsolve **ls)
     free(s->colptr);
     free(s->rowind);
     free(s->ov);
-    free(s->opos);
     pkm_chol_destroy(&s->chol);
     free(s);
     *ls = NULL;
@@ -332,35 +330,26 @@ pkm_status pkm_linsolve_set_operator(pkm_linsolve *ls, const pkm_pencil *p, doub
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "operator of order %lld, %lld entries; analysed %lld, %lld",
                         (long long)p->n, (long long)p->nnz, (long long)n, (long long)nnz);
-    if (ls->ov == NULL) {
-        /* Where each entry goes, once: the places of L's fill stay zero. */
-        const int64_t below = ls->chol != NULL ? ls->chol->lp[n] - n : 0;
-        const size_t size = ls->chol != NULL ? (size_t)(below + n) : (size_t)nnz;
-        ls->ov = calloc(size, sizeof(double));
-        ls->opos = malloc(sizeof(int64_t) * (size_t)(nnz > 0 ? nnz : 1));
-        if (ls->ov == NULL || ls->opos == NULL) {
-            free(ls->ov);
-            ls->ov = NULL;
-            return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate an operator of %zu entries", size);
-        }
-        for (int64_t j = 0; j < n; j++)
-            for (int64_t q = ls->colptr[j]; q < ls->colptr[j + 1]; q++)
-                ls->opos[q] = ls->chol == NULL     ? q
-                              : ls->rowind[q] == j ? below + j
-                                                   : ls->chol->slot[ls->lpos[q]];
-    }
-    const int64_t *restrict opos = ls->opos;
+    /* In the factor's layout the places of L's fill stay zero. */
+    const size_t size = ls->chol != NULL ? (size_t)(ls->chol->below + n) : (size_t)nnz;
+    if (ls->ov == NULL && (ls->ov = calloc(size, sizeof(double))) == NULL)
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate an operator of %zu entries", size);
     double *restrict ov = ls->ov;
-    for (int64_t q = 0; q < nnz; q++)
-        ov[opos[q]] = cK * p->k[q] + cM * p->m[q];
+    if (ls->chol != NULL) {
+        const int64_t *restrict lpos = ls->lpos;
+        for (int64_t q = 0; q < nnz; q++)
+            ov[lpos[q]] = cK * p->k[q] + cM * p->m[q];
+    } else {
+        for (int64_t q = 0; q < nnz; q++)
+            ov[q] = cK * p->k[q] + cM * p->m[q];
+    }
     return PKM_OK;
 }
 
 void pkm_linsolve_apply_add(const pkm_linsolve *ls, const double *x, double *y)
 {
     if (ls->chol != NULL) {
-        const int64_t below = ls->chol->lp[ls->n] - ls->n;
-        pkm_chol_symv_add(ls->chol, ls->ov, ls->ov + below, x, y);
+        pkm_chol_symv_add(ls->chol, ls->ov, x, y);
         return;
     }
     const pkm_pencil view = {ls->n, ls->nnz, ls->colptr, ls->rowind, ls->ov, ls->ov};
