@@ -31,20 +31,20 @@ typedef struct pkm_chol_panel {
  * row perm[k] of the caller's: the substitutions work on the caller's vectors as they are, and
  * D and its reciprocals are stored in the caller's order. */
 typedef struct pkm_chol {
-    int64_t n;                      /* order */
-    int64_t below;                  /* entries of L below the diagonal */
-    int64_t np;                     /* panels */
+    int64_t n;                       /* order */
+    int64_t below;                   /* entries of L below the diagonal */
+    int64_t np;                      /* panels */
     pkm_chol_panel *panel, *fp, *bp; /* np each: in column order, by height, by depth */
-    int32_t *first;                 /* np + 1: panel p's columns of A are first[p] .. first[p+1] */
-    int32_t *prow;                  /* the panels' rows below them */
-    int64_t *up;                    /* np + 1: panel p's updates at [up[p], up[p + 1]) */
-    int32_t *usrc, *urow; /* per update: the source panel, its first row in the target */
-    int32_t *where;       /* n: a row's place in the panel being factorised */
-    int64_t *amap;        /* per entry of the upper A: its place in vx */
-    int32_t *perm;        /* n: row k of A is row perm[k] of the caller's vectors */
-    double *vx;           /* below + n: L below the diagonal (panels), then D (caller's order) */
-    double *dinv;         /* n: 1 / D (caller's order) */
-    int ldl;              /* the last factorisation allowed negative pivots */
+    int32_t *first;                  /* np + 1: panel p's columns of A are first[p] .. first[p+1] */
+    int32_t *prow;                   /* the panels' rows below them */
+    int64_t *up;                     /* np + 1: panel p's updates at [up[p], up[p + 1]) */
+    int32_t *usrc, *urow;            /* per update: the source panel, its first row in the target */
+    int32_t *where;                  /* n: a row's place in the panel being factorised */
+    int64_t *amap;                   /* per entry of the upper A: its place in vx */
+    int32_t *perm;                   /* n: row k of A is row perm[k] of the caller's vectors */
+    double *vx;   /* below + n: L below the diagonal (panels), then D (caller's order) */
+    double *dinv; /* n: 1 / D (caller's order) */
+    int ldl;      /* the last factorisation allowed negative pivots */
 } pkm_chol;
 
 /* Symbolic analysis of the upper triangle of A (n columns, ap/ai: compressed columns, rows sorted,
@@ -82,8 +82,10 @@ void pkm_chol_solve_block(const pkm_chol *c, size_t nc, double *w);
 void pkm_chol_symv_add(const pkm_chol *c, const double *vals, const double *x, double *y);
 
 /* The panel kernels take the width as a constant (PKM_CHOL_WIDTHS): inlined with it, each width
- * is a kernel of its own, its loops unrolled and its unknowns in registers (with the width a
- * variable they went through the stack: substitutions 18 against 7.2 us at NaVARo's 1710 dofs). */
+ * is a kernel of its own, its loops over the panel's columns unrolled ('#pragma GCC unroll 3'
+ * before each: GCC's -O2 does not unroll them by itself, and clang reads the pragma too) and its
+ * unknowns in registers (else they went through the stack: substitutions 14 against 6.4 us at
+ * NaVARo's 1710 dofs). */
 #if defined(__GNUC__)
 #define PKM_CHOL_KERNEL static inline __attribute__((always_inline))
 #else
