@@ -117,7 +117,8 @@ void pkm_pencil_matvec_add(const pkm_pencil *p, char which, const double *x, dou
 }
 
 /* The upper-triangle pass of pkm_pencil_matvec with an ncol-vector inner loop. */
-void pkm_pencil_matvec_block(const pkm_pencil *p, char which, int ncol, const double *x, double *y)
+PKM_TARGET_CLONES void pkm_pencil_matvec_block(const pkm_pencil *p, char which, int ncol,
+                                               const double *x, double *y)
 {
     const double *restrict a = (which == 'K') ? p->k : p->m;
     const int64_t *restrict cp = p->colptr, *restrict ri = p->rowind;

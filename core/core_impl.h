@@ -20,6 +20,18 @@ double pkm_memory_free_bytes(void);
  * the Y GB of RAM; ADVICE" (advice names what to change). */
 pkm_status pkm_memory_check(double need, const char *what, const char *advice, pkm_ctx *ctx);
 
+/* A kernel whose loops run over run-time counts (a block's ~12 columns, an element's rows)
+ * compiled twice by GCC on x86-64, for AVX2 and for the baseline, the copy chosen once by the
+ * processor at load time (an ifunc): Debian's build targets the baseline (SSE2), where these
+ * loops take two doubles at a time. The same bits either way: -std=c11 contracts no a * b + c
+ * into a fused multiply-add, and the vectorised loops keep each sum's order. Other compilers
+ * (the sanitizer build's clang) compile the baseline only. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define PKM_TARGET_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define PKM_TARGET_CLONES
+#endif
+
 /* -std=c11 hides M_PI. */
 #define PKM_PI 3.14159265358979323846
 

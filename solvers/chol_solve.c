@@ -2,6 +2,7 @@
  * the product by a symmetric matrix on the factor's pattern, panel by panel (chol_impl.h).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "solvers/chol_impl.h"
+#include "core/core_impl.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -202,7 +203,7 @@ PKM_CHOL_KERNEL void block_backward(const pkm_chol_panel *pn, const int w,
  * nc = 12 (a map's block) the independence of a level's panels buys nothing that this does not
  * (maps 1-3 % faster in column order, A/B). Taking a panel's entries of a row together for all
  * columns gained nothing either: the loops over the columns are the vectorised work. */
-void pkm_chol_solve_block(const pkm_chol *c, size_t nc, double *w)
+PKM_TARGET_CLONES void pkm_chol_solve_block(const pkm_chol *c, size_t nc, double *w)
 {
     const int32_t *restrict rows = c->prow;
     const double *restrict vx = c->vx;
