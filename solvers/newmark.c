@@ -242,7 +242,7 @@ pkm_status pkm_newmark_start(pkm_newmark *nm, const double *u0, const double *v0
     return PKM_OK;
 }
 
-pkm_status pkm_newmark_step(pkm_newmark *nm, const double *f1, pkm_ctx *ctx)
+PKM_TARGET_CLONES pkm_status pkm_newmark_step(pkm_newmark *nm, const double *f1, pkm_ctx *ctx)
 {
     const int64_t n = nm->n;
     const coeffs c = coeffs_of(&nm->o);
