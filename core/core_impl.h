@@ -42,6 +42,10 @@ pkm_status pkm_memory_check(double need, const char *what, const char *advice, p
  * axis (fem/beam3d.c). */
 #define PKM_PARALLEL_SIN 1e-8
 
+/* out[j] = a^T q_j, j < m <= 4, for the vectors q_j = q + j ldq of n entries, in one pass; the
+ * same bits as one plain loop each (core/dots.c). out[m ..] are not meaningful. */
+void pkm_dots4(int64_t n, const double *a, const double *q, size_t ldq, int m, double out[4]);
+
 /* SHA-256 of len bytes (FIPS 180-4): 32 bytes, or 64 lower-case hex digits and a NUL. */
 void pkm_sha256(const void *data, size_t len, unsigned char out[32]);
 void pkm_sha256_hex(const void *data, size_t len, char out[65]);

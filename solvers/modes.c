@@ -322,16 +322,17 @@ static void measure_modes(const pkm_pencil *p, pkm_modes *out, mode_energy *en, 
             xr += x[i] * kx[i];
         const double dlam = en[j].floor + fabs(xr);
         out->accuracy[j] = lam != 0.0 ? dlam / (2.0 * fabs(lam)) : INFINITY;
-        for (int i = 0; i <= j; i++) {
-            const double *y = out->vectors + (size_t)i * (size_t)n;
-            double g = 0.0;
-            for (int64_t q = 0; q < n; q++)
-                g += y[q] * mx[q];
-            double e = fabs(g - (i == j ? 1.0 : 0.0));
-            if (!(e <= orth)) {
-                orth = e;
-                orth_ij[0] = i;
-                orth_ij[1] = j;
+        for (int i0 = 0; i0 <= j; i0 += 4) {
+            double g[4];
+            const int m = j + 1 - i0 < 4 ? j + 1 - i0 : 4;
+            pkm_dots4(n, mx, out->vectors + (size_t)i0 * (size_t)n, (size_t)n, m, g);
+            for (int i = i0; i < i0 + m; i++) {
+                const double e = fabs(g[i - i0] - (i == j ? 1.0 : 0.0));
+                if (!(e <= orth)) {
+                    orth = e;
+                    orth_ij[0] = i;
+                    orth_ij[1] = j;
+                }
             }
         }
     }

@@ -166,9 +166,12 @@ pkm_status pkm_track_link(int64_t n, int nev, const double *freq_a, const double
     /* sim[i][j] = (qa_i^T W qb_j)^2, then summed over each pair of clusters and spread over
      * their members: ||Qg^T W Qh||_F^2 / min(p, q). */
     for (int i = 0; i < nev; i++)
-        for (int j = 0; j < nev; j++) {
-            const double c = dot(n, wqa + (size_t)i * (size_t)n, qb + (size_t)j * (size_t)n);
-            sim[(size_t)i * (size_t)nev + (size_t)j] = c * c;
+        for (int j0 = 0; j0 < nev; j0 += 4) {
+            double c[4];
+            const int m = nev - j0 < 4 ? nev - j0 : 4;
+            pkm_dots4(n, wqa + (size_t)i * (size_t)n, qb + (size_t)j0 * (size_t)n, (size_t)n, m, c);
+            for (int j = 0; j < m; j++)
+                sim[(size_t)i * (size_t)nev + (size_t)(j0 + j)] = c[j] * c[j];
         }
     for (int i = 0; i < nev; i++) {
         if (fa[i] != i) continue;
