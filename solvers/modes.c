@@ -121,20 +121,33 @@ pkm_status pkm_solvers_to_int(int64_t value, const char *what, int *out, pkm_ctx
  * 1e-20 .. 1e20 by far (NaVARo at E = 1e15: K up to 4e19). */
 #define PKM_MODAL_MAX_SCALE 1e100
 
+/* The largest of a and b where b is not NaN (fmax's value there), inline: the scans of every
+ * pose below made fmax a library call per entry. */
+static inline double max_of(double a, double b)
+{
+    return b > a ? b : a;
+}
+
 static pkm_status check_values(const pkm_pencil *p, pkm_ctx *ctx)
 {
+    /* One pass without branches (it runs at every pose of a map): a NaN or an infinity fails
+     * |x| <= DBL_MAX. The entry is looked for only when the pass found one. */
     double kmax = 0.0, mmax = 0.0;
-    for (int64_t j = 0; j < p->n; j++)
-        for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++) {
+    int bad = 0;
+    for (int64_t q = 0; q < p->nnz; q++) {
+        const double ak = fabs(p->k[q]), am = fabs(p->m[q]);
+        bad |= !(ak <= DBL_MAX) | !(am <= DBL_MAX);
+        kmax = max_of(kmax, ak);
+        mmax = max_of(mmax, am);
+    }
+    for (int64_t j = 0; bad && j < p->n; j++)
+        for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++)
             if (!isfinite(p->k[q]) || !isfinite(p->m[q]))
                 return PKM_FAIL(ctx, PKM_ERR_INVALID,
                                 "the pencil's %s(%lld, %lld) = %g is not finite: a model "
                                 "parameter is out of range",
                                 isfinite(p->k[q]) ? "M" : "K", (long long)p->rowind[q],
                                 (long long)j, isfinite(p->k[q]) ? p->m[q] : p->k[q]);
-            kmax = fmax(kmax, fabs(p->k[q]));
-            mmax = fmax(mmax, fabs(p->m[q]));
-        }
     const double lo = 1.0 / PKM_MODAL_MAX_SCALE, hi = PKM_MODAL_MAX_SCALE;
     if (!(kmax >= lo && kmax <= hi && mmax >= lo && mmax <= hi && kmax / mmax >= lo &&
           kmax / mmax <= hi))
@@ -178,9 +191,9 @@ pkm_diag_scales pkm_pencil_diag_scales(const pkm_pencil *p)
     for (int64_t j = 0; j < p->n; j++) {
         int64_t q = p->colptr[j + 1] - 1; /* rows sorted, row <= column: diagonal is last */
         if (q >= p->colptr[j] && p->rowind[q] == j) {
-            d.dk = fmax(d.dk, p->k[q]);
-            d.dm = fmax(d.dm, p->m[q]);
-            if (p->m[q] > 0.0) d.ratio = fmax(d.ratio, p->k[q] / p->m[q]);
+            d.dk = max_of(d.dk, p->k[q]);
+            d.dm = max_of(d.dm, p->m[q]);
+            if (p->m[q] > 0.0) d.ratio = max_of(d.ratio, p->k[q] / p->m[q]);
         }
     }
     return d;
@@ -212,7 +225,7 @@ double pkm_modal_column_norm(const pkm_pencil *p, const double *a, double *sq)
         }
     double m = 0.0;
     for (int64_t j = 0; j < p->n; j++)
-        m = fmax(m, sq[j]);
+        m = max_of(m, sq[j]);
     return sqrt(m);
 }
 
