@@ -120,7 +120,7 @@ static const pkm_trip_call *cached_call(const pkm_trip *t, int nrow, int ncol, c
 
 /* Whether the nonzero flags of A (nrow x nrow, NULL = zero) equal mask; with set, write them.
  * Branch-free: the compare runs at every call of every pose of a map. */
-static int mask_block(unsigned char *mask, int set, int64_t len, const double *A)
+PKM_TARGET_CLONES static int mask_block(unsigned char *mask, int set, int64_t len, const double *A)
 {
     if (set) {
         for (int64_t q = 0; q < len; q++)
