@@ -454,8 +454,7 @@ static pkm_status iterate(pkm_block *s, const pkm_pencil *p, const pkm_modal_opt
         if (opts->block_steps <= 0) steps = ahead;
         if (nconv < opts->nev) continue;
         unpack(s, bs);
-        for (int j = 0; j < nconv; j++)
-            s->floor[j] = pkm_modal_rounding_floor(p, s->vec + (size_t)j * (size_t)s->n, s->w[j]);
+        pkm_modal_rounding_floors(p, s->x, bs, nconv, s->w, s->floor, s->work);
         int missing = 0;
         pkm_status rc = pkm_modal_check_complete(s->ldlt, p, s->w, s->floor, opts->nev, nconv,
                                                  &missing, NULL, ctx);

@@ -217,12 +217,19 @@ static double norm2(int64_t n, const double *x)
 double pkm_modal_column_norm(const pkm_pencil *p, const double *a, double *sq)
 {
     memset(sq, 0, sizeof(double) * (size_t)p->n);
-    for (int64_t j = 0; j < p->n; j++)
-        for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++) {
-            const int64_t i = p->rowind[q];
-            sq[j] += a[q] * a[q];
-            if (i != j) sq[i] += a[q] * a[q];
+    /* Column j's own sum in a register, the diagonal (last, when stored) apart: no branch per
+     * entry, the same additions in the same order. */
+    for (int64_t j = 0; j < p->n; j++) {
+        int64_t end = p->colptr[j + 1];
+        const int diag = end > p->colptr[j] && p->rowind[end - 1] == j;
+        end -= diag;
+        double sj = sq[j];
+        for (int64_t q = p->colptr[j]; q < end; q++) {
+            sj += a[q] * a[q];
+            sq[p->rowind[q]] += a[q] * a[q];
         }
+        sq[j] = diag ? sj + a[end] * a[end] : sj;
+    }
     double m = 0.0;
     for (int64_t j = 0; j < p->n; j++)
         m = max_of(m, sq[j]);
@@ -263,27 +270,50 @@ static pkm_status refuse_zero_mode(const pkm_modes *out, int j, double xkx, doub
                     j + 1, xkx, out->omega2[j], threshold, out->zero_modes, coords);
 }
 
-double pkm_modal_rounding_floor(const pkm_pencil *p, const double *x, double lam)
+PKM_TARGET_CLONES void pkm_modal_rounding_floors(const pkm_pencil *p, const double *x, int ld,
+                                                 int nm, const double *lam, double *floor,
+                                                 double *work)
 {
-    /* Column by column: the strictly upper entries count twice (symmetry), the diagonal once. */
-    double xk = 0.0, xm = 0.0;
+    /* Column by column: the strictly upper entries count twice (symmetry), the diagonal once;
+     * each entry's |K| and |M| read once for the nm vectors, whose sums keep one vector's order. */
+    double *restrict xk = work, *restrict xm = work + nm, *restrict ck = xm + nm,
+                     *restrict cm = ck + nm;
+    for (int c = 0; c < nm; c++)
+        xk[c] = xm[c] = 0.0;
     for (int64_t j = 0; j < p->n; j++) {
-        double ck = 0.0, cm = 0.0, dk = 0.0, dm = 0.0;
+        double dk = 0.0, dm = 0.0;
+        for (int c = 0; c < nm; c++)
+            ck[c] = cm[c] = 0.0;
         for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++) {
             const int64_t i = p->rowind[q];
             if (i == j) {
                 dk = fabs(p->k[q]);
                 dm = fabs(p->m[q]);
-            } else {
-                ck += fabs(p->k[q]) * fabs(x[i]);
-                cm += fabs(p->m[q]) * fabs(x[i]);
+                continue;
+            }
+            const double ak = fabs(p->k[q]), am = fabs(p->m[q]);
+            const double *restrict xi = x + (size_t)i * (size_t)ld;
+            for (int c = 0; c < nm; c++) {
+                ck[c] += ak * fabs(xi[c]);
+                cm[c] += am * fabs(xi[c]);
             }
         }
-        const double axj = fabs(x[j]);
-        xk += axj * (2.0 * ck + dk * axj);
-        xm += axj * (2.0 * cm + dm * axj);
+        const double *restrict xj = x + (size_t)j * (size_t)ld;
+        for (int c = 0; c < nm; c++) {
+            const double axj = fabs(xj[c]);
+            xk[c] += axj * (2.0 * ck[c] + dk * axj);
+            xm[c] += axj * (2.0 * cm[c] + dm * axj);
+        }
     }
-    return PKM_MODAL_FLOOR_C * DBL_EPSILON * (xk + fabs(lam) * xm);
+    for (int c = 0; c < nm; c++)
+        floor[c] = PKM_MODAL_FLOOR_C * DBL_EPSILON * (xk[c] + fabs(lam[c]) * xm[c]);
+}
+
+double pkm_modal_rounding_floor(const pkm_pencil *p, const double *x, double lam)
+{
+    double floor, work[4];
+    pkm_modal_rounding_floors(p, x, 1, 1, &lam, &floor, work);
+    return floor;
 }
 
 /* What the zero-energy test needs of a mode: its rounding floor and its strain energy x^T K x

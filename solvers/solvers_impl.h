@@ -39,6 +39,12 @@ double pkm_modal_zero_scale(const pkm_diag_scales *d);
  * perturbations of K and M of the size of their rounding can cause (see modes.c). */
 double pkm_modal_rounding_floor(const pkm_pencil *p, const double *x, double lam);
 
+/* The same for nm vectors stored interleaved (entry i of vector c at x[i ld + c], a block's
+ * layout) and their eigenvalues lam: their floors, the same bits as one at a time, with each
+ * entry of the pencil read once for all of them. work: 4 nm. */
+void pkm_modal_rounding_floors(const pkm_pencil *p, const double *x, int ld, int nm,
+                               const double *lam, double *floor, double *work);
+
 /* Factorise K - sigma M by op (LL^T on p's pattern) with the requested shift, or with the automatic
  * one if *sigma is NaN (0, or slightly below 0 if K is singular: pkm_modal_opts.sigma); sets *sigma
  * to the shift used. PKM_ERR_SINGULAR if K - sigma M is not positive definite. */
