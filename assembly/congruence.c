@@ -16,15 +16,37 @@ static void congruence(const pkm_ecols *e, const double *A, const unsigned char 
                        double *B)
 {
     const int nrow = e->nrow, nk = e->nk;
-    for (int i = 0; i < nrow; i++) {
-        if (!live[i]) continue;
-        for (int c = 0; c < nk; c++) {
-            const int *r = e->rows + (size_t)c * (size_t)nrow;
-            const double *v = e->vals + (size_t)c * (size_t)nrow;
-            double s = 0.0;
-            for (int q = 0; q < e->cnt[c]; q++)
-                s += A[i * nrow + r[q]] * v[q];
-            AE[i * nk + c] = s;
+    int lr[PKM_TRIP_MAX_ROWS], nl = 0;
+    for (int i = 0; i < nrow; i++)
+        if (live[i]) lr[nl++] = i;
+    /* AE's column c four live rows at a time: four independent sums sharing E's entries, where
+     * one row at a time waited on its own additions; each sum in the same order. */
+    for (int c = 0; c < nk; c++) {
+        const int *restrict r = e->rows + (size_t)c * (size_t)nrow;
+        const double *restrict v = e->vals + (size_t)c * (size_t)nrow;
+        const int cnt = e->cnt[c];
+        int k = 0;
+        for (; k + 4 <= nl; k += 4) {
+            const double *a0 = A + lr[k] * nrow, *a1 = A + lr[k + 1] * nrow,
+                         *a2 = A + lr[k + 2] * nrow, *a3 = A + lr[k + 3] * nrow;
+            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+            for (int q = 0; q < cnt; q++) {
+                s0 += a0[r[q]] * v[q];
+                s1 += a1[r[q]] * v[q];
+                s2 += a2[r[q]] * v[q];
+                s3 += a3[r[q]] * v[q];
+            }
+            AE[lr[k] * nk + c] = s0;
+            AE[lr[k + 1] * nk + c] = s1;
+            AE[lr[k + 2] * nk + c] = s2;
+            AE[lr[k + 3] * nk + c] = s3;
+        }
+        for (; k < nl; k++) {
+            const double *a0 = A + lr[k] * nrow;
+            double s0 = 0.0;
+            for (int q = 0; q < cnt; q++)
+                s0 += a0[r[q]] * v[q];
+            AE[lr[k] * nk + c] = s0;
         }
     }
     /* Row a of B as a sum of rows of AE, each term added in the same order as the dot products
