@@ -2,6 +2,7 @@
  * over the nonzeros of E and the live rows of A, and the cleaning of E's rounding residues.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "assembly/assembly_impl.h"
+#include "core/core_impl.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -134,7 +135,8 @@ void pkm_congruence_project(const pkm_ecols *ec, const double *A, unsigned char 
  * the frequencies by less than their own accuracy estimate (4 elements per link: 2.6e-11;
  * 16: 1.3e-9 against an estimate of 8.8e-9; 1: nothing). */
 #define PKM_E_RESIDUE 1e-13
-void pkm_congruence_clean(int nrow, int ncol, const double *E, double *Ec, double *big)
+PKM_TARGET_CLONES void pkm_congruence_clean(int nrow, int ncol, const double *E, double *Ec,
+                                            double *big)
 {
     for (int c = 0; c < ncol; c++)
         big[c] = 0.0;
