@@ -271,6 +271,7 @@ static pkm_status analyse(pkm_chol *s, const int64_t *ap, const int64_t *ai, pat
     etree(n, ap, ai, parent, mark);
     count(n, l, ap, ai, parent, mark, stack);
     const int64_t lnz = l->lp[n], off = l->rp[n] > 0 ? l->rp[n] : 1;
+    if (lnz > INT32_MAX) return PKM_ERR_INVALID; /* the panels' places are int32 */
     s->below = lnz - n;
     l->li = malloc(sizeof(int32_t) * (size_t)lnz);
     l->rq = malloc(sizeof(int64_t) * (size_t)off);
@@ -302,35 +303,29 @@ pkm_status pkm_chol_create(int64_t n, const int64_t *ap, const int64_t *ai, cons
     pattern l = {.lp = malloc(sizeof(int64_t) * (size_t)(n + 1)),
                  .rp = malloc(sizeof(int64_t) * (size_t)(n + 1))};
     pkm_status rc = PKM_ERR_NOMEM;
-    if (s == NULL || work == NULL || l.lp == NULL || l.rp == NULL) goto fail;
+    if (s == NULL || work == NULL || l.lp == NULL || l.rp == NULL) goto done;
     s->n = n;
     s->where = malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
     s->amap = malloc(sizeof(int64_t) * (size_t)(ap[n] > 0 ? ap[n] : 1));
     s->dinv = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     s->perm = malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
-    if (s->where == NULL || s->amap == NULL || s->dinv == NULL || s->perm == NULL) goto fail;
+    if (s->where == NULL || s->amap == NULL || s->dinv == NULL || s->perm == NULL) goto done;
     for (int64_t k = 0; k < n; k++)
         s->perm[k] = (int32_t)(perm != NULL ? perm[k] : k);
     rc = analyse(s, ap, ai, &l, work);
-    if (rc == PKM_OK && s->below + n > INT32_MAX) rc = PKM_ERR_INVALID;
     if (rc == PKM_OK && (s->vx = calloc((size_t)(s->below + n), sizeof(double))) == NULL)
         rc = PKM_ERR_NOMEM;
-    if (rc != PKM_OK) goto fail;
+done:
     free(work);
     free(l.lp);
     free(l.rp);
     free(l.li);
     free(l.rq);
     free(l.rk);
-    *out = s;
-    return PKM_OK;
-fail:
-    free(work);
-    free(l.lp);
-    free(l.rp);
-    free(l.li);
-    free(l.rq);
-    free(l.rk);
+    if (rc == PKM_OK) {
+        *out = s;
+        return PKM_OK;
+    }
     pkm_chol_destroy(&s);
     if (rc == PKM_ERR_INVALID)
         return PKM_FAIL(ctx, rc, "sparse factor of order %lld: more than %d entries", (long long)n,
@@ -391,12 +386,13 @@ PKM_CHOL_KERNEL void panel_update(const pkm_chol_panel *pk, const int wk, int32_
 }
 
 /* Panel pj's own columns once its updates are in: column i takes those of the columns k < i
- * of the panel, then its pivot is tested and its entries divided by it. Returns the failing
+ * of the panel, then its pivot is tested and its entries divided by it. *bad: the failing
  * column of the panel, or -1. */
-PKM_CHOL_KERNEL int panel_factor(const pkm_chol_panel *pj, const int w, double *restrict tri,
-                                 double *restrict rows, double *restrict d, double *restrict dinv,
-                                 int ldl)
+PKM_CHOL_KERNEL void panel_factor(const pkm_chol_panel *pj, const int w, double *restrict tri,
+                                  double *restrict rows, double *restrict d, double *restrict dinv,
+                                  int ldl, int *bad)
 {
+    *bad = -1;
     double dd[PKM_CHOL_PANEL];
 #pragma GCC unroll 3
     for (int i = 0; i < w; i++) {
@@ -408,7 +404,10 @@ PKM_CHOL_KERNEL int panel_factor(const pkm_chol_panel *pj, const int w, double *
         }
         /* A positive definite needs a positive pivot; LDL^T (no pivoting, as CHOLMOD's) a
          * nonzero one. */
-        if (!isfinite(di) || (ldl ? di == 0.0 : !(di > 0.0))) return i;
+        if (!isfinite(di) || (ldl ? di == 0.0 : !(di > 0.0))) {
+            *bad = i;
+            return;
+        }
         const double inv = 1.0 / di;
         dd[i] = di;
         d[pj->col[i]] = di;
@@ -430,7 +429,6 @@ PKM_CHOL_KERNEL int panel_factor(const pkm_chol_panel *pj, const int w, double *
             lr[i] = t * inv;
         }
     }
-    return -1;
 }
 
 int64_t pkm_chol_factor(pkm_chol *c, int ldl)
@@ -451,13 +449,8 @@ int64_t pkm_chol_factor(pkm_chol *c, int ldl)
             PKM_CHOL_WIDTHS(panel_update, pk, c->urow[u], pj, c->prow + pk->r0,
                             vx + pk->v0 + pk->w * (pk->w - 1) / 2, where, tri, rows, d);
         }
-        int bad = -1;
-        if (w == 3)
-            bad = panel_factor(pj, 3, tri, rows, d, c->dinv, ldl);
-        else if (w == 2)
-            bad = panel_factor(pj, 2, tri, rows, d, c->dinv, ldl);
-        else
-            bad = panel_factor(pj, 1, tri, rows, d, c->dinv, ldl);
+        int bad;
+        PKM_CHOL_WIDTHS(panel_factor, pj, tri, rows, d, c->dinv, ldl, &bad);
         if (bad >= 0) return c->first[p] + bad;
     }
     return c->n;
