@@ -60,27 +60,26 @@ pkm_status pkm_tr_element_matrices(const pkm_model *m, const pkm_body *b, const 
 static void element_mass_times(double R[3][3], int dpn, double *G, const double *ua, double *s)
 {
     const int nd = 2 * dpn;
+    double loc[12], y[2 * PKM_BEAM_MAX_NODE_DOFS];
+    const double *in = ua;
     if (dpn == 6) {
-        double loc[12], y[12];
         for (int a = 0; a < 4; a++)
             pkm_mat3_apply(PKM_CONST33(R), ua + 3 * a, loc + 3 * a);
-        for (int i = 0; i < 12; i++) {
-            double t = 0.0;
-            for (int j = 0; j < 12; j++)
-                t += G[i * 12 + j] * loc[j];
-            y[i] = t;
-        }
-        for (int a = 0; a < 4; a++)
-            pkm_mat3_apply_t(PKM_CONST33(R), y + 3 * a, s + 3 * a);
-        return;
+        in = loc;
+    } else {
+        pkm_fem_quintic_rotate(R, (double(*)[18])G, (double(*)[18])G);
     }
-    pkm_fem_quintic_rotate(R, (double(*)[18])G, (double(*)[18])G);
     for (int i = 0; i < nd; i++) {
         double t = 0.0;
         for (int j = 0; j < nd; j++)
-            t += G[i * nd + j] * ua[j];
-        s[i] = t;
+            t += G[i * nd + j] * in[j];
+        y[i] = t;
     }
+    if (dpn == 6)
+        for (int a = 0; a < 4; a++)
+            pkm_mat3_apply_t(PKM_CONST33(R), y + 3 * a, s + 3 * a);
+    else
+        memcpy(s, y, sizeof(double) * (size_t)nd);
 }
 
 /* Beam element e's load -M_e (U''_r,e - g) over all of its coordinates (Li et al. 2020, eq. 37,
