@@ -44,7 +44,9 @@ pkm_status pkm_dofmap_curvatures(pkm_dofmap *map, int nelem, pkm_ctx *ctx);
 
 /* One congruence call as recorded by a cached assembly: its coordinates, the zero structure of
  * its E, Ka and Ma (which decides the kept columns of E, those with a nonzero entry, and the
- * pattern) and where the entries of its upper triangle go in the pencil. */
+ * pattern) and where the entries of its upper triangle go in the pencil. A block call
+ * (pkm_trip_add_block) has nrow 0, nk = ncol, and as its mask the nonzero flags of its upper
+ * triangle. */
 typedef struct pkm_trip_call {
     int nrow, ncol;
     int64_t idx_off;  /* its ncol coordinates in the record's idx */
@@ -101,6 +103,8 @@ struct pkm_asm_cache {
     double *work;
     int *iwork;
     int64_t work_cap, iwork_cap;
+    double *fwork; /* the formulation's own scratch (pkm_trip_scratch), lent alike */
+    int64_t fwork_cap;
 };
 
 /* Upper-triangle triplets of K and M accumulated from element congruences E^T A E; or, with a
@@ -114,6 +118,8 @@ struct pkm_trip {
     int64_t work_cap;
     int *iwork; /* integer scratch for congruences */
     int64_t iwork_cap;
+    double *fwork; /* pkm_trip_scratch */
+    int64_t fwork_cap;
     pkm_asm_cache *cache; /* NULL: plain triplets */
     int scatter;          /* 1: add into cache->pencil through cache->rec.pos */
     int miss;             /* scatter mode met a call that does not match the record */
@@ -133,6 +139,11 @@ pkm_status pkm_trip_dofmap(pkm_trip *t, pkm_dofmap **own, pkm_dofmap **P, pkm_ct
 
 /* Release a trip's arrays (the caller zeroes a trip before use; pkm_trip_begin allocates). */
 void pkm_trip_free(pkm_trip *t);
+
+/* Scratch of at least n doubles for the formulation itself, kept across the poses of a cached
+ * assembly (a per-pose malloc of it made the C library return the top of its heap to the
+ * system and fault it in again); NULL if out of memory. Valid until the next call. */
+double *pkm_trip_scratch(pkm_trip *t, int64_t n);
 
 /* Called by a formulation once it knows the order n, before its first congruence; t was set up
  * by the caller (pkm_assemble, plain or cached). */
@@ -169,6 +180,12 @@ pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_
                                    const double *E, const double *Ka, const double *Ma,
                                    pkm_ctx *ctx);
 
+/* Add the upper triangle of the symmetric K to K and of M to M (ncol x ncol, row-major; either
+ * may be NULL) on the reduced coordinates idx[0..ncol-1] (distinct): a block already projected
+ * by the formulation. Its entries where both are zero are not stored. */
+pkm_status pkm_trip_add_block(pkm_trip *t, int ncol, const int64_t *idx, const double *K,
+                              const double *M, pkm_ctx *ctx);
+
 /* Compress to a pencil: sorted upper CSC, duplicates summed, every diagonal entry present. pos
  * (may be NULL): for every triplet, the index of its entry in the pencil. */
 pkm_status pkm_trip_to_pencil(const pkm_trip *t, int64_t *pos, pkm_pencil **out, pkm_ctx *ctx);
@@ -181,6 +198,9 @@ pkm_status pkm_assemble_formulation(const pkm_model *m, pkm_formulation f, pkm_t
  * each formulation calls it once P is filled, after its elements. */
 pkm_status pkm_asm_add_joint_terms(const pkm_model *m, const pkm_dofmap *P, pkm_trip *trip,
                                    pkm_ctx *ctx);
+
+/* Whether the model has any of those (a spring, a rotor inertia, a lumped mass). */
+int pkm_asm_has_joint_terms(const pkm_model *m);
 
 /* The two formulations (assembly/nodal.c, assembly/tree.c): they call pkm_trip_begin with the
  * order, then pkm_trip_add_congruence per element, into a trip set up by the caller. */

@@ -125,7 +125,9 @@ void pkm_congruence_project(const pkm_ecols *ec, const double *A, unsigned char 
 
 /* Ec = E without the rounding residues of exact zeros: entries within PKM_E_RESIDUE of their
  * column's largest magnitude are set to zero. Such entries come from products that vanish
- * mathematically (R Tw of the tree formulation, Germain et al. 2015 eqs. 28-32, leaves 1e-17 ..
+ * mathematically (R Tw of the tree formulation's element projections, before its legs were
+ * assembled by composite bodies; its lumped masses and joint terms still come through here, as
+ * the nodal formulation's elements do: Germain et al. 2015 eqs. 28-32, left 1e-17 ..
  * 3e-16 where the exact value is 0 at one element per link, up to 2e-15 at four, more along
  * longer chains) and are 0.0 at one pose and not at the next, so they would change the pattern
  * (75 patterns over 124 NaVARo poses at 8 eps; at 8 eps still 47 of 64 poses of a map at 4

@@ -38,6 +38,20 @@ static pkm_status add_joint(const pkm_joint *jt, const pkm_dofmap *P, int j, pkm
     return pkm_trip_add_congruence(trip, nf, nf, idx, E, stiff ? K : NULL, inert ? M : NULL, ctx);
 }
 
+int pkm_asm_has_joint_terms(const pkm_model *m)
+{
+    if (pkm_model_mass_count(m) > 0) return 1;
+    for (int j = 0; j < pkm_model_joint_count(m); j++) {
+        const pkm_joint *jt = pkm_model_joint(m, j);
+        for (int f = 0; f < PKM_JOINT_MAX_FREE; f++) {
+            if (jt->rotor_inertia[f] != 0.0) return 1;
+            for (int g = 0; g < PKM_JOINT_MAX_FREE; g++)
+                if (jt->stiffness[f][g] != 0.0) return 1;
+        }
+    }
+    return 0;
+}
+
 pkm_status pkm_asm_add_joint_terms(const pkm_model *m, const pkm_dofmap *P, pkm_trip *trip,
                                    pkm_ctx *ctx)
 {

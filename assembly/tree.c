@@ -11,7 +11,7 @@
  * 42-46); they are solved for the 6 elastic coordinates of one element of the loop, whose block
  * J_v^f has the closed-form inverse of eq. 51, so the eliminated coordinates of a leg depend only
  * on that leg's independent coordinates and on x_p (eqs. 47-52). The reduced pencil is
- * M = J^T M_tot J, K = J^T K_tot J (eq. 54), accumulated element by element. */
+ * M = J^T M_tot J, K = J^T K_tot J (eq. 54), assembled leg by leg (tree_mass.c). */
 #include "assembly/assembly_impl.h"
 #include "assembly/tree_impl.h"
 #include "core/core_impl.h"
@@ -38,6 +38,10 @@ static void tree_free(tree *t)
     free(t->node_local);
     free(t->last_elem);
     free(t->elim_elem);
+    free(t->node_parent);
+    free(t->node_c0);
+    free(t->node_nc);
+    free(t->node_seq);
 }
 
 double *pkm_tree_node_J(const tree *t, int node)
@@ -136,6 +140,8 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
         const int child = (jt->node[1] == entry && jt->body[1] == bi) ? 1 : 0;
         const int pnode = jt->node[1 - child];
         double *Je = pkm_tree_node_J(t, entry);
+        t->node_parent[entry] = pnode;
+        t->node_seq[t->nseq++] = entry;
         if (pnode >= 0) {
             memcpy(Je, pkm_tree_node_J(t, pnode), sizeof(double) * 6 * (size_t)nc);
             t->last_elem[entry] = t->last_elem[pnode];
@@ -145,6 +151,8 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
         /* Joint motions of the child relative to the parent: u_b = u_a + S d. */
         double S[PKM_JOINT_MAX_FREE][6];
         int nf = pkm_joint_free_twists(jt, S);
+        t->node_c0[entry] = t->joint_coord[parent];
+        t->node_nc[entry] = nf;
         for (int f = 0; f < nf; f++) {
             /* the screw (at the origin) of the joint's twist at its point */
             const double y[3] = {-jt->point[0], -jt->point[1], -jt->point[2]};
@@ -156,6 +164,8 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
         if (b->kind == PKM_BODY_RIGID) {
             for (int n = 0; n < pkm_model_node_count(m); n++)
                 if (pkm_model_node(m, n)->body == bi && n != entry) {
+                    t->node_parent[n] = entry;
+                    t->node_seq[t->nseq++] = n;
                     memcpy(pkm_tree_node_J(t, n), Je, sizeof(double) * 6 * (size_t)nc);
                     t->last_elem[n] = t->last_elem[entry];
                 }
@@ -175,6 +185,10 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
                 memcpy(Jt, pkm_tree_node_J(t, from), sizeof(double) * 6 * (size_t)nc);
                 add_elastic_screws(Jt, nc, t->elem_coord[e], R, pkm_model_node(m, to)->x);
                 t->last_elem[to] = e;
+                t->node_parent[to] = from;
+                t->node_seq[t->nseq++] = to;
+                t->node_c0[to] = t->elem_coord[e];
+                t->node_nc[to] = 6;
             }
         }
     }
@@ -347,15 +361,20 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
                 Finv[3 + a][3 + b] = sg * R[a][b];
             }
         const int c0 = t->elem_coord[e];
-        for (int a = 0; a < 6; a++) {
-            double *row = L->Q + (size_t)(c0 + a) * (size_t)w;
-            for (int c = 0; c < wc; c++) {
-                if (c < nc && (c >= c0 && c < c0 + 6)) continue;
+        /* column by column: most of C's columns (coordinates off the loop) are zero */
+        for (int c = 0; c < wc; c++) {
+            if (c < nc && (c >= c0 && c < c0 + 6)) continue;
+            const double col[6] = {C[c],          C[wc + c],     C[2 * wc + c],
+                                   C[3 * wc + c], C[4 * wc + c], C[5 * wc + c]};
+            if (col[0] == 0.0 && col[1] == 0.0 && col[2] == 0.0 && col[3] == 0.0 && col[4] == 0.0 &&
+                col[5] == 0.0)
+                continue;
+            const int k = (c < nc) ? L->indep[c] : L->n0 + (c - nc);
+            for (int a = 0; a < 6; a++) {
                 double v = 0.0;
                 for (int r = 0; r < 6; r++)
-                    v -= Finv[a][r] * C[r * wc + c];
-                if (v == 0.0) continue;
-                row[(c < nc) ? L->indep[c] : L->n0 + (c - nc)] += v;
+                    v -= Finv[a][r] * col[r];
+                if (v != 0.0) L->Q[(size_t)(c0 + a) * (size_t)w + k] += v;
             }
         }
         free(C);
@@ -392,130 +411,6 @@ void pkm_tree_leg_widths(const tree *t, int *maxc, int *maxw)
     }
 }
 
-/* Node n's row block of the dof map P into rows r0 .. r0 + 5 of E, whose w columns are those of
- * leg L: its independent coordinates, then x_p (the platform: a leg of none). */
-static void map_rows(const pkm_dofmap *P, int n, const leg *L, int np, int64_t nred, double *E,
-                     int w, int r0)
-{
-    int nt;
-    const int64_t *col;
-    const double(*tw)[6];
-    pkm_dofmap_node(P, n, &nt, &col, &tw);
-    for (int k = 0; k < nt; k++) {
-        const int c =
-            col[k] >= nred - np ? L->n0 + (int)(col[k] - (nred - np)) : (int)(col[k] - L->first);
-        for (int r = 0; r < 6; r++)
-            E[(r0 + r) * w + c] = tw[k][r];
-    }
-}
-
-/* Element e's E (12 x w, its leg's columns) from the dof map P: the floating frame's twist at its
- * start node s in local axes (eqs. 28-32), then its 6 elastic coordinates, the twist of its far
- * node tn relative to the frame carried to tn, in local axes (the inverse of the elastic screws
- * of propagate): [R u_s; R (u_tn - Ad(x_tn - x_s) u_s)], u = P x, R acting on translation and
- * rotation alike. In exact arithmetic the elastic rows are the element's rows of the closure map
- * Q (eq. 52): they are held at zero where those are, which the difference of two twists only
- * reproduces to rounding (its residue would fill the rows and cost a third more assembly). */
-static void element_rows(const tree *t, const pkm_dofmap *P, const leg *L, int64_t nred, int e,
-                         int s, int tn, double R[3][3], double *E)
-{
-    const int w = L->n0 + t->np;
-    const double *Q = L->Q + (size_t)t->elem_coord[e] * (size_t)w;
-    double r[3];
-    memset(E, 0, sizeof(double) * 12 * (size_t)w);
-    map_rows(P, s, L, t->np, nred, E, w, 0);
-    map_rows(P, tn, L, t->np, nred, E, w, 6);
-    pkm_vec3_sub(pkm_model_node(t->m, tn)->x, pkm_model_node(t->m, s)->x, r);
-    for (int c = 0; c < w; c++) {
-        double u[12];
-        int elastic = 0, nz = 0;
-        for (int k = 0; k < 6; k++) {
-            nz |= (u[k] = E[k * w + c]) != 0.0;
-            elastic |= Q[k * w + c] != 0.0;
-        }
-        if (!nz && !elastic) continue; /* a coordinate downstream of the element */
-        if (elastic) {
-            pkm_twist_transfer(u, r, u + 6);
-            for (int k = 0; k < 6; k++)
-                u[6 + k] = E[(6 + k) * w + c] - u[6 + k];
-        }
-        for (int a = 0; a < 4; a++)
-            for (int i = 0; i < 3; i++) {
-                const int row = 3 * a + i;
-                E[row * w + c] =
-                    (row < 6 || Q[(row - 6) * w + c] != 0.0)
-                        ? R[i][0] * u[3 * a] + R[i][1] * u[3 * a + 1] + R[i][2] * u[3 * a + 2]
-                        : 0.0;
-            }
-    }
-}
-
-/* The reduced coordinates of leg L's projections (its independent ones, then x_p) into idx;
- * their count. */
-static int leg_columns(const tree *t, const leg *L, int64_t nred, int64_t *idx)
-{
-    for (int k = 0; k < L->n0; k++)
-        idx[k] = L->first + k;
-    for (int k = 0; k < t->np; k++)
-        idx[L->n0 + k] = nred - t->np + k;
-    return L->n0 + t->np;
-}
-
-/* M = J^T M_tot J, K = J^T K_tot J (eq. 54), element by element and rigid body by rigid body,
- * each projected through the dof map P (so that matrices and loads go through one map). */
-static pkm_status assemble_legs(const tree *t, const pkm_dofmap *P, pkm_trip *trip, int64_t nred,
-                                pkm_ctx *ctx)
-{
-    static const leg platform = {0}; /* x_p only */
-    const pkm_model *m = t->m;
-    int maxc, maxw;
-    pkm_tree_leg_widths(t, &maxc, &maxw);
-    double *E = malloc(sizeof(double) * 12 * (size_t)maxw);
-    int64_t *idx = malloc(sizeof(int64_t) * (size_t)maxw);
-    pkm_status rc = PKM_OK;
-    if (E == NULL || idx == NULL) {
-        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate element Jacobians");
-        goto done;
-    }
-    for (int e = 0; e < pkm_model_element_count(m) && rc == PKM_OK; e++) {
-        const pkm_body *b = pkm_model_body(m, pkm_model_elem(m, e)->body);
-        const pkm_beam_type *type = &pkm_beam_types[b->element];
-        const leg *L = &t->legs[pkm_topology_body_leg(t->topo, pkm_model_elem(m, e)->body)];
-        int s, tn;
-        double R[3][3], l, Mf[12][12], Kf6[6][6], Kf[12][12] = {{0}};
-        rc = elem_frame(t, e, &s, &tn, R, &l, ctx);
-        if (rc != PKM_OK) break;
-        type->floating_mass(&b->section, &b->material, l, b->mass_flags, &Mf[0][0]);
-        type->floating_stiffness(&b->section, &b->material, l, &Kf6[0][0]);
-        for (int a = 0; a < 6; a++)
-            for (int c = 0; c < 6; c++)
-                Kf[6 + a][6 + c] = Kf6[a][c];
-        element_rows(t, P, L, nred, e, s, tn, R, E);
-        rc = pkm_trip_add_congruence(trip, 12, leg_columns(t, L, nred, idx), idx, E, &Kf[0][0],
-                                     &Mf[0][0], ctx);
-    }
-    /* Rigid bodies: the platform on x_p directly, the others through their leg's screws. */
-    for (int bi = 0; bi < pkm_model_body_count(m) && rc == PKM_OK; bi++) {
-        const pkm_body *b = pkm_model_body(m, bi);
-        if (b->kind != PKM_BODY_RIGID) continue;
-        const double *o = pkm_model_node(m, b->first_node)->x;
-        double c[3], Mr[6][6];
-        pkm_vec3_sub(b->com, o, c);
-        pkm_spatial_inertia(b->mass, c, b->inertia, Mr);
-        const leg *L =
-            bi == pkm_model_platform(m) ? &platform : &t->legs[pkm_topology_body_leg(t->topo, bi)];
-        const int w = L->n0 + t->np;
-        memset(E, 0, sizeof(double) * 6 * (size_t)w);
-        map_rows(P, b->first_node, L, t->np, nred, E, w, 0);
-        rc = pkm_trip_add_congruence(trip, 6, leg_columns(t, L, nred, idx), idx, E, NULL, &Mr[0][0],
-                                     ctx);
-    }
-done:
-    free(E);
-    free(idx);
-    return rc;
-}
-
 pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_info *info,
                              pkm_ctx *ctx)
 {
@@ -547,11 +442,18 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_in
     t.elem_start = calloc(ne, sizeof(int));
     t.node_local = calloc(nn, sizeof(int));
     t.last_elem = calloc(nn, sizeof(int));
+    t.node_parent = malloc(nn * sizeof(int));
+    t.node_c0 = calloc(nn, sizeof(int));
+    t.node_nc = calloc(nn, sizeof(int));
+    t.node_seq = malloc(nn * sizeof(int));
     if (t.joint_coord == NULL || t.elim_elem == NULL || t.elem_coord == NULL ||
-        t.elem_start == NULL || t.node_local == NULL || t.last_elem == NULL) {
+        t.elem_start == NULL || t.node_local == NULL || t.last_elem == NULL ||
+        t.node_parent == NULL || t.node_c0 == NULL || t.node_nc == NULL || t.node_seq == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the virtual tree");
         goto done;
     }
+    for (size_t n = 0; n < nn; n++)
+        t.node_parent[n] = -1;
     if ((rc = pkm_topology_create(m, &t.topo, ctx)) != PKM_OK) goto done;
     t.nlegs = pkm_topology_leg_count(t.topo);
     t.norder = pkm_topology_order(t.topo, &t.order);
@@ -573,11 +475,16 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_in
         ntot += t.legs[l].ncoord;
         nred += t.legs[l].n0;
     }
-    if ((rc = pkm_trip_dofmap(trip, &own, &P, ctx)) != PKM_OK) goto done;
-    if ((rc = pkm_tree_fill_dofmap(&t, P, nred, ctx)) != PKM_OK) goto done;
+    /* The dof map only where it is asked for or the joint terms go through it: the matrices do
+     * not (tree_mass.c). */
+    const int joint_terms = pkm_asm_has_joint_terms(m);
+    if (trip->dofmap != NULL || joint_terms) {
+        if ((rc = pkm_trip_dofmap(trip, &own, &P, ctx)) != PKM_OK) goto done;
+        if ((rc = pkm_tree_fill_dofmap(&t, P, nred, ctx)) != PKM_OK) goto done;
+    }
     if ((rc = pkm_trip_begin(trip, nred, ctx)) != PKM_OK) goto done;
-    if ((rc = assemble_legs(&t, P, trip, nred, ctx)) != PKM_OK) goto done;
-    if ((rc = pkm_asm_add_joint_terms(m, P, trip, ctx)) != PKM_OK) goto done;
+    if ((rc = pkm_tree_assemble_legs(&t, trip, nred, ctx)) != PKM_OK) goto done;
+    if (joint_terms && (rc = pkm_asm_add_joint_terms(m, P, trip, ctx)) != PKM_OK) goto done;
     if (info != NULL) {
         memset(info, 0, sizeof(*info));
         info->n_total = ntot;

@@ -31,6 +31,13 @@ typedef struct tree {
     int *node_local;  /* per node: index within its leg */
     int *last_elem;   /* per node: last element on its path from the ground, -1 if none */
     int *elim_elem;   /* per joint: element eliminated for this cut, -1 */
+    /* The tree of the legs' nodes as propagate walks it (parents first): per node its parent
+     * (the node its screws are copied from; -1 at the ground or on the platform) and the leg
+     * coordinates located at it (its body's joint motions at the entry node, an element's
+     * elastic coordinates at its far node): node_nc of them from node_c0. */
+    int *node_parent, *node_c0, *node_nc;
+    int *node_seq; /* the nodes in the order propagate reached them */
+    int nseq;
 } tree;
 
 /* Node's screws (v_O, w) per leg coordinate: 6 x ncoord, row-major, inside its leg's J. */
@@ -44,6 +51,9 @@ void pkm_tree_times_Q(const leg *L, int np, int nrow, const double *A, double *E
 
 /* The most coordinates of a leg (*maxc) and columns of its projections, n0 + np (*maxw). */
 void pkm_tree_leg_widths(const tree *t, int *maxc, int *maxw);
+
+/* tree_mass.c: the reduced K and M of every leg and of the platform into trip (eq. 54). */
+pkm_status pkm_tree_assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, pkm_ctx *ctx);
 
 /* tree_map.c: the dof map of the built tree (order nred), and the memory checks of its dense
  * maps (before propagate) and of the triplets (after build_closure). */

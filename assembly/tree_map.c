@@ -8,8 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* P of the dof map, through which assemble_legs projects every element and rigid body: a node's
- * twist at itself through its leg's screws and closure, a platform node's from x_p by the
+/* P of the dof map (made only when asked for or when joint terms go through it; the matrices
+ * are assembled without it, tree_mass.c): a node's twist at itself through its leg's screws and
+ * closure, a platform node's from x_p by the
  * rigid-body relation of eqs. 43-44; joint j's free motions are leg coordinates, never
  * eliminated (only elastic ones are). */
 pkm_status pkm_tree_fill_dofmap(const tree *t, pkm_dofmap *map, int64_t nred, pkm_ctx *ctx)
@@ -65,14 +66,11 @@ pkm_status pkm_tree_fill_dofmap(const tree *t, pkm_dofmap *map, int64_t nred, pk
 }
 
 /* Memory of the tree formulation. Each leg's Jacobian J (nnodes x 6 x ncoord) and closure map Q
- * (ncoord x (n0 + np)) are dense, and every element adds the upper triangle of E^T K_e E over
- * the columns of E = A Q it reaches, up to the whole leg: the triplets grow as the cube of the
- * mesh. NaVARo at 1, 16, 32 elements per link makes 2.2e3, 4.8e6, 3.7e7 triplets (2.4 GB of RSS
- * at 32, 64 bytes a triplet; 18.8 GB at 64; killed by the kernel at 128). The count below,
- * 4.4e3, 9.8e6, 7.6e7, is of the entries the reached columns can fill: an upper bound, twice
- * the made ones for a planar robot, whose in-plane and out-of-plane motions do not couple. A
- * triplet holds 32 bytes, up to twice that while its arrays grow by doubling, and 8 more in the
- * cache's record. */
+ * (ncoord x (n0 + np)) are dense, and so are its tree matrices and their reduction (tree_mass.c:
+ * two ncoord^2, two ncoord (n0 + np), two (n0 + np)^2) and the reduced block it adds to the
+ * pencil, up to the upper triangle of (n0 + np)^2 triplets per leg: the memory grows as the
+ * square of the mesh. A triplet holds 32 bytes, up to twice that while its arrays grow by
+ * doubling, and 8 more in the cache's record. */
 #define TREE_TRIPLET_BYTES 72.0
 
 static const char tree_advice[] =
@@ -84,7 +82,9 @@ pkm_status pkm_tree_check_dense_size(const tree *t, pkm_ctx *ctx)
     double bytes = 0.0, n = t->np;
     for (int l = 0; l < t->nlegs; l++) {
         const leg *L = &t->legs[l];
-        bytes += 8.0 * L->ncoord * (6.0 * L->nnodes + L->ncoord + t->np);
+        /* J and Q, then the tree matrices (their reduced order n0 + np is at most ncoord + np) */
+        const double nc = L->ncoord, w = nc + t->np;
+        bytes += 8.0 * nc * (6.0 * L->nnodes + w) + 16.0 * (nc * nc + nc * w + w * w);
         n += L->ncoord;
     }
     /* The message is formatted only for a refusal: the check runs on every map pose. */
@@ -95,67 +95,21 @@ pkm_status pkm_tree_check_dense_size(const tree *t, pkm_ctx *ctx)
     return pkm_memory_check(bytes, what, tree_advice, ctx);
 }
 
-/* Columns of E = A Q that element or rigid body with start node s (own elastic coordinates from
- * c0, or none if c0 < 0) reaches: the leg coordinates upstream of s, through the rows of Q.
- * mark (n0 + np entries) holds stamp where reached; returns their count. */
-static int64_t reached_columns(const tree *t, const leg *L, int s, int c0, int *mark, int stamp)
-{
-    const int nc = L->ncoord, w = L->n0 + t->np;
-    const double *J = pkm_tree_node_J(t, s);
-    int64_t nk = 0;
-    for (int c = 0; c < nc; c++) {
-        int nz = c0 >= 0 && c >= c0 && c < c0 + 6;
-        for (int r = 0; r < 6 && !nz; r++)
-            nz = J[r * nc + c] != 0.0;
-        if (!nz) continue;
-        if (L->indep[c] >= 0) {
-            nk += mark[L->indep[c]] != stamp;
-            mark[L->indep[c]] = stamp;
-            continue;
-        }
-        for (int k = 0; k < w; k++)
-            if (L->Q[(size_t)c * (size_t)w + k] != 0.0 && mark[k] != stamp) {
-                mark[k] = stamp;
-                nk++;
-            }
-    }
-    return nk;
-}
-
-/* The triplets assemble_legs will make, counted from the patterns of J and Q, against RAM. */
+/* The tree matrices and the triplets the legs will make, against RAM. */
 pkm_status pkm_tree_check_triplet_size(const tree *t, pkm_ctx *ctx)
 {
-    const pkm_model *m = t->m;
-    int maxw = 1;
-    double bytes = 0.0, n = t->np;
+    double bytes = 0.0, n = t->np, trip = 21.0; /* the platform's 6 x 6 */
     for (int l = 0; l < t->nlegs; l++) {
         const leg *L = &t->legs[l];
-        maxw = (L->n0 + t->np > maxw) ? L->n0 + t->np : maxw;
-        bytes += 8.0 * L->ncoord * (6.0 * L->nnodes + L->n0 + t->np);
+        const double nc = L->ncoord, w = L->n0 + t->np;
+        bytes += 8.0 * nc * (6.0 * L->nnodes + w) + 16.0 * (nc * nc + nc * w + w * w);
+        trip += w * (w + 1.0) / 2.0;
         n += L->n0;
     }
-    int *mark = calloc((size_t)maxw, sizeof(int));
-    if (mark == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the assembly count");
-    double trip = 21.0; /* the platform's 6 x 6 */
-    for (int e = 0; e < pkm_model_element_count(m); e++) {
-        const leg *L = &t->legs[pkm_topology_body_leg(t->topo, pkm_model_elem(m, e)->body)];
-        const double nk =
-            (double)reached_columns(t, L, t->elem_start[e], t->elem_coord[e], mark, e + 1);
-        trip += nk * (nk + 1.0) / 2.0;
-    }
-    for (int b = 0; b < pkm_model_body_count(m); b++) {
-        if (pkm_model_body(m, b)->kind != PKM_BODY_RIGID || b == pkm_model_platform(m)) continue;
-        const leg *L = &t->legs[pkm_topology_body_leg(t->topo, b)];
-        const double nk = (double)reached_columns(t, L, pkm_model_body(m, b)->first_node, -1, mark,
-                                                  pkm_model_element_count(m) + b + 1);
-        trip += nk * (nk + 1.0) / 2.0;
-    }
-    free(mark);
     if (!(bytes + TREE_TRIPLET_BYTES * trip > pkm_memory_bytes())) return PKM_OK;
     char what[200];
     snprintf(what, sizeof(what),
-             "the tree formulation of %.0f independent coordinates (%.3g triplets; its cost grows "
-             "as the cube of the mesh)",
+             "the tree formulation of %.0f independent coordinates (%.3g triplets, dense per leg)",
              n, trip);
     return pkm_memory_check(bytes + TREE_TRIPLET_BYTES * trip, what, tree_advice, ctx);
 }

@@ -1,4 +1,4 @@
-/* assembly/triplets.c: accumulation of element congruences, compression to CSC, and the cached
+/* assembly/triplets.c: accumulation of element congruences and projected blocks, and the cached
  * scatter map that skips both at the next pose of the same mechanism.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "assembly/assembly_impl.h"
@@ -69,8 +69,14 @@ void pkm_trip_free(pkm_trip *t)
     free(t->m);
     free(t->work);
     free(t->iwork);
+    free(t->fwork);
     record_free(&t->rec);
     memset(t, 0, sizeof(*t));
+}
+
+double *pkm_trip_scratch(pkm_trip *t, int64_t n)
+{
+    return grow((void **)&t->fwork, &t->fwork_cap, n > 0 ? n : 1, sizeof(double)) ? t->fwork : NULL;
 }
 
 static int trip_reserve(pkm_trip *t, int64_t extra)
@@ -320,94 +326,96 @@ pkm_status pkm_trip_add_congruence(pkm_trip *t, int nrow, int ncol, const int64_
     return PKM_OK;
 }
 
-static int cmp_i64(const void *a, const void *b)
+/* Record a dense block call (nrow 0): its coordinates, and per upper entry, row by row, whether
+ * K or M holds a nonzero there (its mask) and room for its position. */
+static int record_block(pkm_trip *t, int ncol, const int64_t *idx, const unsigned char *nz)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
+    pkm_trip_record *r = &t->rec;
+    const int64_t ne = (int64_t)ncol * (ncol + 1) / 2;
+    if (!grow((void **)&r->calls, &r->calls_cap, r->ncalls + 1, sizeof(*r->calls)) ||
+        !grow((void **)&r->idx, &r->idx_cap, r->idx_len + ncol, sizeof(*r->idx)) ||
+        !grow((void **)&r->mask, &r->mask_cap, r->mask_len + ne, sizeof(*r->mask)) ||
+        !grow((void **)&r->pos, &r->pos_cap, r->pos_len + ne, sizeof(*r->pos)))
+        return 0;
+    pkm_trip_call *c = &r->calls[r->ncalls++];
+    memset(c, 0, sizeof(*c));
+    c->ncol = c->nk = ncol;
+    c->idx_off = r->idx_len;
+    c->mask_off = r->mask_len;
+    c->pos_off = r->pos_len;
+    c->st_off = r->st_len;
+    memcpy(r->idx + r->idx_len, idx, sizeof(int64_t) * (size_t)ncol);
+    memcpy(r->mask + r->mask_len, nz, (size_t)ne);
+    r->idx_len += ncol;
+    r->mask_len += ne;
+    r->pos_len += ne;
+    return 1;
 }
 
-pkm_status pkm_trip_to_pencil(const pkm_trip *t, int64_t *pos_out, pkm_pencil **out, pkm_ctx *ctx)
+/* The nonzero flags of the upper triangle of K or M (ncol x ncol, row-major; NULL: zero), row
+ * by row, into nz; with cmp, compared with it instead: 1 if equal. */
+PKM_TARGET_CLONES static int block_mask(int ncol, const double *K, const double *M,
+                                        unsigned char *nz, int cmp)
 {
-    *out = NULL;
-    const int64_t n = t->n;
-    pkm_status rc = PKM_OK;
-    pkm_pencil *p = NULL;
-    /* Bucket by column (diagonal added to every column), then sort rows and sum duplicates. */
-    int64_t *cnt = calloc((size_t)n + 1, sizeof(*cnt));
-    int64_t *perm = malloc(sizeof(*perm) * (size_t)(t->len + n + 1));
-    int64_t *rows = malloc(sizeof(*rows) * (size_t)(t->len + n + 1));
-    if (cnt == NULL || perm == NULL || rows == NULL) {
-        rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate CSC compression workspace");
-        goto done;
-    }
-    for (int64_t q = 0; q < t->len; q++)
-        cnt[t->col[q] + 1]++;
-    for (int64_t j = 0; j < n; j++)
-        cnt[j + 1] += 1;
-    for (int64_t j = 0; j < n; j++)
-        cnt[j + 1] += cnt[j];
-    /* perm holds triplet numbers, -1 - j for the added diagonal of column j; within a column
-     * the triplets keep their order, so duplicates are summed in the order they were added. */
-    {
-        int64_t *pos = malloc(sizeof(*pos) * (size_t)(n > 0 ? n : 1));
-        if (pos == NULL) {
-            rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate CSC compression workspace");
-            goto done;
+    uint64_t diff = 0;
+    int64_t e = 0;
+    for (int a = 0; a < ncol; a++)
+        for (int b = a; b < ncol; b++, e++) {
+            const int64_t q = (int64_t)a * ncol + b;
+            const uint64_t f = (uint64_t)((K != NULL && K[q] != 0.0) | (M != NULL && M[q] != 0.0));
+            if (cmp)
+                diff |= f ^ (uint64_t)nz[e];
+            else
+                nz[e] = (unsigned char)f;
         }
-        memcpy(pos, cnt, sizeof(*pos) * (size_t)n);
-        for (int64_t j = 0; j < n; j++)
-            perm[pos[j]++] = -1 - j;
-        for (int64_t q = 0; q < t->len; q++)
-            perm[pos[t->col[q]]++] = q;
-        free(pos);
-    }
-    /* Count distinct rows per column. */
-    int64_t nnz = 0;
-    for (int64_t j = 0; j < n; j++) {
-        int64_t a = cnt[j], b = cnt[j + 1], len = 0;
-        for (int64_t q = a; q < b; q++)
-            rows[len++] = perm[q] < 0 ? j : t->row[perm[q]];
-        qsort(rows, (size_t)len, sizeof(*rows), cmp_i64);
-        for (int64_t q = 0; q < len; q++)
-            if (q == 0 || rows[q] != rows[q - 1]) nnz++;
-    }
-    rc = pkm_pencil_alloc(n, nnz, &p, ctx);
-    if (rc != PKM_OK) goto done;
-    int64_t k = 0;
-    for (int64_t j = 0; j < n; j++) {
-        int64_t a = cnt[j], b = cnt[j + 1], len = 0;
-        p->colptr[j] = k;
-        for (int64_t q = a; q < b; q++)
-            rows[len++] = perm[q] < 0 ? j : t->row[perm[q]];
-        qsort(rows, (size_t)len, sizeof(*rows), cmp_i64);
-        int64_t start = k;
-        for (int64_t q = 0; q < len; q++)
-            if (q == 0 || rows[q] != rows[q - 1]) p->rowind[k++] = rows[q];
-        /* Sum the values into their slots by binary search in this column's rows. */
-        for (int64_t q = a; q < b; q++) {
-            if (perm[q] < 0) continue;
-            int64_t r = t->row[perm[q]], lo = start, hi = k - 1;
-            while (lo < hi) {
-                int64_t mid = (lo + hi) / 2;
-                if (p->rowind[mid] < r)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            p->k[lo] += t->k[perm[q]];
-            p->m[lo] += t->m[perm[q]];
-            if (pos_out != NULL) pos_out[perm[q]] = lo;
+    return diff == 0;
+}
+
+pkm_status pkm_trip_add_block(pkm_trip *t, int ncol, const int64_t *idx, const double *K,
+                              const double *M, pkm_ctx *ctx)
+{
+    if (ncol <= 0 || t->miss) return PKM_OK;
+    const pkm_trip_call *old = cached_call(t, 0, ncol, idx);
+    if (t->scatter) {
+        if (old == NULL || !block_mask(ncol, K, M, t->cache->rec.mask + old->mask_off, 1)) {
+            t->miss = 1; /* another topology, or another zero structure: record again */
+            return PKM_OK;
         }
+        const int64_t *pos = t->cache->rec.pos + old->pos_off;
+        pkm_pencil *p = t->cache->pencil;
+        int64_t e = 0;
+        for (int a = 0; a < ncol; a++)
+            for (int b = a; b < ncol; b++, e++)
+                if (pos[e] >= 0) {
+                    p->k[pos[e]] += K != NULL ? K[(int64_t)a * ncol + b] : 0.0;
+                    p->m[pos[e]] += M != NULL ? M[(int64_t)a * ncol + b] : 0.0;
+                }
+        t->call++;
+        return PKM_OK;
     }
-    p->colptr[n] = k;
-    *out = p;
-    p = NULL;
-done:
-    pkm_pencil_destroy(&p);
-    free(cnt);
-    free(perm);
-    free(rows);
-    return rc;
+    const int64_t ne = (int64_t)ncol * (ncol + 1) / 2;
+    if (!grow((void **)&t->work, &t->work_cap, (ne + 7) / 8, sizeof(double)))
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate assembly scratch");
+    unsigned char *nz = (unsigned char *)t->work;
+    block_mask(ncol, K, M, nz, 0);
+    if (t->cache != NULL && !record_block(t, ncol, idx, nz))
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow the assembly record");
+    int64_t count = 0;
+    for (int64_t e = 0; e < ne; e++)
+        count += nz[e];
+    if (!trip_reserve(t, count))
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow assembly triplets");
+    int64_t *pos = t->cache != NULL ? t->rec.pos + t->rec.calls[t->rec.ncalls - 1].pos_off : NULL;
+    int64_t e = 0;
+    for (int a = 0; a < ncol; a++)
+        for (int b = a; b < ncol; b++, e++) {
+            if (pos != NULL) pos[e] = nz[e] ? t->len : -1;
+            if (nz[e])
+                trip_push(t, idx[a], idx[b], K != NULL ? K[(int64_t)a * ncol + b] : 0.0,
+                          M != NULL ? M[(int64_t)a * ncol + b] : 0.0);
+        }
+    t->call++;
+    return PKM_OK;
 }
 
 pkm_status pkm_asm_cache_create(pkm_asm_cache **out, pkm_ctx *ctx)
@@ -426,6 +434,7 @@ void pkm_asm_cache_destroy(pkm_asm_cache **c)
     pkm_dofmap_destroy(&(*c)->scratch);
     free((*c)->work);
     free((*c)->iwork);
+    free((*c)->fwork);
     free(*c);
     *c = NULL;
 }
@@ -490,6 +499,12 @@ static void swap_scratch(pkm_trip *t, pkm_asm_cache *c)
     c->iwork = iw;
     c->work_cap = wc;
     c->iwork_cap = ic;
+    double *fw = t->fwork;
+    const int64_t fc = t->fwork_cap;
+    t->fwork = c->fwork;
+    t->fwork_cap = c->fwork_cap;
+    c->fwork = fw;
+    c->fwork_cap = fc;
 }
 
 pkm_status pkm_assemble_cached(const pkm_model *m, pkm_formulation form, pkm_asm_cache *c,

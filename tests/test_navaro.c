@@ -358,8 +358,9 @@ static void test_refinement(void **state)
 }
 
 /* 9b. Sizes beyond the machine are refused before allocation (issue 8: the tree formulation took
- * 18.8 GB at 64 elements per link and was killed at 128). At 1024 elements per link the tree's
- * dense per-leg maps alone need about 65 GB and its triplets far more than any machine has;
+ * 18.8 GB at 64 elements per link and was killed at 128; by composite bodies, issue 15, it takes
+ * 0.8 GB at 64). At 1024 elements per link the tree's dense per-leg maps and matrices need
+ * hundreds of GB;
  * the nodal formulation assembles the same model (110 574 coordinates), and the dense
  * eigensolver, 2 n^2 doubles = 196 GB, is refused by the analysis before it allocates. */
 static void test_size_bounds(void **state)
@@ -396,7 +397,7 @@ static void test_size_bounds(void **state)
  * pattern is the pose's own, so nothing depends on the poses solved before), and keeps its
  * symbolic analysis while the pattern stays: in both formulations the pattern is the same at
  * every pose of this grid (none is symmetric; the rounding residues of exact zeros in the tree's
- * E no longer change it). */
+ * reduced blocks no longer change it). */
 static void test_pattern_reuse(void **state)
 {
     (void)state;
