@@ -80,8 +80,11 @@ pkm_status pkm_modes_create(int64_t n, int nev, pkm_modes **out, pkm_ctx *ctx)
     m->backward_error = calloc((size_t)nev, sizeof(double));
     m->accuracy = calloc((size_t)nev, sizeof(double));
     m->vectors = calloc((size_t)n * (size_t)nev, sizeof(double));
+    if ((uint64_t)n * (uint64_t)nev <= SIZE_MAX / sizeof(double) / 3)
+        m->check_work = malloc(3 * sizeof(double) * (size_t)n * (size_t)nev);
     if (m->omega2 == NULL || m->freq_hz == NULL || m->residual == NULL ||
-        m->backward_error == NULL || m->accuracy == NULL || m->vectors == NULL)
+        m->backward_error == NULL || m->accuracy == NULL || m->vectors == NULL ||
+        m->check_work == NULL)
         goto fail;
     *out = m;
     return PKM_OK;
@@ -98,6 +101,7 @@ void pkm_modes_destroy(pkm_modes **modes)
     free((*modes)->freq_hz);
     free((*modes)->residual);
     free((*modes)->backward_error);
+    free((*modes)->check_work);
     free((*modes)->accuracy);
     free((*modes)->vectors);
     free(*modes);
@@ -337,10 +341,21 @@ static void measure_modes(const pkm_pencil *p, pkm_modes *out, mode_energy *en, 
                  norm_m = pkm_modal_column_norm(p, p->m, kx);
     double orth = 0.0;
     orth_ij[0] = orth_ij[1] = 0;
+    /* K X and M X a block at a time (every entry of K and M read once for all the modes, where
+     * a product per mode read them 2 nev times), interleaved: entry i of mode j at i nev + j. */
+    const size_t nev = (size_t)out->nev;
+    double *xb = out->check_work, *kxb = xb + (size_t)n * nev, *mxb = kxb + (size_t)n * nev;
+    for (size_t i = 0; i < (size_t)n; i++)
+        for (size_t j = 0; j < nev; j++)
+            xb[i * nev + j] = out->vectors[j * (size_t)n + i];
+    pkm_pencil_matvec_block(p, 'K', out->nev, xb, kxb);
+    pkm_pencil_matvec_block(p, 'M', out->nev, xb, mxb);
     for (int j = 0; j < out->nev; j++) {
         const double *x = out->vectors + (size_t)j * (size_t)n;
-        pkm_pencil_matvec(p, 'K', x, kx);
-        pkm_pencil_matvec(p, 'M', x, mx);
+        for (size_t i = 0; i < (size_t)n; i++) {
+            kx[i] = kxb[i * nev + (size_t)j];
+            mx[i] = mxb[i * nev + (size_t)j];
+        }
         const double lam = out->omega2[j];
         /* Relative residual against max(||K x||, max(|w^2|, s) ||M x||): for an elastic mode
          * both terms equal ||K x||; for a rigid mode ||K x|| is rounding noise, so the scale s

@@ -108,6 +108,9 @@ typedef struct pkm_modes {
     /* 1 if a warm-started solver (eigensolver "block") handed this solve to ARPACK (its block
      * did not converge or the Sylvester count found a mode missing), else 0. */
     int fallback;
+    /* Scratch of the acceptance checks (3 n nev doubles: the modes and their products with K
+     * and M, a block at a time), owned by the modes; pkm_modes_create sets it. */
+    double *check_work;
 } pkm_modes;
 
 pkm_status pkm_modes_create(int64_t n, int nev, pkm_modes **out, pkm_ctx *ctx);
