@@ -61,7 +61,7 @@ typedef struct pkm_modal_opts {
      * projections, each followed by the convergence test (0: one before the first, then as
      * many as the slowest wanted pair is estimated to need, at most 4), and the relative residual
      * ||K x - w^2 M x|| / (||K x|| + |w^2| ||M x||) below which a Ritz pair counts as converged
-     * (0 = 1e-7). */
+     * (0 = 1e-6). */
     int block_guards;
     int block_steps;
     double block_tol;
