@@ -42,6 +42,7 @@ static void tree_free(tree *t)
     free(t->node_c0);
     free(t->node_nc);
     free(t->node_seq);
+    free(t->elem_frame);
 }
 
 double *pkm_tree_node_J(const tree *t, int node)
@@ -181,6 +182,8 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
                 t->elem_start[e] = from;
                 pkm_status rc = elem_frame(t, e, &s, &tn, R, &l, ctx);
                 if (rc != PKM_OK) return rc;
+                memcpy(t->elem_frame + 10 * (size_t)e, R, sizeof(R));
+                t->elem_frame[10 * (size_t)e + 9] = l;
                 double *Jt = pkm_tree_node_J(t, to);
                 memcpy(Jt, pkm_tree_node_J(t, from), sizeof(double) * 6 * (size_t)nc);
                 add_elastic_screws(Jt, nc, t->elem_coord[e], R, pkm_model_node(m, to)->x);
@@ -333,13 +336,10 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
         closure_rows(t, j, C, C + 6 * wc);
         /* (J_v^f)^-1 by eq. 51: J_v^f = sg [R^T, -[d]x R^T; 0, R^T], d = y - x_far, sg = +1
          * when the element is on side b of the joint, -1 on side a. */
-        int s, tn;
-        double R[3][3], l;
-        pkm_status rc = elem_frame(t, e, &s, &tn, R, &l, ctx);
-        if (rc != PKM_OK) {
-            free(C);
-            return rc;
-        }
+        const pkm_elem *el = pkm_model_elem(m, e);
+        const int tn = (t->elem_start[e] == el->n1) ? el->n2 : el->n1;
+        double R[3][3];
+        memcpy(R, t->elem_frame + 10 * (size_t)e, sizeof(R));
         const double sg = (jt->node[1] >= 0 && jt->body[1] != pkm_model_platform(m) &&
                            t->last_elem[jt->node[1]] == e)
                               ? 1.0
@@ -446,9 +446,11 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_in
     t.node_c0 = calloc(nn, sizeof(int));
     t.node_nc = calloc(nn, sizeof(int));
     t.node_seq = malloc(nn * sizeof(int));
+    t.elem_frame = malloc(10 * ne * sizeof(double));
     if (t.joint_coord == NULL || t.elim_elem == NULL || t.elem_coord == NULL ||
         t.elem_start == NULL || t.node_local == NULL || t.last_elem == NULL ||
-        t.node_parent == NULL || t.node_c0 == NULL || t.node_nc == NULL || t.node_seq == NULL) {
+        t.node_parent == NULL || t.node_c0 == NULL || t.node_nc == NULL || t.node_seq == NULL ||
+        t.elem_frame == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the virtual tree");
         goto done;
     }

@@ -36,7 +36,8 @@ typedef struct tree {
      * coordinates located at it (its body's joint motions at the entry node, an element's
      * elastic coordinates at its far node): node_nc of them from node_c0. */
     int *node_parent, *node_c0, *node_nc;
-    int *node_seq; /* the nodes in the order propagate reached them */
+    int *node_seq;      /* the nodes in the order propagate reached them */
+    double *elem_frame; /* per element: its frame R (row-major) and length, 10 doubles */
     int nseq;
 } tree;
 

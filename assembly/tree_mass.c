@@ -118,8 +118,8 @@ static void add_composite(const tree *t, int n, const double *I, const double *C
 /* The leg's mass Mt and stiffness Kt (nc x nc, both triangles) on its tree coordinates. In, Cn:
  * 36 per leg node (composite inertias; frame couplings at elements' far nodes), S: 6 per
  * coordinate. */
-static pkm_status leg_matrices(const tree *t, const leg *L, int l, double *In, double *Cn,
-                               double *S, double *Mt, double *Kt, pkm_ctx *ctx)
+static void leg_matrices(const tree *t, const leg *L, int l, double *In, double *Cn, double *S,
+                         double *Mt, double *Kt)
 {
     const pkm_model *m = t->m;
     const int nc = L->ncoord;
@@ -132,10 +132,9 @@ static pkm_status leg_matrices(const tree *t, const leg *L, int l, double *In, d
         if (pkm_topology_body_leg(t->topo, el->body) != l) continue;
         const pkm_body *b = pkm_model_body(m, el->body);
         const int s = t->elem_start[e], tn = (s == el->n1) ? el->n2 : el->n1;
-        double R[3][3], len, Mf[12][12], Kf[6][6], Ig[36];
-        pkm_status rc = pkm_fem_beam3d_frame(pkm_model_node(m, s)->x, pkm_model_node(m, tn)->x,
-                                             b->zref, R, &len, ctx);
-        if (rc != PKM_OK) return rc;
+        double R[3][3], Mf[12][12], Kf[6][6], Ig[36];
+        memcpy(R, t->elem_frame + 10 * (size_t)e, sizeof(R)); /* propagate's */
+        const double len = t->elem_frame[10 * (size_t)e + 9];
         pkm_beam_types[b->element].floating_mass(&b->section, &b->material, len, b->mass_flags,
                                                  &Mf[0][0]);
         element_inertia(Mf, R, pkm_model_node(m, s)->x, Ig, Cn + 36 * (size_t)t->node_local[tn]);
@@ -193,7 +192,6 @@ static pkm_status leg_matrices(const tree *t, const leg *L, int l, double *In, d
                 P[k] += I[k];
         }
     }
-    return PKM_OK;
 }
 
 /* The eliminated rows G of a leg's Q (eq. 49) by their nonzeros: row q (coordinate f[q]) holds
@@ -332,7 +330,7 @@ pkm_status pkm_tree_assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, p
     for (int l = 0; l < t->nlegs && rc == PKM_OK; l++) {
         const leg *L = &t->legs[l];
         const int w = L->n0 + t->np;
-        if ((rc = leg_matrices(t, L, l, In, Cn, S, Mt, Kt, ctx)) != PKM_OK) break;
+        leg_matrices(t, L, l, In, Cn, S, Mt, Kt);
         gather_g(L, t->np, &g);
         reduce(L, t->np, Mt, &g, Z, BM);
         reduce(L, t->np, Kt, &g, Z, BK);

@@ -353,22 +353,15 @@ static int record_block(pkm_trip *t, int ncol, const int64_t *idx, const unsigne
 }
 
 /* The nonzero flags of the upper triangle of K or M (ncol x ncol, row-major; NULL: zero), row
- * by row, into nz; with cmp, compared with it instead: 1 if equal. */
-PKM_TARGET_CLONES static int block_mask(int ncol, const double *K, const double *M,
-                                        unsigned char *nz, int cmp)
+ * by row, into nz. */
+static void block_mask(int ncol, const double *K, const double *M, unsigned char *nz)
 {
-    uint64_t diff = 0;
     int64_t e = 0;
     for (int a = 0; a < ncol; a++)
         for (int b = a; b < ncol; b++, e++) {
             const int64_t q = (int64_t)a * ncol + b;
-            const uint64_t f = (uint64_t)((K != NULL && K[q] != 0.0) | (M != NULL && M[q] != 0.0));
-            if (cmp)
-                diff |= f ^ (uint64_t)nz[e];
-            else
-                nz[e] = (unsigned char)f;
+            nz[e] = (unsigned char)((K != NULL && K[q] != 0.0) | (M != NULL && M[q] != 0.0));
         }
-    return diff == 0;
 }
 
 pkm_status pkm_trip_add_block(pkm_trip *t, int ncol, const int64_t *idx, const double *K,
@@ -377,19 +370,28 @@ pkm_status pkm_trip_add_block(pkm_trip *t, int ncol, const int64_t *idx, const d
     if (ncol <= 0 || t->miss) return PKM_OK;
     const pkm_trip_call *old = cached_call(t, 0, ncol, idx);
     if (t->scatter) {
-        if (old == NULL || !block_mask(ncol, K, M, t->cache->rec.mask + old->mask_off, 1)) {
-            t->miss = 1; /* another topology, or another zero structure: record again */
+        if (old == NULL) {
+            t->miss = 1; /* another topology: record again */
             return PKM_OK;
         }
+        /* The values go in while the zeros are compared: on another zero structure the pose is
+         * recorded again into a new pencil, and this one is dropped. */
         const int64_t *pos = t->cache->rec.pos + old->pos_off;
+        const unsigned char *nz = t->cache->rec.mask + old->mask_off;
         pkm_pencil *p = t->cache->pencil;
+        int diff = 0;
         int64_t e = 0;
         for (int a = 0; a < ncol; a++)
-            for (int b = a; b < ncol; b++, e++)
+            for (int b = a; b < ncol; b++, e++) {
+                const double kv = K != NULL ? K[(int64_t)a * ncol + b] : 0.0,
+                             mv = M != NULL ? M[(int64_t)a * ncol + b] : 0.0;
+                diff |= ((kv != 0.0) | (mv != 0.0)) ^ nz[e];
                 if (pos[e] >= 0) {
-                    p->k[pos[e]] += K != NULL ? K[(int64_t)a * ncol + b] : 0.0;
-                    p->m[pos[e]] += M != NULL ? M[(int64_t)a * ncol + b] : 0.0;
+                    p->k[pos[e]] += kv;
+                    p->m[pos[e]] += mv;
                 }
+            }
+        t->miss |= diff;
         t->call++;
         return PKM_OK;
     }
@@ -397,7 +399,7 @@ pkm_status pkm_trip_add_block(pkm_trip *t, int ncol, const int64_t *idx, const d
     if (!grow((void **)&t->work, &t->work_cap, (ne + 7) / 8, sizeof(double)))
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate assembly scratch");
     unsigned char *nz = (unsigned char *)t->work;
-    block_mask(ncol, K, M, nz, 0);
+    block_mask(ncol, K, M, nz);
     if (t->cache != NULL && !record_block(t, ncol, idx, nz))
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot grow the assembly record");
     int64_t count = 0;
