@@ -60,8 +60,8 @@ extern void dtrsm_(const char *side, const char *uplo, const char *transa, const
 /* Shift-invert steps before a solve is handed to ARPACK. */
 #define PKM_BLOCK_MAX_STEPS 32
 
-extern void dposv_(const char *uplo, const int *n, const int *nrhs, double *a, const int *lda,
-                   double *b, const int *ldb, int *info, size_t uplo_len);
+extern void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a,
+                    const int *lda, double *b, const int *ldb, int *info, size_t uplo_len);
 
 /* The n x bs blocks are stored interleaved (entry i of column c at i * bs + c; as a column-major
  * matrix, the bs x n transpose), the layout of pkm_pencil_matvec_block and
@@ -77,6 +77,10 @@ typedef struct pkm_block {
     double *x, *mx, *y, *my, *t, *vec; /* n x cap each; vec column-major (pkm_modes_finish) */
     double *prev[PKM_BLOCK_HISTORY];   /* n x cap: Ritz vectors of the solves before the last one */
     int nprev;                         /* how many of them prev holds (warm solves in a row) */
+    /* cap x cap: the Cholesky factor of prev[h]^T prev[h] once a fit has made it (pgram_ok[h]):
+     * a block serves PKM_BLOCK_HISTORY fits, its Gram matrix is formed once */
+    double *pgram[PKM_BLOCK_HISTORY];
+    int pgram_ok[PKM_BLOCK_HISTORY];
     int line; /* earlier solves on the walk's line through the next pose (pkm_block_walk) */
     int para; /* the next pose completes the parallelogram of the last three (pkm_block_walk) */
     double *a, *b, *v, *vt, *w, *floor,
@@ -92,9 +96,10 @@ void pkm_block_destroy(void **solver)
     pkm_linsolve_destroy(&s->op);
     pkm_linsolve_destroy(&s->ldlt);
     pkm_modes_destroy(&s->cold);
-    double **arrays[] = {&s->x,       &s->mx,      &s->y,       &s->my,   &s->t,    &s->vec,
-                         &s->prev[0], &s->prev[1], &s->prev[2], &s->a,    &s->b,    &s->v,
-                         &s->vt,      &s->w,       &s->floor,   &s->work, &s->work2};
+    double **arrays[] = {&s->x,    &s->mx,      &s->y,        &s->my,       &s->t,
+                         &s->vec,  &s->prev[0], &s->prev[1],  &s->prev[2],  &s->a,
+                         &s->b,    &s->v,       &s->vt,       &s->w,        &s->floor,
+                         &s->work, &s->work2,   &s->pgram[0], &s->pgram[1], &s->pgram[2]};
     for (size_t k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++)
         free(*arrays[k]);
     free(s);
@@ -151,11 +156,14 @@ static pkm_status ensure_block(pkm_block *s, int bs, pkm_ctx *ctx)
     const size_t n = (size_t)s->n, c = (size_t)bs;
     double **big[] = {&s->x,   &s->mx,      &s->y,       &s->my,     &s->t,
                       &s->vec, &s->prev[0], &s->prev[1], &s->prev[2]};
-    double **small[] = {&s->a, &s->b, &s->v, &s->vt, &s->w, &s->floor, &s->work};
-    const size_t small_size[] = {c * c, c * c, c * c, c * ((c + 15) / 16 * 16), c, c, 4 * c};
+    double **small[] = {&s->a,     &s->b,    &s->v,        &s->vt,       &s->w,
+                        &s->floor, &s->work, &s->pgram[0], &s->pgram[1], &s->pgram[2]};
+    const size_t small_size[] = {c * c, c * c, c * c, c * ((c + 15) / 16 * 16), c, c, 4 * c,
+                                 c * c, c * c, c * c};
     s->cap = 0;
     s->warm = 0;
     s->nprev = 0;
+    memset(s->pgram_ok, 0, sizeof(s->pgram_ok));
     pkm_modes_destroy(&s->cold);
     int bad = 0;
     for (size_t k = 0; k < sizeof(big) / sizeof(big[0]); k++) {
@@ -365,14 +373,21 @@ static pkm_status shift_invert(pkm_block *s, const pkm_pencil *p, int bs, int la
 }
 
 /* out = X0 C, C = (X0^T X0)^-1 X0^T X1: the least-squares fit of X1 (the block x) in the span of
- * X0 (the block x0), which also undoes the rotations and sign changes of the Ritz vectors between
- * two solves. Returns 0 if X0^T X0 is not numerically positive definite. */
-static int fit(pkm_block *s, const double *x0, int bs, double *out)
+ * X0 (the block prev[h]), which also undoes the rotations and sign changes of the Ritz vectors
+ * between two solves (dposv's steps, X0^T X0 factored once per block). Returns 0 if X0^T X0 is
+ * not numerically positive definite. */
+static int fit(pkm_block *s, int h, int bs, double *out)
 {
     int info = 0;
-    pkm_block_gram(bs, s->n, x0, x0, s->a);
+    const double *x0 = s->prev[h];
+    if (!s->pgram_ok[h]) {
+        pkm_block_gram(bs, s->n, x0, x0, s->pgram[h]);
+        dpotrf_("U", &bs, s->pgram[h], &bs, &info, 1);
+        if (info != 0) return 0;
+        s->pgram_ok[h] = 1;
+    }
     pkm_block_gram(bs, s->n, x0, s->x, s->b);
-    dposv_("U", &bs, &bs, s->a, &bs, s->b, &bs, &info, 1);
+    dpotrs_("U", &bs, &bs, s->pgram[h], &bs, s->b, &bs, &info, 1);
     if (info == 0) pkm_block_rotate(bs, s->n, s->b, x0, s->vt, out);
     return info == 0;
 }
@@ -397,13 +412,18 @@ static void extrapolate(pkm_block *s, int bs)
     const int want = s->para ? 2 : s->line - 1;
     int k = 0, failed = 0;
     while (k < want && k < s->nprev && !failed)
-        if (!(failed = !fit(s, s->prev[k], bs, f[k]))) k++;
+        if (!(failed = !fit(s, k, bs, f[k]))) k++;
     const double *c = s->para ? (k == 2 ? parallelogram : coef[0]) : coef[k];
     if (s->para && k < 2) k = 0;
-    double *last = s->prev[PKM_BLOCK_HISTORY - 1];
-    for (int h = PKM_BLOCK_HISTORY - 1; h > 0; h--)
+    double *last = s->prev[PKM_BLOCK_HISTORY - 1], *lastg = s->pgram[PKM_BLOCK_HISTORY - 1];
+    for (int h = PKM_BLOCK_HISTORY - 1; h > 0; h--) {
         s->prev[h] = s->prev[h - 1];
+        s->pgram[h] = s->pgram[h - 1];
+        s->pgram_ok[h] = s->pgram_ok[h - 1];
+    }
     s->prev[0] = last;
+    s->pgram[0] = lastg;
+    s->pgram_ok[0] = 0;
     memcpy(s->prev[0], s->x, nb * sizeof(double));
     for (size_t i = 0; i < nb; i++) {
         double v = c[0] * s->x[i];
