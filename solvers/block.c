@@ -84,8 +84,9 @@ typedef struct pkm_block {
     int line; /* earlier solves on the walk's line through the next pose (pkm_block_walk) */
     int para; /* the next pose completes the parallelogram of the last three (pkm_block_walk) */
     double *a, *b, *v, *vt, *w, *floor,
-        *work;     /* cap x cap (a, b, v), cap x cap rounded up to 16 (vt), cap, cap, 4 cap */
-    double *work2; /* 2 n: pkm_modes_finish */
+        *work;         /* cap x cap (a, b, v), cap x cap rounded up to 16 (vt), cap, cap, 4 cap */
+    double *work2;     /* 2 n: pkm_modes_finish */
+    double colnorm[2]; /* the pencil's largest column norms, K then M (iterate) */
 } pkm_block;
 
 void pkm_block_destroy(void **solver)
@@ -457,8 +458,9 @@ static pkm_status iterate(pkm_block *s, const pkm_pencil *p, const pkm_modal_opt
     /* Half the acceptance bound: the final check recomputes the residual from the unpacked
      * vectors, which may differ in the last digits. */
     const double be = 0.5 * pkm_modal_max_backward(opts);
-    const double nrm[2] = {pkm_modal_column_norm(p, p->k, s->work2),
-                           pkm_modal_column_norm(p, p->m, s->work2)};
+    double *nrm = s->colnorm;
+    nrm[0] = pkm_modal_column_norm(p, p->k, s->work2);
+    nrm[1] = pkm_modal_column_norm(p, p->m, s->work2);
     *done = 0;
     pkm_pencil_matvec_block(p, 'M', bs, s->x, s->mx);
     for (int round = 1, taken = 0; taken + steps <= PKM_BLOCK_MAX_STEPS; round++) {
@@ -542,7 +544,8 @@ pkm_status pkm_block_solve(void *solver, const pkm_pencil *p, const pkm_modal_op
     if (done) {
         pkm_ctx scratch;
         pkm_ctx_clear(&scratch);
-        rc = pkm_modes_finish(p, opts, s->w, s->floor, s->vec, NULL, s->work2, out, &scratch);
+        rc = pkm_modes_finish(p, opts, s->w, s->floor, s->colnorm, s->vec, NULL, s->work2, out,
+                              &scratch);
         if (rc == PKM_ERR_NOMEM) return PKM_FAIL(ctx, rc, "%s", scratch.msg);
         if (rc == PKM_OK) {
             out->sigma = sigma;

@@ -441,8 +441,8 @@ pkm_status pkm_modal_solve(pkm_modal *solver, const pkm_pencil *p, const pkm_mod
     rc = pkm_modal_choose_shift(s->op, p, &sigma, ctx);
     if (rc == PKM_OK) rc = solve_complete(s, p, opts, sigma, nev_int, ncv, out, ctx);
     if (rc != PKM_OK) return rc;
-    rc = pkm_modes_finish(p, opts, s->pool_w, s->pool_f, s->pool_x, s->pool_order, s->work2, out,
-                          ctx);
+    rc = pkm_modes_finish(p, opts, s->pool_w, s->pool_f, NULL, s->pool_x, s->pool_order, s->work2,
+                          out, ctx);
     out->sigma = sigma;
     return rc;
 }

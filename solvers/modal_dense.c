@@ -107,7 +107,7 @@ pkm_status pkm_modal_solve_dense_counted(const pkm_pencil *p, const pkm_modal_op
     /* w is ascending and Z holds the M-orthonormal eigenvectors, column-major. */
     rc = check_dense(p, ldlt, w, Z, nev, nw, w + n, ctx);
     if (rc != PKM_OK) goto done;
-    rc = pkm_modes_finish(p, opts, w, w + n, Z, NULL, NULL, out, ctx);
+    rc = pkm_modes_finish(p, opts, w, w + n, NULL, Z, NULL, NULL, out, ctx);
     out->sigma = 0.0;
     out->iterations = 0;
     out->op_count = 0;

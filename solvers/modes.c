@@ -331,14 +331,14 @@ typedef struct mode_energy {
 /* Residuals, backward errors, rounding floors (unless given: en[j].floor not NaN) and energies
  * (en[0..nev)) and accuracy estimates of the modes in out, and their M-orthonormality error
  * (orth_ij: the worst pair). kx, mx: n each. */
-static void measure_modes(const pkm_pencil *p, pkm_modes *out, mode_energy *en, double *kx,
-                          double *mx, int orth_ij[2])
+static void measure_modes(const pkm_pencil *p, pkm_modes *out, mode_energy *en,
+                          const double *colnorm, double *kx, double *mx, int orth_ij[2])
 {
     const int64_t n = p->n;
     const pkm_diag_scales ds = pkm_pencil_diag_scales(p);
     const double s = pkm_modal_zero_scale(&ds);
-    const double norm_k = pkm_modal_column_norm(p, p->k, kx),
-                 norm_m = pkm_modal_column_norm(p, p->m, kx);
+    const double norm_k = colnorm != NULL ? colnorm[0] : pkm_modal_column_norm(p, p->k, kx),
+                 norm_m = colnorm != NULL ? colnorm[1] : pkm_modal_column_norm(p, p->m, kx);
     double orth = 0.0;
     orth_ij[0] = orth_ij[1] = 0;
     /* K X and M X a block at a time (every entry of K and M read once for all the modes, where
@@ -442,8 +442,8 @@ static pkm_status check_modes(const pkm_modal_opts *opts, pkm_modes *out, const 
 }
 
 pkm_status pkm_modes_finish(const pkm_pencil *p, const pkm_modal_opts *opts, const double *w2,
-                            const double *floor, const double *vecs, const int *order, double *work,
-                            pkm_modes *out, pkm_ctx *ctx)
+                            const double *floor, const double *colnorm, const double *vecs,
+                            const int *order, double *work, pkm_modes *out, pkm_ctx *ctx)
 {
     const int64_t n = p->n;
     const int nev = opts->nev;
@@ -470,7 +470,7 @@ pkm_status pkm_modes_finish(const pkm_pencil *p, const pkm_modal_opts *opts, con
             en[j].floor = floor != NULL ? floor[src] : NAN;
         }
         int orth_ij[2];
-        measure_modes(p, out, en, work, work + n, orth_ij);
+        measure_modes(p, out, en, colnorm, work, work + n, orth_ij);
         rc = check_modes(opts, out, en, orth_ij, ctx);
     }
     free(en);

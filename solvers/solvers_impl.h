@@ -19,10 +19,11 @@ pkm_status pkm_modal_check_args(const pkm_pencil *p, const pkm_modal_opts *opts,
  * vecs into out, fill frequencies, then compute residuals, backward errors and accuracy
  * estimates and check them, the M-orthonormality and the zero-energy test. floor: the rounding
  * floors of w2 (pkm_modal_rounding_floor, indexed like w2) if the caller has them, else NULL.
- * work: 2 n doubles, or NULL to allocate. */
+ * colnorm: the largest column 2-norms of K and M (pkm_modal_column_norm) if the caller has them,
+ * else NULL. work: 2 n doubles, or NULL to allocate. */
 pkm_status pkm_modes_finish(const pkm_pencil *p, const pkm_modal_opts *opts, const double *w2,
-                            const double *floor, const double *vecs, const int *order, double *work,
-                            pkm_modes *out, pkm_ctx *ctx);
+                            const double *floor, const double *colnorm, const double *vecs,
+                            const int *order, double *work, pkm_modes *out, pkm_ctx *ctx);
 
 /* Scales of the pencil's diagonal: max diag K, max diag M and max_i K_ii / M_ii over M_ii > 0. */
 typedef struct pkm_diag_scales {
