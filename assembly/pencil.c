@@ -120,7 +120,8 @@ void pkm_pencil_matvec_add(const pkm_pencil *p, char which, const double *x, dou
  * of pkm_pencil_matvec; w is a constant where it is inlined (1 to 4), so its loops are unrolled
  * into one vector operation. The diagonal is each column's last entry (rows sorted, row <=
  * column, every diagonal stored), so the sums are added in the same order as a test per entry
- * gave. */
+ * gave. Row j of y is stored at column j, before any later column adds to it (rows <= column):
+ * y needs no clearing. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
@@ -160,7 +161,6 @@ PKM_TARGET_CLONES void pkm_pencil_matvec_block(const pkm_pencil *p, char which, 
 {
     const double *a = (which == 'K') ? p->k : p->m;
     const size_t nc = (size_t)ncol;
-    memset(y, 0, sizeof(double) * (size_t)p->n * nc);
     size_t c0 = 0;
     for (; c0 + 4 <= nc; c0 += 4)
         block_columns(p, a, nc, c0, 4, x, y);

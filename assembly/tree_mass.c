@@ -281,6 +281,51 @@ PKM_TARGET_CLONES static void reduce(const leg *L, int np, const double *At, con
     }
 }
 
+/* The same for the leg's stiffness Kt, block diagonal on the elements' elastic coordinates (eq.
+ * 23): an element whose coordinates are independent places its block, an eliminated one adds
+ * G_e^T K_e G_e; the terms in reduce's order (the same values). */
+static void reduce_stiffness(const tree *t, const leg *L, int l, const double *Kt,
+                             const sparse_g *g, double *Y, double *B)
+{
+    const pkm_model *m = t->m;
+    const int nc = L->ncoord, w = L->n0 + t->np;
+    for (int a = 0; a < w; a++)
+        for (int k = a; k < w; k++)
+            B[a * w + k] = 0.0;
+    for (int e = 0; e < pkm_model_element_count(m); e++) {
+        if (pkm_topology_body_leg(t->topo, pkm_model_elem(m, e)->body) != l) continue;
+        const int c0 = t->elem_coord[e];
+        if (L->indep[c0] < 0) continue;
+        for (int i = 0; i < 6; i++)
+            for (int j = i; j < 6; j++)
+                B[L->indep[c0 + i] * w + L->indep[c0 + j]] = Kt[(size_t)(c0 + i) * nc + c0 + j];
+    }
+    for (int q0 = 0; q0 < g->nf; q0 += 6) { /* an eliminated element: 6 rows of G */
+        for (int i = 0; i < 6; i++) {
+            const int f = g->f[q0 + i];
+            double *restrict y = Y + (size_t)f * w;
+            for (int k = 0; k < w; k++)
+                y[k] = 0.0;
+            for (int q = q0; q < q0 + 6; q++) {
+                const double v = Kt[(size_t)f * nc + g->f[q]];
+                if (v == 0.0) continue;
+                for (int p = g->ptr[q]; p < g->ptr[q + 1]; p++)
+                    y[g->col[p]] += v * g->val[p];
+            }
+        }
+        for (int q = q0; q < q0 + 6; q++) {
+            const double *restrict y = Y + (size_t)g->f[q] * w;
+            for (int p = g->ptr[q]; p < g->ptr[q + 1]; p++) {
+                const int j = g->col[p];
+                const double gj = g->val[p];
+                double *restrict b = B + (size_t)j * w;
+                for (int k = j; k < w; k++)
+                    b[k] += gj * y[k];
+            }
+        }
+    }
+}
+
 /* B (w x w, symmetric positive semidefinite, upper triangle) without the rounding residues of its
  * exact zeros: entries within PKM_TREE_RESIDUE of the bound sqrt(B_aa B_bb) that every entry of
  * such a matrix obeys are set to zero. Zeros such as the coupling of in-plane and out-of-plane
@@ -333,7 +378,7 @@ pkm_status pkm_tree_assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, p
         leg_matrices(t, L, l, In, Cn, S, Mt, Kt);
         gather_g(L, t->np, &g);
         reduce(L, t->np, Mt, &g, Z, BM);
-        reduce(L, t->np, Kt, &g, Z, BK);
+        reduce_stiffness(t, L, l, Kt, &g, Z, BK);
         for (int k = 0; k < L->n0; k++)
             idx[k] = L->first + k;
         for (int k = 0; k < t->np; k++)
