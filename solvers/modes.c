@@ -274,41 +274,61 @@ static pkm_status refuse_zero_mode(const pkm_modes *out, int j, double xkx, doub
                     j + 1, xkx, out->omega2[j], threshold, out->zero_modes, coords);
 }
 
+/* Columns c0 .. c0 + w - 1 of the floors' sums (x, of leading dimension ld, and xk, xm as in
+ * pkm_modal_rounding_floors); w is a constant where it is inlined (1 to 4): its loops are one
+ * vector operation each, the column's sums in registers. The diagonal is the column's last
+ * entry (rows sorted, row <= column). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+floors_columns(const pkm_pencil *p, const double *restrict x, size_t ld, size_t c0, size_t w,
+               double *restrict xk, double *restrict xm)
+{
+    const int64_t *restrict cp = p->colptr, *restrict ri = p->rowind;
+    for (int64_t j = 0; j < p->n; j++) {
+        double ck[4] = {0.0, 0.0, 0.0, 0.0}, cm[4] = {0.0, 0.0, 0.0, 0.0};
+        int64_t end = cp[j + 1];
+        const int diag = end > cp[j] && ri[end - 1] == j;
+        end -= diag;
+        const double dk = diag ? fabs(p->k[end]) : 0.0, dm = diag ? fabs(p->m[end]) : 0.0;
+        for (int64_t q = cp[j]; q < end; q++) {
+            const double ak = fabs(p->k[q]), am = fabs(p->m[q]);
+            const double *restrict xi = x + (size_t)ri[q] * ld + c0;
+            for (size_t c = 0; c < w; c++) {
+                ck[c] += ak * fabs(xi[c]);
+                cm[c] += am * fabs(xi[c]);
+            }
+        }
+        const double *restrict xj = x + (size_t)j * ld + c0;
+        for (size_t c = 0; c < w; c++) {
+            const double axj = fabs(xj[c]);
+            xk[c0 + c] += axj * (2.0 * ck[c] + dk * axj);
+            xm[c0 + c] += axj * (2.0 * cm[c] + dm * axj);
+        }
+    }
+}
+
 PKM_TARGET_CLONES void pkm_modal_rounding_floors(const pkm_pencil *p, const double *x, int ld,
                                                  int nm, const double *lam, double *floor,
                                                  double *work)
 {
     /* Column by column: the strictly upper entries count twice (symmetry), the diagonal once;
-     * each entry's |K| and |M| read once for the nm vectors, whose sums keep one vector's order. */
-    double *restrict xk = work, *restrict xm = work + nm, *restrict ck = xm + nm,
-                     *restrict cm = ck + nm;
+     * each entry's |K| and |M| read once for four vectors at a time, whose sums keep one
+     * vector's order. */
+    double *restrict xk = work, *restrict xm = work + nm;
     for (int c = 0; c < nm; c++)
         xk[c] = xm[c] = 0.0;
-    for (int64_t j = 0; j < p->n; j++) {
-        double dk = 0.0, dm = 0.0;
-        for (int c = 0; c < nm; c++)
-            ck[c] = cm[c] = 0.0;
-        for (int64_t q = p->colptr[j]; q < p->colptr[j + 1]; q++) {
-            const int64_t i = p->rowind[q];
-            if (i == j) {
-                dk = fabs(p->k[q]);
-                dm = fabs(p->m[q]);
-                continue;
-            }
-            const double ak = fabs(p->k[q]), am = fabs(p->m[q]);
-            const double *restrict xi = x + (size_t)i * (size_t)ld;
-            for (int c = 0; c < nm; c++) {
-                ck[c] += ak * fabs(xi[c]);
-                cm[c] += am * fabs(xi[c]);
-            }
-        }
-        const double *restrict xj = x + (size_t)j * (size_t)ld;
-        for (int c = 0; c < nm; c++) {
-            const double axj = fabs(xj[c]);
-            xk[c] += axj * (2.0 * ck[c] + dk * axj);
-            xm[c] += axj * (2.0 * cm[c] + dm * axj);
-        }
-    }
+    const size_t n = (size_t)nm, l = (size_t)ld;
+    size_t c0 = 0;
+    for (; c0 + 4 <= n; c0 += 4)
+        floors_columns(p, x, l, c0, 4, xk, xm);
+    if (n - c0 == 3)
+        floors_columns(p, x, l, c0, 3, xk, xm);
+    else if (n - c0 == 2)
+        floors_columns(p, x, l, c0, 2, xk, xm);
+    else if (n - c0 == 1)
+        floors_columns(p, x, l, c0, 1, xk, xm);
     for (int c = 0; c < nm; c++)
         floor[c] = PKM_MODAL_FLOOR_C * DBL_EPSILON * (xk[c] + fabs(lam[c]) * xm[c]);
 }

@@ -42,7 +42,7 @@ double pkm_modal_rounding_floor(const pkm_pencil *p, const double *x, double lam
 
 /* The same for nm vectors stored interleaved (entry i of vector c at x[i ld + c], a block's
  * layout) and their eigenvalues lam: their floors, the same bits as one at a time, with each
- * entry of the pencil read once for all of them. work: 4 nm. */
+ * entry of the pencil read once per four of them. work: 2 nm. */
 void pkm_modal_rounding_floors(const pkm_pencil *p, const double *x, int ld, int nm,
                                const double *lam, double *floor, double *work);
 
