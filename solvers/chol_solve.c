@@ -203,7 +203,7 @@ PKM_CHOL_KERNEL void block_backward(const pkm_chol_panel *pn, const int w,
  * nc = 12 (a map's block) the independence of a level's panels buys nothing that this does not
  * (maps 1-3 % faster in column order, A/B). Taking a panel's entries of a row together for all
  * columns gained nothing either: the loops over the columns are the vectorised work. */
-PKM_TARGET_CLONES void pkm_chol_solve_block(const pkm_chol *c, size_t nc, double *w)
+PKM_CHOL_KERNEL void solve_block(const pkm_chol *c, size_t nc, double *w)
 {
     const int32_t *restrict rows = c->prow;
     const double *restrict vx = c->vx;
@@ -215,4 +215,16 @@ PKM_TARGET_CLONES void pkm_chol_solve_block(const pkm_chol *c, size_t nc, double
         const pkm_chol_panel *pn = &c->panel[p];
         PKM_CHOL_WIDTHS(block_backward, pn, rows + pn->r0, vx + pn->v0, nc, w);
     }
+}
+
+/* The block sizes of the maps' solver (8 or 12 wanted and guard vectors) inlined with their
+ * count as a constant: the loops over the columns become a few vector operations each. */
+PKM_TARGET_CLONES void pkm_chol_solve_block(const pkm_chol *c, size_t nc, double *w)
+{
+    if (nc == 12)
+        solve_block(c, 12, w);
+    else if (nc == 8)
+        solve_block(c, 8, w);
+    else
+        solve_block(c, nc, w);
 }
