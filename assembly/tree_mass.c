@@ -284,8 +284,8 @@ PKM_TARGET_CLONES static void reduce(const leg *L, int np, const double *At, con
 /* The same for the leg's stiffness Kt, block diagonal on the elements' elastic coordinates (eq.
  * 23): an element whose coordinates are independent places its block, an eliminated one adds
  * G_e^T K_e G_e; the terms in reduce's order (the same values). */
-static void reduce_stiffness(const tree *t, const leg *L, int l, const double *Kt,
-                             const sparse_g *g, double *Y, double *B)
+PKM_TARGET_CLONES static void reduce_stiffness(const tree *t, const leg *L, int l, const double *Kt,
+                                               const sparse_g *g, double *Y, double *B)
 {
     const pkm_model *m = t->m;
     const int nc = L->ncoord, w = L->n0 + t->np;

@@ -263,19 +263,18 @@ static pkm_status body_node_at(pkm_model *m, int b, const double x[3], const cha
                                pkm_ctx *ctx)
 {
     pkm_body *body = &m->bodies[b];
-    double scale = 0.0;
-    for (int i = 0; i < m->nnodes; i++)
-        if (m->nodes[i].body == b) scale = fmax(scale, pkm_vec3_norm(m->nodes[i].x));
-    const double tol = PKM_MESH_COINCIDENT_RTOL * fmax(scale, 1.0);
+    /* One pass in squared lengths (a model build makes this search for every joint side). */
+    double scale2 = 0.0, d2best = INFINITY;
     int best = -1;
-    double dbest = INFINITY;
     for (int i = 0; i < m->nnodes; i++) {
         if (m->nodes[i].body != b) continue;
         const double *y = m->nodes[i].x;
-        double d[3] = {y[0] - x[0], y[1] - x[1], y[2] - x[2]};
-        double dist = pkm_vec3_norm(d);
-        if (dist < dbest) dbest = dist, best = i;
+        const double d[3] = {y[0] - x[0], y[1] - x[1], y[2] - x[2]};
+        const double d2 = pkm_vec3_dot(d, d), y2 = pkm_vec3_dot(y, y);
+        scale2 = y2 > scale2 ? y2 : scale2;
+        if (d2 < d2best) d2best = d2, best = i;
     }
+    const double tol = PKM_MESH_COINCIDENT_RTOL * fmax(sqrt(scale2), 1.0), dbest = sqrt(d2best);
     if (dbest <= tol) {
         *node = best;
         return PKM_OK;
