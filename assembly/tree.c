@@ -241,18 +241,15 @@ static void closure_rows(const tree *t, int j, double *C, double *T)
             C[r * w + t->joint_coord[j] + f] -= S[f][r];
 }
 
-/* Whether element e moves node n (its coordinates are upstream of n). */
+/* Whether element e moves node n: its elastic coordinates, located at its far node, are upstream
+ * of n, i.e. the far node is n or one of n's ancestors in the node tree (a platform node and a
+ * node of another leg have none of this leg's). */
 static int moves(const tree *t, int e, int n)
 {
-    if (n < 0 || pkm_model_node(t->m, n)->body == pkm_model_platform(t->m)) return 0;
-    if (pkm_topology_body_leg(t->topo, pkm_model_node(t->m, n)->body) !=
-        pkm_topology_body_leg(t->topo, pkm_model_elem(t->m, e)->body))
-        return 0;
-    const leg *L = &t->legs[pkm_topology_body_leg(t->topo, pkm_model_node(t->m, n)->body)];
-    const double *J = pkm_tree_node_J(t, n);
-    for (int r = 0; r < 6; r++)
-        for (int k = 0; k < 6; k++)
-            if (J[r * L->ncoord + t->elem_coord[e] + k] != 0.0) return 1;
+    const pkm_elem *el = pkm_model_elem(t->m, e);
+    const int tn = (t->elem_start[e] == el->n1) ? el->n2 : el->n1;
+    for (int a = n; a >= 0; a = t->node_parent[a])
+        if (a == tn) return 1;
     return 0;
 }
 
@@ -372,7 +369,7 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
             const int k = (c < nc) ? L->indep[c] : L->n0 + (c - nc);
             for (int a = 0; a < 6; a++) {
                 double v = 0.0;
-                for (int r = 0; r < 6; r++)
+                for (int r = a < 3 ? 0 : 3; r < 6; r++) /* Finv's lower left block is zero */
                     v -= Finv[a][r] * col[r];
                 if (v != 0.0) L->Q[(size_t)(c0 + a) * (size_t)w + k] += v;
             }
