@@ -67,7 +67,7 @@ pkm_status pkm_tree_fill_dofmap(const tree *t, pkm_dofmap *map, int64_t nred, pk
 
 /* Memory of the tree formulation. Each leg's Jacobian J (nnodes x 6 x ncoord) and closure map Q
  * (ncoord x (n0 + np)) are dense, and so are its tree matrices and their reduction (tree_mass.c:
- * two ncoord^2, two ncoord (n0 + np), two (n0 + np)^2) and the reduced block it adds to the
+ * ncoord^2, two ncoord (n0 + np), two (n0 + np)^2) and the reduced block it adds to the
  * pencil, up to the upper triangle of (n0 + np)^2 triplets per leg: the memory grows as the
  * square of the mesh. A triplet holds 32 bytes, up to twice that while its arrays grow by
  * doubling, and 8 more in the cache's record. */
@@ -84,7 +84,7 @@ pkm_status pkm_tree_check_dense_size(const tree *t, pkm_ctx *ctx)
         const leg *L = &t->legs[l];
         /* J and Q, then the tree matrices (their reduced order n0 + np is at most ncoord + np) */
         const double nc = L->ncoord, w = nc + t->np;
-        bytes += 8.0 * nc * (6.0 * L->nnodes + w) + 16.0 * (nc * nc + nc * w + w * w);
+        bytes += 8.0 * nc * (6.0 * L->nnodes + w) + 8.0 * (nc * nc + 2.0 * nc * w + 2.0 * w * w);
         n += L->ncoord;
     }
     /* The message is formatted only for a refusal: the check runs on every map pose. */
@@ -102,7 +102,7 @@ pkm_status pkm_tree_check_triplet_size(const tree *t, pkm_ctx *ctx)
     for (int l = 0; l < t->nlegs; l++) {
         const leg *L = &t->legs[l];
         const double nc = L->ncoord, w = L->n0 + t->np;
-        bytes += 8.0 * nc * (6.0 * L->nnodes + w) + 16.0 * (nc * nc + nc * w + w * w);
+        bytes += 8.0 * nc * (6.0 * L->nnodes + w) + 8.0 * (nc * nc + 2.0 * nc * w + 2.0 * w * w);
         trip += w * (w + 1.0) / 2.0;
         n += L->n0;
     }

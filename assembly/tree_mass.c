@@ -115,7 +115,8 @@ static void add_composite(const tree *t, int n, const double *I, const double *C
     }
 }
 
-/* The leg's mass Mt and stiffness Kt (nc x nc, both triangles) on its tree coordinates. In, Cn:
+/* The leg's mass Mt (nc x nc, both triangles) on its tree coordinates and its stiffness, block
+ * diagonal there: row c of an element's 6 x 6 block in Kt[6 c .. 6 c + 5]. In, Cn:
  * 36 per leg node (composite inertias; frame couplings at elements' far nodes), S: 6 per
  * coordinate. */
 static void leg_matrices(const tree *t, const leg *L, int l, double *In, double *Cn, double *S,
@@ -125,7 +126,6 @@ static void leg_matrices(const tree *t, const leg *L, int l, double *In, double 
     const int nc = L->ncoord;
     memset(In, 0, sizeof(double) * 36 * (size_t)L->nnodes);
     memset(Mt, 0, sizeof(double) * (size_t)nc * (size_t)nc);
-    memset(Kt, 0, sizeof(double) * (size_t)nc * (size_t)nc);
     /* The bodies' inertias at their nodes: elements' frames, rigid bodies. */
     for (int e = 0; e < pkm_model_element_count(m); e++) {
         const pkm_elem *el = pkm_model_elem(m, e);
@@ -147,7 +147,7 @@ static void leg_matrices(const tree *t, const leg *L, int l, double *In, double 
         for (int i = 0; i < 6; i++)
             for (int j = 0; j < 6; j++) {
                 Mt[(size_t)(c0 + i) * nc + c0 + j] += Mf[6 + i][6 + j];
-                Kt[(size_t)(c0 + i) * nc + c0 + j] = Kf[i][j];
+                Kt[6 * (size_t)(c0 + i) + j] = Kf[i][j];
             }
     }
     for (int bi = 0; bi < pkm_model_body_count(m); bi++) {
@@ -281,14 +281,14 @@ PKM_TARGET_CLONES static void reduce(const leg *L, int np, const double *At, con
     }
 }
 
-/* The same for the leg's stiffness Kt, block diagonal on the elements' elastic coordinates (eq.
- * 23): an element whose coordinates are independent places its block, an eliminated one adds
- * G_e^T K_e G_e; the terms in reduce's order (the same values). */
+/* The same for the leg's stiffness Kt (leg_matrices' blocks), block diagonal on the elements'
+ * elastic coordinates (eq. 23): an element whose coordinates are independent places its block,
+ * an eliminated one adds G_e^T K_e G_e; the terms in reduce's order (the same values). */
 PKM_TARGET_CLONES static void reduce_stiffness(const tree *t, const leg *L, int l, const double *Kt,
                                                const sparse_g *g, double *Y, double *B)
 {
     const pkm_model *m = t->m;
-    const int nc = L->ncoord, w = L->n0 + t->np;
+    const int w = L->n0 + t->np;
     for (int a = 0; a < w; a++)
         for (int k = a; k < w; k++)
             B[a * w + k] = 0.0;
@@ -298,7 +298,7 @@ PKM_TARGET_CLONES static void reduce_stiffness(const tree *t, const leg *L, int 
         if (L->indep[c0] < 0) continue;
         for (int i = 0; i < 6; i++)
             for (int j = i; j < 6; j++)
-                B[L->indep[c0 + i] * w + L->indep[c0 + j]] = Kt[(size_t)(c0 + i) * nc + c0 + j];
+                B[L->indep[c0 + i] * w + L->indep[c0 + j]] = Kt[6 * (size_t)(c0 + i) + j];
     }
     for (int q0 = 0; q0 < g->nf; q0 += 6) { /* an eliminated element: 6 rows of G */
         for (int i = 0; i < 6; i++) {
@@ -307,7 +307,7 @@ PKM_TARGET_CLONES static void reduce_stiffness(const tree *t, const leg *L, int 
             for (int k = 0; k < w; k++)
                 y[k] = 0.0;
             for (int q = q0; q < q0 + 6; q++) {
-                const double v = Kt[(size_t)f * nc + g->f[q]];
+                const double v = Kt[6 * (size_t)f + (q - q0)];
                 if (v == 0.0) continue;
                 for (int p = g->ptr[q]; p < g->ptr[q + 1]; p++)
                     y[g->col[p]] += v * g->val[p];
@@ -356,12 +356,13 @@ pkm_status pkm_tree_assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, p
                  ww = (size_t)maxw * (size_t)maxw;
     /* doubles: Mt, Kt, Y, BK, BM, In, Cn, S, G's values; then the integers (G's structure,
      * the reduced indices) in the same scratch, in units of a double */
-    const size_t nd = 2 * cc + 2 * cw + 2 * ww + 72 * (size_t)maxn + 6 * (size_t)maxc;
+    const size_t nd = cc + 2 * cw + 2 * ww + 72 * (size_t)maxn + 12 * (size_t)maxc;
     const size_t ni = (4 * (size_t)maxc + 2 + cw) / 2, nidx = (size_t)(maxw > 6 ? maxw : 6);
     double *buf = pkm_trip_scratch(trip, (int64_t)(nd + ni + nidx));
     if (buf == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the legs' tree matrices");
-    double *Mt = buf, *Kt = Mt + cc, *Z = Kt + cc, *BK = Z + cw, *BM = BK + ww, *In = BM + ww,
-           *Cn = In + 36 * (size_t)maxn, *S = Cn + 36 * (size_t)maxn, *gval = S + 6 * (size_t)maxc;
+    double *Mt = buf, *Kt = Mt + cc, *Z = Kt + 6 * (size_t)maxc, *BK = Z + cw, *BM = BK + ww,
+           *In = BM + ww, *Cn = In + 36 * (size_t)maxn, *S = Cn + 36 * (size_t)maxn,
+           *gval = S + 6 * (size_t)maxc;
     int *ibuf = (int *)(buf + nd);
     int64_t *idx = (int64_t *)(buf + nd + ni);
     sparse_g g = {0,

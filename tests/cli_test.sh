@@ -135,7 +135,7 @@ check "range error: no map file" test ! -e "$tmp/range.h5" -a ! -e "$tmp/range.h
 # Sizes beyond the machine: refused up front with the estimate and the option to change, in
 # well under a second (issue 8: the tree formulation took 18.8 GB at 64 elements per link and was
 # killed by the kernel at 128; issue 15: by composite bodies it takes 0.8 GB at 64, 2.7 GB at
-# 128). These need more than 100 GB of RAM; 1024 elements per link with the nodal formulation
+# 128). These need more than 50 GB of RAM; 1024 elements per link with the nodal formulation
 # and ARPACK (110 574 coordinates) still runs.
 expect 2 modes navaro --set elements_per_link=512
 expect 2 modes navaro --set elements_per_link=1024
