@@ -32,16 +32,7 @@ static void tree_free(tree *t)
         }
     free(t->legs);
     pkm_topology_destroy(&t->topo);
-    free(t->joint_coord);
-    free(t->elem_coord);
-    free(t->elem_start);
-    free(t->node_local);
-    free(t->last_elem);
-    free(t->elim_elem);
-    free(t->node_parent);
-    free(t->node_c0);
-    free(t->node_nc);
-    free(t->node_seq);
+    free(t->joint_coord); /* the block of all the integer arrays */
     free(t->elem_frame);
 }
 
@@ -322,14 +313,17 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
         for (int c = 0; c < L->ncoord; c++)
             if (L->indep[c] >= 0) L->Q[c * w + L->indep[c]] = 1.0;
     }
+    int maxc, maxw;
+    pkm_tree_leg_widths(t, &maxc, &maxw);
+    double *Cbuf = malloc(sizeof(double) * 6 * (2 * (size_t)maxc + (size_t)t->np));
+    if (Cbuf == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate closure");
     for (int j = 0; j < pkm_model_joint_count(m); j++) {
         const int e = t->elim_elem[j];
         if (e < 0) continue;
         const pkm_joint *jt = pkm_model_joint(m, j);
         leg *L = &t->legs[pkm_topology_joint_leg(t->topo, j)];
         const int nc = L->ncoord, wc = nc + t->np, w = L->n0 + t->np;
-        double *C = malloc(sizeof(double) * 6 * (size_t)(wc + nc));
-        if (C == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate closure");
+        double *C = Cbuf;
         closure_rows(t, j, C, C + 6 * wc);
         /* (J_v^f)^-1 by eq. 51: J_v^f = sg [R^T, -[d]x R^T; 0, R^T], d = y - x_far, sg = +1
          * when the element is on side b of the joint, -1 on side a. */
@@ -374,8 +368,8 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
                 if (v != 0.0) L->Q[(size_t)(c0 + a) * (size_t)w + k] += v;
             }
         }
-        free(C);
     }
+    free(Cbuf);
     return PKM_OK;
 }
 
@@ -433,24 +427,22 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_in
     const size_t nj = (size_t)pkm_model_joint_count(m) + 1;
     const size_t ne = (size_t)pkm_model_element_count(m) + 1,
                  nn = (size_t)pkm_model_node_count(m) + 1;
-    t.joint_coord = calloc(nj, sizeof(int));
-    t.elim_elem = calloc(nj, sizeof(int));
-    t.elem_coord = calloc(ne, sizeof(int));
-    t.elem_start = calloc(ne, sizeof(int));
-    t.node_local = calloc(nn, sizeof(int));
-    t.last_elem = calloc(nn, sizeof(int));
-    t.node_parent = malloc(nn * sizeof(int));
-    t.node_c0 = calloc(nn, sizeof(int));
-    t.node_nc = calloc(nn, sizeof(int));
-    t.node_seq = malloc(nn * sizeof(int));
+    /* The integer arrays in one block (a map assembles a tree at every pose). */
+    t.joint_coord = calloc(2 * nj + 2 * ne + 6 * nn, sizeof(int));
     t.elem_frame = malloc(10 * ne * sizeof(double));
-    if (t.joint_coord == NULL || t.elim_elem == NULL || t.elem_coord == NULL ||
-        t.elem_start == NULL || t.node_local == NULL || t.last_elem == NULL ||
-        t.node_parent == NULL || t.node_c0 == NULL || t.node_nc == NULL || t.node_seq == NULL ||
-        t.elem_frame == NULL) {
+    if (t.joint_coord == NULL || t.elem_frame == NULL) {
         rc = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the virtual tree");
         goto done;
     }
+    t.elim_elem = t.joint_coord + nj;
+    t.elem_coord = t.elim_elem + nj;
+    t.elem_start = t.elem_coord + ne;
+    t.node_local = t.elem_start + ne;
+    t.last_elem = t.node_local + nn;
+    t.node_parent = t.last_elem + nn;
+    t.node_c0 = t.node_parent + nn;
+    t.node_nc = t.node_c0 + nn;
+    t.node_seq = t.node_nc + nn;
     for (size_t n = 0; n < nn; n++)
         t.node_parent[n] = -1;
     if ((rc = pkm_topology_create(m, &t.topo, ctx)) != PKM_OK) goto done;
