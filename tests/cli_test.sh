@@ -1326,14 +1326,15 @@ check "compare --format json: out of tolerance (exit 1), rows still printed" tes
 # many and the command that resumes; that command (as printed) finishes the map, and the map is
 # the uninterrupted one. With --threads 2 both ways a SIGINT arrives: at the whole process group
 # (a terminal's Ctrl-C, here through job control) and at the sweeping process alone (kill -INT
-# PID: it stops its workers).
-"$bin" map navaro --grid x=-0.08:0.08:21,y=-0.08:0.08:21 --set elements_per_link=4 --nev 4 \
+# PID: it stops its workers). The map is large enough (961 poses, ~2 s) that the interrupt,
+# sent once the first checkpoint exists (0.2 s), finds it unfinished.
+"$bin" map navaro --grid x=-0.08:0.08:31,y=-0.08:0.08:31 --set elements_per_link=4 --nev 4 \
     -o "$tmp/intref.h5" --quiet >/dev/null
 for how in "1 process" "2 process" "2 group"; do
     read -r nthr target <<<"$how"
     rm -f "$tmp/int.h5" "$tmp/int.h5.partial"
     set -m
-    "$bin" map navaro --grid x=-0.08:0.08:21,y=-0.08:0.08:21 --set elements_per_link=4 --nev 4 \
+    "$bin" map navaro --grid x=-0.08:0.08:31,y=-0.08:0.08:31 --set elements_per_link=4 --nev 4 \
         -o "$tmp/int.h5" --quiet --checkpoint 0.2 --threads "$nthr" >/dev/null 2>"$tmp/int.err" &
     ipid=$!
     set +m
@@ -1344,10 +1345,10 @@ for how in "1 process" "2 process" "2 group"; do
     check "map --threads $nthr after SIGINT to the $target: saved poses counted, resume command" "$py" -c '
 import re, sys, h5py
 err = open(sys.argv[1]).read()
-m = re.search(r"interrupted: (\d+) of 441 poses computed, saved in (\S+); resume with:\n  (.*)\n", err)
+m = re.search(r"interrupted: (\d+) of 961 poses computed, saved in (\S+); resume with:\n  (.*)\n", err)
 assert m, err
 st = h5py.File(m[2], "r")["status"][...]
-assert int(m[1]) == (st != -1).sum() and 0 < int(m[1]) < 441, (m[1], (st != -1).sum())
+assert int(m[1]) == (st != -1).sum() and 0 < int(m[1]) < 961, (m[1], (st != -1).sum())
 assert m[3].endswith(" --resume") and m[3].startswith("pkmflex map navaro "), m[3]
 open(sys.argv[2], "w").write(m[3].replace("pkmflex", "\"$1\"", 1))
 ' "$tmp/int.err" "$tmp/int.cmd"
