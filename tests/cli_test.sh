@@ -605,16 +605,18 @@ check "device kept" test -c /dev/null
 # A full disk (here the file size limit, SIGXFSZ ignored): one error line, exit 3, no crash in
 # HDF5's exit handler (it was SIGSEGV), and the previous checkpoint kept and resumable. With
 # --modes, as its checkpoints grow with the points computed (without it they hold the vectors of
-# the sweep's front only, and keep one size).
+# the sweep's front only, and keep one size). At 4 elements per link (20 kB of vectors a pose)
+# the first checkpoint, 0.1 s in, is well under the limit and the map's vectors well above it.
 fgrid="x=-0.2:0.2:30,y=-0.2:0.2:30"
 out=$( (trap '' XFSZ; ulimit -f 2500; timeout 120 "$bin" map navaro --grid "$fgrid" --pose 0,0,-1.05 \
-    --nev 6 --quiet --checkpoint 0.1 --modes -o "$tmp/full.h5") 2>&1 >/dev/null)
+    --set elements_per_link=4 --nev 6 --quiet --checkpoint 0.1 --modes -o "$tmp/full.h5") 2>&1 \
+    >/dev/null)
 rc=$?
 check "full disk: exit 3 and one line" test "$rc" -eq 3 -a "$(printf '%s\n' "$out" | grep -c '')" -eq 1
 check "full disk: the message says why" grep -q "File too large" <<<"$out"
 check "full disk: previous checkpoint kept" h5dump -H "$tmp/full.h5.partial" >/dev/null
-expect 0 map navaro --grid "$fgrid" --pose 0,0,-1.05 --nev 6 --quiet --checkpoint 0 --modes \
-    -o "$tmp/full.h5" --resume --threads 2
+expect 0 map navaro --grid "$fgrid" --pose 0,0,-1.05 --set elements_per_link=4 --nev 6 --quiet \
+    --checkpoint 0 --modes -o "$tmp/full.h5" --resume --threads 2
 # Resources are checked before any pose: a grid whose arrays exceed the free memory is refused
 # at once, naming the size and the options (it allocated 23 GB first).
 err=$(timeout 20 "$bin" map navaro --grid x=-0.2:0.2:10000,y=-0.2:0.2:10000 -o "$tmp/huge.h5" 2>&1)
