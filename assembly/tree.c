@@ -325,11 +325,12 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
         L->first = first;
         first += L->n0;
         const int w = L->n0 + t->np;
-        L->Q = calloc((size_t)(L->ncoord > 0 ? L->ncoord : 1) * (size_t)(w > 0 ? w : 1),
+        L->Q = malloc((size_t)(L->ncoord > 0 ? L->ncoord : 1) * (size_t)(w > 0 ? w : 1) *
                       sizeof(double));
         if (L->Q == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate closure");
-        for (int c = 0; c < L->ncoord; c++)
-            if (L->indep[c] >= 0) L->Q[c * w + L->indep[c]] = 1.0;
+        for (int c = 0; c < L->ncoord; c++) /* the eliminated rows, accumulated below */
+            if (L->indep[c] < 0)
+                memset(L->Q + (size_t)c * (size_t)w, 0, sizeof(double) * (size_t)w);
     }
     int maxc, maxw;
     pkm_tree_leg_widths(t, &maxc, &maxw);

@@ -14,7 +14,9 @@ typedef struct leg {
     int nnodes;    /* nodes of the leg's bodies */
     double *J;     /* nnodes x 6 x ncoord: screw (v_O, w) of each node per coordinate */
     int *indep;    /* ncoord: local independent index, or -1 if eliminated */
-    double *Q;     /* ncoord x (n0 + np): q_t,i = Q [q_t,i^0; x_p] (eq. 52, leg rows) */
+    /* ncoord x (n0 + np): q_t,i = Q [q_t,i^0; x_p] (eq. 52, leg rows); only the rows of the
+     * eliminated coordinates are stored, an independent one's being the unit row at indep[c] */
+    double *Q;
 } leg;
 
 typedef struct tree {
