@@ -130,39 +130,23 @@ static void assign_min_cost(int n, const double *cost, int *col, double *dwork, 
         col[rowof[j] - 1] = j - 1;
 }
 
-pkm_status pkm_track_link(int64_t n, int nev, const double *freq_a, const double *vec_a,
-                          const double *freq_b, const double *vec_b, const pkm_pencil *weight,
-                          double cluster_tol, int *match, double *mac, pkm_ctx *ctx)
+/* A pose's modes made ready for its links: copied into q, their clusters into first, and
+ * W-orthonormalised within the clusters (wq: W q, or q itself when weight is NULL). */
+static pkm_status prepare(int64_t n, int nev, const double *freq, const double *vec,
+                          const pkm_pencil *weight, double cluster_tol, int *first, double *q,
+                          double *wq, const char *pose, pkm_ctx *ctx)
 {
-    if (n < 1 || nev < 1 || nev > n || !(cluster_tol >= 0.0) || (weight && weight->n != n))
-        return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                        "track: n = %lld, nev = %d, cluster_tol = %g, weight of order %lld",
-                        (long long)n, nev, cluster_tol, weight ? (long long)weight->n : 0LL);
-    const size_t nn = (size_t)n * (size_t)nev, mm = (size_t)nev * (size_t)nev;
-    const size_t nvec = weight != NULL ? 4 : 2;
-    double *dwork = malloc(sizeof(double) * (nvec * nn + 2 * mm + 3 * ((size_t)nev + 1)));
-    int *iwork = malloc(sizeof(int) * (2 * (size_t)nev + 3 * ((size_t)nev + 1)));
-    if (dwork == NULL || iwork == NULL) {
-        free(dwork);
-        free(iwork);
-        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "track: cannot allocate for %d modes of order %lld",
-                        nev, (long long)n);
-    }
-    double *qa = dwork, *qb = qa + nn, *wqa = qa, *wqb = qb;
-    if (weight != NULL) {
-        wqa = qb + nn;
-        wqb = wqa + nn;
-    }
-    double *sim = dwork + nvec * nn, *cost = sim + mm, *hwork = cost + mm;
-    int *fa = iwork, *fb = fa + nev, *hiwork = fb + nev;
-    memcpy(qa, vec_a, sizeof(double) * nn);
-    memcpy(qb, vec_b, sizeof(double) * nn);
-    pkm_track_clusters(nev, freq_a, cluster_tol, fa);
-    pkm_track_clusters(nev, freq_b, cluster_tol, fb);
-    pkm_status st = orthonormalise(n, nev, fa, weight, qa, wqa, "a", ctx);
-    if (st == PKM_OK) st = orthonormalise(n, nev, fb, weight, qb, wqb, "b", ctx);
-    if (st != PKM_OK) goto done;
+    memcpy(q, vec, sizeof(double) * (size_t)n * (size_t)nev);
+    pkm_track_clusters(nev, freq, cluster_tol, first);
+    return orthonormalise(n, nev, first, weight, q, wq, pose, ctx);
+}
 
+/* The link of two prepared poses a (fa, wqa) and b (fb, qb): the cluster MACs, their minimum-cost
+ * pairing into match and its MACs into mac. sim, cost: nev^2 each; hwork, hiwork: 3 (nev + 1). */
+static void pair(int64_t n, int nev, const int *fa, const double *wqa, const int *fb,
+                 const double *qb, double *sim, double *cost, double *hwork, int *hiwork,
+                 int *match, double *mac)
+{
     /* sim[i][j] = (qa_i^T W qb_j)^2, then summed over each pair of clusters and spread over
      * their members: ||Qg^T W Qh||_F^2 / min(p, q). */
     for (int i = 0; i < nev; i++)
@@ -197,7 +181,37 @@ pkm_status pkm_track_link(int64_t n, int nev, const double *freq_a, const double
     assign_min_cost(nev, cost, match, hwork, hiwork);
     for (int i = 0; i < nev; i++)
         mac[i] = sim[(size_t)i * (size_t)nev + (size_t)match[i]];
-done:
+}
+
+pkm_status pkm_track_link(int64_t n, int nev, const double *freq_a, const double *vec_a,
+                          const double *freq_b, const double *vec_b, const pkm_pencil *weight,
+                          double cluster_tol, int *match, double *mac, pkm_ctx *ctx)
+{
+    if (n < 1 || nev < 1 || nev > n || !(cluster_tol >= 0.0) || (weight && weight->n != n))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "track: n = %lld, nev = %d, cluster_tol = %g, weight of order %lld",
+                        (long long)n, nev, cluster_tol, weight ? (long long)weight->n : 0LL);
+    const size_t nn = (size_t)n * (size_t)nev, mm = (size_t)nev * (size_t)nev;
+    const size_t nvec = weight != NULL ? 4 : 2;
+    double *dwork = malloc(sizeof(double) * (nvec * nn + 2 * mm + 3 * ((size_t)nev + 1)));
+    int *iwork = malloc(sizeof(int) * (2 * (size_t)nev + 3 * ((size_t)nev + 1)));
+    if (dwork == NULL || iwork == NULL) {
+        free(dwork);
+        free(iwork);
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "track: cannot allocate for %d modes of order %lld",
+                        nev, (long long)n);
+    }
+    double *qa = dwork, *qb = qa + nn, *wqa = qa, *wqb = qb;
+    if (weight != NULL) {
+        wqa = qb + nn;
+        wqb = wqa + nn;
+    }
+    double *sim = dwork + nvec * nn, *cost = sim + mm, *hwork = cost + mm;
+    int *fa = iwork, *fb = fa + nev, *hiwork = fb + nev;
+    pkm_status st = prepare(n, nev, freq_a, vec_a, weight, cluster_tol, fa, qa, wqa, "a", ctx);
+    if (st == PKM_OK)
+        st = prepare(n, nev, freq_b, vec_b, weight, cluster_tol, fb, qb, wqb, "b", ctx);
+    if (st == PKM_OK) pair(n, nev, fa, wqa, fb, qb, sim, cost, hwork, hiwork, match, mac);
     free(dwork);
     free(iwork);
     return st;
@@ -271,6 +285,34 @@ int64_t pkm_map_vectors_needed(const pkm_map *map)
     return n;
 }
 
+/* The prepared modes of the points a map's links need, in a ring of slots by point index: a
+ * point is prepared once for its links as a and as b (it served four links, prepared four times),
+ * the same values each time. Point r is first needed at the link of r - (largest stride) and
+ * last at its own, so a ring of that many + 1 slots keeps every point until its last use; a
+ * slot holding another point is prepared again (a smaller ring is only slower). */
+typedef struct link_ring {
+    int64_t slots;
+    int64_t *key; /* the point a slot holds, -1 */
+    int *first;   /* nev per slot */
+    double *q;    /* n nev per slot */
+} link_ring;
+
+static pkm_status ring_get(const pkm_map *map, link_ring *ring, int64_t p, const char *pose,
+                           const int **first, const double **q, pkm_ctx *ctx)
+{
+    const size_t per_point = (size_t)map->nev * (size_t)map->ncoord, s = (size_t)(p % ring->slots);
+    *first = ring->first + s * (size_t)map->nev;
+    *q = ring->q + s * per_point;
+    if (ring->key[s] == p) return PKM_OK;
+    ring->key[s] = -1;
+    const pkm_status st = prepare(map->ncoord, map->nev, map->freq_hz + p * map->nev,
+                                  map->modes + (size_t)p * per_point, NULL, map->track.cluster_tol,
+                                  ring->first + s * (size_t)map->nev, ring->q + s * per_point,
+                                  ring->q + s * per_point, pose, ctx);
+    if (st == PKM_OK) ring->key[s] = p;
+    return st;
+}
+
 pkm_status pkm_map_link(pkm_map *map, int drop, pkm_ctx *ctx)
 {
     if (map->modes == NULL || map->status == NULL || map->naxes < 1) return PKM_OK;
@@ -281,21 +323,49 @@ pkm_status pkm_map_link(pkm_map *map, int drop, pkm_ctx *ctx)
     int64_t stride[PKM_MAP_MAX_AXES];
     grid_strides(map, stride);
     const size_t per_point = (size_t)map->nev * (size_t)map->ncoord;
-    for (int64_t p = 0; p < map->npoints; p++) {
+    const size_t nev = (size_t)map->nev, mm = nev * nev;
+    /* the ring: the largest stride + 1 slots, up to 64 MiB of vectors */
+    link_ring ring = {stride[0] + 1, NULL, NULL, NULL};
+    const int64_t cap = (int64_t)((64u << 20) / (8 * per_point));
+    ring.slots = ring.slots < cap ? ring.slots : (cap > 2 ? cap : 2);
+    ring.key = malloc(sizeof(int64_t) * (size_t)ring.slots);
+    ring.first = malloc(sizeof(int) * (size_t)ring.slots * nev);
+    ring.q = malloc(sizeof(double) * (size_t)ring.slots * per_point);
+    double *dwork = malloc(sizeof(double) * (2 * mm + 3 * (nev + 1)));
+    int *hiwork = malloc(sizeof(int) * 3 * (nev + 1));
+    pkm_status st = PKM_OK;
+    if (ring.key == NULL || ring.first == NULL || ring.q == NULL || dwork == NULL || hiwork == NULL)
+        st = PKM_FAIL(ctx, PKM_ERR_NOMEM, "track: cannot allocate for %d modes of order %lld",
+                      map->nev, (long long)map->ncoord);
+    for (int64_t k = 0; st == PKM_OK && k < ring.slots; k++)
+        ring.key[k] = -1;
+    for (int64_t p = 0; st == PKM_OK && p < map->npoints; p++) {
         if (map->status[p] != PKM_POSE_OK || !has_vectors(map, p)) continue;
-        for (int a = 0; a < map->naxes; a++) {
+        for (int a = 0; a < map->naxes && st == PKM_OK; a++) {
             const int64_t q = neighbour(map, stride, p, a, 1);
             if (q < 0 || map->status[q] != PKM_POSE_OK || !has_vectors(map, q)) continue;
             const size_t at = link_at(map, p, q, a);
             if (map->link_match[at] >= 0) continue;
-            const pkm_status st =
-                pkm_track_link(map->ncoord, map->nev, map->freq_hz + p * map->nev,
-                               map->modes + (size_t)p * per_point, map->freq_hz + q * map->nev,
-                               map->modes + (size_t)q * per_point, NULL, map->track.cluster_tol,
-                               map->link_match + at, map->link_mac + at, ctx);
-            if (st != PKM_OK) return st;
+            if (map->ncoord < 1 || map->nev > map->ncoord || !(map->track.cluster_tol >= 0.0)) {
+                st = PKM_FAIL(ctx, PKM_ERR_INVALID, "track: n = %lld, nev = %d, cluster_tol = %g",
+                              (long long)map->ncoord, map->nev, map->track.cluster_tol);
+                break;
+            }
+            const int *fa, *fb;
+            const double *qa, *qb;
+            st = ring_get(map, &ring, p, "a", &fa, &qa, ctx);
+            if (st == PKM_OK) st = ring_get(map, &ring, q, "b", &fb, &qb, ctx);
+            if (st == PKM_OK)
+                pair(map->ncoord, map->nev, fa, qa, fb, qb, dwork, dwork + mm, dwork + 2 * mm,
+                     hiwork, map->link_match + at, map->link_mac + at);
         }
     }
+    free(ring.key);
+    free(ring.first);
+    free(ring.q);
+    free(dwork);
+    free(hiwork);
+    if (st != PKM_OK) return st;
     /* Every neighbour of a dropped point is computed and linked to it: nothing reads its vectors
      * again, so a checkpoint need not hold them. */
     for (int64_t p = 0; drop && !map->keep_modes && p < map->npoints; p++)
