@@ -380,12 +380,15 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
                 col[5] == 0.0)
                 continue;
             const int k = (c < nc) ? L->indep[c] : L->n0 + (c - nc);
-            for (int a = 0; a < 6; a++) {
-                double v = 0.0;
-                for (int r = a < 3 ? 0 : 3; r < 6; r++) /* Finv's lower left block is zero */
-                    v -= Finv[a][r] * col[r];
-                if (v != 0.0) L->Q[(size_t)(c0 + a) * (size_t)w + k] += v;
-            }
+            double v[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+            for (int a = 0; a < 3; a++)
+                for (int r = 0; r < 6; r++)
+                    v[a] -= Finv[a][r] * col[r];
+            for (int a = 3; a < 6; a++) /* Finv's lower left block is zero */
+                for (int r = 3; r < 6; r++)
+                    v[a] -= Finv[a][r] * col[r];
+            for (int a = 0; a < 6; a++)
+                if (v[a] != 0.0) L->Q[(size_t)(c0 + a) * (size_t)w + k] += v[a];
         }
     }
     free(Cbuf);
