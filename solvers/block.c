@@ -393,6 +393,33 @@ static int fit(pkm_block *s, int h, int bs, double *out)
     return info == 0;
 }
 
+/* x = c0 x + c1 f0 + ... + ck f(k-1), k = 0 .. PKM_BLOCK_HISTORY, the terms added in that order;
+ * one loop per k, so that each is a vector loop. */
+_Static_assert(PKM_BLOCK_HISTORY == 3, "combine has one loop per history length");
+static void combine(double *restrict x, size_t nb, const double *c, int k,
+                    double *const f[PKM_BLOCK_HISTORY])
+{
+    const double *restrict f0 = f[0], *restrict f1 = f[1], *restrict f2 = f[2];
+    switch (k) {
+    case 0:
+        for (size_t i = 0; i < nb; i++)
+            x[i] = c[0] * x[i];
+        break;
+    case 1:
+        for (size_t i = 0; i < nb; i++)
+            x[i] = c[0] * x[i] + c[1] * f0[i];
+        break;
+    case 2:
+        for (size_t i = 0; i < nb; i++)
+            x[i] = c[0] * x[i] + c[1] * f0[i] + c[2] * f1[i];
+        break;
+    default:
+        for (size_t i = 0; i < nb; i++)
+            x[i] = c[0] * x[i] + c[1] * f0[i] + c[2] * f1[i] + c[3] * f2[i];
+        break;
+    }
+}
+
 /* The start block of a warm solve. x holds the last solve's Ritz vectors X1, prev[0..nprev)
  * those of the solves before, X0, X-1, ... Along a walk the modes move smoothly with the pose,
  * and so does the fit of X1 in the span of each earlier block (fit): the start is the polynomial
@@ -426,12 +453,7 @@ static void extrapolate(pkm_block *s, int bs)
     s->pgram[0] = lastg;
     s->pgram_ok[0] = 0;
     memcpy(s->prev[0], s->x, nb * sizeof(double));
-    for (size_t i = 0; i < nb; i++) {
-        double v = c[0] * s->x[i];
-        for (int h = 0; h < k; h++)
-            v += c[h + 1] * f[h][i];
-        s->x[i] = v;
-    }
+    combine(s->x, nb, c, k, f);
     /* The earlier blocks stay usable unless a fit found one degenerate. */
     const int held = failed ? k + 1 : s->nprev + 1;
     s->nprev = held < PKM_BLOCK_HISTORY ? held : PKM_BLOCK_HISTORY;
