@@ -317,14 +317,17 @@ static int rayleigh_ritz(pkm_block *s, double sigma, int bs)
 static int converged_count(pkm_block *s, int bs, int nev, double sigma, double tol, double be,
                            const double nrm[2], int *ahead)
 {
-    double *r = s->work, *nk = r + bs, *nm = nk + bs, *nx = nm + bs;
+    double *restrict r = s->work, *restrict nk = r + bs, *restrict nm = nk + bs,
+                     *restrict nx = nm + bs;
+    const double *restrict w = s->w;
     for (int j = 0; j < bs; j++)
         r[j] = nk[j] = nm[j] = nx[j] = 0.0;
     for (int64_t i = 0; i < s->n; i++) {
-        const double *kx = s->y + (size_t)i * (size_t)bs, *mx = s->mx + (size_t)i * (size_t)bs,
-                     *x = s->x + (size_t)i * (size_t)bs;
+        const double *restrict kx = s->y + (size_t)i * (size_t)bs,
+                               *restrict mx = s->mx + (size_t)i * (size_t)bs,
+                               *restrict x = s->x + (size_t)i * (size_t)bs;
         for (int j = 0; j < bs; j++) {
-            const double d = kx[j] - s->w[j] * mx[j];
+            const double d = kx[j] - w[j] * mx[j];
             r[j] += d * d;
             nk[j] += kx[j] * kx[j];
             nm[j] += mx[j] * mx[j];
