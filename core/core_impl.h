@@ -46,6 +46,10 @@ pkm_status pkm_memory_check(double need, const char *what, const char *advice, p
  * same bits as one plain loop each (core/dots.c). out[m ..] are not meaningful. */
 void pkm_dots4(int64_t n, const double *a, const double *q, size_t ldq, int m, double out[4]);
 
+/* pkm_dots4 for two vectors a0 and a1 at once (out0, out1), the same bits. */
+void pkm_dots4x2(int64_t n, const double *a0, const double *a1, const double *q, size_t ldq, int m,
+                 double out0[4], double out1[4]);
+
 /* SHA-256 of len bytes (FIPS 180-4): 32 bytes, or 64 lower-case hex digits and a NUL. */
 void pkm_sha256(const void *data, size_t len, unsigned char out[32]);
 void pkm_sha256_hex(const void *data, size_t len, char out[65]);

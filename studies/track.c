@@ -149,13 +149,18 @@ static void pair(int64_t n, int nev, const int *fa, const double *wqa, const int
 {
     /* sim[i][j] = (qa_i^T W qb_j)^2, then summed over each pair of clusters and spread over
      * their members: ||Qg^T W Qh||_F^2 / min(p, q). */
-    for (int i = 0; i < nev; i++)
+    for (int i = 0; i < nev; i += 2) /* two modes of a against four of b at a time */
         for (int j0 = 0; j0 < nev; j0 += 4) {
-            double c[4];
-            const int m = nev - j0 < 4 ? nev - j0 : 4;
-            pkm_dots4(n, wqa + (size_t)i * (size_t)n, qb + (size_t)j0 * (size_t)n, (size_t)n, m, c);
-            for (int j = 0; j < m; j++)
-                sim[(size_t)i * (size_t)nev + (size_t)(j0 + j)] = c[j] * c[j];
+            double c[2][4];
+            const int m = nev - j0 < 4 ? nev - j0 : 4, rows = nev - i < 2 ? 1 : 2;
+            const double *a0 = wqa + (size_t)i * (size_t)n, *b = qb + (size_t)j0 * (size_t)n;
+            if (rows == 2)
+                pkm_dots4x2(n, a0, a0 + n, b, (size_t)n, m, c[0], c[1]);
+            else
+                pkm_dots4(n, a0, b, (size_t)n, m, c[0]);
+            for (int r = 0; r < rows; r++)
+                for (int j = 0; j < m; j++)
+                    sim[(size_t)(i + r) * (size_t)nev + (size_t)(j0 + j)] = c[r][j] * c[r][j];
         }
     for (int i = 0; i < nev; i++) {
         if (fa[i] != i) continue;
