@@ -226,6 +226,26 @@ static void gather_g(const leg *L, int np, sparse_g *g)
         if (L->indep[c] >= 0) g->ind[L->indep[c]] = c;
 }
 
+/* y += v G_q (row q of G, by its nonzeros). */
+static inline void add_g_row(const sparse_g *g, int q, double v, double *restrict y)
+{
+    for (int p = g->ptr[q]; p < g->ptr[q + 1]; p++)
+        y[g->col[p]] += v * g->val[p];
+}
+
+/* B += G_q^T y (w x w, upper triangle): row j of B gains G_qj y over its columns k >= j. */
+static inline void add_gt_y(const sparse_g *g, int q, const double *restrict y, int w,
+                            double *restrict B)
+{
+    for (int p = g->ptr[q]; p < g->ptr[q + 1]; p++) {
+        const int j = g->col[p];
+        const double gj = g->val[p];
+        double *restrict b = B + (size_t)j * w;
+        for (int k = j; k < w; k++)
+            b[k] += gj * y[k];
+    }
+}
+
 /* B = Q^T At Q (w x w, upper triangle) for the leg's nc x nc symmetric At (both triangles). Q's
  * rows are unit rows on the independent coordinates I and the rows G of the eliminated ones F,
  * so B = At_II + At_IF G + G^T At_FI + G^T At_FF G: with Y = At_:F G (nc x w; its rows on F are
@@ -257,8 +277,7 @@ PKM_TARGET_CLONES static void reduce(const leg *L, int np, const double *At, con
                     y[k] = 0.0;
                 g->live[a] = 1;
             }
-            for (int p = g->ptr[q]; p < g->ptr[q + 1]; p++)
-                y[g->col[p]] += v * g->val[p];
+            add_g_row(g, q, v, y);
         }
         const int ia = L->indep[a];
         if (ia < 0 || !g->live[a]) continue;
@@ -268,17 +287,8 @@ PKM_TARGET_CLONES static void reduce(const leg *L, int np, const double *At, con
         for (int k = 0; k <= ia; k++)
             B[k * w + ia] += y[k];
     }
-    for (int q = 0; q < g->nf; q++) {
-        if (!g->live[g->f[q]]) continue;
-        const double *restrict y = Y + (size_t)g->f[q] * w;
-        for (int p = g->ptr[q]; p < g->ptr[q + 1]; p++) {
-            const int j = g->col[p];
-            const double gj = g->val[p];
-            double *restrict b = B + (size_t)j * w;
-            for (int k = j; k < w; k++)
-                b[k] += gj * y[k];
-        }
-    }
+    for (int q = 0; q < g->nf; q++)
+        if (g->live[g->f[q]]) add_gt_y(g, q, Y + (size_t)g->f[q] * w, w, B);
 }
 
 /* The same for the leg's stiffness Kt (leg_matrices' blocks), block diagonal on the elements'
@@ -308,21 +318,11 @@ PKM_TARGET_CLONES static void reduce_stiffness(const tree *t, const leg *L, int 
                 y[k] = 0.0;
             for (int q = q0; q < q0 + 6; q++) {
                 const double v = Kt[6 * (size_t)f + (q - q0)];
-                if (v == 0.0) continue;
-                for (int p = g->ptr[q]; p < g->ptr[q + 1]; p++)
-                    y[g->col[p]] += v * g->val[p];
+                if (v != 0.0) add_g_row(g, q, v, y);
             }
         }
-        for (int q = q0; q < q0 + 6; q++) {
-            const double *restrict y = Y + (size_t)g->f[q] * w;
-            for (int p = g->ptr[q]; p < g->ptr[q + 1]; p++) {
-                const int j = g->col[p];
-                const double gj = g->val[p];
-                double *restrict b = B + (size_t)j * w;
-                for (int k = j; k < w; k++)
-                    b[k] += gj * y[k];
-            }
-        }
+        for (int q = q0; q < q0 + 6; q++)
+            add_gt_y(g, q, Y + (size_t)g->f[q] * w, w, B);
     }
 }
 
