@@ -122,12 +122,8 @@ void pkm_pencil_matvec_add(const pkm_pencil *p, char which, const double *x, dou
  * column, every diagonal stored), so the sums are added in the same order as a test per entry
  * gave. Row j of y is stored at column j, before any later column adds to it (rows <= column):
  * y needs no clearing. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void
-block_columns(const pkm_pencil *p, const double *restrict a, size_t nc, size_t c0, size_t w,
-              const double *restrict x, double *restrict y)
+PKM_KERNEL void block_columns(size_t c0, size_t w, const pkm_pencil *p, const double *restrict a,
+                              size_t nc, const double *restrict x, double *restrict y)
 {
     const int64_t *restrict cp = p->colptr, *restrict ri = p->rowind;
     for (int64_t j = 0; j < p->n; j++) {
@@ -160,14 +156,5 @@ PKM_TARGET_CLONES void pkm_pencil_matvec_block(const pkm_pencil *p, char which, 
                                                const double *x, double *y)
 {
     const double *a = (which == 'K') ? p->k : p->m;
-    const size_t nc = (size_t)ncol;
-    size_t c0 = 0;
-    for (; c0 + 4 <= nc; c0 += 4)
-        block_columns(p, a, nc, c0, 4, x, y);
-    if (nc - c0 == 3)
-        block_columns(p, a, nc, c0, 3, x, y);
-    else if (nc - c0 == 2)
-        block_columns(p, a, nc, c0, 2, x, y);
-    else if (nc - c0 == 1)
-        block_columns(p, a, nc, c0, 1, x, y);
+    PKM_BY_FOURS((size_t)ncol, block_columns, p, a, (size_t)ncol, x, y);
 }

@@ -32,6 +32,31 @@ pkm_status pkm_memory_check(double need, const char *what, const char *advice, p
 #define PKM_TARGET_CLONES
 #endif
 
+/* A kernel meant to be inlined where its sizes are constants (a panel's width, a block of four
+ * columns): each call site then compiles to a kernel of its own, its short loops unrolled and
+ * its sums in registers. */
+#if defined(__GNUC__)
+#define PKM_KERNEL static inline __attribute__((always_inline))
+#else
+#define PKM_KERNEL static inline
+#endif
+
+/* kernel(c0, w, ...) over the columns 0 .. n - 1: four at a time (w = 4), then the 1 to 3 left,
+ * each call with w a constant. */
+#define PKM_BY_FOURS(n, kernel, ...)                                                               \
+    do {                                                                                           \
+        const size_t pkm_n_ = (n);                                                                 \
+        size_t pkm_c0_ = 0;                                                                        \
+        for (; pkm_c0_ + 4 <= pkm_n_; pkm_c0_ += 4)                                                \
+            kernel(pkm_c0_, 4, __VA_ARGS__);                                                       \
+        if (pkm_n_ - pkm_c0_ == 3)                                                                 \
+            kernel(pkm_c0_, 3, __VA_ARGS__);                                                       \
+        else if (pkm_n_ - pkm_c0_ == 2)                                                            \
+            kernel(pkm_c0_, 2, __VA_ARGS__);                                                       \
+        else if (pkm_n_ - pkm_c0_ == 1)                                                            \
+            kernel(pkm_c0_, 1, __VA_ARGS__);                                                       \
+    } while (0)
+
 /* -std=c11 hides M_PI. */
 #define PKM_PI 3.14159265358979323846
 

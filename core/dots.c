@@ -6,12 +6,8 @@
  * on its own additions (4 cycles each), four or eight together do not. Each sum runs over i in
  * ascending order, as the plain loop's, so the values are its bits. With rows = 1 (a constant
  * where it is inlined) a1's sums are dead and go. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void
-dots(int64_t n, const double *a0, const double *a1, const double *q, size_t ldq, int m, int rows,
-     double out0[4], double out1[4])
+PKM_KERNEL void dots(int64_t n, const double *a0, const double *a1, const double *q, size_t ldq,
+                     int m, int rows, double out0[4], double out1[4])
 {
     const double *q0 = q, *q1 = m > 1 ? q + ldq : q, *q2 = m > 2 ? q + 2 * ldq : q,
                  *q3 = m > 3 ? q + 3 * ldq : q;

@@ -344,10 +344,10 @@ double *pkm_chol_values(pkm_chol *c)
  * columns in d) by the source panel pk (wk columns, factorised) from pk's row s on: for each of
  * pk's rows u that is a column iu of pj, L(v, iu) D_iu -= sum_k L(v, k) D_k L(u, k) over pk's
  * rows v >= u (v = u: D_iu itself), the rows found through where. */
-PKM_CHOL_KERNEL void panel_update(const pkm_chol_panel *pk, const int wk, int32_t s,
-                                  const pkm_chol_panel *pj, const int32_t *restrict rk,
-                                  const double *restrict lk, const int32_t *restrict where,
-                                  double *restrict tri, double *restrict rows, double *restrict d)
+PKM_KERNEL void panel_update(const pkm_chol_panel *pk, const int wk, int32_t s,
+                             const pkm_chol_panel *pj, const int32_t *restrict rk,
+                             const double *restrict lk, const int32_t *restrict where,
+                             double *restrict tri, double *restrict rows, double *restrict d)
 {
     const int w = pj->w;
     double dk[PKM_CHOL_PANEL];
@@ -388,9 +388,9 @@ PKM_CHOL_KERNEL void panel_update(const pkm_chol_panel *pk, const int wk, int32_
 /* Panel pj's own columns once its updates are in: column i takes those of the columns k < i
  * of the panel, then its pivot is tested and its entries divided by it. *bad: the failing
  * column of the panel, or -1. */
-PKM_CHOL_KERNEL void panel_factor(const pkm_chol_panel *pj, const int w, double *restrict tri,
-                                  double *restrict rows, double *restrict d, double *restrict dinv,
-                                  int ldl, int *bad)
+PKM_KERNEL void panel_factor(const pkm_chol_panel *pj, const int w, double *restrict tri,
+                             double *restrict rows, double *restrict d, double *restrict dinv,
+                             int ldl, int *bad)
 {
     *bad = -1;
     double dd[PKM_CHOL_PANEL];

@@ -81,16 +81,11 @@ void pkm_chol_solve_block(const pkm_chol *c, size_t nc, double *w);
  * factor's (vals: below + n, as pkm_chol_values), x and y in the caller's order. */
 void pkm_chol_symv_add(const pkm_chol *c, const double *vals, const double *x, double *y);
 
-/* The panel kernels take the width as a constant (PKM_CHOL_WIDTHS): inlined with it, each width
- * is a kernel of its own, its loops over the panel's columns unrolled ('#pragma GCC unroll 3'
- * before each: GCC's -O2 does not unroll them by itself, and clang reads the pragma too) and its
- * unknowns in registers (else they went through the stack: substitutions 14 against 6.4 us at
- * NaVARo's 1710 dofs). */
-#if defined(__GNUC__)
-#define PKM_CHOL_KERNEL static inline __attribute__((always_inline))
-#else
-#define PKM_CHOL_KERNEL static inline
-#endif
+/* The panel kernels (PKM_KERNEL) take the width as a constant (PKM_CHOL_WIDTHS): inlined with it,
+ * each width is a kernel of its own, its loops over the panel's columns unrolled ('#pragma GCC
+ * unroll 3' before each: GCC's -O2 does not unroll them by itself, and clang reads the pragma too)
+ * and its unknowns in registers (else they went through the stack: substitutions 14 against 6.4 us
+ * at NaVARo's 1710 dofs). */
 #define PKM_CHOL_WIDTHS(call, pn, ...)                                                             \
     do {                                                                                           \
         if ((pn)->w == 3)                                                                          \

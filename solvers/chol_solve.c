@@ -9,9 +9,9 @@
 
 /* Panel pn's part of L y = b and of D z = y: its unknowns y (the triangle inside it), z = D^-1 y
  * stored, y taken from the rows below it. */
-PKM_CHOL_KERNEL void panel_forward(const pkm_chol_panel *pn, const int w,
-                                   const int32_t *restrict rows, const double *restrict a,
-                                   const double *restrict dinv, double *restrict x)
+PKM_KERNEL void panel_forward(const pkm_chol_panel *pn, const int w, const int32_t *restrict rows,
+                              const double *restrict a, const double *restrict dinv,
+                              double *restrict x)
 {
     double y[PKM_CHOL_PANEL];
 #pragma GCC unroll 3
@@ -34,9 +34,8 @@ PKM_CHOL_KERNEL void panel_forward(const pkm_chol_panel *pn, const int w,
 }
 
 /* Panel pn's part of L^T x = z: the rows below it taken, then the triangle inside it. */
-PKM_CHOL_KERNEL void panel_backward(const pkm_chol_panel *pn, const int w,
-                                    const int32_t *restrict rows, const double *restrict a,
-                                    double *restrict x)
+PKM_KERNEL void panel_backward(const pkm_chol_panel *pn, const int w, const int32_t *restrict rows,
+                               const double *restrict a, double *restrict x)
 {
     const double *restrict tri = a;
     double z[PKM_CHOL_PANEL];
@@ -79,9 +78,9 @@ void pkm_chol_solve(const pkm_chol *c, double *w)
 
 /* y += B x for a symmetric B on the pattern of L (pkm_chol_symv_add), panel pn's part: its
  * triangle and diagonal, then the rows below it, each giving to y_r and taking from x_r. */
-PKM_CHOL_KERNEL void panel_symv(const pkm_chol_panel *pn, const int w, const int32_t *restrict rows,
-                                const double *restrict a, const double *restrict diag,
-                                const double *restrict x, double *restrict y)
+PKM_KERNEL void panel_symv(const pkm_chol_panel *pn, const int w, const int32_t *restrict rows,
+                           const double *restrict a, const double *restrict diag,
+                           const double *restrict x, double *restrict y)
 {
     double xs[PKM_CHOL_PANEL], ys[PKM_CHOL_PANEL];
 #pragma GCC unroll 3
@@ -129,9 +128,9 @@ void pkm_chol_symv_add(const pkm_chol *c, const double *vals, const double *x, d
 
 /* Panel pn's part of L Y = B and D Z = Y for nc interleaved columns: the triangle inside it, the
  * rows below it, then D^-1 on its own rows. */
-PKM_CHOL_KERNEL void block_forward(const pkm_chol_panel *pn, const int w,
-                                   const int32_t *restrict rows, const double *restrict a,
-                                   const double *restrict dinv, size_t nc, double *restrict y)
+PKM_KERNEL void block_forward(const pkm_chol_panel *pn, const int w, const int32_t *restrict rows,
+                              const double *restrict a, const double *restrict dinv, size_t nc,
+                              double *restrict y)
 {
     double *c[PKM_CHOL_PANEL];
 #pragma GCC unroll 3
@@ -167,9 +166,8 @@ PKM_CHOL_KERNEL void block_forward(const pkm_chol_panel *pn, const int w,
 }
 
 /* Panel pn's part of L^T X = Z for nc interleaved columns. */
-PKM_CHOL_KERNEL void block_backward(const pkm_chol_panel *pn, const int w,
-                                    const int32_t *restrict rows, const double *restrict a,
-                                    size_t nc, double *restrict x)
+PKM_KERNEL void block_backward(const pkm_chol_panel *pn, const int w, const int32_t *restrict rows,
+                               const double *restrict a, size_t nc, double *restrict x)
 {
     double *c[PKM_CHOL_PANEL];
 #pragma GCC unroll 3
@@ -203,7 +201,7 @@ PKM_CHOL_KERNEL void block_backward(const pkm_chol_panel *pn, const int w,
  * nc = 12 (a map's block) the independence of a level's panels buys nothing that this does not
  * (maps 1-3 % faster in column order, A/B). Taking a panel's entries of a row together for all
  * columns gained nothing either: the loops over the columns are the vectorised work. */
-PKM_CHOL_KERNEL void solve_block(const pkm_chol *c, size_t nc, double *w)
+PKM_KERNEL void solve_block(const pkm_chol *c, size_t nc, double *w)
 {
     const int32_t *restrict rows = c->prow;
     const double *restrict vx = c->vx;

@@ -278,12 +278,8 @@ static pkm_status refuse_zero_mode(const pkm_modes *out, int j, double xkx, doub
  * pkm_modal_rounding_floors); w is a constant where it is inlined (1 to 4): its loops are one
  * vector operation each, the column's sums in registers. The diagonal is the column's last
  * entry (rows sorted, row <= column). */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void
-floors_columns(const pkm_pencil *p, const double *restrict x, size_t ld, size_t c0, size_t w,
-               double *restrict xk, double *restrict xm)
+PKM_KERNEL void floors_columns(size_t c0, size_t w, const pkm_pencil *p, const double *restrict x,
+                               size_t ld, double *restrict xk, double *restrict xm)
 {
     const int64_t *restrict cp = p->colptr, *restrict ri = p->rowind;
     for (int64_t j = 0; j < p->n; j++) {
@@ -319,16 +315,7 @@ PKM_TARGET_CLONES void pkm_modal_rounding_floors(const pkm_pencil *p, const doub
     double *restrict xk = work, *restrict xm = work + nm;
     for (int c = 0; c < nm; c++)
         xk[c] = xm[c] = 0.0;
-    const size_t n = (size_t)nm, l = (size_t)ld;
-    size_t c0 = 0;
-    for (; c0 + 4 <= n; c0 += 4)
-        floors_columns(p, x, l, c0, 4, xk, xm);
-    if (n - c0 == 3)
-        floors_columns(p, x, l, c0, 3, xk, xm);
-    else if (n - c0 == 2)
-        floors_columns(p, x, l, c0, 2, xk, xm);
-    else if (n - c0 == 1)
-        floors_columns(p, x, l, c0, 1, xk, xm);
+    PKM_BY_FOURS((size_t)nm, floors_columns, p, x, (size_t)ld, xk, xm);
     for (int c = 0; c < nm; c++)
         floor[c] = PKM_MODAL_FLOOR_C * DBL_EPSILON * (xk[c] + fabs(lam[c]) * xm[c]);
 }
