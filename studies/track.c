@@ -188,14 +188,23 @@ static void pair(int64_t n, int nev, const int *fa, const double *wqa, const int
         mac[i] = sim[(size_t)i * (size_t)nev + (size_t)match[i]];
 }
 
-pkm_status pkm_track_link(int64_t n, int nev, const double *freq_a, const double *vec_a,
-                          const double *freq_b, const double *vec_b, const pkm_pencil *weight,
-                          double cluster_tol, int *match, double *mac, pkm_ctx *ctx)
+/* The arguments of a link: modes of order n, nev of them, a weight of that order if any. */
+static pkm_status check_link(int64_t n, int nev, const pkm_pencil *weight, double cluster_tol,
+                             pkm_ctx *ctx)
 {
     if (n < 1 || nev < 1 || nev > n || !(cluster_tol >= 0.0) || (weight && weight->n != n))
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "track: n = %lld, nev = %d, cluster_tol = %g, weight of order %lld",
                         (long long)n, nev, cluster_tol, weight ? (long long)weight->n : 0LL);
+    return PKM_OK;
+}
+
+pkm_status pkm_track_link(int64_t n, int nev, const double *freq_a, const double *vec_a,
+                          const double *freq_b, const double *vec_b, const pkm_pencil *weight,
+                          double cluster_tol, int *match, double *mac, pkm_ctx *ctx)
+{
+    const pkm_status rc = check_link(n, nev, weight, cluster_tol, ctx);
+    if (rc != PKM_OK) return rc;
     const size_t nn = (size_t)n * (size_t)nev, mm = (size_t)nev * (size_t)nev;
     const size_t nvec = weight != NULL ? 4 : 2;
     double *dwork = malloc(sizeof(double) * (nvec * nn + 2 * mm + 3 * ((size_t)nev + 1)));
@@ -331,7 +340,7 @@ pkm_status pkm_map_link(pkm_map *map, int drop, pkm_ctx *ctx)
     const size_t nev = (size_t)map->nev, mm = nev * nev;
     /* the ring: the largest stride + 1 slots, up to 64 MiB of vectors */
     link_ring ring = {stride[0] + 1, NULL, NULL, NULL};
-    const int64_t cap = (int64_t)((64u << 20) / (8 * per_point));
+    const int64_t cap = (int64_t)((64u << 20) / (8 * (per_point > 0 ? per_point : 1)));
     ring.slots = ring.slots < cap ? ring.slots : (cap > 2 ? cap : 2);
     ring.key = malloc(sizeof(int64_t) * (size_t)ring.slots);
     ring.first = malloc(sizeof(int) * (size_t)ring.slots * nev);
@@ -344,6 +353,7 @@ pkm_status pkm_map_link(pkm_map *map, int drop, pkm_ctx *ctx)
                       map->nev, (long long)map->ncoord);
     for (int64_t k = 0; st == PKM_OK && k < ring.slots; k++)
         ring.key[k] = -1;
+    int checked = 0;
     for (int64_t p = 0; st == PKM_OK && p < map->npoints; p++) {
         if (map->status[p] != PKM_POSE_OK || !has_vectors(map, p)) continue;
         for (int a = 0; a < map->naxes && st == PKM_OK; a++) {
@@ -351,11 +361,11 @@ pkm_status pkm_map_link(pkm_map *map, int drop, pkm_ctx *ctx)
             if (q < 0 || map->status[q] != PKM_POSE_OK || !has_vectors(map, q)) continue;
             const size_t at = link_at(map, p, q, a);
             if (map->link_match[at] >= 0) continue;
-            if (map->ncoord < 1 || map->nev > map->ncoord || !(map->track.cluster_tol >= 0.0)) {
-                st = PKM_FAIL(ctx, PKM_ERR_INVALID, "track: n = %lld, nev = %d, cluster_tol = %g",
-                              (long long)map->ncoord, map->nev, map->track.cluster_tol);
+            /* checked at the first link, as pkm_track_link checks each of its own */
+            if (!checked && (st = check_link(map->ncoord, map->nev, NULL, map->track.cluster_tol,
+                                             ctx)) != PKM_OK)
                 break;
-            }
+            checked = 1;
             const int *fa, *fb;
             const double *qa, *qb;
             st = ring_get(map, &ring, p, "a", &fa, &qa, ctx);
