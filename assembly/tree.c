@@ -118,7 +118,8 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
     const pkm_model *m = t->m;
     for (int l = 0; l < t->nlegs; l++) {
         leg *L = &t->legs[l];
-        /* not cleared: every node's rows are copied from its parent's or cleared below */
+        /* not cleared: the walk below reaches every node (the topology refuses a body not
+         * reached from the ground) and copies its rows from its parent's or clears them */
         L->J = malloc((size_t)L->nnodes * 6 * (size_t)(L->ncoord > 0 ? L->ncoord : 1) *
                       sizeof(double));
         if (L->J == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate leg Jacobians");
@@ -188,22 +189,6 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
             }
         }
     }
-    /* A node the walk did not reach (none in a connected model) keeps zero screws. */
-    int nodes = 0;
-    for (int l = 0; l < t->nlegs; l++)
-        nodes += t->legs[l].nnodes;
-    if (t->nseq == nodes) return PKM_OK;
-    unsigned char *seen = calloc((size_t)pkm_model_node_count(m) + 1, 1);
-    if (seen == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate leg Jacobians");
-    for (int q = 0; q < t->nseq; q++)
-        seen[t->node_seq[q]] = 1;
-    for (int n = 0; n < pkm_model_node_count(m); n++) {
-        const int b = pkm_model_node(m, n)->body;
-        if (!seen[n] && b != pkm_model_platform(m))
-            memset(pkm_tree_node_J(t, n), 0,
-                   sizeof(double) * 6 * (size_t)t->legs[pkm_topology_body_leg(t->topo, b)].ncoord);
-    }
-    free(seen);
     return PKM_OK;
 }
 
