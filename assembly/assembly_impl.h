@@ -105,6 +105,13 @@ struct pkm_asm_cache {
     int64_t work_cap, iwork_cap;
     double *fwork; /* the formulation's own scratch (pkm_trip_scratch), lent alike */
     int64_t fwork_cap;
+    /* Kept from pose to pose for the formulation (pkm_trip_memo): values that depend on inputs
+     * which rarely change with the pose, stored with those inputs. */
+    double *memo;
+    int64_t memo_cap;
+    /* The largest memory estimate already found to fit in RAM (pkm_trip_ram_fits): the
+     * machine's RAM does not change, and asking for it is a system call. */
+    double ram_ok;
 };
 
 /* Upper-triangle triplets of K and M accumulated from element congruences E^T A E; or, with a
@@ -144,6 +151,15 @@ void pkm_trip_free(pkm_trip *t);
  * assembly (a per-pose malloc of it made the C library return the top of its heap to the
  * system and fault it in again); NULL if out of memory. Valid until the next call. */
 double *pkm_trip_scratch(pkm_trip *t, int64_t n);
+
+/* *out: n doubles kept across the poses assembled with t's cache, NaN where new; NULL without a
+ * cache. A formulation stores there values with the inputs they were computed from and reuses
+ * them while the inputs are the same. */
+pkm_status pkm_trip_memo(pkm_trip *t, int64_t n, double **out, pkm_ctx *ctx);
+
+/* Whether need bytes fit in the RAM (pkm_memory_bytes), asked once per size with t's cache: a
+ * need no larger than one that fitted before fits. */
+int pkm_trip_ram_fits(pkm_trip *t, double need);
 
 /* Called by a formulation once it knows the order n, before its first congruence; t was set up
  * by the caller (pkm_assemble, plain or cached). */

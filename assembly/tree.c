@@ -461,13 +461,13 @@ pkm_status pkm_assemble_tree(const pkm_model *m, pkm_trip *trip, pkm_assembly_in
         goto done;
     }
     number_coordinates(&t);
-    if ((rc = pkm_tree_check_dense_size(&t, ctx)) != PKM_OK) goto done;
+    if ((rc = pkm_tree_check_dense_size(&t, trip, ctx)) != PKM_OK) goto done;
     if ((rc = propagate(&t, ctx)) != PKM_OK) goto done;
     if ((rc = choose_eliminated(&t, ctx)) != PKM_OK) goto done;
     if ((rc = build_closure(&t, ctx)) != PKM_OK) goto done;
     /* The triplets' memory is checked where triplets are made: a pose assembled through the
      * cached scatter map makes none (and a miss assembles again without it). */
-    if (!trip->scatter && (rc = pkm_tree_check_triplet_size(&t, ctx)) != PKM_OK) goto done;
+    if (!trip->scatter && (rc = pkm_tree_check_triplet_size(&t, trip, ctx)) != PKM_OK) goto done;
     int64_t ntot = t.np, nred = t.np;
     for (int l = 0; l < t.nlegs; l++) {
         ntot += t.legs[l].ncoord;

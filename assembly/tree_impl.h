@@ -61,7 +61,7 @@ pkm_status pkm_tree_assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, p
 /* tree_map.c: the dof map of the built tree (order nred), and the memory checks of its dense
  * maps (before propagate) and of the triplets (after build_closure). */
 pkm_status pkm_tree_fill_dofmap(const tree *t, pkm_dofmap *map, int64_t nred, pkm_ctx *ctx);
-pkm_status pkm_tree_check_dense_size(const tree *t, pkm_ctx *ctx);
-pkm_status pkm_tree_check_triplet_size(const tree *t, pkm_ctx *ctx);
+pkm_status pkm_tree_check_dense_size(const tree *t, pkm_trip *trip, pkm_ctx *ctx);
+pkm_status pkm_tree_check_triplet_size(const tree *t, pkm_trip *trip, pkm_ctx *ctx);
 
 #endif

@@ -77,7 +77,7 @@ static const char tree_advice[] =
     "use the nodal formulation (--formulation nodal) or fewer elements per link";
 
 /* Bytes of the dense J and Q of every leg, before they are allocated. */
-pkm_status pkm_tree_check_dense_size(const tree *t, pkm_ctx *ctx)
+pkm_status pkm_tree_check_dense_size(const tree *t, pkm_trip *trip, pkm_ctx *ctx)
 {
     double bytes = 0.0, n = t->np;
     for (int l = 0; l < t->nlegs; l++) {
@@ -88,7 +88,7 @@ pkm_status pkm_tree_check_dense_size(const tree *t, pkm_ctx *ctx)
         n += L->ncoord;
     }
     /* The message is formatted only for a refusal: the check runs on every map pose. */
-    if (!(bytes > pkm_memory_bytes())) return PKM_OK;
+    if (pkm_trip_ram_fits(trip, bytes)) return PKM_OK;
     char what[160];
     snprintf(what, sizeof(what),
              "the tree formulation of %.0f coordinates in %d legs (dense per leg)", n, t->nlegs);
@@ -96,20 +96,20 @@ pkm_status pkm_tree_check_dense_size(const tree *t, pkm_ctx *ctx)
 }
 
 /* The tree matrices and the triplets the legs will make, against RAM. */
-pkm_status pkm_tree_check_triplet_size(const tree *t, pkm_ctx *ctx)
+pkm_status pkm_tree_check_triplet_size(const tree *t, pkm_trip *trip, pkm_ctx *ctx)
 {
-    double bytes = 0.0, n = t->np, trip = 21.0; /* the platform's 6 x 6 */
+    double bytes = 0.0, n = t->np, ntrip = 21.0; /* the platform's 6 x 6 */
     for (int l = 0; l < t->nlegs; l++) {
         const leg *L = &t->legs[l];
         const double nc = L->ncoord, w = L->n0 + t->np;
         bytes += 8.0 * nc * (6.0 * L->nnodes + w) + 8.0 * (nc * nc + 2.0 * nc * w + 2.0 * w * w);
-        trip += w * (w + 1.0) / 2.0;
+        ntrip += w * (w + 1.0) / 2.0;
         n += L->n0;
     }
-    if (!(bytes + TREE_TRIPLET_BYTES * trip > pkm_memory_bytes())) return PKM_OK;
+    if (pkm_trip_ram_fits(trip, bytes + TREE_TRIPLET_BYTES * ntrip)) return PKM_OK;
     char what[200];
     snprintf(what, sizeof(what),
              "the tree formulation of %.0f independent coordinates (%.3g triplets, dense per leg)",
-             n, trip);
-    return pkm_memory_check(bytes + TREE_TRIPLET_BYTES * trip, what, tree_advice, ctx);
+             n, ntrip);
+    return pkm_memory_check(bytes + TREE_TRIPLET_BYTES * ntrip, what, tree_advice, ctx);
 }

@@ -78,6 +78,36 @@ static void element_inertia(double Mf[12][12], double R[3][3], const double xs[3
     to_origin_left(xs, F, Cg);
 }
 
+/* An element's floating-frame mass Mf (12 x 12) and its elastic stiffness Kf (6 x 6), local axes
+ * (Germain et al. 2015, eqs. 23-27): pure functions of the element's type, section, material,
+ * mass options and length. memo (NULL, or PKM_ELEM_MEMO doubles) holds them with those inputs
+ * from an earlier pose and is used while the inputs are the same: along a map that is every
+ * element of constant length, and the kernels were 3 % of a NaVARo map. */
+#define PKM_ELEM_KEY  11
+#define PKM_ELEM_MEMO (PKM_ELEM_KEY + 144 + 36)
+static void element_matrices(const pkm_body *b, double len, double *memo, double Mf[12][12],
+                             double Kf[6][6])
+{
+    const pkm_section *sc = &b->section;
+    const pkm_material *mt = &b->material;
+    const double key[PKM_ELEM_KEY] = {b->element, b->mass_flags, sc->A, sc->Iy,  sc->Iz, sc->I0,
+                                      sc->Ip,     mt->E,         mt->G, mt->rho, len};
+    int same = memo != NULL;
+    for (int k = 0; k < PKM_ELEM_KEY && same; k++)
+        same = key[k] == memo[k];
+    if (same) {
+        memcpy(Mf, memo + PKM_ELEM_KEY, 144 * sizeof(double));
+        memcpy(Kf, memo + PKM_ELEM_KEY + 144, 36 * sizeof(double));
+        return;
+    }
+    pkm_beam_types[b->element].floating_mass(sc, mt, len, b->mass_flags, &Mf[0][0]);
+    pkm_beam_types[b->element].floating_stiffness(sc, mt, len, &Kf[0][0]);
+    if (memo == NULL) return;
+    memcpy(memo, key, sizeof(key));
+    memcpy(memo + PKM_ELEM_KEY, Mf, 144 * sizeof(double));
+    memcpy(memo + PKM_ELEM_KEY + 144, Kf, 36 * sizeof(double));
+}
+
 /* Mt(c, d) for the coordinates d located at node n (nd of them from d0) and every coordinate c
  * at n or upstream of it: S_c^T I S_d, I the composite inertia of everything downstream of n
  * (S: the screws, 6 per coordinate), both triangles. When n is an element's far node, its
@@ -118,9 +148,9 @@ static void add_composite(const tree *t, int n, const double *I, const double *C
 /* The leg's mass Mt (nc x nc, both triangles) on its tree coordinates and its stiffness, block
  * diagonal there: row c of an element's 6 x 6 block in Kt[6 c .. 6 c + 5]. In, Cn:
  * 36 per leg node (composite inertias; frame couplings at elements' far nodes), S: 6 per
- * coordinate. */
-static void leg_matrices(const tree *t, const leg *L, int l, double *In, double *Cn, double *S,
-                         double *Mt, double *Kt)
+ * coordinate; memo: NULL or element_matrices' record of every element. */
+static void leg_matrices(const tree *t, const leg *L, int l, double *memo, double *In, double *Cn,
+                         double *S, double *Mt, double *Kt)
 {
     const pkm_model *m = t->m;
     const int nc = L->ncoord;
@@ -134,15 +164,13 @@ static void leg_matrices(const tree *t, const leg *L, int l, double *In, double 
         const int s = t->elem_start[e], tn = (s == el->n1) ? el->n2 : el->n1;
         double R[3][3], Mf[12][12], Kf[6][6], Ig[36];
         memcpy(R, t->elem_frame + 10 * (size_t)e, sizeof(R)); /* propagate's */
-        const double len = t->elem_frame[10 * (size_t)e + 9];
-        pkm_beam_types[b->element].floating_mass(&b->section, &b->material, len, b->mass_flags,
-                                                 &Mf[0][0]);
+        element_matrices(b, t->elem_frame[10 * (size_t)e + 9],
+                         memo != NULL ? memo + PKM_ELEM_MEMO * (size_t)e : NULL, Mf, Kf);
         element_inertia(Mf, R, pkm_model_node(m, s)->x, Ig, Cn + 36 * (size_t)t->node_local[tn]);
         double *I = In + 36 * (size_t)t->node_local[s];
         for (int q = 0; q < 36; q++)
             I[q] += Ig[q];
         /* the element's own elastic blocks (local axes, as its coordinates; eq. 23) */
-        pkm_beam_types[b->element].floating_stiffness(&b->section, &b->material, len, &Kf[0][0]);
         const int c0 = t->elem_coord[e];
         for (int i = 0; i < 6; i++)
             for (int j = 0; j < 6; j++) {
@@ -372,11 +400,13 @@ pkm_status pkm_tree_assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, p
                   gval,
                   ibuf + 2 * maxc + 1 + cw,
                   ibuf + 3 * maxc + 1 + cw};
-    pkm_status rc = PKM_OK;
+    double *memo;
+    pkm_status rc =
+        pkm_trip_memo(trip, PKM_ELEM_MEMO * (int64_t)pkm_model_element_count(m), &memo, ctx);
     for (int l = 0; l < t->nlegs && rc == PKM_OK; l++) {
         const leg *L = &t->legs[l];
         const int w = L->n0 + t->np;
-        leg_matrices(t, L, l, In, Cn, S, Mt, Kt);
+        leg_matrices(t, L, l, memo, In, Cn, S, Mt, Kt);
         gather_g(L, t->np, &g);
         reduce(L, t->np, Mt, &g, Z, BM);
         reduce_stiffness(t, L, l, Kt, &g, Z, BK);

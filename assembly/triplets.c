@@ -79,6 +79,29 @@ double *pkm_trip_scratch(pkm_trip *t, int64_t n)
     return grow((void **)&t->fwork, &t->fwork_cap, n > 0 ? n : 1, sizeof(double)) ? t->fwork : NULL;
 }
 
+pkm_status pkm_trip_memo(pkm_trip *t, int64_t n, double **out, pkm_ctx *ctx)
+{
+    pkm_asm_cache *c = t->cache;
+    *out = NULL;
+    if (c == NULL) return PKM_OK;
+    const int64_t old = c->memo_cap;
+    if (!grow((void **)&c->memo, &c->memo_cap, n > 0 ? n : 1, sizeof(double)))
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the assembly's memo of %lld values",
+                        (long long)n);
+    for (int64_t i = old; i < c->memo_cap; i++)
+        c->memo[i] = NAN;
+    *out = c->memo;
+    return PKM_OK;
+}
+
+int pkm_trip_ram_fits(pkm_trip *t, double need)
+{
+    if (t->cache != NULL && need <= t->cache->ram_ok) return 1;
+    if (need > pkm_memory_bytes()) return 0;
+    if (t->cache != NULL) t->cache->ram_ok = need;
+    return 1;
+}
+
 static int trip_reserve(pkm_trip *t, int64_t extra)
 {
     if (t->len + extra <= t->cap) return 1;
@@ -437,6 +460,7 @@ void pkm_asm_cache_destroy(pkm_asm_cache **c)
     free((*c)->work);
     free((*c)->iwork);
     free((*c)->fwork);
+    free((*c)->memo);
     free(*c);
     *c = NULL;
 }

@@ -764,7 +764,9 @@ static void test_sweep_records_singular(void **state)
 /* 10. The assembly cache (scatter map) gives the values and the pattern of a fresh assembly, bit
  * for bit, over a NaVARo sweep that starts at the symmetric pose (where some entries vanish and
  * appear later), passes the same poses again and changes topology (elements per link), in both
- * formulations; a pose assembled twice in a row records once (the second is scatter only). */
+ * formulations; a pose assembled twice in a row records once (the second is scatter only). Some
+ * steps change a section, the material or the link length (as a model update does between two
+ * solves): the element matrices the tree formulation keeps from pose to pose must follow. */
 static void test_assembly_cache(void **state)
 {
     (void)state;
@@ -779,6 +781,10 @@ static void test_assembly_cache(void **state)
         for (int step = 0; step < 18; step++) {
             pkm_navaro_params par = navaro_defaults();
             par.elements_per_link = step < 12 ? 1 : 2;
+            if (step % 4 == 1) par.leg_section.Iz *= 1.5;
+            if (step % 4 == 2) par.material.rho *= 0.75;
+            if (step % 5 == 3) par.link_length *= 1.01;
+            if (step % 7 == 4) par.mass_flags ^= PKM_FEM_ROTARY_INERTIA;
             pkm_model *m = NULL;
             assert_pkm_ok(pkm_navaro_build(&par, poses[step % 6], &m, &ctx), &ctx);
             pkm_pencil *ref = NULL;
