@@ -1,7 +1,6 @@
 /* studies/map.c: frequency-map storage, grid indexing and comparison of map set-ups.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 
-#define _DEFAULT_SOURCE /* madvise */
 #include "core/core_impl.h"
 #include "pkm/map.h"
 #include "studies/studies_impl.h"
@@ -12,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #ifndef PKM_VERSION
 #define PKM_VERSION "unknown"
@@ -175,24 +173,6 @@ double pkm_map_memory_free(void)
     return pkm_memory_free_bytes();
 }
 
-/* The mode vectors take tens of MB (a 60 x 60 NaVARo map of 8 modes: 21 MB, 5,000 pages of 4 kB),
- * and filling them faulted in every page (2 % of that map's time). Where the system gives huge
- * pages on request (Linux's transparent huge pages, madvise mode) they are asked for; the rounding
- * up to whole huge pages costs less than one of them. */
-static double *alloc_vectors(size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    const size_t huge = (size_t)2 << 20;
-    if (bytes >= 2 * huge) {
-        const size_t whole = (bytes + huge - 1) / huge * huge;
-        void *p = aligned_alloc(huge, whole);
-        if (p != NULL) (void)madvise(p, whole, MADV_HUGEPAGE); /* a hint: refused, no matter */
-        return p;
-    }
-#endif
-    return malloc(bytes);
-}
-
 pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx)
 {
     pkm_map_free_modes(map);
@@ -213,7 +193,7 @@ pkm_status pkm_map_alloc_modes(pkm_map *map, pkm_ctx *ctx)
                         "coordinates x 8 bytes), %.3g GiB of memory is free",
                         (double)bytes / 1073741824.0, (long long)map->npoints, map->nev,
                         (long long)map->ncoord, avail / 1073741824.0);
-    map->modes = alloc_vectors(bytes);
+    map->modes = malloc(bytes);
     if (map->modes == NULL)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map: cannot allocate %zu bytes for the mode vectors",
                         bytes);
