@@ -81,8 +81,10 @@ static void element_inertia(double Mf[12][12], double R[3][3], const double xs[3
 /* An element's floating-frame mass Mf (12 x 12) and its elastic stiffness Kf (6 x 6), local axes
  * (Germain et al. 2015, eqs. 23-27): pure functions of the element's type, section, material,
  * mass options and length. memo (NULL, or PKM_ELEM_MEMO doubles) holds them with those inputs
- * from an earlier pose and is used while the inputs are the same: along a map that is every
- * element of constant length, and the kernels were 3 % of a NaVARo map. */
+ * from an earlier pose and is used while the inputs are the same, to the last bit: a tolerance
+ * would make a pose's values depend on the poses before it. Along a NaVARo map about half the
+ * elements keep their length to the last bit (the others' come out of the pose's node positions
+ * with other roundings); the kernels were 3 % of the map. */
 #define PKM_ELEM_KEY  11
 #define PKM_ELEM_MEMO (PKM_ELEM_KEY + 144 + 36)
 static void element_matrices(const pkm_body *b, double len, double *memo, double Mf[12][12],
