@@ -13,8 +13,11 @@ void pkm_map_track_ranks(pkm_map *map);
 /* Link every pair of neighbouring OK points not linked yet whose two vectors are at hand
  * (map->modes; the links go to map->link_match and link_mac, allocated here); with drop, and
  * unless map->keep_modes, then drop (NaN) the vectors of the OK points that no further link
- * needs (pkm_map_vectors_needed). Nothing without map->modes. */
-pkm_status pkm_map_link(pkm_map *map, int drop, pkm_ctx *ctx);
+ * needs (pkm_map_vectors_needed). Nothing without map->modes. ring_bytes: the most memory the
+ * points' prepared modes may take (PKM_MAP_RING_BYTES; a smaller ring prepares points again,
+ * with the same links). */
+#define PKM_MAP_RING_BYTES ((size_t)64 << 20)
+pkm_status pkm_map_link(pkm_map *map, int drop, size_t ring_bytes, pkm_ctx *ctx);
 
 /* Equal numbers: values that went through a file come back bit for bit; NaN (automatic sigma)
  * equals NaN. */

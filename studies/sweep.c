@@ -173,7 +173,7 @@ pkm_status pkm_sweep_checkpoint(pkm_map *map, pkm_sweep_ctl *ctl, int force, pkm
     if (so->checkpoint == NULL || (!force && pkm_sweep_now_seconds() < ctl->next)) return PKM_OK;
     /* Link what can be linked, so that the checkpoint holds only the vectors further links need
      * (work the final tracking would do anyway: not counted in the checkpoint's time). */
-    pkm_status st = pkm_map_link(map, 1, ctx);
+    pkm_status st = pkm_map_link(map, 1, PKM_MAP_RING_BYTES, ctx);
     if (st != PKM_OK) return st;
     char note[sizeof(map->tracking_note)];
     snprintf(note, sizeof(note), "%s", map->tracking_note);

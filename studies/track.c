@@ -303,31 +303,38 @@ int64_t pkm_map_vectors_needed(const pkm_map *map)
  * point is prepared once for its links as a and as b (it served four links, prepared four times),
  * the same values each time. Point r is first needed at the link of r - (largest stride) and
  * last at its own, so a ring of that many + 1 slots keeps every point until its last use; a
- * slot holding another point is prepared again (a smaller ring is only slower). */
+ * slot holding another point is prepared again (a smaller ring is only slower). A spare slot
+ * after them takes b when its slot is a's (a ring smaller than the stride between them). */
 typedef struct link_ring {
-    int64_t slots;
-    int64_t *key; /* the point a slot holds, -1 */
-    int *first;   /* nev per slot */
-    double *q;    /* n nev per slot */
+    int64_t slots; /* keyed slots; slot `slots` is the spare */
+    int64_t *key;  /* the point a keyed slot holds, -1 */
+    int *first;    /* nev per slot */
+    double *q;     /* n nev per slot */
 } link_ring;
 
-static pkm_status ring_get(const pkm_map *map, link_ring *ring, int64_t p, const char *pose,
-                           const int **first, const double **q, pkm_ctx *ctx)
+/* Point p's prepared modes, in its slot unless that is `taken` (then in the spare, prepared
+ * again at every use); *slot: where they are. */
+static pkm_status ring_get(const pkm_map *map, link_ring *ring, int64_t p, int64_t taken,
+                           const char *pose, int64_t *slot, const int **first, const double **q,
+                           pkm_ctx *ctx)
 {
-    const size_t per_point = (size_t)map->nev * (size_t)map->ncoord, s = (size_t)(p % ring->slots);
-    *first = ring->first + s * (size_t)map->nev;
-    *q = ring->q + s * per_point;
-    if (ring->key[s] == p) return PKM_OK;
-    ring->key[s] = -1;
-    const pkm_status st = prepare(map->ncoord, map->nev, map->freq_hz + p * map->nev,
-                                  map->modes + (size_t)p * per_point, NULL, map->track.cluster_tol,
-                                  ring->first + s * (size_t)map->nev, ring->q + s * per_point,
-                                  ring->q + s * per_point, pose, ctx);
-    if (st == PKM_OK) ring->key[s] = p;
+    const size_t per_point = (size_t)map->nev * (size_t)map->ncoord;
+    int64_t s = p % ring->slots;
+    if (s == taken) s = ring->slots;
+    *slot = s;
+    *first = ring->first + (size_t)s * (size_t)map->nev;
+    *q = ring->q + (size_t)s * per_point;
+    if (s < ring->slots && ring->key[s] == p) return PKM_OK;
+    if (s < ring->slots) ring->key[s] = -1;
+    const pkm_status st = prepare(
+        map->ncoord, map->nev, map->freq_hz + p * map->nev, map->modes + (size_t)p * per_point,
+        NULL, map->track.cluster_tol, ring->first + (size_t)s * (size_t)map->nev,
+        ring->q + (size_t)s * per_point, ring->q + (size_t)s * per_point, pose, ctx);
+    if (st == PKM_OK && s < ring->slots) ring->key[s] = p;
     return st;
 }
 
-pkm_status pkm_map_link(pkm_map *map, int drop, pkm_ctx *ctx)
+pkm_status pkm_map_link(pkm_map *map, int drop, size_t ring_bytes, pkm_ctx *ctx)
 {
     if (map->modes == NULL || map->status == NULL || map->naxes < 1) return PKM_OK;
     if (map->link_match == NULL) {
@@ -338,13 +345,14 @@ pkm_status pkm_map_link(pkm_map *map, int drop, pkm_ctx *ctx)
     grid_strides(map, stride);
     const size_t per_point = (size_t)map->nev * (size_t)map->ncoord;
     const size_t nev = (size_t)map->nev, mm = nev * nev;
-    /* the ring: the largest stride + 1 slots, up to 64 MiB of vectors */
+    /* the ring: the largest stride + 1 slots and the spare, up to ring_bytes of vectors (at
+     * least one slot and the spare) */
     link_ring ring = {stride[0] + 1, NULL, NULL, NULL};
-    const int64_t cap = (int64_t)((64u << 20) / (8 * (per_point > 0 ? per_point : 1)));
-    ring.slots = ring.slots < cap ? ring.slots : (cap > 2 ? cap : 2);
+    const int64_t cap = (int64_t)(ring_bytes / (8 * (per_point > 0 ? per_point : 1))) - 1;
+    ring.slots = ring.slots < cap ? ring.slots : (cap > 1 ? cap : 1);
     ring.key = malloc(sizeof(int64_t) * (size_t)ring.slots);
-    ring.first = malloc(sizeof(int) * (size_t)ring.slots * nev);
-    ring.q = malloc(sizeof(double) * (size_t)ring.slots * per_point);
+    ring.first = malloc(sizeof(int) * (size_t)(ring.slots + 1) * nev);
+    ring.q = malloc(sizeof(double) * (size_t)(ring.slots + 1) * per_point);
     double *dwork = malloc(sizeof(double) * (2 * mm + 3 * (nev + 1)));
     int *hiwork = malloc(sizeof(int) * 3 * (nev + 1));
     pkm_status st = PKM_OK;
@@ -368,8 +376,9 @@ pkm_status pkm_map_link(pkm_map *map, int drop, pkm_ctx *ctx)
             checked = 1;
             const int *fa, *fb;
             const double *qa, *qb;
-            st = ring_get(map, &ring, p, "a", &fa, &qa, ctx);
-            if (st == PKM_OK) st = ring_get(map, &ring, q, "b", &fb, &qb, ctx);
+            int64_t sa, sb;
+            st = ring_get(map, &ring, p, -1, "a", &sa, &fa, &qa, ctx);
+            if (st == PKM_OK) st = ring_get(map, &ring, q, sa, "b", &sb, &fb, &qb, ctx);
             if (st == PKM_OK)
                 pair(map->ncoord, map->nev, fa, qa, fb, qb, dwork, dwork + mm, dwork + 2 * mm,
                      hiwork, map->link_match + at, map->link_mac + at);
@@ -521,7 +530,7 @@ pkm_status pkm_map_track(pkm_map *map, pkm_ctx *ctx)
     if (np < 1 || map->nev < 1 || map->naxes < 1) return PKM_OK;
     track_state t = {.map = map};
     grid_strides(map, t.stride);
-    pkm_status st = pkm_map_link(map, 0, ctx);
+    pkm_status st = pkm_map_link(map, 0, PKM_MAP_RING_BYTES, ctx);
     if (st != PKM_OK || !all_linked(map, t.stride)) {
         if (st == PKM_OK && map->tracking_note[0] == '\0')
             snprintf(map->tracking_note, sizeof(map->tracking_note), "mode vectors not kept");

@@ -7,6 +7,7 @@
 #include "pkm/casefile.h"
 #include "pkm/map.h"
 #include "pkm/track.h"
+#include "studies/studies_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -377,6 +378,42 @@ static void test_map_tracking(void **state)
     pkm_map_free(&m);
 }
 
+/* The links do not depend on the memory the prepared modes may take: room for 2 to 9 points'
+ * modes (a ring of 1 to 8 slots and its spare; the grid's largest stride is SY = 7, so 7 slots
+ * put a point and its neighbour along x in one slot, as 1 does every link) gives the links of
+ * the full ring, bit for bit. */
+static void test_map_link_ring(void **state)
+{
+    (void)state;
+    pkm_map m;
+    make_synthetic(&m, 0);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_link(&m, 0, PKM_MAP_RING_BYTES, &ctx), &ctx);
+    const size_t nl = (size_t)m.npoints * (size_t)m.naxes * SNEV;
+    int *match = malloc(sizeof(int) * nl);
+    double *mac = malloc(sizeof(double) * nl);
+    assert_non_null(match);
+    assert_non_null(mac);
+    memcpy(match, m.link_match, sizeof(int) * nl);
+    memcpy(mac, m.link_mac, sizeof(double) * nl);
+    int linked = 0;
+    for (size_t k = 0; k < nl; k++)
+        linked += match[k] >= 0 && mac[k] < 1.0; /* the shapes are not exact: MACs below 1 */
+    assert_int_equal(linked, ((SX - 1) * SY + SX * (SY - 1)) * SNEV);
+    for (int slots = 2; slots <= SY + 2; slots++) {
+        pkm_map_free_links(&m);
+        assert_pkm_ok(pkm_map_link(&m, 0, (size_t)slots * SNEV * SN * sizeof(double), &ctx), &ctx);
+        for (size_t k = 0; k < nl; k++) {
+            assert_int_equal(m.link_match[k], match[k]);
+            assert_true(m.link_mac[k] == mac[k] || (isnan(m.link_mac[k]) && isnan(mac[k])));
+        }
+    }
+    free(match);
+    free(mac);
+    pkm_map_free(&m);
+}
+
 /* Unreachable points break the links: the other side starts again from its ranks. */
 static void test_map_tracking_components(void **state)
 {
@@ -473,10 +510,15 @@ static void test_navaro_crossing(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_clusters),           cmocka_unit_test(test_crossing),
-        cmocka_unit_test(test_assignment_optimal), cmocka_unit_test(test_rotated_pair),
-        cmocka_unit_test(test_mass_weighted),      cmocka_unit_test(test_link_errors),
-        cmocka_unit_test(test_map_tracking),       cmocka_unit_test(test_map_tracking_components),
+        cmocka_unit_test(test_clusters),
+        cmocka_unit_test(test_crossing),
+        cmocka_unit_test(test_assignment_optimal),
+        cmocka_unit_test(test_rotated_pair),
+        cmocka_unit_test(test_mass_weighted),
+        cmocka_unit_test(test_link_errors),
+        cmocka_unit_test(test_map_tracking),
+        cmocka_unit_test(test_map_link_ring),
+        cmocka_unit_test(test_map_tracking_components),
         cmocka_unit_test(test_navaro_crossing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
