@@ -3,6 +3,7 @@
 #include "assembly/assembly_impl.h"
 #include "core/core_impl.h"
 #include "pkm/assembly.h"
+#include "pkm/spatial.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -13,6 +14,13 @@ const pkm_formulation_type pkm_formulation_types[PKM_FORMULATION_COUNT] = {
                        pkm_assemble_tree},
     [PKM_FORM_NODAL] = {PKM_FORM_NODAL, "nodal", "direct FE assembly", pkm_assemble_nodal},
 };
+
+void pkm_asm_rigid_inertia(const pkm_model *m, const pkm_body *b, double Mr[6][6])
+{
+    double c[3];
+    pkm_vec3_sub(b->com, pkm_model_node(m, b->first_node)->x, c);
+    pkm_spatial_inertia(b->mass, c, b->inertia, Mr);
+}
 
 const pkm_formulation_type *pkm_formulation_type_of(pkm_formulation f)
 {

@@ -215,6 +215,10 @@ pkm_status pkm_assemble_formulation(const pkm_model *m, pkm_formulation f, pkm_t
 pkm_status pkm_asm_add_joint_terms(const pkm_model *m, const pkm_dofmap *P, pkm_trip *trip,
                                    pkm_ctx *ctx);
 
+/* The spatial inertia of rigid body b about its first node (its reference point), global axes:
+ * what both formulations attach to that node's twist. */
+void pkm_asm_rigid_inertia(const pkm_model *m, const pkm_body *b, double Mr[6][6]);
+
 /* Whether the model has any of those (a spring, a rotor inertia, a lumped mass). */
 int pkm_asm_has_joint_terms(const pkm_model *m);
 

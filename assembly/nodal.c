@@ -437,9 +437,8 @@ pkm_status pkm_assemble_nodal(const pkm_model *m, pkm_trip *trip, pkm_assembly_i
         const pkm_body *b = pkm_model_body(m, bi);
         if (b->kind != PKM_BODY_RIGID) continue;
         const int o = b->first_node;
-        double c[3], Mr[6][6];
-        pkm_vec3_sub(b->com, pkm_model_node(m, o)->x, c);
-        pkm_spatial_inertia(b->mass, c, b->inertia, Mr);
+        double Mr[6][6];
+        pkm_asm_rigid_inertia(m, b, Mr);
         int ncol = merge_idx(P, o, -1, idx);
         memset(E, 0, sizeof(*E) * (size_t)(6 * ncol));
         rep_rows(P, o, idx, ncol, E, 0);

@@ -59,17 +59,6 @@ void pkm_tree_node_twists(const tree *t, int n, const double y[3], double *T)
     memcpy(out + 3 * nc, w0, 3 * nc * sizeof(double));
 }
 
-/* Local frame of element e oriented from its floating-frame node to its other node. */
-static pkm_status elem_frame(const tree *t, int e, int *s, int *tn, double R[3][3], double *l,
-                             pkm_ctx *ctx)
-{
-    const pkm_elem *el = pkm_model_elem(t->m, e);
-    *s = t->elem_start[e];
-    *tn = (*s == el->n1) ? el->n2 : el->n1;
-    return pkm_fem_beam3d_frame(pkm_model_node(t->m, *s)->x, pkm_model_node(t->m, *tn)->x,
-                                pkm_model_body(t->m, el->body)->zref, R, l, ctx);
-}
-
 /* Coordinates of each leg: free motions of its joints, then 6 per element (in tree order). */
 static void number_coordinates(tree *t)
 {
@@ -171,10 +160,11 @@ static pkm_status propagate(tree *t, pkm_ctx *ctx)
             for (int k = k0 + dir; k >= 0 && k < b->nnodes; k += dir) {
                 const int from = b->first_node + k - dir, to = b->first_node + k;
                 const int e = b->first_elem + (dir > 0 ? k - 1 : k);
-                int s, tn;
                 double R[3][3], l;
                 t->elem_start[e] = from;
-                pkm_status rc = elem_frame(t, e, &s, &tn, R, &l, ctx);
+                /* its local frame, oriented from its floating-frame node to its far node */
+                pkm_status rc = pkm_fem_beam3d_frame(pkm_model_node(m, from)->x,
+                                                     pkm_model_node(m, to)->x, b->zref, R, &l, ctx);
                 if (rc != PKM_OK) return rc;
                 memcpy(t->elem_frame + 10 * (size_t)e, R, sizeof(R));
                 t->elem_frame[10 * (size_t)e + 9] = l;
@@ -240,8 +230,7 @@ static void closure_rows(const tree *t, int j, double *C, double *T)
  * node of another leg have none of this leg's). */
 static int moves(const tree *t, int e, int n)
 {
-    const pkm_elem *el = pkm_model_elem(t->m, e);
-    const int tn = (t->elem_start[e] == el->n1) ? el->n2 : el->n1;
+    const int tn = pkm_tree_far_node(t, e);
     for (int a = n; a >= 0; a = t->node_parent[a])
         if (a == tn) return 1;
     return 0;
@@ -331,8 +320,7 @@ static pkm_status build_closure(tree *t, pkm_ctx *ctx)
         closure_rows(t, j, C, C + 6 * wc);
         /* (J_v^f)^-1 by eq. 51: J_v^f = sg [R^T, -[d]x R^T; 0, R^T], d = y - x_far, sg = +1
          * when the element is on side b of the joint, -1 on side a. */
-        const pkm_elem *el = pkm_model_elem(m, e);
-        const int tn = (t->elem_start[e] == el->n1) ? el->n2 : el->n1;
+        const int tn = pkm_tree_far_node(t, e);
         double R[3][3];
         memcpy(R, t->elem_frame + 10 * (size_t)e, sizeof(R));
         const double sg = (jt->node[1] >= 0 && jt->body[1] != pkm_model_platform(m) &&

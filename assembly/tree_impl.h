@@ -43,6 +43,14 @@ typedef struct tree {
     int nseq;
 } tree;
 
+/* Element e's far node: its node other than its floating frame's (elem_start, set by
+ * propagate), where its elastic coordinates are located. */
+static inline int pkm_tree_far_node(const tree *t, int e)
+{
+    const pkm_elem *el = pkm_model_elem(t->m, e);
+    return t->elem_start[e] == el->n1 ? el->n2 : el->n1;
+}
+
 /* Node's screws (v_O, w) per leg coordinate: 6 x ncoord, row-major, inside its leg's J. */
 double *pkm_tree_node_J(const tree *t, int node);
 

@@ -76,15 +76,21 @@ pkm_status pkm_tree_fill_dofmap(const tree *t, pkm_dofmap *map, int64_t nred, pk
 static const char tree_advice[] =
     "use the nodal formulation (--formulation nodal) or fewer elements per link";
 
+/* Bytes of a leg's dense J and Q and of its tree matrices (their reduced order w). */
+static double leg_bytes(const leg *L, double w)
+{
+    const double nc = L->ncoord;
+    return 8.0 * nc * (6.0 * L->nnodes + w) + 8.0 * (nc * nc + 2.0 * nc * w + 2.0 * w * w);
+}
+
 /* Bytes of the dense J and Q of every leg, before they are allocated. */
 pkm_status pkm_tree_check_dense_size(const tree *t, pkm_trip *trip, pkm_ctx *ctx)
 {
     double bytes = 0.0, n = t->np;
     for (int l = 0; l < t->nlegs; l++) {
         const leg *L = &t->legs[l];
-        /* J and Q, then the tree matrices (their reduced order n0 + np is at most ncoord + np) */
-        const double nc = L->ncoord, w = nc + t->np;
-        bytes += 8.0 * nc * (6.0 * L->nnodes + w) + 8.0 * (nc * nc + 2.0 * nc * w + 2.0 * w * w);
+        /* the reduced order n0 + np is at most ncoord + np, n0 not known yet */
+        bytes += leg_bytes(L, (double)L->ncoord + t->np);
         n += L->ncoord;
     }
     /* The message is formatted only for a refusal: the check runs on every map pose. */
@@ -101,8 +107,8 @@ pkm_status pkm_tree_check_triplet_size(const tree *t, pkm_trip *trip, pkm_ctx *c
     double bytes = 0.0, n = t->np, ntrip = 21.0; /* the platform's 6 x 6 */
     for (int l = 0; l < t->nlegs; l++) {
         const leg *L = &t->legs[l];
-        const double nc = L->ncoord, w = L->n0 + t->np;
-        bytes += 8.0 * nc * (6.0 * L->nnodes + w) + 8.0 * (nc * nc + 2.0 * nc * w + 2.0 * w * w);
+        const double w = L->n0 + t->np;
+        bytes += leg_bytes(L, w);
         ntrip += w * (w + 1.0) / 2.0;
         n += L->n0;
     }

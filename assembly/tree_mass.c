@@ -16,7 +16,6 @@
 #include "assembly/assembly_impl.h"
 #include "assembly/tree_impl.h"
 #include "core/core_impl.h"
-#include "pkm/spatial.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -163,7 +162,7 @@ static void leg_matrices(const tree *t, const leg *L, int l, double *memo, doubl
         const pkm_elem *el = pkm_model_elem(m, e);
         if (pkm_topology_body_leg(t->topo, el->body) != l) continue;
         const pkm_body *b = pkm_model_body(m, el->body);
-        const int s = t->elem_start[e], tn = (s == el->n1) ? el->n2 : el->n1;
+        const int s = t->elem_start[e], tn = pkm_tree_far_node(t, e);
         double R[3][3], Mf[12][12], Kf[6][6], Ig[36];
         memcpy(R, t->elem_frame + 10 * (size_t)e, sizeof(R)); /* propagate's */
         element_matrices(b, t->elem_frame[10 * (size_t)e + 9],
@@ -185,11 +184,9 @@ static void leg_matrices(const tree *t, const leg *L, int l, double *memo, doubl
         if (b->kind != PKM_BODY_RIGID || bi == pkm_model_platform(m) ||
             pkm_topology_body_leg(t->topo, bi) != l)
             continue;
-        const double *o = pkm_model_node(m, b->first_node)->x;
-        double c[3], Mr[6][6], Ig[36];
-        pkm_vec3_sub(b->com, o, c);
-        pkm_spatial_inertia(b->mass, c, b->inertia, Mr);
-        to_origin(o, &Mr[0][0], Ig);
+        double Mr[6][6], Ig[36];
+        pkm_asm_rigid_inertia(m, b, Mr);
+        to_origin(pkm_model_node(m, b->first_node)->x, &Mr[0][0], Ig);
         double *I = In + 36 * (size_t)t->node_local[b->first_node];
         for (int q = 0; q < 36; q++)
             I[q] += Ig[q];
@@ -423,10 +420,8 @@ pkm_status pkm_tree_assemble_legs(const tree *t, pkm_trip *trip, int64_t nred, p
     /* The platform on x_p, the twist of its first node (eqs. 43-44). */
     const int pb = pkm_model_platform(m);
     if (rc == PKM_OK && pb >= 0) {
-        const pkm_body *b = pkm_model_body(m, pb);
-        double c[3], Mr[6][6];
-        pkm_vec3_sub(b->com, pkm_model_node(m, b->first_node)->x, c);
-        pkm_spatial_inertia(b->mass, c, b->inertia, Mr);
+        double Mr[6][6];
+        pkm_asm_rigid_inertia(m, pkm_model_body(m, pb), Mr);
         for (int k = 0; k < 6; k++)
             idx[k] = nred - 6 + k;
         rc = pkm_trip_add_block(trip, 6, idx, NULL, &Mr[0][0], ctx);

@@ -510,27 +510,24 @@ static pkm_status keep_record(pkm_trip *t, pkm_formulation form, pkm_ctx *ctx)
     return PKM_OK;
 }
 
-/* Swap the congruence scratch of t and of the cache: lends the cache's to a new trip, and
- * takes it back, grown or not, before the trip is freed. */
+/* Exchange two buffers with their capacities (grow's pairs). */
+static void swap_buf(void **a, int64_t *ca, void **b, int64_t *cb)
+{
+    void *p = *a;
+    const int64_t c = *ca;
+    *a = *b;
+    *ca = *cb;
+    *b = p;
+    *cb = c;
+}
+
+/* Swap the scratch of t and of the cache (the congruences' and the formulation's): lends the
+ * cache's to a new trip, and takes it back, grown or not, before the trip is freed. */
 static void swap_scratch(pkm_trip *t, pkm_asm_cache *c)
 {
-    double *w = t->work;
-    int *iw = t->iwork;
-    const int64_t wc = t->work_cap, ic = t->iwork_cap;
-    t->work = c->work;
-    t->iwork = c->iwork;
-    t->work_cap = c->work_cap;
-    t->iwork_cap = c->iwork_cap;
-    c->work = w;
-    c->iwork = iw;
-    c->work_cap = wc;
-    c->iwork_cap = ic;
-    double *fw = t->fwork;
-    const int64_t fc = t->fwork_cap;
-    t->fwork = c->fwork;
-    t->fwork_cap = c->fwork_cap;
-    c->fwork = fw;
-    c->fwork_cap = fc;
+    swap_buf((void **)&t->work, &t->work_cap, (void **)&c->work, &c->work_cap);
+    swap_buf((void **)&t->iwork, &t->iwork_cap, (void **)&c->iwork, &c->iwork_cap);
+    swap_buf((void **)&t->fwork, &t->fwork_cap, (void **)&c->fwork, &c->fwork_cap);
 }
 
 pkm_status pkm_assemble_cached(const pkm_model *m, pkm_formulation form, pkm_asm_cache *c,
