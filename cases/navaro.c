@@ -363,6 +363,7 @@ const pkm_case pkm_navaro_case = {
     .dynamics_offset = offsetof(pkm_navaro_params, dynamics),
     .ndriven = 3,
     .driven_names = navaro_driven,
+    .platform_names = navaro_driven,
     .drive = pkm_navaro_case_drive,
     .ntraj = (int)(sizeof(navaro_traj) / sizeof(navaro_traj[0])),
     .traj = navaro_traj,

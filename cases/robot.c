@@ -14,21 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The continuation from the assembly configuration to a pose: steps of at most this share of
- * the mechanism's size in translation, and this angle in rotation, each closed by Newton from
- * the last; a step whose Newton fails is halved, at most ROBOT_HALVINGS times. A step of 5 % of
- * the size starts Newton well inside its quadratic basin for linkages whose links are a few
- * tenths of the size (the error of the first iterate is second order in the step). */
-#define ROBOT_STEP_SIZE  0.05
-#define ROBOT_STEP_ANGLE 0.1 /* rad */
-#define ROBOT_HALVINGS   10
-/* The conditioning below which the kinematics stops (pkm_mbs_set_singular): near a fold of the
- * closure (a stretched leg) the smallest singular value falls like the square root of the
- * distance, so 1e-7 lets a pose come within about 1e-14 of the size to the workspace boundary,
- * as the built-in cases' closed-form kinematics (PKM_NAVARO_REACH_RTOL), while Newton's steps
- * there still have about 7 correct digits to gain quadratically from. */
-#define ROBOT_SINGULAR 1e-7
-
 double pkm_robot_assembly_value(const pkm_robot *r, pkm_robot_coord k)
 {
     return k <= PKM_ROBOT_Z ? r->body[r->platform].origin[k] : 0.0;
@@ -136,20 +121,6 @@ pkm_status pkm_robot_build_assembly(const pkm_robot *r, pkm_model **out, pkm_ctx
     return build_moved(r, NULL, NULL, 0, out, ctx);
 }
 
-/* The size of the mechanism: the diagonal of the bounding box of its joints' points. */
-static double robot_size(const pkm_robot *r)
-{
-    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-    for (int j = 0; j < r->njoint; j++)
-        for (int i = 0; i < 3; i++) {
-            lo[i] = fmin(lo[i], r->joint[j].d.point[i]);
-            hi[i] = fmax(hi[i], r->joint[j].d.point[i]);
-        }
-    const double s = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                          (hi[2] - lo[2]) * (hi[2] - lo[2]));
-    return s > 0.0 ? s : 1.0;
-}
-
 /* The joint left most open at the mbs's current state: the largest gap between its point
  * carried by either body, over the size. */
 static int most_open_joint(const pkm_robot *r, const pkm_mbs *s)
@@ -180,67 +151,31 @@ static int most_open_joint(const pkm_robot *r, const pkm_mbs *s)
     return worst;
 }
 
-/* Driven coordinate values at fraction t of the path from the assembly configuration. */
-static void path_values(const pkm_robot *r, const double *pose, double t, double *qa)
-{
-    for (int k = 0; k < r->npose; k++)
-        qa[k] = t * (pose[k] - pkm_robot_assembly_value(r, r->pose_coord[k]));
-}
-
-/* The number of continuation steps: the largest move over its step bound, at least 1. */
-static int path_steps(const pkm_robot *r, const double *pose)
-{
-    const double size = robot_size(r);
-    double n = 1.0;
-    for (int k = 0; k < r->npose; k++) {
-        const double d = fabs(pose[k] - pkm_robot_assembly_value(r, r->pose_coord[k]));
-        n = fmax(n, ceil(d / (r->pose_coord[k] <= PKM_ROBOT_Z ? ROBOT_STEP_SIZE * size
-                                                              : ROBOT_STEP_ANGLE)));
-    }
-    return (int)fmin(n, 1e4);
-}
-
-/* Walk from the assembly configuration (s at q = 0) to pose: Newton at each step from the last
- * closed configuration, a failed step halved. */
+/* Walk from the assembly configuration (s at q = 0) to pose (pkm_mbs_walk): the branch of the
+ * assembly configuration kept, and a pose's result independent of the pose computed before it. */
 static pkm_status walk(const pkm_robot *r, pkm_mbs *s, const double *pose, int *bad_joint,
                        pkm_ctx *ctx)
 {
-    const int nq = pkm_mbs_coord_count(s);
-    double *qok = calloc((size_t)nq, sizeof(double));
-    if (qok == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: out of memory", r->name);
-    const double zero[PKM_POSE_MAX] = {0};
-    double qa[PKM_POSE_MAX], t = 0.0, dt = 1.0 / path_steps(r, pose);
-    int halvings = 0;
-    pkm_status rc = PKM_OK;
+    double qa[PKM_POSE_MAX], reached = 0.0;
+    for (int k = 0; k < r->npose; k++)
+        qa[k] = pose[k] - pkm_robot_assembly_value(r, r->pose_coord[k]);
     pkm_ctx local;
-    while (t < 1.0 && rc == PKM_OK) {
-        const double t1 = fmin(1.0, t + dt);
-        path_values(r, pose, t1, qa);
-        pkm_ctx_clear(&local);
-        const pkm_status st = pkm_mbs_kinematics(s, t1, qa, zero, zero, &local);
-        if (st == PKM_OK) {
-            memcpy(qok, pkm_mbs_q(s), sizeof(double) * (size_t)nq);
-            t = t1;
-        } else if (st == PKM_ERR_SINGULAR && halvings < ROBOT_HALVINGS) {
-            pkm_mbs_set_state(s, qok, NULL, NULL);
-            dt *= 0.5;
-            halvings++;
-        } else if (st == PKM_ERR_SINGULAR) {
-            const int j = most_open_joint(r, s);
-            if (bad_joint != NULL) *bad_joint = j;
-            rc = PKM_FAIL(ctx, PKM_ERR_UNREACHABLE,
-                          "%s: the loops cannot close on the way to the pose (%.0f %% of the "
-                          "path from the assembly configuration): joint '%s' stays open (%s)",
-                          r->name, 100.0 * t, j >= 0 ? r->joint[j].name : "-", local.msg);
-        } else {
-            rc = PKM_FAIL(ctx, st, "%s: %s%s", r->name,
-                          st == PKM_ERR_INVALID ? "the pose coordinates do not fix the mechanism: "
-                                                : "",
-                          local.msg);
-        }
+    pkm_ctx_clear(&local);
+    const pkm_status st = pkm_mbs_walk(s, qa, &reached, &local);
+    if (st == PKM_ERR_SINGULAR) {
+        const int j = most_open_joint(r, s);
+        if (bad_joint != NULL) *bad_joint = j;
+        return PKM_FAIL(ctx, PKM_ERR_UNREACHABLE,
+                        "%s: the loops cannot close on the way to the pose (%.0f %% of the "
+                        "path from the assembly configuration): joint '%s' stays open (%s)",
+                        r->name, 100.0 * reached, j >= 0 ? r->joint[j].name : "-", local.msg);
     }
-    free(qok);
-    return rc;
+    if (st != PKM_OK)
+        return PKM_FAIL(ctx, st, "%s: %s%s", r->name,
+                        st == PKM_ERR_INVALID ? "the pose coordinates do not fix the mechanism: "
+                                              : "",
+                        local.msg);
+    return PKM_OK;
 }
 
 pkm_status pkm_robot_solve(const pkm_robot *r, const double *pose, double R[][3][3], double p[][3],
@@ -256,7 +191,7 @@ pkm_status pkm_robot_solve(const pkm_robot *r, const double *pose, double R[][3]
     const double g[3] = {0, 0, 0};
     pkm_status rc = pkm_robot_build_assembly(r, &m, ctx);
     if (rc == PKM_OK) rc = pkm_mbs_create(m, g, &s, ctx);
-    if (rc == PKM_OK) rc = pkm_mbs_set_singular(s, ROBOT_SINGULAR, ctx);
+    if (rc == PKM_OK) rc = pkm_mbs_set_singular(s, PKM_DYN_SINGULAR_IK, ctx);
     int idx[PKM_POSE_MAX];
     for (int k = 0; k < r->npose && rc == PKM_OK; k++) {
         static const char *const names[6] = {"platform.x",  "platform.y",  "platform.z",

@@ -12,6 +12,7 @@
 #include "pkm/casefile.h"
 #include "pkm/cases.h"
 #include "pkm/dynamics.h"
+#include "pkm/motion.h"
 #include "pkm/trajectory.h"
 #include "pkm/fit.h"
 #include "pkm/io.h"
@@ -216,17 +217,16 @@ int cli_modes_describe(const pkm_model *m, const pkm_analysis *an, const pkm_mod
 
 /* pkmflex dynamics --forward (cli/dynamics_forward.c): the forward dynamics of the model m from
  * the trajectory's state at t0, over n - 1 RK4 steps to t1, under the drives that the inverse
- * dynamics of the trajectory (on ref, which follows it: driven_at gives the driven coordinates,
- * then the closure) gives at every stage time; a row per step with the deviation from the
+ * dynamics of the trajectory (on ref, which follows it: the motion's closure at the trajectory's
+ * pose) gives at every stage time; a row per step with the deviation from the
  * trajectory and the energy balance. 0 or an exit status. */
 typedef struct cli_fwd_input {
     const pkm_model *m;
     pkm_mbs *ref;
     const pkm_friction *fr; /* per joint, the case's */
     const double *gravity;
-    pkm_status (*driven_at)(const void *run, double t, double *q, double *qd, double *qdd,
-                            pkm_ctx *ctx);
-    const void *run;
+    pkm_motion *motion; /* ref's rigid motion, followed along tr */
+    const pkm_trajectory *tr;
     double t0, t1;
     int n, csv;
 } cli_fwd_input;

@@ -69,8 +69,10 @@ static const cli_option dyn_options[] = {
      "(docs/hdf5-layout.md)",
      NULL},
     {"--singular", NULL, 1, DYN_SINGULAR, "R",
-     "conditioning of the loop closure below which a pose is\n"
-     "singular (default 5e-3; 1e-12 to 0.5)",
+     "dimensionless conditioning of the rigid loop closure below\n"
+     "which a pose is singular (1e-12 to 0.5; default 1e-7 where\n"
+     "the pose places the platform, as the finite-element model's\n"
+     "inverse kinematics; else 5e-3)",
      NULL},
     {"--forward", NULL, 0, DYN_FORWARD, NULL,
      "forward dynamics instead: RK4 over the --time grid (its\n"
@@ -155,8 +157,9 @@ typedef struct dyn_run {
     const pkm_case *c;
     const void *params;
     pkm_trajectory *tr;
-    pkm_model *m;
-    pkm_mbs *s;
+    pkm_motion *motion;
+    const pkm_model *m;    /* its rigid-body model */
+    pkm_mbs *s;            /* and system */
     pkm_friction *fr;      /* per model joint */
     pkm_joint_result *res; /* per model joint */
     int nd;                /* driven coordinates */
@@ -166,15 +169,19 @@ typedef struct dyn_run {
     double *t, *value[PKM_DYN_SERIES_COLUMNS], *wrench;
 } dyn_run;
 
-/* The rigid-body model at the case's rigid pose, its friction per joint (checked), the system with
- * its driven coordinates. */
+/* The case's rigid motion (pkm/motion.h), its friction per joint (checked). */
 static int dyn_setup(dyn_run *r, double singular)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     const pkm_case *c = r->c;
-    pkm_status st = c->build_rigid(r->params, pkm_case_rigid_pose(c), &r->m, &ctx);
+    const pkm_case_dynamics *dyn = pkm_case_dynamics_of(c, r->params);
+    pkm_motion_opts mo = {.singular = singular};
+    memcpy(mo.gravity, dyn->gravity, sizeof(mo.gravity));
+    pkm_status st = pkm_motion_create(c, r->params, &mo, &r->motion, &ctx);
     if (st != PKM_OK) return cli_report(st, &ctx);
+    r->m = pkm_motion_model(r->motion);
+    r->s = pkm_motion_mbs(r->motion);
     const int nj = pkm_model_joint_count(r->m);
     r->fr = calloc((size_t)nj, sizeof(*r->fr));
     r->res = calloc((size_t)nj, sizeof(*r->res));
@@ -182,7 +189,6 @@ static int dyn_setup(dyn_run *r, double singular)
         fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
         return EXIT_COMPUTE;
     }
-    const pkm_case_dynamics *dyn = pkm_case_dynamics_of(c, r->params);
     const pkm_friction law = pkm_case_friction(dyn);
     for (int j = 0; j < nj; j++) {
         const pkm_joint *jt = pkm_model_joint(r->m, j);
@@ -191,39 +197,16 @@ static int dyn_setup(dyn_run *r, double singular)
         if ((st = pkm_friction_check(&r->fr[j], jt->name, &ctx)) != PKM_OK)
             return cli_report(st, &ctx);
     }
-    if ((st = pkm_mbs_create(r->m, dyn->gravity, &r->s, &ctx)) != PKM_OK ||
-        (st = pkm_mbs_set_friction(r->s, r->fr, &ctx)) != PKM_OK ||
-        (st = pkm_mbs_set_singular(r->s, singular, &ctx)) != PKM_OK)
-        return cli_report(st, &ctx);
-    const char *const *names = c->drive ? c->driven_names : c->pose_names;
-    r->nd = c->drive ? c->ndriven : c->npose;
-    int idx[PKM_POSE_MAX];
-    for (int k = 0; k < r->nd; k++) {
-        idx[k] = -1;
-        for (int i = 0; i < pkm_mbs_coord_count(r->s); i++)
-            if (strcmp(pkm_mbs_coord_name(r->s, i), names[k]) == 0) idx[k] = i;
-        if (idx[k] < 0)
-            return cli_usage_error("case '%s': its model has no coordinate '%s' to drive", c->name,
-                                   names[k]);
-    }
-    st = pkm_mbs_set_driven(r->s, r->nd, idx, &ctx);
+    st = pkm_mbs_set_friction(r->s, r->fr, &ctx);
     return st == PKM_OK ? 0 : cli_report(st, &ctx);
 }
 
-/* The driven coordinates at time t: the trajectory's pose through the case's drive. */
-static pkm_status dyn_driven_at(const void *run, double t, double *q, double *qd, double *qdd,
-                                pkm_ctx *ctx)
+/* The closure at time t of the trajectory, followed from the last time. */
+static pkm_status dyn_follow(dyn_run *r, double t, pkm_ctx *ctx)
 {
-    const dyn_run *r = run;
-    const pkm_case *c = r->c;
     double p[PKM_POSE_MAX], pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX];
     pkm_status st = pkm_trajectory_eval(r->tr, t, p, pd, pdd, ctx);
-    if (st != PKM_OK || c->drive != NULL)
-        return st != PKM_OK ? st : c->drive(r->params, p, pd, pdd, q, qd, qdd, ctx);
-    memcpy(q, p, sizeof(double) * (size_t)c->npose);
-    memcpy(qd, pd, sizeof(double) * (size_t)c->npose);
-    memcpy(qdd, pdd, sizeof(double) * (size_t)c->npose);
-    return PKM_OK;
+    return st == PKM_OK ? pkm_motion_at(r->motion, t, p, pd, pdd, ctx) : st;
 }
 
 static double dyn_time(const dyn_run *r, int k)
@@ -232,24 +215,20 @@ static double dyn_time(const dyn_run *r, int k)
 }
 
 /* Every time of the grid in the trajectory's span and reachable: one line naming the time. */
-static int dyn_validate(const dyn_run *r)
+static int dyn_validate(dyn_run *r)
 {
     double a, b;
     pkm_trajectory_span(r->tr, &a, &b);
     if (r->t0 < a || r->t1 > b)
         return cli_usage_error("--time %g:%g: outside the trajectory's span [%g, %g] s", r->t0,
                                r->t1, a, b);
-    double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    for (int k = 0; k < r->n; k++) {
-        const pkm_status st = dyn_driven_at(r, dyn_time(r, k), q, qd, qdd, &ctx);
-        if (st != PKM_OK) {
-            fprintf(stderr, "%s: error: t = %.9g s: %s\n", CLI_PROG, dyn_time(r, k), ctx.msg);
-            return cli_exit_status_of(st);
-        }
-    }
-    return 0;
+    const pkm_status st =
+        pkm_motion_check(r->motion, r->tr, r->t0, (r->t1 - r->t0) / (r->n - 1), r->n, &ctx);
+    if (st == PKM_OK) return 0;
+    fprintf(stderr, "%s: error: %s\n", CLI_PROG, ctx.msg);
+    return cli_exit_status_of(st);
 }
 
 static const char *dyn_type(const pkm_joint *j)
@@ -377,17 +356,14 @@ static int dyn_approach(dyn_run *r)
     if (!(r->t0 > a)) return 0;
     const double dt = (r->t1 - r->t0) / (r->n - 1);
     const double m = fmin(DYN_APPROACH_MAX, fmax(DYN_APPROACH_STEPS, ceil((r->t0 - a) / dt)));
-    double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     for (int k = 1; k < (int)m; k++) { /* at k = 0 the pose is the trajectory's first */
         const double t = a + (r->t0 - a) * k / m;
-        pkm_status st = dyn_driven_at(r, t, q, qd, qdd, &ctx);
-        const int drive_failed = st != PKM_OK;
-        if (st == PKM_OK) st = pkm_mbs_kinematics(r->s, t, q, qd, qdd, &ctx);
+        const pkm_status st = dyn_follow(r, t, &ctx);
         if (st != PKM_OK) {
             dyn_solve_error(r, t, " (on the way to --time's start)", st, &ctx);
-            return drive_failed ? cli_exit_status_of(st) : EXIT_COMPUTE;
+            return st == PKM_ERR_UNREACHABLE ? cli_exit_status_of(st) : EXIT_COMPUTE;
         }
     }
     return 0;
@@ -412,14 +388,12 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
 {
     const int csv = cli_format_is_rows(o->format);
     if (r->t == NULL) dyn_header(r, csv);
-    double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     const double start = cli_now();
     for (int k = 0; k < r->n; k++) {
         const double t = dyn_time(r, k);
-        pkm_status st = dyn_driven_at(r, t, q, qd, qdd, &ctx);
-        if (st == PKM_OK) st = pkm_mbs_kinematics(r->s, t, q, qd, qdd, &ctx);
+        pkm_status st = dyn_follow(r, t, &ctx);
         if (st == PKM_OK) st = pkm_mbs_inverse(r->s, NULL, r->res, &ctx);
         if (st != PKM_OK) {
             dyn_solve_error(r, t, "", st, &ctx);
@@ -437,7 +411,7 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
 
 int cli_dynamics(int argc, char **argv)
 {
-    dyn_args o = {.format = "table", .singular = PKM_DYN_SINGULAR};
+    dyn_args o = {.format = "table"};
     if (argc > 2 && cli_chain_is_machine(argv[2])) return cli_chain_dynamics(argc, argv);
     if (argc > 2 && cli_mast_is_case(argv[2])) return cli_mast_dynamics(argc, argv);
     int rc = cli_parse(argc, argv, &dyn_command, dyn_set, &o);
@@ -466,19 +440,18 @@ int cli_dynamics(int argc, char **argv)
         goto done;
     if ((rc = dyn_approach(&r)) != 0) goto done;
     if (o.forward) {
-        const cli_fwd_input in = {r.m,           r.s,
-                                  r.fr,          pkm_case_dynamics_of(r.c, params)->gravity,
-                                  dyn_driven_at, &r,
-                                  r.t0,          r.t1,
-                                  r.n,           cli_format_is_rows(o.format)};
+        const cli_fwd_input in = {r.m,      r.s,
+                                  r.fr,     pkm_case_dynamics_of(r.c, params)->gravity,
+                                  r.motion, r.tr,
+                                  r.t0,     r.t1,
+                                  r.n,      cli_format_is_rows(o.format)};
         rc = cli_dynamics_forward(&in);
     } else {
         rc = dyn_compute(&r, &o);
     }
 done:
     dyn_free(&r);
-    pkm_mbs_destroy(&r.s);
-    pkm_model_destroy(&r.m);
+    pkm_motion_destroy(&r.motion);
     pkm_trajectory_destroy(&r.tr);
     free(r.fr);
     free(r.res);

@@ -18,9 +18,9 @@ typedef struct fwd_cli {
 /* The reference system at time t of the trajectory (closure from its previous solution). */
 static pkm_status fwd_follow(const cli_fwd_input *in, double t, pkm_ctx *ctx)
 {
-    double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
-    pkm_status st = in->driven_at(in->run, t, q, qd, qdd, ctx);
-    return st == PKM_OK ? pkm_mbs_kinematics(in->ref, t, q, qd, qdd, ctx) : st;
+    double p[PKM_POSE_MAX], pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX];
+    pkm_status st = pkm_trajectory_eval(in->tr, t, p, pd, pdd, ctx);
+    return st == PKM_OK ? pkm_motion_at(in->motion, t, p, pd, pdd, ctx) : st;
 }
 
 /* The drives of the actuated joints: the inverse dynamics of the trajectory at the stage time t

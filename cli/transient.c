@@ -103,8 +103,10 @@ static const cli_option tr_options[] = {
      "docs/hdf5-layout.md, Transient files)",
      NULL},
     {"--singular", NULL, 1, TR_SINGULAR, "R",
-     "conditioning of the rigid loop closure below which a pose is\n"
-     "singular (default 5e-3; 1e-12 to 0.5)",
+     "dimensionless conditioning of the rigid loop closure below\n"
+     "which a pose is singular (1e-12 to 0.5; default 1e-7 where\n"
+     "the pose places the platform, as the finite-element model's\n"
+     "inverse kinematics; else 5e-3)",
      NULL},
     {"--set", NULL, 1, CLI_OPT_SET, "KEY=VALUE",
      "override a case parameter, after the case file, repeatable", NULL},

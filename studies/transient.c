@@ -5,6 +5,7 @@
 #include "studies/transient_impl.h"
 #include "pkm/dofmap.h"
 #include "pkm/dynamics.h"
+#include "pkm/motion.h"
 #include "pkm/fem.h"
 #include "pkm/linsolve.h"
 #include "pkm/spatial.h"
@@ -20,10 +21,11 @@ typedef struct tr_run {
     const void *params;
     const pkm_trajectory *tr;
     pkm_transient_opts o;
-    double g[3];      /* gravity, m/s^2 (zero without --gravity) */
-    pkm_model *rigid; /* the rigid-body model, built at home */
-    pkm_mbs *mbs;     /* its multibody system, driven by the trajectory */
-    pkm_model *fe;    /* the finite-element model at the last update */
+    double g[3];            /* gravity, m/s^2 (zero without --gravity) */
+    pkm_motion *motion;     /* the rigid motion (pkm/motion.h): */
+    const pkm_model *rigid; /* its rigid-body model, */
+    pkm_mbs *mbs;           /* and its multibody system, driven by the trajectory */
+    pkm_model *fe;          /* the finite-element model at the last update */
     pkm_asm_cache *cache;
     const pkm_pencil *p;   /* the cache's pencil of the last update */
     const pkm_dofmap *map; /* and its dof map */
@@ -72,13 +74,16 @@ static pkm_status fail_at(pkm_ctx *ctx, pkm_status st, double t, const pkm_ctx *
     return PKM_FAIL(ctx, st, "t = %.6g s: %s", t, inner->msg);
 }
 
-/* The rigid-body model at the case's rigid pose (pkm_case_rigid_pose, where its drive measures
- * from) and its system, driven through the case's drive coordinates. */
+/* The case's rigid motion (pkm/motion.h) under the run's gravity, its model's actuated joints
+ * and room for their results. */
 static pkm_status setup_rigid(tr_run *r, pkm_ctx *ctx)
 {
-    const pkm_case *c = r->c;
-    pkm_status st = c->build_rigid(r->params, pkm_case_rigid_pose(c), &r->rigid, ctx);
+    pkm_motion_opts mo = {.singular = r->o.singular, .warm_start = 1};
+    memcpy(mo.gravity, r->g, sizeof(mo.gravity));
+    pkm_status st = pkm_motion_create(r->c, r->params, &mo, &r->motion, ctx);
     if (st != PKM_OK) return st;
+    r->rigid = pkm_motion_model(r->motion);
+    r->mbs = pkm_motion_mbs(r->motion);
     const int nj = pkm_model_joint_count(r->rigid);
     r->res = calloc((size_t)nj, sizeof(*r->res));
     r->drive = calloc((size_t)nj, sizeof(double));
@@ -97,22 +102,7 @@ static pkm_status setup_rigid(tr_run *r, pkm_ctx *ctx)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate %d joint results", nj);
     for (int j = 0; j < nj; j++)
         if (pkm_model_joint(r->rigid, j)->actuated) r->act[r->ndrive++] = j;
-    st = pkm_mbs_create(r->rigid, r->g, &r->mbs, ctx);
-    if (st == PKM_OK && r->o.singular > 0.0) st = pkm_mbs_set_singular(r->mbs, r->o.singular, ctx);
-    if (st == PKM_OK) pkm_mbs_set_warm_start(r->mbs, 1);
-    if (st != PKM_OK) return st;
-    const char *const *names = c->drive ? c->driven_names : c->pose_names;
-    const int nd = c->drive ? c->ndriven : c->npose;
-    int idx[PKM_POSE_MAX];
-    for (int k = 0; k < nd; k++) {
-        idx[k] = -1;
-        for (int i = 0; i < pkm_mbs_coord_count(r->mbs); i++)
-            if (strcmp(pkm_mbs_coord_name(r->mbs, i), names[k]) == 0) idx[k] = i;
-        if (idx[k] < 0)
-            return PKM_FAIL(ctx, PKM_ERR_MODEL, "case '%s': its rigid model has no coordinate '%s'",
-                            c->name, names[k]);
-    }
-    return pkm_mbs_set_driven(r->mbs, nd, idx, ctx);
+    return PKM_OK;
 }
 
 /* Every body's rigid twist and acceleration at t: from the case's inverse kinematics where it
@@ -143,31 +133,24 @@ static pkm_status rigid_motion(tr_run *r, double t, const double *pose, const do
     return st == PKM_OK ? PKM_OK : fail_at(ctx, st, t, &in);
 }
 
-/* The rigid motion at t: the pose of the trajectory, the case's drive, the closure kinematics;
- * pose receives the pose coordinates. */
+/* The rigid motion at t: the pose of the trajectory, the closure followed to it; pose receives
+ * the pose coordinates. */
 static pkm_status drive_at(tr_run *r, double t, double *pose, pkm_ctx *ctx)
 {
-    const pkm_case *c = r->c;
     double pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX];
-    double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
     pkm_ctx in;
     pkm_ctx_clear(&in);
     pkm_ctx_clear(&r->closure_err);
     r->t = t;
     pkm_status st = pkm_trajectory_eval(r->tr, t, pose, pd, pdd, &in);
     if (st != PKM_OK) return fail_at(ctx, st, t, &in);
-    if (c->drive != NULL) {
-        st = c->drive(r->params, pose, pd, pdd, q, qd, qdd, &in);
-        if (st != PKM_OK) return fail_at(ctx, st, t, &in);
-    }
-    st = c->drive != NULL ? pkm_mbs_kinematics(r->mbs, t, q, qd, qdd, &in)
-                          : pkm_mbs_kinematics(r->mbs, t, pose, pd, pdd, &in);
+    st = pkm_motion_at(r->motion, t, pose, pd, pdd, &in);
     /* A closure that does not fix the mechanism (a singular pose) stops the run: a computation
      * that failed at t, not bad input; unless the case gives the bodies' motion without it
      * (closure_through decides once the finite-element model is known). */
     if (st == PKM_ERR_INVALID) st = PKM_ERR_SINGULAR;
     r->closure_ok = st == PKM_OK;
-    if (st != PKM_OK && (c->body_motion == NULL || st != PKM_ERR_SINGULAR))
+    if (st != PKM_OK && (r->c->body_motion == NULL || st != PKM_ERR_SINGULAR))
         return fail_at(ctx, st, t, &in);
     if (st != PKM_OK) fail_at(&r->closure_err, st, t, &in);
     return rigid_motion(r, t, pose, pd, pdd, ctx);
@@ -442,8 +425,7 @@ static void run_free(tr_run *r)
     pkm_linsolve_destroy(&r->ks);
     pkm_asm_cache_destroy(&r->cache);
     pkm_model_destroy(&r->fe);
-    pkm_mbs_destroy(&r->mbs);
-    pkm_model_destroy(&r->rigid);
+    pkm_motion_destroy(&r->motion);
     free(r->fn);
     free(r->f);
     free(r->x);
@@ -505,25 +487,6 @@ static pkm_status drives(tr_run *r, pkm_transient_row *row, pkm_ctx *ctx)
     return PKM_OK;
 }
 
-/* Every step's pose reachable and its drive defined, before the first step: one error naming
- * the time and the leg, and nothing computed. */
-static pkm_status check_reach(const tr_run *r, int64_t nsteps, double t0, pkm_ctx *ctx)
-{
-    const pkm_case *c = r->c;
-    if (c->drive == NULL) return PKM_OK;
-    double p[PKM_POSE_MAX], pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX];
-    double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
-    pkm_ctx in;
-    pkm_ctx_clear(&in);
-    for (int64_t k = 0; k <= nsteps; k++) {
-        const double t = t0 + (double)k * r->o.nm.dt;
-        pkm_status st = pkm_trajectory_eval(r->tr, t, p, pd, pdd, &in);
-        if (st == PKM_OK) st = c->drive(r->params, p, pd, pdd, q, qd, qdd, &in);
-        if (st != PKM_OK) return fail_at(ctx, st, t, &in);
-    }
-    return PKM_OK;
-}
-
 /* Step 0: the model at the start, the integrator, U(0) (0, or the quasi-static deflection K^-1
  * F(0): under the weight alone when the motion starts from rest), U''(0) from the equation of
  * motion under F(0). */
@@ -554,8 +517,11 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
     double a = 0.0, t0 = opts->start, pose[PKM_POSE_MAX];
     pkm_trajectory_span(tr, &a, NULL);
     if (isnan(t0)) t0 = a;
-    if ((st = check_reach(&r, nsteps, t0, ctx)) != PKM_OK ||
-        (st = setup_rigid(&r, ctx)) != PKM_OK || (st = approach(&r, a, t0, ctx)) != PKM_OK ||
+    /* Every step's pose reachable before the first step: one error naming the time, and
+     * nothing computed. */
+    if ((st = setup_rigid(&r, ctx)) != PKM_OK ||
+        (st = pkm_motion_check(r.motion, tr, t0, opts->nm.dt, nsteps + 1, ctx)) != PKM_OK ||
+        (st = approach(&r, a, t0, ctx)) != PKM_OK ||
         (st = pkm_asm_cache_create(&r.cache, ctx)) != PKM_OK ||
         (st = pkm_asm_cache_keep_dofmap(r.cache, ctx)) != PKM_OK)
         goto done;

@@ -423,6 +423,12 @@ typedef struct pkm_case {
     const char *const *driven_names;
     pkm_status (*drive)(const void *params, const double *pose, const double *dpose,
                         const double *ddpose, double *q, double *qd, double *qdd, pkm_ctx *ctx);
+    /* NULL, or per pose coordinate the coordinate of the rigid-body model's platform it sets
+     * ("platform.x" ... "platform.rz", pkm_mbs_coord_name), measured from its value at
+     * pkm_case_rigid_pose: the generic route of the rigid motion (pkm/motion.h), the closure
+     * solving the legs from the platform's placement. Rotation coordinates compose as the
+     * floating joint's, Rx Ry Rz from the build orientation. */
+    const char *const *platform_names;
     /* Named motions of the pose coordinates, the first the default (include/pkm/trajectory.h). */
     int ntraj;
     const pkm_traj_desc *traj;

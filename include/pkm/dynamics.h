@@ -107,6 +107,32 @@ int pkm_mbs_driven(const pkm_mbs *s, const int **idx);
  * Newton does not converge; PKM_ERR_INVALID when the driven coordinates leave passive ones free. */
 pkm_status pkm_mbs_kinematics(pkm_mbs *s, double t, const double *qa, const double *qda,
                               const double *qdda, pkm_ctx *ctx);
+/* The continuation of pkm_mbs_walk: steps of at most PKM_DYN_WALK_STEP of the mechanism's size
+ * for a translation and PKM_DYN_WALK_ANGLE rad for a rotation, each closed by Newton from the
+ * last; a step whose Newton fails is halved, at most PKM_DYN_WALK_HALVINGS times. A step of 5 %
+ * of the size starts Newton well inside its quadratic basin for linkages whose links are a few
+ * tenths of the size (the error of the first iterate is second order in the step). */
+#define PKM_DYN_WALK_STEP     0.05
+#define PKM_DYN_WALK_ANGLE    0.1
+#define PKM_DYN_WALK_HALVINGS 10
+
+/* The conditioning below which a closure driven by the pose coordinates of its platform (the
+ * inverse kinematics: the legs' passive joints solved) is singular. Near a fold of the closure (a
+ * stretched leg) the smallest singular value falls like the square root of the distance, so
+ * 1e-7 lets a pose come within about 1e-14 of the size to the workspace's boundary, as the
+ * finite-element models' inverse kinematics does, while Newton still has about 7 digits to gain
+ * quadratically there: a pose where the finite-element model is built is not called singular. */
+#define PKM_DYN_SINGULAR_IK 1e-7
+
+/* From the current state to the driven values qa (in the order of pkm_mbs_driven), at rest: the
+ * closure followed along the straight line of the driven coordinates (PKM_DYN_WALK_*), so that
+ * the branch of the current configuration is kept. On failure *reached (if not NULL) is the share
+ * of the path closed, and the error that of the last Newton (PKM_ERR_SINGULAR naming the
+ * worst-determined coordinate, PKM_ERR_INVALID). */
+pkm_status pkm_mbs_walk(pkm_mbs *s, const double *qa, double *reached, pkm_ctx *ctx);
+/* The number of continuation steps pkm_mbs_walk takes from the current state to qa: the largest
+ * move of a driven coordinate over its step, at least 1, at most 1e4. */
+int pkm_mbs_walk_steps(const pkm_mbs *s, const double *qa);
 /* Set the whole state without closure (q, qd, qdd of every coordinate; NULL keeps). */
 void pkm_mbs_set_state(pkm_mbs *s, const double *q, const double *qd, const double *qdd);
 const double *pkm_mbs_q(const pkm_mbs *s);

@@ -1,0 +1,87 @@
+/* include/pkm/motion.h: the rigid motion of a case along a trajectory: its rigid-body model, the
+ * closure followed from the configuration the model was built in, every body's motion; what the
+ * rigid-body dynamics (pkmflex dynamics) and the elastodynamics (pkm/transient.h) share.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The model is the case's rigid-body model (pkm_case.build_rigid: the finite-element model's
+ * bodies as rigid bodies, the joints the elastic model locks released, the actuated ones
+ * flagged), built at pkm_case_rigid_pose. A pose sets it by one of three routes:
+ *  - PKM_MOTION_PLATFORM, the generic one: the pose coordinates are coordinates of the platform
+ *    (pkm_case.platform_names), the closure solves every leg (the inverse kinematics), and the
+ *    actuated joints follow; a singular verdict is that of the inverse kinematics (the passive
+ *    Jacobian's dimensionless conditioning below PKM_DYN_SINGULAR_IK), which is where the
+ *    finite-element model cannot be built either;
+ *  - PKM_MOTION_DRIVE: the case's drive gives the driven coordinates (an accelerator, or the only
+ *    route where the pose is not a platform placement: the 5-PSS/UPU's UPU angles);
+ *  - PKM_MOTION_POSE: the pose coordinates are model coordinates of the same names (tree5, loop3).
+ * Whatever the route, the closure is followed: a pose farther from the last closed one than the
+ * continuation's step (PKM_DYN_WALK_STEP of the size, PKM_DYN_WALK_ANGLE) is reached by
+ * pkm_mbs_walk from it, so that a trajectory starting far from the build configuration stays on
+ * its branch. */
+#ifndef PKM_MOTION_H
+#define PKM_MOTION_H
+
+#include <stdint.h>
+
+#include "pkm/cases.h"
+#include "pkm/dynamics.h"
+#include "pkm/trajectory.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pkm_motion_route {
+    PKM_MOTION_AUTO = 0,     /* PLATFORM where the case names platform coordinates, else DRIVE
+                                where it has a drive, else POSE */
+    PKM_MOTION_PLATFORM = 1, /* the pose's platform coordinates driven (generic) */
+    PKM_MOTION_DRIVE = 2,    /* the case's drive */
+    PKM_MOTION_POSE = 3      /* the pose coordinates are model coordinates */
+} pkm_motion_route;
+
+typedef struct pkm_motion_opts {
+    double gravity[3];      /* m/s^2, of the inverse dynamics */
+    double singular;        /* closure conditioning threshold; 0: the route's default
+                               (PKM_DYN_SINGULAR_IK for PLATFORM, else PKM_DYN_SINGULAR) */
+    pkm_motion_route route; /* PKM_MOTION_AUTO by default */
+    int warm_start;         /* pkm_mbs_set_warm_start */
+} pkm_motion_opts;
+
+typedef struct pkm_motion pkm_motion;
+
+/* The rigid-body model of case c with params and its system under o (NULL: defaults). The route
+ * asked for must exist (PKM_ERR_INVALID naming it); PKM_ERR_MODEL when the model lacks a
+ * coordinate the route drives; the errors of build_rigid and pkm_mbs_create. */
+pkm_status pkm_motion_create(const pkm_case *c, const void *params, const pkm_motion_opts *o,
+                             pkm_motion **out, pkm_ctx *ctx);
+void pkm_motion_destroy(pkm_motion **m);
+
+const pkm_model *pkm_motion_model(const pkm_motion *m);
+pkm_mbs *pkm_motion_mbs(pkm_motion *m);
+pkm_motion_route pkm_motion_route_of(const pkm_motion *m);
+
+/* The driven coordinates (pkm_mbs_driven's order) at a pose moving at pd, pdd: no closure. The
+ * drive's errors (PKM_ERR_UNREACHABLE naming the leg). */
+pkm_status pkm_motion_driven(const pkm_motion *m, const double *pose, const double *pd,
+                             const double *pdd, double *q, double *qd, double *qdd, pkm_ctx *ctx);
+
+/* The closure at time t (for messages) at a pose moving at pd, pdd, followed from the last closed
+ * configuration (the build configuration at first); then pkm_mbs_body_motion and pkm_mbs_inverse
+ * apply. Errors of pkm_motion_driven and pkm_mbs_walk / pkm_mbs_kinematics. */
+pkm_status pkm_motion_at(pkm_motion *m, double t, const double *pose, const double *pd,
+                         const double *pdd, pkm_ctx *ctx);
+
+/* Back to the configuration the model was built in, at rest (the next pkm_motion_at walks from
+ * there). */
+void pkm_motion_reset(pkm_motion *m);
+
+/* Every time t0 + k dt (k = 0 .. n - 1) of tr reachable, before anything is computed: the drive
+ * at every time (DRIVE), or the closure followed over them and the motion reset (PLATFORM);
+ * the first failure as PKM_ERR_UNREACHABLE naming the time. */
+pkm_status pkm_motion_check(pkm_motion *m, const pkm_trajectory *tr, double t0, double dt,
+                            int64_t n, pkm_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,212 @@
+/* studies/motion.c: the rigid motion of a case along a trajectory (include/pkm/motion.h): the
+ * closure followed by continuation, whatever the route that turns a pose into driven coordinates.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "pkm/motion.h"
+
+#include "core/core_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pkm_motion {
+    const pkm_case *c;
+    const void *params;
+    pkm_motion_route route;
+    pkm_model *m;
+    pkm_mbs *s;
+    int nd;                    /* driven coordinates */
+    int closed;                /* a configuration closed since the build (or the last reset) */
+    double last[PKM_POSE_MAX]; /* the driven values of the last closed configuration */
+    double *q0;                /* every coordinate at the build configuration (all 0) */
+    double *qok;               /* and at the last closed configuration */
+};
+
+static pkm_motion_route route_for(const pkm_case *c, pkm_motion_route asked)
+{
+    if (asked != PKM_MOTION_AUTO) return asked;
+    if (c->platform_names != NULL) return PKM_MOTION_PLATFORM;
+    return c->drive != NULL ? PKM_MOTION_DRIVE : PKM_MOTION_POSE;
+}
+
+/* The model coordinates the route drives, by name. */
+static pkm_status set_driven(pkm_motion *m, pkm_ctx *ctx)
+{
+    const pkm_case *c = m->c;
+    const char *const *names = m->route == PKM_MOTION_PLATFORM ? c->platform_names
+                               : m->route == PKM_MOTION_DRIVE  ? c->driven_names
+                                                               : c->pose_names;
+    m->nd = m->route == PKM_MOTION_DRIVE ? c->ndriven : c->npose;
+    int idx[PKM_POSE_MAX];
+    for (int k = 0; k < m->nd; k++) {
+        idx[k] = -1;
+        for (int i = 0; i < pkm_mbs_coord_count(m->s) && idx[k] < 0; i++)
+            if (strcmp(pkm_mbs_coord_name(m->s, i), names[k]) == 0) idx[k] = i;
+        if (idx[k] < 0)
+            return PKM_FAIL(ctx, PKM_ERR_MODEL, "case '%s': its rigid model has no coordinate '%s'",
+                            c->name, names[k]);
+    }
+    return pkm_mbs_set_driven(m->s, m->nd, idx, ctx);
+}
+
+pkm_status pkm_motion_create(const pkm_case *c, const void *params, const pkm_motion_opts *o,
+                             pkm_motion **out, pkm_ctx *ctx)
+{
+    *out = NULL;
+    const pkm_motion_opts def = {.route = PKM_MOTION_AUTO};
+    if (o == NULL) o = &def;
+    const pkm_motion_route route = route_for(c, o->route);
+    if (c->build_rigid == NULL || !(c->analyses & PKM_CASE_DYNAMICS))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "case '%s' has no rigid-body model with actuated "
+                        "joints",
+                        c->name);
+    if ((route == PKM_MOTION_PLATFORM && c->platform_names == NULL) ||
+        (route == PKM_MOTION_DRIVE && c->drive == NULL) || route > PKM_MOTION_POSE)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "case '%s' has no rigid-motion route %d", c->name,
+                        (int)route);
+    pkm_motion *m = calloc(1, sizeof(*m));
+    if (m == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the rigid motion");
+    m->c = c;
+    m->params = params;
+    m->route = route;
+    pkm_status st = c->build_rigid(params, pkm_case_rigid_pose(c), &m->m, ctx);
+    if (st == PKM_OK) st = pkm_mbs_create(m->m, o->gravity, &m->s, ctx);
+    if (st == PKM_OK) {
+        const double singular = o->singular > 0.0              ? o->singular
+                                : route == PKM_MOTION_PLATFORM ? PKM_DYN_SINGULAR_IK
+                                                               : PKM_DYN_SINGULAR;
+        st = pkm_mbs_set_singular(m->s, singular, ctx);
+    }
+    if (st == PKM_OK) st = set_driven(m, ctx);
+    if (st == PKM_OK) {
+        const size_t nq = (size_t)pkm_mbs_coord_count(m->s);
+        m->q0 = calloc(2 * nq + 1, sizeof(double));
+        if (m->q0 == NULL)
+            st = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the rigid motion");
+        else
+            m->qok = m->q0 + nq;
+    }
+    if (st != PKM_OK) {
+        pkm_motion_destroy(&m);
+        return st;
+    }
+    pkm_mbs_set_warm_start(m->s, o->warm_start);
+    *out = m;
+    return PKM_OK;
+}
+
+void pkm_motion_destroy(pkm_motion **m)
+{
+    if (m == NULL || *m == NULL) return;
+    pkm_mbs_destroy(&(*m)->s);
+    pkm_model_destroy(&(*m)->m);
+    free((*m)->q0);
+    free(*m);
+    *m = NULL;
+}
+
+const pkm_model *pkm_motion_model(const pkm_motion *m)
+{
+    return m->m;
+}
+
+pkm_mbs *pkm_motion_mbs(pkm_motion *m)
+{
+    return m->s;
+}
+
+pkm_motion_route pkm_motion_route_of(const pkm_motion *m)
+{
+    return m->route;
+}
+
+pkm_status pkm_motion_driven(const pkm_motion *m, const double *pose, const double *pd,
+                             const double *pdd, double *q, double *qd, double *qdd, pkm_ctx *ctx)
+{
+    const pkm_case *c = m->c;
+    /* The platform route measures from the build pose; the case's drive (a reach check where it
+     * drives the same coordinates, navaro) is asked first when the case has one. */
+    if (c->drive != NULL) {
+        pkm_status st = c->drive(m->params, pose, pd, pdd, q, qd, qdd, ctx);
+        if (st != PKM_OK || m->route == PKM_MOTION_DRIVE) return st;
+    }
+    const double *p0 = pkm_case_rigid_pose(c);
+    for (int k = 0; k < m->nd; k++) {
+        q[k] = m->route == PKM_MOTION_PLATFORM ? pose[k] - p0[k] : pose[k];
+        qd[k] = pd[k];
+        qdd[k] = pdd[k];
+    }
+    return PKM_OK;
+}
+
+/* The closure at the driven values q (rates qd, qdd): from the last closed configuration
+ * directly when q is within one continuation step of it and Newton converges there, else walked
+ * to q at rest first. */
+static pkm_status close_at(pkm_motion *m, double t, const double *q, const double *qd,
+                           const double *qdd, pkm_ctx *ctx)
+{
+    if (!m->closed) pkm_mbs_set_state(m->s, m->q0, m->q0, m->q0);
+    if (m->closed && pkm_mbs_walk_steps(m->s, q) == 1) {
+        pkm_ctx quiet;
+        pkm_ctx_clear(&quiet);
+        if (pkm_mbs_kinematics(m->s, t, q, qd, qdd, &quiet) == PKM_OK) return PKM_OK;
+        pkm_mbs_set_state(m->s, m->qok, m->q0, m->q0);
+    }
+    pkm_status st = pkm_mbs_walk(m->s, q, NULL, ctx);
+    return st == PKM_OK ? pkm_mbs_kinematics(m->s, t, q, qd, qdd, ctx) : st;
+}
+
+pkm_status pkm_motion_at(pkm_motion *m, double t, const double *pose, const double *pd,
+                         const double *pdd, pkm_ctx *ctx)
+{
+    double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
+    pkm_status st = pkm_motion_driven(m, pose, pd, pdd, q, qd, qdd, ctx);
+    if (st == PKM_OK) st = close_at(m, t, q, qd, qdd, ctx);
+    if (st != PKM_OK) {
+        /* The state is left where Newton stopped: the next call starts from the last closed. */
+        if (m->closed)
+            pkm_mbs_set_state(m->s, m->qok, m->q0, m->q0);
+        else
+            pkm_mbs_set_state(m->s, m->q0, m->q0, m->q0);
+        return st;
+    }
+    memcpy(m->qok, pkm_mbs_q(m->s), sizeof(double) * (size_t)pkm_mbs_coord_count(m->s));
+    m->closed = 1;
+    return PKM_OK;
+}
+
+void pkm_motion_reset(pkm_motion *m)
+{
+    m->closed = 0;
+    pkm_mbs_set_state(m->s, m->q0, m->q0, m->q0);
+}
+
+pkm_status pkm_motion_check(pkm_motion *m, const pkm_trajectory *tr, double t0, double dt,
+                            int64_t n, pkm_ctx *ctx)
+{
+    double p[PKM_POSE_MAX], pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX];
+    double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
+    /* A case's drive decides reach alone (closed-form inverse kinematics); else the closure is
+     * followed over the times, from where the model was built. */
+    const int by_closure = m->c->drive == NULL && m->route != PKM_MOTION_POSE;
+    if (by_closure) pkm_motion_reset(m);
+    pkm_ctx in;
+    pkm_ctx_clear(&in);
+    pkm_status st = PKM_OK;
+    double t = t0;
+    for (int64_t k = 0; k < n && st == PKM_OK; k++) {
+        t = t0 + (double)k * dt;
+        st = pkm_trajectory_eval(tr, t, p, pd, pdd, &in);
+        if (st == PKM_OK && by_closure)
+            st = pkm_motion_at(m, t, p, pd, pdd, &in);
+        else if (st == PKM_OK)
+            st = pkm_motion_driven(m, p, pd, pdd, q, qd, qdd, &in);
+    }
+    if (by_closure) pkm_motion_reset(m);
+    if (st == PKM_OK) return PKM_OK;
+    if (by_closure && (st == PKM_ERR_SINGULAR || st == PKM_ERR_INVALID))
+        return PKM_FAIL(ctx, PKM_ERR_UNREACHABLE,
+                        "t = %.9g s: the pose is out of reach of the loop closure: %s", t, in.msg);
+    return PKM_FAIL(ctx, st, "t = %.9g s: %s", t, in.msg);
+}
