@@ -14,6 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+void pkm_robot_dynamics_defaults(pkm_robot *r)
+{
+    /* No friction; the Stribeck exponent 2 of Bo and Pavelescu, a Stribeck velocity of 0.1 and
+     * ADAMS's default arms of 1 m, the built-in cases' placeholders. */
+    r->dynamics = (pkm_case_dynamics){.friction_model = PKM_FRICTION_NONE,
+                                      .vs = 0.1,
+                                      .delta = 2.0,
+                                      .rp = 1.0,
+                                      .rn = 1.0,
+                                      .rb = 1.0,
+                                      .friction_joints = PKM_CASE_FRICTION_ACTUATED};
+}
+
 double pkm_robot_assembly_value(const pkm_robot *r, pkm_robot_coord k)
 {
     return k <= PKM_ROBOT_Z ? r->body[r->platform].origin[k] : 0.0;
@@ -81,6 +94,23 @@ static int joint_carrier(const pkm_robot *r, const pkm_joint_desc *d)
 static const double identity[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
 static const double origin[3] = {0, 0, 0};
 
+/* Lumped mass l added to m, its inertia turned with the body that carries it (R NULL: the
+ * assembly configuration). */
+static pkm_status add_mass(pkm_model *m, const pkm_robot *r, const pkm_robot_mass *l,
+                           const double (*R)[3][3], pkm_ctx *ctx)
+{
+    const pkm_joint_desc *jd = &r->joint[l->joint].d;
+    const int body = l->side == 0 ? jd->body_a : jd->body_b;
+    pkm_mass_desc d = {.name = l->name, .joint = l->joint, .side = l->side, .mass = l->mass};
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            for (int a = 0; a < 3 && R != NULL; a++)
+                for (int c = 0; c < 3; c++)
+                    d.inertia[i][k] += R[body][i][a] * l->inertia[a][c] * R[body][k][c];
+    if (R == NULL) memcpy(d.inertia, l->inertia, sizeof(d.inertia));
+    return pkm_model_add_mass(m, &d, NULL, ctx);
+}
+
 /* The model with every body b moved by (R[b], p[b]); elastic: locked joints clamped. */
 static pkm_status build_moved(const pkm_robot *r, const double (*R)[3][3], const double (*p)[3],
                               int elastic, pkm_model **out, pkm_ctx *ctx)
@@ -108,6 +138,8 @@ static pkm_status build_moved(const pkm_robot *r, const double (*R)[3][3], const
         if (elastic) d.actuated = 0;
         rc = pkm_model_add_joint(m, &d, NULL, ctx);
     }
+    for (int i = 0; i < r->nmass && rc == PKM_OK; i++)
+        rc = add_mass(m, r, &r->mass[i], R, ctx);
     if (rc != PKM_OK) {
         pkm_model_destroy(&m);
         return rc;
@@ -209,7 +241,9 @@ pkm_status pkm_robot_solve(const pkm_robot *r, const double *pose, double R[][3]
     return rc;
 }
 
-pkm_status pkm_robot_build(const pkm_robot *r, const double *pose, pkm_model **out, pkm_ctx *ctx)
+/* The model at pose, elastic (pkm_robot_build) or rigid (pkm_robot_build_rigid). */
+static pkm_status build_at(const pkm_robot *r, const double *pose, int elastic, pkm_model **out,
+                           pkm_ctx *ctx)
 {
     *out = NULL;
     double(*R)[3][3] = malloc(sizeof(double[3][3]) * (size_t)r->nbody);
@@ -218,25 +252,91 @@ pkm_status pkm_robot_build(const pkm_robot *r, const double *pose, pkm_model **o
                         ? PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: out of memory", r->name)
                         : pkm_robot_solve(r, pose, R, p, NULL, ctx);
     if (rc == PKM_OK)
-        rc = build_moved(r, (const double(*)[3][3])R, (const double(*)[3])p, 1, out, ctx);
+        rc = build_moved(r, (const double(*)[3][3])R, (const double(*)[3])p, elastic, out, ctx);
     free(R);
     free(p);
     return rc;
 }
 
+pkm_status pkm_robot_build(const pkm_robot *r, const double *pose, pkm_model **out, pkm_ctx *ctx)
+{
+    return build_at(r, pose, 1, out, ctx);
+}
+
+pkm_status pkm_robot_build_rigid(const pkm_robot *r, const double *pose, pkm_model **out,
+                                 pkm_ctx *ctx)
+{
+    for (int k = 0; k < r->npose; k++)
+        if (pose[k] != pkm_robot_assembly_value(r, r->pose_coord[k]))
+            return build_at(r, pose, 0, out, ctx);
+    return pkm_robot_build_assembly(r, out, ctx);
+}
+
 /* A case and its robot in one allocation: params points at it, the case inside. */
 typedef struct robot_case {
     pkm_robot robot;
+    pkm_case_dynamics dynamics; /* the file's, then --set */
     pkm_case c;
     const char *pose_names[PKM_POSE_MAX];
     const char *pose_units[PKM_POSE_MAX];
+    const char *platform_names[PKM_POSE_MAX];
+    double rigid_pose[PKM_POSE_MAX]; /* the assembly configuration's pose */
+    pkm_traj_desc traj[PKM_ROBOT_MAX_TRAJ];
     char source[256];
 } robot_case;
+
+/* The dynamics block of a robot file as parameters, its friction units those of revolute or of
+ * prismatic drives. */
+static const pkm_param_desc robot_params_revolute[] = {
+    PKM_CASE_DYNAMICS(robot_case, "N m s/rad", "rad/s")};
+static const pkm_param_desc robot_params_prismatic[] = {
+    PKM_CASE_DYNAMICS(robot_case, "N s/m", "m/s")};
 
 static pkm_status robot_case_build(const void *params, const double *pose, pkm_model **out,
                                    pkm_ctx *ctx)
 {
     return pkm_robot_build(&((const robot_case *)params)->robot, pose, out, ctx);
+}
+
+static pkm_status robot_case_build_rigid(const void *params, const double *pose, pkm_model **out,
+                                         pkm_ctx *ctx)
+{
+    const robot_case *rc = params;
+    *out = NULL;
+    const pkm_status st = pkm_case_params_check(&rc->c, params, ctx);
+    return st != PKM_OK ? st : pkm_robot_build_rigid(&rc->robot, pose, out, ctx);
+}
+
+/* The time domain's entries of the case: with an actuated joint, the rigid-body model driven by
+ * the platform's coordinates from the assembly configuration, and the file's trajectories. */
+static void robot_case_dynamics(robot_case *rc)
+{
+    static const char *const coord[6] = {"platform.x",  "platform.y",  "platform.z",
+                                         "platform.rx", "platform.ry", "platform.rz"};
+    const pkm_robot *r = &rc->robot;
+    int actuated = 0, prismatic = 0;
+    for (int j = 0; j < r->njoint; j++)
+        if (r->joint[j].d.actuated) {
+            actuated = 1;
+            prismatic = prismatic || r->joint[j].d.type == PKM_JOINT_PRISMATIC;
+        }
+    for (int k = 0; k < r->npose; k++) {
+        rc->platform_names[k] = coord[r->pose_coord[k]];
+        rc->rigid_pose[k] = pkm_robot_assembly_value(r, r->pose_coord[k]);
+    }
+    for (int k = 0; k < r->ntraj; k++)
+        rc->traj[k] = (pkm_traj_desc){r->traj[k].name, r->traj[k].description, r->traj[k].duration,
+                                      r->traj[k].coord};
+    rc->c.params = prismatic ? robot_params_prismatic : robot_params_revolute;
+    rc->c.nparams = (int)(sizeof(robot_params_revolute) / sizeof(robot_params_revolute[0]));
+    rc->c.dynamics_offset = offsetof(robot_case, dynamics);
+    rc->c.ntraj = r->ntraj;
+    rc->c.traj = rc->traj;
+    if (!actuated) return;
+    rc->c.analyses |= PKM_CASE_DYNAMICS;
+    rc->c.build_rigid = robot_case_build_rigid;
+    rc->c.rigid_pose = rc->rigid_pose;
+    rc->c.platform_names = rc->platform_names;
 }
 
 pkm_status pkm_robot_case_create(const pkm_robot *r, const char *source, const pkm_case **c,
@@ -247,6 +347,7 @@ pkm_status pkm_robot_case_create(const pkm_robot *r, const char *source, const p
     robot_case *rc = calloc(1, sizeof(*rc));
     if (rc == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "%s: out of memory", r->name);
     rc->robot = *r;
+    rc->dynamics = r->dynamics;
     snprintf(rc->source, sizeof(rc->source), "%s", source);
     for (int k = 0; k < r->npose; k++) {
         rc->pose_names[k] = rc->robot.pose_name[k];
@@ -264,6 +365,7 @@ pkm_status pkm_robot_case_create(const pkm_robot *r, const char *source, const p
                        .formulation = r->formulation,
                        .build = robot_case_build,
                        .analyses = PKM_CASE_MODAL};
+    robot_case_dynamics(rc);
     *c = &rc->c;
     *params = rc;
     return PKM_OK;

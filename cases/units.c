@@ -35,6 +35,8 @@ static const struct {
     {"N s/m", "a viscous damping coefficient"},
     {"N m s/rad", "a rotational viscous damping coefficient"},
     {"N", "a force"},
+    {"s", "a time"},
+    {"Hz", "a frequency"},
     {"", "a pure number"},
 };
 
@@ -83,6 +85,9 @@ static const struct {
     {"deg/s", "rad/s", 0, PKM_PI / 180.0},
     {"N s/m", "N s/m", 0, 1.0},
     {"N m s/rad", "N m s/rad", 0, 1.0},
+    {"s", "s", 0, 1.0},
+    {"ms", "s", -3, 1.0},
+    {"Hz", "Hz", 0, 1.0},
 };
 
 /* The ranges of the parameter tables (include/pkm/cases.h). Each is what a robot, or a limit

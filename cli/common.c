@@ -527,6 +527,10 @@ int cli_trajectory(const pkm_case *c, const char *traj, double t_end, pkm_trajec
 {
     if (traj != NULL && strncmp(traj, "harmonic:", 9) == 0)
         return cli_harmonic(c, traj + 9, isnan(t_end) ? 0.0 : t_end, tr);
+    if (traj == NULL && c->ntraj == 0)
+        return cli_usage_error("case '%s' has no named trajectory: give --trajectory FILE.csv or "
+                               "harmonic:COORD,A,F, or add a 'trajectories' block to its file",
+                               c->name);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     const pkm_traj_desc *d = traj == NULL ? &c->traj[0] : pkm_case_traj_find(c, traj);

@@ -160,15 +160,8 @@ static pkm_status read_rigid(robot_reader *rd, const yaml_node_t *n, pkm_robot_b
         rc = robot_quantity(rd, v, "kg", &b->mass);
     if (rc == PKM_OK && (v = robot_get(rd, n, "com")) != NULL)
         rc = robot_vector(rd, v, "m", 3, b->com);
-    if (rc == PKM_OK && (v = robot_get(rd, n, "inertia")) != NULL) {
-        double J[6] = {0};
-        const int six = v->type == YAML_SEQUENCE_NODE &&
-                        v->data.sequence.items.top - v->data.sequence.items.start == 6;
-        rc = robot_vector(rd, v, "kg m^2", six ? 6 : 3, J);
-        static const int at[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
-        for (int k = 0; k < 6; k++)
-            b->inertia[at[k][0]][at[k][1]] = b->inertia[at[k][1]][at[k][0]] = J[k];
-    }
+    if (rc == PKM_OK && (v = robot_get(rd, n, "inertia")) != NULL)
+        rc = robot_inertia(rd, v, b->inertia);
     return rc;
 }
 
@@ -365,9 +358,9 @@ static pkm_status check_mechanism(robot_reader *rd, const yaml_node_t *pose)
 /* The sections of the document, in the order they depend on each other. */
 static pkm_status read_robot(robot_reader *rd, const yaml_node_t *root)
 {
-    static const char *const keys[] = {"robot",    "description", "formulation", "materials",
-                                       "sections", "bodies",      "platform",    "joints",
-                                       "pose",     NULL};
+    static const char *const keys[] = {
+        "robot",  "description", "formulation", "materials", "sections", "bodies",       "platform",
+        "joints", "pose",        "gravity",     "friction",  "masses",   "trajectories", NULL};
     static const char *const forms[] = {"tree", "nodal", NULL};
     pkm_robot *r = rd->r;
     yaml_node_t *v = NULL, *pose = NULL;
@@ -400,6 +393,7 @@ static pkm_status read_robot(robot_reader *rd, const yaml_node_t *root)
     if (rc == PKM_OK) rc = robot_need(rd, root, "pose", "robot file", &pose);
     if (rc == PKM_OK) rc = read_pose(rd, pose);
     if (rc == PKM_OK) rc = check_mechanism(rd, pose);
+    if (rc == PKM_OK) rc = robot_read_dynamics(rd, root);
     return rc;
 }
 

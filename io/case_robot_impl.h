@@ -75,4 +75,11 @@ pkm_status robot_items(robot_reader *rd, const yaml_node_t *n, const char *what,
 pkm_status robot_list(robot_reader *rd, const yaml_node_t *n, const char *what, int max,
                       yaml_node_item_t **items, int *count);
 
+/* An inertia tensor, kg m^2: [Jxx, Jyy, Jzz] or [Jxx, Jyy, Jzz, Jxy, Jxz, Jyz]. */
+pkm_status robot_inertia(robot_reader *rd, const yaml_node_t *n, double J[3][3]);
+
+/* io/case_robot_dyn.c: the time-domain blocks of root (gravity, friction, masses, trajectories)
+ * into rd->r, read after the joints and the pose; the dynamics' defaults where absent. */
+pkm_status robot_read_dynamics(robot_reader *rd, const yaml_node_t *root);
+
 #endif

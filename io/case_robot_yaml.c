@@ -191,3 +191,15 @@ pkm_status robot_choice(robot_reader *rd, const yaml_node_t *n, const char *what
     }
     return robot_fail(rd, n, "%s: '%s' is not one of %s", what, s, list);
 }
+
+pkm_status robot_inertia(robot_reader *rd, const yaml_node_t *n, double J[3][3])
+{
+    static const int at[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+    double v[6] = {0};
+    const int six = n->type == YAML_SEQUENCE_NODE &&
+                    n->data.sequence.items.top - n->data.sequence.items.start == 6;
+    const pkm_status rc = robot_vector(rd, n, "kg m^2", six ? 6 : 3, v);
+    for (int k = 0; k < 6; k++)
+        J[at[k][0]][at[k][1]] = J[at[k][1]][at[k][0]] = v[k];
+    return rc;
+}

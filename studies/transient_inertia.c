@@ -82,6 +82,22 @@ static void element_mass_times(double R[3][3], int dpn, double *G, const double 
         memcpy(s, y, sizeof(double) * (size_t)nd);
 }
 
+/* The rotational accelerations of an element's nodes as the slopes of the rigid acceleration
+ * field a(x) = a_o + (alpha^ + w^ w^) x along its axis e (Li et al. 2020, sec. 2.5: the nodal
+ * translations and slopes of the rigid field), so that the cubic field the element interpolates
+ * is the rigid one: the tangent accelerates by (alpha^ + w^ w^) e, whose part normal to e is
+ * alpha x e + (w . e) (w - (w . e) e), i.e. the rotation alpha + (w . e) e x w. The centripetal
+ * share vanishes in a planar motion (w normal to e); about e itself the rotation stays alpha. */
+static void field_slopes(const double w[3], const double e[3], double *ua, int dpn)
+{
+    double exw[3];
+    pkm_vec3_cross(e, w, exw);
+    const double we = pkm_vec3_dot(w, e);
+    for (int side = 0; side < 2; side++)
+        for (int k = 0; k < 3; k++)
+            ua[side * dpn + 3 + k] += we * exw[k];
+}
+
 /* Beam element e's load -M_e (U''_r,e - g) over all of its coordinates (Li et al. 2020, eq. 37,
  * element by element), M_e its consistent mass with the twists in global axes: the twist rows
  * on its two nodes (fn), the quintic's curvature rows (pkm_fem_quintic_rotate keeps them in
@@ -108,6 +124,7 @@ static pkm_status element_load(const pkm_model *m, const pkm_dofmap *map, const 
     type->mass(&b->section, &b->material, l, b->mass_flags, G);
     pkm_tr_node_accel(VA, VA + 6, g, x1, ua);
     pkm_tr_node_accel(VA, VA + 6, g, x2, ua + dpn);
+    field_slopes(VA + 3, R[0], ua, dpn);
     double s[MAXN];
     element_mass_times(R, dpn, G, ua, s);
     for (int i = 0; i < nd; i++) {
@@ -145,6 +162,24 @@ static void rigid_load(const pkm_model *m, const pkm_body *b, const double VA[12
     }
 }
 
+/* Lumped mass l's inertial wrench and weight at its node, carried by the node's body: -(m (a -
+ * g), J alpha + w x J w), J about the node (the mass's point). */
+static void mass_load(const pkm_model *m, const pkm_lumped_mass *l, const double (*motion)[12],
+                      const double g[3], double *fn)
+{
+    const pkm_node *n = pkm_model_node(m, l->node);
+    const double *VA = motion[n->body];
+    double a[6], Jw[3], Ja[3], wJw[3];
+    pkm_tr_node_accel(VA, VA + 6, g, n->x, a);
+    pkm_mat3_apply(PKM_CONST33(l->inertia), VA + 3, Jw);
+    pkm_mat3_apply(PKM_CONST33(l->inertia), a + 3, Ja);
+    pkm_vec3_cross(VA + 3, Jw, wJw);
+    for (int k = 0; k < 3; k++) {
+        fn[6 * l->node + k] -= l->mass * a[k];
+        fn[6 * l->node + 3 + k] -= Ja[k] + wJw[k];
+    }
+}
+
 pkm_status pkm_transient_loads(const pkm_model *m, const pkm_dofmap *map,
                                const double (*motion)[12], const double g[3], double *fn, double *f,
                                pkm_ctx *ctx)
@@ -165,6 +200,8 @@ pkm_status pkm_transient_loads(const pkm_model *m, const pkm_dofmap *map,
             if (st != PKM_OK) return st;
         }
     }
+    for (int i = 0; i < pkm_model_mass_count(m); i++)
+        mass_load(m, pkm_model_mass(m, i), motion, g, fn);
     pkm_dofmap_restrict(map, fn, f);
     return PKM_OK;
 }

@@ -27,6 +27,8 @@ extern "C" {
 #define PKM_ROBOT_MAX_BODIES 64
 #define PKM_ROBOT_MAX_JOINTS 128
 #define PKM_ROBOT_MAX_POINTS 16 /* polyline points of one beam */
+#define PKM_ROBOT_MAX_TRAJ   8  /* named trajectories */
+#define PKM_ROBOT_MAX_MASSES 64 /* lumped masses */
 
 /* The platform coordinates a pose may set. */
 typedef enum pkm_robot_coord {
@@ -37,6 +39,23 @@ typedef enum pkm_robot_coord {
     PKM_ROBOT_RY,
     PKM_ROBOT_RZ
 } pkm_robot_coord;
+
+/* A named trajectory of the pose coordinates (pkm_traj_desc, one pkm_traj_coord per pose
+ * coordinate). */
+typedef struct pkm_robot_traj {
+    char name[PKM_NAME_LEN];
+    char description[160];
+    double duration; /* s, the default end time */
+    pkm_traj_coord coord[PKM_POSE_MAX];
+} pkm_robot_traj;
+
+/* A lumped mass at a joint (pkm_mass_desc) in the assembly configuration: carried by the
+ * joint's body_a (side 0) or body_b (1), inertia about the joint point in global axes. */
+typedef struct pkm_robot_mass {
+    char name[PKM_NAME_LEN];
+    int joint, side;
+    double mass, inertia[3][3];
+} pkm_robot_mass;
 
 /* One body: a beam along a polyline (pkm_beam_desc) or a rigid body (pkm_rigid_desc), in the
  * assembly configuration. */
@@ -77,7 +96,18 @@ typedef struct pkm_robot {
     char pose_name[PKM_POSE_MAX][PKM_NAME_LEN];
     pkm_robot_coord pose_coord[PKM_POSE_MAX];
     double home[PKM_POSE_MAX];
+    /* What the time domain needs (pkmflex dynamics, transient): gravity and friction, the
+     * named trajectories (the first the default), lumped masses. */
+    pkm_case_dynamics dynamics;
+    int ntraj;
+    pkm_robot_traj traj[PKM_ROBOT_MAX_TRAJ];
+    int nmass;
+    pkm_robot_mass mass[PKM_ROBOT_MAX_MASSES];
 } pkm_robot;
+
+/* r's dynamics block as a file without one has it: no gravity, no friction (and the friction
+ * law's placeholder data). A description filled by hand calls it before setting its own. */
+void pkm_robot_dynamics_defaults(pkm_robot *r);
 
 /* The assembly configuration's value of platform coordinate k (its origin's position; 0 for a
  * rotation). */
@@ -96,6 +126,11 @@ pkm_status pkm_robot_solve(const pkm_robot *r, const double *pose, double R[][3]
 /* The finite-element model at pose (errors of pkm_robot_solve and of the model). */
 pkm_status pkm_robot_build(const pkm_robot *r, const double *pose, pkm_model **out, pkm_ctx *ctx);
 
+/* The rigid-body model at pose: the bodies moved as for pkm_robot_build, one element per beam
+ * segment, every joint free as its type says (locked ones too), the actuated ones flagged. */
+pkm_status pkm_robot_build_rigid(const pkm_robot *r, const double *pose, pkm_model **out,
+                                 pkm_ctx *ctx);
+
 /* The model of the assembly configuration as it is described, every joint free as its type says
  * (locked joints too) and one element per beam segment: the rigid-body model the kinematics
  * moves (its nodes at the polyline points, where the joints are). */
@@ -103,7 +138,10 @@ pkm_status pkm_robot_build_assembly(const pkm_robot *r, pkm_model **out, pkm_ctx
 
 /* A case (include/pkm/cases.h) made of r: *c and *params are one allocation that
  * pkm_case_params_destroy(params) frees (c with it); c->name is r->name, its pose coordinates
- * r's, its build pkm_robot_build, no parameter table. source names the file in messages. */
+ * r's, its build pkm_robot_build; with an actuated joint also its rigid-body model
+ * (pkm_robot_build_rigid, at the assembly configuration, driven by the platform's coordinates:
+ * pkm_case.platform_names), gravity, friction and trajectories. Its parameter table holds the
+ * dynamics block (gravity.x ... friction.joints). source names the file in messages. */
 pkm_status pkm_robot_case_create(const pkm_robot *r, const char *source, const pkm_case **c,
                                  void **params, pkm_ctx *ctx);
 

@@ -1,0 +1,173 @@
+/* io/case_robot_dyn.c: the time-domain blocks of a robot file (docs/robot-files.md, "Dynamics"):
+ * gravity, friction, lumped masses and named trajectories, each fault at its FILE:LINE:COLUMN.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "io/case_robot_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* friction: {model, kc, kv, ks, vs, delta, rp, rn, rb, joints}; kv and vs in the units of the
+ * actuated joints (revolute: N m s/rad, rad/s; prismatic: N s/m, m/s). */
+static pkm_status read_friction(robot_reader *rd, const yaml_node_t *n, int prismatic)
+{
+    static const char *const keys[] = {"model", "kc", "kv", "ks",     "vs", "delta",
+                                       "rp",    "rn", "rb", "joints", NULL};
+    static const char *const models[] = {"none", "coulomb-viscous", "stribeck", NULL};
+    static const char *const joints[] = {"all", "actuated", NULL};
+    pkm_case_dynamics *d = &rd->r->dynamics;
+    double *dst[8] = {&d->kc, &d->kv, &d->ks, &d->vs, &d->delta, &d->rp, &d->rn, &d->rb};
+    const char *units[8] = {
+        "", prismatic ? "N s/m" : "N m s/rad", "", prismatic ? "m/s" : "rad/s", "", "m", "m", "m"};
+    pkm_status rc = robot_keys(rd, n, "friction", keys);
+    yaml_node_t *v = NULL;
+    int k = 0;
+    if (rc == PKM_OK && (v = robot_get(rd, n, "model")) != NULL) {
+        rc = robot_choice(rd, v, "friction model", models, &k);
+        d->friction_model = (unsigned)k;
+    }
+    if (rc == PKM_OK && (v = robot_get(rd, n, "joints")) != NULL) {
+        rc = robot_choice(rd, v, "friction joints", joints, &k);
+        d->friction_joints = (unsigned)k;
+    }
+    for (int i = 0; i < 8 && rc == PKM_OK; i++)
+        if ((v = robot_get(rd, n, keys[i + 1])) != NULL)
+            rc = robot_quantity(rd, v, units[i], dst[i]);
+    return rc;
+}
+
+/* masses: [{name, joint, body, mass, inertia}]: a point mass at a joint's point carried by one
+ * of its bodies, with an optional inertia about the point ([Jxx, Jyy, Jzz] or six components). */
+static pkm_status read_masses(robot_reader *rd, const yaml_node_t *n)
+{
+    static const char *const keys[] = {"name", "joint", "body", "mass", "inertia", NULL};
+    pkm_robot *r = rd->r;
+    yaml_node_item_t *it = NULL;
+    int count = 0;
+    pkm_status rc = robot_list(rd, n, "masses", PKM_ROBOT_MAX_MASSES, &it, &count);
+    for (int i = 0; i < count && rc == PKM_OK; i++) {
+        const yaml_node_t *mn = yaml_document_get_node(&rd->doc, it[i]);
+        pkm_robot_mass *l = &r->mass[i];
+        yaml_node_t *v = NULL;
+        const char *text = NULL;
+        rc = robot_keys(rd, mn, "mass", keys);
+        if (rc == PKM_OK) rc = robot_need(rd, mn, "name", "mass", &v);
+        if (rc == PKM_OK) rc = robot_name(rd, v, "mass name", l->name);
+        if (rc == PKM_OK) rc = robot_need(rd, mn, "joint", "mass", &v);
+        if (rc == PKM_OK) rc = robot_text(rd, v, "joint", &text);
+        l->joint = -1;
+        for (int j = 0; j < r->njoint && rc == PKM_OK && l->joint < 0; j++)
+            if (strcmp(r->joint[j].name, text) == 0) l->joint = j;
+        if (rc == PKM_OK && l->joint < 0)
+            rc = robot_fail(rd, v, "mass '%s': no joint '%s'", l->name, text);
+        if (rc == PKM_OK) rc = robot_need(rd, mn, "body", "mass", &v);
+        if (rc == PKM_OK) rc = robot_text(rd, v, "body", &text);
+        if (rc == PKM_OK) {
+            const pkm_joint_desc *jd = &r->joint[l->joint].d;
+            const int a = jd->body_a, b = jd->body_b;
+            l->side = (a != PKM_GROUND && strcmp(r->body[a].name, text) == 0)   ? 0
+                      : (b != PKM_GROUND && strcmp(r->body[b].name, text) == 0) ? 1
+                                                                                : -1;
+            if (l->side < 0)
+                rc = robot_fail(rd, v, "mass '%s': '%s' is not a body of joint '%s'", l->name, text,
+                                r->joint[l->joint].name);
+        }
+        if (rc == PKM_OK) rc = robot_need(rd, mn, "mass", "mass", &v);
+        if (rc == PKM_OK) rc = robot_quantity(rd, v, "kg", &l->mass);
+        if (rc == PKM_OK && (v = robot_get(rd, mn, "inertia")) != NULL)
+            rc = robot_inertia(rd, v, l->inertia);
+        r->nmass = i + 1;
+    }
+    return rc;
+}
+
+/* One pose coordinate's motion: {quintic: [q0, q1, T]} (rest to rest, held after T) or {sine:
+ * [q0, A, f, phase]} (q0 + A sin(2 pi f t + phase)), in the coordinate's unit u. */
+static pkm_status read_coord_motion(robot_reader *rd, const yaml_node_t *n, const char *u,
+                                    pkm_traj_coord *c)
+{
+    static const char *const keys[] = {"quintic", "sine", NULL};
+    pkm_status rc = robot_keys(rd, n, "motion", keys);
+    yaml_node_t *v = NULL;
+    yaml_node_item_t *it = NULL;
+    int count = 0;
+    const int quintic = rc == PKM_OK && (v = robot_get(rd, n, "quintic")) != NULL;
+    if (rc == PKM_OK && !quintic && (v = robot_get(rd, n, "sine")) == NULL)
+        return robot_fail(rd, n,
+                          "motion: expected quintic: [q0, q1, T] or sine: [q0, A, f, "
+                          "phase]");
+    if (rc == PKM_OK) rc = robot_items(rd, v, quintic ? "quintic" : "sine", &it, &count);
+    if (rc == PKM_OK && count != (quintic ? 3 : 4))
+        return robot_fail(rd, v, "%s: expected %d values", quintic ? "quintic" : "sine",
+                          quintic ? 3 : 4);
+    const char *units[2][4] = {{u, u, "Hz", "rad"}, {u, u, "s", ""}};
+    *c = (pkm_traj_coord){.kind = quintic ? PKM_TRAJ_QUINTIC : PKM_TRAJ_SINE};
+    for (int i = 0; i < count && rc == PKM_OK; i++)
+        rc = robot_quantity(rd, yaml_document_get_node(&rd->doc, it[i]), units[quintic][i],
+                            &c->c[i]);
+    if (rc == PKM_OK && quintic && !(c->c[2] > 0.0))
+        rc = robot_fail(rd, v, "quintic: the time T must be > 0");
+    return rc;
+}
+
+/* trajectories: [{name, description, duration, motion: {COORD: ...}}]; a pose coordinate the
+ * motion does not name is held at its home value. */
+static pkm_status read_trajectories(robot_reader *rd, const yaml_node_t *n)
+{
+    static const char *const keys[] = {"name", "description", "duration", "motion", NULL};
+    pkm_robot *r = rd->r;
+    yaml_node_item_t *it = NULL;
+    int count = 0;
+    pkm_status rc = robot_list(rd, n, "trajectories", PKM_ROBOT_MAX_TRAJ, &it, &count);
+    for (int i = 0; i < count && rc == PKM_OK; i++) {
+        const yaml_node_t *tn = yaml_document_get_node(&rd->doc, it[i]);
+        pkm_robot_traj *t = &r->traj[i];
+        yaml_node_t *v = NULL, *motion = NULL;
+        const char *text = "";
+        rc = robot_keys(rd, tn, "trajectory", keys);
+        if (rc == PKM_OK) rc = robot_need(rd, tn, "name", "trajectory", &v);
+        if (rc == PKM_OK) rc = robot_name(rd, v, "trajectory name", t->name);
+        for (int k = 0; k < i && rc == PKM_OK; k++)
+            if (strcmp(r->traj[k].name, t->name) == 0)
+                rc = robot_fail(rd, v, "trajectory '%s' given twice", t->name);
+        if (rc == PKM_OK && (v = robot_get(rd, tn, "description")) != NULL)
+            rc = robot_text(rd, v, "description", &text);
+        snprintf(t->description, sizeof(t->description), "%s", text);
+        if (rc == PKM_OK) rc = robot_need(rd, tn, "duration", "trajectory", &v);
+        if (rc == PKM_OK) rc = robot_quantity(rd, v, "s", &t->duration);
+        if (rc == PKM_OK && !(t->duration > 0.0))
+            rc = robot_fail(rd, v, "trajectory '%s': the duration must be > 0", t->name);
+        if (rc == PKM_OK) rc = robot_need(rd, tn, "motion", "trajectory", &motion);
+        const char *names[PKM_POSE_MAX + 1] = {NULL};
+        for (int k = 0; k < r->npose; k++)
+            names[k] = r->pose_name[k];
+        if (rc == PKM_OK) rc = robot_keys(rd, motion, "motion", names);
+        for (int k = 0; k < r->npose && rc == PKM_OK; k++) {
+            t->coord[k] = (pkm_traj_coord){PKM_TRAJ_QUINTIC, {r->home[k], r->home[k], 1.0, 0.0}};
+            if ((v = robot_get(rd, motion, r->pose_name[k])) != NULL)
+                rc = read_coord_motion(rd, v, r->pose_coord[k] <= PKM_ROBOT_Z ? "m" : "rad",
+                                       &t->coord[k]);
+        }
+        r->ntraj = i + 1;
+    }
+    return rc;
+}
+
+pkm_status robot_read_dynamics(robot_reader *rd, const yaml_node_t *root)
+{
+    pkm_robot *r = rd->r;
+    pkm_robot_dynamics_defaults(r);
+    int prismatic = 0;
+    for (int j = 0; j < r->njoint; j++)
+        prismatic =
+            prismatic || (r->joint[j].d.actuated && r->joint[j].d.type == PKM_JOINT_PRISMATIC);
+    yaml_node_t *v = NULL;
+    pkm_status rc = PKM_OK;
+    if ((v = robot_get(rd, root, "gravity")) != NULL)
+        rc = robot_vector(rd, v, "m/s^2", 3, r->dynamics.gravity);
+    if (rc == PKM_OK && (v = robot_get(rd, root, "friction")) != NULL)
+        rc = read_friction(rd, v, prismatic);
+    if (rc == PKM_OK && (v = robot_get(rd, root, "masses")) != NULL) rc = read_masses(rd, v);
+    if (rc == PKM_OK && (v = robot_get(rd, root, "trajectories")) != NULL)
+        rc = read_trajectories(rd, v);
+    return rc;
+}
