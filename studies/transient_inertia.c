@@ -98,6 +98,36 @@ static void field_slopes(const double w[3], const double e[3], double *ua, int d
             ua[side * dpn + 3 + k] += we * exw[k];
 }
 
+/* What the slopes leave of the rigid sections' angular momentum rate. The element's sections
+ * carry J = rho l (Ip e e^T + Iy y y^T + Iz z z^T) (the normals' terms with the rotary inertia
+ * only; e, y, z its axes), whose rate is J alpha + w x J w; M_e applied to the slopes gives J
+ * alpha - (w . e) J (w x e). The rest, w x J w + (w . e) J (w x e), half at each node: the spin
+ * about the axis turning with w ((w . e) rho Ip l w x e when the normals carry nothing), and the
+ * gyroscopic moment of unequal Iy, Iz. */
+static void section_gyro(const pkm_body *b, const double R[3][3], double l, const double w[3],
+                         int n1, int n2, double *fn)
+{
+    const double rl = b->material.rho * l;
+    const int rotary = (b->mass_flags & PKM_FEM_ROTARY_INERTIA) != 0;
+    const double I[3] = {rl * b->section.Ip, rotary ? rl * b->section.Iy : 0.0,
+                         rotary ? rl * b->section.Iz : 0.0};
+    double J[3][3] = {{0}}, Jw[3], wxJw[3], wxe[3], Jwxe[3];
+    for (int a = 0; a < 3; a++)
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++)
+                J[i][k] += I[a] * R[a][i] * R[a][k];
+    pkm_mat3_apply(PKM_CONST33(J), w, Jw);
+    pkm_vec3_cross(w, Jw, wxJw);
+    pkm_vec3_cross(w, R[0], wxe);
+    pkm_mat3_apply(PKM_CONST33(J), wxe, Jwxe);
+    const double we = pkm_vec3_dot(w, R[0]);
+    for (int k = 0; k < 3; k++) {
+        const double d = 0.5 * (wxJw[k] + we * Jwxe[k]);
+        fn[6 * n1 + 3 + k] -= d;
+        fn[6 * n2 + 3 + k] -= d;
+    }
+}
+
 /* Beam element e's load -M_e (U''_r,e - g) over all of its coordinates (Li et al. 2020, eq. 37,
  * element by element), M_e its consistent mass with the twists in global axes: the twist rows
  * on its two nodes (fn), the quintic's curvature rows (pkm_fem_quintic_rotate keeps them in
@@ -136,6 +166,7 @@ static pkm_status element_load(const pkm_model *m, const pkm_dofmap *map, const 
         const int64_t c = pkm_dofmap_element_curvature(map, ei, side);
         if (c >= 0) f[c + k - 6] -= s[i];
     }
+    section_gyro(b, PKM_CONST33(R), l, VA + 3, e->n1, e->n2, fn);
     return PKM_OK;
 }
 
