@@ -54,8 +54,18 @@ void cli_cases_row(const char *const cell[8])
     putchar('\n');
 }
 
-/* A built-in case as a csv row. */
-static void case_row(const pkm_case *c)
+/* The analyses of c, space-separated. */
+static const char *case_analyses(const pkm_case *c)
+{
+    const int modal = (c->analyses & PKM_CASE_MODAL) != 0;
+    const int dyn = (c->analyses & PKM_CASE_DYNAMICS) != 0;
+    return modal && dyn ? "modes map compare dynamics transient"
+           : modal      ? "modes map compare"
+           : dyn        ? "dynamics"
+                        : "";
+}
+
+void cli_case_row(const pkm_case *c, const char *name, const char *kind, const char *file)
 {
     char pose[512] = "", traj[512] = "", *p = pose;
     for (int k = 0; k < c->npose; k++)
@@ -64,11 +74,59 @@ static void case_row(const pkm_case *c)
     p = traj;
     for (int k = 0; k < c->ntraj; k++)
         p += snprintf(p, sizeof traj - (size_t)(p - traj), "%s%s", k ? " " : "", c->traj[k].name);
-    char an[64];
-    snprintf(an, sizeof an, "%s%s", (c->analyses & PKM_CASE_MODAL) ? " modes map compare" : "",
-             (c->analyses & PKM_CASE_DYNAMICS) ? " dynamics" : "");
-    cli_cases_row((const char *const[8]){c->name, "case", pose, "", an + (an[0] == ' '), traj,
-                                         c->description, ""});
+    cli_cases_row(
+        (const char *const[8]){name, kind, pose, "", case_analyses(c), traj, c->description, file});
+}
+
+void cli_case_print(const pkm_case *c, const char *name, const char *file)
+{
+    printf("%s: %s\n", name, c->description);
+    if (file != NULL)
+        printf("  file: %s\n  run: pkmflex modes %s (or map, dynamics, transient)\n", file, file);
+    printf("  pose:");
+    for (int k = 0; k < c->npose; k++)
+        printf(" %s [%s]", c->pose_names[k], c->pose_units[k]);
+    printf("\n  analyses: %s\n", case_analyses(c));
+    if (c->ntraj > 0) {
+        printf("  trajectories:");
+        for (int k = 0; k < c->ntraj; k++)
+            printf(" %s%s", c->traj[k].name, k == 0 ? " (default)" : "");
+        printf("\n");
+    }
+    if (c->rigid_pose != NULL && file == NULL) {
+        printf("  rigid-body model at:");
+        for (int k = 0; k < c->npose; k++)
+            printf(" %s = %g", c->pose_names[k], c->rigid_pose[k]);
+        printf(" (home is a singular pose)\n");
+    }
+    printf("  parameters: pkmflex cases --show %s\n", file != NULL ? file : c->name);
+}
+
+/* --show of a robot file: the file as written, then what was read of its time domain. */
+static int show_file(const char *path)
+{
+    const pkm_case *c = NULL;
+    void *params = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_status st = pkm_case_file_load(path, &c, &params, &ctx);
+    if (st != PKM_OK) return cli_report(st, &ctx);
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    while (f != NULL && fgets(line, sizeof line, f) != NULL)
+        fputs(line, stdout);
+    if (f != NULL) fclose(f);
+    const pkm_case_dynamics *d = pkm_case_dynamics_of(c, params);
+    printf("\n# as read: gravity (%g, %g, %g) m/s^2; analyses %s; trajectories", d->gravity[0],
+           d->gravity[1], d->gravity[2], case_analyses(c));
+    for (int k = 0; k < c->ntraj; k++)
+        printf(" %s (%g s)", c->traj[k].name, c->traj[k].duration);
+    printf("%s\n# --set keys:", c->ntraj == 0 ? " none" : "");
+    for (int k = 0; k < c->nparams; k++)
+        printf(" %s", c->params[k].key);
+    printf("\n");
+    pkm_case_params_destroy(&params);
+    return 0;
 }
 
 int cli_cases(int argc, char **argv)
@@ -78,6 +136,7 @@ int cli_cases(int argc, char **argv)
     if (rc != 0) return rc < 0 ? 0 : rc;
     const char *show = o.show;
     if (show != NULL) {
+        if (cli_is_case_file(show)) return show_file(show);
         const pkm_case *c = cli_mast_is_case(show) ? pkm_masticatory_case() : pkm_case_find(show);
         if (c == NULL) return cli_usage_error("cases --show: unknown case '%s'", show);
         fputs(c->yaml, stdout);
@@ -85,28 +144,10 @@ int cli_cases(int argc, char **argv)
     }
     if (o.csv) printf("%s\n", CLI_CASES_HEADER);
     for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
-        if (o.csv) {
-            case_row(*c);
-            continue;
-        }
-        printf("%s: %s\n  pose:", (*c)->name, (*c)->description);
-        for (int k = 0; k < (*c)->npose; k++)
-            printf(" %s [%s]", (*c)->pose_names[k], (*c)->pose_units[k]);
-        printf("\n  analyses:%s%s\n", ((*c)->analyses & PKM_CASE_MODAL) ? " modes map compare" : "",
-               ((*c)->analyses & PKM_CASE_DYNAMICS) ? " dynamics" : "");
-        if ((*c)->ntraj > 0) {
-            printf("  trajectories:");
-            for (int k = 0; k < (*c)->ntraj; k++)
-                printf(" %s%s", (*c)->traj[k].name, k == 0 ? " (default)" : "");
-            printf("\n");
-        }
-        if ((*c)->rigid_pose != NULL) {
-            printf("  rigid-body model at:");
-            for (int k = 0; k < (*c)->npose; k++)
-                printf(" %s = %g", (*c)->pose_names[k], (*c)->rigid_pose[k]);
-            printf(" (home is a singular pose)\n");
-        }
-        printf("  parameters: pkmflex cases --show %s\n", (*c)->name);
+        if (o.csv)
+            cli_case_row(*c, (*c)->name, "case", "");
+        else
+            cli_case_print(*c, (*c)->name, NULL);
     }
     cli_chain_list(o.csv);
     cli_mast_list(o.csv);

@@ -239,6 +239,10 @@ int cli_chain_is_machine(const char *name);
  * (the default trajectory first). */
 #define CLI_CASES_HEADER "name,kind,pose,actuated,analyses,trajectories,description,file"
 void cli_cases_row(const char *const cell[8]);
+/* A case's row under name (kind "case" or "robot file", file "" for a built-in), and its entry
+ * in the table listing (file NULL for a built-in case). */
+void cli_case_row(const pkm_case *c, const char *name, const char *kind, const char *file);
+void cli_case_print(const pkm_case *c, const char *name, const char *file);
 /* pkmflex cases: the machines' entries in the list. */
 void cli_chain_list(int csv);
 int cli_chain_dynamics(int argc, char **argv);

@@ -40,23 +40,29 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The first comment line of a robot file says what the robot is. */
+/* A robot file's entry, from the file read as a case (its first comment line if it does not
+ * load, what it is). */
 static void example_print(const char *dir, const char *name, int csv)
 {
-    char path[PATH_MAX + 256], line[512] = "";
+    char path[PATH_MAX + 256];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "r");
-    if (f != NULL) {
-        if (fgets(line, sizeof line, f) == NULL) line[0] = '\0';
-        fclose(f);
+    const pkm_case *c = NULL;
+    void *params = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    if (pkm_case_file_load(path, &c, &params, &ctx) != PKM_OK) {
+        if (csv)
+            cli_cases_row(
+                (const char *const[8]){name, "robot file", "", "", "", "", ctx.msg, path});
+        else
+            printf("%s: does not load: %s\n", path, ctx.msg);
+        return;
     }
-    line[strcspn(line, ":\n")] = '\0'; /* its first clause */
-    const char *what = line[0] == '#' ? line + 1 + (line[1] == ' ') : "robot file";
     if (csv)
-        cli_cases_row((const char *const[8]){name, "robot file", "", "", "modes map compare", "",
-                                             what, path});
+        cli_case_row(c, name, "robot file", path);
     else
-        printf("%s: %s\n  file: %s\n  run: pkmflex modes %s (or map)\n", name, what, path, path);
+        cli_case_print(c, name, path);
+    pkm_case_params_destroy(&params);
 }
 
 void cli_examples_list(int csv)

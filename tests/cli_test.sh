@@ -104,7 +104,8 @@ check "cases lists the module chains with their actuated joints" sh -c \
      printf '%s' \"\$1\" | grep -A2 '^crane4:' | grep -q 'joints: slew \[N m\] cyl1 \[N\] cyl2 \[N\] ext \[N\]'" \
     _ "$listing"
 check "cases lists the robot files of examples/ and how to run them" sh -c \
-    "printf '%s' \"\$1\" | grep -A2 '^3rrr.yaml: A planar 3-RRR' | grep -q 'run: pkmflex modes $root/examples/3rrr.yaml' &&
+    "printf '%s' \"\$1\" | grep -A2 '^3rrr.yaml: planar 3-RRR' | grep -q 'run: pkmflex modes $root/examples/3rrr.yaml' &&
+     printf '%s' \"\$1\" | grep -A4 '^3rrr.yaml:' | grep -q 'analyses: modes map compare dynamics transient' &&
      printf '%s' \"\$1\" | grep -q '^delta.yaml:' && printf '%s' \"\$1\" | grep -q '^navaro.yaml:'" \
     _ "$listing"
 msg=$("$bin" --versio 2>&1 >/dev/null) && st=0 || st=$?

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# tests/cli_robot_time_test.sh PKMFLEX ROOT: the time domain of robot files and of trajectories
+# that start far from home (issue "The time domain for any robot"): headers, exit codes, the
+# one-line FILE:LINE:COLUMN errors of the time-domain blocks.
+set -u
+bin=$1
+root=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+pass=0
+ok() { pass=$((pass + 1)); }
+bad() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+# first_line WANT ARGS...: exit 0 and the first stdout line WANT.
+first_line() {
+    local want=$1
+    shift
+    local out st
+    out=$("$bin" "$@" 2>"$tmp/err" | head -1) && st=0 || st=$?
+    [ "$st" -eq 0 ] && [ "$out" = "$want" ] && [ ! -s "$tmp/err" ] && ok ||
+        bad "pkmflex $* -> first line '$out' (want '$want'), stderr $(cat "$tmp/err")"
+}
+# runs ARGS...: exit 0, every csv row finite (no nan or inf cell).
+runs() {
+    local st
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err" && st=0 || st=$?
+    if [ "$st" -ne 0 ] || grep -qiE '(^|,)-?(nan|inf)' "$tmp/out"; then
+        bad "pkmflex $* -> exit $st, $(cat "$tmp/err")"
+    else
+        ok
+    fi
+}
+# refused STATUS PATTERN ARGS...: that exit status and one stderr line matching PATTERN.
+refused() {
+    local want=$1 pat=$2
+    shift 2
+    local st
+    "$bin" "$@" >/dev/null 2>"$tmp/err" && st=0 || st=$?
+    if [ "$st" -eq "$want" ] && [ "$(grep -c '' "$tmp/err")" -eq 1 ] && grep -qE "$pat" "$tmp/err"; then
+        ok
+    else
+        bad "pkmflex $* -> exit $st (want $want, /$pat/): $(cat "$tmp/err")"
+    fi
+}
+ex=$root/examples
+dyn_header="t,joint,type,q,qd,qdd,drive,ideal,friction,f_axial,f_radial,m_bending"
+first_line "$dyn_header" dynamics "$ex/3rrr.yaml" --format csv
+first_line "$dyn_header" dynamics "$ex/delta.yaml" --format csv
+first_line "$dyn_header" dynamics "$ex/navaro.yaml" --format csv
+first_line "t,ex,ey,ez,rx,ry,rz,drive_A1,drive_A2,drive_A3" transient "$ex/delta.yaml" --format csv
+first_line "t,ex,ey,ez,rx,ry,rz,drive_A1,drive_A2,drive_A3" transient "$ex/3rrr.yaml" --format csv
+runs transient "$ex/3rrr.yaml" --trajectory shake --duration 0.05 --format csv
+runs dynamics "$ex/3rrr.yaml" --set gravity.z=0 --format csv
+runs transient "$ex/3rrr.yaml" --trajectory harmonic:x,1e-4,30 --duration 0.05 --format csv
+# NaVARo at theta = -60 deg (Table 3's orientation): held still, and a motion starting far from
+# home; both stopped at t = 0 before (the closure's forward threshold, a jump from home).
+printf 't,x,y,theta\n0,0,0,-1.0471975511965976\n0.1,0,0,-1.0471975511965976\n0.2,0,0,-1.0471975511965976\n0.3,0,0,-1.0471975511965976\n' >"$tmp/still.csv"
+python3 - "$tmp/far.csv" <<'PY'
+import math, sys
+with open(sys.argv[1], "w") as f:
+    f.write("t,x,y,theta\n")
+    for i in range(11):
+        t = 0.05 * i; s = t / 0.5; b = s * s * (3 - 2 * s)
+        f.write("%g,%.17g,%.17g,%.17g\n" % (t, -0.05 + 0.09 * b, -0.03 + 0.05 * b, -math.pi / 3))
+PY
+for cmd in transient dynamics; do
+    runs "$cmd" navaro --trajectory "$tmp/still.csv" --format csv
+    runs "$cmd" navaro --trajectory "$tmp/far.csv" --format csv
+    runs "$cmd" "$ex/navaro.yaml" --trajectory "$tmp/far.csv" --format csv
+done
+# A robot file without trajectories: one line naming the way out.
+# (the file up to its time-domain blocks, which start at their comment)
+sed '/^# The time domain/,$d' "$ex/3rrr.yaml" >"$tmp/plain.yaml"
+refused 2 "no named trajectory: give --trajectory" dynamics "$tmp/plain.yaml"
+refused 2 "no named trajectory" transient "$tmp/plain.yaml"
+# --set: the dynamics block's keys only.
+refused 2 "material.E" dynamics "$ex/3rrr.yaml" --set material.E=1
+# Faults of the time-domain blocks, each at FILE:LINE:COLUMN, exit 2.
+cp "$tmp/plain.yaml" "$tmp/base.yaml"
+fault_on_base() {
+    local name=$1 pat=$2
+    cat "$tmp/base.yaml" - >"$tmp/$name.yaml"
+    refused 2 "$tmp/$name.yaml:[0-9]+:[0-9]+: .*$pat" dynamics "$tmp/$name.yaml"
+}
+fault_on_base gravity2 "expected 3|3 values|sequence of 3" <<'Y'
+gravity: [0, -9.81]
+Y
+fault_on_base gravunit "unit|m/s\^2" <<'Y'
+gravity: [0, 0, -9.81 kg]
+Y
+fault_on_base fricmodel "friction model" <<'Y'
+friction: {model: sticky}
+Y
+fault_on_base frickey "unknown key 'mu'" <<'Y'
+friction: {model: coulomb-viscous, mu: 0.1}
+Y
+fault_on_base massjoint "no joint 'Z9'" <<'Y'
+masses:
+  - {name: m1, joint: Z9, body: distal 1, mass: 0.3 kg}
+Y
+fault_on_base massbody "not a body of joint 'B1'" <<'Y'
+masses:
+  - {name: m1, joint: B1, body: platform, mass: 0.3 kg}
+Y
+fault_on_base trajcoord "unknown key 'z'" <<'Y'
+trajectories:
+  - {name: up, duration: 1 s, motion: {z: {quintic: [0, 1 mm, 1 s]}}}
+Y
+fault_on_base trajkind "expected quintic" <<'Y'
+trajectories:
+  - {name: up, duration: 1 s, motion: {x: {cubic: [0, 1 mm, 1 s]}}}
+Y
+fault_on_base trajcount "expected 3 values" <<'Y'
+trajectories:
+  - {name: up, duration: 1 s, motion: {x: {quintic: [0, 1 mm]}}}
+Y
+fault_on_base trajtwice "given twice" <<'Y'
+trajectories:
+  - {name: up, duration: 1 s, motion: {x: {quintic: [0, 1 mm, 1 s]}}}
+  - {name: up, duration: 1 s, motion: {x: {quintic: [0, 2 mm, 1 s]}}}
+Y
+fault_on_base trajdur "duration must be > 0" <<'Y'
+trajectories:
+  - {name: up, duration: 0 s, motion: {x: {quintic: [0, 1 mm, 1 s]}}}
+Y
+echo "$pass passed, $fails failed"
+[ "$fails" -eq 0 ]
