@@ -298,6 +298,12 @@ static pkm_status robot_case_build(const void *params, const double *pose, pkm_m
     return pkm_robot_build(&((const robot_case *)params)->robot, pose, out, ctx);
 }
 
+static pkm_status robot_case_build_placed(const void *params, const double (*R)[3][3],
+                                          const double (*p)[3], pkm_model **out, pkm_ctx *ctx)
+{
+    return build_moved(&((const robot_case *)params)->robot, R, p, 1, out, ctx);
+}
+
 static pkm_status robot_case_build_rigid(const void *params, const double *pose, pkm_model **out,
                                          pkm_ctx *ctx)
 {
@@ -337,6 +343,7 @@ static void robot_case_dynamics(robot_case *rc)
     rc->c.build_rigid = robot_case_build_rigid;
     rc->c.rigid_pose = rc->rigid_pose;
     rc->c.platform_names = rc->platform_names;
+    rc->c.build_placed = robot_case_build_placed;
 }
 
 pkm_status pkm_robot_case_create(const pkm_robot *r, const char *source, const pkm_case **c,

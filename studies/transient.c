@@ -250,12 +250,34 @@ static pkm_status find_locks(tr_run *r, pkm_ctx *ctx)
 
 /* The finite-element model at pose (time t), reassembled: pencil, dof map, platform node, the
  * factorisations of K_eff (when the integrator exists) and K. */
+/* The finite-element model at pose: from the rigid bodies' placements where the case can build
+ * it so and the closure holds at pose (the platform route), else by the case's builder. */
+static pkm_status build_fe(tr_run *r, const double *pose, pkm_ctx *ctx)
+{
+    if (r->c->build_placed == NULL || !r->closure_ok ||
+        pkm_motion_route_of(r->motion) != PKM_MOTION_PLATFORM)
+        return r->c->build(r->params, pose, &r->fe, ctx);
+    double(*R)[3][3] = malloc(sizeof(*R) * (size_t)r->nbody);
+    double(*p)[3] = malloc(sizeof(*p) * (size_t)r->nbody);
+    pkm_status st = R == NULL || p == NULL
+                        ? PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the bodies' placements")
+                        : PKM_OK;
+    for (int b = 0; b < r->nbody && st == PKM_OK; b++)
+        pkm_mbs_body_displacement(r->mbs, b, R[b], p[b]);
+    if (st == PKM_OK)
+        st = r->c->build_placed(r->params, (const double(*)[3][3])R, (const double(*)[3])p, &r->fe,
+                                ctx);
+    free(R);
+    free(p);
+    return st;
+}
+
 static pkm_status update_model(tr_run *r, double t, const double *pose, pkm_ctx *ctx)
 {
     pkm_model_destroy(&r->fe);
     pkm_ctx in;
     pkm_ctx_clear(&in);
-    pkm_status st = r->c->build(r->params, pose, &r->fe, &in);
+    pkm_status st = build_fe(r, pose, &in);
     if (st != PKM_OK) return fail_at(ctx, st, t, &in);
     if (pkm_model_body_count(r->fe) != pkm_model_body_count(r->rigid))
         return PKM_FAIL(ctx, PKM_ERR_MODEL,

@@ -429,6 +429,13 @@ typedef struct pkm_case {
      * solving the legs from the platform's placement. Rotation coordinates compose as the
      * floating joint's, Rx Ry Rz from the build orientation. */
     const char *const *platform_names;
+    /* NULL, or the finite-element model from the placements of the rigid-body model's bodies
+     * (R[b], p[b]: pkm_mbs_body_displacement, x -> R x + p from the configuration build_rigid
+     * made at pkm_case_rigid_pose) where its closure holds at a pose: what build makes there,
+     * without solving the closure again (robot files: build walks from the assembly
+     * configuration, which a trajectory already follows). */
+    pkm_status (*build_placed)(const void *params, const double (*R)[3][3], const double (*p)[3],
+                               pkm_model **out, pkm_ctx *ctx);
     /* Named motions of the pose coordinates, the first the default (include/pkm/trajectory.h). */
     int ntraj;
     const pkm_traj_desc *traj;
