@@ -53,6 +53,8 @@ first_line "$dyn_header" dynamics "$ex/navaro.yaml" --format csv
 first_line "t,ex,ey,ez,rx,ry,rz,drive_A1,drive_A2,drive_A3" transient "$ex/delta.yaml" --format csv
 first_line "t,ex,ey,ez,rx,ry,rz,drive_A1,drive_A2,drive_A3" transient "$ex/3rrr.yaml" --format csv
 runs transient "$ex/3rrr.yaml" --trajectory shake --duration 0.05 --format csv
+runs dynamics "$ex/fivebar.yaml" --format csv
+runs transient "$ex/fivebar.yaml" --trajectory circle --duration 0.2 --format csv
 runs dynamics "$ex/3rrr.yaml" --set gravity.z=0 --format csv
 runs transient "$ex/3rrr.yaml" --trajectory harmonic:x,1e-4,30 --duration 0.05 --format csv
 # NaVARo at theta = -60 deg (Table 3's orientation): held still, and a motion starting far from

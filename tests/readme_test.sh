@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/readme_test.sh PKMFLEX ROOT: the command block of ROOT/README.md's "Command line" section
 # run as written, top to bottom, in a fresh directory holding only what the README assumes of a
-# source tree after `make`: build/pkmflex and cases/. Every command must exit 0 (continuation
+# source tree after `make`: build/pkmflex, cases/ and examples/. Every command must exit 0 (continuation
 # lines joined; comment lines skipped); a failure names the line.
 set -u
 bin=$1
@@ -11,6 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/build"
 ln -s "$bin" "$tmp/build/pkmflex"
 ln -s "$root/cases" "$tmp/cases"
+ln -s "$root/examples" "$tmp/examples"
 block=$(awk '/^## Command line/ { s = 1 } s && /^```sh/ { b = 1; next } b && /^```/ { exit } b' \
     "$root/README.md")
 [ -n "$block" ] || { echo "FAIL: no sh block under '## Command line' in README.md"; exit 1; }

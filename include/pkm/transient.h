@@ -8,27 +8,28 @@
  * case's finite-element model is built at the pose of the trajectory and reassembled (M(q),
  * K(q)); in between, and in the fixed-configuration mode throughout, the last model serves.
  *
- * The rigid motion. The rigid-body model of the case (pkm_case.build_rigid: the same bodies as
- * the finite-element model, in the same order, with the joints the finite-element model locks,
- * e.g. NaVARo's clutches, the 5-PSS/UPU's motors, released) is driven by the trajectory through
- * the case's drive, and its closure kinematics (pkm/dynamics.h) gives every body's twist and
- * acceleration analytically; a case with pkm_case.body_motion (pss5upu) gives them from its
- * inverse kinematics instead, which holds where the closure is singular (the closure then serves
- * the rigid-body drives only, NAN there). Each node of the finite-element model moves with its
- * body: the acceleration of its point and the body's angular acceleration. For the 5-PSS/UPU's
- * paper variant, whose link is welded to the platform in the finite-element model, the rigid model
- * moves the link as the spherical variant's (from b_i to a_i, what the inverse kinematics
- * places at every pose), which is how the rebuilt finite-element model places it too.
+ * The rigid motion (pkm/motion.h). The rigid-body model of the case (pkm_case.build_rigid: the
+ * same bodies as the finite-element model, in the same order, with the joints the
+ * finite-element model locks, e.g. NaVARo's clutches, the 5-PSS/UPU's motors, released) is moved
+ * along the trajectory, its closure followed from the configuration it was built in, and its
+ * kinematics gives every body's twist and acceleration analytically; a case with
+ * pkm_case.body_motion (pss5upu) gives them from its inverse kinematics instead, which holds
+ * where the closure is singular (the closure then serves the rigid-body drives only, NAN there).
+ * Each node of the finite-element model moves with its body. For the 5-PSS/UPU's paper variant,
+ * whose link is welded to the platform in the finite-element model, the rigid model moves the
+ * link as the spherical variant's (from b_i to a_i, what the inverse kinematics places at every
+ * pose), which is how the rebuilt finite-element model places it too.
  *
  * The loads, as nodal wrenches restricted to the reduced coordinates (f_red += P^T f, the dof
  * map): on every beam element -M_e (U''_r,e - g) over all of its 2 nodes' twist coordinates,
- * fixed ones included (M_e the element's consistent mass in global axes, U''_r,e its nodes'
- * rigid accelerations, g the gravity as a uniform acceleration of the frame, when asked); on
- * every rigid body its inertial wrench and weight at its origin node, -(m (a_c - g), J_c alpha +
- * w x J_c w) moved from the centre of mass. A quintic element's load covers its curvature
- * coordinates too (zero curvature in a rigid motion, but coupled to the translations through
- * M_e), added directly to the element's curvature coordinates of the dof map
- * (pkm_transient_loads).
+ * fixed ones included (M_e the element's consistent mass in global axes, U''_r,e its nodes' rigid
+ * accelerations, their rotations the slopes of the rigid acceleration field along the element,
+ * g the gravity as a uniform acceleration of the frame, when asked), with what the slopes leave
+ * of the sections' angular momentum rate at the nodes; on every rigid body and every lumped mass
+ * its inertial wrench and weight, -(m (a_c - g), J_c alpha + w x J_c w) moved from the centre of
+ * mass. A quintic element's load covers its curvature coordinates too (zero curvature in a rigid
+ * motion, but coupled to the translations through M_e), added directly to the element's
+ * curvature coordinates of the dof map (pkm_transient_loads).
  *
  * The platform's elastic error: the displacement twist u = P U of the platform's origin node
  * (a rigid platform's origin; NaVARo's is the centre P where the links 5i meet): three
@@ -58,7 +59,7 @@ typedef struct pkm_transient_opts {
     int static_start;    /* nonzero: U(0) = K^-1 F(0), the quasi-static deflection at the start
                             (from rest: under the weight alone); 0: U(0) = 0 */
     pkm_formulation form;
-    double singular; /* the rigid model's closure threshold; 0: PKM_DYN_SINGULAR */
+    double singular; /* the rigid model's closure threshold; 0: the route's (pkm/motion.h) */
     /* Time of step 0, s, in the trajectory's span; NAN: the span's start. A later start is
      * reached by following the rigid closure from the span's start (where the rigid model is
      * built) in at least 20 steps, so that its Newton iteration stays on the assembly branch. */
@@ -128,8 +129,11 @@ typedef int (*pkm_transient_sink)(void *user, const pkm_transient_row *row);
  * point at the global origin, then the angular velocity) and its spatial acceleration A (the
  * same point's, then the angular acceleration), 12 values, global axes; g the gravity (m/s^2, a
  * uniform acceleration of the frame; NULL: none). On every beam element -M_e (U''_r,e - g) over
- * all of its coordinates (the curvature coordinates of quintic elements included), on every
- * rigid body its inertial wrench and weight at its origin node. fn receives the nodal wrenches
+ * all of its coordinates (the curvature coordinates of quintic elements included; the nodes'
+ * rotations the slopes of the rigid field) and the sections' spin and gyroscopic moments, on
+ * every rigid body its inertial wrench and weight at its origin node, on every lumped mass the
+ * same at its node: each body's load is minus the rate of its momentum plus its weight
+ * (tests/test_studies_ked.c). fn receives the nodal wrenches
  * of the twist coordinates (6 per node), f (the map's order) the reduced load, P^T fn plus the
  * curvature loads. PKM_ERR_INVALID for a map of another model, PKM_ERR_MODEL for a beam whose
  * element is not spatial. */
