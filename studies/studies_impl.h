@@ -47,6 +47,14 @@ void pkm_tr_freq_free(pkm_tr_freq *f);
 void pkm_tr_node_accel(const double V[6], const double A[6], const double g[3], const double x[3],
                        double out[6]);
 
+/* Beam element e of body b moving with its body's twist and acceleration VA: its nodes' rigid
+ * accelerations less g as the loads take them (6 per node, the rotations the slopes of the rigid
+ * field along the element) and the moment each node takes of the sections' angular momentum
+ * rate (pkm_transient_loads: the element's load is -(M_e ua) and -gyro at each node). */
+pkm_status pkm_tr_element_rigid(const pkm_model *m, const pkm_body *b, const pkm_elem *e,
+                                const double VA[12], const double g[3], double ua[12],
+                                double gyro[3], pkm_ctx *ctx);
+
 /* Beam element e of body b (a spatial entry of pkm_beam_types) of model m: the twist blocks (its
  * first 6 dofs per node) of its consistent mass M and, when K is not NULL, its stiffness, rotated
  * to global axes. */

@@ -365,24 +365,26 @@ static pkm_status lock_reaction(tr_run *r, int k, double *out, pkm_ctx *ctx)
     for (int e = b->first_elem; e < b->first_elem + b->nelem; e++) {
         const pkm_elem *el = pkm_model_elem(r->fe, e);
         if (el->n1 != node && el->n2 != node) continue;
-        double M[12][12], K[12][12], uk[12], um[12];
+        double M[12][12], K[12][12], uk[12], um[12], ar[12], gyro[3];
         pkm_status st = pkm_tr_element_matrices(r->fe, b, el, M, K, ctx);
+        if (st == PKM_OK) st = pkm_tr_element_rigid(r->fe, b, el, VA, r->g, ar, gyro, ctx);
         if (st != PKM_OK) return st;
         for (int h = 0; h < 2; h++) {
             const int n = h == 0 ? el->n1 : el->n2;
-            double t[3][6], ar[6];
+            double t[3][6];
             for (int d = 0; d < 3; d++)
                 node_twist(r, n, x[d], t[d]);
-            pkm_tr_node_accel(VA, VA + 6, r->g, pkm_model_node(r->fe, n)->x, ar);
             for (int i = 0; i < 6; i++) {
                 uk[6 * h + i] = t[0][i] + r->o.nm.l2 * t[1][i];
-                um[6 * h + i] = t[2][i] + r->o.nm.l1 * t[1][i] + ar[i];
+                um[6 * h + i] = t[2][i] + r->o.nm.l1 * t[1][i] + ar[6 * h + i];
             }
         }
         const int row0 = el->n1 == node ? 0 : 6;
         for (int i = 0; i < 6; i++)
             for (int j = 0; j < 12; j++)
                 w[i] += K[row0 + i][j] * uk[j] + M[row0 + i][j] * um[j];
+        for (int q = 0; q < 3; q++)
+            w[3 + q] += gyro[q];
     }
     /* A lock the case names (drive_lock) is a motor's: the moment about the axis of the
      * rigid model's joint of that name (a clamp has no axis). */

@@ -105,7 +105,7 @@ static void field_slopes(const double w[3], const double e[3], double *ua, int d
  * about the axis turning with w ((w . e) rho Ip l w x e when the normals carry nothing), and the
  * gyroscopic moment of unequal Iy, Iz. */
 static void section_gyro(const pkm_body *b, const double R[3][3], double l, const double w[3],
-                         int n1, int n2, double *fn)
+                         double d[3])
 {
     const double rl = b->material.rho * l;
     const int rotary = (b->mass_flags & PKM_FEM_ROTARY_INERTIA) != 0;
@@ -121,11 +121,23 @@ static void section_gyro(const pkm_body *b, const double R[3][3], double l, cons
     pkm_vec3_cross(w, R[0], wxe);
     pkm_mat3_apply(PKM_CONST33(J), wxe, Jwxe);
     const double we = pkm_vec3_dot(w, R[0]);
-    for (int k = 0; k < 3; k++) {
-        const double d = 0.5 * (wxJw[k] + we * Jwxe[k]);
-        fn[6 * n1 + 3 + k] -= d;
-        fn[6 * n2 + 3 + k] -= d;
-    }
+    for (int k = 0; k < 3; k++)
+        d[k] = 0.5 * (wxJw[k] + we * Jwxe[k]);
+}
+
+pkm_status pkm_tr_element_rigid(const pkm_model *m, const pkm_body *b, const pkm_elem *e,
+                                const double VA[12], const double g[3], double ua[12],
+                                double gyro[3], pkm_ctx *ctx)
+{
+    double R[3][3], l = 0.0;
+    const double *x1 = pkm_model_node(m, e->n1)->x, *x2 = pkm_model_node(m, e->n2)->x;
+    pkm_status st = pkm_fem_beam3d_frame(x1, x2, b->zref, R, &l, ctx);
+    if (st != PKM_OK) return st;
+    pkm_tr_node_accel(VA, VA + 6, g, x1, ua);
+    pkm_tr_node_accel(VA, VA + 6, g, x2, ua + 6);
+    field_slopes(VA + 3, R[0], ua, 6);
+    section_gyro(b, PKM_CONST33(R), l, VA + 3, gyro);
+    return PKM_OK;
 }
 
 /* Beam element e's load -M_e (U''_r,e - g) over all of its coordinates (Li et al. 2020, eq. 37,
@@ -147,14 +159,14 @@ static pkm_status element_load(const pkm_model *m, const pkm_dofmap *map, const 
     if (dpn != 6 && dpn != 9)
         return PKM_FAIL(ctx, PKM_ERR_MODEL, "body '%s': element '%s' has no spatial loads", b->name,
                         type->name);
-    double R[3][3], l = 0.0, G[MAXN * MAXN], ua[MAXN] = {0.0};
+    double R[3][3], l = 0.0, G[MAXN * MAXN], ua[MAXN] = {0.0}, u6[12], gyro[3];
     const double *x1 = pkm_model_node(m, e->n1)->x, *x2 = pkm_model_node(m, e->n2)->x;
     pkm_status st = pkm_fem_beam3d_frame(x1, x2, b->zref, R, &l, ctx);
+    if (st == PKM_OK) st = pkm_tr_element_rigid(m, b, e, VA, g, u6, gyro, ctx);
     if (st != PKM_OK) return st;
     type->mass(&b->section, &b->material, l, b->mass_flags, G);
-    pkm_tr_node_accel(VA, VA + 6, g, x1, ua);
-    pkm_tr_node_accel(VA, VA + 6, g, x2, ua + dpn);
-    field_slopes(VA + 3, R[0], ua, dpn);
+    memcpy(ua, u6, 6 * sizeof(double));
+    memcpy(ua + dpn, u6 + 6, 6 * sizeof(double));
     double s[MAXN];
     element_mass_times(R, dpn, G, ua, s);
     for (int i = 0; i < nd; i++) {
@@ -166,7 +178,10 @@ static pkm_status element_load(const pkm_model *m, const pkm_dofmap *map, const 
         const int64_t c = pkm_dofmap_element_curvature(map, ei, side);
         if (c >= 0) f[c + k - 6] -= s[i];
     }
-    section_gyro(b, PKM_CONST33(R), l, VA + 3, e->n1, e->n2, fn);
+    for (int k = 0; k < 3; k++) {
+        fn[6 * e->n1 + 3 + k] -= gyro[k];
+        fn[6 * e->n2 + 3 + k] -= gyro[k];
+    }
     return PKM_OK;
 }
 

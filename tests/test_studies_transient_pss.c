@@ -209,8 +209,9 @@ static void test_eq40_through_centre(void **state)
 
 /* The rigid limit: links and screws 1e6 times stiffer, the spherical variant (the rigid model's
  * joints), eq40-off with gravity: the reactions at the motor clamps, times -2 pi / lead, equal the
- * rigid-body drives of the rails (1.6e-7 of the largest drive measured; 2.3e-4 while the rigid
- * tree turned a universal joint about its axes in the wrong order). */
+ * rigid-body drives of the rails (1.6e-8 of the largest drive measured, 1.6e-7 before the reactions
+ * used the loads' slopes; 2.3e-4 while the rigid tree turned a universal joint about its axes in
+ * the wrong order). */
 static void test_reactions_rigid_limit(void **state)
 {
     (void)state;
