@@ -134,7 +134,11 @@ static pkm_status build_moved(const pkm_robot *r, const double (*R)[3][3], const
             const int b2 = d.body_b != PKM_GROUND ? d.body_b : carrier;
             rotate(R[b2], rj->d.axis2, d.axis2);
         }
-        if (elastic && rj->locked && d.stiffness[0] == 0.0) d.type = PKM_JOINT_CLAMPED;
+        /* A locked drive's rotor turns with the motor, not with the clamped joint. */
+        if (elastic && rj->locked && d.stiffness[0] == 0.0) {
+            d.type = PKM_JOINT_CLAMPED;
+            memset(d.rotor_inertia, 0, sizeof(d.rotor_inertia));
+        }
         if (elastic) d.actuated = 0;
         rc = pkm_model_add_joint(m, &d, NULL, ctx);
     }

@@ -237,15 +237,19 @@ static pkm_status read_joint_options(robot_reader *rd, const yaml_node_t *n, pkm
         else if ((rc = robot_list(rd, v, "stiffness", PKM_JOINT_MAX_FREE, &it, &nfree)) == PKM_OK)
             rc = robot_vector(rd, v, unit, nfree, j->d.stiffness);
     }
+    if (rc == PKM_OK && (v = robot_get(rd, n, "rotor_inertia")) != NULL)
+        rc = robot_quantity(rd, v, j->d.type == PKM_JOINT_PRISMATIC ? "kg" : "kg m^2",
+                            &j->d.rotor_inertia[0]);
     return rc;
 }
 
 /* joints: [{name, type, bodies: [A, B], point, axis, axis2, pitch, actuated, locked, cut,
- * stiffness}] */
+ * stiffness, rotor_inertia}] */
 static pkm_status read_joints(robot_reader *rd, const yaml_node_t *n)
 {
-    static const char *const keys[] = {"name",  "type",     "bodies", "point", "axis",      "axis2",
-                                       "pitch", "actuated", "locked", "cut",   "stiffness", NULL};
+    static const char *const keys[] = {"name",      "type",          "bodies",   "point",  "axis",
+                                       "axis2",     "pitch",         "actuated", "locked", "cut",
+                                       "stiffness", "rotor_inertia", NULL};
     static const char *const types[] = {"clamped",   "R",         "P",        "S",
                                         "U",         "H",         "revolute", "prismatic",
                                         "spherical", "universal", "helical",  NULL};

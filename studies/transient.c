@@ -308,6 +308,30 @@ static pkm_status update_model(tr_run *r, double t, const double *pose, pkm_ctx 
     return factor_stiffness(r, t, ctx);
 }
 
+/* The relative acceleration d'' = Y . (A_b - A_a) of a joint's first free coordinate in the
+ * rigid motion (bodies b, current axis e), Y = (0, e) or (e, 0) (the rigid model's reading of a
+ * rotor, dynamics/lumped.c: e turns with body_a, and e' . (V_b - V_a) vanishes). */
+static double joint_accel(const tr_run *r, int prismatic, const int b[2], const double e[3])
+{
+    const int off = prismatic ? 6 : 9;
+    double d = 0.0;
+    for (int k = 0; k < 2; k++)
+        if (b[k] >= 0) d += (k == 1 ? 1.0 : -1.0) * pkm_vec3_dot(e, r->VA[b[k]] + off);
+    return d;
+}
+
+/* Rotor inertias J on the finite-element joints' coordinates: -J d'' of the rigid motion. */
+static void rotor_loads(tr_run *r)
+{
+    for (int j = 0; j < pkm_model_joint_count(r->fe); j++) {
+        const pkm_joint *jf = pkm_model_joint(r->fe, j);
+        const int64_t c = pkm_dofmap_joint_coordinate(r->map, j, NULL);
+        if (jf->rotor_inertia[0] != 0.0 && c >= 0)
+            r->f[c] -= jf->rotor_inertia[0] *
+                       joint_accel(r, jf->type == PKM_JOINT_PRISMATIC, jf->body, jf->axis);
+    }
+}
+
 /* The reduced load f at the current rigid state: every body's inertia and weight
  * (pkm_transient_loads), then the platform's wrench and the elastic drives' feed-forward. */
 static pkm_status loads(tr_run *r, pkm_ctx *ctx)
@@ -328,6 +352,7 @@ static pkm_status loads(tr_run *r, pkm_ctx *ctx)
                                  r->fn);
     }
     pkm_dofmap_restrict(r->map, r->fn, r->f); /* adds to the inertial loads */
+    rotor_loads(r);
     return PKM_OK;
 }
 
@@ -394,6 +419,11 @@ static pkm_status lock_reaction(tr_run *r, int k, double *out, pkm_ctx *ctx)
             ja = pkm_model_joint(r->rigid, j);
     const int off = ja->type == PKM_JOINT_PRISMATIC ? 0 : 3;
     *out = r->ratio[k] * pkm_vec3_dot(ja->axis, w + off);
+    /* A rotor on the rigid model's drive, which the clamp does not carry: the motor turns it too
+     * (the rigid model's drive includes J d''), about the drive's current axis. */
+    if (ja == jr && jr->rotor_inertia[0] != 0.0 && r->closure_ok)
+        *out += jr->rotor_inertia[0] *
+                joint_accel(r, jr->type == PKM_JOINT_PRISMATIC, jr->body, r->res[r->act[k]].axis);
     return PKM_OK;
 }
 
