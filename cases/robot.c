@@ -111,6 +111,20 @@ static pkm_status add_mass(pkm_model *m, const pkm_robot *r, const pkm_robot_mas
     return pkm_model_add_mass(m, &d, NULL, ctx);
 }
 
+/* Spring sp added to m, its axis turned with the joint's carrier (R NULL: the assembly
+ * configuration). */
+static pkm_status add_spring(pkm_model *m, const pkm_robot *r, const pkm_robot_spring *sp,
+                             const double (*R)[3][3], pkm_ctx *ctx)
+{
+    const int carrier = joint_carrier(r, &r->joint[sp->joint].d);
+    double axis[3];
+    if (R != NULL && carrier != PKM_GROUND)
+        rotate(R[carrier], sp->axis, axis);
+    else
+        memcpy(axis, sp->axis, sizeof(axis));
+    return pkm_model_add_joint_spring(m, sp->joint, sp->kind, axis, sp->k, ctx);
+}
+
 /* The model with every body b moved by (R[b], p[b]); elastic: locked joints clamped. */
 static pkm_status build_moved(const pkm_robot *r, const double (*R)[3][3], const double (*p)[3],
                               int elastic, pkm_model **out, pkm_ctx *ctx)
@@ -144,6 +158,18 @@ static pkm_status build_moved(const pkm_robot *r, const double (*R)[3][3], const
     }
     for (int i = 0; i < r->nmass && rc == PKM_OK; i++)
         rc = add_mass(m, r, &r->mass[i], R, ctx);
+    for (int i = 0; i < r->nspring && rc == PKM_OK && elastic; i++)
+        rc = add_spring(m, r, &r->spring[i], R, ctx);
+    for (int i = 0; i < r->ncontact && rc == PKM_OK; i++) {
+        const pkm_robot_contact *k = &r->contact[i];
+        pkm_plane_desc d = {.name = k->name, .body = k->body};
+        memcpy(d.normal, k->normal, sizeof(d.normal));
+        if (R != NULL)
+            transform_point(R[k->body], p[k->body], k->point, d.point);
+        else
+            memcpy(d.point, k->point, sizeof(d.point));
+        rc = pkm_model_add_plane(m, &d, NULL, ctx);
+    }
     if (rc != PKM_OK) {
         pkm_model_destroy(&m);
         return rc;

@@ -6,6 +6,21 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The index of the joint (body: 1) named by scalar v, or an error at v naming what refers to it. */
+static pkm_status named(robot_reader *rd, const yaml_node_t *v, int body, const char *what,
+                        int *index)
+{
+    const pkm_robot *r = rd->r;
+    const char *text = NULL;
+    pkm_status rc = robot_text(rd, v, body ? "body" : "joint", &text);
+    *index = -1;
+    for (int i = 0; i < (body ? r->nbody : r->njoint) && rc == PKM_OK && *index < 0; i++)
+        if (strcmp(body ? r->body[i].name : r->joint[i].name, text) == 0) *index = i;
+    if (rc == PKM_OK && *index < 0)
+        rc = robot_fail(rd, v, "%s: no %s '%s'", what, body ? "body" : "joint", text);
+    return rc;
+}
+
 /* friction: {model, kc, kv, ks, vs, delta, rp, rn, rb, joints}; kv and vs in the units of the
  * actuated joints (revolute: N m s/rad, rad/s; prismatic: N s/m, m/s). */
 static pkm_status read_friction(robot_reader *rd, const yaml_node_t *n, int prismatic)
@@ -53,12 +68,7 @@ static pkm_status read_masses(robot_reader *rd, const yaml_node_t *n)
         if (rc == PKM_OK) rc = robot_need(rd, mn, "name", "mass", &v);
         if (rc == PKM_OK) rc = robot_name(rd, v, "mass name", l->name);
         if (rc == PKM_OK) rc = robot_need(rd, mn, "joint", "mass", &v);
-        if (rc == PKM_OK) rc = robot_text(rd, v, "joint", &text);
-        l->joint = -1;
-        for (int j = 0; j < r->njoint && rc == PKM_OK && l->joint < 0; j++)
-            if (strcmp(r->joint[j].name, text) == 0) l->joint = j;
-        if (rc == PKM_OK && l->joint < 0)
-            rc = robot_fail(rd, v, "mass '%s': no joint '%s'", l->name, text);
+        if (rc == PKM_OK) rc = named(rd, v, 0, "mass", &l->joint);
         if (rc == PKM_OK) rc = robot_need(rd, mn, "body", "mass", &v);
         if (rc == PKM_OK) rc = robot_text(rd, v, "body", &text);
         if (rc == PKM_OK) {
@@ -152,6 +162,63 @@ static pkm_status read_trajectories(robot_reader *rd, const yaml_node_t *n)
     return rc;
 }
 
+/* springs: [{joint, axis, k, kind}]: a spring of the elastic model on a named axis of a joint's
+ * free motions (kind torsion, N m/rad, the default; or linear, N/m). */
+static pkm_status read_springs(robot_reader *rd, const yaml_node_t *n)
+{
+    static const char *const keys[] = {"joint", "axis", "k", "kind", NULL};
+    static const char *const kinds[] = {"torsion", "linear", NULL};
+    pkm_robot *r = rd->r;
+    yaml_node_item_t *it = NULL;
+    int count = 0;
+    pkm_status rc = robot_list(rd, n, "springs", PKM_ROBOT_MAX_EXTRA, &it, &count);
+    for (int i = 0; i < count && rc == PKM_OK; i++) {
+        const yaml_node_t *sn = yaml_document_get_node(&rd->doc, it[i]);
+        pkm_robot_spring *sp = &r->spring[i];
+        yaml_node_t *v = NULL;
+        int kind = 0;
+        rc = robot_keys(rd, sn, "spring", keys);
+        if (rc == PKM_OK) rc = robot_need(rd, sn, "joint", "spring", &v);
+        if (rc == PKM_OK) rc = named(rd, v, 0, "spring", &sp->joint);
+        if (rc == PKM_OK && (v = robot_get(rd, sn, "kind")) != NULL)
+            rc = robot_choice(rd, v, "spring kind", kinds, &kind);
+        sp->kind = kind == 0 ? PKM_SPRING_TORSION : PKM_SPRING_LINEAR;
+        if (rc == PKM_OK) rc = robot_need(rd, sn, "axis", "spring", &v);
+        if (rc == PKM_OK) rc = robot_vector(rd, v, "", 3, sp->axis);
+        if (rc == PKM_OK) rc = robot_need(rd, sn, "k", "spring", &v);
+        if (rc == PKM_OK) rc = robot_quantity(rd, v, kind == 0 ? "N m/rad" : "N/m", &sp->k);
+        r->nspring = i + 1;
+    }
+    return rc;
+}
+
+/* contacts: [{name, body, point, normal}]: a point of a body held in a plane fixed in the
+ * ground (a higher pair linearised at each pose; the nodal formulation only). */
+static pkm_status read_contacts(robot_reader *rd, const yaml_node_t *n)
+{
+    static const char *const keys[] = {"name", "body", "point", "normal", NULL};
+    pkm_robot *r = rd->r;
+    yaml_node_item_t *it = NULL;
+    int count = 0;
+    pkm_status rc = robot_list(rd, n, "contacts", PKM_ROBOT_MAX_EXTRA, &it, &count);
+    for (int i = 0; i < count && rc == PKM_OK; i++) {
+        const yaml_node_t *cn = yaml_document_get_node(&rd->doc, it[i]);
+        pkm_robot_contact *k = &r->contact[i];
+        yaml_node_t *v = NULL;
+        rc = robot_keys(rd, cn, "contact", keys);
+        if (rc == PKM_OK) rc = robot_need(rd, cn, "name", "contact", &v);
+        if (rc == PKM_OK) rc = robot_name(rd, v, "contact name", k->name);
+        if (rc == PKM_OK) rc = robot_need(rd, cn, "body", "contact", &v);
+        if (rc == PKM_OK) rc = named(rd, v, 1, "contact", &k->body);
+        if (rc == PKM_OK) rc = robot_need(rd, cn, "point", "contact", &v);
+        if (rc == PKM_OK) rc = robot_vector(rd, v, "m", 3, k->point);
+        if (rc == PKM_OK) rc = robot_need(rd, cn, "normal", "contact", &v);
+        if (rc == PKM_OK) rc = robot_vector(rd, v, "", 3, k->normal);
+        r->ncontact = i + 1;
+    }
+    return rc;
+}
+
 pkm_status robot_read_dynamics(robot_reader *rd, const yaml_node_t *root)
 {
     pkm_robot *r = rd->r;
@@ -167,6 +234,8 @@ pkm_status robot_read_dynamics(robot_reader *rd, const yaml_node_t *root)
     if (rc == PKM_OK && (v = robot_get(rd, root, "friction")) != NULL)
         rc = read_friction(rd, v, prismatic);
     if (rc == PKM_OK && (v = robot_get(rd, root, "masses")) != NULL) rc = read_masses(rd, v);
+    if (rc == PKM_OK && (v = robot_get(rd, root, "springs")) != NULL) rc = read_springs(rd, v);
+    if (rc == PKM_OK && (v = robot_get(rd, root, "contacts")) != NULL) rc = read_contacts(rd, v);
     if (rc == PKM_OK && (v = robot_get(rd, root, "trajectories")) != NULL)
         rc = read_trajectories(rd, v);
     return rc;

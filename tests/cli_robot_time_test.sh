@@ -128,5 +128,31 @@ fault_on_base trajdur "duration must be > 0" <<'Y'
 trajectories:
   - {name: up, duration: 0 s, motion: {x: {quintic: [0, 1 mm, 1 s]}}}
 Y
+fault_on_base springjoint "spring: no joint 'Q1'" <<'Y'
+springs:
+  - {joint: Q1, axis: [0, 0, 1], k: 200 N m/rad}
+Y
+fault_on_base springkind "spring kind" <<'Y'
+springs:
+  - {joint: B1, axis: [0, 0, 1], k: 200 N m/rad, kind: coil}
+Y
+fault_on_base contactbody "contact: no body 'table'" <<'Y'
+contacts:
+  - {name: c1, body: table, point: [0, 0, 0], normal: [0, 0, 1]}
+Y
+# A spring about z at the elbow B1 and the platform held in its plane: the out-of-plane mode at
+# 36.1 Hz goes, the in-plane pair at 52.8 Hz splits (the spring stiffens one of them).
+cat "$tmp/base.yaml" - >"$tmp/extra.yaml" <<'Y'
+springs:
+  - {joint: B1, axis: [0, 0, 1], k: 200 N m/rad}
+contacts:
+  - {name: c1, body: platform, point: [0, 0, 0], normal: [0, 0, 1]}
+Y
+f1=$("$bin" modes "$tmp/base.yaml" --nev 2 --format csv | awk -F, 'NR == 2 {print $2}')
+f2=$("$bin" modes "$tmp/extra.yaml" --nev 2 --format csv | awk -F, 'NR == 3 {print $2}')
+awk -v a="$f1" -v b="$f2" 'BEGIN { exit !(a > 36 && a < 36.3 && b > 53 && b < 54) }' && ok ||
+    bad "springs and contacts: f1 $f1 Hz of the plain file, f2 $f2 Hz with them (want 36.1, 53.4)"
+runs dynamics "$tmp/extra.yaml" --trajectory harmonic:x,1e-3,5 --time 0:0.1:11 --format csv
+runs transient "$tmp/extra.yaml" --trajectory harmonic:x,1e-4,5 --duration 0.02 --format csv
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -29,6 +29,7 @@ extern "C" {
 #define PKM_ROBOT_MAX_POINTS 16 /* polyline points of one beam */
 #define PKM_ROBOT_MAX_TRAJ   8  /* named trajectories */
 #define PKM_ROBOT_MAX_MASSES 64 /* lumped masses */
+#define PKM_ROBOT_MAX_EXTRA  64 /* springs on named axes, contacts */
 
 /* The platform coordinates a pose may set. */
 typedef enum pkm_robot_coord {
@@ -56,6 +57,22 @@ typedef struct pkm_robot_mass {
     int joint, side;
     double mass, inertia[3][3];
 } pkm_robot_mass;
+
+/* A spring on a named axis of a joint (pkm_model_add_joint_spring), the axis in the assembly
+ * configuration, turning with the joint's carrier. */
+typedef struct pkm_robot_spring {
+    int joint;
+    pkm_spring_kind kind;
+    double axis[3], k;
+} pkm_robot_spring;
+
+/* A point-on-plane contact (pkm_model_add_plane): a point of a body held in the plane through
+ * it of the given normal (fixed in the ground), in the assembly configuration. */
+typedef struct pkm_robot_contact {
+    char name[PKM_NAME_LEN];
+    int body;
+    double point[3], normal[3];
+} pkm_robot_contact;
 
 /* One body: a beam along a polyline (pkm_beam_desc) or a rigid body (pkm_rigid_desc), in the
  * assembly configuration. */
@@ -103,6 +120,9 @@ typedef struct pkm_robot {
     pkm_robot_traj traj[PKM_ROBOT_MAX_TRAJ];
     int nmass;
     pkm_robot_mass mass[PKM_ROBOT_MAX_MASSES];
+    int nspring, ncontact; /* springs on named axes (the elastic model's), contacts */
+    pkm_robot_spring spring[PKM_ROBOT_MAX_EXTRA];
+    pkm_robot_contact contact[PKM_ROBOT_MAX_EXTRA];
 } pkm_robot;
 
 /* r's dynamics block as a file without one has it: no gravity, no friction (and the friction
