@@ -121,7 +121,9 @@ static int show_file(const char *path)
            d->gravity[1], d->gravity[2], case_analyses(c));
     for (int k = 0; k < c->ntraj; k++)
         printf(" %s (%g s)", c->traj[k].name, c->traj[k].duration);
-    printf("%s\n# --set keys:", c->ntraj == 0 ? " none" : "");
+    printf("%s\n# --set: any value of the file by its dotted path (sections.NAME.A, "
+           "bodies.NAME.beam.elements, joints.NAME.stiffness, gravity.z, ...), and these keys:",
+           c->ntraj == 0 ? " none" : "");
     for (int k = 0; k < c->nparams; k++)
         printf(" %s", c->params[k].key);
     printf("\n");

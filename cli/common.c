@@ -388,8 +388,11 @@ int cli_load_case(cli_case_args *a, const pkm_case **c, void **params)
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_status st;
+    /* A robot file takes the --set that name its own values into its document; the rest go to
+     * the case's parameter table. */
+    int applied[CLI_MAX_SETS] = {0};
     if (cli_is_case_file(a->case_name)) {
-        st = pkm_case_file_load(a->case_name, c, params, &ctx);
+        st = pkm_case_file_load_set(a->case_name, a->sets, a->nsets, applied, c, params, &ctx);
     } else {
         const int rc = cli_find_case(a->case_name, c);
         if (rc != 0) return rc;
@@ -397,7 +400,11 @@ int cli_load_case(cli_case_args *a, const pkm_case **c, void **params)
     }
     if (st != PKM_OK) return cli_report(st, &ctx);
     if (!a->form_given) a->form = (*c)->formulation;
-    return cli_apply_sets(*c, *params, a->sets, a->nsets);
+    const char *rest[CLI_MAX_SETS];
+    int nrest = 0;
+    for (int i = 0; i < a->nsets; i++)
+        if (!applied[i]) rest[nrest++] = a->sets[i];
+    return cli_apply_sets(*c, *params, rest, nrest);
 }
 
 int cli_apply_sets(const pkm_case *c, void *params, const char *const *sets, int nsets)

@@ -151,16 +151,21 @@ static pkm_status case_of_text(const char *text, size_t len, const char *name, c
     return rc;
 }
 
-pkm_status pkm_case_text_load(const char *text, size_t len, const char *name, const pkm_case **c,
-                              void **params, pkm_ctx *ctx)
+/* A case file's text, with sets applied where it is a robot file (pkm_case_file_load_set). */
+static pkm_status text_load(const char *text, size_t len, const char *name, const char *const *sets,
+                            int nsets, int *applied, const pkm_case **c, void **params,
+                            pkm_ctx *ctx)
 {
     *c = NULL;
     *params = NULL;
+    for (int i = 0; i < nsets; i++)
+        applied[i] = 0;
     const pkm_case *found = NULL;
     void *p = NULL;
     pkm_status rc = pkm_case_check_shape(text, len, name, ctx);
     int robot = 0;
-    if (rc == PKM_OK) rc = pkm_case_robot_load(text, len, name, &robot, c, params, ctx);
+    if (rc == PKM_OK)
+        rc = pkm_case_robot_load(text, len, name, sets, nsets, applied, &robot, c, params, ctx);
     if (robot || rc != PKM_OK) return rc;
     if (rc == PKM_OK) rc = case_of_text(text, len, name, &found, ctx);
     if (rc == PKM_OK) rc = pkm_case_params_create(found, &p, ctx);
@@ -174,7 +179,19 @@ pkm_status pkm_case_text_load(const char *text, size_t len, const char *name, co
     return PKM_OK;
 }
 
+pkm_status pkm_case_text_load(const char *text, size_t len, const char *name, const pkm_case **c,
+                              void **params, pkm_ctx *ctx)
+{
+    return text_load(text, len, name, NULL, 0, NULL, c, params, ctx);
+}
+
 pkm_status pkm_case_file_load(const char *path, const pkm_case **c, void **params, pkm_ctx *ctx)
+{
+    return pkm_case_file_load_set(path, NULL, 0, NULL, c, params, ctx);
+}
+
+pkm_status pkm_case_file_load_set(const char *path, const char *const *sets, int nsets,
+                                  int *applied, const pkm_case **c, void **params, pkm_ctx *ctx)
 {
     *c = NULL;
     *params = NULL;
@@ -193,7 +210,7 @@ pkm_status pkm_case_file_load(const char *path, const pkm_case **c, void **param
     if (bad)
         rc = PKM_FAIL(ctx, PKM_ERR_IO, "cannot read case file '%s'", path);
     else
-        rc = pkm_case_text_load(text, len, path, c, params, ctx);
+        rc = text_load(text, len, path, sets, nsets, applied, c, params, ctx);
     free(text);
     return rc;
 }

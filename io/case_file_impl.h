@@ -57,9 +57,11 @@ pkm_status pkm_case_fail_at_value(const char *text, size_t len, const char *name
                                   const char *path, const char *msg, pkm_ctx *ctx);
 
 /* case_robot.c: a robot file (docs/robot-files.md) if text is one (*is_robot = 1): the case
- * its topology describes, with PKM_ERR_PARSE at the node at fault; else *is_robot = 0 and
- * PKM_OK, the text left to the case-file reader. */
-pkm_status pkm_case_robot_load(const char *text, size_t len, const char *name, int *is_robot,
+ * its topology describes, with PKM_ERR_PARSE at the node at fault, the nsets KEY=VALUE of sets
+ * applied to its document where they name a value (pkm_case_file_load_set); else *is_robot = 0
+ * and PKM_OK, the text left to the case-file reader. */
+pkm_status pkm_case_robot_load(const char *text, size_t len, const char *name,
+                               const char *const *sets, int nsets, int *applied, int *is_robot,
                                const pkm_case **c, void **params, pkm_ctx *ctx);
 
 #endif

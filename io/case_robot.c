@@ -429,9 +429,30 @@ static int starts_as_robot(const char *text, size_t len)
     return robot;
 }
 
-pkm_status pkm_case_robot_load(const char *text, size_t len, const char *name, int *is_robot,
+/* The sets not applied to the document must be parameters of c's table (the dynamics block):
+ * else the first that resolved nowhere is the error. */
+static pkm_status sets_known(const pkm_case *c, const char *const *sets, int nsets,
+                             const int *applied, const char *why, pkm_ctx *ctx)
+{
+    for (int i = 0; i < nsets; i++) {
+        char key[256];
+        const char *eq = strchr(sets[i], '=');
+        const size_t len = eq != NULL ? (size_t)(eq - sets[i]) : 0;
+        if (applied[i] || len == 0 || len >= sizeof key) continue;
+        memcpy(key, sets[i], len);
+        key[len] = '\0';
+        if (pkm_case_param_find(c, key) == NULL)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "%s: %s", c->yaml_name,
+                            why[0] != '\0' ? why : key);
+    }
+    return PKM_OK;
+}
+
+pkm_status pkm_case_robot_load(const char *text, size_t len, const char *name,
+                               const char *const *sets, int nsets, int *applied, int *is_robot,
                                const pkm_case **c, void **params, pkm_ctx *ctx)
 {
+    char why[300] = "";
     *is_robot = 0;
     robot_reader *rd = calloc(1, sizeof(*rd));
     pkm_robot *r = calloc(1, sizeof(*r));
@@ -460,8 +481,11 @@ pkm_status pkm_case_robot_load(const char *text, size_t len, const char *name, i
     /* Not a robot file (or not YAML): the case-file reader reports it. */
     if (!doc_ok || !has_robot_key(rd, yaml_document_get_root_node(&rd->doc))) goto done;
     *is_robot = 1;
-    rc = read_robot(rd, yaml_document_get_root_node(&rd->doc));
+    rc = robot_apply_sets(rd, sets, nsets, applied, why, sizeof why);
+    if (rc == PKM_OK) rc = read_robot(rd, yaml_document_get_root_node(&rd->doc));
     if (rc == PKM_OK) rc = pkm_robot_case_create(r, name, c, params, ctx);
+    if (rc == PKM_OK && (rc = sets_known(*c, sets, nsets, applied, why, ctx)) != PKM_OK)
+        pkm_case_params_destroy(params);
 done:
     if (doc_ok) yaml_document_delete(&rd->doc);
     if (parser_ok) yaml_parser_delete(&parser);

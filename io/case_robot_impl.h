@@ -82,4 +82,11 @@ pkm_status robot_inertia(robot_reader *rd, const yaml_node_t *n, double J[3][3])
  * into rd->r, read after the joints and the pose; the dynamics' defaults where absent. */
 pkm_status robot_read_dynamics(robot_reader *rd, const yaml_node_t *root);
 
+/* io/case_robot_set.c: each KEY=VALUE of sets whose dotted key names a scalar of the document
+ * (mappings by key, lists by an entry's name, x, y, z of a 3-vector or an index) replaced by
+ * VALUE (applied[i] = 1); the others left (applied[i] = 0), why the first did not resolve in
+ * why. PKM_ERR_NOMEM. */
+pkm_status robot_apply_sets(robot_reader *rd, const char *const *sets, int nsets, int *applied,
+                            char *why, size_t nwhy);
+
 #endif

@@ -78,8 +78,23 @@ done
 sed '/^# The time domain/,$d' "$ex/3rrr.yaml" >"$tmp/plain.yaml"
 refused 2 "no named trajectory: give --trajectory" dynamics "$tmp/plain.yaml"
 refused 2 "no named trajectory" transient "$tmp/plain.yaml"
-# --set: the dynamics block's keys only.
-refused 2 "material.E" dynamics "$ex/3rrr.yaml" --set material.E=1
+# --set on a robot file: any value by its dotted path, checked as the file's own.
+refused 2 "no entry 'material'" dynamics "$ex/3rrr.yaml" --set material.E=1
+refused 2 "no entry 'nosuch' in 'bodies'" modes "$ex/3rrr.yaml" --set "bodies.nosuch.beam.elements=8"
+refused 2 "names a mapping, not one value" modes "$ex/3rrr.yaml" --set "sections.link=3"
+refused 2 "3rrr.yaml:[0-9]+:[0-9]+: '3 kg': unit 'kg'" modes "$ex/3rrr.yaml" --set "sections.link.A=3 kg"
+f_set() { "$bin" modes "$ex/3rrr.yaml" --nev 1 --format csv "$@" | awk -F, 'NR == 2 {print $2}'; }
+fa=$(f_set)
+fb=$(f_set --set "sections.link.A=300 mm^2")
+fc=$(f_set --set "materials.steel.E=70 GPa" --set "materials.steel.G=26.923333333333333 GPa")
+fd=$(f_set --set "materials.steel.E=70 GPa" --set "materials.steel.G=26.923333333333333 GPa" \
+    --set "gravity.z=0")
+# E and G / 3: f1 / sqrt(3); a larger area, more mass for the same bending stiffness: lower.
+awk -v a="$fa" -v b="$fb" -v c="$fc" -v d="$fd" 'BEGIN { r = a / c;
+    exit !(b < a && r > 1.7319 && r < 1.7322 && c == d) }' && ok ||
+    bad "--set on the 3-RRR: f1 $fa, A 300 mm^2 $fb, E 70 GPa $fc (E, G / 3: ratio sqrt 3?), with gravity.z $fd"
+first_line "$dyn_header" dynamics "$ex/3rrr.yaml" --set "trajectories.p2p.motion.x.quintic.1=10 mm" \
+    --format csv
 # Faults of the time-domain blocks, each at FILE:LINE:COLUMN, exit 2.
 cp "$tmp/plain.yaml" "$tmp/base.yaml"
 fault_on_base() {

@@ -47,6 +47,17 @@ void pkm_case_params_destroy(void **params);
  * with its params. PKM_ERR_IO if the file cannot be read. */
 pkm_status pkm_case_file_load(const char *path, const pkm_case **c, void **params, pkm_ctx *ctx);
 
+/* pkm_case_file_load with overrides, the nsets texts KEY=VALUE of `--set`: a robot file takes
+ * each one whose dotted key names a value of its document (mappings by key, lists by an entry's
+ * `name`, by x, y, z in a 3-vector or by index: bodies.distal 1.beam.elements,
+ * sections.link.A, joints.A1.stiffness, trajectories.p2p.motion.x.quintic.1) as if the file
+ * said so, checked as the file's own (applied[i] = 1); the others are left to
+ * pkm_case_param_set (applied[i] = 0): a robot file's dynamics block that the file does not
+ * write, every key of a built-in case's file. PKM_ERR_INVALID naming the key and what it did not
+ * find when a robot file's key resolves to nothing and is not a parameter. */
+pkm_status pkm_case_file_load_set(const char *path, const char *const *sets, int nsets,
+                                  int *applied, const pkm_case **c, void **params, pkm_ctx *ctx);
+
 /* The same from len bytes of text; name stands for the file in messages. */
 pkm_status pkm_case_text_load(const char *text, size_t len, const char *name, const pkm_case **c,
                               void **params, pkm_ctx *ctx);
