@@ -445,8 +445,10 @@ static pkm_status check_opts(const pkm_case *c, const pkm_trajectory *tr,
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "case '%s' needs a finite-element and a rigid-body model", c->name);
     for (int k = 0; k < 6; k++)
-        if (!isfinite(o->wrench[k]))
-            return PKM_FAIL(ctx, PKM_ERR_INVALID, "wrench component %d is not finite", k + 1);
+        if (!(fabs(o->wrench[k]) <= PKM_TRANSIENT_WRENCH_MAX))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                            "wrench component %d = %g is outside [-%g, %g] (N, N m)", k + 1,
+                            o->wrench[k], PKM_TRANSIENT_WRENCH_MAX, PKM_TRANSIENT_WRENCH_MAX);
     if (o->wrench_series != NULL && pkm_trajectory_ncoord(o->wrench_series) != 6)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "wrench series of %d components, not 6",
                         pkm_trajectory_ncoord(o->wrench_series));
@@ -541,6 +543,23 @@ static pkm_status drives(tr_run *r, pkm_transient_row *row, pkm_ctx *ctx)
     return PKM_OK;
 }
 
+/* A row leaves only finite: its errors, quasi-static errors, energies and frequencies (a
+ * response that overflowed is a failed computation naming the time, never numbers). */
+static pkm_status row_finite(const pkm_transient_row *row, pkm_ctx *ctx)
+{
+    int ok = isfinite(row->energy.kinetic) && isfinite(row->energy.strain) &&
+             isfinite(row->energy.dissipated) && isfinite(row->energy.work);
+    for (int k = 0; k < 6; k++)
+        ok = ok && isfinite(row->error[k]) && isfinite(row->quasi_static[k]);
+    for (int k = 0; k < row->nfreq; k++)
+        ok = ok && isfinite(row->freq[k]);
+    return ok ? PKM_OK
+              : PKM_FAIL(ctx, PKM_ERR_SOLVER,
+                         "t = %.6g s: the response is not finite (the loads or the step "
+                         "overflowed)",
+                         row->t);
+}
+
 /* Step 0: the model at the start, the integrator, U(0) (0, or the quasi-static deflection K^-1
  * F(0): under the weight alone when the motion starts from rest), U''(0) from the equation of
  * motion under F(0). */
@@ -573,7 +592,12 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
     if (isnan(t0)) t0 = a;
     /* Every step's pose reachable before the first step: one error naming the time, and
      * nothing computed. */
-    if ((st = setup_rigid(&r, ctx)) != PKM_OK ||
+    /* A wrench series within range at every step, before anything is computed. */
+    for (int64_t k = 0; k <= nsteps && opts->wrench_series != NULL && st == PKM_OK; k++) {
+        double w[6];
+        st = pkm_transient_wrench_at(opts, t0 + (double)k * opts->nm.dt, w, ctx);
+    }
+    if (st != PKM_OK || (st = setup_rigid(&r, ctx)) != PKM_OK ||
         (st = pkm_motion_check(r.motion, tr, t0, opts->nm.dt, nsteps + 1, ctx)) != PKM_OK ||
         (st = approach(&r, a, t0, ctx)) != PKM_OK ||
         (st = pkm_asm_cache_create(&r.cache, ctx)) != PKM_OK ||
@@ -604,6 +628,7 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
         row.freq = opts->nfreq > 0 ? r.freq.modes->freq_hz : NULL;
         row.rayleigh[0] = r.o.nm.l1;
         row.rayleigh[1] = r.o.nm.l2;
+        if ((st = row_finite(&row, ctx)) != PKM_OK) goto done;
         if (sink != NULL && sink(user, &row) != 0) break;
     }
 done:

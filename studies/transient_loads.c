@@ -18,6 +18,11 @@ pkm_status pkm_transient_wrench_at(const pkm_transient_opts *o, double t, double
         pkm_trajectory_eval(o->wrench_series, fmin(fmax(t, a), b), s, NULL, NULL, ctx);
     for (int k = 0; k < 6 && st == PKM_OK; k++)
         w[k] += s[k];
+    for (int k = 0; k < 6 && st == PKM_OK; k++)
+        if (!(fabs(w[k]) <= PKM_TRANSIENT_WRENCH_MAX))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                            "t = %.6g s: wrench component %d = %g is outside [-%g, %g] (N, N m)", t,
+                            k + 1, w[k], PKM_TRANSIENT_WRENCH_MAX, PKM_TRANSIENT_WRENCH_MAX);
     return st;
 }
 

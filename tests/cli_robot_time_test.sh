@@ -169,5 +169,12 @@ awk -v a="$f1" -v b="$f2" 'BEGIN { exit !(a > 36 && a < 36.3 && b > 53 && b < 54
     bad "springs and contacts: f1 $f1 Hz of the plain file, f2 $f2 Hz with them (want 36.1, 53.4)"
 runs dynamics "$tmp/extra.yaml" --trajectory harmonic:x,1e-3,5 --time 0:0.1:11 --format csv
 runs transient "$tmp/extra.yaml" --trajectory harmonic:x,1e-4,5 --duration 0.02 --format csv
+# Input by range, rows finite: a wrench of 1e308 N gave -nan rows and exit 0.
+refused 2 "wrench component 1 = 1e\+308 is outside" transient navaro --wrench 1e308,0,0,0,0,0 \
+    --duration 0.003 --format csv
+printf 't,fx,fy,fz,mx,my,mz\n0,0,0,0,0,0,0\n0.001,0,0,0,0,0,0\n0.002,1e300,0,0,0,0,0\n0.003,0,0,0,0,0,0\n' \
+    >"$tmp/w.csv"
+refused 2 "t = 0.002 s: wrench component 1" transient navaro --wrench "$tmp/w.csv" --duration 0.003 \
+    --format csv
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]
