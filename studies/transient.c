@@ -308,30 +308,6 @@ static pkm_status update_model(tr_run *r, double t, const double *pose, pkm_ctx 
     return factor_stiffness(r, t, ctx);
 }
 
-/* The relative acceleration d'' = Y . (A_b - A_a) of a joint's first free coordinate in the
- * rigid motion (bodies b, current axis e), Y = (0, e) or (e, 0) (the rigid model's reading of a
- * rotor, dynamics/lumped.c: e turns with body_a, and e' . (V_b - V_a) vanishes). */
-static double joint_accel(const tr_run *r, int prismatic, const int b[2], const double e[3])
-{
-    const int off = prismatic ? 6 : 9;
-    double d = 0.0;
-    for (int k = 0; k < 2; k++)
-        if (b[k] >= 0) d += (k == 1 ? 1.0 : -1.0) * pkm_vec3_dot(e, r->VA[b[k]] + off);
-    return d;
-}
-
-/* Rotor inertias J on the finite-element joints' coordinates: -J d'' of the rigid motion. */
-static void rotor_loads(tr_run *r)
-{
-    for (int j = 0; j < pkm_model_joint_count(r->fe); j++) {
-        const pkm_joint *jf = pkm_model_joint(r->fe, j);
-        const int64_t c = pkm_dofmap_joint_coordinate(r->map, j, NULL);
-        if (jf->rotor_inertia[0] != 0.0 && c >= 0)
-            r->f[c] -= jf->rotor_inertia[0] *
-                       joint_accel(r, jf->type == PKM_JOINT_PRISMATIC, jf->body, jf->axis);
-    }
-}
-
 /* The reduced load f at the current rigid state: every body's inertia and weight
  * (pkm_transient_loads), then the platform's wrench and the elastic drives' feed-forward. */
 static pkm_status loads(tr_run *r, pkm_ctx *ctx)
@@ -352,7 +328,7 @@ static pkm_status loads(tr_run *r, pkm_ctx *ctx)
                                  r->fn);
     }
     pkm_dofmap_restrict(r->map, r->fn, r->f); /* adds to the inertial loads */
-    rotor_loads(r);
+    pkm_tr_rotor_loads(r->fe, r->map, (const double(*)[12])r->VA, r->f);
     return PKM_OK;
 }
 
@@ -422,8 +398,9 @@ static pkm_status lock_reaction(tr_run *r, int k, double *out, pkm_ctx *ctx)
     /* A rotor on the rigid model's drive, which the clamp does not carry: the motor turns it too
      * (the rigid model's drive includes J d''), about the drive's current axis. */
     if (ja == jr && jr->rotor_inertia[0] != 0.0 && r->closure_ok)
-        *out += jr->rotor_inertia[0] *
-                joint_accel(r, jr->type == PKM_JOINT_PRISMATIC, jr->body, r->res[r->act[k]].axis);
+        *out += jr->rotor_inertia[0] * pkm_tr_joint_accel((const double(*)[12])r->VA,
+                                                          jr->type == PKM_JOINT_PRISMATIC, jr->body,
+                                                          r->res[r->act[k]].axis);
     return PKM_OK;
 }
 
@@ -543,23 +520,6 @@ static pkm_status drives(tr_run *r, pkm_transient_row *row, pkm_ctx *ctx)
     return PKM_OK;
 }
 
-/* A row leaves only finite: its errors, quasi-static errors, energies and frequencies (a
- * response that overflowed is a failed computation naming the time, never numbers). */
-static pkm_status row_finite(const pkm_transient_row *row, pkm_ctx *ctx)
-{
-    int ok = isfinite(row->energy.kinetic) && isfinite(row->energy.strain) &&
-             isfinite(row->energy.dissipated) && isfinite(row->energy.work);
-    for (int k = 0; k < 6; k++)
-        ok = ok && isfinite(row->error[k]) && isfinite(row->quasi_static[k]);
-    for (int k = 0; k < row->nfreq; k++)
-        ok = ok && isfinite(row->freq[k]);
-    return ok ? PKM_OK
-              : PKM_FAIL(ctx, PKM_ERR_SOLVER,
-                         "t = %.6g s: the response is not finite (the loads or the step "
-                         "overflowed)",
-                         row->t);
-}
-
 /* Step 0: the model at the start, the integrator, U(0) (0, or the quasi-static deflection K^-1
  * F(0): under the weight alone when the motion starts from rest), U''(0) from the equation of
  * motion under F(0). */
@@ -628,7 +588,7 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
         row.freq = opts->nfreq > 0 ? r.freq.modes->freq_hz : NULL;
         row.rayleigh[0] = r.o.nm.l1;
         row.rayleigh[1] = r.o.nm.l2;
-        if ((st = row_finite(&row, ctx)) != PKM_OK) goto done;
+        if ((st = pkm_tr_row_finite(&row, ctx)) != PKM_OK) goto done;
         if (sink != NULL && sink(user, &row) != 0) break;
     }
 done:

@@ -25,4 +25,18 @@ double pkm_transient_joint_coord(const pkm_joint *jt, const double ua[6], const 
  * tau on its axis at body_b's node, -tau at body_a's. */
 void pkm_transient_joint_load(const pkm_joint *jt, double tau, double *fn);
 
+/* The relative acceleration d'' = Y . (A_b - A_a) of a joint's first free coordinate in the
+ * rigid motion VA (per body: twist, spatial acceleration), bodies b, current axis e: the rigid
+ * model's reading of a rotor (dynamics/lumped.c). */
+double pkm_tr_joint_accel(const double (*VA)[12], int prismatic, const int b[2], const double e[3]);
+
+/* Rotor inertias J on the free joints' coordinates of fe: -J d'' of the rigid motion VA, added to
+ * the reduced load f (map's order). */
+void pkm_tr_rotor_loads(const pkm_model *fe, const pkm_dofmap *map, const double (*VA)[12],
+                        double *f);
+
+/* PKM_OK if the row's errors, quasi-static errors, energies and frequencies are finite, else
+ * PKM_ERR_SOLVER naming its time. */
+pkm_status pkm_tr_row_finite(const pkm_transient_row *row, pkm_ctx *ctx);
+
 #endif

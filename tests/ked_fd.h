@@ -55,6 +55,18 @@ static inline pkm_model *ked_model_at(const pkm_case *c, const void *params,
     return m;
 }
 
+/* A case file of the source tree (rel: "examples/delta.yaml") and its parameters. */
+static inline const pkm_case *ked_load_file(const char *rel, void **params)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", PKM_SOURCE_DIR, rel);
+    const pkm_case *c = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_case_file_load(path, &c, params, &ctx), &ctx);
+    return c;
+}
+
 /* The angle about z of the segment a -> b (a planar body's turn). */
 static inline double ked_angle(const double a[3], const double b[3])
 {

@@ -175,17 +175,6 @@ static double momentum_check(const pkm_case *c, const void *params, const pkm_tr
     return worst / scale;
 }
 
-static const pkm_case *load_file(const char *rel, void **params)
-{
-    char path[512];
-    snprintf(path, sizeof(path), "%s/%s", PKM_SOURCE_DIR, rel);
-    const pkm_case *c = NULL;
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    assert_pkm_ok(pkm_case_file_load(path, &c, params, &ctx), &ctx);
-    return c;
-}
-
 static pkm_trajectory *first_traj(const pkm_case *c)
 {
     pkm_trajectory *tr = NULL;
@@ -205,7 +194,7 @@ static void test_momentum_delta(void **state)
 {
     (void)state;
     void *params = NULL;
-    const pkm_case *c = load_file("examples/delta.yaml", &params);
+    const pkm_case *c = ked_load_file("examples/delta.yaml", &params);
     pkm_robot *r = params; /* a robot case's parameters begin with its description */
     r->nmass = 1;
     r->mass[0] = (pkm_robot_mass){.name = "m1",

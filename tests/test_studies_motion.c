@@ -2,6 +2,7 @@
  * workspace run through wherever `modes` is regular, the robot-file NaVARo equal to the built-in
  * case, the 3-RRR's rigid limit, the generic route equal to the case's drive.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "ked_fd.h"
 #include "navaro_defaults.h"
 #include "test_util.h"
 
@@ -13,17 +14,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-static const pkm_case *load_file(const char *rel, void **params)
-{
-    char path[512];
-    snprintf(path, sizeof(path), "%s/%s", PKM_SOURCE_DIR, rel);
-    const pkm_case *c = NULL;
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    assert_pkm_ok(pkm_case_file_load(path, &c, params, &ctx), &ctx);
-    return c;
-}
 
 /* The straight line from pose a to b (3 coordinates) over [0, T] as CSV samples (the spline of
  * `--trajectory FILE.csv`), at rest at both ends. */
@@ -176,7 +166,7 @@ static void test_navaro_file_equals_builtin(void **state)
 {
     (void)state;
     void *fp = NULL;
-    const pkm_case *f = load_file("examples/navaro.yaml", &fp);
+    const pkm_case *f = ked_load_file("examples/navaro.yaml", &fp);
     const pkm_case *c = pkm_case_find("navaro");
     pkm_navaro_params par = navaro_defaults();
     pkm_ctx ctx;
@@ -213,6 +203,21 @@ static void test_navaro_file_equals_builtin(void **state)
     pkm_case_params_destroy(&fp);
 }
 
+/* The rigid-limit run: 0.3 s from the quasi-static start, 5 % damping at modes 1 and 3. */
+static run_rows rigid_limit_run(const pkm_case *c, const void *params, const pkm_trajectory *tr)
+{
+    pkm_transient_opts o = pkm_transient_opts_default(c, 1e-3, 0.3);
+    o.static_start = 1;
+    o.damping_mode[0] = 1;
+    o.damping_mode[1] = 3;
+    o.damping_zeta[0] = o.damping_zeta[1] = 0.05;
+    run_rows x = {0};
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_transient_run(c, params, tr, &o, count, &x, &ctx), &ctx);
+    return x;
+}
+
 /* The 3-RRR of examples/3rrr.yaml with its links 1e6, 1e7 and 1e8 times stiffer, drives locked,
  * from the quasi-static start along its p2p (damping 5 % at modes 1 and 3): the platform error
  * falls as 1/stiffness, and the reactions at the locked drives A_i tend to the rigid-body drives:
@@ -224,7 +229,7 @@ static void test_3rrr_rigid_limit(void **state)
 {
     (void)state;
     void *params = NULL;
-    const pkm_case *c = load_file("examples/3rrr.yaml", &params);
+    const pkm_case *c = ked_load_file("examples/3rrr.yaml", &params);
     pkm_robot *r = params; /* a robot case's parameters begin with its description */
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -236,13 +241,7 @@ static void test_3rrr_rigid_limit(void **state)
             r->body[b].material.E *= s == 0 ? 1e6 : 10.0;
             r->body[b].material.G *= s == 0 ? 1e6 : 10.0;
         }
-        pkm_transient_opts o = pkm_transient_opts_default(c, 1e-3, 0.3);
-        o.static_start = 1;
-        o.damping_mode[0] = 1;
-        o.damping_mode[1] = 3;
-        o.damping_zeta[0] = o.damping_zeta[1] = 0.05;
-        run_rows x = {0};
-        assert_pkm_ok(pkm_transient_run(c, params, tr, &o, count, &x, &ctx), &ctx);
+        const run_rows x = rigid_limit_run(c, params, tr);
         peak[s] = fmax(x.peak[0], x.peak[1]);
         diff[s] = x.reaction_diff / x.drive;
         print_message("3-RRR links x 1e%d: reactions - drives %.3e of %.4g N m; largest error "
@@ -263,13 +262,7 @@ static void test_3rrr_rigid_limit(void **state)
         for (int j = 0; j < r->njoint && pass == 1; j++)
             if (r->joint[j].name[0] == 'A' || r->joint[j].name[0] == 'B')
                 r->joint[j].d.rotor_inertia[0] = r->joint[j].name[0] == 'A' ? 1e-3 : 5e-4;
-        pkm_transient_opts o = pkm_transient_opts_default(c, 1e-3, 0.3);
-        o.static_start = 1;
-        o.damping_mode[0] = 1;
-        o.damping_mode[1] = 3;
-        o.damping_zeta[0] = o.damping_zeta[1] = 0.05;
-        run_rows x = {0};
-        assert_pkm_ok(pkm_transient_run(c, params, tr, &o, count, &x, &ctx), &ctx);
+        const run_rows x = rigid_limit_run(c, params, tr);
         if (pass == 0) {
             plain = x.drive;
             continue;
