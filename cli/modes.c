@@ -1,7 +1,9 @@
 /* cli/modes.c: pkmflex modes: the natural frequencies of a case at one pose.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cli/cli.h"
+#include "pkm/motion.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,8 +104,9 @@ static int modes_pose(const modes_args *o, const pkm_case *c, double *pose)
 }
 
 static void modes_print(const modes_args *o, const pkm_case *c, const double *pose,
-                        const pkm_modes *md, const pkm_assembly_info *info, double ms)
+                        const pkm_modes *md, const pkm_assembly_info *info, double ms, double cond)
 {
+    const int near = cond < PKM_NEAR_SINGULAR;
     /* A frequency whose rounding-error estimate exceeds MODES_FLAG_ACCURACY holds fewer digits
      * than printed: flagged in the table, its estimate in both formats. */
     int flagged = 0;
@@ -123,6 +126,9 @@ static void modes_print(const modes_args *o, const pkm_case *c, const double *po
            (long long)info->n_reduced, (long long)info->n_total, cli_formulation_name(o->c.form),
            o->c.eig == PKM_EIG_ARPACK ? "ARPACK shift-invert" : "LAPACK dense", ms);
     printf("# M-orthonormality error %.1e\n", md->orth_error);
+    if (!isnan(cond))
+        printf("# closure conditioning with the drives locked %.2e: %s\n", cond,
+               near ? "near-singular" : "ok");
     printf("%4s  %14s  %10s  %9s\n", "mode", "freq [Hz]", "residual", "accuracy");
     for (int k = 0; k < md->nev; k++)
         printf("%4d  %14.6f  %10.2e  %9.1e%s\n", k + 1, md->freq_hz[k], md->residual[k],
@@ -130,8 +136,10 @@ static void modes_print(const modes_args *o, const pkm_case *c, const double *po
                k >= md->zero_modes && md->accuracy[k] > MODES_FLAG_ACCURACY ? "  !" : "");
     if (flagged > 0)
         printf("# ! %d frequenc%s whose relative rounding error may exceed %.0e (the "
-               "accuracy column): the mesh is too fine for double precision\n",
-               flagged, flagged == 1 ? "y" : "ies", MODES_FLAG_ACCURACY);
+               "accuracy column): %s\n",
+               flagged, flagged == 1 ? "y" : "ies", MODES_FLAG_ACCURACY,
+               near ? "the pose is near a singularity of the closure"
+                    : "the mesh is too fine for double precision");
 }
 
 /* --vtk: every mode as nodal displacements through the pose's dof map, the curvatures of
@@ -195,7 +203,23 @@ int cli_modes(int argc, char **argv)
         rc = cli_report(st, &ctx);
         goto done;
     }
-    modes_print(&o, c, pose, md, &info, 1e3 * (t1 - t0));
+    /* The locked closure's conditioning: near a singularity the lowest modes are the
+     * mechanism's near-free motion, which the frequencies alone do not say. */
+    double cond = NAN;
+    pkm_ctx cctx;
+    pkm_ctx_clear(&cctx);
+    if (pkm_closure_conditioning(c, params, pose, m, &cond, &cctx) != PKM_OK) cond = NAN;
+    if (cond < PKM_NEAR_SINGULAR) {
+        fprintf(stderr, "%s: warning: near-singular pose", CLI_PROG);
+        for (int k = 0; k < c->npose; k++)
+            fprintf(stderr, "%s %s = %g %s", k ? "," : "", c->pose_names[k], pose[k],
+                    c->pose_units[k]);
+        fprintf(stderr,
+                ": the closure with the drives locked has conditioning %.2e (below %.0e), the "
+                "lowest modes are the mechanism's near-free motion (f1 falls to 0 with it)\n",
+                cond, PKM_NEAR_SINGULAR);
+    }
+    modes_print(&o, c, pose, md, &info, 1e3 * (t1 - t0), cond);
     if (o.describe) rc = cli_modes_describe(m, an, md, cli_format_is_rows(o.format));
     if (rc == 0 && o.vtk != NULL) rc = modes_write_vtk(o.vtk, m, an, md);
 done:

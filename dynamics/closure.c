@@ -117,6 +117,7 @@ static pkm_status passive_solve(pkm_mbs *s, double t, int *np_out, pkm_ctx *ctx)
         s->x[c] *= s->ce[c];
     if (rank < 0) return PKM_FAIL(ctx, PKM_ERR_SOLVER, "LAPACK dgelss failed at t = %g", t);
     const double cond = (np > s->nc) ? 0.0 : s->sv[np - 1] / s->sv[0];
+    s->cond = cond;
     if (cond >= s->singular) {
         s->checked = 1;
         return PKM_OK;
@@ -227,6 +228,11 @@ pkm_status pkm_mbs_kinematics(pkm_mbs *s, double t, const double *qa, const doub
     s->t_kin = t;
     s->kin_valid = 1;
     return PKM_OK;
+}
+
+double pkm_mbs_conditioning(const pkm_mbs *s)
+{
+    return s->cond;
 }
 
 void pkm_mbs_set_warm_start(pkm_mbs *s, int on)

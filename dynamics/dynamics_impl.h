@@ -67,6 +67,7 @@ struct pkm_mbs {
     int *act;                              /* na actuated coordinates */
     int *driven, nd, *is_driven;           /* driven coordinates */
     double singular;                       /* conditioning threshold of the passive Jacobian */
+    double cond;                           /* the last dense passive solve's conditioning */
     double size;                           /* mechanism size for the closure tolerance, m */
     double *q, *qd, *qdd;
     double *W;        /* nc x 6 constraint wrenches at the origin (rows) */

@@ -314,6 +314,7 @@ pkm_status pkm_mbs_create(const pkm_model *m, const double gravity[3], pkm_mbs *
     s->m = m;
     memcpy(s->g, gravity, sizeof(s->g));
     s->singular = PKM_DYN_SINGULAR;
+    s->cond = NAN;
     s->nb = pkm_model_body_count(m);
     s->nj = pkm_model_joint_count(m);
     pkm_status st = pkm_topology_create(m, &s->topo, ctx);

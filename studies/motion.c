@@ -210,3 +210,89 @@ pkm_status pkm_motion_check(pkm_motion *m, const pkm_trajectory *tr, double t0, 
                         "t = %.9g s: the pose is out of reach of the loop closure: %s", t, in.msg);
     return PKM_FAIL(ctx, st, "t = %.9g s: %s", t, in.msg);
 }
+
+/* The coordinates of the rigid model's joints that fe clamps by the same name (the locked
+ * drives and clutches), into idx; their count. */
+static int locked_coords(pkm_motion *m, const pkm_model *fe, int *idx, int max)
+{
+    int n = 0;
+    for (int j = 0; j < pkm_model_joint_count(m->m); j++) {
+        int first = 0;
+        const int nc = pkm_mbs_joint_coords(m->s, j, &first);
+        for (int f = 0; f < pkm_model_joint_count(fe) && nc > 0; f++) {
+            const pkm_joint *jf = pkm_model_joint(fe, f);
+            if (jf->type != PKM_JOINT_CLAMPED ||
+                strcmp(jf->name, pkm_model_joint(m->m, j)->name) != 0)
+                continue;
+            for (int k = 0; k < nc && n < max; k++)
+                idx[n++] = first + k;
+        }
+    }
+    return n;
+}
+
+pkm_status pkm_motion_locked_conditioning(pkm_motion *m, const pkm_model *fe, double *cond,
+                                          pkm_ctx *ctx)
+{
+    *cond = NAN;
+    if (!m->closed)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "the locked closure's conditioning needs a pose");
+    const int nq = pkm_mbs_coord_count(m->s);
+    int *idx = malloc(sizeof(int) * ((size_t)nq + PKM_POSE_MAX));
+    double *q = calloc((size_t)nq + 1, sizeof(double));
+    if (idx == NULL || q == NULL) {
+        free(idx);
+        free(q);
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the locked closure");
+    }
+    int *keep = idx + nq;
+    const int *driven = NULL;
+    const int nd = pkm_mbs_driven(m->s, &driven);
+    memcpy(keep, driven, sizeof(int) * (size_t)nd);
+    int nl = locked_coords(m, fe, idx, nq);
+    if (nl == 0) { /* no clamp: the actuated joints, their drives' springs aside */
+        for (int j = 0; j < pkm_model_joint_count(m->m); j++) {
+            int first = 0;
+            if (pkm_model_joint(m->m, j)->actuated && pkm_mbs_joint_coords(m->s, j, &first) == 1)
+                idx[nl++] = first;
+        }
+    }
+    pkm_status st = pkm_mbs_set_driven(m->s, nl, idx, ctx);
+    for (int k = 0; k < nl; k++)
+        q[k] = pkm_mbs_q(m->s)[idx[k]];
+    pkm_ctx quiet;
+    pkm_ctx_clear(&quiet);
+    if (st == PKM_OK) st = pkm_mbs_set_solver(m->s, PKM_DYN_DENSE, ctx);
+    const double *zero = q + nq;
+    if (st == PKM_OK) {
+        double *z = calloc((size_t)nl + 1, sizeof(double));
+        if (z == NULL) st = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the locked closure");
+        /* Below the threshold the solve fails; the conditioning is what is asked. */
+        if (z != NULL) (void)pkm_mbs_kinematics(m->s, 0.0, q, z, z, &quiet);
+        free(z);
+        *cond = pkm_mbs_conditioning(m->s);
+    }
+    (void)zero;
+    /* Back to the route's driven set, at rest at the pose. */
+    if (st == PKM_OK) st = pkm_mbs_set_driven(m->s, nd, keep, ctx);
+    if (st == PKM_OK) st = pkm_mbs_set_solver(m->s, PKM_DYN_SPARSE, ctx);
+    memset(q, 0, sizeof(double) * ((size_t)nq + 1));
+    pkm_mbs_set_state(m->s, m->qok, q, q);
+    free(idx);
+    free(q);
+    return st;
+}
+
+pkm_status pkm_closure_conditioning(const pkm_case *c, const void *params, const double *pose,
+                                    const pkm_model *fe, double *cond, pkm_ctx *ctx)
+{
+    *cond = NAN;
+    if (!(c->analyses & PKM_CASE_DYNAMICS) || c->build_rigid == NULL) return PKM_OK;
+    pkm_motion *m = NULL;
+    double zero[PKM_POSE_MAX] = {0};
+    pkm_status st = pkm_motion_create(c, params, NULL, &m, ctx);
+    if (st == PKM_OK) st = pkm_motion_at(m, 0.0, pose, zero, zero, ctx);
+    if (st == PKM_OK) st = pkm_motion_locked_conditioning(m, fe, cond, ctx);
+    pkm_motion_destroy(&m);
+    return st;
+}

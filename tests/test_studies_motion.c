@@ -321,6 +321,50 @@ static void test_routes_agree(void **state)
     pkm_trajectory_destroy(&tr);
 }
 
+/* The five-bar's locked closure towards its parallel singularity (the distal links aligned near
+ * y = 0.1727 m): its conditioning falls as f1 does, f1 = 1000 Hz x the conditioning within 3 %
+ * at 3.1e-3 .. 6.9e-3 (f1 3.0 .. 7.0 Hz), and below PKM_NEAR_SINGULAR at f1 = 0.23 Hz; NaVARo's
+ * locked closure at theta = -60 deg, 0.023, is far from it. */
+static void test_locked_conditioning(void **state)
+{
+    (void)state;
+    void *fp = NULL;
+    const pkm_case *f = ked_load_file("examples/fivebar.yaml", &fp);
+    pkm_modal_opts mo = pkm_modal_opts_default();
+    mo.nev = 1;
+    pkm_analysis *an = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_analysis_create(PKM_FORM_NODAL, PKM_EIG_ARPACK, &mo, &an, &ctx), &ctx);
+    const double ys[4] = {0.176, 0.170, 0.167, 0.173};
+    for (int i = 0; i < 4; i++) {
+        const double pose[2] = {0.0, ys[i]};
+        pkm_model *m = NULL;
+        const pkm_modes *md = NULL;
+        double cond = NAN;
+        assert_pkm_ok(f->build(fp, pose, &m, &ctx), &ctx);
+        assert_pkm_ok(pkm_analysis_solve(an, m, &md, NULL, &ctx), &ctx);
+        assert_pkm_ok(pkm_closure_conditioning(f, fp, pose, m, &cond, &ctx), &ctx);
+        print_message("five-bar y = %.3f m: conditioning %.3e, f1 %.4f Hz, f1 / cond %.1f\n", ys[i],
+                      cond, md->freq_hz[0], md->freq_hz[0] / cond);
+        if (i < 3) assert_close(md->freq_hz[0] / cond, 1000.0, 0.03, 0.0);
+        if (i == 3) assert_true(cond < PKM_NEAR_SINGULAR);
+        pkm_model_destroy(&m);
+    }
+    const pkm_case *n = pkm_case_find("navaro");
+    pkm_navaro_params par = navaro_defaults();
+    const double pose[3] = {0.0, 0.0, -PKM_PI / 3.0};
+    pkm_model *m = NULL;
+    double cond = NAN;
+    assert_pkm_ok(n->build(&par, pose, &m, &ctx), &ctx);
+    assert_pkm_ok(pkm_closure_conditioning(n, &par, pose, m, &cond, &ctx), &ctx);
+    print_message("navaro at -60 deg: locked conditioning %.3e\n", cond);
+    assert_true(cond > 10.0 * PKM_NEAR_SINGULAR);
+    pkm_model_destroy(&m);
+    pkm_analysis_destroy(&an);
+    pkm_case_params_destroy(&fp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_navaro_file_equals_builtin),
         cmocka_unit_test(test_3rrr_rigid_limit),
         cmocka_unit_test(test_routes_agree),
+        cmocka_unit_test(test_locked_conditioning),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -133,6 +133,11 @@ pkm_status pkm_mbs_walk(pkm_mbs *s, const double *qa, double *reached, pkm_ctx *
 /* The number of continuation steps pkm_mbs_walk takes from the current state to qa: the largest
  * move of a driven coordinate over its step, at least 1, at most 1e4. */
 int pkm_mbs_walk_steps(const pkm_mbs *s, const double *qa);
+/* The dimensionless conditioning (smallest singular value over the largest, rows and columns
+ * scaled as for the threshold) of the passive Jacobian at the last closure solved densely
+ * (PKM_DYN_DENSE, or where the sparse path handed over); NAN before one. */
+double pkm_mbs_conditioning(const pkm_mbs *s);
+
 /* Set the whole state without closure (q, qd, qdd of every coordinate; NULL keeps). */
 void pkm_mbs_set_state(pkm_mbs *s, const double *q, const double *qd, const double *qdd);
 const double *pkm_mbs_q(const pkm_mbs *s);

@@ -81,6 +81,26 @@ void pkm_motion_reset(pkm_motion *m);
 pkm_status pkm_motion_check(pkm_motion *m, const pkm_trajectory *tr, double t0, double dt,
                             int64_t n, pkm_ctx *ctx);
 
+/* After pkm_motion_at: the dimensionless conditioning of the closure with the joints that the
+ * finite-element model fe (at the same pose) clamps held, the actuated ones where it clamps none
+ * (pkm_mbs_conditioning on the dense path): what a locked robot's stiffness loses near a
+ * singularity of its drives (a parallel singularity: f1 tends to 0 as it does). The motion is
+ * left at rest at the pose. */
+pkm_status pkm_motion_locked_conditioning(pkm_motion *m, const pkm_model *fe, double *cond,
+                                          pkm_ctx *ctx);
+
+/* Below this conditioning of the locked closure a pose is near-singular: a locked five-bar's
+ * f1 falls with it linearly near its parallel singularity (examples/fivebar.yaml: f1 = 1000 Hz x
+ * the conditioning, 49 Hz at home at 0.12), so 1e-3 marks a structure that kept about 2 % of
+ * its lowest frequency: what `modes` then reports is the mechanism's near-free motion. */
+#define PKM_NEAR_SINGULAR 1e-3
+
+/* The conditioning of case c's locked closure at pose (pkm_motion_locked_conditioning, fe the
+ * finite-element model at pose), the rigid motion walked there from its build configuration;
+ * NAN for a case without a rigid-body model. The motion's errors. */
+pkm_status pkm_closure_conditioning(const pkm_case *c, const void *params, const double *pose,
+                                    const pkm_model *fe, double *cond, pkm_ctx *ctx);
+
 #ifdef __cplusplus
 }
 #endif
