@@ -1,0 +1,320 @@
+"""pkmflex: natural frequencies of parallel robots, from Python.
+
+A thin layer over libpkmflex (the C library of the ``pkmflex`` command): every number is
+computed by the library, called as the command line calls it, so that ``Case('navaro').modes(
+(0, 0, 0), nev=4).freq_hz`` holds the very doubles that ``pkmflex modes navaro --pose 0,0,0
+--nev 4`` prints. Results are NumPy arrays in SI units (Hz for frequencies). See docs/python.md.
+
+    >>> import pkmflex
+    >>> case = pkmflex.Case('navaro', **{'material.E': 70e9})
+    >>> m = case.modes((0, 0, 0), nev=4)
+    >>> m.freq_hz                       # Hz
+    >>> fmap = case.map({'x': (-0.2, 0.2, 21), 'y': (-0.2, 0.2, 21)}, pose=(0, 0, -1.0472))
+    >>> fmap.freq_hz.shape              # (21, 21, 8)
+
+Failures of the library raise :class:`pkmflex.Error` with the library's message and status.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from . import _core
+from ._core import Error
+
+__all__ = ["Case", "Modes", "Map", "Error", "read_map", "cases", "quantity",
+           "library_version", "STATUS"]
+__version__ = "0.1.0"
+
+#: The library's status codes by name (pkm/status.h): ``STATUS['PKM_ERR_INVALID'] == -2``.
+STATUS = {name: getattr(_core, name) for name in dir(_core) if name.startswith("PKM_")}
+
+#: Map pose status codes (pkm/map.h, the map file's /status).
+POSE_PENDING, POSE_OK, POSE_UNREACHABLE, POSE_SINGULAR, POSE_FAILED = -1, 0, 1, 2, 3
+
+_FORMULATIONS = _core.names("formulation")
+_SOLVERS = _core.names("eigensolver")
+
+
+def library_version():
+    """(version, commit) of the libpkmflex this package runs on (what a map file records)."""
+    return _core.library_version()
+
+
+def quantity(text, unit):
+    """A quantity in the SI unit ``unit``: a number, or text with a unit of the same dimension
+    (``quantity('210 mm', 'm') == 0.21``), parsed by the library (pkm_quantity_parse)."""
+    if isinstance(text, numbers.Real) and not isinstance(text, bool):
+        return float(text)
+    return _core.quantity(str(text), unit)
+
+
+def cases():
+    """The built-in cases: a list of dicts with name, description, pose_names, and whether
+    each has a finite-element model (modal) and a rigid-body model (dynamics)."""
+    return [dict(name=n, description=d, pose_names=p, modal=mo, dynamics=dy)
+            for n, d, p, mo, dy in _core.cases()]
+
+
+def _index(names, value, what):
+    if value is None:
+        return -1
+    if isinstance(value, str) and value in names:
+        return names.index(value)
+    raise Error(f"{what} '{value}': expected one of {', '.join(names)}")
+
+
+def _param_text(value):
+    """A parameter value as the text of --set: floats exactly (repr round-trips), ints,
+    choice names and quantities with units as given."""
+    if isinstance(value, bool):
+        raise TypeError("a case parameter is a number, a quantity text or a choice name, "
+                        "not a bool")
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        value = float(value)
+        if not math.isfinite(value):
+            return repr(value)
+        return repr(value)
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"case parameter value {value!r}: expected a number or a string")
+
+
+class Case:
+    """A robot: a built-in case (``'navaro'``, ``'pss5upu'``, ...) or a case file (a name with
+    a '/' or ending in .yaml), with parameters set by their dotted keys, the keys of the
+    command line's ``--set`` (``pkmflex cases --show NAME`` lists them)::
+
+        Case('navaro', **{'material.E': 70e9, 'link_length': '210 mm'})
+        Case('my_navaro.yaml', params={'elements_per_link': 4})
+
+    Values are SI numbers, or text with a unit (``'74 GPa'``), or an enumerated parameter's
+    choice name; ``params`` is applied first, then the keywords, each in order, after the
+    case file (as ``--set`` after the file). An unknown key or a value out of its range raises
+    :class:`Error` (status PKM_ERR_INVALID) naming it.
+
+    Attributes: ``name``, ``description``, ``pose_names`` (e.g. ``['x', 'y', 'theta']``),
+    ``pose_units`` (SI: ``['m', 'm', 'rad']``), ``home`` (the default pose, SI),
+    ``formulation`` (the case's own: 'tree' or 'nodal'), ``parameters`` (``{key: value}``,
+    SI, as resolved).
+    """
+
+    def __init__(self, name_or_file, params=None, **kw_params):
+        sets = []
+        for source in (params or {}), kw_params:
+            for key, value in dict(source).items():
+                sets.append((str(key), _param_text(value)))
+        self._sets = sets
+        self._h = _core.CaseHandle(str(name_or_file), sets)
+        info = self._h.info()
+        self._info = info
+        self.name = info["name"]
+        self.description = info["description"]
+        self.file = info["file"]
+        self.pose_names = list(info["pose_names"])
+        self.pose_units = list(info["pose_units"])
+        self.home = info["home"]
+        self.formulation = info["formulation"]
+
+    @property
+    def parameters(self):
+        """Every parameter of the case's table as resolved: ``{key: value}`` (SI float, int or
+        choice name)."""
+        return {k: v[0] for k, v in self._h.info()["parameters"].items()}
+
+    def parameter_info(self):
+        """``{key: (value, SI unit, help)}`` of every parameter of the case's table."""
+        return dict(self._h.info()["parameters"])
+
+    def __repr__(self):
+        sets = ", ".join(f"{k}={v}" for k, v in self._sets)
+        return f"pkmflex.Case({self.file or self.name!r}{', ' + sets if sets else ''})"
+
+    # -- poses -------------------------------------------------------------------------------
+    def _pose(self, pose):
+        """A pose as npose SI floats: a sequence of numbers or quantity texts ('10 mm', '5
+        deg'), or a dict {coordinate: value} over the home pose; None: home."""
+        if pose is None:
+            return None
+        if isinstance(pose, dict):
+            values = list(self.home)
+            for key, value in pose.items():
+                if key not in self.pose_names:
+                    raise Error(f"pose: '{key}' is not a pose coordinate of {self.name} "
+                                f"({', '.join(self.pose_names)})")
+                k = self.pose_names.index(key)
+                values[k] = quantity(value, self.pose_units[k])
+            return values
+        if isinstance(pose, str):
+            pose = pose.split(",")
+        values = list(np.asarray(pose, dtype=object).ravel())
+        if len(values) != len(self.pose_names):
+            raise Error(f"pose: expected {len(self.pose_names)} values "
+                        + ", ".join(f"{n} [{u}]" for n, u in zip(self.pose_names, self.pose_units))
+                        + f", got {len(values)}")
+        return [quantity(v, u) for v, u in zip(values, self.pose_units)]
+
+    # -- analyses ----------------------------------------------------------------------------
+    def modes(self, pose=None, nev=8, *, formulation=None, solver="arpack", max_accuracy=None,
+              vectors=False, shapes=True, describe=True):
+        """The lowest ``nev`` natural frequencies at one pose, as ``pkmflex modes CASE --pose
+        P --nev N`` computes them (the same library calls, the same doubles).
+
+        pose: the pose coordinates (``pose_names``, SI: m, rad), a sequence of numbers or of
+        texts with units, or a dict over ``home``; None: ``home``. formulation: 'tree' or
+        'nodal' (default: the case's own); solver: 'arpack' (as ``modes``), 'dense' or
+        'block'; max_accuracy: the largest accepted accuracy estimate (default 1e-3).
+        vectors: also keep the M-orthonormal mode vectors of the reduced coordinates;
+        shapes: the nodal displacements of every mode; describe: the platform's twist,
+        effective masses and strain energies (``modes --describe``).
+
+        Returns :class:`Modes`. Raises :class:`Error` (the library's message and status:
+        PKM_ERR_UNREACHABLE for a pose out of the workspace, PKM_ERR_SINGULAR for a
+        mechanism mode, PKM_ERR_ACCURACY above max_accuracy, ...).
+        """
+        r = self._h.modes(self._pose(pose), int(nev),
+                          _index(_FORMULATIONS, formulation, "formulation"),
+                          max(_index(_SOLVERS, solver, "solver"), 0),
+                          float(max_accuracy or 0.0), bool(vectors), bool(shapes),
+                          bool(describe))
+        return Modes(r)
+
+    def map(self, grid, nev=8, threads=1, *, pose=None, formulation=None, solver="block",
+            keep_modes=False, mac_threshold=0.8, cluster_tol=1e-5, output=None):
+        """Natural frequencies over a regular grid of poses, as ``pkmflex map CASE --grid G
+        --pose P --nev N --threads T -o OUTPUT`` computes them (the same sweep: the warm-started
+        block eigensolver by default, mode tracking by MAC).
+
+        grid: ``{'x': (start, stop, count), 'y': (...)}`` (ordered; start and stop in SI or
+        texts with units) or the command line's text ``'x=-0.2:0.2:41,y=-0.2:0.2:41'``.
+        pose: the coordinates not swept (default ``home``). threads: worker processes
+        (forked; see docs/python.md). keep_modes: also return the mode vectors (``--modes``).
+        output: also write the map file there (HDF5, docs/hdf5-layout.md).
+
+        Returns :class:`Map`. A pose that cannot be computed is data (``status``), not an
+        exception. Ctrl-C (KeyboardInterrupt) stops the sweep as it stops ``pkmflex map``:
+        the exception's ``partial`` attribute holds the :class:`Map` of the poses done
+        (status POSE_PENDING elsewhere), also written to OUTPUT.partial when output is given.
+        """
+        axes = self._grid(grid)
+        sets = ";".join(f"{k}={v}" for k, v in self._sets)
+        try:
+            r = self._h.map(axes, self._pose(pose), int(nev),
+                            _index(_FORMULATIONS, formulation, "formulation"),
+                            max(_index(_SOLVERS, solver, "solver"), 0), int(threads),
+                            float(mac_threshold), float(cluster_tol), bool(keep_modes), sets,
+                            None if output is None else str(output))
+        except KeyboardInterrupt as e:
+            if isinstance(getattr(e, "partial", None), dict):
+                e.partial = Map(e.partial)
+            raise
+        return Map(r)
+
+    def _grid(self, grid):
+        if isinstance(grid, str):
+            items = []
+            for part in grid.split(","):
+                if "=" not in part:
+                    raise Error(f"grid '{grid}': expected AXIS=START:STOP:COUNT[,...]")
+                name, spec = part.split("=", 1)
+                fields = spec.split(":")
+                if len(fields) != 3:
+                    raise Error(f"grid '{grid}': expected AXIS=START:STOP:COUNT for '{name}'")
+                items.append((name.strip(), (fields[0], fields[1], fields[2])))
+        else:
+            items = list(dict(grid).items())
+        axes = []
+        for name, spec in items:
+            if name not in self.pose_names:
+                raise Error(f"grid: '{name}' is not a pose coordinate of {self.name}")
+            unit = self.pose_units[self.pose_names.index(name)]
+            start, stop, count = spec
+            try:
+                count = int(count)
+            except (TypeError, ValueError):
+                raise Error(f"grid: COUNT of axis '{name}' must be an integer >= 1") from None
+            axes.append((name, quantity(start, unit), quantity(stop, unit), count))
+        return axes
+
+
+class Modes:
+    """The result of :meth:`Case.modes` (units SI; arrays indexed by mode, lowest first).
+
+    freq_hz: natural frequencies, Hz. omega2: eigenvalues w^2, rad^2/s^2. residual: relative
+    residuals ||K x - w^2 M x|| / ||K x||. backward_error: normwise backward errors.
+    accuracy: estimates of the relative error of freq_hz from rounding (``modes`` flags them
+    above 1e-6). orth_error: max |X^T M X - I|. zero_modes: leading zero-energy modes.
+    n_reduced, n_total: independent coordinates, coordinates before loop closure.
+    vectors (with ``vectors=True``): [nev, n_reduced] M-orthonormal mode vectors.
+    shapes: [nev, nodes, 6] nodal displacements of the M-normalised modes (m, rad; global
+    axes), node_xyz [nodes, 3] (m), node_body [nodes] (body index, see body_names).
+    Describe quantities (``modes --describe``): twist [nev, 6] the platform's twist (m, rad per
+    unit modal amplitude), eff_mass [nev, 6] effective masses (kg, kg m^2; inf where the mode
+    does not move that direction), energy [nev] strain energy (J, = w^2/2), leg_energy [nev,
+    legs], joint_energy [nev, joints], body_energy [nev, bodies] (J), with body_names and
+    joint_names.
+    """
+
+    def __init__(self, d):
+        self.__dict__.update(d)
+
+    def __len__(self):
+        return len(self.freq_hz)
+
+    def __repr__(self):
+        return f"pkmflex.Modes(freq_hz={np.array2string(self.freq_hz, precision=6)})"
+
+
+class Map:
+    """A frequency map (:meth:`Case.map` or :func:`read_map`). Arrays are shaped by the grid:
+    ``shape`` = the axis counts, in the order of ``axes``.
+
+    axis_names, axis_units, axis_values (one array per axis, SI), base_pose (the coordinates
+    not swept), status [shape] (int8: POSE_OK 0, POSE_UNREACHABLE 1, POSE_SINGULAR 2,
+    POSE_FAILED 3, POSE_PENDING -1), freq_hz [shape + (nev,)] (Hz, NaN where status != 0),
+    residual, accuracy [shape + (nev,)], tracked_mode [shape + (nev,)] (the physical mode id
+    at each rank, -1 where not OK), tracking_mac [shape + (nev,)] (MAC of the link that gave
+    the id), tracking_parent [shape] (row-major index of the point the ids came from, -1),
+    tracking ('mac' or 'rank'), tracking_note, modes [shape + (nev, ncoord)] when kept;
+    case, parameters (as resolved), formulation, solver, nev, version, commit.
+    """
+
+    def __init__(self, d):
+        axes = d.pop("axes")
+        self.__dict__.update(d)
+        self.axis_names = [a[0] for a in axes]
+        self.axis_units = [a[1] for a in axes]
+        self.axis_values = [a[6] for a in axes]
+        self.shape = tuple(a[5] for a in axes)
+
+    def by_mode(self):
+        """freq_hz reordered by tracked mode id: [shape + (nev,)], column j the mode with id
+        j (NaN where not OK); the ranks where tracking == 'rank'."""
+        out = np.full_like(self.freq_hz, np.nan)
+        ok = self.tracked_mode >= 0
+        idx = np.where(ok, self.tracked_mode, 0)
+        np.put_along_axis(out, idx, np.where(ok, self.freq_hz, np.nan), axis=-1)
+        out[~ok.all(axis=-1)] = np.nan
+        return out
+
+    def counts(self):
+        """Points per status: {'ok', 'unreachable', 'singular', 'failed', 'pending'}."""
+        s = self.status
+        return {"ok": int((s == 0).sum()), "unreachable": int((s == 1).sum()),
+                "singular": int((s == 2).sum()), "failed": int((s == 3).sum()),
+                "pending": int((s == -1).sum())}
+
+    def __repr__(self):
+        grid = ", ".join(f"{n}: {len(v)}" for n, v in zip(self.axis_names, self.axis_values))
+        return f"pkmflex.Map({self.case}, {{{grid}}}, nev={self.nev}, {self.counts()})"
+
+
+def read_map(path):
+    """The map file at path (written by ``pkmflex map`` or ``Case.map(output=...)``) as a
+    :class:`Map`; mode vectors included if the file has them. Raises :class:`Error`
+    (PKM_ERR_IO, PKM_ERR_PARSE) naming the file."""
+    return Map(_core.read_map(str(path)))
