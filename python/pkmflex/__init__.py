@@ -48,7 +48,9 @@ def quantity(text, unit):
     (``quantity('210 mm', 'm') == 0.21``), parsed by the library (pkm_quantity_parse)."""
     if isinstance(text, numbers.Real) and not isinstance(text, bool):
         return float(text)
-    return _core.quantity(str(text), unit)
+    if isinstance(text, str):
+        return _core.quantity(text, unit)
+    raise TypeError(f"{text!r}: expected a number or a quantity text in {unit or 'no unit'}")
 
 
 def cases():

@@ -933,11 +933,19 @@ PyMODINIT_FUNC PyInit__core(void)
     PyObject *m = PyModule_Create(&core_module);
     if (m == NULL) return NULL;
     solve_lock = PyThread_allocate_lock();
-    core_error = PyErr_NewExceptionWithDoc(
-        "pkmflex.Error",
-        "A failure reported by libpkmflex: str(e) is the library's message; e.status its "
-        "pkm_status code (negative), e.status_name its name (PKM_ERR_INVALID, ...).",
-        NULL, NULL);
+    /* Raised without a status (bad arguments found by the Python layer): bad input. */
+    PyObject *defaults = Py_BuildValue("{s:i,s:s,s:s}", "status", (int)PKM_ERR_INVALID,
+                                       "status_name", status_name(PKM_ERR_INVALID), "description",
+                                       pkm_status_str(PKM_ERR_INVALID));
+    core_error = defaults == NULL ? NULL
+                                  : PyErr_NewExceptionWithDoc(
+                                        "pkmflex.Error",
+                                        "A failure reported by libpkmflex: str(e) is the "
+                                        "library's message; e.status its pkm_status code "
+                                        "(negative), e.status_name its name (PKM_ERR_INVALID, "
+                                        "...), e.description the code's short description.",
+                                        NULL, defaults);
+    Py_XDECREF(defaults);
     if (solve_lock == NULL || core_error == NULL ||
         PyModule_AddObject(m, "Error", Py_NewRef(core_error)) < 0 ||
         PyModule_AddObject(m, "CaseHandle", Py_NewRef((PyObject *)&case_type)) < 0) {
