@@ -216,6 +216,98 @@ class Case:
             raise
         return Map(r)
 
+    def transient(self, trajectory=None, dt=1e-3, *, duration=None, start=None, damping=None,
+                  rayleigh=None, gravity=False, initial=None, drives="locked", wrench=None,
+                  frequencies=0, update_every=1, singular=None, formulation=None):
+        """Elastodynamics along a trajectory (the KED method, Newmark's average acceleration),
+        as ``pkmflex transient CASE`` computes it (pkm_transient_run, the same options).
+
+        trajectory: None (the case's default), a named trajectory of the case, a CSV file of
+        samples (a name with a '/' or ending in .csv; header t,<pose coordinates>),
+        ``'harmonic:COORD,AMPLITUDE,FREQUENCY'``, or samples ``(t, q)``: times [m] (s) and
+        poses [m, npose] (SI), interpolated by a not-a-knot spline. dt: time step (s);
+        duration, start (s): default the trajectory's span. damping: Rayleigh damping from two
+        ratios, ``'0.02@40,0.02@150'`` (at frequencies in Hz) or ``'0.02@mode1,0.02@mode3'``
+        (at modes of the start pose), or ``((0.02, 40.0), (0.02, 150.0))``; rayleigh: ``(l1,
+        l2)`` for C = l1 M + l2 K (1/s, s). gravity: load with the case's gravity; initial:
+        'zero' or 'static' (default: static with gravity); drives: 'locked' or 'elastic';
+        wrench: six numbers (N, N m) on the platform, or a CSV file (t,fx,fy,fz,mx,my,mz);
+        frequencies: the lowest K natural frequencies at every update; update_every: steps
+        between reassemblies (0: fixed at the start pose); singular: the rigid closure's
+        conditioning threshold.
+
+        Returns a structured NumPy array, one row per step, with the command's csv columns
+        first: t (s), ex, ey, ez (m), rx, ry, rz (rad) the platform's elastic error,
+        ``drive_<joint>`` per actuated joint (N or N m), ``defl_<joint>`` (elastic drives; rad
+        or m), f1..fK (Hz); then qs_ex .. qs_rz (the quasi-static error K^-1 F), kinetic,
+        strain, dissipated, work (J) and updated (1.0 where M, K were reassembled). Ctrl-C
+        stops the run: the KeyboardInterrupt's ``partial`` holds the rows so far.
+        """
+        kind, name, coord, amp, freq, t, q = 0, None, 0, 0.0, 0.0, None, None
+        if isinstance(trajectory, str):
+            n = len(trajectory)
+            if trajectory.startswith("harmonic:"):
+                fields = trajectory[9:].split(",")
+                if len(fields) != 3 or fields[0] not in self.pose_names:
+                    raise Error(f"trajectory '{trajectory}': expected harmonic:COORD,AMPLITUDE,"
+                                f"FREQUENCY with COORD a pose coordinate of {self.name}")
+                kind, coord = 1, self.pose_names.index(fields[0])
+                try:
+                    amp, freq = float(fields[1]), float(fields[2])
+                except ValueError:
+                    raise Error(f"trajectory '{trajectory}': AMPLITUDE and FREQUENCY must be "
+                                "numbers") from None
+            elif "/" in trajectory or (n > 4 and trajectory.endswith(".csv")):
+                kind, name = 2, trajectory
+            else:
+                name = trajectory
+        elif trajectory is not None:
+            kind = 3
+            t, q = trajectory
+            t = np.ascontiguousarray(t, dtype=float)
+            q = np.ascontiguousarray(q, dtype=float).reshape(len(t), -1)
+        l1 = l2 = z1 = z2 = 0.0
+        m1 = m2 = 0
+        if damping is not None and rayleigh is not None:
+            raise Error("damping and rayleigh: give one of them")
+        if rayleigh is not None:
+            l1, l2 = (float(v) for v in rayleigh)
+            if not (math.isfinite(l1) and l1 >= 0 and math.isfinite(l2) and l2 >= 0):
+                raise Error(f"rayleigh {rayleigh}: expected L1,L2, both >= 0")
+        if damping is not None:
+            pairs = damping
+            if isinstance(damping, str):
+                pairs = [p.split("@") for p in damping.split(",")]
+                if len(pairs) != 2 or any(len(p) != 2 for p in pairs):
+                    raise Error(f"damping '{damping}': expected ZETA1@F1,ZETA2@F2 (F in Hz) or "
+                                "ZETA1@modeN1,ZETA2@modeN2")
+            (z1, at1), (z2, at2) = pairs
+            z1, z2 = float(z1), float(z2)
+            if isinstance(at1, str) and at1.startswith("mode"):
+                m1, m2 = int(at1[4:]), int(str(at2)[4:])
+                if m1 < 1 or m2 < 1 or m1 == m2:
+                    raise Error(f"damping '{damping}': two different mode numbers from 1")
+                if not (z1 >= 0 and z2 >= 0):
+                    raise Error(f"damping '{damping}': damping ratios must be >= 0")
+            else:
+                l1, l2 = _core.rayleigh(z1, float(at1), z2, float(at2))
+        if drives not in ("locked", "elastic"):
+            raise Error(f"drives '{drives}': expected locked or elastic")
+        if initial not in (None, "zero", "static"):
+            raise Error(f"initial '{initial}': expected zero or static")
+        wrench_file = None
+        if isinstance(wrench, str):
+            wrench_file, wrench = wrench, None
+        r = self._h.transient(
+            kind, name, coord, amp, freq, t, q, float(dt),
+            math.nan if duration is None else float(duration),
+            math.nan if start is None else float(start), l1, l2, m1, m2, z1, z2, bool(gravity),
+            -1 if initial is None else int(initial == "static"), drives == "elastic",
+            wrench, wrench_file, int(frequencies), int(update_every),
+            0.0 if singular is None else float(singular),
+            _index(_FORMULATIONS, formulation, "formulation"))
+        return _transient_rows(r)
+
     def _grid(self, grid):
         if isinstance(grid, str):
             items = []
@@ -241,6 +333,21 @@ class Case:
                 raise Error(f"grid: COUNT of axis '{name}' must be an integer >= 1") from None
             axes.append((name, quantity(start, unit), quantity(stop, unit), count))
         return axes
+
+
+def _transient_rows(r):
+    names = ["t", "ex", "ey", "ez", "rx", "ry", "rz"]
+    names += [f"drive_{n}" for n in r["drives"]]
+    if r["elastic"]:
+        names += [f"defl_{n}" for n in r["drives"]]
+    names += [f"f{k + 1}" for k in range(r["nfreq"])]
+    names += ["qs_ex", "qs_ey", "qs_ez", "qs_rx", "qs_ry", "qs_rz",
+              "kinetic", "strain", "dissipated", "work", "updated"]
+    data = r["data"]
+    if data.shape[1] != len(names):   # no row (cannot happen: step 0 is a row)
+        data = np.zeros((0, len(names)))
+    dtype = np.dtype([(n, np.float64) for n in names])
+    return np.ascontiguousarray(data).view(dtype).reshape(-1)
 
 
 class Modes:
