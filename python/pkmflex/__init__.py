@@ -24,7 +24,7 @@ import numpy as np
 from . import _core
 from ._core import Error
 
-__all__ = ["Case", "Modes", "Map", "Error", "read_map", "cases", "quantity",
+__all__ = ["Case", "Modes", "Map", "Fit", "Error", "read_map", "cases", "quantity",
            "library_version", "STATUS"]
 __version__ = "0.1.0"
 
@@ -308,6 +308,82 @@ class Case:
             _index(_FORMULATIONS, formulation, "formulation"))
         return _transient_rows(r)
 
+    def fit(self, table, params, *, kind=None, weights=None, match="order", gap=0.25,
+            max_iter=100, jacobian="sensitivity", multistart=True, formulation=None,
+            solver="arpack"):
+        """Model updating, as ``pkmflex fit CASE --table TABLE --param ...`` (pkm_fit_run, the
+        same options): the case parameters that fit the table's frequencies best (weighted
+        relative errors, least squares, GSL's bounded solver; include/pkm/fit.h).
+
+        table: a CSV table of reference frequencies (the command's --table: id, pose in SI,
+        frequencies in Hz) or ``(pose [rows, npose], freq_hz [rows, columns])`` (NaN: an empty
+        cell). params: the parameters to fit, each the command's text ``'KEY[=START][:MIN:MAX]'``
+        (values in the parameter's unit or with one) or a tuple ``(key, start, lo, hi)`` (SI;
+        None for the case's value or no bounds). kind: only the table's rows of that kind;
+        weights: one per frequency column; match: 'order' or 'nearest' (with gap, relative);
+        jacobian: 'sensitivity' or 'fd'.
+
+        Returns :class:`Fit`. The case itself is left unchanged (``Fit.case`` is a new Case
+        with the fitted values). Raises :class:`Error`; when the solver stops without meeting
+        its test, an Error with status PKM_ERR_NOCONV whose ``result`` is the last state.
+        """
+        info = self._h.info()["parameters"]
+        keys, start, lo, hi = [], [], [], []
+        for spec in params:
+            if isinstance(spec, str):
+                head, _, bounds = spec.partition(":")
+                key, eq, st = head.partition("=")
+                if key not in info:
+                    raise Error(f"fit: '{key}' is not a parameter of case {self.name}")
+                unit = info[key][1]
+                a = quantity(st, unit) if eq else None
+                b = c = None
+                if bounds:
+                    parts = bounds.split(":")
+                    if len(parts) != 2:
+                        raise Error(f"fit: '{spec}': bounds are :MIN:MAX")
+                    b, c = quantity(parts[0], unit), quantity(parts[1], unit)
+                spec = (key, a, b, c)
+            key, a, b, c = (tuple(spec) + (None, None, None))[:4]
+            if (b is None) != (c is None):
+                raise Error(f"fit: '{key}': give both bounds or none")
+            keys.append(str(key))
+            start.append(math.nan if a is None else float(a))
+            lo.append(math.nan if b is None else float(b))
+            hi.append(math.nan if c is None else float(c))
+        if isinstance(table, (str, bytes)) or hasattr(table, "__fspath__"):
+            _, pose, freq, kinds = _core.read_table(str(table), len(self.pose_names))
+            if kind is not None:
+                if kinds is None:
+                    raise Error(f"kind {kind}: {table} has no kind column")
+                rows = [i for i, k in enumerate(kinds) if k == kind]
+                if not rows:
+                    raise Error(f"kind {kind}: {table} has no row of that kind")
+                pose, freq = pose[rows], freq[rows]
+        else:
+            pose, freq = table
+        pose = np.ascontiguousarray(pose, dtype=float).reshape(len(freq), -1)
+        freq = np.ascontiguousarray(freq, dtype=float)
+        if freq.ndim == 1:
+            freq = freq.reshape(1, -1)
+        w = None if weights is None else np.ascontiguousarray(weights, dtype=float)
+        if match not in ("order", "nearest"):
+            raise Error(f"match '{match}': expected order or nearest")
+        if jacobian not in ("sensitivity", "fd"):
+            raise Error(f"jacobian '{jacobian}': expected sensitivity or fd")
+        r = self._h.fit(pose, freq, w, keys, start, lo, hi, match == "nearest", float(gap),
+                        int(max_iter), jacobian == "fd", bool(multistart),
+                        _index(_FORMULATIONS, formulation, "formulation"),
+                        max(_index(_SOLVERS, solver, "solver"), 0))
+        message = r.pop("message")
+        result = Fit(keys, r, self)
+        if message:
+            e = Error(message)
+            e.status, e.status_name = STATUS["PKM_ERR_NOCONV"], "PKM_ERR_NOCONV"
+            e.result = result
+            raise e
+        return result
+
     def _grid(self, grid):
         if isinstance(grid, str):
             items = []
@@ -348,6 +424,32 @@ def _transient_rows(r):
         data = np.zeros((0, len(names)))
     dtype = np.dtype([(n, np.float64) for n in names])
     return np.ascontiguousarray(data).view(dtype).reshape(-1)
+
+
+class Fit:
+    """The result of :meth:`Case.fit` (SI units).
+
+    keys: the fitted parameters; start, value, std_err [nparam]: their start, fitted value and
+    standard error; corr [nparam, nparam]: correlations; parameters: {key: fitted value};
+    rms_start, rms: the root mean square weighted relative error at the start and the end;
+    nres: paired values; iterations, passes, converged; ref_hz [rows, columns]: the table;
+    freq_hz [rows, columns]: the computed frequency paired with each value (NaN: unpaired);
+    pair, mult [rows, columns]: the pairing (the mode index from 0, -1 unpaired; the modes it
+    stands for); case: a new :class:`Case` with the fitted values.
+    """
+
+    def __init__(self, keys, d, case):
+        self.keys = list(keys)
+        self.__dict__.update(d)
+        self.converged = bool(self.converged)
+        self.parameters = dict(zip(self.keys, (float(v) for v in self.value)))
+        sets = dict(case._sets)
+        sets.update(self.parameters)
+        self.case = Case(case.file or case.name, params=sets)
+
+    def __repr__(self):
+        vals = ", ".join(f"{k}={v:.6g}" for k, v in self.parameters.items())
+        return f"pkmflex.Fit({vals}, rms {100 * self.rms:.4f} %)"
 
 
 class Modes:
