@@ -1,9 +1,10 @@
 /* python/src/_core.c: pkmflex._core, the CPython extension over libpkmflex (issue 31).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * One implementation: every number comes from the library's public API (the headers of include/pkm), called
- * as the command line calls it (cli/modes.c, cli/map.c); this file only moves arrays between the
- * library and NumPy. The Python layer (pkmflex/__init__.py) shapes the results into classes.
+ * One implementation: every number comes from the library's public API (the headers of
+ * include/pkm), called as the command line calls it (cli/modes.c, cli/map.c); this file only moves
+ * arrays between the library and NumPy. The Python layer (pkmflex/__init__.py) shapes the results
+ * into classes.
  *
  * Threads and signals. The long calls (a modal solve, a map sweep) run with the GIL released,
  * one at a time per process (solve_lock: ARPACK keeps Fortran SAVE state, so two sparse solves
@@ -68,7 +69,8 @@ static int set_attr(PyObject *exc, const char *name, PyObject *value)
 
 static PyObject *raise_status(pkm_status st, const char *msg)
 {
-    PyObject *exc = PyObject_CallFunction(core_error, "s", msg && msg[0] ? msg : pkm_status_str(st));
+    PyObject *exc =
+        PyObject_CallFunction(core_error, "s", msg && msg[0] ? msg : pkm_status_str(st));
     if (exc == NULL) return NULL;
     if (set_attr(exc, "status", PyLong_FromLong((long)st)) < 0 ||
         set_attr(exc, "status_name", PyUnicode_FromString(status_name(st))) < 0 ||
@@ -219,8 +221,8 @@ static int case_init(CaseObject *self, PyObject *args, PyObject *kw)
             char names[512] = "";
             size_t len = 0;
             for (const pkm_case *const *k = pkm_case_list(); *k != NULL && len < sizeof names; k++)
-                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
-                                        len ? ", " : "", (*k)->name);
+                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
+                                        (*k)->name);
             raise_invalid("unknown case '%s' (built-in cases: %s; a case file needs a '/' or "
                           ".yaml)",
                           name, names);
@@ -321,8 +323,8 @@ static PyObject *case_info(CaseObject *self, PyObject *unused)
     for (int k = 0; k < c->nparams; k++) {
         const pkm_param_desc *e = &c->params[k];
         PyObject *v = param_value(e, self->params);
-        PyObject *t = v ? Py_BuildValue("(Nss)", v, e->unit ? e->unit : "", e->help ? e->help : "")
-                        : NULL;
+        PyObject *t =
+            v ? Py_BuildValue("(Nss)", v, e->unit ? e->unit : "", e->help ? e->help : "") : NULL;
         if (put(params, e->key, t) < 0) {
             Py_DECREF(params);
             Py_DECREF(d);
@@ -385,7 +387,7 @@ typedef struct modes_job {
     const pkm_modes *md;
     pkm_assembly_info info;
     int nnode, nbody, njoint, nleg;
-    double *u;        /* nev x nnode x 6 */
+    double *u;         /* nev x nnode x 6 */
     pkm_mode_info *mi; /* nev */
     double *body_e, *joint_e, *leg_e;
     pkm_ctx ctx;
@@ -416,8 +418,9 @@ static pkm_status modes_run(modes_job *j)
     j->njoint = pkm_model_joint_count(j->m);
     if (j->shapes) {
         j->u = calloc(nev * 6 * (size_t)j->nnode + 1, sizeof *j->u);
-        if (j->u == NULL) return pkm_ctx_fail(&j->ctx, PKM_ERR_NOMEM, __FILE__, __LINE__,
-                                              "out of memory for the mode shapes");
+        if (j->u == NULL)
+            return pkm_ctx_fail(&j->ctx, PKM_ERR_NOMEM, __FILE__, __LINE__,
+                                "out of memory for the mode shapes");
         for (size_t k = 0; k < nev && st == PKM_OK; k++)
             st = pkm_analysis_mode_displacements(j->an, (int)k, j->u + k * 6 * (size_t)j->nnode,
                                                  &j->ctx);
@@ -437,11 +440,10 @@ static pkm_status modes_run(modes_job *j)
             return pkm_ctx_fail(&j->ctx, PKM_ERR_NOMEM, __FILE__, __LINE__,
                                 "out of memory for the mode descriptions");
         for (size_t k = 0; k < nev && st == PKM_OK; k++)
-            st = pkm_mode_describe(j->m, pkm_analysis_dofmap(j->an),
-                                   j->md->vectors + k * (size_t)j->md->n, &j->mi[k],
-                                   j->body_e + k * (size_t)j->nbody,
-                                   j->joint_e + k * (size_t)j->njoint,
-                                   j->leg_e + k * (size_t)j->nleg, &j->ctx);
+            st = pkm_mode_describe(
+                j->m, pkm_analysis_dofmap(j->an), j->md->vectors + k * (size_t)j->md->n, &j->mi[k],
+                j->body_e + k * (size_t)j->nbody, j->joint_e + k * (size_t)j->njoint,
+                j->leg_e + k * (size_t)j->nleg, &j->ctx);
     }
     return st;
 }
@@ -461,7 +463,8 @@ static PyObject *modes_result(const modes_job *j, int vectors)
     const npy_intp nev = md->nev;
     PyObject *d = PyDict_New();
     if (d == NULL) return NULL;
-    int rc = put(d, "freq_hz", doubles1(nev, md->freq_hz)) | put(d, "omega2", doubles1(nev, md->omega2)) |
+    int rc = put(d, "freq_hz", doubles1(nev, md->freq_hz)) |
+             put(d, "omega2", doubles1(nev, md->omega2)) |
              put(d, "residual", doubles1(nev, md->residual)) |
              put(d, "backward_error", doubles1(nev, md->backward_error)) |
              put(d, "accuracy", doubles1(nev, md->accuracy)) |
@@ -531,8 +534,11 @@ static PyObject *case_modes(CaseObject *self, PyObject *args, PyObject *kw)
                                      &max_accuracy, &vectors, &shapes, &describe))
         return NULL;
     if (!case_ready(self)) return NULL;
-    modes_job j = {.c = self->c, .params = self->params, .eig = (pkm_eigensolver)eig,
-                   .shapes = shapes, .describe = describe};
+    modes_job j = {.c = self->c,
+                   .params = self->params,
+                   .eig = (pkm_eigensolver)eig,
+                   .shapes = shapes,
+                   .describe = describe};
     pkm_ctx_clear(&j.ctx);
     if (check_solver(self->c, &form, eig) < 0 || read_pose(self->c, pose, j.pose) < 0) return NULL;
     if (nev < 1 || nev > 100000) return raise_invalid("nev %d: expected 1 to 100000", nev);
@@ -594,23 +600,23 @@ static PyObject *map_result(const pkm_map *map)
     }
     const pkm_formulation_type *ft = pkm_formulation_type_of(map->formulation);
     const pkm_eigensolver_type *et = pkm_eigensolver_type_of(map->eigensolver);
-    int rc = put(d, "axes", axes) | put(d, "case", PyUnicode_FromString(map->case_name)) |
-             put(d, "pose_names", string_list(map->npose, map_pose_name_at, map)) |
-             put(d, "base_pose", doubles1(map->npose, map->base_pose)) |
-             put(d, "nev", PyLong_FromLong(map->nev)) |
-             put(d, "formulation", PyUnicode_FromString(ft ? ft->name : "")) |
-             put(d, "solver", PyUnicode_FromString(et ? et->name : "")) |
-             put(d, "case_params", PyUnicode_FromString(map->case_params)) |
-             put(d, "case_file", PyUnicode_FromString(map->case_file)) |
-             put(d, "version", PyUnicode_FromString(map->version)) |
-             put(d, "commit", PyUnicode_FromString(map->commit)) |
-             put(d, "ncoord", PyLong_FromLongLong((long long)map->ncoord)) |
-             put(d, "solver_fallbacks", PyLong_FromLongLong((long long)map->solver_fallbacks)) |
-             put(d, "tracking",
-                 PyUnicode_FromString(map->tracking == PKM_TRACK_MAC ? "mac" : "rank")) |
-             put(d, "tracking_note", PyUnicode_FromString(map->tracking_note)) |
-             put(d, "mac_threshold", PyFloat_FromDouble(map->track.mac_threshold)) |
-             put(d, "cluster_tol", PyFloat_FromDouble(map->track.cluster_tol));
+    int rc =
+        put(d, "axes", axes) | put(d, "case", PyUnicode_FromString(map->case_name)) |
+        put(d, "pose_names", string_list(map->npose, map_pose_name_at, map)) |
+        put(d, "base_pose", doubles1(map->npose, map->base_pose)) |
+        put(d, "nev", PyLong_FromLong(map->nev)) |
+        put(d, "formulation", PyUnicode_FromString(ft ? ft->name : "")) |
+        put(d, "solver", PyUnicode_FromString(et ? et->name : "")) |
+        put(d, "case_params", PyUnicode_FromString(map->case_params)) |
+        put(d, "case_file", PyUnicode_FromString(map->case_file)) |
+        put(d, "version", PyUnicode_FromString(map->version)) |
+        put(d, "commit", PyUnicode_FromString(map->commit)) |
+        put(d, "ncoord", PyLong_FromLongLong((long long)map->ncoord)) |
+        put(d, "solver_fallbacks", PyLong_FromLongLong((long long)map->solver_fallbacks)) |
+        put(d, "tracking", PyUnicode_FromString(map->tracking == PKM_TRACK_MAC ? "mac" : "rank")) |
+        put(d, "tracking_note", PyUnicode_FromString(map->tracking_note)) |
+        put(d, "mac_threshold", PyFloat_FromDouble(map->track.mac_threshold)) |
+        put(d, "cluster_tol", PyFloat_FromDouble(map->track.cluster_tol));
     PyObject *params = rc == 0 ? PyDict_New() : NULL;
     for (int k = 0; params != NULL && k < map->nparams; k++) {
         const pkm_map_param *p = &map->params[k];
@@ -673,9 +679,9 @@ static int map_stop(int64_t point, void *user)
  * (pose coordinate name, start, stop, count). */
 static PyObject *case_map(CaseObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"axes",        "base_pose",  "nev",         "formulation",
-                             "solver",      "threads",    "mac_threshold", "cluster_tol",
-                             "keep_modes",  "case_params", "output",     NULL};
+    static char *kwlist[] = {"axes",       "base_pose",   "nev",           "formulation",
+                             "solver",     "threads",     "mac_threshold", "cluster_tol",
+                             "keep_modes", "case_params", "output",        NULL};
     const pkm_track_opts tdef = pkm_track_opts_default();
     PyObject *axes = NULL, *base = NULL;
     int nev = 8, form = -1, eig = PKM_EIG_BLOCK, threads = 1, keep_modes = 0;
@@ -723,11 +729,11 @@ static PyObject *case_map(CaseObject *self, PyObject *args, PyObject *kw)
             }
         if (idx < 0 || count < 1 || count > 10000000 || !isfinite(start) || !isfinite(stop)) {
             Py_DECREF(fast);
-            return idx < 0 ? raise_invalid("grid: '%s' is not a pose coordinate of %s", name,
-                                           c->name)
-                           : raise_invalid("grid: axis '%s': finite start and stop and a count "
-                                           "from 1 to 10000000 expected",
-                                           name);
+            return idx < 0
+                       ? raise_invalid("grid: '%s' is not a pose coordinate of %s", name, c->name)
+                       : raise_invalid("grid: axis '%s': finite start and stop and a count "
+                                       "from 1 to 10000000 expected",
+                                       name);
         }
         pkm_map_axis *ax = &map.axes[a];
         snprintf(ax->name, sizeof ax->name, "%s", c->pose_names[idx]);
@@ -744,9 +750,14 @@ static PyObject *case_map(CaseObject *self, PyObject *args, PyObject *kw)
     map.npose = c->npose;
     for (int k = 0; k < c->npose; k++)
         snprintf(map.pose_names[k], sizeof map.pose_names[k], "%s", c->pose_names[k]);
-    if (read_pose(c, base, map.base_pose) < 0) return NULL;
-    if (strlen(case_params) >= sizeof map.case_params)
+    if (read_pose(c, base, map.base_pose) < 0) {
+        pkm_map_free(&map);
+        return NULL;
+    }
+    if (strlen(case_params) >= sizeof map.case_params) {
+        pkm_map_free(&map);
         return raise_invalid("case_params: more than %zu characters", sizeof map.case_params - 1);
+    }
     snprintf(map.case_params, sizeof map.case_params, "%s", case_params);
     map.nev = nev;
     map.formulation = (pkm_formulation)form;
@@ -831,7 +842,6 @@ static PyObject *core_read_map(PyObject *mod, PyObject *args)
     return r;
 }
 
-
 /* ---------------------------------------------------------------------------------------------
  * transient: `pkmflex transient` (cli/transient.c) without its printing: the rows of
  * pkm_transient_run as one [rows, columns] array, the command's csv columns first. */
@@ -862,8 +872,8 @@ static pkm_status make_trajectory(const pkm_case *c, const traj_spec *ts, double
         pkm_traj_coord coord[PKM_POSE_MAX];
         for (int i = 0; i < c->npose; i++)
             coord[i] = (pkm_traj_coord){PKM_TRAJ_POLY2, {c->home[i], 0.0, 0.0, 0.0}};
-        coord[ts->coord] = (pkm_traj_coord){PKM_TRAJ_SINE, {c->home[ts->coord], ts->amp, ts->freq,
-                                                           0.0}};
+        coord[ts->coord] =
+            (pkm_traj_coord){PKM_TRAJ_SINE, {c->home[ts->coord], ts->amp, ts->freq, 0.0}};
         /* 20 periods unless t_end is later (cli/common.c, CLI_HARMONIC_PERIODS) */
         const pkm_traj_desc d = {"harmonic", "harmonic motion of one pose coordinate",
                                  fmax(isnan(t_end) ? 0.0 : t_end, 20.0 / ts->freq), coord};
@@ -944,7 +954,7 @@ static int tr_sink(void *user, const pkm_transient_row *r)
 
 static const char *drive_name_at(const void *names, int k)
 {
-    return ((const char (*)[PKM_NAME_LEN])names)[k];
+    return ((const char(*)[PKM_NAME_LEN])names)[k];
 }
 
 /* transient(trajectory_kind, name, coord, amp, freq, t, q, dt, duration, start, l1, l2,
@@ -952,12 +962,12 @@ static const char *drive_name_at(const void *names, int k)
  * update_every, singular, formulation) -> dict(data [rows, columns], drives, rayleigh) */
 static PyObject *case_transient(CaseObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"kind",     "name",         "coord",       "amp",      "freq",
-                             "t",        "q",            "dt",          "duration", "start",
-                             "l1",       "l2",           "mode1",       "mode2",    "zeta1",
-                             "zeta2",    "gravity",      "initial",     "elastic",  "wrench",
-                             "wrench_file", "frequencies", "update_every", "singular",
-                             "formulation", NULL};
+    static char *kwlist[] = {
+        "kind",        "name",   "coord",       "amp",         "freq",         "t",
+        "q",           "dt",     "duration",    "start",       "l1",           "l2",
+        "mode1",       "mode2",  "zeta1",       "zeta2",       "gravity",      "initial",
+        "elastic",     "wrench", "wrench_file", "frequencies", "update_every", "singular",
+        "formulation", NULL};
     traj_spec ts = {0};
     PyObject *tobj = Py_None, *qobj = Py_None, *wobj = Py_None;
     double dt = 1e-3, duration = NAN, start = NAN, l1 = 0.0, l2 = 0.0, z1 = 0.0, z2 = 0.0,
@@ -965,18 +975,16 @@ static PyObject *case_transient(CaseObject *self, PyObject *args, PyObject *kw)
     int m1 = 0, m2 = 0, gravity = 0, initial = -1, elastic = 0, nfreq = 0, update_every = 1,
         form = -1;
     const char *wfile = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iziddOOdddddiiddpipOziidi", kwlist, &ts.kind,
-                                     &ts.name, &ts.coord, &ts.amp, &ts.freq, &tobj, &qobj, &dt,
-                                     &duration, &start, &l1, &l2, &m1, &m2, &z1, &z2, &gravity,
-                                     &initial, &elastic, &wobj, &wfile, &nfreq, &update_every,
-                                     &singular, &form))
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kw, "iziddOOdddddiiddpipOziidi", kwlist, &ts.kind, &ts.name, &ts.coord, &ts.amp,
+            &ts.freq, &tobj, &qobj, &dt, &duration, &start, &l1, &l2, &m1, &m2, &z1, &z2, &gravity,
+            &initial, &elastic, &wobj, &wfile, &nfreq, &update_every, &singular, &form))
         return NULL;
     if (!case_ready(self)) return NULL;
     const pkm_case *c = self->c;
     if ((c->analyses & PKM_CASE_MODAL) == 0 || (c->analyses & PKM_CASE_DYNAMICS) == 0)
         return raise_invalid("case '%s' has no %s model: transient needs both", c->name,
-                             (c->analyses & PKM_CASE_MODAL) == 0 ? "finite-element"
-                                                                 : "rigid-body");
+                             (c->analyses & PKM_CASE_MODAL) == 0 ? "finite-element" : "rigid-body");
     if (form < 0) form = (int)c->formulation;
     if (pkm_formulation_type_of((pkm_formulation)form) == NULL)
         return raise_invalid("formulation %d: not a formulation", form);
@@ -991,8 +999,8 @@ static PyObject *case_transient(CaseObject *self, PyObject *args, PyObject *kw)
     PyArrayObject *ta = NULL, *qa = NULL;
     if (ts.kind == 3) {
         ta = (PyArrayObject *)PyArray_FROMANY(tobj, NPY_FLOAT64, 1, 1, NPY_ARRAY_CARRAY);
-        qa = ta ? (PyArrayObject *)PyArray_FROMANY(qobj, NPY_FLOAT64, 2, 2, NPY_ARRAY_CARRAY)
-                : NULL;
+        qa =
+            ta ? (PyArrayObject *)PyArray_FROMANY(qobj, NPY_FLOAT64, 2, 2, NPY_ARRAY_CARRAY) : NULL;
         if (qa == NULL) {
             Py_XDECREF(ta);
             return NULL;
@@ -1009,7 +1017,7 @@ static PyObject *case_transient(CaseObject *self, PyObject *args, PyObject *kw)
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_trajectory *tr = NULL, *wseries = NULL;
-    char (*names)[PKM_NAME_LEN] = NULL;
+    char(*names)[PKM_NAME_LEN] = NULL;
     int ndrive_names = 0;
     stop_state stop = {.pid = getpid(), .last = now_s()};
     tr_rows rows = {.elastic = elastic, .stop = &stop, .ctx = &ctx};
@@ -1105,23 +1113,22 @@ static PyObject *case_transient(CaseObject *self, PyObject *args, PyObject *kw)
     return r;
 }
 
-
 /* ---------------------------------------------------------------------------------------------
- * fit: `pkmflex fit` (cli/fit.c) without its printing. The case's parameters are left as they
- * were (pkm_fit_run updates them in place: their bytes are restored after the run). */
+ * fit: `pkmflex fit` (cli/fit.c) without its printing, on a copy of the case's parameters
+ * (pkm_fit_run updates them in place): the case is left as it was. */
 
 /* fit(pose [rows, npose], freq [rows, nfreq], weights [nfreq] or None, keys, start, lo, hi,
  * match, gap, max_iter, jacobian, multistart, formulation, solver) -> dict */
 static PyObject *case_fit(CaseObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"pose",  "freq",     "weights",   "keys",       "start",
-                             "lo",    "hi",       "match",     "gap",        "max_iter",
+    static char *kwlist[] = {"pose",     "freq",       "weights",     "keys",   "start",
+                             "lo",       "hi",         "match",       "gap",    "max_iter",
                              "jacobian", "multistart", "formulation", "solver", NULL};
     PyObject *pobj, *fobj, *wobj, *keys, *sobj, *lobj, *hobj;
     int match = 0, max_iter = 100, jac = 0, multistart = 1, form = -1, eig = PKM_EIG_ARPACK;
     double gap = 0.25;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOOOOOidiipii", kwlist, &pobj, &fobj, &wobj,
-                                     &keys, &sobj, &lobj, &hobj, &match, &gap, &max_iter, &jac,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOOOOOidiipii", kwlist, &pobj, &fobj, &wobj, &keys,
+                                     &sobj, &lobj, &hobj, &match, &gap, &max_iter, &jac,
                                      &multistart, &form, &eig))
         return NULL;
     if (!case_ready(self)) return NULL;
@@ -1163,8 +1170,7 @@ static PyObject *case_fit(CaseObject *self, PyObject *args, PyObject *kw)
                                  p[k].start, d->unit, lo[k], hi[k]);
         }
     }
-    PyArrayObject *pa = (PyArrayObject *)PyArray_FROMANY(pobj, NPY_FLOAT64, 2, 2,
-                                                         NPY_ARRAY_CARRAY),
+    PyArrayObject *pa = (PyArrayObject *)PyArray_FROMANY(pobj, NPY_FLOAT64, 2, 2, NPY_ARRAY_CARRAY),
                   *fa = pa ? (PyArrayObject *)PyArray_FROMANY(fobj, NPY_FLOAT64, 2, 2,
                                                               NPY_ARRAY_CARRAY)
                            : NULL,
@@ -1205,36 +1211,35 @@ static PyObject *case_fit(CaseObject *self, PyObject *args, PyObject *kw)
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_status st = PKM_ERR_NOMEM;
-    void *saved = malloc(c->params_size);
-    if (saved == NULL) {
+    /* pkm_fit_run updates the parameters it is given: a copy, so that the case is never seen
+     * half-fitted by another thread (Case.info runs with the GIL alone) */
+    void *work = malloc(c->params_size);
+    if (work == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    memcpy(saved, self->params, c->params_size);
+    memcpy(work, self->params, c->params_size);
     Py_BEGIN_ALLOW_THREADS;
     PyThread_acquire_lock(solve_lock, WAIT_LOCK);
-    st = pkm_fit_run(c, self->params, &data, p, (int)np, &fo, &res, &ctx);
+    st = pkm_fit_run(c, work, &data, p, (int)np, &fo, &res, &ctx);
     PyThread_release_lock(solve_lock);
     Py_END_ALLOW_THREADS;
-    memcpy(self->params, saved, c->params_size);
-    free(saved);
+    free(work);
     if (st != PKM_OK && st != PKM_ERR_NOCONV) {
         raise_ctx(st, &ctx);
     } else {
-        const npy_intp n1 = res.nparam, n2[2] = {res.nparam, res.nparam},
-                       nt[2] = {nrows, nfreq};
+        const npy_intp n1 = res.nparam, n2[2] = {res.nparam, res.nparam}, nt[2] = {nrows, nfreq};
         double st0[PKM_FIT_MAX_PARAMS];
         for (int k = 0; k < res.nparam; k++)
             st0[k] = p[k].start;
-        r = Py_BuildValue("{s:N,s:N,s:N,s:N,s:i,s:d,s:d,s:i,s:i,s:i,s:N,s:N,s:N,s:N,s:s}",
-                          "start", doubles1(n1, st0), "value", doubles1(n1, res.value),
-                          "std_err", doubles1(n1, res.std_err), "corr", doubles(2, n2, res.corr),
-                          "nres", res.nres, "rms_start", res.rms_start, "rms", res.rms,
-                          "iterations", res.iterations, "passes", res.passes, "converged",
-                          res.converged, "pair", array_copy(NPY_INT32, 2, nt, res.pair), "mult",
-                          array_copy(NPY_INT32, 2, nt, res.mult), "freq_hz",
-                          doubles(2, nt, res.freq), "ref_hz", doubles(2, nt, data.freq),
-                          "message", st == PKM_OK ? "" : ctx.msg);
+        r = Py_BuildValue(
+            "{s:N,s:N,s:N,s:N,s:i,s:d,s:d,s:i,s:i,s:i,s:N,s:N,s:N,s:N,s:s}", "start",
+            doubles1(n1, st0), "value", doubles1(n1, res.value), "std_err",
+            doubles1(n1, res.std_err), "corr", doubles(2, n2, res.corr), "nres", res.nres,
+            "rms_start", res.rms_start, "rms", res.rms, "iterations", res.iterations, "passes",
+            res.passes, "converged", res.converged, "pair", array_copy(NPY_INT32, 2, nt, res.pair),
+            "mult", array_copy(NPY_INT32, 2, nt, res.mult), "freq_hz", doubles(2, nt, res.freq),
+            "ref_hz", doubles(2, nt, data.freq), "message", st == PKM_OK ? "" : ctx.msg);
     }
     pkm_fit_result_free(&res);
 done:
@@ -1391,9 +1396,15 @@ static PyMethodDef core_methods[] = {
     {"names", core_names, METH_VARARGS, "Names of the formulation or eigensolver table."},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef core_module = {PyModuleDef_HEAD_INIT, "_core",
-                                         "libpkmflex for Python (use the pkmflex package).", -1,
-                                         core_methods, NULL, NULL, NULL, NULL};
+static struct PyModuleDef core_module = {PyModuleDef_HEAD_INIT,
+                                         "_core",
+                                         "libpkmflex for Python (use the pkmflex package).",
+                                         -1,
+                                         core_methods,
+                                         NULL,
+                                         NULL,
+                                         NULL,
+                                         NULL};
 
 PyMODINIT_FUNC PyInit__core(void);
 PyMODINIT_FUNC PyInit__core(void)
@@ -1404,12 +1415,13 @@ PyMODINIT_FUNC PyInit__core(void)
     if (m == NULL) return NULL;
     solve_lock = PyThread_allocate_lock();
     /* Raised without a status (bad arguments found by the Python layer): bad input. */
-    PyObject *defaults = Py_BuildValue("{s:i,s:s,s:s}", "status", (int)PKM_ERR_INVALID,
-                                       "status_name", status_name(PKM_ERR_INVALID), "description",
-                                       pkm_status_str(PKM_ERR_INVALID));
-    core_error = defaults == NULL ? NULL
-                                  : PyErr_NewExceptionWithDoc(
-                                        "pkmflex.Error",
+    PyObject *defaults =
+        Py_BuildValue("{s:i,s:s,s:s}", "status", (int)PKM_ERR_INVALID, "status_name",
+                      status_name(PKM_ERR_INVALID), "description", pkm_status_str(PKM_ERR_INVALID));
+    core_error =
+        defaults == NULL
+            ? NULL
+            : PyErr_NewExceptionWithDoc("pkmflex.Error",
                                         "A failure reported by libpkmflex: str(e) is the "
                                         "library's message; e.status its pkm_status code "
                                         "(negative), e.status_name its name (PKM_ERR_INVALID, "
