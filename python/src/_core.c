@@ -1350,13 +1350,13 @@ static PyObject *core_names(PyObject *mod, PyObject *args)
     PyObject *l = PyList_New(0);
     if (strcmp(kind, "formulation") == 0)
         for (int k = 0; l != NULL && k < PKM_FORMULATION_COUNT; k++) {
-            PyObject *s = PyUnicode_FromString(pkm_formulation_types[k].name);
+            PyObject *s = PyUnicode_FromString(pkm_formulation_type_of((pkm_formulation)k)->name);
             if (s == NULL || PyList_Append(l, s) < 0) Py_CLEAR(l);
             Py_XDECREF(s);
         }
     else
         for (int k = 0; l != NULL && k < PKM_EIGENSOLVER_COUNT; k++) {
-            PyObject *s = PyUnicode_FromString(pkm_eigensolver_types[k].name);
+            PyObject *s = PyUnicode_FromString(pkm_eigensolver_type_of((pkm_eigensolver)k)->name);
             if (s == NULL || PyList_Append(l, s) < 0) Py_CLEAR(l);
             Py_XDECREF(s);
         }
