@@ -12,6 +12,7 @@ DEBS := cmake make gcc pkg-config libsuitesparse-dev libarpack2-dev libhdf5-dev 
         liblapack-dev libblas-dev libopenblas0-serial hdf5-tools python3-h5py python3-numpy python3-scipy \
         libcyaml-dev libyaml-dev libgsl-dev \
         python3-vtk9 python3-matplotlib \
+        python3-dev python3-pytest python3-venv python3-pip python3-setuptools \
         clang libclang-rt-14-dev
 # make test-mpi only: Open MPI, installed by that target through `deps` (the default build and
 # make test stay MPI-free).
@@ -22,7 +23,13 @@ BUILD := build
 ASAN_BUILD := build-asan
 MPI_BUILD := build-mpi
 
-.PHONY: all deps build run test test-asan test-mpi format clean
+# make python: the library installed (cmake --install, PREFIX), then the Python package
+# (python/, docs/python.md) installed into the virtual environment VENV, made with Debian's
+# python3 and its site packages (numpy): `. $(VENV)/bin/activate`, then `import pkmflex`.
+PREFIX ?= /usr/local
+VENV ?= .venv
+
+.PHONY: all deps build run test test-asan test-mpi python format clean
 all: build
 
 deps:
@@ -47,6 +54,13 @@ run: build
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	$(MAKE) --no-print-directory test-asan
+
+python: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+	test -x $(VENV)/bin/pip || /usr/bin/python3 -m venv --system-site-packages $(VENV)
+	PKG_CONFIG_PATH=$(PREFIX)/lib/pkgconfig:$$PKG_CONFIG_PATH $(VENV)/bin/pip install \
+	    --no-build-isolation --force-reinstall --no-deps ./python
+	rm -rf python/build python/pkmflex.egg-info
 
 # CMake cannot switch the compiler of a build in place: a build-asan made by gcc is redone.
 test-asan: deps
