@@ -111,6 +111,7 @@ class Case:
             for key, value in dict(source).items():
                 sets.append((str(key), _param_text(value)))
         self._sets = sets
+        self._source = str(name_or_file)
         self._h = _core.CaseHandle(str(name_or_file), sets)
         info = self._h.info()
         self._info = info
@@ -243,29 +244,7 @@ class Case:
         strain, dissipated, work (J) and updated (1.0 where M, K were reassembled). Ctrl-C
         stops the run: the KeyboardInterrupt's ``partial`` holds the rows so far.
         """
-        kind, name, coord, amp, freq, t, q = 0, None, 0, 0.0, 0.0, None, None
-        if isinstance(trajectory, str):
-            n = len(trajectory)
-            if trajectory.startswith("harmonic:"):
-                fields = trajectory[9:].split(",")
-                if len(fields) != 3 or fields[0] not in self.pose_names:
-                    raise Error(f"trajectory '{trajectory}': expected harmonic:COORD,AMPLITUDE,"
-                                f"FREQUENCY with COORD a pose coordinate of {self.name}")
-                kind, coord = 1, self.pose_names.index(fields[0])
-                try:
-                    amp, freq = float(fields[1]), float(fields[2])
-                except ValueError:
-                    raise Error(f"trajectory '{trajectory}': AMPLITUDE and FREQUENCY must be "
-                                "numbers") from None
-            elif "/" in trajectory or (n > 4 and trajectory.endswith(".csv")):
-                kind, name = 2, trajectory
-            else:
-                name = trajectory
-        elif trajectory is not None:
-            kind = 3
-            t, q = trajectory
-            t = np.ascontiguousarray(t, dtype=float)
-            q = np.ascontiguousarray(q, dtype=float).reshape(len(t), -1)
+        kind, name, coord, amp, freq, t, q = _trajectory_spec(self, trajectory)
         l1 = l2 = z1 = z2 = 0.0
         m1 = m2 = 0
         if damping is not None and rayleigh is not None:
@@ -307,6 +286,33 @@ class Case:
             0.0 if singular is None else float(singular),
             _index(_FORMULATIONS, formulation, "formulation"))
         return _transient_rows(r)
+
+    def dynamics(self, trajectory=None, times=None, *, friction=None, singular=None):
+        """Rigid-body inverse dynamics along a trajectory, as ``pkmflex dynamics CASE``
+        computes it (pkm_dynamics_run: the closure followed by continuation, every joint's
+        drive and reaction, the case's gravity and friction).
+
+        trajectory: as for :meth:`transient`. times: ``(t0, t1, n)``, n >= 2 times from t0 to
+        t1 (s); default 101 over the trajectory's span. friction: 'none', 'coulomb-viscous' or
+        'stribeck' instead of the case's friction.model (its data: the case's friction.*
+        parameters); singular: the closure's conditioning threshold.
+
+        Returns a structured NumPy array, one row per time and joint (joint order), the
+        command's csv columns: t (s), joint, type (str), q, qd, qdd (rad or m and their rates;
+        the first coordinate of a joint, relative to the build configuration), drive, ideal,
+        friction (N m or N), f_axial, f_radial (N), m_bending (N m). Ctrl-C stops the run: the
+        KeyboardInterrupt's ``partial`` holds the rows so far (as a dict).
+        """
+        case = self
+        if friction is not None:
+            if friction not in ("none", "coulomb-viscous", "stribeck"):
+                raise Error(f"friction '{friction}': expected none, coulomb-viscous or stribeck")
+            case = Case(self._source, params=dict(self._sets + [("friction.model", friction)]))
+        kind, name, coord, amp, freq, t, q = _trajectory_spec(self, trajectory)
+        t0, t1, n = (math.nan, math.nan, 0) if times is None else times
+        r = case._h.dynamics(kind, name, coord, amp, freq, t, q, float(t0), float(t1), int(n),
+                             0.0 if singular is None else float(singular))
+        return _dynamics_rows(r)
 
     def fit(self, table, params, *, kind=None, weights=None, match="order", gap=0.25,
             max_iter=100, jacobian="sensitivity", multistart=True, formulation=None,
@@ -411,6 +417,34 @@ class Case:
         return axes
 
 
+def _trajectory_spec(case, trajectory):
+    """A trajectory argument as the extension takes it: (kind, name, coord, amp, freq, t, q)."""
+    kind, name, coord, amp, freq, t, q = 0, None, 0, 0.0, 0.0, None, None
+    if isinstance(trajectory, str):
+        n = len(trajectory)
+        if trajectory.startswith("harmonic:"):
+            fields = trajectory[9:].split(",")
+            if len(fields) != 3 or fields[0] not in case.pose_names:
+                raise Error(f"trajectory '{trajectory}': expected harmonic:COORD,AMPLITUDE,"
+                            f"FREQUENCY with COORD a pose coordinate of {case.name}")
+            kind, coord = 1, case.pose_names.index(fields[0])
+            try:
+                amp, freq = float(fields[1]), float(fields[2])
+            except ValueError:
+                raise Error(f"trajectory '{trajectory}': AMPLITUDE and FREQUENCY must be "
+                            "numbers") from None
+        elif "/" in trajectory or (n > 4 and trajectory.endswith(".csv")):
+            kind, name = 2, trajectory
+        else:
+            name = trajectory
+    elif trajectory is not None:
+        kind = 3
+        t, q = trajectory
+        t = np.ascontiguousarray(t, dtype=float)
+        q = np.ascontiguousarray(q, dtype=float).reshape(len(t), -1)
+    return kind, name, coord, amp, freq, t, q
+
+
 def _transient_rows(r):
     names = ["t", "ex", "ey", "ez", "rx", "ry", "rz"]
     names += [f"drive_{n}" for n in r["drives"]]
@@ -424,6 +458,28 @@ def _transient_rows(r):
         data = np.zeros((0, len(names)))
     dtype = np.dtype([(n, np.float64) for n in names])
     return np.ascontiguousarray(data).view(dtype).reshape(-1)
+
+
+_JOINT_TYPES = ("clamped", "revolute", "prismatic", "spherical", "universal", "helical")
+
+
+def _dynamics_rows(r):
+    names = ["t", "joint", "type", "q", "qd", "qdd", "drive", "ideal", "friction", "f_axial",
+             "f_radial", "m_bending"]
+    data = r["data"].reshape(-1, 11)
+    joints = list(r["joints"])
+    types = [_JOINT_TYPES[k % 16] + ("-cut" if k >= 16 else "") for k in r["types"]]
+    width = max([len(j) for j in joints] + [1])
+    dtype = [("t", np.float64), ("joint", f"U{width}"), ("type", "U16")]
+    dtype += [(n, np.float64) for n in names[3:]]
+    out = np.zeros(len(data), dtype=dtype)
+    out["t"] = data[:, 0]
+    idx = data[:, 1].astype(int)
+    out["joint"] = np.array(joints, dtype=f"U{width}")[idx] if len(data) else []
+    out["type"] = np.array(types, dtype="U16")[idx] if len(data) else []
+    for k, n in enumerate(names[3:]):
+        out[n] = data[:, 2 + k]
+    return out
 
 
 class Fit:

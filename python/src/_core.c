@@ -27,6 +27,7 @@
 #include "pkm/status.h"
 #include "pkm/topology.h"
 #include "pkm/newmark.h"
+#include "pkm/dynrun.h"
 #include "pkm/transient.h"
 #include "pkm/trajectory.h"
 
@@ -1114,6 +1115,152 @@ static PyObject *case_transient(CaseObject *self, PyObject *args, PyObject *kw)
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * dynamics: `pkmflex dynamics` (pkm_dynamics_run): one row per time and joint, the command's
+ * long csv schema's numbers. */
+
+typedef struct dyn_rows {
+    int64_t n, cap;
+    int njoint;
+    double *data; /* per row: t, joint index, q, qd, qdd, drive, ideal, friction, f_axial,
+                     f_radial, m_bending */
+    char (*names)[PKM_NAME_LEN];
+    int *types; /* pkm_joint_type, cut: + 16 */
+    stop_state *stop;
+    pkm_ctx *ctx;
+    int failed;
+} dyn_rows;
+
+enum { DYN_WIDTH = 11 };
+
+static int dyn_sink(void *user, const pkm_dynamics_row *r)
+{
+    dyn_rows *o = user;
+    const int nj = pkm_model_joint_count(r->model);
+    if (o->names == NULL) {
+        o->njoint = nj;
+        o->names = calloc((size_t)nj + 1, sizeof *o->names);
+        o->types = calloc((size_t)nj + 1, sizeof *o->types);
+        for (int j = 0; j < nj && o->names != NULL && o->types != NULL; j++) {
+            const pkm_joint *jt = pkm_model_joint(r->model, j);
+            snprintf(o->names[j], PKM_NAME_LEN, "%s", jt->name);
+            o->types[j] = (int)jt->type + (jt->cut ? 16 : 0);
+        }
+    }
+    if (o->n + nj > o->cap) {
+        const int64_t cap = o->cap ? 2 * o->cap + nj : 1024 * (int64_t)(nj + 1);
+        double *d = o->names != NULL && o->types != NULL
+                        ? realloc(o->data, sizeof(double) * (size_t)(cap * DYN_WIDTH))
+                        : NULL;
+        if (d == NULL) {
+            o->failed = 1;
+            pkm_ctx_fail(o->ctx, PKM_ERR_NOMEM, __FILE__, __LINE__, "out of memory for %lld rows",
+                         (long long)cap);
+            return 1;
+        }
+        o->data = d, o->cap = cap;
+    }
+    for (int j = 0; j < nj; j++) {
+        const pkm_joint_result *x = &r->joint[j];
+        const int has = x->ncoord > 0;
+        const double v[DYN_WIDTH] = {
+            r->t,        j,        has ? x->q[0] : 0.0, has ? x->qd[0] : 0.0, has ? x->qdd[0] : 0.0,
+            x->drive,    x->ideal, x->friction,         x->f_axial,           x->f_radial,
+            x->m_bending};
+        memcpy(o->data + (o->n++) * DYN_WIDTH, v, sizeof v);
+    }
+    return map_stop(-1, o->stop);
+}
+
+static const char *dyn_name_at(const void *names, int k)
+{
+    return ((const char(*)[PKM_NAME_LEN])names)[k];
+}
+
+/* dynamics(kind, name, coord, amp, freq, t, q, t0, t1, n, singular) -> dict(data [rows, 11],
+ * joints, types); t0, t1 NaN: the trajectory's span, n 0: 101 times. */
+static PyObject *case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"kind", "name", "coord", "amp", "freq",     "t",
+                             "q",    "t0",   "t1",    "n",   "singular", NULL};
+    traj_spec ts = {0};
+    PyObject *tobj = Py_None, *qobj = Py_None;
+    double t0 = NAN, t1 = NAN, singular = 0.0;
+    int n = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iziddOOddid", kwlist, &ts.kind, &ts.name, &ts.coord,
+                                     &ts.amp, &ts.freq, &tobj, &qobj, &t0, &t1, &n, &singular))
+        return NULL;
+    if (!case_ready(self)) return NULL;
+    const pkm_case *c = self->c;
+    if ((c->analyses & PKM_CASE_DYNAMICS) == 0)
+        return raise_invalid("case '%s' has no rigid-body model with actuated joints", c->name);
+    if (!(singular == 0.0 || (singular >= 1e-12 && singular <= 0.5)))
+        return raise_invalid("singular %g: expected 1e-12 to 0.5", singular);
+    PyArrayObject *ta = NULL, *qa = NULL;
+    if (ts.kind == 3) {
+        ta = (PyArrayObject *)PyArray_FROMANY(tobj, NPY_FLOAT64, 1, 1, NPY_ARRAY_CARRAY);
+        qa =
+            ta ? (PyArrayObject *)PyArray_FROMANY(qobj, NPY_FLOAT64, 2, 2, NPY_ARRAY_CARRAY) : NULL;
+        if (qa == NULL || PyArray_DIM(qa, 0) != PyArray_DIM(ta, 0) ||
+            PyArray_DIM(qa, 1) != c->npose) {
+            Py_XDECREF(ta);
+            Py_XDECREF(qa);
+            return PyErr_Occurred() ? NULL
+                                    : raise_invalid("trajectory samples: t [m] and q [m, %d] "
+                                                    "expected",
+                                                    c->npose);
+        }
+        ts.m = (int)PyArray_DIM(ta, 0);
+        ts.t = PyArray_DATA(ta);
+        ts.q = PyArray_DATA(qa);
+    }
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_trajectory *tr = NULL;
+    stop_state stop = {.pid = getpid(), .last = now_s()};
+    dyn_rows rows = {.stop = &stop, .ctx = &ctx};
+    pkm_status st;
+    Py_BEGIN_ALLOW_THREADS;
+    PyThread_acquire_lock(solve_lock, WAIT_LOCK);
+    st = make_trajectory(c, &ts, isnan(t1) ? 0.0 : t1, &tr, &ctx);
+    if (st == PKM_OK) {
+        pkm_dynamics_opts o = {.t0 = t0, .t1 = t1, .n = n > 0 ? n : 101, .singular = singular};
+        double a, b;
+        pkm_trajectory_span(tr, &a, &b);
+        if (isnan(o.t0)) o.t0 = a;
+        if (isnan(o.t1)) o.t1 = b;
+        st = pkm_dynamics_run(c, self->params, tr, &o, dyn_sink, &rows, &ctx);
+        if (st == PKM_OK && rows.failed) st = ctx.status;
+    }
+    pkm_trajectory_destroy(&tr);
+    PyThread_release_lock(solve_lock);
+    Py_END_ALLOW_THREADS;
+    Py_XDECREF(ta);
+    Py_XDECREF(qa);
+    PyObject *r = NULL;
+    if (st != PKM_OK)
+        raise_ctx(st, &ctx);
+    else {
+        const npy_intp dims[2] = {(npy_intp)rows.n, DYN_WIDTH};
+        const npy_intp nt = rows.njoint;
+        r = Py_BuildValue("{s:N,s:N,s:N}", "data", doubles(2, dims, rows.data), "joints",
+                          string_list(rows.njoint, dyn_name_at, rows.names), "types",
+                          array_copy(NPY_INT, 1, &nt, rows.types));
+    }
+    free(rows.data);
+    free(rows.names);
+    free(rows.types);
+    if (stop.stopped) {
+        PyErr_NormalizeException(&stop.type, &stop.value, &stop.tb);
+        if (r != NULL && stop.value != NULL && PyObject_SetAttrString(stop.value, "partial", r) < 0)
+            PyErr_Clear();
+        Py_XDECREF(r);
+        PyErr_Restore(stop.type, stop.value, stop.tb);
+        return NULL;
+    }
+    return r;
+}
+
+/* ---------------------------------------------------------------------------------------------
  * fit: `pkmflex fit` (cli/fit.c) without its printing, on a copy of the case's parameters
  * (pkm_fit_run updates them in place): the case is left as it was. */
 
@@ -1371,6 +1518,8 @@ static PyMethodDef case_methods[] = {
      "Frequency map over a grid of poses (pkmflex map)."},
     {"fit", (PyCFunction)(void (*)(void))case_fit, METH_VARARGS | METH_KEYWORDS,
      "Model updating against a table of frequencies (pkmflex fit)."},
+    {"dynamics", (PyCFunction)(void (*)(void))case_dynamics, METH_VARARGS | METH_KEYWORDS,
+     "rigid-body inverse dynamics (pkm_dynamics_run)"},
     {"transient", (PyCFunction)(void (*)(void))case_transient, METH_VARARGS | METH_KEYWORDS,
      "Elastodynamics along a trajectory (pkmflex transient)."},
     {NULL, NULL, 0, NULL}};

@@ -1,0 +1,45 @@
+/* include/pkm/dynrun.h: the rigid-body inverse dynamics of a case along a trajectory (what
+ * `pkmflex dynamics` prints): at each time of a grid, the closure followed there (pkm/motion.h)
+ * and every joint's drive, reaction and friction (pkm_mbs_inverse), handed to a sink.
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef PKM_DYNRUN_H
+#define PKM_DYNRUN_H
+
+#include <stdint.h>
+
+#include "pkm/motion.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pkm_dynamics_opts {
+    double t0, t1; /* the grid: n >= 2 times from t0 to t1 > t0, inside the trajectory's span */
+    int n;
+    double singular; /* the closure's threshold; 0: the route's (pkm/motion.h) */
+} pkm_dynamics_opts;
+
+/* One time of the run: every joint's result (pkm_model_joint_count(model) of them, joint order). */
+typedef struct pkm_dynamics_row {
+    double t;
+    int64_t step;           /* 0 .. n - 1 */
+    const pkm_model *model; /* the rigid-body model (its joints' names and types) */
+    const pkm_joint_result *joint;
+} pkm_dynamics_row;
+
+/* Nonzero stops the run (PKM_OK returned: what was handed over stands). */
+typedef int (*pkm_dynamics_sink)(void *user, const pkm_dynamics_row *row);
+
+/* The inverse dynamics of case c (params, its gravity and friction: pkm_case_dynamics_of) along
+ * tr at the n times of o. Every time checked before the first is computed (PKM_ERR_INVALID for a
+ * grid outside the span, PKM_ERR_UNREACHABLE naming the time); a grid starting after the span's
+ * start is reached by following the closure from there (at least 20 steps, at most 1e5); then
+ * PKM_ERR_SINGULAR (a dead point) or PKM_ERR_NOCONV (friction) naming the time. */
+pkm_status pkm_dynamics_run(const pkm_case *c, const void *params, const pkm_trajectory *tr,
+                            const pkm_dynamics_opts *o, pkm_dynamics_sink sink, void *user,
+                            pkm_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
