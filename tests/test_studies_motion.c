@@ -86,8 +86,8 @@ static pkm_status run_both(const pkm_case *c, const void *par, const pkm_traject
  * where `modes` reports ok (the finite-element model built, its spectrum regular): a constant
  * pose runs transient and dynamics through (the issue's reference orientation -60 deg stopped
  * at t = 0 before: the forward problem's threshold 5e-3 applied to the inverse kinematics); and
- * so does the straight line to the next such pose of the row. -30 deg added; at +30 deg no pose
- * of the grid is reachable (at the centre |A1E1| = 0.452 m, the leg spans 0.42 m). */
+ * so does the straight line to the next such pose along two rows of the grid. -30 deg added; at +30
+ * deg no pose of the grid is reachable (at the centre |A1E1| = 0.452 m, the leg spans 0.42 m). */
 static void test_navaro_grid(void **state)
 {
     (void)state;
@@ -125,7 +125,7 @@ static void test_navaro_grid(void **state)
                 pkm_ctx_clear(&ctx);
                 assert_pkm_ok(run_both(c, &par, tr, 0.01, 2, &ctx), &ctx);
                 pkm_trajectory_destroy(&tr);
-                if (have_last) {
+                if (have_last && (i == G / 2 || i == 2)) { /* lines along two rows */
                     tr = line(last, pose, 0.1);
                     assert_pkm_ok(run_both(c, &par, tr, 0.01, 10, &ctx), &ctx);
                     pkm_trajectory_destroy(&tr);
