@@ -35,7 +35,7 @@ def locate():
 
 include_dirs, library_dirs = locate()
 setup(ext_modules=[Extension(
-    "pkmflex._core", ["src/_core.c"],
+    "pkmflex._core", ["src/_core.c", "src/_modes_map.c", "src/_time.c", "src/_fit.c"],
     include_dirs=[numpy.get_include(), *include_dirs],
     library_dirs=library_dirs, libraries=["pkmflex"], runtime_library_dirs=library_dirs,
     extra_compile_args=["-std=c11"])])

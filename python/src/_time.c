@@ -1,0 +1,426 @@
+/* python/src/_time.c: the time domain: transient and dynamics (pkmflex._core; python/src/pkm_py.h).
+ * SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "pkm_py.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * transient: `pkmflex transient` (cli/transient.c) without its printing: the rows of
+ * pkm_transient_run as one [rows, columns] array, the command's csv columns first. */
+
+/* The trajectory: kind 0 a named one of the case (name NULL: its first), stretched to t_end;
+ * 1 harmonic (coordinate k, amplitude, frequency), as --trajectory harmonic:COORD,A,F; 2 a CSV
+ * file of samples; 3 samples t [m], q [m][npose] (a not-a-knot spline). */
+typedef struct traj_spec {
+    int kind;
+    const char *name;
+    int coord;
+    double amp, freq;
+    int m;
+    const double *t, *q;
+} traj_spec;
+
+static pkm_status make_trajectory(const pkm_case *c, const traj_spec *ts, double t_end,
+                                  pkm_trajectory **tr, pkm_ctx *ctx)
+{
+    if (ts->kind == 2) return pkm_trajectory_read_csv(ts->name, c->pose_names, c->npose, tr, ctx);
+    if (ts->kind == 3) return pkm_trajectory_create_spline(c->npose, ts->m, ts->t, ts->q, tr, ctx);
+    if (ts->kind == 1) {
+        if (ts->coord < 0 || ts->coord >= c->npose || !(ts->amp != 0.0 && fabs(ts->amp) <= 1e3) ||
+            !(ts->freq >= 1e-6 && ts->freq <= 1e6))
+            return pkm_ctx_fail(ctx, PKM_ERR_INVALID, __FILE__, __LINE__,
+                                "harmonic trajectory: a pose coordinate, a nonzero amplitude "
+                                "up to 1e3 and a frequency in [1e-6, 1e6] Hz expected");
+        pkm_traj_coord coord[PKM_POSE_MAX];
+        for (int i = 0; i < c->npose; i++)
+            coord[i] = (pkm_traj_coord){PKM_TRAJ_POLY2, {c->home[i], 0.0, 0.0, 0.0}};
+        coord[ts->coord] =
+            (pkm_traj_coord){PKM_TRAJ_SINE, {c->home[ts->coord], ts->amp, ts->freq, 0.0}};
+        /* 20 periods unless t_end is later (cli/common.c, CLI_HARMONIC_PERIODS) */
+        const pkm_traj_desc d = {"harmonic", "harmonic motion of one pose coordinate",
+                                 fmax(isnan(t_end) ? 0.0 : t_end, 20.0 / ts->freq), coord};
+        return pkm_trajectory_create_analytic(&d, c->npose, tr, ctx);
+    }
+    const pkm_traj_desc *d = ts->name == NULL ? &c->traj[0] : pkm_case_traj_find(c, ts->name);
+    if (d == NULL || c->ntraj < 1) {
+        char names[256] = "";
+        size_t len = 0;
+        for (int k = 0; k < c->ntraj && len < sizeof names; k++)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "",
+                                    c->traj[k].name);
+        return pkm_ctx_fail(ctx, PKM_ERR_INVALID, __FILE__, __LINE__,
+                            "trajectory '%s': case '%s' has no such trajectory (%s), and a file "
+                            "needs a '/' or .csv",
+                            ts->name ? ts->name : "", c->name, names);
+    }
+    pkm_traj_desc stretched = *d;
+    if (t_end > stretched.duration) stretched.duration = t_end;
+    return pkm_trajectory_create_analytic(&stretched, c->npose, tr, ctx);
+}
+
+typedef struct tr_rows {
+    int ndrive, nfreq, elastic, width; /* width: doubles per row */
+    int64_t n, cap;
+    double *data;
+    double rayleigh[2];
+    stop_state *stop;
+    pkm_ctx *ctx;
+    int failed; /* out of memory */
+} tr_rows;
+
+/* One row: t, error[6], the drives (the locked drive's reaction where the model has it, else
+ * the rigid-body drive, as the command's drive_ columns), the deflections (elastic drives), the
+ * frequencies; then quasi_static[6], the energies (4), updated. */
+static int tr_sink(void *user, const pkm_transient_row *r)
+{
+    tr_rows *o = user;
+    if (o->data == NULL) {
+        o->ndrive = r->ndrive;
+        o->nfreq = r->nfreq;
+        o->width = 7 + o->ndrive * (o->elastic ? 2 : 1) + o->nfreq + 6 + 4 + 1;
+        o->rayleigh[0] = r->rayleigh[0];
+        o->rayleigh[1] = r->rayleigh[1];
+    }
+    if (o->n == o->cap) {
+        const int64_t cap = o->cap ? 2 * o->cap : 1024;
+        double *d = realloc(o->data, sizeof(double) * (size_t)(cap * o->width));
+        if (d == NULL) {
+            o->failed = 1;
+            pkm_ctx_fail(o->ctx, PKM_ERR_NOMEM, __FILE__, __LINE__,
+                         "out of memory for %lld transient rows", (long long)cap);
+            return 1;
+        }
+        o->data = d, o->cap = cap;
+    }
+    double *row = o->data + o->n * o->width;
+    int k = 0;
+    row[k++] = r->t;
+    for (int i = 0; i < 6; i++)
+        row[k++] = r->error[i];
+    for (int i = 0; i < o->ndrive; i++)
+        row[k++] = isnan(r->reaction[i]) ? r->drive[i] : r->reaction[i];
+    for (int i = 0; o->elastic && i < o->ndrive; i++)
+        row[k++] = r->deflection != NULL ? r->deflection[i] : NAN;
+    for (int i = 0; i < o->nfreq; i++)
+        row[k++] = i < r->nfreq ? r->freq[i] : NAN;
+    for (int i = 0; i < 6; i++)
+        row[k++] = r->quasi_static[i];
+    row[k++] = r->energy.kinetic;
+    row[k++] = r->energy.strain;
+    row[k++] = r->energy.dissipated;
+    row[k++] = r->energy.work;
+    row[k++] = r->updated;
+    o->n++;
+    return pkm_py_map_stop(-1, o->stop);
+}
+
+static const char *drive_name_at(const void *names, int k)
+{
+    return ((const char(*)[PKM_NAME_LEN])names)[k];
+}
+
+/* transient(trajectory_kind, name, coord, amp, freq, t, q, dt, duration, start, l1, l2,
+ * damping_modes, damping_zetas, gravity, initial, elastic, wrench, wrench_file, frequencies,
+ * update_every, singular, formulation) -> dict(data [rows, columns], drives, rayleigh) */
+PyObject *pkm_py_case_transient(CaseObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {
+        "kind",        "name",   "coord",       "amp",         "freq",         "t",
+        "q",           "dt",     "duration",    "start",       "l1",           "l2",
+        "mode1",       "mode2",  "zeta1",       "zeta2",       "gravity",      "initial",
+        "elastic",     "wrench", "wrench_file", "frequencies", "update_every", "singular",
+        "formulation", NULL};
+    traj_spec ts = {0};
+    PyObject *tobj = Py_None, *qobj = Py_None, *wobj = Py_None;
+    double dt = 1e-3, duration = NAN, start = NAN, l1 = 0.0, l2 = 0.0, z1 = 0.0, z2 = 0.0,
+           singular = 0.0;
+    int m1 = 0, m2 = 0, gravity = 0, initial = -1, elastic = 0, nfreq = 0, update_every = 1,
+        form = -1;
+    const char *wfile = NULL;
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kw, "iziddOOdddddiiddpipOziidi", kwlist, &ts.kind, &ts.name, &ts.coord, &ts.amp,
+            &ts.freq, &tobj, &qobj, &dt, &duration, &start, &l1, &l2, &m1, &m2, &z1, &z2, &gravity,
+            &initial, &elastic, &wobj, &wfile, &nfreq, &update_every, &singular, &form))
+        return NULL;
+    if (!pkm_py_case_ready(self)) return NULL;
+    const pkm_case *c = self->c;
+    if ((c->analyses & PKM_CASE_MODAL) == 0 || (c->analyses & PKM_CASE_DYNAMICS) == 0)
+        return pkm_py_raise_invalid("case '%s' has no %s model: transient needs both", c->name,
+                                    (c->analyses & PKM_CASE_MODAL) == 0 ? "finite-element"
+                                                                        : "rigid-body");
+    if (form < 0) form = (int)c->formulation;
+    if (pkm_formulation_type_of((pkm_formulation)form) == NULL)
+        return pkm_py_raise_invalid("formulation %d: not a formulation", form);
+    if (nfreq < 0 || nfreq > 1000) return pkm_py_raise_invalid("frequencies %d: 0 to 1000", nfreq);
+    if (update_every < 0)
+        return pkm_py_raise_invalid("update_every %d: expected >= 0", update_every);
+    if (!(singular == 0.0 || (singular >= 1e-12 && singular <= 0.5)))
+        return pkm_py_raise_invalid("singular %g: expected 1e-12 to 0.5", singular);
+    double wrench[6] = {0};
+    if (wobj != Py_None && pkm_py_read_doubles(wobj, 6, wrench, "wrench") < 0) return NULL;
+    for (int k = 0; k < 6; k++)
+        if (!isfinite(wrench[k]))
+            return pkm_py_raise_invalid("wrench: component %d is not finite", k);
+    PyArrayObject *ta = NULL, *qa = NULL;
+    if (ts.kind == 3) {
+        ta = (PyArrayObject *)PyArray_FROMANY(tobj, NPY_FLOAT64, 1, 1, NPY_ARRAY_CARRAY);
+        qa =
+            ta ? (PyArrayObject *)PyArray_FROMANY(qobj, NPY_FLOAT64, 2, 2, NPY_ARRAY_CARRAY) : NULL;
+        if (qa == NULL) {
+            Py_XDECREF(ta);
+            return NULL;
+        }
+        ts.m = (int)PyArray_DIM(ta, 0);
+        if (PyArray_DIM(qa, 0) != ts.m || PyArray_DIM(qa, 1) != c->npose) {
+            Py_DECREF(ta);
+            Py_DECREF(qa);
+            return pkm_py_raise_invalid("trajectory samples: t [m] and q [m, %d] expected",
+                                        c->npose);
+        }
+        ts.t = PyArray_DATA(ta);
+        ts.q = PyArray_DATA(qa);
+    }
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_trajectory *tr = NULL, *wseries = NULL;
+    char(*names)[PKM_NAME_LEN] = NULL;
+    int ndrive_names = 0;
+    stop_state stop = {.pid = getpid(), .last = pkm_py_now_s()};
+    tr_rows rows = {.elastic = elastic, .stop = &stop, .ctx = &ctx};
+    pkm_status st;
+    char msg[512] = "";
+    Py_BEGIN_ALLOW_THREADS;
+    PyThread_acquire_lock(pkm_py_solve_lock, WAIT_LOCK);
+    st = make_trajectory(c, &ts, (isnan(start) ? 0.0 : start) + duration, &tr, &ctx);
+    if (st == PKM_OK && wfile != NULL) {
+        static const char *const wnames[6] = {"fx", "fy", "fz", "mx", "my", "mz"};
+        st = pkm_trajectory_read_csv(wfile, wnames, 6, &wseries, &ctx);
+    }
+    double t0 = 0.0, t1 = 0.0;
+    if (st == PKM_OK) {
+        pkm_trajectory_span(tr, &t0, &t1);
+        if (!isnan(start) && !(start >= t0 && start < t1))
+            snprintf(msg, sizeof msg, "start %g: outside the trajectory's span [%g, %g) s", start,
+                     t0, t1);
+        if (isnan(duration)) duration = t1 - (isnan(start) ? t0 : start);
+        if (!(dt > 0.0))
+            snprintf(msg, sizeof msg, "dt %g: the time step must be positive", dt);
+        else if (!(duration >= dt))
+            snprintf(msg, sizeof msg, "duration %g: shorter than one time step (dt %g)", duration,
+                     dt);
+    }
+    if (st == PKM_OK && msg[0] == '\0') {
+        /* the actuated joints' names, as the command's drive_ columns */
+        pkm_model *m = NULL;
+        st = c->build_rigid(self->params, c->home, &m, &ctx);
+        if (st == PKM_OK) {
+            names = calloc((size_t)pkm_model_joint_count(m) + 1, sizeof *names);
+            for (int j = 0; j < pkm_model_joint_count(m) && names != NULL; j++)
+                if (pkm_model_joint(m, j)->actuated)
+                    snprintf(names[ndrive_names++], PKM_NAME_LEN, "%s",
+                             pkm_model_joint(m, j)->name);
+        }
+        pkm_model_destroy(&m);
+    }
+    if (st == PKM_OK && msg[0] == '\0') {
+        pkm_transient_opts opts = pkm_transient_opts_default(c, dt, duration);
+        opts.form = (pkm_formulation)form;
+        opts.update_every = update_every;
+        opts.gravity = gravity;
+        opts.static_start = initial < 0 ? gravity : initial;
+        opts.singular = singular;
+        opts.start = start;
+        opts.nfreq = nfreq;
+        opts.elastic_drives = elastic;
+        opts.nm.l1 = l1;
+        opts.nm.l2 = l2;
+        if (m1 > 0) {
+            opts.damping_mode[0] = m1, opts.damping_mode[1] = m2;
+            opts.damping_zeta[0] = z1, opts.damping_zeta[1] = z2;
+        }
+        memcpy(opts.wrench, wrench, sizeof wrench);
+        opts.wrench_series = wseries;
+        st = pkm_transient_run(c, self->params, tr, &opts, tr_sink, &rows, &ctx);
+        if (st == PKM_OK && rows.failed) st = ctx.status;
+    }
+    pkm_trajectory_destroy(&tr);
+    pkm_trajectory_destroy(&wseries);
+    PyThread_release_lock(pkm_py_solve_lock);
+    Py_END_ALLOW_THREADS;
+    Py_XDECREF(ta);
+    Py_XDECREF(qa);
+    PyObject *r = NULL;
+    if (st != PKM_OK)
+        pkm_py_raise_ctx(st, &ctx);
+    else if (msg[0] != '\0')
+        pkm_py_raise_invalid("%s", msg);
+    else if (names == NULL && ndrive_names == 0 && rows.ndrive > 0)
+        PyErr_NoMemory();
+    else {
+        const npy_intp dims[2] = {(npy_intp)rows.n, rows.width};
+        r = Py_BuildValue(
+            "{s:N,s:N,s:(dd),s:i,s:i,s:i}", "data", pkm_py_doubles(2, dims, rows.data), "drives",
+            pkm_py_string_list(rows.ndrive <= ndrive_names ? rows.ndrive : ndrive_names,
+                               drive_name_at, names),
+            "rayleigh", rows.rayleigh[0], rows.rayleigh[1], "ndrive", rows.ndrive, "nfreq",
+            rows.nfreq, "elastic", elastic);
+    }
+    free(names);
+    free(rows.data);
+    if (stop.stopped) {
+        /* Ctrl-C: the rows so far go with the KeyboardInterrupt (.partial) */
+        PyErr_NormalizeException(&stop.type, &stop.value, &stop.tb);
+        if (r != NULL && stop.value != NULL && PyObject_SetAttrString(stop.value, "partial", r) < 0)
+            PyErr_Clear();
+        Py_XDECREF(r);
+        PyErr_Restore(stop.type, stop.value, stop.tb);
+        return NULL;
+    }
+    return r;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * dynamics: `pkmflex dynamics` (pkm_dynamics_run): one row per time and joint, the command's
+ * long csv schema's numbers. */
+
+typedef struct dyn_rows {
+    int64_t n, cap;
+    int njoint;
+    double *data; /* per row: t, joint index, q, qd, qdd, drive, ideal, friction, f_axial,
+                     f_radial, m_bending */
+    char (*names)[PKM_NAME_LEN];
+    int *types; /* pkm_joint_type, cut: + 16 */
+    stop_state *stop;
+    pkm_ctx *ctx;
+    int failed;
+} dyn_rows;
+
+enum { DYN_WIDTH = 11 };
+
+static int dyn_sink(void *user, const pkm_dynamics_row *r)
+{
+    dyn_rows *o = user;
+    const int nj = pkm_model_joint_count(r->model);
+    if (o->names == NULL) {
+        o->njoint = nj;
+        o->names = calloc((size_t)nj + 1, sizeof *o->names);
+        o->types = calloc((size_t)nj + 1, sizeof *o->types);
+        for (int j = 0; j < nj && o->names != NULL && o->types != NULL; j++) {
+            const pkm_joint *jt = pkm_model_joint(r->model, j);
+            snprintf(o->names[j], PKM_NAME_LEN, "%s", jt->name);
+            o->types[j] = (int)jt->type + (jt->cut ? 16 : 0);
+        }
+    }
+    if (o->n + nj > o->cap) {
+        const int64_t cap = o->cap ? 2 * o->cap + nj : 1024 * (int64_t)(nj + 1);
+        double *d = o->names != NULL && o->types != NULL
+                        ? realloc(o->data, sizeof(double) * (size_t)(cap * DYN_WIDTH))
+                        : NULL;
+        if (d == NULL) {
+            o->failed = 1;
+            pkm_ctx_fail(o->ctx, PKM_ERR_NOMEM, __FILE__, __LINE__, "out of memory for %lld rows",
+                         (long long)cap);
+            return 1;
+        }
+        o->data = d, o->cap = cap;
+    }
+    for (int j = 0; j < nj; j++) {
+        const pkm_joint_result *x = &r->joint[j];
+        const int has = x->ncoord > 0;
+        const double v[DYN_WIDTH] = {
+            r->t,        j,        has ? x->q[0] : 0.0, has ? x->qd[0] : 0.0, has ? x->qdd[0] : 0.0,
+            x->drive,    x->ideal, x->friction,         x->f_axial,           x->f_radial,
+            x->m_bending};
+        memcpy(o->data + (o->n++) * DYN_WIDTH, v, sizeof v);
+    }
+    return pkm_py_map_stop(-1, o->stop);
+}
+
+static const char *dyn_name_at(const void *names, int k)
+{
+    return ((const char(*)[PKM_NAME_LEN])names)[k];
+}
+
+/* dynamics(kind, name, coord, amp, freq, t, q, t0, t1, n, singular) -> dict(data [rows, 11],
+ * joints, types); t0, t1 NaN: the trajectory's span, n 0: 101 times. */
+PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"kind", "name", "coord", "amp", "freq",     "t",
+                             "q",    "t0",   "t1",    "n",   "singular", NULL};
+    traj_spec ts = {0};
+    PyObject *tobj = Py_None, *qobj = Py_None;
+    double t0 = NAN, t1 = NAN, singular = 0.0;
+    int n = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iziddOOddid", kwlist, &ts.kind, &ts.name, &ts.coord,
+                                     &ts.amp, &ts.freq, &tobj, &qobj, &t0, &t1, &n, &singular))
+        return NULL;
+    if (!pkm_py_case_ready(self)) return NULL;
+    const pkm_case *c = self->c;
+    if ((c->analyses & PKM_CASE_DYNAMICS) == 0)
+        return pkm_py_raise_invalid("case '%s' has no rigid-body model with actuated joints",
+                                    c->name);
+    if (!(singular == 0.0 || (singular >= 1e-12 && singular <= 0.5)))
+        return pkm_py_raise_invalid("singular %g: expected 1e-12 to 0.5", singular);
+    PyArrayObject *ta = NULL, *qa = NULL;
+    if (ts.kind == 3) {
+        ta = (PyArrayObject *)PyArray_FROMANY(tobj, NPY_FLOAT64, 1, 1, NPY_ARRAY_CARRAY);
+        qa =
+            ta ? (PyArrayObject *)PyArray_FROMANY(qobj, NPY_FLOAT64, 2, 2, NPY_ARRAY_CARRAY) : NULL;
+        if (qa == NULL || PyArray_DIM(qa, 0) != PyArray_DIM(ta, 0) ||
+            PyArray_DIM(qa, 1) != c->npose) {
+            Py_XDECREF(ta);
+            Py_XDECREF(qa);
+            return PyErr_Occurred()
+                       ? NULL
+                       : pkm_py_raise_invalid("trajectory samples: t [m] and q [m, %d] "
+                                              "expected",
+                                              c->npose);
+        }
+        ts.m = (int)PyArray_DIM(ta, 0);
+        ts.t = PyArray_DATA(ta);
+        ts.q = PyArray_DATA(qa);
+    }
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_trajectory *tr = NULL;
+    stop_state stop = {.pid = getpid(), .last = pkm_py_now_s()};
+    dyn_rows rows = {.stop = &stop, .ctx = &ctx};
+    pkm_status st;
+    Py_BEGIN_ALLOW_THREADS;
+    PyThread_acquire_lock(pkm_py_solve_lock, WAIT_LOCK);
+    st = make_trajectory(c, &ts, isnan(t1) ? 0.0 : t1, &tr, &ctx);
+    if (st == PKM_OK) {
+        pkm_dynamics_opts o = {.t0 = t0, .t1 = t1, .n = n > 0 ? n : 101, .singular = singular};
+        double a, b;
+        pkm_trajectory_span(tr, &a, &b);
+        if (isnan(o.t0)) o.t0 = a;
+        if (isnan(o.t1)) o.t1 = b;
+        st = pkm_dynamics_run(c, self->params, tr, &o, dyn_sink, &rows, &ctx);
+        if (st == PKM_OK && rows.failed) st = ctx.status;
+    }
+    pkm_trajectory_destroy(&tr);
+    PyThread_release_lock(pkm_py_solve_lock);
+    Py_END_ALLOW_THREADS;
+    Py_XDECREF(ta);
+    Py_XDECREF(qa);
+    PyObject *r = NULL;
+    if (st != PKM_OK)
+        pkm_py_raise_ctx(st, &ctx);
+    else {
+        const npy_intp dims[2] = {(npy_intp)rows.n, DYN_WIDTH};
+        const npy_intp nt = rows.njoint;
+        r = Py_BuildValue("{s:N,s:N,s:N}", "data", pkm_py_doubles(2, dims, rows.data), "joints",
+                          pkm_py_string_list(rows.njoint, dyn_name_at, rows.names), "types",
+                          pkm_py_array_copy(NPY_INT, 1, &nt, rows.types));
+    }
+    free(rows.data);
+    free(rows.names);
+    free(rows.types);
+    if (stop.stopped) {
+        PyErr_NormalizeException(&stop.type, &stop.value, &stop.tb);
+        if (r != NULL && stop.value != NULL && PyObject_SetAttrString(stop.value, "partial", r) < 0)
+            PyErr_Clear();
+        Py_XDECREF(r);
+        PyErr_Restore(stop.type, stop.value, stop.tb);
+        return NULL;
+    }
+    return r;
+}
