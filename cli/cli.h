@@ -20,9 +20,10 @@
 #include <stddef.h>
 
 #define CLI_PROG        "pkmflex"
-#define EXIT_TOL        1 /* compare: a frequency outside the tolerance */
-#define EXIT_INPUT      2 /* bad input: one line on stderr naming the parameter, file or option */
-#define EXIT_COMPUTE    3 /* the computation failed */
+#define EXIT_TOL        1   /* compare: a frequency outside the tolerance */
+#define EXIT_INPUT      2   /* bad input: one line on stderr naming the parameter, file or option */
+#define EXIT_COMPUTE    3   /* the computation failed */
+#define EXIT_INTERRUPT  130 /* Ctrl-C (128 + SIGINT, the shells' convention): what was done kept */
 #define CLI_MAX_SETS    64
 #define CLI_MAX_OPTIONS 64 /* options of one command's table, at most */
 
@@ -144,6 +145,12 @@ int cli_report(pkm_status st, const pkm_ctx *ctx);
 int cli_report_late(pkm_status st, const pkm_ctx *ctx);
 
 double cli_now(void);
+
+/* Standard output failed (a full disk, a closed file): the writers of long outputs stop there
+ * rather than compute rows nobody will read. */
+int cli_output_failed(void);
+/* The one line of a failed write to standard output (errnum: its errno, or 0), exit 3. */
+int cli_output_error(int errnum);
 
 /* A progress bar on stderr with rate and time left, redrawn at most 10 times a second, a newline
  * when done == total; unit names the items (poses, steps). t0: cli_now() at the start. */

@@ -55,6 +55,18 @@ int cli_report_late(pkm_status st, const pkm_ctx *ctx)
     return st == PKM_ERR_IO ? EXIT_COMPUTE : rc;
 }
 
+int cli_output_failed(void)
+{
+    return ferror(stdout) != 0;
+}
+
+int cli_output_error(int errnum)
+{
+    fprintf(stderr, "%s: error: cannot write the output to standard output%s%s\n", CLI_PROG,
+            errnum != 0 ? ": " : "", errnum != 0 ? strerror(errnum) : "");
+    return EXIT_COMPUTE;
+}
+
 double cli_now(void)
 {
     struct timespec ts;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Times of the default grid over a trajectory's span (--time not given). */
 #define DYN_DEFAULT_TIMES 101
@@ -20,6 +21,11 @@
 
 /* Most time samples: beyond, the output of a 10-joint case passes a gigabyte. */
 #define DYN_MAX_TIMES 10000000
+/* Most rows (times x joints) of one run, printed or to -o: about 1.3 GB of csv, a minute or more;
+ * a larger run is refused before it starts, naming its size (the first --time asked of NaVARo,
+ * 0:1.5:10000000, is 210 million rows, 27 GB and most of an hour). */
+#define DYN_MAX_ROWS      10000000
+#define DYN_BYTES_PER_ROW 130.0 /* a csv row; a table row is longer, an HDF5 one 120 bytes */
 
 enum {
     DYN_TRAJECTORY = CLI_OPT_OWN,
@@ -100,6 +106,9 @@ static const cli_command dyn_command = {
     "force and bending moment (Guo et al. 2024, eqs. 39-46). SI units: rad, m, s, N, N m.\n"
     "Everything is checked before the first time is computed: bad input is one line, exit 2;\n"
     "a singular closure on the way (the mechanism at a dead point) stops with exit 3.\n"
+    "At most 10 million rows (times x joints) per run: a larger --time is refused before it\n"
+    "starts, naming its size. Ctrl-C stops the run after a whole time sample: the rows done\n"
+    "are printed (or in -o, marked partial), exit 130.\n"
     "CASE boom1 or crane4: the module chains of the hydraulic crane, forward dynamics\n"
     "included (pkmflex dynamics boom1 --help).\n"
     "CASE masticatory: the chewing robot with condyle contacts and redundant drives\n"
@@ -303,8 +312,9 @@ static void dyn_free(dyn_run *r)
         free(r->value[c]);
 }
 
-/* The kept rows written to o->output; 0 or an exit status (a failed write is exit 3). */
-static int dyn_write(const dyn_run *r, const dyn_args *o)
+/* The first ntime times' rows written to o->output (partial: the run was interrupted, the file
+ * says so); 0 or an exit status (a failed write is exit 3). */
+static int dyn_write(const dyn_run *r, const dyn_args *o, int ntime, int partial)
 {
     const int nj = pkm_model_joint_count(r->m);
     const char **names = malloc(sizeof(char *) * 2 * (size_t)nj);
@@ -316,8 +326,9 @@ static int dyn_write(const dyn_run *r, const dyn_args *o)
     pkm_dyn_series s = {.case_name = r->c->name,
                         .trajectory = o->traj != NULL ? o->traj : r->c->traj[0].name,
                         .friction = dyn_law_name(r),
-                        .ntime = r->n,
+                        .ntime = ntime,
                         .njoint = nj,
+                        .partial = partial,
                         .joints = names,
                         .types = names + nj,
                         .t = r->t,
@@ -329,7 +340,7 @@ static int dyn_write(const dyn_run *r, const dyn_args *o)
     const pkm_status st = pkm_dyn_series_write_h5(o->output, &s, &ctx);
     free(names);
     if (st != PKM_OK) return cli_report_late(st, &ctx);
-    printf("# wrote %s: %d times x %d joints (%s)\n", o->output, r->n, nj, r->c->name);
+    printf("# wrote %s: %d times x %d joints (%s)\n", o->output, ntime, nj, r->c->name);
     return 0;
 }
 
@@ -383,6 +394,30 @@ static void dyn_header(const dyn_run *r, int csv)
            "m_bending");
 }
 
+/* The rows of the run (times x joints) within DYN_MAX_ROWS: exit 2 naming the size otherwise. */
+static int dyn_check_size(const dyn_run *r, const dyn_args *o)
+{
+    const double rows = (double)r->n * pkm_model_joint_count(r->m);
+    if (rows <= DYN_MAX_ROWS) return 0;
+    return cli_usage_error("--time %s: %d times x %d joints = %.3g rows x %d columns, about %.3g "
+                           "GB, above the limit of %d rows of a run: fewer times (--time "
+                           "T0:T1:N), or several runs",
+                           o->time != NULL ? o->time : "", r->n, pkm_model_joint_count(r->m), rows,
+                           3 + PKM_DYN_SERIES_COLUMNS, rows * DYN_BYTES_PER_ROW / 1e9,
+                           DYN_MAX_ROWS);
+}
+
+/* Ctrl-C after k whole time samples: -o gets them marked partial; exit 130. */
+static int dyn_interrupted(const dyn_run *r, const dyn_args *o, int k)
+{
+    int rc = 0;
+    if (r->t != NULL && k > 0 && (rc = dyn_write(r, o, k, 1)) != 0) return rc;
+    fprintf(stderr, "%s: interrupted: %d of %d times done%s%s%s\n", CLI_PROG, k, r->n,
+            r->t != NULL && k > 0 ? ", saved in " : "", r->t != NULL && k > 0 ? o->output : "",
+            r->t != NULL && k > 0 ? " (marked partial: root attribute complete = 0)" : "");
+    return EXIT_INTERRUPT;
+}
+
 /* Kinematics and inverse dynamics at every time, printed or kept; 0 or exit 3 naming the time. */
 static int dyn_compute(dyn_run *r, const dyn_args *o)
 {
@@ -391,7 +426,12 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     const double start = cli_now();
+    cli_progress bar = {start, 0.0};
+    const int show = isatty(STDERR_FILENO) && (r->t != NULL || !isatty(STDOUT_FILENO));
     for (int k = 0; k < r->n; k++) {
+        if (cli_interrupted()) return dyn_interrupted(r, o, k);
+        if (cli_output_failed()) return EXIT_COMPUTE; /* main says why */
+        if (show) cli_progress_show(&bar, k, r->n, "times");
         const double t = dyn_time(r, k);
         pkm_status st = dyn_follow(r, t, &ctx);
         if (st == PKM_OK) st = pkm_mbs_inverse(r->s, NULL, r->res, &ctx);
@@ -402,7 +442,8 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
         for (int j = 0; j < pkm_model_joint_count(r->m); j++)
             dyn_row(r, k, j, csv);
     }
-    if (r->t != NULL) return dyn_write(r, o);
+    if (show) cli_progress_show(&bar, r->n, r->n, "times");
+    if (r->t != NULL) return dyn_write(r, o, r->n, 0);
     if (!csv)
         printf("# %.1f us per time sample (kinematics and inverse dynamics, output included)\n",
                1e6 * (cli_now() - start) / r->n);
@@ -434,7 +475,8 @@ int cli_dynamics(int argc, char **argv)
     }
     if ((rc = cli_trajectory(r.c, o.traj, o.time != NULL ? r.t1 : 0.0, &r.tr)) != 0) goto done;
     if (o.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
-    if ((rc = dyn_setup(&r, o.singular)) != 0 || (rc = dyn_validate(&r)) != 0 ||
+    if ((rc = dyn_setup(&r, o.singular)) != 0 ||
+        (!o.forward && (rc = dyn_check_size(&r, &o)) != 0) || (rc = dyn_validate(&r)) != 0 ||
         (o.output != NULL &&
          ((rc = cli_check_output_path(o.output)) != 0 || (rc = dyn_keep(&r)) != 0)))
         goto done;
@@ -447,7 +489,9 @@ int cli_dynamics(int argc, char **argv)
                                   r.n,      cli_format_is_rows(o.format)};
         rc = cli_dynamics_forward(&in);
     } else {
+        cli_interrupt_begin();
         rc = dyn_compute(&r, &o);
+        cli_interrupt_end();
     }
 done:
     dyn_free(&r);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
     FIT_TABLE = CLI_OPT_OWN,
@@ -71,7 +72,10 @@ static const cli_command fit_command = {
     "GSL's bounded nonlinear solver; bounds by p = MIN + (MAX - MIN)(1 + sin u)/2;\n"
     "include/pkm/fit.h). Prints the fitted values with their standard errors and\n"
     "correlations, and the final pairing. Exit 3 when the solver does not converge\n"
-    "(its last state printed).\n\n",
+    "(its last state printed). On a terminal, a progress line on stderr (the start of the\n"
+    "multistart, the evaluations, the best error, the time left). Ctrl-C stops the fit: the\n"
+    "best evaluation so far is printed (without standard errors) and written to -o with a\n"
+    "note saying so, exit 130.\n\n",
     fit_options, (int)(sizeof(fit_options) / sizeof(fit_options[0])), 1};
 
 static int fit_set(void *user, int id, const char *v)
@@ -254,6 +258,9 @@ static void fit_print(const fit_args *o, const pkm_fit_param *p, const pkm_case 
            o->c.case_name, o->table, o->kind ? ", rows of kind " : "", o->kind ? o->kind : "",
            o->fo.match.mode == PKM_MATCH_NEAREST ? "nearest" : "order", d->nrows, res->nres,
            res->nparam);
+    if (res->stopped)
+        printf("# INTERRUPTED: the best evaluation so far, not a converged fit (no standard "
+               "errors)\n");
     printf("%-20s  %14s  %14s  %12s  %s\n", "parameter", "start", "fitted", "std. error", "unit");
     for (int k = 0; k < res->nparam; k++)
         printf("%-20s  %14.6g  %14.6g  %12.3g  %s\n", p[k].key, p[k].start, res->value[k],
@@ -286,6 +293,56 @@ static void fit_print_csv(const pkm_fit_param *p, const pkm_case *c, const pkm_f
     }
     printf("\n\n");
     fit_print_pairs(d, res, 1);
+}
+
+/* The progress line on a terminal, and what an interrupted fit reports. */
+typedef struct fit_ui {
+    double t0, last;
+    int show; /* stderr is a terminal */
+    int drawn, evaluations, start, nstarts;
+} fit_ui;
+
+static void fit_progress(const pkm_fit_progress *p, void *user)
+{
+    fit_ui *ui = user;
+    ui->evaluations = p->evaluations;
+    ui->start = p->start;
+    ui->nstarts = p->nstarts;
+    const double t = cli_now();
+    if (!ui->show || t - ui->last < 0.1) return;
+    ui->last = t;
+    ui->drawn = 1;
+    fprintf(stderr, "\rfit: start %d of %d, %d evaluations, rms %.4g %% (best %.4g %%), %.0f s",
+            p->start + 1, p->nstarts, p->evaluations, 100.0 * p->rms, 100.0 * p->best_rms,
+            t - ui->t0);
+    if (p->start > 0) /* the starts done, at their mean time */
+        fprintf(stderr, ", about %.0f s left", (t - ui->t0) / p->start * (p->nstarts - p->start));
+    fprintf(stderr, " ");
+}
+
+static int fit_stop(void *user)
+{
+    (void)user;
+    return cli_interrupted();
+}
+
+/* -o FILE.yaml: the case file with the fitted (or, interrupted, the best so far) values. */
+static int fit_write(const fit_args *o, const pkm_case *c, const void *params,
+                     const pkm_fit_result *res)
+{
+    char note[512];
+    snprintf(note, sizeof(note), "pkmflex fit of %s to %s%s%s: %s %.4f %%", o->c.case_name,
+             o->table, o->kind ? ", rows of kind " : "", o->kind ? o->kind : "",
+             res->stopped ? "INTERRUPTED (Ctrl-C), not a converged fit: the best evaluation so "
+                            "far, rms relative error"
+                          : "rms relative error",
+             100.0 * res->rms);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_status st = pkm_case_file_write(o->output, c, params, note, &ctx);
+    if (st != PKM_OK) return cli_report_late(st, &ctx);
+    if (!o->csv) printf("# wrote %s%s\n", o->output, res->stopped ? " (interrupted fit)" : "");
+    return 0;
 }
 
 int cli_fit(int argc, char **argv)
@@ -323,7 +380,14 @@ int cli_fit(int argc, char **argv)
     if ((rc = fit_data(&o, tab, &data, &pose, &freq, &w)) != 0) goto done;
     o.fo.form = o.c.form;
     o.fo.eig = o.c.eig;
+    fit_ui ui = {.t0 = cli_now(), .show = isatty(STDERR_FILENO)};
+    o.fo.progress = fit_progress;
+    o.fo.stop = fit_stop;
+    o.fo.user = &ui;
+    cli_interrupt_begin();
     st = pkm_fit_run(c, params, &data, p, o.nspec, &o.fo, &res, &ctx);
+    cli_interrupt_end();
+    if (ui.drawn) fprintf(stderr, "\n");
     if (st != PKM_OK && st != PKM_ERR_NOCONV) {
         rc = cli_report(st, &ctx);
         goto done;
@@ -336,16 +400,14 @@ int cli_fit(int argc, char **argv)
         rc = cli_report(st, &ctx); /* the last state is printed above */
         goto done;
     }
-    if (o.output != NULL) {
-        char note[512];
-        snprintf(note, sizeof(note), "pkmflex fit of %s to %s%s%s: rms relative error %.4f %%",
-                 o.c.case_name, o.table, o.kind ? ", rows of kind " : "", o.kind ? o.kind : "",
-                 100.0 * res.rms);
-        if ((st = pkm_case_file_write(o.output, c, params, note, &ctx)) != PKM_OK) {
-            rc = cli_report_late(st, &ctx);
-            goto done;
-        }
-        if (!o.csv) printf("# wrote %s\n", o.output);
+    if (o.output != NULL && (rc = fit_write(&o, c, params, &res)) != 0) goto done;
+    if (res.stopped) {
+        fprintf(stderr,
+                "%s: interrupted: the fit stopped after %d evaluations (start %d of %d); the "
+                "best evaluation so far is printed%s%s\n",
+                CLI_PROG, ui.evaluations, ui.start + 1, ui.nstarts,
+                o.output != NULL ? " and written to " : "", o.output != NULL ? o.output : "");
+        rc = EXIT_INTERRUPT;
     }
 done:
     pkm_fit_result_free(&res);

@@ -3,9 +3,11 @@
  *
  * Exit status: 0 success; 1 `compare` found a frequency outside the tolerance; 2 bad input
  * (usage, unknown case or option, malformed pose or table, unreachable pose, invalid parameter);
- * 3 the computation failed (singular pencil, eigensolver failure, failed accuracy check). */
+ * 3 the computation failed (singular pencil, eigensolver failure, failed accuracy check), or its
+ * output could not be written (a full disk); 130 interrupted by Ctrl-C (what was done kept). */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,7 +51,20 @@ static void print_main_help(void)
            "Exit status: 0 ok, 1 compare out of tolerance, 2 bad input, 3 computation failed.\n");
 }
 
-int main(int argc, char **argv)
+/* The command's output, checked once for all of them: stdout is buffered, so a full disk or a
+ * closed file shows only when the buffer is written, possibly at exit, where the C library would
+ * drop the error. A failed write is exit 3 and one line, not exit 0 with the output cut. */
+static int finish_output(int rc)
+{
+    errno = 0;
+    const int flushed = fflush(stdout) == 0;
+    const int err = errno;
+    if (flushed && !ferror(stdout) && fclose(stdout) == 0) return rc;
+    cli_output_error(flushed ? errno : err);
+    return rc == 0 || rc == EXIT_TOL ? EXIT_COMPUTE : rc;
+}
+
+static int run(int argc, char **argv)
 {
     static const struct {
         const char *name;
@@ -73,7 +88,8 @@ int main(int argc, char **argv)
         const int json = cli_wants_json(argc, argv);
         int rc = json ? cli_json_begin() : 0;
         if (rc == 0) rc = commands[k].run(argc, argv);
-        if (json) cli_json_end(rc == 0 || rc == EXIT_TOL); /* compare's rows out of tolerance too */
+        /* compare's rows out of tolerance too, and the whole rows of an interrupted run */
+        if (json) cli_json_end(rc == 0 || rc == EXIT_TOL || rc == EXIT_INTERRUPT);
         return rc;
     }
     char hint[64];
@@ -88,4 +104,9 @@ int main(int argc, char **argv)
     return cli_usage_error(
         "unknown command '%s'%s", cmd,
         cli_did_you_mean(cmd, names, (int)(sizeof(names) / sizeof(names[0])), hint, sizeof hint));
+}
+
+int main(int argc, char **argv)
+{
+    return finish_output(run(argc, argv));
 }

@@ -239,6 +239,7 @@ typedef struct tr_out {
     int csv, rc, nfreq, elastic;
     double start;
     int64_t cap, n, total; /* total: the run's rows, for the progress bar */
+    int64_t done;          /* rows printed */
     int ndrive;
     char (*names)[PKM_NAME_LEN];
     double *t, *error, *qs, *energy, *drive, *reaction, *deflection, *freq;
@@ -259,6 +260,11 @@ static double tr_drive(const pkm_transient_row *r, int k)
 static int tr_row(void *user, const pkm_transient_row *r)
 {
     tr_out *o = user;
+    /* Ctrl-C or a failed write: stop before this row, so that stdout and -o hold whole rows. */
+    if (cli_interrupted() || cli_output_failed()) {
+        o->rc = cli_interrupted() ? EXIT_INTERRUPT : EXIT_COMPUTE;
+        return 1;
+    }
     if (r->step == 0 && (o->rc = tr_header(o)) != 0) return 1;
     if (r->step == 0 && !o->csv)
         printf("# Rayleigh damping l1 = %.6g 1/s, l2 = %.6g s\n", r->rayleigh[0], r->rayleigh[1]);
@@ -302,6 +308,7 @@ static int tr_row(void *user, const pkm_transient_row *r)
             printf(" %10.4f", r->freq[k]);
     }
     printf("\n");
+    o->done++;
     if (o->bar != NULL) cli_progress_show(o->bar, r->step + 1, o->total, "steps");
     return 0;
 }
@@ -372,8 +379,9 @@ static int tr_keep(tr_out *o, int64_t rows)
     return 0;
 }
 
-/* -o: the kept rows written (exit 3 if the file cannot be written). */
-static int tr_write(const tr_out *o, const char *path, const char *traj)
+/* -o: the kept rows written (exit 3 if the file cannot be written); partial: the run was
+ * interrupted (the file says so). */
+static int tr_write(const tr_out *o, const char *path, const char *traj, int partial)
 {
     const char **names = malloc(sizeof(*names) * (size_t)(o->ndrive + 1));
     if (names == NULL) return cli_usage_error("-o: cannot allocate the joint names");
@@ -392,12 +400,28 @@ static int tr_write(const tr_out *o, const char *path, const char *traj)
                                     .reaction = o->reaction,
                                     .deflection = o->elastic ? o->deflection : NULL,
                                     .nfreq = o->nfreq,
-                                    .freq = o->freq};
+                                    .freq = o->freq,
+                                    .partial = partial};
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     const pkm_status st = pkm_transient_series_write_h5(path, &s, &ctx);
     free(names);
     return st == PKM_OK ? 0 : cli_report(st, &ctx);
+}
+
+/* Ctrl-C: the rows printed so far are whole; -o gets them, marked partial; exit 130. */
+static int tr_interrupted(const tr_out *o, const tr_args *a)
+{
+    const int save = a->output != NULL && o->n > 0;
+    if (o->bar != NULL) fprintf(stderr, "\n");
+    if (save) {
+        const int rc = tr_write(o, a->output, a->traj, 1);
+        if (rc != 0) return rc;
+    }
+    fprintf(stderr, "%s: interrupted: %lld of %lld steps done%s%s%s\n", CLI_PROG,
+            (long long)o->done, (long long)o->total, save ? ", saved in " : "",
+            save ? a->output : "", save ? " (marked partial: root attribute complete = 0)" : "");
+    return EXIT_INTERRUPT;
 }
 
 static void tr_out_free(tr_out *o)
@@ -476,8 +500,14 @@ int cli_transient(int argc, char **argv)
     if (o.output != NULL && (rc = tr_keep(&out, pkm_transient_steps(&opts) + 1)) != 0) goto done;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
+    cli_interrupt_begin();
     const pkm_status st = pkm_transient_run(c, params, tr, &opts, tr_row, &out, &ctx);
+    cli_interrupt_end();
     fflush(stdout);
+    if (out.rc == EXIT_INTERRUPT) {
+        rc = tr_interrupted(&out, &o);
+        goto done;
+    }
     if (out.rc != 0) {
         rc = out.rc;
         goto done;
@@ -486,7 +516,7 @@ int cli_transient(int argc, char **argv)
         rc = cli_report(st, &ctx);
         goto done;
     }
-    if (o.output != NULL && (rc = tr_write(&out, o.output, o.traj)) != 0) goto done;
+    if (o.output != NULL && (rc = tr_write(&out, o.output, o.traj, 0)) != 0) goto done;
     if (!csv)
         printf("# %.1f us per step (assembly, loads, Newmark, quasi-static and output)\n",
                1e6 * (cli_now() - out.start) / (double)(pkm_transient_steps(&opts) + 1));

@@ -49,22 +49,26 @@ static char *comma_list(const char *const *names, int n)
     return s;
 }
 
-/* The root attributes both formats share: format, format_version, case, trajectory. */
+/* The root attributes both formats share: format, format_version, case, trajectory, and
+ * complete (0: a run stopped by the user, whose file holds the times done; a reader that ignores
+ * it would take a cut run for a shorter trajectory). */
 static pkm_status write_format(const h5io *io, hid_t file, const char *format, int version,
-                               const char *case_name, const char *trajectory)
+                               const char *case_name, const char *trajectory, int partial)
 {
     pkm_status rc = pkm_h5_write_str_attr(io, file, "/", "format", format);
     if (rc == PKM_OK)
         rc = pkm_h5_write_int_attr(io, file, "/", "format_version", H5T_STD_I32LE, version);
     if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "case", case_name);
     if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "trajectory", trajectory);
+    if (rc == PKM_OK)
+        rc = pkm_h5_write_int_attr(io, file, "/", "complete", H5T_STD_I32LE, partial ? 0 : 1);
     return rc;
 }
 
 static pkm_status write_root(const h5io *io, hid_t file, const pkm_dyn_series *s)
 {
-    pkm_status rc =
-        write_format(io, file, DYN_FORMAT, DYN_FORMAT_VERSION, s->case_name, s->trajectory);
+    pkm_status rc = write_format(io, file, DYN_FORMAT, DYN_FORMAT_VERSION, s->case_name,
+                                 s->trajectory, s->partial);
     if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "friction", s->friction);
     const char *const *lists[2] = {s->joints, s->types};
     static const char *const list_names[2] = {"joints", "types"};
@@ -109,8 +113,8 @@ pkm_status pkm_dyn_series_write_h5(const char *path, const pkm_dyn_series *s, pk
 static pkm_status fill_transient(const h5io *io, hid_t file, const void *user)
 {
     const pkm_transient_series *s = user;
-    pkm_status rc =
-        write_format(io, file, TR_FORMAT, TR_FORMAT_VERSION, s->case_name, s->trajectory);
+    pkm_status rc = write_format(io, file, TR_FORMAT, TR_FORMAT_VERSION, s->case_name,
+                                 s->trajectory, s->partial);
     char *text = comma_list(s->drives, s->ndrive);
     if (rc == PKM_OK)
         rc = text != NULL

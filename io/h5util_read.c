@@ -7,6 +7,7 @@
 
 #include "io/h5_impl.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -340,7 +341,8 @@ pkm_status pkm_h5_file_open_read(const h5io *io, hid_t *file)
     if (*file >= 0) return PKM_OK;
     /* Tell "cannot read the file" from "the file is not HDF5". */
     FILE *f = fopen(io->path, "rb");
-    if (f == NULL) return H5_FAIL(io, PKM_ERR_IO, "cannot open");
+    /* The system's reason alone: HDF5's own (its driver's flags) says nothing more to a user. */
+    if (f == NULL) return OWN_FAIL(io, PKM_ERR_IO, "cannot open: %s", strerror(errno));
     fclose(f);
     return H5_FAIL(io, PKM_ERR_PARSE, "not an HDF5 file, or a damaged one");
 }

@@ -36,6 +36,14 @@ typedef struct fit_state {
     pkm_formulation form;
     pkm_ctx *ctx;
     pkm_status st; /* the first failure of a residual evaluation */
+    /* opts.stop and opts.progress: the local fit running, the evaluations, the best so far */
+    const pkm_fit_opts *o;
+    int start, nstarts, evals, stopped;
+    double best_rms;
+    double best_value[PKM_FIT_MAX_PARAMS];
+    int best_nres;
+    int *best_pair;    /* 2 x cells: the pairing and multiplicities of the best evaluation */
+    double *best_freq; /* cells: its paired values */
 } fit_state;
 
 pkm_fit_opts pkm_fit_opts_default(void)
@@ -118,10 +126,39 @@ static pkm_status solve_rows(fit_state *s, int pairing)
     return PKM_OK;
 }
 
+/* Before an evaluation: opts.stop asked for the end (then every later evaluation fails at once,
+ * which ends GSL's driver, and the passes and starts stop). */
+static int stop_asked(fit_state *s)
+{
+    if (!s->stopped && s->o->stop != NULL && s->o->stop(s->o->user)) s->stopped = 1;
+    return s->stopped;
+}
+
+/* After an evaluation of the residuals f at the current parameters: the best so far kept (what
+ * an interrupted fit returns), opts.progress told. */
+static void note_evaluation(fit_state *s, const gsl_vector *f)
+{
+    const size_t cells = (size_t)s->d->nrows * (size_t)s->d->nfreq;
+    const double rms = gsl_blas_dnrm2(f) / sqrt((double)f->size);
+    s->evals++;
+    if (rms < s->best_rms) {
+        s->best_rms = rms;
+        s->best_nres = (int)f->size;
+        for (int k = 0; k < s->np; k++)
+            s->best_value[k] = *(const double *)((const char *)s->params + s->desc[k]->offset);
+        memcpy(s->best_pair, s->pair, sizeof(int) * 2 * cells);
+        memcpy(s->best_freq, s->freq, sizeof(double) * cells);
+    }
+    if (s->o->progress == NULL) return;
+    const pkm_fit_progress p = {s->start, s->nstarts, s->evals, rms, s->best_rms};
+    s->o->progress(&p, s->o->user);
+}
+
 /* The residuals w_k (f - f_ref) / f_ref of the paired values, in row-major order. */
 static int residuals(const gsl_vector *x, void *user, gsl_vector *f)
 {
     fit_state *s = user;
+    if (stop_asked(s)) return GSL_EFAILED;
     set_params(s, x->data);
     const pkm_status st = solve_rows(s, 0);
     if (st != PKM_OK) {
@@ -137,7 +174,9 @@ static int residuals(const gsl_vector *x, void *user, gsl_vector *f)
             const double w = d->weight != NULL ? d->weight[k] : 1.0;
             gsl_vector_set(f, i++, w * (s->freq[o] - d->freq[o]) / d->freq[o]);
         }
-    return i == f->size ? GSL_SUCCESS : GSL_EFAILED;
+    if (i != f->size) return GSL_EFAILED;
+    note_evaluation(s, f);
+    return GSL_SUCCESS;
 }
 
 /* x^T A x for the upper-CSC values v of pencil p. */
@@ -213,6 +252,7 @@ static pkm_status row_jacobian(fit_state *s, int r, const pkm_modes *md, double 
 static int jacobian(const gsl_vector *u, void *user, gsl_matrix *J)
 {
     fit_state *s = user;
+    if (stop_asked(s)) return GSL_EFAILED;
     set_params(s, u->data);
     pkm_status st = PKM_OK;
     size_t i = 0;
@@ -342,6 +382,10 @@ static pkm_status run_pass(fit_state *s, const pkm_fit_opts *o, double *u, pkm_f
         gst = gsl_multifit_nlinear_driver((size_t)o->max_iter, o->xtol, 1e-10, 1e-12, NULL, NULL,
                                           &info, w);
     }
+    if (s->stopped) { /* not a failure: pkm_fit_run returns the best evaluation */
+        gsl_multifit_nlinear_free(w);
+        return PKM_OK;
+    }
     pkm_status st = s->st;
     if (st == PKM_OK && gst != GSL_SUCCESS && gst != GSL_EMAXITER && gst != GSL_ENOPROG)
         st = PKM_FAIL(ctx, PKM_ERR_SOLVER, "fit: the solver failed: %s", gsl_strerror(gst));
@@ -365,6 +409,7 @@ static pkm_status fit_passes(fit_state *s, const pkm_fit_opts *o, double *u, pkm
     const size_t cells = (size_t)s->d->nrows * (size_t)s->d->nfreq;
     res->passes = res->converged = res->iterations = 0;
     s->st = PKM_OK;
+    if (stop_asked(s)) return PKM_OK;
     set_params(s, u);
     pkm_status st = solve_rows(s, 1);
     int same = 0;
@@ -372,6 +417,7 @@ static pkm_status fit_passes(fit_state *s, const pkm_fit_opts *o, double *u, pkm
         st = run_pass(s, o, u, res, ctx);
         res->passes++;
         if (st != PKM_OK) break;
+        if (s->stopped) return PKM_OK;
         memcpy(res->pair, s->pair, sizeof(int) * 2 * cells);
         set_params(s, u);
         st = solve_rows(s, 1);
@@ -399,6 +445,7 @@ static pkm_status fit_from_start(fit_state *s, const pkm_fit_opts *o, pkm_fit_re
     double u[PKM_FIT_MAX_PARAMS];
     for (int k = 0; k < s->np; k++)
         u[k] = u_of(&s->p[k], s->p[k].start);
+    s->nstarts = 1;
     return fit_passes(s, o, u, res, ctx);
 }
 
@@ -456,7 +503,9 @@ static pkm_status multistart(fit_state *s, const pkm_fit_opts *o, pkm_fit_result
     pkm_status st = PKM_OK;
     if (best.pair == NULL || best.freq == NULL)
         st = PKM_FAIL(ctx, PKM_ERR_NOMEM, "fit: cannot allocate the multistart");
-    for (int r = -1; r < nc && st == PKM_OK; r++) {
+    s->nstarts = nc + 1;
+    for (int r = -1; r < nc && st == PKM_OK && !s->stopped; r++) {
+        s->start = r + 1;
         for (int k = 0; k < s->np; k++) {
             const pkm_fit_param *p = &s->p[k];
             double v = p->start;
@@ -478,7 +527,8 @@ static pkm_status multistart(fit_state *s, const pkm_fit_opts *o, pkm_fit_result
             st = PKM_OK;
         }
     }
-    if (st == PKM_OK && isfinite(best.rms)) {
+    if (s->stopped) { /* pkm_fit_run returns the best evaluation */
+    } else if (st == PKM_OK && isfinite(best.rms)) {
         keep_result(&best, cells, res);
         set_params(s, best_u);
     } else if (st == PKM_OK) /* none converged: res holds the last start's last state */
@@ -491,6 +541,30 @@ static pkm_status multistart(fit_state *s, const pkm_fit_opts *o, pkm_fit_result
     free(best.pair);
     free(best.freq);
     return st;
+}
+
+/* An interrupted fit (opts.stop): res gets the lowest-rms evaluation so far (the start if none
+ * finished), without statistics, and params its values. */
+static void fill_stopped(fit_state *s, pkm_fit_result *res)
+{
+    const size_t cells = (size_t)s->d->nrows * (size_t)s->d->nfreq;
+    const int any = isfinite(s->best_rms);
+    res->stopped = 1;
+    res->converged = 0;
+    res->rms = any ? s->best_rms : NAN;
+    res->nres = any ? s->best_nres : 0;
+    for (int k = 0; k < s->np; k++) {
+        res->value[k] = any ? s->best_value[k] : s->p[k].start;
+        res->std_err[k] = NAN;
+        *(double *)((char *)s->params + s->desc[k]->offset) = res->value[k];
+    }
+    for (int k = 0; k < s->np * s->np; k++)
+        res->corr[k] = NAN;
+    for (size_t k = 0; k < cells; k++) {
+        res->pair[k] = any ? s->best_pair[k] : -1;
+        res->mult[k] = any ? s->best_pair[cells + k] : 0;
+        res->freq[k] = any ? s->best_freq[k] : NAN;
+    }
 }
 
 pkm_status pkm_fit_run(const pkm_case *c, void *params, const pkm_fit_data *data,
@@ -506,7 +580,9 @@ pkm_status pkm_fit_run(const pkm_case *c, void *params, const pkm_fit_data *data
                    .np = np,
                    .match = &o->match,
                    .form = o->form,
-                   .ctx = ctx};
+                   .ctx = ctx,
+                   .o = o,
+                   .best_rms = INFINITY};
     pkm_status st = check_params(&s, ctx);
     if (st != PKM_OK) return st;
     const size_t cells = (size_t)data->nrows * (size_t)data->nfreq;
@@ -516,7 +592,10 @@ pkm_status pkm_fit_run(const pkm_case *c, void *params, const pkm_fit_data *data
     s.freq = malloc(sizeof(double) * cells);
     res->pair = malloc(sizeof(int) * 2 * cells);
     res->freq = malloc(sizeof(double) * cells);
-    if (s.pair == NULL || s.freq == NULL || res->pair == NULL || res->freq == NULL) {
+    s.best_pair = malloc(sizeof(int) * 2 * cells);
+    s.best_freq = malloc(sizeof(double) * cells);
+    if (s.pair == NULL || s.freq == NULL || res->pair == NULL || res->freq == NULL ||
+        s.best_pair == NULL || s.best_freq == NULL) {
         st = PKM_FAIL(ctx, PKM_ERR_NOMEM, "fit: cannot allocate the pairing");
         goto done;
     }
@@ -526,10 +605,13 @@ pkm_status pkm_fit_run(const pkm_case *c, void *params, const pkm_fit_data *data
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     st = o->multistart ? multistart(&s, o, res, ctx) : fit_from_start(&s, o, res, ctx);
     gsl_set_error_handler(old);
+    if (st == PKM_OK && s.stopped) fill_stopped(&s, res);
 done:
     pkm_analysis_destroy(&s.an);
     free(s.pair);
     free(s.freq);
+    free(s.best_pair);
+    free(s.best_freq);
     if (st != PKM_OK && st != PKM_ERR_NOCONV) pkm_fit_result_free(res);
     return st;
 }

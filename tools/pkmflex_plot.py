@@ -51,10 +51,14 @@ def load(path):
         import numpy as np
     except ImportError as e:
         fail("plot needs Debian's python3-h5py (%s)" % e, 3)
+    import os
+    if not os.path.isfile(path):
+        fail("%s: cannot open: %s" % (path, "No such file or directory" if not os.path.exists(path)
+                                      else "not a regular file"))
     try:
         f = h5py.File(path, "r")
     except OSError as e:
-        fail("%s: cannot read the map file (%s)" % (path, e))
+        fail("%s: not an HDF5 file, or a damaged one (%s)" % (path, e))
     with f:
         if "freq_hz" not in f or "status" not in f or "axes" not in f.attrs:
             fail("%s: not a map file written by pkmflex map (no /freq_hz, /status or axes)" % path)
@@ -68,12 +72,37 @@ def load(path):
         m = {"axes": axes, "grid": grid, "units": units, "freq": f["freq_hz"][...],
              "status": f["status"][...],
              "tracked": f["tracked_mode"][...] if "tracked_mode" in f else None,
-             "case": f.attrs.get("case", b"")}
+             "case": f.attrs.get("case", b""),
+             "pose_names": text_attr(f, "pose_names").split(","),
+             "base_pose": f.attrs.get("base_pose", None)}
     m["case"] = m["case"].decode() if isinstance(m["case"], bytes) else str(m["case"])
     m["swept"] = [k for k, g in enumerate(grid) if len(g) > 1]
     m["nev"] = m["freq"].shape[-1]
     m["np"] = np
     return m
+
+
+def text_attr(f, name):
+    v = f.attrs.get(name, b"")
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def fixed_text(m):
+    """The pose coordinates the map holds fixed, "theta = -1.047 rad, ...": the one-point axes
+    and the base pose's coordinates no axis sweeps (a picture without them is of no pose)."""
+    parts = []
+    for k, name in enumerate(m["pose_names"]):
+        if name in m["axes"]:
+            a = m["axes"].index(name)
+            if a in m["swept"]:
+                continue
+            v, unit = float(m["grid"][a][0]), m["units"][a]
+        elif m["base_pose"] is not None and k < len(m["base_pose"]):
+            v, unit = float(m["base_pose"][k]), ""
+        else:
+            continue
+        parts.append("%s = %.4g%s" % (name, v, " " + unit if unit else ""))
+    return ", ".join(parts)
 
 
 def label(m, k):
@@ -106,7 +135,11 @@ def plot_2d(ax, fig, m, mode):
     mark(ax, m, st, (X, Y))
     ax.set_xlabel(label(m, i))
     ax.set_ylabel(label(m, j))
-    ax.set_title("%s: f%d over %s, %s" % (m["case"], mode, m["axes"][i], m["axes"][j]))
+    if m["units"][i] and m["units"][i] == m["units"][j]:
+        ax.set_aspect("equal")  # x-y in metres: the workspace's true shape
+    fixed = fixed_text(m)
+    ax.set_title("%s: f%d over %s, %s%s" % (m["case"], mode, m["axes"][i], m["axes"][j],
+                                           " at " + fixed if fixed else ""))
 
 
 def plot_1d(ax, m, mode):
@@ -131,7 +164,8 @@ def plot_1d(ax, m, mode):
     ax.set_ylabel("frequency [Hz]")
     what = "tracked modes" if mode is None else "the mode of rank %d at %s = %g" % (
         mode, m["axes"][i], x[ok[0]])
-    ax.set_title("%s: %s" % (m["case"], what))
+    fixed = fixed_text(m)
+    ax.set_title("%s: %s%s" % (m["case"], what, " at " + fixed if fixed else ""))
 
 
 def main(argv):
@@ -156,7 +190,8 @@ def main(argv):
         plot_2d(ax, fig, m, a.mode or 1)
     else:
         plot_1d(ax, m, a.mode)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=4, fontsize="small")
+    if ax.get_legend_handles_labels()[0]:  # marks or curves to name
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=4, fontsize="small")
     fig.tight_layout()
     try:
         fig.savefig(a.output, dpi=dpi, format="png")

@@ -100,6 +100,14 @@ typedef enum pkm_fit_jacobian {
     PKM_FIT_JAC_FD = 1           /* finite differences of the frequencies */
 } pkm_fit_jacobian;
 
+/* A fit's progress (pkm_fit_opts.progress), after each evaluation of the residuals. */
+typedef struct pkm_fit_progress {
+    int start, nstarts; /* the local fit running (0: from the start) and their number */
+    int evaluations;    /* evaluations of the residuals so far, all starts */
+    double rms;         /* this evaluation's rms relative error */
+    double best_rms;    /* the lowest so far */
+} pkm_fit_progress;
+
 typedef struct pkm_fit_opts {
     pkm_formulation form;
     pkm_fit_jacobian jacobian;
@@ -108,6 +116,12 @@ typedef struct pkm_fit_opts {
     int max_iter;   /* solver iterations per pass */
     int multistart; /* 1: the multistart above; 0: one local fit from the start */
     double xtol;    /* relative step size at which it stops */
+    /* Both optional (NULL), called with user: progress after each evaluation of the residuals;
+     * stop before each evaluation, a nonzero return ending the fit there (Ctrl-C): pkm_fit_run
+     * then returns PKM_OK with res->stopped set and res holding the best evaluation so far. */
+    void (*progress)(const pkm_fit_progress *p, void *user);
+    int (*stop)(void *user);
+    void *user;
 } pkm_fit_opts;
 
 /* tree formulation, ARPACK, sensitivity Jacobian, pkm_match_opts_default, 100 iterations,
@@ -123,8 +137,10 @@ typedef struct pkm_fit_result {
     double rms_start, rms;  /* sqrt(mean r^2): weighted relative errors, start and end */
     int iterations, passes; /* solver iterations (all passes), passes */
     int converged;          /* 1: the solver's test was met in the last pass */
-    int *pair, *mult;       /* nrows x nfreq, the final pairing (pkm_freq_match) */
-    double *freq;           /* nrows x nfreq: the computed value paired, Hz, or NAN */
+    int stopped; /* 1: opts.stop ended the fit: value, rms, pair and freq are those of the lowest
+                    rms evaluated (the start's if none finished), std_err and corr NAN */
+    int *pair, *mult; /* nrows x nfreq, the final pairing (pkm_freq_match) */
+    double *freq;     /* nrows x nfreq: the computed value paired, Hz, or NAN */
 } pkm_fit_result;
 
 /* Fit p[0..np-1] of case c, params (updated in place to the last state), to data. On

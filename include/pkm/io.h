@@ -69,6 +69,8 @@ typedef struct pkm_dyn_series {
     const double *t;           /* ntime times, s */
     const double *value[PKM_DYN_SERIES_COLUMNS]; /* [ntime][njoint] each */
     const double *wrench; /* [ntime][njoint][6]: force, moment about the joint point, global axes */
+    int partial;          /* 1: the run was stopped (Ctrl-C), the times done so far; root attribute
+                             complete = 0 (1 otherwise) */
 } pkm_dyn_series;
 
 /* Write s to path (built in memory, written to PATH.tmp, renamed). PKM_ERR_INVALID for an empty
@@ -91,6 +93,8 @@ typedef struct pkm_transient_series {
     const double *deflection;   /* [ntime][ndrive] elastic drives' deflections, or NULL (locked) */
     int nfreq;                  /* frequencies per time (0: no /frequencies dataset) */
     const double *freq;         /* [ntime][nfreq] the lowest natural frequencies, Hz */
+    int partial; /* 1: the run was stopped (Ctrl-C), the steps done so far; root attribute
+                    complete = 0 (1 otherwise) */
 } pkm_transient_series;
 
 /* Write s to path (built in memory, written to PATH.tmp, renamed). PKM_ERR_INVALID for an empty

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# tests/cli_edges_test.sh PKMFLEX ROOT: the edges a user meets (issue 30): a full device, Ctrl-C
+# during the long commands, a run too large, errors that name the file and the cause, help
+# that fits a screen, and the outputs' empty cells.
+set -u
+bin=$1
+root=$2
+py=/usr/bin/python3
+fails=0
+pass=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+check() { # check NAME COMMAND...: the command succeeds
+    local name=$1
+    shift
+    if "$@"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $name"
+        fails=$((fails + 1))
+    fi
+}
+table="$root/cases/navaro/table3_cast3m.csv"
+t4="$root/cases/navaro/table4_measured.csv"
+refined="$root/cases/navaro_refined.yaml"
+
+# A full device: every command that prints exits 3 with one line on stderr naming the cause
+# (before: exit 0, the output lost).
+"$bin" map navaro --grid x=-0.05:0.05:3 --nev 2 -o "$tmp/small.h5" --quiet >/dev/null
+full() {
+    local err got
+    err=$(timeout 120 "$bin" "$@" 2>&1 >/dev/full)
+    got=$?
+    if [ "$got" -eq 3 ] && [ "$(printf '%s\n' "$err" | grep -c '')" -eq 1 ] &&
+        grep -q 'cannot write the output' <<<"$err"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: pkmflex $* >/dev/full -> exit $got (want 3, one line), stderr: $err"
+        fails=$((fails + 1))
+    fi
+}
+full --help
+full --version
+full modes --help
+full modes navaro --pose 0,0,0 --nev 4
+full modes navaro --pose 0,0,0 --nev 4 --format json
+full modes navaro --pose 0,0,0 --nev 4 --describe --format csv
+full compare navaro --table "$table"
+full compare "$tmp/small.h5" --against "$tmp/small.h5"
+full map navaro --grid x=-0.05:0.05:3 --nev 2 -o "$tmp/full.h5" --quiet
+full cases
+full cases --show navaro
+full dynamics tree5 --time 0:1:3
+full dynamics tree5 --time 0:1:3 --forward --format csv
+full dynamics crane4 --time 0:10:11
+full transient navaro --duration 0.01 --format csv
+full fit "$refined" --table "$t4" --kind calc --match nearest --param clutch.k1=2000:100:20000 \
+    --multistart off
+full export "$tmp/small.h5" --vtk "$tmp/small.vtkhdf"
+
+# Ctrl-C during transient: exit 130, whole csv rows on stdout (each with the header's columns),
+# -o holds the rows printed, marked partial (root attribute complete = 0), readable by h5dump.
+# The run is long (15000 steps, several seconds); SIGINT goes once rows have appeared.
+interrupt() { # interrupt PID FILE: SIGINT to PID once FILE is not empty; the exit status
+    for _ in $(seq 300); do [ -s "$2" ] && break; sleep 0.1; done
+    sleep 0.3
+    kill -INT "$1"
+    wait "$1"
+}
+"$bin" transient navaro --dt 1e-4 --format csv -o "$tmp/tr.h5" >"$tmp/tr.csv" 2>"$tmp/tr.err" &
+interrupt $! "$tmp/tr.csv"
+check "transient after SIGINT: exit 130" test $? -eq 130
+check "transient after SIGINT: whole rows only" awk -F, 'NR == 1 { n = NF } NF != n { exit 1 }
+    END { exit NR < 3 }' "$tmp/tr.csv"
+check "transient after SIGINT: the message counts the steps and names the file" \
+    grep -q "interrupted: .* steps done, saved in $tmp/tr.h5" "$tmp/tr.err"
+check "transient after SIGINT: the HDF5 file readable (h5dump), marked partial" \
+    bash -c 'h5dump -a /complete "$1" | grep -q "(0): 0"' _ "$tmp/tr.h5"
+check "transient after SIGINT: the file holds the rows printed" "$py" -c '
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+rows = sum(1 for _ in open(sys.argv[2])) - 1
+assert f.attrs["complete"] == 0 and f["t"].shape[0] == rows, (f["t"].shape, rows)
+' "$tmp/tr.h5" "$tmp/tr.csv"
+"$bin" transient navaro --duration 0.01 -o "$tmp/trfull.h5" >/dev/null
+check "transient run to its end: complete = 1" "$py" -c '
+import sys, h5py
+assert h5py.File(sys.argv[1], "r").attrs["complete"] == 1' "$tmp/trfull.h5"
+
+# Ctrl-C during dynamics: whole time samples (21 joint rows each for NaVARo), exit 130; with -o
+# the times done, marked partial.
+"$bin" dynamics navaro --time 0:1.5:400000 --format csv >"$tmp/dyn.csv" 2>"$tmp/dyn.err" &
+interrupt $! "$tmp/dyn.csv"
+check "dynamics after SIGINT: exit 130" test $? -eq 130
+check "dynamics after SIGINT: whole time samples, whole rows" awk -F, 'NF != 12 { exit 1 }
+    END { exit !((NR - 1) % 21 == 0 && NR > 1) }' "$tmp/dyn.csv"
+"$bin" dynamics navaro --time 0:1.5:400000 -o "$tmp/dyn.h5" >/dev/null 2>"$tmp/dyn.err" &
+dpid=$!
+for _ in $(seq 100); do grep -q . "$tmp/dyn.err" && break; sleep 0.1; done
+sleep 2
+kill -INT "$dpid"
+wait "$dpid"
+check "dynamics -o after SIGINT: exit 130" test $? -eq 130
+check "dynamics -o after SIGINT: the file marked partial" "$py" -c '
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+assert f.attrs["complete"] == 0 and 0 < f["t"].shape[0] < 400000 and f["drive"].shape[1] == 21
+' "$tmp/dyn.h5"
+
+# Ctrl-C during fit (the multistart of six parameters: many seconds): exit 130, the best
+# evaluation so far printed and written to -o with a note saying so; that file reads back.
+"$bin" fit "$refined" --table "$t4" --kind calc --match nearest \
+    --param clutch.k1=2000:100:20000 --param clutch.k2=2000:100:20000 \
+    --param "joint_mass.B=300 g:1 g:3 kg" --param "joint_mass.C=300 g:1 g:3 kg" \
+    --param "joint_mass.D=300 g:1 g:3 kg" --param "joint_mass.E=300 g:1 g:3 kg" \
+    -o "$tmp/fit.yaml" >"$tmp/fit.txt" 2>"$tmp/fit.err" &
+fpid=$!
+sleep 2
+kill -INT "$fpid"
+wait "$fpid"
+check "fit after SIGINT: exit 130" test $? -eq 130
+check "fit after SIGINT: the best so far printed" \
+    bash -c 'grep -q "^# INTERRUPTED" "$1" && grep -q "^clutch.k1 " "$1" &&
+             grep -q "interrupted: the fit stopped after" "$2"' _ "$tmp/fit.txt" "$tmp/fit.err"
+check "fit after SIGINT: -o written, saying so, and it reads back" \
+    bash -c 'grep -q "INTERRUPTED" "$1" && "$2" modes "$1" --pose 0,0,0 --nev 2 >/dev/null' \
+    _ "$tmp/fit.yaml" "$bin"
+
+# A run too large is refused before it starts: exit 2, one line naming rows x columns, the
+# size and the option (before: tens of minutes with no word).
+err=$(timeout 20 "$bin" dynamics navaro --time 0:1.5:10000000 2>&1 >/dev/null)
+rc=$?
+check "dynamics of 2.1e8 rows refused (exit 2, one line)" \
+    test "$rc" -eq 2 -a "$(printf '%s\n' "$err" | grep -c '')" -eq 1
+check "the refusal names rows x columns, the size and --time" \
+    grep -q -- '--time .* rows x 12 columns, about .* GB.*--time' <<<"$err"
+
+# A missing map file: one line naming the file and the cause, no HDF5 internals.
+for cmd in "export $tmp/nosuch.h5 --vtk $tmp/x.vtkhdf" "compare $tmp/nosuch.h5 --against $tmp/small.h5" \
+    "plot $tmp/nosuch.h5 -o $tmp/x.png"; do
+    # shellcheck disable=SC2086
+    err=$("$bin" $cmd 2>&1 >/dev/null)
+    rc=$?
+    check "$cmd: exit 2, one line naming the file, no HDF5 internals" \
+        test "$rc" -eq 2 -a "$err" = "pkmflex: error: $tmp/nosuch.h5: cannot open: No such file or directory"
+done
+
+# plot: an x-y map drawn with equal axes, the fixed coordinates in the title.
+"$bin" map navaro --grid x=-0.1:0.1:5,y=-0.05:0.05:3 --pose 0,0,-0.5 --nev 2 -o "$tmp/xy.h5" \
+    --quiet >/dev/null
+check "plot: x-y with equal axes, theta in the title" env MPLBACKEND=Agg "$py" -c '
+import sys
+sys.path.insert(0, sys.argv[2])
+import pkmflex_plot as p
+import matplotlib.pyplot as plt
+m = p.load(sys.argv[1])
+fig, ax = plt.subplots()
+p.plot_2d(ax, fig, m, 1)
+assert ax.get_aspect() == 1.0, ax.get_aspect()
+assert ax.get_title().endswith(" at theta = -0.5"), ax.get_title()
+' "$tmp/xy.h5" "$root/tools"
+
+echo "cli_edges: $pass passed, $fails failed"
+[ "$fails" -eq 0 ]
