@@ -203,5 +203,13 @@ d = json.load(open(sys.argv[2]))[1]
 assert d[0]["m_z"] is None and isinstance(d[0]["m_x"], float), d[0]
 ' "$tmp/desc.csv" "$tmp/desc.json"
 
+# The files the README's commands leave in the working directory are ignored by git.
+if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
+    for f in map.h5 map.h5.partial map.h5.lock map.vtkhdf modes.vtkhdf f2.png my_navaro.yaml \
+        fitted.yaml; do
+        check "git ignores $f" git -C "$root" check-ignore -q "$f"
+    done
+fi
+
 echo "cli_edges: $pass passed, $fails failed"
 [ "$fails" -eq 0 ]
