@@ -17,6 +17,10 @@ DEBS := cmake make gcc pkg-config libsuitesparse-dev libarpack2-dev libhdf5-dev 
 # make test-mpi only: Open MPI, installed by that target through `deps` (the default build and
 # make test stay MPI-free).
 MPI_DEBS := openmpi-bin libopenmpi-dev
+# CMake's Makefiles run make recursively: without this, each of its makes prints "Entering
+# directory" and "Leaving directory" (some 300 lines a build). Through MAKEFLAGS the makes that
+# cmake --build starts inherit it; another generator (Ninja) ignores it.
+MAKEFLAGS += --no-print-directory
 PKM_WERROR ?= OFF
 JOBS ?= 2
 BUILD := build

@@ -5,16 +5,21 @@
 
 #include <stdio.h>
 
-enum { CASES_SHOW = CLI_OPT_OWN, CASES_FORMAT };
+enum { CASES_SHOW = CLI_OPT_OWN, CASES_FORMAT, CASES_PARAMS };
 
 typedef struct cases_args {
     const char *show;
+    const char *params; /* --params CASE */
     int csv;
 } cases_args;
 
 static const cli_option cases_options[] = {
     {"--show", NULL, 1, CASES_SHOW, "NAME",
      "print the case file of the built-in NAME instead of the list", NULL},
+    {"--params", NULL, 1, CASES_PARAMS, "CASE",
+     "list the parameters of CASE (a built-in or a case file): the keys\n"
+     "of --set, with their units and ranges",
+     NULL},
     {"--format", NULL, 1, CASES_FORMAT, "table|csv|json",
      "the list's format; csv: one row per case, chain and robot file, header\n" CLI_CASES_HEADER,
      NULL},
@@ -22,7 +27,7 @@ static const cli_option cases_options[] = {
 
 static const cli_command cases_command = {
     "cases",
-    "usage: pkmflex cases [--show NAME] [--format table|csv|json]\n\n"
+    "usage: pkmflex cases [--show NAME | --params CASE] [--format table|csv|json]\n\n"
     "Lists the built-in robots, their pose coordinates, the commands that analyse them\n"
     "and their named trajectories (then the module chains boom1 and crane4, with their\n"
     "actuated joints: pkmflex dynamics, and the chewing robot masticatory), then the robot\n"
@@ -41,7 +46,30 @@ static int cases_set(void *user, int id, const char *v)
         o->csv = cli_format_is_rows(v);
         return 0;
     }
-    o->show = v;
+    if (id == CASES_PARAMS)
+        o->params = v;
+    else
+        o->show = v;
+    return 0;
+}
+
+/* --params CASE: a built-in's table, or that of the case a case file names (a robot file has
+ * none: its numbers are edited in the file). */
+static int cases_params(const char *name)
+{
+    const pkm_case *c = cli_mast_is_case(name) ? pkm_masticatory_case() : NULL;
+    void *params = NULL;
+    if (c == NULL) {
+        cli_case_args a = {.case_name = name};
+        const int rc = cli_load_case(&a, &c, &params);
+        if (rc != 0) return rc;
+    }
+    pkm_case_params_destroy(&params);
+    if (c->nparams == 0)
+        return cli_usage_error("cases --params: %s is a robot file, which has no parameter "
+                               "table: its numbers are edited in the file",
+                               name);
+    cli_print_case_params(c);
     return 0;
 }
 
@@ -137,6 +165,7 @@ int cli_cases(int argc, char **argv)
     const int rc = cli_parse(argc, argv, &cases_command, cases_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
     const char *show = o.show;
+    if (o.params != NULL) return cases_params(o.params);
     if (show != NULL) {
         if (cli_is_case_file(show)) return show_file(show);
         const pkm_case *c = cli_mast_is_case(show) ? pkm_masticatory_case() : pkm_case_find(show);

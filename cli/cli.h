@@ -71,6 +71,8 @@ typedef int (*cli_set_fn)(void *user, int id, const char *value);
 /* Parse argv[2..] against cmd's options; 0, an exit status, or -1 when the help was printed. */
 int cli_parse(int argc, char **argv, const cli_command *cmd, cli_set_fn set, void *user);
 void cli_print_help(const cli_command *cmd);
+/* The parameters of case c (the keys of --set) with their units and ranges: cases --params. */
+void cli_print_case_params(const pkm_case *c);
 
 /* The arguments of a command that solves a case. */
 typedef struct cli_case_args {

@@ -166,8 +166,8 @@ static void cli_solver_help(char *buf, size_t cap)
 
 const cli_option cli_case_options[] = {
     {"--nev", NULL, 1, CLI_OPT_NEV, "N",
-     "number of lowest modes (default 10 for modes, the table's\n"
-     "column count for compare)",
+     "number of lowest modes (default: modes 10, map 8, compare\n"
+     "the table's column count)",
      NULL},
     {"--set", NULL, 1, CLI_OPT_SET, "KEY=VALUE",
      "override a case parameter, after the case file: an SI\n"
@@ -195,23 +195,21 @@ static void cli_print_option(const cli_option *o)
     putchar('\n');
 }
 
-/* The parameters of every case, with their units and ranges (--set KEY=VALUE). */
-static void cli_print_case_params(void)
+void cli_print_case_params(const pkm_case *c)
 {
-    printf("case parameters (--set KEY=VALUE; in a case file, leg.A is `leg: {A: VALUE}`), with\n"
-           "their ranges (wide but finite; cases/units.c gives the reason of each):\n");
-    for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
-        printf("  %s:\n", (*c)->name);
-        for (int k = 0; k < (*c)->nparams; k++) {
-            const pkm_param_desc *d = &(*c)->params[k];
-            char name[64];
-            snprintf(name, sizeof(name), "%s%s%s%s", d->key, d->unit[0] ? " [" : "", d->unit,
-                     d->unit[0] ? "]" : "");
-            if (d->range != NULL)
-                printf("    %-24s %s, %g to %g\n", name, d->help, d->range->min, d->range->max);
-            else
-                printf("    %-24s %s\n", name, d->help);
-        }
+    printf("# %s: the parameters (--set KEY=VALUE; in a case file, leg.A is `leg: {A: VALUE}`),\n"
+           "# with their units and ranges (wide but finite; cases/units.c gives the reason of "
+           "each)\n",
+           c->name);
+    for (int k = 0; k < c->nparams; k++) {
+        const pkm_param_desc *d = &c->params[k];
+        char name[64];
+        snprintf(name, sizeof(name), "%s%s%s%s", d->key, d->unit[0] ? " [" : "", d->unit,
+                 d->unit[0] ? "]" : "");
+        if (d->range != NULL)
+            printf("%-24s %s, %g to %g\n", name, d->help, d->range->min, d->range->max);
+        else
+            printf("%-24s %s\n", name, d->help);
     }
 }
 
@@ -223,7 +221,8 @@ void cli_print_help(const cli_command *cmd)
     if (!cmd->case_options) return;
     for (int k = 0; k < cli_ncase_options; k++)
         cli_print_option(&cli_case_options[k]);
-    cli_print_case_params();
+    /* The tables of every case would be 250 lines here: they are the cases command's. */
+    printf("\nThe keys of --set, with their units and ranges: pkmflex cases --params CASE.\n");
 }
 
 static const cli_option *cli_find(const cli_option *table, int n, const char *a)
@@ -430,6 +429,10 @@ int cli_apply_sets(const pkm_case *c, void *params, const char *const *sets, int
         if (len == 0 || len >= sizeof(key)) return cli_usage_error("--set '%s': bad key", sets[i]);
         memcpy(key, sets[i], len);
         key[len] = '\0';
+        if (c->nparams == 0) /* a robot file: its numbers are the file's, not a table's */
+            return cli_usage_error("--set %s: %s is a robot file, which has no parameter table "
+                                   "for --set: edit the number in %s (or a copy of it)",
+                                   sets[i], c->name, c->yaml_name);
         if (pkm_case_param_find(c, key) == NULL) return cli_unknown_key(c, key);
         const pkm_status st = pkm_case_param_set(c, params, key, eq + 1, &ctx);
         if (st != PKM_OK) return cli_report(st, &ctx);

@@ -53,6 +53,18 @@ static void print_header(const pkm_model *m, const describe_rows *r, int csv)
     printf("  springs %%  largest body\n");
 }
 
+/* The effective mass in direction d is shown where the twist moves: a component below 1e-6 of
+ * the largest (m and rad alike: platforms are some 0.1 m to 1 m across) is rounding noise of a
+ * direction the mode does not move, and its 1/twist^2 (up to 1e30) means nothing: '-' in the
+ * table, an empty cell in csv (null in JSON). */
+static int mass_shown(const pkm_mode_info *in, int d)
+{
+    double tmax = 0.0;
+    for (int e = 0; e < 6; e++)
+        tmax = fmax(tmax, fabs(in->twist[e]));
+    return fabs(in->twist[d]) > 1e-6 * tmax;
+}
+
 static void print_row(const pkm_model *m, const describe_rows *r, int k, double f, int csv)
 {
     const pkm_mode_info *in = &r->info[k];
@@ -71,7 +83,7 @@ static void print_row(const pkm_model *m, const describe_rows *r, int k, double 
         for (int d = 0; d < 6; d++)
             printf(",%.6e", in->twist[d]);
         for (int d = 0; d < 6; d++)
-            printf(",%.6e", in->eff_mass[d]);
+            mass_shown(in, d) ? printf(",%.6e", in->eff_mass[d]) : printf(",");
         printf(",%.10e", E);
         for (int l = 0; l < r->nleg; l++)
             printf(",%.6f", le[l] / E);
@@ -82,15 +94,10 @@ static void print_row(const pkm_model *m, const describe_rows *r, int k, double 
         return;
     }
     printf("%4d  %10.4f", k + 1, f);
-    double tmax = 0.0;
-    for (int d = 0; d < 6; d++) {
-        printf("  %9.2e", in->twist[d]);
-        tmax = fmax(tmax, fabs(in->twist[d]));
-    }
-    /* A component below 1e-6 of the largest (m and rad alike: platforms are some 0.1 m to 1 m
-     * across) is rounding noise of a direction the mode does not move. */
     for (int d = 0; d < 6; d++)
-        if (fabs(in->twist[d]) > 1e-6 * tmax)
+        printf("  %9.2e", in->twist[d]);
+    for (int d = 0; d < 6; d++)
+        if (mass_shown(in, d))
             printf("  %8.3g", in->eff_mass[d]);
         else
             printf("  %8s", "-");

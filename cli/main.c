@@ -20,35 +20,44 @@
 
 static void print_main_help(void)
 {
-    printf("pkmflex %s: natural frequencies of parallel robots (beam finite elements,\n"
-           "loop closure by leg-variable Jacobian elimination, ARPACK + CHOLMOD).\n\n"
+    printf("pkmflex %s: elastodynamics of parallel robots (beam finite elements, loop\n"
+           "closure by leg-variable Jacobian elimination, ARPACK + CHOLMOD, Newmark): natural\n"
+           "frequencies and maps of them over the workspace, rigid-body and elastic dynamics\n"
+           "along a trajectory, and the calibration of a model against measured frequencies.\n\n"
            "usage: pkmflex <command> [options]\n\n"
-           "commands:\n"
+           "frequencies:\n"
            "  modes CASE --pose ...      natural frequencies at one pose\n"
+           "  map CASE --grid ... -o F   frequency map over a grid of poses, to HDF5\n"
            "  compare CASE --table FILE  compare with a reference table (e.g. Cast3M)\n"
            "  compare F --against R      compare two map files (HDF5) mode by mode\n"
-           "  map CASE --grid ... -o F   frequency map over a grid of poses, to HDF5\n"
+           "time domain (along a trajectory):\n"
+           "  dynamics CASE [...]        rigid-body inverse dynamics: drives, friction and joint\n"
+           "                             reactions (--forward: forward dynamics)\n"
+           "  transient CASE [...]       elastodynamics (Newmark): the platform's elastic error\n"
+           "                             and the drives over time\n"
+           "calibration:\n"
            "  fit CASE --table FILE --param KEY ...\n"
-           "                             calibrate case parameters against a table of frequencies\n"
-           "  dynamics CASE [...]        rigid-body inverse dynamics along a trajectory: drives,\n"
-           "                             friction and joint reactions\n"
-           "  transient CASE [...]       elastodynamics along a trajectory (Newmark): the\n"
-           "                             platform's elastic error over time\n"
+           "                             fit case parameters to a table of frequencies\n"
+           "cases and files:\n"
            "  cases [--show NAME]        list the built-in robots, or print the case file of one\n"
+           "  cases --params CASE        the parameters of a case (--set), units and ranges\n"
            "  export F --vtk FILE        a map file for ParaView (VTKHDF)\n"
            "  plot F -o FILE.png         a picture of a map file (colour map or curves)\n\n"
            "CASE is a built-in name (",
            PKM_VERSION_STRING);
     for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++)
         printf("%s%s", c == pkm_case_list() ? "" : ", ", (*c)->name);
-    printf(") or a case file: a path containing '/' or ending in\n"
-           ".yaml or .yml, whose `case:` names the built-in topology and whose `parameters:` set\n"
-           "its numbers ('pkmflex cases --show navaro' prints a complete one to copy).\n"
-           "Units: input is SI (m, rad, Pa, kg/m^3), or a number and a unit in case files,\n"
-           "--set, --pose and --grid (210 mm, 74 GPa, \"30 deg\"); frequencies are printed in Hz.\n"
-           "Options take a value as the next argument or after '=' (--nev=6).\n"
-           "Run 'pkmflex <command> --help' for the options of a command.\n"
-           "Exit status: 0 ok, 1 compare out of tolerance, 2 bad input, 3 computation failed.\n");
+    printf(
+        "),\na case file (a path containing '/' or ending in .yaml or .yml) whose `case:` names\n"
+        "a built-in topology and whose `parameters:` set its numbers ('pkmflex cases --show\n"
+        "navaro' prints a complete one to copy), or a robot file whose `robot:` describes a\n"
+        "mechanism of its own (examples/*.yaml, docs/robot-files.md).\n"
+        "Units: input is SI (m, rad, Pa, kg/m^3), or a number and a unit in case files,\n"
+        "--set, --pose and --grid (210 mm, 74 GPa, \"30 deg\"); frequencies are printed in Hz.\n"
+        "Options take a value as the next argument or after '=' (--nev=6).\n"
+        "Run 'pkmflex <command> --help' for the options of a command.\n"
+        "Exit status: 0 ok, 1 compare out of tolerance, 2 bad input, 3 computation failed\n"
+        "or output not written, 130 interrupted (Ctrl-C: what was done is kept).\n");
 }
 
 /* The command's output, checked once for all of them: stdout is buffered, so a full disk or a

@@ -71,6 +71,29 @@ static const char *node_kind(yaml_event_type_t t)
     return t == YAML_MAPPING_START_EVENT ? "a mapping" : "a sequence";
 }
 
+/* A dotted key (leg.A) in a mapping: --set's spelling, which YAML reads as one key named
+ * "leg.A", not as A in leg. The message shows the nested form to write instead. */
+static void scan_dotted(scan *s, const yaml_event_t *ev, const char *key)
+{
+    char nested[PATH_MAX_LEN + 64] = "";
+    size_t n = 0;
+    int depth = 0;
+    for (const char *p = key; *p != '\0' && n + 8 < sizeof(nested); p++) {
+        if (*p == '.')
+            n += (size_t)snprintf(nested + n, sizeof(nested) - n, ": {"), depth++;
+        else
+            nested[n++] = *p;
+    }
+    n += (size_t)snprintf(nested + n, sizeof(nested) - n, ": VALUE");
+    for (; depth > 0 && n + 1 < sizeof(nested); depth--)
+        nested[n++] = '}';
+    nested[n < sizeof(nested) ? n : sizeof(nested) - 1] = '\0';
+    scan_fail(s, ev->start_mark,
+              "dotted key '%s': a case file nests its keys (write `%s`, or put the key under "
+              "its group's mapping); the dotted form is --set's",
+              key, nested);
+}
+
 /* A key of the mapping in frame f: checked against the table and the keys already seen. */
 static void scan_key(scan *s, frame *f, const yaml_event_t *ev, char *path, char ***seen,
                      int *nseen)
@@ -80,6 +103,10 @@ static void scan_key(scan *s, frame *f, const yaml_event_t *ev, char *path, char
         return;
     }
     const char *key = (const char *)ev->data.scalar.value;
+    if (f->len > 0 && strchr(key, '.') != NULL) { /* under parameters: --set's spelling */
+        scan_dotted(s, ev, key);
+        return;
+    }
     const int w = snprintf(path + f->len, PATH_MAX_LEN - f->len, "%s%s", f->len ? "." : "", key);
     if (w < 0 || (size_t)w >= PATH_MAX_LEN - f->len) {
         scan_fail(s, ev->start_mark, "key '%.40s...' is too long", key);

@@ -200,6 +200,27 @@ static const int fit_patterns[] = {0x2a, 0x0e, 0x15, 0x00, 0x3f};
  * Gaussian draws; the two modes of a doublet by the same one), fitted from starts 50 % off
  * (fit_patterns, check_recovery). A single local fit from the alternating start (k1 +50 %, k2
  * -50 %, ...) ends in a local minimum (k1 1423, k2 6276 N m/rad, rms 0.62 %). */
+/* pkm_fit_opts.progress and .stop: a fit stopped after stop_after evaluations. */
+typedef struct fit_watch {
+    int evaluations, stop_after;
+    double first_rms, best_rms;
+} fit_watch;
+
+static void watch_progress(const pkm_fit_progress *p, void *user)
+{
+    fit_watch *w = user;
+    if (w->evaluations == 0) w->first_rms = p->rms;
+    w->evaluations = p->evaluations;
+    w->best_rms = p->best_rms;
+    assert_true(p->best_rms <= p->rms && p->start < p->nstarts);
+}
+
+static int watch_stop(void *user)
+{
+    const fit_watch *w = user;
+    return w->evaluations >= w->stop_after;
+}
+
 static void test_fit_synthetic(void **state)
 {
     (void)state;
@@ -282,6 +303,23 @@ static void test_fit_synthetic(void **state)
     pkm_fit_result_free(&res);
     o.max_iter = 100;
     pkm_ctx_clear(&ctx);
+    /* stopped (Ctrl-C) after 12 evaluations: PKM_OK, the best evaluation so far in res and in
+     * the parameters, no statistics */
+    fit_watch w = {.stop_after = 12};
+    o.progress = watch_progress;
+    o.stop = watch_stop;
+    o.user = &w;
+    assert_pkm_ok(pkm_fit_run(c, &work, &data, fp, NP, &o, &res, &ctx), &ctx);
+    assert_true(res.stopped && !res.converged && w.evaluations == 12);
+    assert_true(res.rms == w.best_rms && res.rms <= w.first_rms && res.nres > 0);
+    for (int k = 0; k < NP; k++) {
+        assert_true(isnan(res.std_err[k]) && res.value[k] > fp[k].lo && res.value[k] < fp[k].hi);
+        assert_true(*(double *)((char *)&work + pkm_case_param_find(c, keys[k])->offset) ==
+                    res.value[k]);
+    }
+    pkm_fit_result_free(&res);
+    o.progress = NULL;
+    o.stop = NULL;
     /* bad input: an unknown key, a start outside its bounds, fewer values than parameters */
     fp[0].key = "clutch.k3";
     assert_int_equal(pkm_fit_run(c, &work, &data, fp, NP, &o, &res, &ctx), PKM_ERR_INVALID);
