@@ -223,7 +223,7 @@ static pkm_status walk(const pkm_robot *r, pkm_mbs *s, const double *pose, int *
         qa[k] = pose[k] - pkm_robot_assembly_value(r, r->pose_coord[k]);
     pkm_ctx local;
     pkm_ctx_clear(&local);
-    const pkm_status st = pkm_mbs_walk(s, qa, &reached, &local);
+    const pkm_status st = pkm_mbs_walk(s, qa, 0.0, 1.0, &reached, &local); /* times: shares */
     if (st == PKM_ERR_SINGULAR) {
         const int j = most_open_joint(r, s);
         if (bad_joint != NULL) *bad_joint = j;

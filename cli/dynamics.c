@@ -2,6 +2,7 @@
  * every joint's drive, friction and reaction components.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cli/cli.h"
+#include "pkm/dynrun.h"
 #include "pkm/dynamics.h"
 #include "pkm/io.h"
 
@@ -13,11 +14,6 @@
 
 /* Times of the default grid over a trajectory's span (--time not given). */
 #define DYN_DEFAULT_TIMES 101
-
-/* Steps from the trajectory's start to a later --time start: at least this many, at most the
- * second (each a Newton solve of the closure from the previous one). */
-#define DYN_APPROACH_STEPS 20
-#define DYN_APPROACH_MAX   100000
 
 /* Most time samples: beyond, the output of a 10-joint case passes a gigabyte. */
 #define DYN_MAX_TIMES 10000000
@@ -167,77 +163,26 @@ typedef struct dyn_run {
     const void *params;
     pkm_trajectory *tr;
     pkm_motion *motion;
-    const pkm_model *m;    /* its rigid-body model */
-    pkm_mbs *s;            /* and system */
-    pkm_friction *fr;      /* per model joint */
-    pkm_joint_result *res; /* per model joint */
-    int nd;                /* driven coordinates */
+    const pkm_model *m; /* its rigid-body model */
     double t0, t1;
     int n;
+    int done;      /* times handed over by the run */
+    int csv, show; /* the rows' format; the progress bar on a terminal */
+    int stopped;   /* Ctrl-C, or the output failed */
+    cli_progress bar;
     /* -o: every row kept for the file (NULL otherwise) */
     double *t, *value[PKM_DYN_SERIES_COLUMNS], *wrench;
 } dyn_run;
 
-/* The case's rigid motion (pkm/motion.h), its friction per joint (checked). */
+/* The case's rigid motion with its friction (pkm_dynamics_motion_create). */
 static int dyn_setup(dyn_run *r, double singular)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    const pkm_case *c = r->c;
-    const pkm_case_dynamics *dyn = pkm_case_dynamics_of(c, r->params);
-    pkm_motion_opts mo = {.singular = singular};
-    memcpy(mo.gravity, dyn->gravity, sizeof(mo.gravity));
-    pkm_status st = pkm_motion_create(c, r->params, &mo, &r->motion, &ctx);
+    const pkm_status st = pkm_dynamics_motion_create(r->c, r->params, singular, &r->motion, &ctx);
     if (st != PKM_OK) return cli_report(st, &ctx);
     r->m = pkm_motion_model(r->motion);
-    r->s = pkm_motion_mbs(r->motion);
-    const int nj = pkm_model_joint_count(r->m);
-    r->fr = calloc((size_t)nj, sizeof(*r->fr));
-    r->res = calloc((size_t)nj, sizeof(*r->res));
-    if (r->fr == NULL || r->res == NULL) {
-        fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
-        return EXIT_COMPUTE;
-    }
-    const pkm_friction law = pkm_case_friction(dyn);
-    for (int j = 0; j < nj; j++) {
-        const pkm_joint *jt = pkm_model_joint(r->m, j);
-        if (law.model == PKM_FRICTION_NONE || !pkm_case_joint_has_friction(dyn, jt)) continue;
-        r->fr[j] = law;
-        if ((st = pkm_friction_check(&r->fr[j], jt->name, &ctx)) != PKM_OK)
-            return cli_report(st, &ctx);
-    }
-    st = pkm_mbs_set_friction(r->s, r->fr, &ctx);
-    return st == PKM_OK ? 0 : cli_report(st, &ctx);
-}
-
-/* The closure at time t of the trajectory, followed from the last time. */
-static pkm_status dyn_follow(dyn_run *r, double t, pkm_ctx *ctx)
-{
-    double p[PKM_POSE_MAX], pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX];
-    pkm_status st = pkm_trajectory_eval(r->tr, t, p, pd, pdd, ctx);
-    return st == PKM_OK ? pkm_motion_at(r->motion, t, p, pd, pdd, ctx) : st;
-}
-
-static double dyn_time(const dyn_run *r, int k)
-{
-    return k == r->n - 1 ? r->t1 : r->t0 + (r->t1 - r->t0) * k / (r->n - 1);
-}
-
-/* Every time of the grid in the trajectory's span and reachable: one line naming the time. */
-static int dyn_validate(dyn_run *r)
-{
-    double a, b;
-    pkm_trajectory_span(r->tr, &a, &b);
-    if (r->t0 < a || r->t1 > b)
-        return cli_usage_error("--time %g:%g: outside the trajectory's span [%g, %g] s", r->t0,
-                               r->t1, a, b);
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    const pkm_status st =
-        pkm_motion_check(r->motion, r->tr, r->t0, (r->t1 - r->t0) / (r->n - 1), r->n, &ctx);
-    if (st == PKM_OK) return 0;
-    fprintf(stderr, "%s: error: %s\n", CLI_PROG, ctx.msg);
-    return cli_exit_status_of(st);
+    return 0;
 }
 
 static const char *dyn_type(const pkm_joint *j)
@@ -250,15 +195,13 @@ static const char *dyn_type(const pkm_joint *j)
 }
 
 /* Joint j's row at time sample k: printed, or kept for the file. */
-static void dyn_row(dyn_run *r, int k, int j, int csv)
+static void dyn_row(dyn_run *r, int k, double t, int j, const pkm_joint_result *x)
 {
     const pkm_joint *jt = pkm_model_joint(r->m, j);
-    const pkm_joint_result *x = &r->res[j];
     const int has = x->ncoord > 0;
     const double v[PKM_DYN_SERIES_COLUMNS] = {
         has ? x->q[0] : 0.0, has ? x->qd[0] : 0.0, has ? x->qdd[0] : 0.0, x->drive,    x->ideal,
         x->friction,         x->f_axial,           x->f_radial,           x->m_bending};
-    const double t = dyn_time(r, k);
     if (r->t != NULL) {
         const size_t at = (size_t)k * (size_t)pkm_model_joint_count(r->m) + (size_t)j;
         r->t[k] = t;
@@ -267,7 +210,7 @@ static void dyn_row(dyn_run *r, int k, int j, int csv)
         memcpy(r->wrench + 6 * at, x->wrench, sizeof(x->wrench));
         return;
     }
-    if (csv) {
+    if (r->csv) {
         printf("%.10g,%s,%s", t, jt->name, dyn_type(jt));
         for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
             printf(",%.10g", v[c]);
@@ -344,40 +287,13 @@ static int dyn_write(const dyn_run *r, const dyn_args *o, int ntime, int partial
     return 0;
 }
 
-/* The error line of a failed solve at time t (where: "" or a note on the time), with the case's
- * reading of a singular closure. */
-static void dyn_solve_error(const dyn_run *r, double t, const char *where, pkm_status st,
-                            const pkm_ctx *ctx)
+/* The error line of a failed run, with the case's reading of a singular closure. */
+static void dyn_solve_error(const dyn_run *r, pkm_status st, const pkm_ctx *ctx)
 {
     const char *note = st == PKM_ERR_SINGULAR ? r->c->singular_note : NULL;
     fflush(stdout);
-    fprintf(stderr, "%s: error: t = %.9g s%s: %s%s%s\n", CLI_PROG, t, where, ctx->msg,
-            note != NULL ? "; " : "", note != NULL ? note : "");
-}
-
-/* Grid starting after the trajectory: the closure followed from the trajectory's start (the
- * pose the model is built at, or near it) to T0 in steps of at most the grid's (and at least
- * DYN_APPROACH_STEPS of them), so that Newton stays on the assembly branch (loop3 started at 14 s
- * from the reference configuration lands on another, singular one); 0 or an exit status naming the
- * time. */
-static int dyn_approach(dyn_run *r)
-{
-    double a;
-    pkm_trajectory_span(r->tr, &a, NULL);
-    if (!(r->t0 > a)) return 0;
-    const double dt = (r->t1 - r->t0) / (r->n - 1);
-    const double m = fmin(DYN_APPROACH_MAX, fmax(DYN_APPROACH_STEPS, ceil((r->t0 - a) / dt)));
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    for (int k = 1; k < (int)m; k++) { /* at k = 0 the pose is the trajectory's first */
-        const double t = a + (r->t0 - a) * k / m;
-        const pkm_status st = dyn_follow(r, t, &ctx);
-        if (st != PKM_OK) {
-            dyn_solve_error(r, t, " (on the way to --time's start)", st, &ctx);
-            return st == PKM_ERR_UNREACHABLE ? cli_exit_status_of(st) : EXIT_COMPUTE;
-        }
-    }
-    return 0;
+    fprintf(stderr, "%s: error: %s%s%s\n", CLI_PROG, ctx->msg, note != NULL ? "; " : "",
+            note != NULL ? note : "");
 }
 
 /* The column names (csv) or the table's heading. */
@@ -418,36 +334,80 @@ static int dyn_interrupted(const dyn_run *r, const dyn_args *o, int k)
     return EXIT_INTERRUPT;
 }
 
-/* Kinematics and inverse dynamics at every time, printed or kept; 0 or exit 3 naming the time. */
+/* A time of the run: its joints' rows, printed (the header before the first) or kept; stops on
+ * Ctrl-C and on a failed output. */
+static int dyn_sink(void *user, const pkm_dynamics_row *row)
+{
+    dyn_run *r = user;
+    if (cli_interrupted() || cli_output_failed()) return r->stopped = 1;
+    if (r->show) cli_progress_show(&r->bar, (int)row->step, r->n, "times");
+    if (row->step == 0 && r->t == NULL) dyn_header(r, r->csv);
+    for (int j = 0; j < pkm_model_joint_count(r->m); j++)
+        dyn_row(r, (int)row->step, row->t, j, &row->joint[j]);
+    r->done = (int)row->step + 1;
+    return 0;
+}
+
+/* The inverse dynamics at every time (pkm_dynamics_run_on), printed or kept; 0, exit 2 for a
+ * grid out of reach before any time is computed, 3 naming the time of a failed one, 130 after
+ * Ctrl-C. */
 static int dyn_compute(dyn_run *r, const dyn_args *o)
 {
-    const int csv = cli_format_is_rows(o->format);
-    if (r->t == NULL) dyn_header(r, csv);
+    r->csv = cli_format_is_rows(o->format);
+    const double start = cli_now();
+    r->bar = (cli_progress){start, 0.0};
+    r->show = isatty(STDERR_FILENO) && (r->t != NULL || !isatty(STDOUT_FILENO));
+    const pkm_dynamics_opts opts = {.t0 = r->t0, .t1 = r->t1, .n = r->n, .singular = o->singular};
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    const double start = cli_now();
-    cli_progress bar = {start, 0.0};
-    const int show = isatty(STDERR_FILENO) && (r->t != NULL || !isatty(STDOUT_FILENO));
-    for (int k = 0; k < r->n; k++) {
-        if (cli_interrupted()) return dyn_interrupted(r, o, k);
-        if (cli_output_failed()) return EXIT_COMPUTE; /* main says why */
-        if (show) cli_progress_show(&bar, k, r->n, "times");
-        const double t = dyn_time(r, k);
-        pkm_status st = dyn_follow(r, t, &ctx);
-        if (st == PKM_OK) st = pkm_mbs_inverse(r->s, NULL, r->res, &ctx);
-        if (st != PKM_OK) {
-            dyn_solve_error(r, t, "", st, &ctx);
-            return EXIT_COMPUTE;
-        }
-        for (int j = 0; j < pkm_model_joint_count(r->m); j++)
-            dyn_row(r, k, j, csv);
+    const pkm_status st = pkm_dynamics_run_on(r->motion, r->tr, &opts, dyn_sink, r, &ctx);
+    if (st != PKM_OK) {
+        dyn_solve_error(r, st, &ctx);
+        return r->done > 0 ? EXIT_COMPUTE : cli_exit_status_of(st);
     }
-    if (show) cli_progress_show(&bar, r->n, r->n, "times");
+    if (r->stopped) return cli_output_failed() ? EXIT_COMPUTE : dyn_interrupted(r, o, r->done);
+    if (r->show) cli_progress_show(&r->bar, r->n, r->n, "times");
     if (r->t != NULL) return dyn_write(r, o, r->n, 0);
-    if (!csv)
+    if (!r->csv)
         printf("# %.1f us per time sample (kinematics and inverse dynamics, output included)\n",
                1e6 * (cli_now() - start) / r->n);
     return 0;
+}
+
+/* --forward: the grid's times reachable, the closure followed to its start, then the forward
+ * dynamics under the case's friction. */
+static int dyn_forward(dyn_run *r, const dyn_args *o)
+{
+    double a, b;
+    pkm_trajectory_span(r->tr, &a, &b);
+    if (r->t0 < a || r->t1 > b)
+        return cli_usage_error("--time %g:%g: outside the trajectory's span [%g, %g] s", r->t0,
+                               r->t1, a, b);
+    pkm_friction *fr = calloc((size_t)pkm_model_joint_count(r->m) + 1, sizeof(*fr));
+    if (fr == NULL) {
+        fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
+        return EXIT_COMPUTE;
+    }
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const double dt = (r->t1 - r->t0) / (r->n - 1);
+    pkm_status st = pkm_dynamics_friction(r->c, r->params, r->m, fr, &ctx);
+    if (st == PKM_OK) st = pkm_motion_check(r->motion, r->tr, r->t0, dt, r->n, &ctx);
+    if (st == PKM_OK) st = pkm_motion_approach(r->motion, r->tr, r->t0, dt, &ctx);
+    int rc = 0;
+    if (st != PKM_OK) {
+        dyn_solve_error(r, st, &ctx);
+        rc = cli_exit_status_of(st);
+    } else {
+        const cli_fwd_input in = {r->m,      pkm_motion_mbs(r->motion),
+                                  fr,        pkm_case_dynamics_of(r->c, r->params)->gravity,
+                                  r->motion, r->tr,
+                                  r->t0,     r->t1,
+                                  r->n,      cli_format_is_rows(o->format)};
+        rc = cli_dynamics_forward(&in);
+    }
+    free(fr);
+    return rc;
 }
 
 int cli_dynamics(int argc, char **argv)
@@ -475,30 +435,22 @@ int cli_dynamics(int argc, char **argv)
     }
     if ((rc = cli_trajectory(r.c, o.traj, o.time != NULL ? r.t1 : 0.0, &r.tr)) != 0) goto done;
     if (o.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
-    if ((rc = dyn_setup(&r, o.singular)) != 0 ||
-        (!o.forward && (rc = dyn_check_size(&r, &o)) != 0) || (rc = dyn_validate(&r)) != 0 ||
+    if ((rc = dyn_setup(&r, o.singular)) != 0) goto done;
+    if (o.forward) {
+        rc = dyn_forward(&r, &o);
+        goto done;
+    }
+    if ((rc = dyn_check_size(&r, &o)) != 0 ||
         (o.output != NULL &&
          ((rc = cli_check_output_path(o.output)) != 0 || (rc = dyn_keep(&r)) != 0)))
         goto done;
-    if ((rc = dyn_approach(&r)) != 0) goto done;
-    if (o.forward) {
-        const cli_fwd_input in = {r.m,      r.s,
-                                  r.fr,     pkm_case_dynamics_of(r.c, params)->gravity,
-                                  r.motion, r.tr,
-                                  r.t0,     r.t1,
-                                  r.n,      cli_format_is_rows(o.format)};
-        rc = cli_dynamics_forward(&in);
-    } else {
-        cli_interrupt_begin();
-        rc = dyn_compute(&r, &o);
-        cli_interrupt_end();
-    }
+    cli_interrupt_begin();
+    rc = dyn_compute(&r, &o);
+    cli_interrupt_end();
 done:
     dyn_free(&r);
     pkm_motion_destroy(&r.motion);
     pkm_trajectory_destroy(&r.tr);
-    free(r.fr);
-    free(r.res);
     pkm_case_params_destroy(&params);
     return rc;
 }

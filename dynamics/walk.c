@@ -22,7 +22,8 @@ int pkm_mbs_walk_steps(const pkm_mbs *s, const double *qa)
     return (int)fmin(n, 1e4);
 }
 
-pkm_status pkm_mbs_walk(pkm_mbs *s, const double *qa, double *reached, pkm_ctx *ctx)
+pkm_status pkm_mbs_walk(pkm_mbs *s, const double *qa, double t_from, double t_to, double *reached,
+                        pkm_ctx *ctx)
 {
     if (reached != NULL) *reached = 0.0;
     const size_t nq = (size_t)s->nq, nd = (size_t)s->nd;
@@ -43,7 +44,8 @@ pkm_status pkm_mbs_walk(pkm_mbs *s, const double *qa, double *reached, pkm_ctx *
         for (size_t k = 0; k < nd; k++)
             cur[k] = t1 < 1.0 ? from[k] + t1 * (qa[k] - from[k]) : qa[k];
         pkm_ctx_clear(&local);
-        const pkm_status st = pkm_mbs_kinematics(s, t1, cur, zd, zd, &local);
+        const pkm_status st =
+            pkm_mbs_kinematics(s, t_from + t1 * (t_to - t_from), cur, zd, zd, &local);
         if (st == PKM_OK) {
             memcpy(qok, s->q, nq * sizeof(double));
             t = t1;

@@ -15,11 +15,11 @@ struct pkm_motion {
     pkm_motion_route route;
     pkm_model *m;
     pkm_mbs *s;
-    int nd;                    /* driven coordinates */
-    int closed;                /* a configuration closed since the build (or the last reset) */
-    double last[PKM_POSE_MAX]; /* the driven values of the last closed configuration */
-    double *q0;                /* every coordinate at the build configuration (all 0) */
-    double *qok;               /* and at the last closed configuration */
+    int nd;        /* driven coordinates */
+    int closed;    /* a configuration closed since the build (or the last reset) */
+    double t_last; /* the time of the last closed configuration */
+    double *q0;    /* every coordinate at the build configuration (all 0) */
+    double *qok;   /* and at the last closed configuration */
 };
 
 static pkm_motion_route route_for(const pkm_case *c, pkm_motion_route asked)
@@ -153,7 +153,7 @@ static pkm_status close_at(pkm_motion *m, double t, const double *q, const doubl
         if (pkm_mbs_kinematics(m->s, t, q, qd, qdd, &quiet) == PKM_OK) return PKM_OK;
         pkm_mbs_set_state(m->s, m->qok, m->q0, m->q0);
     }
-    pkm_status st = pkm_mbs_walk(m->s, q, NULL, ctx);
+    pkm_status st = pkm_mbs_walk(m->s, q, m->closed ? m->t_last : t, t, NULL, ctx);
     return st == PKM_OK ? pkm_mbs_kinematics(m->s, t, q, qd, qdd, ctx) : st;
 }
 
@@ -173,6 +173,28 @@ pkm_status pkm_motion_at(pkm_motion *m, double t, const double *pose, const doub
     }
     memcpy(m->qok, pkm_mbs_q(m->s), sizeof(double) * (size_t)pkm_mbs_coord_count(m->s));
     m->closed = 1;
+    m->t_last = t;
+    return PKM_OK;
+}
+
+pkm_status pkm_motion_approach(pkm_motion *m, const pkm_trajectory *tr, double t0, double step,
+                               pkm_ctx *ctx)
+{
+    double a = 0.0;
+    pkm_trajectory_span(tr, &a, NULL);
+    if (!(t0 > a)) return PKM_OK;
+    const double n =
+        fmin(PKM_MOTION_APPROACH_MAX, fmax(PKM_MOTION_APPROACH_STEPS, ceil((t0 - a) / step)));
+    for (int k = 1; k < (int)n; k++) { /* at k = 0 the pose is the trajectory's first */
+        const double t = a + (t0 - a) * k / n;
+        double p[PKM_POSE_MAX], pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX];
+        pkm_ctx in;
+        pkm_ctx_clear(&in);
+        pkm_status st = pkm_trajectory_eval(tr, t, p, pd, pdd, &in);
+        if (st == PKM_OK) st = pkm_motion_at(m, t, p, pd, pdd, &in);
+        if (st != PKM_OK)
+            return PKM_FAIL(ctx, st, "t = %.9g s (on the way to the grid's start): %s", t, in.msg);
+    }
     return PKM_OK;
 }
 
@@ -239,7 +261,7 @@ pkm_status pkm_motion_locked_conditioning(pkm_motion *m, const pkm_model *fe, do
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "the locked closure's conditioning needs a pose");
     const int nq = pkm_mbs_coord_count(m->s);
     int *idx = malloc(sizeof(int) * ((size_t)nq + PKM_POSE_MAX));
-    double *q = calloc((size_t)nq + 1, sizeof(double));
+    double *q = calloc(2 * (size_t)nq + 1, sizeof(double)); /* values, then zero rates */
     if (idx == NULL || q == NULL) {
         free(idx);
         free(q);
@@ -257,27 +279,21 @@ pkm_status pkm_motion_locked_conditioning(pkm_motion *m, const pkm_model *fe, do
                 idx[nl++] = first;
         }
     }
-    pkm_status st = pkm_mbs_set_driven(m->s, nl, idx, ctx);
     for (int k = 0; k < nl; k++)
         q[k] = pkm_mbs_q(m->s)[idx[k]];
-    pkm_ctx quiet;
-    pkm_ctx_clear(&quiet);
+    pkm_status st = pkm_mbs_set_driven(m->s, nl, idx, ctx);
     if (st == PKM_OK) st = pkm_mbs_set_solver(m->s, PKM_DYN_DENSE, ctx);
-    const double *zero = q + nq;
     if (st == PKM_OK) {
-        double *z = calloc((size_t)nl + 1, sizeof(double));
-        if (z == NULL) st = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the locked closure");
         /* Below the threshold the solve fails; the conditioning is what is asked. */
-        if (z != NULL) (void)pkm_mbs_kinematics(m->s, 0.0, q, z, z, &quiet);
-        free(z);
+        pkm_ctx quiet;
+        pkm_ctx_clear(&quiet);
+        (void)pkm_mbs_kinematics(m->s, 0.0, q, q + nq, q + nq, &quiet);
         *cond = pkm_mbs_conditioning(m->s);
     }
-    (void)zero;
     /* Back to the route's driven set, at rest at the pose. */
     if (st == PKM_OK) st = pkm_mbs_set_driven(m->s, nd, keep, ctx);
     if (st == PKM_OK) st = pkm_mbs_set_solver(m->s, PKM_DYN_SPARSE, ctx);
-    memset(q, 0, sizeof(double) * ((size_t)nq + 1));
-    pkm_mbs_set_state(m->s, m->qok, q, q);
+    pkm_mbs_set_state(m->s, m->qok, q + nq, q + nq);
     free(idx);
     free(q);
     return st;

@@ -128,8 +128,10 @@ pkm_status pkm_mbs_kinematics(pkm_mbs *s, double t, const double *qa, const doub
  * closure followed along the straight line of the driven coordinates (PKM_DYN_WALK_*), so that
  * the branch of the current configuration is kept. On failure *reached (if not NULL) is the share
  * of the path closed, and the error that of the last Newton (PKM_ERR_SINGULAR naming the
- * worst-determined coordinate, PKM_ERR_INVALID). */
-pkm_status pkm_mbs_walk(pkm_mbs *s, const double *qa, double *reached, pkm_ctx *ctx);
+ * worst-determined coordinate, PKM_ERR_INVALID). The path runs from time t_from to t_to (for
+ * the messages: a failure names the time of the point of the path where it failed). */
+pkm_status pkm_mbs_walk(pkm_mbs *s, const double *qa, double t_from, double t_to, double *reached,
+                        pkm_ctx *ctx);
 /* The number of continuation steps pkm_mbs_walk takes from the current state to qa: the largest
  * move of a driven coordinate over its step, at least 1, at most 1e4. */
 int pkm_mbs_walk_steps(const pkm_mbs *s, const double *qa);

@@ -30,6 +30,22 @@ typedef struct pkm_dynamics_row {
 /* Nonzero stops the run (PKM_OK returned: what was handed over stands). */
 typedef int (*pkm_dynamics_sink)(void *user, const pkm_dynamics_row *row);
 
+/* The friction of every joint of m (a case's rigid-body model; fr holds its joint count) as the
+ * case's dynamics block gives it: its law on the joints it names, none elsewhere; the errors of
+ * pkm_friction_check naming the joint. */
+pkm_status pkm_dynamics_friction(const pkm_case *c, const void *params, const pkm_model *m,
+                                 pkm_friction *fr, pkm_ctx *ctx);
+
+/* The case's rigid motion for its dynamics: pkm_motion_create under the case's gravity, its
+ * system carrying the case's friction (pkm_dynamics_friction); singular as pkm_motion_opts. */
+pkm_status pkm_dynamics_motion_create(const pkm_case *c, const void *params, double singular,
+                                      pkm_motion **out, pkm_ctx *ctx);
+
+/* pkm_dynamics_run on a motion of pkm_dynamics_motion_create (the caller's, e.g. to size its
+ * output by the model's joints first), followed from where it is. */
+pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pkm_dynamics_opts *o,
+                               pkm_dynamics_sink sink, void *user, pkm_ctx *ctx);
+
 /* The inverse dynamics of case c (params, its gravity and friction: pkm_case_dynamics_of) along
  * tr at the n times of o. Every time checked before the first is computed (PKM_ERR_INVALID for a
  * grid outside the span, PKM_ERR_UNREACHABLE naming the time); a grid starting after the span's

@@ -71,6 +71,16 @@ pkm_status pkm_motion_driven(const pkm_motion *m, const double *pose, const doub
 pkm_status pkm_motion_at(pkm_motion *m, double t, const double *pose, const double *pd,
                          const double *pdd, pkm_ctx *ctx);
 
+/* From the start of tr's span to t0 > that start: the closure followed along tr in steps of at
+ * most step, at least PKM_MOTION_APPROACH_STEPS and at most PKM_MOTION_APPROACH_MAX of them, so
+ * that a grid starting late stays on the branch of the trajectory's start (loop3 started at 14 s
+ * from its reference configuration lands on another, singular, one). Nothing for t0 at the
+ * start. The failure names the time. */
+#define PKM_MOTION_APPROACH_STEPS 20
+#define PKM_MOTION_APPROACH_MAX   100000
+pkm_status pkm_motion_approach(pkm_motion *m, const pkm_trajectory *tr, double t0, double step,
+                               pkm_ctx *ctx);
+
 /* Back to the configuration the model was built in, at rest (the next pkm_motion_at walks from
  * there). */
 void pkm_motion_reset(pkm_motion *m);
