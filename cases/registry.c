@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 static const pkm_case *const case_list[] = {&pkm_navaro_case, &pkm_pss5upu_case, &pkm_tree5_case,
@@ -69,6 +70,46 @@ const pkm_traj_desc *pkm_case_traj_find(const pkm_case *c, const char *name)
     for (int i = 0; name != NULL && i < c->ntraj; i++)
         if (strcmp(c->traj[i].name, name) == 0) return &c->traj[i];
     return NULL;
+}
+
+pkm_status pkm_case_trajectory(const pkm_case *c, const char *name, double t_end,
+                               pkm_trajectory **tr, pkm_ctx *ctx)
+{
+    *tr = NULL;
+    const pkm_traj_desc *d =
+        name == NULL && c->ntraj > 0 ? &c->traj[0] : pkm_case_traj_find(c, name);
+    if (d == NULL) {
+        char names[256] = "";
+        size_t len = 0;
+        for (int k = 0; k < c->ntraj && len < sizeof names; k++)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "",
+                                    c->traj[k].name);
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "case '%s' has no such trajectory%s%s%s (%s)",
+                        c->name, name != NULL ? " '" : "", name != NULL ? name : "",
+                        name != NULL ? "'" : "", c->ntraj > 0 ? names : "it names none");
+    }
+    pkm_traj_desc stretched = *d;
+    if (t_end > stretched.duration) stretched.duration = t_end;
+    return pkm_trajectory_create_analytic(&stretched, c->npose, tr, ctx);
+}
+
+pkm_status pkm_case_harmonic(const pkm_case *c, int k, double amp, double f, double t_end,
+                             pkm_trajectory **tr, pkm_ctx *ctx)
+{
+    *tr = NULL;
+    if (k < 0 || k >= c->npose || !(amp != 0.0 && fabs(amp) <= 1e3) || !(f >= 1e-6 && f <= 1e6))
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "case '%s': a harmonic motion needs a pose coordinate, a nonzero amplitude "
+                        "up to 1e3 and a frequency in [1e-6, 1e6] Hz",
+                        c->name);
+    pkm_traj_coord coord[PKM_POSE_MAX];
+    for (int i = 0; i < c->npose; i++)
+        coord[i] = (pkm_traj_coord){PKM_TRAJ_POLY2, {c->home[i], 0.0, 0.0, 0.0}};
+    coord[k] = (pkm_traj_coord){PKM_TRAJ_SINE, {c->home[k], amp, f, 0.0}};
+    const pkm_traj_desc d = {"harmonic", "harmonic motion of one pose coordinate",
+                             fmax(isnan(t_end) ? 0.0 : t_end, PKM_CASE_HARMONIC_PERIODS / f),
+                             coord};
+    return pkm_trajectory_create_analytic(&d, c->npose, tr, ctx);
 }
 
 const pkm_param_desc *pkm_case_param_find(const pkm_case *c, const char *key)

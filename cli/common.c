@@ -429,10 +429,6 @@ int cli_apply_sets(const pkm_case *c, void *params, const char *const *sets, int
         if (len == 0 || len >= sizeof(key)) return cli_usage_error("--set '%s': bad key", sets[i]);
         memcpy(key, sets[i], len);
         key[len] = '\0';
-        if (c->nparams == 0) /* a robot file: its numbers are the file's, not a table's */
-            return cli_usage_error("--set %s: %s is a robot file, which has no parameter table "
-                                   "for --set: edit the number in %s (or a copy of it)",
-                                   sets[i], c->name, c->yaml_name);
         if (pkm_case_param_find(c, key) == NULL) return cli_unknown_key(c, key);
         const pkm_status st = pkm_case_param_set(c, params, key, eq + 1, &ctx);
         if (st != PKM_OK) return cli_report(st, &ctx);
@@ -501,11 +497,7 @@ int cli_check_output_memory(double bytes, int ntime)
 
 /* The trajectory: a named one of the case (its span stretched to the requested end time: the
  * analytic laws hold for any t >= 0) or a CSV file. */
-/* --trajectory harmonic:COORD,AMPLITUDE,FREQUENCY: pose coordinate COORD moves as home + A
- * sin(2 pi f t), the others held at home; 20 periods unless t_end is later. A motion of chosen
- * frequency along one axis, to sweep through a mode; it starts at home moving at 2 pi f A with
- * no acceleration. */
-#define CLI_HARMONIC_PERIODS 20
+/* --trajectory harmonic:COORD,AMPLITUDE,FREQUENCY (pkm_case_harmonic). */
 static int cli_harmonic(const pkm_case *c, const char *spec, double t_end, pkm_trajectory **tr)
 {
     char name[64];
@@ -533,15 +525,9 @@ static int cli_harmonic(const pkm_case *c, const char *spec, double t_end, pkm_t
         return cli_usage_error("--trajectory harmonic:%s: frequency '%s' must be in [1e-6, "
                                "1e6] Hz",
                                spec, comma2 + 1);
-    pkm_traj_coord coord[PKM_POSE_MAX];
-    for (int i = 0; i < c->npose; i++)
-        coord[i] = (pkm_traj_coord){PKM_TRAJ_POLY2, {c->home[i], 0.0, 0.0, 0.0}};
-    coord[k] = (pkm_traj_coord){PKM_TRAJ_SINE, {c->home[k], amp, f, 0.0}};
-    const pkm_traj_desc d = {"harmonic", "harmonic motion of one pose coordinate",
-                             fmax(t_end, CLI_HARMONIC_PERIODS / f), coord};
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    const pkm_status st = pkm_trajectory_create_analytic(&d, c->npose, tr, &ctx);
+    const pkm_status st = pkm_case_harmonic(c, k, amp, f, t_end, tr, &ctx);
     return st == PKM_OK ? 0 : cli_report(st, &ctx);
 }
 
@@ -555,26 +541,17 @@ int cli_trajectory(const pkm_case *c, const char *traj, double t_end, pkm_trajec
                                c->name);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    const pkm_traj_desc *d = traj == NULL ? &c->traj[0] : pkm_case_traj_find(c, traj);
-    pkm_status st;
-    if (d != NULL) {
-        pkm_traj_desc stretched = *d;
-        if (t_end > stretched.duration) stretched.duration = t_end;
-        st = pkm_trajectory_create_analytic(&stretched, c->npose, tr, &ctx);
-    } else {
-        const size_t n = strlen(traj);
-        if (strchr(traj, '/') == NULL && !(n > 4 && strcmp(traj + n - 4, ".csv") == 0)) {
-            char names[256] = "";
-            for (int k = 0; k < c->ntraj; k++) {
-                const size_t len = strlen(names);
-                snprintf(names + len, sizeof(names) - len, "%s%s", k ? ", " : "", c->traj[k].name);
-            }
-            return cli_usage_error("--trajectory '%s': case '%s' has no such trajectory (%s), "
-                                   "and a file needs a '/' or .csv",
-                                   traj, c->name, names);
-        }
-        st = pkm_trajectory_read_csv(traj, c->pose_names, c->npose, tr, &ctx);
+    const size_t n = traj != NULL ? strlen(traj) : 0;
+    const int file =
+        traj != NULL && (strchr(traj, '/') != NULL || (n > 4 && strcmp(traj + n - 4, ".csv") == 0));
+    if (file && pkm_case_traj_find(c, traj) == NULL) {
+        const pkm_status st = pkm_trajectory_read_csv(traj, c->pose_names, c->npose, tr, &ctx);
+        return st == PKM_OK ? 0 : cli_report(st, &ctx);
     }
+    const pkm_status st = pkm_case_trajectory(c, traj, t_end, tr, &ctx);
+    if (st == PKM_ERR_INVALID && pkm_case_traj_find(c, traj) == NULL)
+        return cli_usage_error("--trajectory '%s': %s, and a file needs a '/' or .csv", traj,
+                               ctx.msg);
     return st == PKM_OK ? 0 : cli_report(st, &ctx);
 }
 

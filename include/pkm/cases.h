@@ -473,6 +473,21 @@ const double *pkm_case_rigid_pose(const pkm_case *c);
 /* The trajectory of c with that name, or NULL. */
 const pkm_traj_desc *pkm_case_traj_find(const pkm_case *c, const char *name);
 
+/* c's trajectory of that name (NULL: the first, the default), lasting at least t_end (its last
+ * law held). PKM_ERR_INVALID naming the case's trajectories when there is no such one; the
+ * errors of pkm_trajectory_create_analytic. */
+pkm_status pkm_case_trajectory(const pkm_case *c, const char *name, double t_end,
+                               pkm_trajectory **tr, pkm_ctx *ctx);
+
+/* A harmonic motion of c's pose coordinate k: home + amp sin(2 pi f t), the others held at home,
+ * over PKM_CASE_HARMONIC_PERIODS periods or until t_end if later (NAN: none). A motion of chosen
+ * frequency along one axis, to sweep through a mode; it starts at home moving at 2 pi f amp,
+ * with no acceleration. PKM_ERR_INVALID for k out of range, amp 0 or beyond 1e3 (m or rad), f
+ * outside [1e-6, 1e6] Hz. */
+#define PKM_CASE_HARMONIC_PERIODS 20
+pkm_status pkm_case_harmonic(const pkm_case *c, int k, double amp, double f, double t_end,
+                             pkm_trajectory **tr, pkm_ctx *ctx);
+
 /* The built-in case of that name, or NULL. */
 const pkm_case *pkm_case_find(const char *name);
 
