@@ -286,6 +286,17 @@ static PyObject *map_result(const pkm_map *map)
     return d;
 }
 
+PyObject *pkm_py_interrupted(stop_state *s, PyObject *partial)
+{
+    PyErr_NormalizeException(&s->type, &s->value, &s->tb);
+    if (partial != NULL && s->value != NULL &&
+        PyObject_SetAttrString(s->value, "partial", partial) < 0)
+        PyErr_Clear();
+    Py_XDECREF(partial);
+    PyErr_Restore(s->type, s->value, s->tb);
+    return NULL;
+}
+
 int pkm_py_map_stop(int64_t point, void *user)
 {
     (void)point;
@@ -430,13 +441,7 @@ PyObject *pkm_py_case_map(CaseObject *self, PyObject *args, PyObject *kw)
             if (pkm_map_write_h5(&map, path, &ctx) != PKM_OK) PyErr_Clear();
         }
         pkm_map_free(&map);
-        PyErr_NormalizeException(&stop.type, &stop.value, &stop.tb);
-        if (partial != NULL && stop.value != NULL) {
-            if (PyObject_SetAttrString(stop.value, "partial", partial) < 0) PyErr_Clear();
-        }
-        Py_XDECREF(partial);
-        PyErr_Restore(stop.type, stop.value, stop.tb);
-        return NULL;
+        return pkm_py_interrupted(&stop, partial);
     }
     /* The vectors were kept for tracking; they are handed over only if asked for. */
     if (!keep_modes) pkm_map_free_modes(&map);

@@ -23,37 +23,29 @@ static pkm_status make_trajectory(const pkm_case *c, const traj_spec *ts, double
 {
     if (ts->kind == 2) return pkm_trajectory_read_csv(ts->name, c->pose_names, c->npose, tr, ctx);
     if (ts->kind == 3) return pkm_trajectory_create_spline(c->npose, ts->m, ts->t, ts->q, tr, ctx);
-    if (ts->kind == 1) {
-        if (ts->coord < 0 || ts->coord >= c->npose || !(ts->amp != 0.0 && fabs(ts->amp) <= 1e3) ||
-            !(ts->freq >= 1e-6 && ts->freq <= 1e6))
-            return pkm_ctx_fail(ctx, PKM_ERR_INVALID, __FILE__, __LINE__,
-                                "harmonic trajectory: a pose coordinate, a nonzero amplitude "
-                                "up to 1e3 and a frequency in [1e-6, 1e6] Hz expected");
-        pkm_traj_coord coord[PKM_POSE_MAX];
-        for (int i = 0; i < c->npose; i++)
-            coord[i] = (pkm_traj_coord){PKM_TRAJ_POLY2, {c->home[i], 0.0, 0.0, 0.0}};
-        coord[ts->coord] =
-            (pkm_traj_coord){PKM_TRAJ_SINE, {c->home[ts->coord], ts->amp, ts->freq, 0.0}};
-        /* 20 periods unless t_end is later (cli/common.c, CLI_HARMONIC_PERIODS) */
-        const pkm_traj_desc d = {"harmonic", "harmonic motion of one pose coordinate",
-                                 fmax(isnan(t_end) ? 0.0 : t_end, 20.0 / ts->freq), coord};
-        return pkm_trajectory_create_analytic(&d, c->npose, tr, ctx);
+    if (ts->kind == 1) return pkm_case_harmonic(c, ts->coord, ts->amp, ts->freq, t_end, tr, ctx);
+    return pkm_case_trajectory(c, ts->name, t_end, tr, ctx);
+}
+
+/* The samples of a trajectory of kind 3, t [m] and q [m, npose], as arrays *ta, *qa (the
+ * caller's references) that ts points into; -1 with the exception set. */
+static int samples(const pkm_case *c, PyObject *tobj, PyObject *qobj, traj_spec *ts,
+                   PyArrayObject **ta, PyArrayObject **qa)
+{
+    *ta = (PyArrayObject *)PyArray_FROMANY(tobj, NPY_FLOAT64, 1, 1, NPY_ARRAY_CARRAY);
+    *qa = *ta ? (PyArrayObject *)PyArray_FROMANY(qobj, NPY_FLOAT64, 2, 2, NPY_ARRAY_CARRAY) : NULL;
+    if (*qa != NULL && PyArray_DIM(*qa, 0) == PyArray_DIM(*ta, 0) &&
+        PyArray_DIM(*qa, 1) == c->npose) {
+        ts->m = (int)PyArray_DIM(*ta, 0);
+        ts->t = PyArray_DATA(*ta);
+        ts->q = PyArray_DATA(*qa);
+        return 0;
     }
-    const pkm_traj_desc *d = ts->name == NULL ? &c->traj[0] : pkm_case_traj_find(c, ts->name);
-    if (d == NULL || c->ntraj < 1) {
-        char names[256] = "";
-        size_t len = 0;
-        for (int k = 0; k < c->ntraj && len < sizeof names; k++)
-            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "",
-                                    c->traj[k].name);
-        return pkm_ctx_fail(ctx, PKM_ERR_INVALID, __FILE__, __LINE__,
-                            "trajectory '%s': case '%s' has no such trajectory (%s), and a file "
-                            "needs a '/' or .csv",
-                            ts->name ? ts->name : "", c->name, names);
-    }
-    pkm_traj_desc stretched = *d;
-    if (t_end > stretched.duration) stretched.duration = t_end;
-    return pkm_trajectory_create_analytic(&stretched, c->npose, tr, ctx);
+    Py_CLEAR(*ta);
+    Py_CLEAR(*qa);
+    if (!PyErr_Occurred())
+        pkm_py_raise_invalid("trajectory samples: t [m] and q [m, %d] expected", c->npose);
+    return -1;
 }
 
 typedef struct tr_rows {
@@ -160,24 +152,7 @@ PyObject *pkm_py_case_transient(CaseObject *self, PyObject *args, PyObject *kw)
         if (!isfinite(wrench[k]))
             return pkm_py_raise_invalid("wrench: component %d is not finite", k);
     PyArrayObject *ta = NULL, *qa = NULL;
-    if (ts.kind == 3) {
-        ta = (PyArrayObject *)PyArray_FROMANY(tobj, NPY_FLOAT64, 1, 1, NPY_ARRAY_CARRAY);
-        qa =
-            ta ? (PyArrayObject *)PyArray_FROMANY(qobj, NPY_FLOAT64, 2, 2, NPY_ARRAY_CARRAY) : NULL;
-        if (qa == NULL) {
-            Py_XDECREF(ta);
-            return NULL;
-        }
-        ts.m = (int)PyArray_DIM(ta, 0);
-        if (PyArray_DIM(qa, 0) != ts.m || PyArray_DIM(qa, 1) != c->npose) {
-            Py_DECREF(ta);
-            Py_DECREF(qa);
-            return pkm_py_raise_invalid("trajectory samples: t [m] and q [m, %d] expected",
-                                        c->npose);
-        }
-        ts.t = PyArray_DATA(ta);
-        ts.q = PyArray_DATA(qa);
-    }
+    if (ts.kind == 3 && samples(c, tobj, qobj, &ts, &ta, &qa) < 0) return NULL;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_trajectory *tr = NULL, *wseries = NULL;
@@ -265,16 +240,8 @@ PyObject *pkm_py_case_transient(CaseObject *self, PyObject *args, PyObject *kw)
     }
     free(names);
     free(rows.data);
-    if (stop.stopped) {
-        /* Ctrl-C: the rows so far go with the KeyboardInterrupt (.partial) */
-        PyErr_NormalizeException(&stop.type, &stop.value, &stop.tb);
-        if (r != NULL && stop.value != NULL && PyObject_SetAttrString(stop.value, "partial", r) < 0)
-            PyErr_Clear();
-        Py_XDECREF(r);
-        PyErr_Restore(stop.type, stop.value, stop.tb);
-        return NULL;
-    }
-    return r;
+    /* Ctrl-C: the rows so far go with the KeyboardInterrupt (.partial) */
+    return stop.stopped ? pkm_py_interrupted(&stop, r) : r;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -360,24 +327,7 @@ PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
     if (!(singular == 0.0 || (singular >= 1e-12 && singular <= 0.5)))
         return pkm_py_raise_invalid("singular %g: expected 1e-12 to 0.5", singular);
     PyArrayObject *ta = NULL, *qa = NULL;
-    if (ts.kind == 3) {
-        ta = (PyArrayObject *)PyArray_FROMANY(tobj, NPY_FLOAT64, 1, 1, NPY_ARRAY_CARRAY);
-        qa =
-            ta ? (PyArrayObject *)PyArray_FROMANY(qobj, NPY_FLOAT64, 2, 2, NPY_ARRAY_CARRAY) : NULL;
-        if (qa == NULL || PyArray_DIM(qa, 0) != PyArray_DIM(ta, 0) ||
-            PyArray_DIM(qa, 1) != c->npose) {
-            Py_XDECREF(ta);
-            Py_XDECREF(qa);
-            return PyErr_Occurred()
-                       ? NULL
-                       : pkm_py_raise_invalid("trajectory samples: t [m] and q [m, %d] "
-                                              "expected",
-                                              c->npose);
-        }
-        ts.m = (int)PyArray_DIM(ta, 0);
-        ts.t = PyArray_DATA(ta);
-        ts.q = PyArray_DATA(qa);
-    }
+    if (ts.kind == 3 && samples(c, tobj, qobj, &ts, &ta, &qa) < 0) return NULL;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_trajectory *tr = NULL;
@@ -414,13 +364,5 @@ PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
     free(rows.data);
     free(rows.names);
     free(rows.types);
-    if (stop.stopped) {
-        PyErr_NormalizeException(&stop.type, &stop.value, &stop.tb);
-        if (r != NULL && stop.value != NULL && PyObject_SetAttrString(stop.value, "partial", r) < 0)
-            PyErr_Clear();
-        Py_XDECREF(r);
-        PyErr_Restore(stop.type, stop.value, stop.tb);
-        return NULL;
-    }
-    return r;
+    return stop.stopped ? pkm_py_interrupted(&stop, r) : r;
 }

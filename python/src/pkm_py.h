@@ -69,6 +69,9 @@ int pkm_py_read_pose(const pkm_case *c, PyObject *obj, double *pose);
 int pkm_py_check_solver(const pkm_case *c, int *form, int eig);
 PyObject *pkm_py_case_modes(CaseObject *self, PyObject *args, PyObject *kw);
 int pkm_py_map_stop(int64_t point, void *user);
+/* The KeyboardInterrupt a stop callback caught, raised again carrying partial (stolen, may be
+ * NULL) as its .partial; NULL. */
+PyObject *pkm_py_interrupted(stop_state *s, PyObject *partial);
 PyObject *pkm_py_case_map(CaseObject *self, PyObject *args, PyObject *kw);
 PyObject *pkm_py_core_read_map(PyObject *mod, PyObject *args);
 PyObject *pkm_py_case_transient(CaseObject *self, PyObject *args, PyObject *kw);
