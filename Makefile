@@ -2,9 +2,10 @@
 #   make run    install the Debian packages if missing, build, run the main job (Table 3
 #               comparison, then a frequency map to navaro_map.h5)
 #   make test   the same build, then the fast tests (ctest -LE slow) of the normal build, then of
-#               the ASan + UBSan build with clang (which adds the libFuzzer harnesses of tests/fuzz/),
-#               each ctest on all the machine's cores
-#   make test-all  the same with the tests labelled slow in the normal build (CI: .ci/run)
+#               the ASan + UBSan build with clang (which adds the libFuzzer harnesses of tests/fuzz/:
+#               their seed corpora replayed), each ctest on all the machine's cores
+#   make test-all  the same with the tests labelled slow in the normal build and the timed fuzzing
+#               runs (label fuzz) in the ASan build (CI: .ci/run)
 #   make format-check  clang-format --dry-run --Werror over the C files git knows (CI runs it)
 #   make test-mpi  the MPI sweep (PKM_MPI=ON, build-mpi/, Open MPI installed): mpirun -n 2 and 3
 # clang and its runtime (libFuzzer) serve the sanitizer build only; the main build is gcc's.
@@ -24,6 +25,8 @@ JOBS ?= 2
 # ctest's parallel jobs: the tests are single-threaded processes mostly, one per core.
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 BUILD := build
+# The labels test-asan leaves out: slow always (tests/CMakeLists.txt), fuzz unless test-all.
+ASAN_EXCLUDE ?= slow|fuzz
 ASAN_BUILD := build-asan
 MPI_BUILD := build-mpi
 
@@ -51,13 +54,14 @@ run: build
 
 # The tests labelled slow (heavy command-line runs: tests/CMakeLists.txt) run in the normal build
 # only, by test-all; under the sanitizers they would take minutes and check no other code.
+# The timed fuzzing runs (label fuzz) likewise run in test-all only.
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(NPROC) -LE slow
 	$(MAKE) --no-print-directory test-asan
 
 test-all: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(NPROC)
-	$(MAKE) --no-print-directory test-asan
+	$(MAKE) --no-print-directory test-asan ASAN_EXCLUDE=slow
 
 # CMake cannot switch the compiler of a build in place: a build-asan made by gcc is redone.
 # -O1 (AddressSanitizer's advice): the numerical tests run 2-3 times faster than at -O0, with the
@@ -68,7 +72,7 @@ test-asan: deps
 	    -DPKM_SANITIZE=ON -DPKM_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1"
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(NPROC) -LE slow
+	    ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(NPROC) -LE '$(ASAN_EXCLUDE)'
 
 # PKM_MPI=ON in its own build: the MPI sweep's tests (label mpi) with 2 and 3 ranks, more ranks
 # than cores allowed (--oversubscribe in the tests), as root (the tests' environment says so).
