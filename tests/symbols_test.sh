@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
-# tests/symbols_test.sh CC LIB ROOT [HEADER...]: libpkmflex.so (LIB) exports exactly what the
-# public headers declare: each dynamic symbol it defines is a function or variable declared in
+# tests/symbols_test.sh CC LIB ROOT [-IDIR...] [HEADER...]: libpkmflex.so (LIB) exports exactly
+# what the public headers declare: each dynamic symbol it defines is a function or variable declared in
 # include/pkm/ (or LAPACK's error handlers xerbla_, xerbla_array_: solvers/xerbla.c), and each
 # function or extern variable declared there, inline ones aside, is defined. The declarations
 # come from gcc (-aux-info: every function the headers declare, with its file), not from the
 # parser that wrote the version script (cmake/PkmExports.cmake); the variables from their
-# `extern` lines. HEADER...: the headers of this build (sweep_mpi.h only with PKM_MPI).
+# `extern` lines. HEADER...: the headers of this build (sweep_mpi.h only with PKM_MPI, whose
+# <mpi.h> the -I directories find).
 set -eu
 cc=$1
 lib=$2
 root=$3
 shift 3
+incs=()
+while [ $# -gt 0 ] && [ "${1#-I}" != "$1" ]; do
+    incs+=("$1")
+    shift
+done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for h in "$@"; do printf '#include <pkm/%s>\n' "$(basename "$h")"; done >"$tmp/all.c"
-"$cc" -std=c11 -I"$root/include" -fsyntax-only -aux-info "$tmp/aux.txt" "$tmp/all.c"
+"$cc" -std=c11 -I"$root/include" "${incs[@]}" -fsyntax-only -aux-info "$tmp/aux.txt" "$tmp/all.c"
 # /* ROOT/include/pkm/x.h:12:NC */ extern pkm_status pkm_x_y (const pkm_x *, ...);
 grep -E '^/\* ([^ ]*/)?include/pkm/' "$tmp/aux.txt" | grep -v '\*/ static ' |
     sed 's|^/\*[^*]*\*/ ||; s| (.*||; s|.*[ *]||' >"$tmp/declared"
