@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # tests/symbols_test.sh CC LIB ROOT [-IDIR...] [HEADER...]: libpkmflex.so (LIB) exports exactly
-# what the public headers declare: each dynamic symbol it defines is a function or variable declared in
-# include/pkm/ (or LAPACK's error handlers xerbla_, xerbla_array_: solvers/xerbla.c), and each
-# function or extern variable declared there, inline ones aside, is defined. The declarations
-# come from gcc (-aux-info: every function the headers declare, with its file), not from the
-# parser that wrote the version script (cmake/PkmExports.cmake); the variables from their
-# `extern` lines. HEADER...: the headers of this build (sweep_mpi.h only with PKM_MPI, whose
-# <mpi.h> the -I directories find).
+# what the public headers declare: each dynamic symbol it defines is a function or variable
+# declared in include/pkm/ (or LAPACK's error handlers xerbla_, xerbla_array_: solvers/xerbla.c),
+# and each function or extern variable declared there, inline ones aside, is defined. The
+# declarations come from gcc (-aux-info: every function the headers declare, with its file), not
+# from the parser that wrote the version script (cmake/PkmExports.cmake); the variables from
+# their `extern` lines. HEADER...: the headers of this build (sweep_mpi.h only with PKM_MPI,
+# whose <mpi.h> the -I directories find).
 set -eu
 cc=$1
 lib=$2

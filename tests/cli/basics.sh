@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/cli/basics.sh PKMFLEX ROOT: csv header, rigid-body cases refused, the cases listing, mistyped options, range and size refusals.
+# tests/cli/basics.sh PKMFLEX ROOT: csv header, rigid-body cases refused, the cases listing,
+# mistyped options, range and size refusals.
 # Part of the command-line suite (tests/cli/common.sh).
 . "$(dirname "$0")/common.sh"
 # csv header is exact and the mode count follows --nev

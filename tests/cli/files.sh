@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/cli/files.sh PKMFLEX ROOT: symlinks and devices refused, huge grids, crafted and fuzzer-found files.
+# tests/cli/files.sh PKMFLEX ROOT: symlinks and devices refused, huge grids, crafted and fuzzer-
+# found files.
 # Part of the command-line suite (tests/cli/common.sh).
 . "$(dirname "$0")/common.sh"
 # The map the files are compared against (tests/cli/compare_maps.sh checks it).

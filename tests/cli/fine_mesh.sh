@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/cli/fine_mesh.sh PKMFLEX ROOT: fine meshes (128, 512, 1024 elements per link): flagged, refused and accurate frequencies.
+# tests/cli/fine_mesh.sh PKMFLEX ROOT: fine meshes (128, 512, 1024 elements per link): flagged,
+# refused and accurate frequencies.
 # Part of the command-line suite (tests/cli/common.sh); ctest label slow.
 . "$(dirname "$0")/common.sh"
 # Its frequencies are refused by default (the rounding can move them by 4.6e-2, above the

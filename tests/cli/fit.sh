@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/cli/fit.sh PKMFLEX ROOT: fit: convergence, its case file, standard errors, bad input, --max-iter.
+# tests/cli/fit.sh PKMFLEX ROOT: fit: convergence, its case file, standard errors, bad input, --max-
+# iter.
 # Part of the command-line suite (tests/cli/common.sh); ctest label slow.
 . "$(dirname "$0")/common.sh"
 # fit: the clutches and joint masses against Table 4's calculated rows; the written case file

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/cli/maps.sh PKMFLEX ROOT: small maps read back with h5py (boundary, pss5upu, map = modes), Table 4 compare.
+# tests/cli/maps.sh PKMFLEX ROOT: small maps read back with h5py (boundary, pss5upu, map = modes),
+# Table 4 compare.
 # Part of the command-line suite (tests/cli/common.sh).
 . "$(dirname "$0")/common.sh"
 

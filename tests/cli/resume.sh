@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/cli/resume.sh PKMFLEX ROOT: resume of a killed sweep, by value; a complete map as checkpoint.
+# tests/cli/resume.sh PKMFLEX ROOT: resume of a killed sweep, by value; a complete map as
+# checkpoint.
 # Part of the command-line suite (tests/cli/common.sh); ctest label slow.
 . "$(dirname "$0")/common.sh"
 # Resume: a sweep killed half-way leaves no F.h5 but a valid F.h5.partial with some poses done;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/cli/transient.sh PKMFLEX ROOT: transient: csv, the rigid limit, -o, options, elastic drives, --wrench, --frequencies.
+# tests/cli/transient.sh PKMFLEX ROOT: transient: csv, the rigid limit, -o, options, elastic drives,
+# --wrench, --frequencies.
 # Part of the command-line suite (tests/cli/common.sh).
 . "$(dirname "$0")/common.sh"
 # transient: Newmark along a trajectory (issue 11). NaVARo with one element per link, 20 ms of

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/cli/transient_slow.sh PKMFLEX ROOT: transient: the resonance ratio of the harmonic trajectory (1 s runs).
+# tests/cli/transient_slow.sh PKMFLEX ROOT: transient: the resonance ratio of the harmonic
+# trajectory (1 s runs).
 # Part of the command-line suite (tests/cli/common.sh); ctest label slow.
 . "$(dirname "$0")/common.sh"
 # The harmonic trajectory along x at f1 = 44.104635 Hz (NaVARo, 1 element per link, its modes 1

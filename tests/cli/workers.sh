@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/cli/workers.sh PKMFLEX ROOT: worker processes give the map of one process, on the supernodal path too.
+# tests/cli/workers.sh PKMFLEX ROOT: worker processes give the map of one process, on the supernodal
+# path too.
 # Part of the command-line suite (tests/cli/common.sh); ctest label slow.
 . "$(dirname "$0")/common.sh"
 # Worker processes give the same map as one process.
