@@ -35,11 +35,11 @@ missing=$(comm -23 "$tmp/declared" "$tmp/exported")
 echo "$(grep -c '' "$tmp/declared") declared, $(grep -c '' "$tmp/exported") exported"
 fail=0
 if [ -n "$leaked" ]; then
-    echo "FAIL: libpkmflex.so exports names no public header declares:" $leaked
+    echo "FAIL: libpkmflex.so exports names no public header declares: $(tr '\n' ' ' <<<"$leaked")"
     fail=1
 fi
 if [ -n "$missing" ]; then
-    echo "FAIL: declared in include/pkm/ but not exported by libpkmflex.so:" $missing
+    echo "FAIL: declared in include/pkm/ but not exported by libpkmflex.so: $(tr '\n' ' ' <<<"$missing")"
     fail=1
 fi
 [ "$(grep -c '' "$tmp/declared")" -gt 50 ] || { echo "FAIL: too few declarations"; fail=1; }

@@ -2,6 +2,7 @@
 # tests/cli/basics.sh PKMFLEX ROOT: csv header, rigid-body cases refused, the cases listing,
 # mistyped options, range and size refusals.
 # Part of the command-line suite (tests/cli/common.sh).
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # csv header is exact and the mode count follows --nev
 hdr=$("$bin" modes navaro --pose 0,0,0 --nev 3 --format csv | head -n 1)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/casefiles.sh PKMFLEX ROOT: case files, malformed files at FILE:LINE:COLUMN, robot files.
 # Part of the command-line suite (tests/cli/common.sh).
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # Case files. cases/navaro.yaml (the source of the built-in) gives the built-in's Table 3
 # numbers; `cases --show` prints it.

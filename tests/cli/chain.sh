@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/chain.sh PKMFLEX ROOT: dynamics boom1 and crane4: anchors, --forward, --forces, -o.
 # Part of the command-line suite (tests/cli/common.sh).
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # The trajectory with an unknown joint of tests/cli/dynamics.sh.
 printf 't,1,2,3,4,6\n0,0,0,0,0,0\n1,0,0,0,0,0\n2,0,0,0,0,0\n3,0,0,0,0,0\n' >"$tmp/badjoint.csv"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/checks.sh PKMFLEX ROOT: triple eigenvalue, out-of-range parameters, xerbla_, provenance.
 # Part of the command-line suite (tests/cli/common.sh).
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # Issue 8. A lost copy of a triple eigenvalue: mode 10 of pss5upu at home is 861.75 Hz (was
 # 1075.90 from ARPACK), as from the dense solver.

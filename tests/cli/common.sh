@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/cli/common.sh: sourced by the command-line tests of tests/cli/ (each SECTION.sh PKMFLEX
 # ROOT is one ctest entry cli_SECTION, contract.sh runs the tables contract_*.txt): the counters,
 # expect and check, the helpers several sections share, a temporary directory and python3 with
@@ -24,8 +25,12 @@ expect() {
         pass=$((pass + 1))
     fi
 }
+# The tables and the refined model the sections name.
+# shellcheck disable=SC2034
 table="$root/cases/navaro/table3_cast3m.csv"
+# shellcheck disable=SC2034
 t4="$root/cases/navaro/table4_measured.csv"
+# shellcheck disable=SC2034
 refined="$root/cases/navaro_refined.yaml"
 # check NAME COMMAND...: a shell condition counted as one test.
 check() {

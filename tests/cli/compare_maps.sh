@@ -2,6 +2,7 @@
 # tests/cli/compare_maps.sh PKMFLEX ROOT: compare F.h5 --against REF.h5; the block solver against
 # ARPACK.
 # Part of the command-line suite (tests/cli/common.sh).
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # compare F.h5 --against REF.h5: a map against itself differs by 0; against a map with E and G
 # scaled by 1.21 (all stiffness scales, masses do not) every frequency differs by sqrt(1.21) - 1.

@@ -2,6 +2,7 @@
 # tests/cli/dynamics.sh PKMFLEX ROOT: dynamics: tree5, loop3, pss5upu, friction, CSV trajectories,
 # --forward, -o.
 # Part of the command-line suite (tests/cli/common.sh).
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # dynamics: the rigid-body inverse dynamics along a trajectory (Guo et al. 2024's tree5 and loop3,
 # against the reference values derived from their Tables 2 and 3).

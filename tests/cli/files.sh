@@ -2,6 +2,7 @@
 # tests/cli/files.sh PKMFLEX ROOT: symlinks and devices refused, huge grids, crafted and fuzzer-
 # found files.
 # Part of the command-line suite (tests/cli/common.sh).
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # The map the files are compared against (tests/cli/compare_maps.sh checks it).
 cgrid="x=-0.1:0.1:5,y=-0.1:0.1:5"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/files_slow.sh PKMFLEX ROOT: the output lock, a full disk, the tracking bound's warning.
 # Part of the command-line suite (tests/cli/common.sh); ctest label slow.
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # Files. Two runs on one -o: the second is refused naming the lock and its holder, the first
 # completes (one's cleanup removed the other's temporary file and both could fail).

@@ -2,6 +2,7 @@
 # tests/cli/fine_mesh.sh PKMFLEX ROOT: fine meshes (128, 512, 1024 elements per link): flagged,
 # refused and accurate frequencies.
 # Part of the command-line suite (tests/cli/common.sh); ctest label slow.
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # Its frequencies are refused by default (the rounding can move them by 4.6e-2, above the
 # 1e-3 accepted); with a looser --max-accuracy they come out flagged, and within their stated

@@ -2,6 +2,7 @@
 # tests/cli/fit.sh PKMFLEX ROOT: fit: convergence, its case file, standard errors, bad input, --max-
 # iter.
 # Part of the command-line suite (tests/cli/common.sh); ctest label slow.
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # fit: the clutches and joint masses against Table 4's calculated rows; the written case file
 # reads back (compare with it) and holds the fitted values (one local fit: the multistart, seven

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/json.sh PKMFLEX ROOT: --format json = --format csv, map and cases --format csv.
 # Part of the command-line suite (tests/cli/common.sh).
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # The maps of tests/cli/compare_maps.sh, compared here as json and csv.
 cgrid="x=-0.1:0.1:5,y=-0.1:0.1:5"

@@ -2,6 +2,7 @@
 # tests/cli/maps.sh PKMFLEX ROOT: small maps read back with h5py (boundary, pss5upu, map = modes),
 # Table 4 compare.
 # Part of the command-line suite (tests/cli/common.sh).
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 
 # A grid crossing the workspace boundary records unreachable poses and still writes the file.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/masticatory.sh PKMFLEX ROOT: --version; dynamics masticatory.
 # Part of the command-line suite (tests/cli/common.sh).
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # --version: the version and the commit, which every map records.
 expect 0 --version

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/modes_output.sh PKMFLEX ROOT: modes --vtk and --describe, --opt=value, typos, units.
 # Part of the command-line suite (tests/cli/common.sh).
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # modes --vtk: a VTKHDF 1.0 UnstructuredGrid (the structure of the VTKHDF specification: Version,
 # Type, one partition's counts, Offsets/Connectivity/Types of lines), its frequencies those

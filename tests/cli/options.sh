@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/options.sh PKMFLEX ROOT: each command takes its own options; --help lists them.
 # Part of the command-line suite (tests/cli/common.sh).
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # Each command takes its own options only (issue 9): an option of another command is refused
 # in one line naming the option and the command, before any computation; its --help lists its

@@ -2,6 +2,7 @@
 # tests/cli/resume.sh PKMFLEX ROOT: resume of a killed sweep, by value; a complete map as
 # checkpoint.
 # Part of the command-line suite (tests/cli/common.sh); ctest label slow.
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # Resume: a sweep killed half-way leaves no F.h5 but a valid F.h5.partial with some poses done;
 # --resume computes the rest and gives the uninterrupted result.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/sigint.sh PKMFLEX ROOT: Ctrl-C during a map and the printed resume command.
 # Part of the command-line suite (tests/cli/common.sh); ctest label slow.
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # Ctrl-C during a map: exit 130, the poses done are in F.h5.partial and the message names how
 # many and the command that resumes; that command (as printed) finishes the map, and the map is

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/sweeps.sh PKMFLEX ROOT: a killed sweep leaves no file; --modes and tracked ids.
 # Part of the command-line suite (tests/cli/common.sh); ctest label slow.
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 
 # Killing a sweep half-way leaves no file at the output path (it is written at the end, under a

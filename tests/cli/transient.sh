@@ -2,6 +2,7 @@
 # tests/cli/transient.sh PKMFLEX ROOT: transient: csv, the rigid limit, -o, options, elastic drives,
 # --wrench, --frequencies.
 # Part of the command-line suite (tests/cli/common.sh).
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # transient: Newmark along a trajectory (issue 11). NaVARo with one element per link, 20 ms of
 # its point-to-point motion: the csv header is exact, one row per step; bad input is one line.

@@ -2,6 +2,7 @@
 # tests/cli/transient_slow.sh PKMFLEX ROOT: transient: the resonance ratio of the harmonic
 # trajectory (1 s runs).
 # Part of the command-line suite (tests/cli/common.sh); ctest label slow.
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # The harmonic trajectory along x at f1 = 44.104635 Hz (NaVARo, 1 element per link, its modes 1
 # and 2 a pair in x and y) and at f1 / 2, zeta = 2 % at f1: once steady (0.8-1 s), the largest

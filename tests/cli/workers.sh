@@ -2,6 +2,7 @@
 # tests/cli/workers.sh PKMFLEX ROOT: worker processes give the map of one process, on the supernodal
 # path too.
 # Part of the command-line suite (tests/cli/common.sh); ctest label slow.
+# shellcheck source=tests/cli/common.sh
 . "$(dirname "$0")/common.sh"
 # Worker processes give the same map as one process.
 grid="x=-0.25:0.25:9,y=-0.2:0.2:7"
