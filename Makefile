@@ -64,12 +64,15 @@ test-all: build
 	$(MAKE) --no-print-directory test-asan ASAN_EXCLUDE=slow
 
 # CMake cannot switch the compiler of a build in place: a build-asan made by gcc is redone.
-# -O1 (AddressSanitizer's advice): the numerical tests run 2-3 times faster than at -O0, with the
-# same checks and stack traces (frame pointers kept); asserts stay on (no NDEBUG).
+# -O1 (AddressSanitizer's advice): the numerical tests run 2-5 times faster than at -O0, with the
+# same checks; asserts stay on (no NDEBUG). -gline-tables-only: the sanitizers' stack traces keep
+# their files and lines, the build takes 14 % less (no variables for a debugger: -g for that).
+# No bench/ there.
 test-asan: deps
 	@grep -qs '^CMAKE_C_COMPILER:.*clang' $(ASAN_BUILD)/CMakeCache.txt || rm -rf $(ASAN_BUILD)
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_C_COMPILER=clang -DPKM_WERROR=$(PKM_WERROR) \
-	    -DPKM_SANITIZE=ON -DPKM_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1"
+	    -DPKM_SANITIZE=ON -DPKM_FUZZ=ON -DPKM_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug \
+	    -DCMAKE_C_FLAGS_DEBUG="-gline-tables-only -O1"
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(NPROC) -LE '$(ASAN_EXCLUDE)'
