@@ -38,6 +38,9 @@ for c in tree5 loop3; do
     check "cases lists $c.yaml with the analyses dynamics" sh -c \
         '"$1" cases --format csv | grep -q "^$2.yaml,robot file,.*,,dynamics,"' sh "$bin" "$c"
 done
+check "cases says how to run tree5.yaml: dynamics" sh -c \
+    '"$1" cases | grep -A2 "^tree5.yaml: " | grep -q "run: pkmflex dynamics $2/tree5.yaml$"' sh \
+    "$bin" "$ex"
 check "cases --show examples/loop3.yaml: analyses dynamics, trajectory crank (14 s)" sh -c \
     '"$1" cases --show "$2" | grep -q "analyses dynamics; trajectories crank (14 s)"' sh "$bin" \
     "$ex/loop3.yaml"
