@@ -76,8 +76,8 @@ pkm_status pkm_dyn_chain_create(const pkm_model *m, const double gravity[3], voi
     const int n = pkm_dyn_engine_actuated(m);
     pkm_chain_module *mods = calloc((size_t)n + 1, sizeof(*mods));
     chain_engine *e = calloc(1, sizeof(*e));
-    pkm_status st = PKM_OK;
-    if (mods == NULL || e == NULL) goto nomem;
+    pkm_status st = PKM_ERR_NOMEM;
+    if (mods == NULL || e == NULL) goto fail;
     e->m = m, e->n = n;
     e->joint = malloc(sizeof(int) * (5 * (size_t)n + 1));
     e->ref = malloc((sizeof(*e->ref) + sizeof(*e->off) + sizeof(*e->sgn)) * ((size_t)n + 1));
@@ -85,7 +85,7 @@ pkm_status pkm_dyn_chain_create(const pkm_model *m, const double gravity[3], voi
     e->loads = calloc((size_t)n + 1, sizeof(*e->loads));
     e->P = calloc((size_t)n * PKM_CHAIN_NBODY + 1, sizeof(*e->P));
     if (e->joint == NULL || e->ref == NULL || e->q == NULL || e->loads == NULL || e->P == NULL)
-        goto nomem;
+        goto fail;
     e->rank = e->joint + 4 * n;
     e->off = (double(*)[3])(e->ref + n + 1);
     e->sgn = (int(*)[4])(e->off + n + 1);
@@ -100,19 +100,16 @@ pkm_status pkm_dyn_chain_create(const pkm_model *m, const double gravity[3], voi
             e->rank[i] += pkm_model_joint(m, j)->actuated != 0;
     }
     if (st == PKM_OK) st = chain_reference(e, ctx);
+    if (st != PKM_OK) goto fail;
     free(mods);
-    if (st != PKM_OK) {
-        void *v = e;
-        pkm_dyn_chain_destroy(&v);
-        return st;
-    }
     *engine = e;
     return PKM_OK;
-nomem:
+fail:
     free(mods);
     void *v = e;
     pkm_dyn_chain_destroy(&v);
-    return PKM_FAIL(ctx, PKM_ERR_NOMEM, "out of memory for the chain engine");
+    return st == PKM_ERR_NOMEM ? PKM_FAIL(ctx, PKM_ERR_NOMEM, "out of memory for the chain engine")
+                               : st;
 }
 
 /* The chain's state from the actuated coordinates (a, ad, add may be NULL: zero). */

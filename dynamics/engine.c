@@ -59,32 +59,28 @@ static pkm_status mbs_create_on(const pkm_model *m, const double gravity[3], pkm
 {
     *engine = NULL;
     mbs_engine *e = calloc(1, sizeof(*e));
-    if (e == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "out of memory for the engine");
-    void *v = e;
-    pkm_status st = pkm_mbs_create(m, gravity, &e->s, ctx);
+    pkm_status st = PKM_ERR_NOMEM;
+    if (e == NULL) goto fail;
+    st = pkm_mbs_create(m, gravity, &e->s, ctx);
     if (st == PKM_OK) st = pkm_mbs_set_solver(e->s, sv, ctx);
     if (st == PKM_OK) st = pkm_fwd_create(e->s, mbs_drive, e, NULL, PKM_FWD_EPS, &e->f, ctx);
-    if (st != PKM_OK) {
-        mbs_destroy(&v);
-        return st;
-    }
+    if (st != PKM_OK) goto fail;
     e->na = pkm_dyn_engine_actuated(m), e->nq = pkm_mbs_coord_count(e->s);
     e->act = malloc(sizeof(int) * ((size_t)e->na + 1));
     e->zero = calloc((size_t)e->na + 3 * (size_t)e->nq + 1, sizeof(double));
-    if (e->act == NULL || e->zero == NULL) {
-        mbs_destroy(&v);
-        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "out of memory for the engine");
-    }
+    st = PKM_ERR_NOMEM;
+    if (e->act == NULL || e->zero == NULL) goto fail;
     e->q = e->zero + e->na;
     for (int j = 0, a = 0; j < pkm_model_joint_count(m); j++)
         if (pkm_model_joint(m, j)->actuated) pkm_mbs_joint_coords(e->s, j, &e->act[a++]);
     st = pkm_mbs_set_driven(e->s, e->na, e->act, ctx);
-    if (st != PKM_OK) {
-        mbs_destroy(&v);
-        return st;
-    }
+    if (st != PKM_OK) goto fail;
     *engine = e;
     return PKM_OK;
+fail:;
+    void *v = e;
+    mbs_destroy(&v);
+    return st == PKM_ERR_NOMEM ? PKM_FAIL(ctx, PKM_ERR_NOMEM, "out of memory for the engine") : st;
 }
 
 static pkm_status mbs_create(const pkm_model *m, const double gravity[3], void **engine,

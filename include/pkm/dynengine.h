@@ -34,7 +34,8 @@ typedef enum pkm_dyn_engine_id {
 
 #define PKM_DYN_ENGINE_COUNT 3
 
-/* What an engine offers beyond drives, reactions and forward dynamics. */
+/* What an engine offers beyond drives, reactions and forward dynamics. PRELOAD and MCI name the
+ * chewing robot's extras (pkm/mast.h), which no entry of the table offers (see above). */
 enum {
     PKM_DYN_EXTRA_WEIGHTS = 1u,  /* weighted minimum-norm drives of a redundant actuation */
     PKM_DYN_EXTRA_PRELOAD = 2u,  /* an internal preload in the drives' null space */
