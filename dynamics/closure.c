@@ -230,6 +230,21 @@ pkm_status pkm_mbs_kinematics(pkm_mbs *s, double t, const double *qa, const doub
     return PKM_OK;
 }
 
+pkm_status pkm_mbs_mobility(pkm_mbs *s, int *mobility, pkm_ctx *ctx)
+{
+    *mobility = -1;
+    const pkm_status st = mbs_dense_ready(s, ctx);
+    if (st != PKM_OK) return st;
+    mbs_dense_c(s, s->C);
+    for (int i = 0; i < s->nc; i++)
+        for (int k = 0; k < s->nq; k++)
+            s->C[(size_t)i * (size_t)s->nq + (size_t)k] /= mbs_row_scale(s, i);
+    const int nn = mbs_nullspace(s, s->nc, s->nq, s->C, s->nul, PKM_DYN_RANK_TOL);
+    if (nn < 0) return PKM_FAIL(ctx, PKM_ERR_SOLVER, "LAPACK dgesvd failed (mobility)");
+    *mobility = nn;
+    return PKM_OK;
+}
+
 double pkm_mbs_conditioning(const pkm_mbs *s)
 {
     return s->cond;
