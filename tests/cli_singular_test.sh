@@ -34,5 +34,20 @@ check "over-specified pose: exit 2, one line at the pose block naming the mobili
         grep -q "fivebar3.yaml:35:3: 3 pose coordinates, but the mechanism has mobility 2" <<<"$2"' \
     _ "$rc" "$err"
 
+# A mechanism mode named by the joints it moves: the five-bar with neither drive actuated (so
+# neither locked) has two zero-energy modes moving its five revolute joints, not the welded P1
+# (before: named by coordinate indices only).
+sed 's/, actuated: true}$/}/' "$fivebar" >"$tmp/fivebar_free.yaml"
+err=$("$bin" modes "$tmp/fivebar_free.yaml" 2>&1 >/dev/null)
+rc=$?
+check "mechanism modes named by joint" "$py" -c '
+import re, sys
+rc, err = int(sys.argv[1]), sys.argv[2]
+assert rc == 3 and err.count("\n") == 0, (rc, err)
+m = re.search(r"the mechanism modes move joints ([A-Z0-9, ]+) \(joint motion", err)
+assert m, err
+assert sorted(m.group(1).split(", ")) == ["A1", "A2", "B1", "B2", "P2"], m.group(1)
+' "$rc" "$err"
+
 echo "cli_singular: $pass passed, $fails failed"
 [ "$fails" -eq 0 ]
