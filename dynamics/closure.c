@@ -230,6 +230,22 @@ pkm_status pkm_mbs_kinematics(pkm_mbs *s, double t, const double *qa, const doub
     return PKM_OK;
 }
 
+pkm_status pkm_mbs_passive_conditioning(pkm_mbs *s, double *cond, pkm_ctx *ctx)
+{
+    *cond = NAN;
+    const pkm_status st = mbs_dense_ready(s, ctx);
+    if (st != PKM_OK) return st;
+    mbs_dense_c(s, s->C);
+    const int np = passive_coords(s);
+    if (np == 0) return PKM_OK;
+    passive_jacobian(s, np);
+    memset(s->rhs, 0, (size_t)s->nc * sizeof(double));
+    if (mbs_lstsq(s, s->nc, np, s->cp, s->rhs, s->x, PKM_DYN_RANK_TOL, s->sv) < 0)
+        return PKM_FAIL(ctx, PKM_ERR_SOLVER, "LAPACK dgelss failed (closure conditioning)");
+    *cond = s->cond = (np > s->nc) ? 0.0 : s->sv[np - 1] / s->sv[0];
+    return PKM_OK;
+}
+
 pkm_status pkm_mbs_mobility(pkm_mbs *s, int *mobility, pkm_ctx *ctx)
 {
     *mobility = -1;
