@@ -49,5 +49,36 @@ assert m, err
 assert sorted(m.group(1).split(", ")) == ["A1", "A2", "B1", "B2", "P2"], m.group(1)
 ' "$rc" "$err"
 
+# The map's conditioning: the five-bar across its parallel singularity (y = 0.1727 m), with one
+# worker and with two. /closure_conditioning: the same bits for both, f1 = 1000 Hz x the
+# conditioning within 3 % where it is below 1e-2 (the modes' own frequencies against the closure's
+# kinematics: test_studies_motion's relation), the value modes prints at one pose, the summary's
+# count of near-singular poses, and the VTKHDF's fields (before: no such dataset or field).
+grid="x=-0.02:0.02:5,y=0.165:0.18:16"
+"$bin" map "$fivebar" --grid "$grid" --nev 2 -o "$tmp/fb1.h5" --threads 1 >"$tmp/fb1.out" 2>&1
+"$bin" map "$fivebar" --grid "$grid" --nev 2 -o "$tmp/fb2.h5" --threads 2 --quiet \
+    --vtk "$tmp/fb2.vtkhdf" >/dev/null 2>&1
+"$bin" modes "$fivebar" --pose 0.01,0.173 --nev 1 >"$tmp/pose.out" 2>/dev/null
+check "map: /closure_conditioning, near-singular poses, VTKHDF fields" "$py" -c '
+import re, sys
+import h5py, numpy as np
+a, b, v = (h5py.File(p, "r") for p in sys.argv[1:4])
+summary, pose = open(sys.argv[4]).read(), open(sys.argv[5]).read()
+assert a.attrs["format_version"] == 5
+c, st, f1 = a["closure_conditioning"][()], a["status"][()], a["freq_hz"][()][..., 0]
+assert c.shape == (5, 16) and (st == 0).all(), (c.shape, st)
+assert np.array_equal(c, b["closure_conditioning"][()]), "1 and 2 workers differ"
+near = c < 1e-2
+ratio = f1[near] / c[near]
+assert near.sum() >= 20 and np.all(np.abs(ratio / 1000 - 1) < 0.03), ratio
+printed = float(re.search(r"drives locked ([0-9.e+-]+):", pose).group(1))
+assert abs(c[3, 8] / printed - 1) < 0.01, (c[3, 8], printed)
+n = int(((c < 1e-3) & (st == 0)).sum())
+assert n > 0 and re.search(r"# %d ok poses near-singular" % n, summary), (n, summary)
+pd = v["VTKHDF/PointData"]
+assert np.array_equal(pd["closure_conditioning"][()], c.ravel())
+assert np.array_equal(pd["near_singular"][()], (c.ravel() < 1e-3).astype(np.int8))
+' "$tmp/fb1.h5" "$tmp/fb2.h5" "$tmp/fb2.vtkhdf" "$tmp/fb1.out" "$tmp/pose.out"
+
 echo "cli_singular: $pass passed, $fails failed"
 [ "$fails" -eq 0 ]
