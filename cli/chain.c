@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cli/cli.h"
 #include "pkm/chain.h"
+#include "pkm/dynengine.h"
 #include "pkm/hiab.h"
 #include "pkm/io.h"
 #include "pkm/ode.h"
@@ -18,7 +19,16 @@
 #define CHAIN_MAX_TIMES 10000000
 #define CHAIN_MAX_STEPS 10000000
 
-enum { CH_TRAJECTORY = CLI_OPT_OWN, CH_TIME, CH_FORMAT, CH_FORWARD, CH_FORCES, CH_STEP, CH_OUTPUT };
+enum {
+    CH_TRAJECTORY = CLI_OPT_OWN,
+    CH_TIME,
+    CH_FORMAT,
+    CH_FORWARD,
+    CH_FORCES,
+    CH_STEP,
+    CH_OUTPUT,
+    CH_ENGINE
+};
 
 typedef struct chain_args {
     const char *machine;
@@ -26,6 +36,7 @@ typedef struct chain_args {
     const char *time;   /* T0:T1:N, or NULL: 101 times over the trajectory */
     const char *forces; /* --forward: a CSV file of the drives, or NULL: the trajectory's */
     const char *output; /* -o FILE.h5, or NULL */
+    const char *engine; /* --engine NAME, or NULL: the chain's own passes */
     int csv, forward;
     double step; /* RK4 step, s */
 } chain_args;
@@ -57,13 +68,17 @@ static const cli_option chain_options[] = {
      "write the rows to an HDF5 file instead of printing them\n"
      "(layout: docs/hdf5-layout.md, module-chain files)",
      NULL},
+    {"--engine", NULL, 1, CH_ENGINE, "NAME",
+     "the engine of the table (docs/dynamics.md): chain (the\n"
+     "default), mbs or mbs-dense on the machine as a model",
+     NULL},
 };
 
 static const cli_command chain_command = {
     "dynamics",
     "usage: pkmflex dynamics boom1|crane4 [--trajectory FILE.csv] [--time T0:T1:N]\n"
     "                        [--forward [--forces FILE.csv] [--step H]]\n"
-    "                        [--format table|csv|json | -o FILE.h5]\n\n"
+    "                        [--format table|csv|json | -o FILE.h5] [--engine NAME]\n\n"
     "The one-loop boom and the 4-dof crane of Petrovic and Mattila 2022 as chains of modules\n"
     "(Paz Anaya and Mattila 2024): per time and module, the coordinate, its rate and\n"
     "acceleration, the drive (N or N m) and the wrench the module takes from its base.\n"
@@ -95,6 +110,9 @@ static int chain_set(void *user, int id, const char *v)
         return 0;
     case CH_OUTPUT:
         o->output = v;
+        return 0;
+    case CH_ENGINE:
+        o->engine = v;
         return 0;
     case CH_STEP:
         if (!cli_parse_real(v, 1e-7, 1.0, &o->step))
@@ -165,6 +183,14 @@ typedef struct chain_run {
     double *q, *qd, *qdd, *f, *qr, *y, *work; /* n each; y 2 n + 1; work RK4's */
     pkm_chain_loads *loads;
     double E0; /* forward: T + V at T0 */
+    /* --engine: the engine on the machine as a model built at the trajectory's T0 state q0
+     * (its coordinates measured from there), the model's joints per module, its results */
+    const pkm_dyn_engine *eng;
+    void *engine;
+    pkm_model *model;
+    int coord[12];
+    double q0[4], qa[4];
+    pkm_joint_result *res;
     /* -o: every row kept for the file (NULL otherwise): times, the columns of
      * pkm_chain_series_columns, the energies, the base wrenches */
     double *kt, *kv[PKM_CHAIN_SERIES_COLUMNS], *ke[PKM_CHAIN_SERIES_ENERGIES], *kbase;
@@ -201,6 +227,33 @@ static int chain_read_forces(const char *path, chain_run *r)
     return 0;
 }
 
+/* --engine: the engine named, on the machine as a model at the trajectory's state at T0. */
+static int chain_engine_setup(const chain_args *o, chain_run *r)
+{
+    r->eng = pkm_dyn_engine_find(o->engine);
+    if (r->eng == NULL)
+        return cli_usage_error("--engine '%s': expected chain, mbs or mbs-dense", o->engine);
+    pkm_chain_module mods[4];
+    pkm_chain_pose root;
+    double g[3];
+    int n;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    pkm_status st = pkm_hiab_modules(o->machine, mods, &n, &root, g, &ctx);
+    if (st == PKM_OK) st = pkm_trajectory_eval(r->tr, r->t0, r->q0, NULL, NULL, &ctx);
+    if (st == PKM_OK) st = pkm_chain_model(r->c, r->q0, &r->model, r->coord, &ctx);
+    if (st != PKM_OK) return cli_report(st, &ctx);
+    if (r->eng->accepts(r->model, &ctx) != PKM_OK)
+        return cli_usage_error("--engine %s: %s: %s", o->engine, o->machine, ctx.msg);
+    r->res = calloc((size_t)pkm_model_joint_count(r->model), sizeof(*r->res));
+    if (r->res == NULL) {
+        fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
+        return EXIT_COMPUTE;
+    }
+    st = r->eng->create(r->model, g, &r->engine, &ctx);
+    return st == PKM_OK ? 0 : cli_report(st, &ctx);
+}
+
 static int chain_setup(const chain_args *o, chain_run *r)
 {
     pkm_ctx ctx;
@@ -218,10 +271,9 @@ static int chain_setup(const chain_args *o, chain_run *r)
     if (o->traj != NULL && (r->t0 < s0 || r->t1 > s1))
         return cli_usage_error("--time %g:%g: outside the trajectory's span %g:%g s", r->t0, r->t1,
                                s0, s1);
-    if (o->forces != NULL) {
-        const int rc = chain_read_forces(o->forces, r);
-        if (rc != 0) return rc;
-    }
+    int rc = o->forces != NULL ? chain_read_forces(o->forces, r) : 0;
+    if (rc == 0 && o->engine != NULL) rc = chain_engine_setup(o, r);
+    if (rc != 0) return rc;
     const size_t n = (size_t)r->n;
     r->q = calloc(7 * n + 1 + PKM_ODE_RK4_WORK(2 * n + 1), sizeof(double));
     r->loads = calloc(n, sizeof(*r->loads));
@@ -296,6 +348,29 @@ static void chain_rows(chain_run *r, int k, double t, int csv, const double *ene
     }
 }
 
+/* The drives f and the modules' loads (NULL: the drives only) at t, by the chain's own passes or
+ * by the --engine on its model. */
+static pkm_status chain_inv(chain_run *r, double t, const double *q, const double *qd,
+                            const double *qdd, double *f, pkm_chain_loads *loads, pkm_ctx *ctx)
+{
+    if (r->eng == NULL) return pkm_chain_inverse(r->c, q, qd, qdd, f, loads, ctx);
+    for (int i = 0; i < r->n; i++)
+        r->qa[i] = q[i] - r->q0[i];
+    const pkm_status st = r->eng->inverse(r->engine, t, r->qa, qd, qdd, r->res, ctx);
+    if (st != PKM_OK) return st;
+    return pkm_chain_loads_of(r->c, q, r->res, r->coord, f, loads != NULL ? loads : r->loads, ctx);
+}
+
+/* The accelerations qdd under the drives f, likewise. */
+static pkm_status chain_fwd(chain_run *r, double t, const double *q, const double *qd,
+                            const double *f, double *qdd, pkm_ctx *ctx)
+{
+    if (r->eng == NULL) return pkm_chain_forward(r->c, q, qd, f, qdd, ctx);
+    for (int i = 0; i < r->n; i++)
+        r->qa[i] = q[i] - r->q0[i];
+    return r->eng->forward(r->engine, t, r->qa, qd, f, qdd, ctx);
+}
+
 static int chain_inverse_run(chain_run *r, int csv)
 {
     pkm_ctx ctx;
@@ -304,7 +379,7 @@ static int chain_inverse_run(chain_run *r, int csv)
     for (int k = 0; k < r->nt; k++) {
         const double t = chain_time(r, k);
         pkm_status st = pkm_trajectory_eval(r->tr, t, r->q, r->qd, r->qdd, &ctx);
-        if (st == PKM_OK) st = pkm_chain_inverse(r->c, r->q, r->qd, r->qdd, r->f, r->loads, &ctx);
+        if (st == PKM_OK) st = chain_inv(r, t, r->q, r->qd, r->qdd, r->f, r->loads, &ctx);
         if (st != PKM_OK) return cli_report(st, &ctx);
         chain_rows(r, k, t, csv, NULL);
     }
@@ -318,7 +393,7 @@ static pkm_status chain_drives(chain_run *r, double t, pkm_ctx *ctx)
     pkm_status st = pkm_trajectory_eval(r->tr, t, r->qr, r->qd, r->qdd, ctx);
     if (st != PKM_OK) return st;
     if (r->forces != NULL) return pkm_trajectory_eval(r->forces, t, r->f, NULL, NULL, ctx);
-    return pkm_chain_inverse(r->c, r->qr, r->qd, r->qdd, r->f, NULL, ctx);
+    return chain_inv(r, t, r->qr, r->qd, r->qdd, r->f, NULL, ctx);
 }
 
 /* y = (q, qd, W): q' = qd, qd' = forward dynamics under the drives, W' = sum f qd (the power). */
@@ -327,7 +402,7 @@ static pkm_status chain_rhs(double t, const double *y, double *dy, void *user, p
     chain_run *r = user;
     const int n = r->n;
     pkm_status st = chain_drives(r, t, ctx);
-    if (st == PKM_OK) st = pkm_chain_forward(r->c, y, y + n, r->f, dy + n, ctx);
+    if (st == PKM_OK) st = chain_fwd(r, t, y, y + n, r->f, dy + n, ctx);
     if (st != PKM_OK) return st;
     memcpy(dy, y + n, sizeof(double) * (size_t)n);
     dy[2 * n] = 0.0;
@@ -344,8 +419,8 @@ static pkm_status chain_forward_rows(chain_run *r, double t, int k, int csv, pkm
     pkm_status st = chain_drives(r, t, ctx);
     memcpy(r->q, r->y, sizeof(double) * (size_t)n);
     memcpy(r->qd, r->y + n, sizeof(double) * (size_t)n);
-    if (st == PKM_OK) st = pkm_chain_forward(r->c, r->q, r->qd, r->f, r->qdd, ctx);
-    if (st == PKM_OK) st = pkm_chain_inverse(r->c, r->q, r->qd, r->qdd, r->f, r->loads, ctx);
+    if (st == PKM_OK) st = chain_fwd(r, t, r->q, r->qd, r->f, r->qdd, ctx);
+    if (st == PKM_OK) st = chain_inv(r, t, r->q, r->qd, r->qdd, r->f, r->loads, ctx);
     if (st == PKM_OK) st = pkm_chain_energy(r->c, r->q, r->qd, &e[0], &e[1], ctx);
     if (st != PKM_OK) return st;
     if (k == 0) r->E0 = e[0] + e[1];
@@ -429,6 +504,9 @@ static int chain_write(const chain_run *r, const chain_args *o)
 
 static void chain_free(chain_run *r)
 {
+    if (r->eng != NULL) r->eng->destroy(&r->engine);
+    pkm_model_destroy(&r->model);
+    free(r->res);
     pkm_chain_destroy(&r->c);
     pkm_trajectory_destroy(&r->tr);
     pkm_trajectory_destroy(&r->forces);

@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "pkm/dynrun.h"
 #include "pkm/dynamics.h"
+#include "pkm/dynengine.h"
 #include "pkm/io.h"
 
 #include <math.h>
@@ -30,7 +31,8 @@ enum {
     DYN_FORMAT,
     DYN_SINGULAR,
     DYN_OUTPUT,
-    DYN_FORWARD
+    DYN_FORWARD,
+    DYN_ENGINE
 };
 
 typedef struct dyn_args {
@@ -42,6 +44,7 @@ typedef struct dyn_args {
     double singular;    /* the closure's conditioning threshold */
     const char *output; /* -o FILE.h5, or NULL */
     int forward;        /* --forward */
+    const char *engine; /* --engine NAME, or NULL */
 } dyn_args;
 
 static const cli_option dyn_options[] = {
@@ -81,6 +84,11 @@ static const cli_option dyn_options[] = {
      "spacing the step) under the drives of the inverse dynamics;\n"
      "per time the largest deviation of q from the trajectory and\n"
      "the energy balance (docs/dynamics.md)",
+     NULL},
+    {"--engine", NULL, 1, DYN_ENGINE, "NAME",
+     "the dynamics engine (docs/dynamics.md): mbs (the general\n"
+     "system, default), mbs-dense (its dense reference path),\n"
+     "chain (module chains: boom1, crane4)",
      NULL},
     {"--set", NULL, 1, CLI_OPT_SET, "KEY=VALUE",
      "override a case parameter, after the case file: an SI\n"
@@ -134,6 +142,9 @@ static int dyn_set(void *user, int id, const char *v)
     case DYN_FORWARD:
         o->forward = 1;
         return 0;
+    case DYN_ENGINE:
+        o->engine = v;
+        return 0;
     case DYN_SINGULAR:
         return cli_parse_singular(v, &o->singular);
     default:
@@ -183,6 +194,23 @@ static int dyn_setup(dyn_run *r, double singular)
     if (st != PKM_OK) return cli_report(st, &ctx);
     r->m = pkm_motion_model(r->motion);
     return 0;
+}
+
+/* --engine: the engine named must accept the case's model; the runs of this command follow the
+ * general system's closure (pkm/motion.h), on its dense path for mbs-dense. */
+static int dyn_engine(const dyn_run *r, const char *name)
+{
+    const pkm_dyn_engine *e = pkm_dyn_engine_find(name);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    if (e == NULL) return cli_usage_error("--engine '%s': expected chain, mbs or mbs-dense", name);
+    if (e->accepts(r->m, &ctx) != PKM_OK)
+        return cli_usage_error("--engine %s: %s: %s", name, r->c->name, ctx.msg);
+    if (e->id == PKM_DYN_ENGINE_CHAIN)
+        return cli_usage_error("--engine chain: on the module-chain machines (boom1, crane4) only");
+    const pkm_dyn_solver sv = e->id == PKM_DYN_ENGINE_DENSE ? PKM_DYN_DENSE : PKM_DYN_SPARSE;
+    const pkm_status st = pkm_mbs_set_solver(pkm_motion_mbs(r->motion), sv, &ctx);
+    return st == PKM_OK ? 0 : cli_report(st, &ctx);
 }
 
 static const char *dyn_type(const pkm_joint *j)
@@ -435,7 +463,9 @@ int cli_dynamics(int argc, char **argv)
     }
     if ((rc = cli_trajectory(r.c, o.traj, o.time != NULL ? r.t1 : 0.0, &r.tr)) != 0) goto done;
     if (o.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
-    if ((rc = dyn_setup(&r, o.singular)) != 0) goto done;
+    if ((rc = dyn_setup(&r, o.singular)) != 0 ||
+        (o.engine != NULL && (rc = dyn_engine(&r, o.engine)) != 0))
+        goto done;
     if (o.forward) {
         rc = dyn_forward(&r, &o);
         goto done;

@@ -11,7 +11,7 @@
  * it is linked into every program that can reach LAPACK through the library. (Checked with nm:
  * libarpack.so.2 imports dlascl_ and dsteqr_; liblapack.so.3, built without -Bsymbolic, defines
  * and calls xerbla_ and xerbla_array_; the pkmflex executable exports our xerbla_ in its
- * dynamic symbol table, which tests/cli_test.sh checks.)
+ * dynamic symbol table, which tests/cli/checks.sh checks.)
  *
  * The one piece of global state of the library, and why: XERBLA has no user pointer, so the
  * report can only go through a variable, and the caller that checks it may be any thread; a

@@ -36,7 +36,8 @@ for h in "$prefix"/include/pkm/*.h; do
         "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$prefix/include" -fsyntax-only -x c - ||
         fail "$h does not compile alone"
 done
-# The shared library exports the pkm_ names and LAPACK's error handlers only (cmake/pkmflex.map).
+# The shared library exports the pkm_ names and LAPACK's error handlers only (the version
+# script of cmake/PkmExports.cmake; tests/symbols_test.sh checks the names one by one).
 other=$(nm -D --defined-only "$libdir/libpkmflex.so" | awk '$3 !~ /^(pkm_|xerbla_$|xerbla_array_$)/')
 [ -z "$other" ] || fail "libpkmflex.so exports $other"
 nm -D --defined-only "$libdir/libpkmflex.so" | grep -q ' xerbla_$' || fail "no xerbla_ exported"
