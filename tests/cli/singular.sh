@@ -1,38 +1,21 @@
 #!/usr/bin/env bash
-# tests/cli_singular_test.sh PKMFLEX ROOT: the rest of issue 30's first item on the command line:
+# tests/cli/singular.sh PKMFLEX ROOT: the rest of issue 30's first item on the command line:
 # over-specified pose coordinates refused at load with the mechanism's mobility, mechanism modes
 # named by joint, the closure's conditioning per pose of a map (its HDF5 dataset, its VTKHDF
-# field, the summary's count of near-singular poses).
-set -u
-bin=$1
-root=$2
-py=/usr/bin/python3
-fails=0
-pass=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-check() { # check NAME COMMAND...: the command succeeds
-    local name=$1
-    shift
-    if "$@"; then
-        pass=$((pass + 1))
-    else
-        echo "FAIL: $name"
-        fails=$((fails + 1))
-    fi
-}
+# fields, the summary's count of near-singular poses).
+# Part of the command-line suite (tests/cli/common.sh).
+# shellcheck source=tests/cli/common.sh
+. "$(dirname "$0")/common.sh"
 fivebar="$root/examples/fivebar.yaml"
 
 # Three pose coordinates for the 2-dof five-bar: one line at the pose block (line 35, column 3),
 # naming the mobility 2, exit 2 (before: loaded, every pose but home out of the workspace).
 sed 's/^  - {name: y, platform: y, home: 0.3 m}$/&\n  - {name: turn, platform: rz}/' "$fivebar" \
     >"$tmp/fivebar3.yaml"
+expect 2 modes "$tmp/fivebar3.yaml"
 err=$("$bin" modes "$tmp/fivebar3.yaml" 2>&1 >/dev/null)
-rc=$?
-check "over-specified pose: exit 2, one line at the pose block naming the mobility" \
-    bash -c '[ "$1" -eq 2 ] && [ "$(printf "%s\n" "$2" | grep -c "")" -eq 1 ] &&
-        grep -q "fivebar3.yaml:35:3: 3 pose coordinates, but the mechanism has mobility 2" <<<"$2"' \
-    _ "$rc" "$err"
+check "over-specified pose: at the pose block, naming the mobility" \
+    grep -q "fivebar3.yaml:35:3: 3 pose coordinates, but the mechanism has mobility 2" <<<"$err"
 
 # A mechanism mode named by the joints it moves: the five-bar with neither drive actuated (so
 # neither locked) has two zero-energy modes moving its five revolute joints, not the welded P1
@@ -80,5 +63,4 @@ assert np.array_equal(pd["closure_conditioning"][()], c.ravel())
 assert np.array_equal(pd["near_singular"][()], (c.ravel() < 1e-3).astype(np.int8))
 ' "$tmp/fb1.h5" "$tmp/fb2.h5" "$tmp/fb2.vtkhdf" "$tmp/fb1.out" "$tmp/pose.out"
 
-echo "cli_singular: $pass passed, $fails failed"
-[ "$fails" -eq 0 ]
+cli_done
