@@ -347,7 +347,7 @@ static pkm_status read_pose(robot_reader *rd, const yaml_node_t *n)
                                 pv != NULL ? "platform coordinate" : "joint",
                                 pv != NULL ? coords[k] : r->joint[r->pose_joint[i]].name);
         r->pose_coord[i] = (pkm_robot_coord)k;
-        r->home[i] = pkm_robot_assembly_value(r, r->pose_coord[i]);
+        if (rc == PKM_OK) r->home[i] = pkm_robot_assembly_value(r, r->pose_coord[i]);
         if (rc == PKM_OK && (v = robot_get(rd, pn, "home")) != NULL)
             rc = robot_quantity(rd, v, pkm_robot_pose_unit(r, i), &r->home[i]);
         r->npose = i + 1;
