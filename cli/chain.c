@@ -5,18 +5,17 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cli/cli.h"
 #include "pkm/chain.h"
+#include "pkm/chainrun.h"
 #include "pkm/hiab.h"
 #include "pkm/io.h"
-#include "pkm/ode.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Most output times and most RK4 steps per output interval. */
+/* Most output times. */
 #define CHAIN_MAX_TIMES 10000000
-#define CHAIN_MAX_STEPS 10000000
 
 enum { CH_TRAJECTORY = CLI_OPT_OWN, CH_TIME, CH_FORMAT, CH_FORWARD, CH_FORCES, CH_STEP, CH_OUTPUT };
 
@@ -160,11 +159,8 @@ typedef struct chain_run {
     pkm_chain *c;
     pkm_trajectory *tr;
     pkm_trajectory *forces; /* the drives as a spline through samples, or NULL */
-    int n, nt;
+    int n, nt, csv;
     double t0, t1;
-    double *q, *qd, *qdd, *f, *qr, *y, *work; /* n each; y 2 n + 1; work RK4's */
-    pkm_chain_loads *loads;
-    double E0; /* forward: T + V at T0 */
     /* -o: every row kept for the file (NULL otherwise): times, the columns of
      * pkm_chain_series_columns, the energies, the base wrenches */
     double *kt, *kv[PKM_CHAIN_SERIES_COLUMNS], *ke[PKM_CHAIN_SERIES_ENERGIES], *kbase;
@@ -215,28 +211,11 @@ static int chain_setup(const chain_args *o, chain_run *r)
     double s0, s1;
     pkm_trajectory_span(r->tr, &s0, &s1);
     if (o->time == NULL) r->t0 = s0, r->t1 = s1, r->nt = 101;
+    /* the sinusoids hold beyond their default span; samples do not */
     if (o->traj != NULL && (r->t0 < s0 || r->t1 > s1))
         return cli_usage_error("--time %g:%g: outside the trajectory's span %g:%g s", r->t0, r->t1,
                                s0, s1);
-    if (o->forces != NULL) {
-        const int rc = chain_read_forces(o->forces, r);
-        if (rc != 0) return rc;
-    }
-    const size_t n = (size_t)r->n;
-    r->q = calloc(7 * n + 1 + PKM_ODE_RK4_WORK(2 * n + 1), sizeof(double));
-    r->loads = calloc(n, sizeof(*r->loads));
-    if (r->q == NULL || r->loads == NULL) {
-        fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
-        return EXIT_COMPUTE;
-    }
-    r->qd = r->q + n, r->qdd = r->qd + n, r->f = r->qdd + n, r->qr = r->f + n;
-    r->y = r->qr + n, r->work = r->y + 2 * n + 1;
-    return 0;
-}
-
-static double chain_time(const chain_run *r, int k)
-{
-    return k == r->nt - 1 ? r->t1 : r->t0 + (r->t1 - r->t0) * k / (r->nt - 1);
+    return o->forces != NULL ? chain_read_forces(o->forces, r) : 0;
 }
 
 static void chain_header(int forward, int csv)
@@ -249,135 +228,74 @@ static void chain_header(int forward, int csv)
                "drive", "base_fx", "base_fy", forward ? "        q_ref      balance" : "");
 }
 
-/* The rows of time sample k kept for -o. */
-static void chain_keep_rows(chain_run *r, int k, double t, const double *energy)
+/* The rows of an output time kept for -o. */
+static void chain_keep_rows(chain_run *r, const pkm_chain_row *w)
 {
-    r->kt[k] = t;
+    const int64_t k = w->step;
+    r->kt[k] = w->t;
     for (int i = 0; i < r->n; i++) {
         const size_t at = (size_t)k * (size_t)r->n + (size_t)i;
-        const double v[PKM_CHAIN_SERIES_COLUMNS] = {
-            r->q[i], r->qd[i], r->qdd[i], r->f[i], r->loads[i].tau_closed, r->qr[i]};
+        const double v[PKM_CHAIN_SERIES_COLUMNS] = {w->q[i],
+                                                    w->qd[i],
+                                                    w->qdd[i],
+                                                    w->drive[i],
+                                                    w->loads[i].tau_closed,
+                                                    w->q_ref != NULL ? w->q_ref[i] : 0.0};
         for (int c = 0; c < PKM_CHAIN_SERIES_COLUMNS; c++)
             if (r->kv[c] != NULL) r->kv[c][at] = v[c];
-        memcpy(r->kbase + 6 * at, r->loads[i].base, sizeof(r->loads[i].base));
+        memcpy(r->kbase + 6 * at, w->loads[i].base, sizeof(w->loads[i].base));
     }
-    for (int c = 0; c < PKM_CHAIN_SERIES_ENERGIES && energy != NULL; c++)
-        r->ke[c][k] = energy[c];
+    for (int c = 0; c < PKM_CHAIN_SERIES_ENERGIES && w->energy != NULL; c++)
+        r->ke[c][k] = w->energy[c];
 }
 
-/* One row per module of time sample k, printed or kept for -o; energy: NULL (inverse dynamics:
- * the drive's check follows) or the forward run's {T, V, W, balance} (after the trajectory's
- * coordinate). */
-static void chain_rows(chain_run *r, int k, double t, int csv, const double *energy)
+/* One row per module of an output time, printed or kept for -o; the inverse dynamics' rows end
+ * with the drive's check, the forward run's with the trajectory's coordinate and the energies. */
+static int chain_sink(void *user, const pkm_chain_row *w)
 {
+    chain_run *r = user;
     if (r->kt != NULL) {
-        chain_keep_rows(r, k, t, energy);
-        return;
+        chain_keep_rows(r, w);
+        return 0;
     }
+    if (w->step == 0) chain_header(w->energy != NULL, r->csv);
+    const double *e = w->energy;
     for (int i = 0; i < r->n; i++) {
-        const pkm_chain_loads *L = &r->loads[i];
+        const pkm_chain_loads *L = &w->loads[i];
         const char *name = pkm_chain_module_get(r->c, i)->name;
-        if (csv) {
-            printf("%.10g,%s,%.17g,%.17g,%.17g,%.17g", t, name, r->q[i], r->qd[i], r->qdd[i],
-                   r->f[i]);
+        if (r->csv) {
+            printf("%.10g,%s,%.17g,%.17g,%.17g,%.17g", w->t, name, w->q[i], w->qd[i], w->qdd[i],
+                   w->drive[i]);
             for (int c = 0; c < 6; c++)
                 printf(",%.17g", L->base[c]);
-            if (energy == NULL)
+            if (e == NULL)
                 printf(",%.17g\n", L->tau_closed);
             else
-                printf(",%.17g,%.17g,%.17g,%.17g,%.17g\n", r->qr[i], energy[0], energy[1],
-                       energy[2], energy[3]);
+                printf(",%.17g,%.17g,%.17g,%.17g,%.17g\n", w->q_ref[i], e[0], e[1], e[2], e[3]);
         } else {
-            printf("%-8.4f %-6s %13.6g %13.6g %13.6g %14.8g %12.6g %12.6g", t, name, r->q[i],
-                   r->qd[i], r->qdd[i], r->f[i], L->base[0], L->base[1]);
-            if (energy != NULL) printf(" %12.6g %12.4g", r->qr[i], energy[3]);
+            printf("%-8.4f %-6s %13.6g %13.6g %13.6g %14.8g %12.6g %12.6g", w->t, name, w->q[i],
+                   w->qd[i], w->qdd[i], w->drive[i], L->base[0], L->base[1]);
+            if (e != NULL) printf(" %12.6g %12.4g", w->q_ref[i], e[3]);
             printf("\n");
         }
     }
+    return cli_output_failed();
 }
 
-static int chain_inverse_run(chain_run *r, int csv)
+/* The run (pkm_chain_run), printed or kept; 0 or an exit status. */
+static int chain_compute(chain_run *r, const chain_args *o)
 {
+    const pkm_chain_run_opts ro = {.t0 = r->t0,
+                                   .t1 = r->t1,
+                                   .n = r->nt,
+                                   .forward = o->forward,
+                                   .step = o->step,
+                                   .forces = r->forces};
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    if (r->kt == NULL) chain_header(0, csv);
-    for (int k = 0; k < r->nt; k++) {
-        const double t = chain_time(r, k);
-        pkm_status st = pkm_trajectory_eval(r->tr, t, r->q, r->qd, r->qdd, &ctx);
-        if (st == PKM_OK) st = pkm_chain_inverse(r->c, r->q, r->qd, r->qdd, r->f, r->loads, &ctx);
-        if (st != PKM_OK) return cli_report(st, &ctx);
-        chain_rows(r, k, t, csv, NULL);
-    }
-    return 0;
-}
-
-/* The drives at t into r->f: those of --forces, or the trajectory's (its inverse dynamics);
- * the trajectory's coordinates into r->qr. */
-static pkm_status chain_drives(chain_run *r, double t, pkm_ctx *ctx)
-{
-    pkm_status st = pkm_trajectory_eval(r->tr, t, r->qr, r->qd, r->qdd, ctx);
-    if (st != PKM_OK) return st;
-    if (r->forces != NULL) return pkm_trajectory_eval(r->forces, t, r->f, NULL, NULL, ctx);
-    return pkm_chain_inverse(r->c, r->qr, r->qd, r->qdd, r->f, NULL, ctx);
-}
-
-/* y = (q, qd, W): q' = qd, qd' = forward dynamics under the drives, W' = sum f qd (the power). */
-static pkm_status chain_rhs(double t, const double *y, double *dy, void *user, pkm_ctx *ctx)
-{
-    chain_run *r = user;
-    const int n = r->n;
-    pkm_status st = chain_drives(r, t, ctx);
-    if (st == PKM_OK) st = pkm_chain_forward(r->c, y, y + n, r->f, dy + n, ctx);
-    if (st != PKM_OK) return st;
-    memcpy(dy, y + n, sizeof(double) * (size_t)n);
-    dy[2 * n] = 0.0;
-    for (int i = 0; i < n; i++)
-        dy[2 * n] += r->f[i] * y[n + i];
-    return PKM_OK;
-}
-
-/* The rows at time t of the state y: accelerations, drives, base wrenches, energy balance. */
-static pkm_status chain_forward_rows(chain_run *r, double t, int k, int csv, pkm_ctx *ctx)
-{
-    const int n = r->n;
-    double e[4] = {0.0, 0.0, r->y[2 * n], 0.0}; /* T, V, W, balance */
-    pkm_status st = chain_drives(r, t, ctx);
-    memcpy(r->q, r->y, sizeof(double) * (size_t)n);
-    memcpy(r->qd, r->y + n, sizeof(double) * (size_t)n);
-    if (st == PKM_OK) st = pkm_chain_forward(r->c, r->q, r->qd, r->f, r->qdd, ctx);
-    if (st == PKM_OK) st = pkm_chain_inverse(r->c, r->q, r->qd, r->qdd, r->f, r->loads, ctx);
-    if (st == PKM_OK) st = pkm_chain_energy(r->c, r->q, r->qd, &e[0], &e[1], ctx);
-    if (st != PKM_OK) return st;
-    if (k == 0) r->E0 = e[0] + e[1];
-    e[3] = e[0] + e[1] - e[2] - r->E0;
-    chain_rows(r, k, t, csv, e);
-    return PKM_OK;
-}
-
-static int chain_forward_run(chain_run *r, double step, int csv)
-{
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    const int n = r->n;
-    const pkm_ode ode = {.n = 2 * n + 1, .rhs = chain_rhs, .user = r};
-    pkm_status st = pkm_trajectory_eval(r->tr, r->t0, r->y, r->y + n, NULL, &ctx);
-    r->y[2 * n] = 0.0;
-    if (r->kt == NULL) chain_header(1, csv);
-    for (int k = 0; k < r->nt && st == PKM_OK; k++) {
-        const double t = chain_time(r, k);
-        if (k > 0) {
-            const double t_prev = chain_time(r, k - 1);
-            const double m = ceil((t - t_prev) / step * (1.0 - 1e-12));
-            if (!(m <= CHAIN_MAX_STEPS)) {
-                fprintf(stderr, "%s: error: --step %g: more than %d steps between outputs\n",
-                        CLI_PROG, step, CHAIN_MAX_STEPS);
-                return EXIT_INPUT;
-            }
-            st = pkm_ode_rk4_run(&ode, t_prev, (t - t_prev) / m, (int)m, r->y, r->work, &ctx);
-        }
-        if (st == PKM_OK) st = chain_forward_rows(r, t, k, csv, &ctx);
-    }
-    return st == PKM_OK ? 0 : cli_report(st, &ctx);
+    const pkm_status st = pkm_chain_run(r->c, r->tr, &ro, chain_sink, r, &ctx);
+    if (st != PKM_OK) return cli_report(st, &ctx);
+    return cli_output_failed() ? EXIT_COMPUTE : 0;
 }
 
 /* -o: room for every row (the memory check of a long run first: exit 2 naming the size). */
@@ -432,8 +350,6 @@ static void chain_free(chain_run *r)
     pkm_chain_destroy(&r->c);
     pkm_trajectory_destroy(&r->tr);
     pkm_trajectory_destroy(&r->forces);
-    free(r->q);
-    free(r->loads);
     free(r->kt);
     free(r->kbase);
     for (int c = 0; c < PKM_CHAIN_SERIES_COLUMNS; c++)
@@ -455,11 +371,12 @@ int cli_chain_dynamics(int argc, char **argv)
                              CHAIN_MAX_TIMES);
     else if (o.forces != NULL && !o.forward)
         rc = cli_usage_error("--forces: only with --forward");
+    if (rc == 0 && cli_check_only()) return 0;
     if (rc == 0 && o.output != NULL) rc = cli_check_output_path(o.output);
     if (rc == 0) rc = chain_setup(&o, &r);
     if (rc == 0 && o.output != NULL) rc = chain_keep(&r, o.forward);
-    if (rc == 0)
-        rc = o.forward ? chain_forward_run(&r, o.step, o.csv) : chain_inverse_run(&r, o.csv);
+    r.csv = o.csv;
+    if (rc == 0) rc = chain_compute(&r, &o);
     if (rc == 0 && o.output != NULL) rc = chain_write(&r, &o);
     chain_free(&r);
     return rc;

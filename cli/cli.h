@@ -148,6 +148,12 @@ int cli_report_late(pkm_status st, const pkm_ctx *ctx);
 
 double cli_now(void);
 
+/* The option fuzzer's mode (tests/fuzz/fuzz_options.c): cli_compare, cli_map, cli_cases,
+ * cli_dynamics return 0 once their input is checked (options, case, --set values, grid), before
+ * any trajectory file, model, solve or output. */
+void cli_set_check_only(int on);
+int cli_check_only(void);
+
 /* Standard output failed (a full disk, a closed file): the writers of long outputs stop there
  * rather than compute rows nobody will read. */
 int cli_output_failed(void);
@@ -223,23 +229,6 @@ void cli_print_resume(int argc, char **argv, const char *saved, int64_t done, in
 /* modes --describe (cli/describe.c): per mode of md (solved by an with its dof map kept, on m)
  * the platform's twist, effective masses and strain energy shares, as a table or csv. */
 int cli_modes_describe(const pkm_model *m, const pkm_analysis *an, const pkm_modes *md, int csv);
-
-/* pkmflex dynamics --forward (cli/dynamics_forward.c): the forward dynamics of the model m from
- * the trajectory's state at t0, over n - 1 RK4 steps to t1, under the drives that the inverse
- * dynamics of the trajectory (on ref, which follows it: the motion's closure at the trajectory's
- * pose) gives at every stage time; a row per step with the deviation from the
- * trajectory and the energy balance. 0 or an exit status. */
-typedef struct cli_fwd_input {
-    const pkm_model *m;
-    pkm_mbs *ref;
-    const pkm_friction *fr; /* per joint, the case's */
-    const double *gravity;
-    pkm_motion *motion; /* ref's rigid motion, followed along tr */
-    const pkm_trajectory *tr;
-    double t0, t1;
-    int n, csv;
-} cli_fwd_input;
-int cli_dynamics_forward(const cli_fwd_input *in);
 
 /* cli/chain.c: pkmflex dynamics boom1|crane4 (module chains; called by cli_dynamics). */
 int cli_chain_is_machine(const char *name);

@@ -67,6 +67,18 @@ int cli_output_error(int errnum)
     return EXIT_COMPUTE;
 }
 
+static int check_only;
+
+void cli_set_check_only(int on)
+{
+    check_only = on;
+}
+
+int cli_check_only(void)
+{
+    return check_only;
+}
+
 double cli_now(void)
 {
     struct timespec ts;

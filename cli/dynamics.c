@@ -166,9 +166,10 @@ typedef struct dyn_run {
     const pkm_model *m; /* its rigid-body model */
     double t0, t1;
     int n;
-    int done;      /* times handed over by the run */
-    int csv, show; /* the rows' format; the progress bar on a terminal */
-    int stopped;   /* Ctrl-C, or the output failed */
+    int done;        /* times handed over by the run */
+    int csv, show;   /* the rows' format; the progress bar on a terminal */
+    int stopped;     /* Ctrl-C, or the output failed */
+    double dev, bal; /* --forward: the largest deviation and |energy balance| */
     cli_progress bar;
     /* -o: every row kept for the file (NULL otherwise) */
     double *t, *value[PKM_DYN_SERIES_COLUMNS], *wrench;
@@ -374,40 +375,52 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
     return 0;
 }
 
-/* --forward: the grid's times reachable, the closure followed to its start, then the forward
- * dynamics under the case's friction. */
+/* One time of --forward: the deviation from the trajectory and the energy balance (the header
+ * before the first). */
+static int dyn_forward_sink(void *user, const pkm_dynamics_fwd_row *row)
+{
+    dyn_run *r = user;
+    if (cli_interrupted() || cli_output_failed()) return r->stopped = 1;
+    if (row->step == 0) {
+        if (r->csv)
+            printf("t,deviation,balance,friction_work\n");
+        else
+            printf("# forward dynamics under the inverse drives, RK4 step %g s\n# %8s %16s %16s "
+                   "%16s\n",
+                   (r->t1 - r->t0) / (r->n - 1), "t [s]", "max|q - q_traj|", "energy balance",
+                   "friction work");
+    }
+    if (r->csv)
+        printf("%.9g,%.6e,%.6e,%.6e\n", row->t, row->deviation, row->balance, row->friction_work);
+    else
+        printf("  %8.4f %16.6e %16.6e %16.6e\n", row->t, row->deviation, row->balance,
+               row->friction_work);
+    r->dev = fmax(r->dev, row->deviation);
+    r->bal = fmax(r->bal, fabs(row->balance));
+    r->done = (int)row->step + 1;
+    return 0;
+}
+
+/* --forward: the forward dynamics under the drives of the inverse dynamics
+ * (pkm_dynamics_forward_run_on), a row per time. */
 static int dyn_forward(dyn_run *r, const dyn_args *o)
 {
-    double a, b;
-    pkm_trajectory_span(r->tr, &a, &b);
-    if (r->t0 < a || r->t1 > b)
-        return cli_usage_error("--time %g:%g: outside the trajectory's span [%g, %g] s", r->t0,
-                               r->t1, a, b);
-    pkm_friction *fr = calloc((size_t)pkm_model_joint_count(r->m) + 1, sizeof(*fr));
-    if (fr == NULL) {
-        fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
-        return EXIT_COMPUTE;
-    }
+    r->csv = cli_format_is_rows(o->format);
+    const pkm_dynamics_opts opts = {.t0 = r->t0, .t1 = r->t1, .n = r->n, .singular = o->singular};
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    const double dt = (r->t1 - r->t0) / (r->n - 1);
-    pkm_status st = pkm_dynamics_friction(r->c, r->params, r->m, fr, &ctx);
-    if (st == PKM_OK) st = pkm_motion_check(r->motion, r->tr, r->t0, dt, r->n, &ctx);
-    if (st == PKM_OK) st = pkm_motion_approach(r->motion, r->tr, r->t0, dt, &ctx);
-    int rc = 0;
+    const double start = cli_now();
+    const pkm_status st = pkm_dynamics_forward_run_on(r->motion, r->c, r->params, r->tr, &opts,
+                                                      dyn_forward_sink, r, &ctx);
     if (st != PKM_OK) {
         dyn_solve_error(r, st, &ctx);
-        rc = cli_exit_status_of(st);
-    } else {
-        const cli_fwd_input in = {r->m,      pkm_motion_mbs(r->motion),
-                                  fr,        pkm_case_dynamics_of(r->c, r->params)->gravity,
-                                  r->motion, r->tr,
-                                  r->t0,     r->t1,
-                                  r->n,      cli_format_is_rows(o->format)};
-        rc = cli_dynamics_forward(&in);
+        return r->done > 0 ? EXIT_COMPUTE : cli_exit_status_of(st);
     }
-    free(fr);
-    return rc;
+    if (r->stopped) return cli_output_failed() ? EXIT_COMPUTE : EXIT_INTERRUPT;
+    if (!r->csv)
+        printf("# largest deviation %.3e (rad or m), largest |balance| %.3e J; %.1f us per step\n",
+               r->dev, r->bal, 1e6 * (cli_now() - start) / (r->n - 1));
+    return 0;
 }
 
 int cli_dynamics(int argc, char **argv)
@@ -433,7 +446,9 @@ int cli_dynamics(int argc, char **argv)
                              DYN_MAX_TIMES);
         goto done;
     }
-    if ((rc = cli_trajectory(r.c, o.traj, o.time != NULL ? r.t1 : 0.0, &r.tr)) != 0) goto done;
+    if (cli_check_only() ||
+        (rc = cli_trajectory(r.c, o.traj, o.time != NULL ? r.t1 : 0.0, &r.tr)) != 0)
+        goto done;
     if (o.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
     if ((rc = dyn_setup(&r, o.singular)) != 0) goto done;
     if (o.forward) {

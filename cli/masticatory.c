@@ -6,6 +6,7 @@
 #include "pkm/casefile.h"
 #include "pkm/io.h"
 #include "pkm/masticatory.h"
+#include "pkm/mastrun.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -205,11 +206,65 @@ static int mast_write(const mast_args *o, const mast_keep *k, const char *const 
 
 static const char *const mast_pose_names[6] = {"X", "Y", "Z", "alpha", "beta", "gamma"};
 
+/* What a run prints: its format and the rows kept for -o; --inertia's time means of MCI(a). */
+typedef struct mast_out {
+    const mast_args *o;
+    const pkm_mast_run_opts *ro;
+    mast_keep *keep;
+    const char *const *names;
+    int ncol;
+    double mean[12];
+} mast_out;
+
+/* One time of the inverse dynamics: pose, crank angles, torques, contact forces, residual (the
+ * table's heading, with the mechanism's mobility, before the first). */
+static int mast_inverse_sink(void *user, const pkm_mast_row *w)
+{
+    mast_out *u = user;
+    const pkm_mast *m = w->m;
+    if (w->step == 0) {
+        if (!u->o->csv)
+            printf("# %s: mobility %d (Gruebler-Kutzbach), %d cranks; route %s\n",
+                   m->ncontact > 0 ? "6 R-S-S chains and 2 higher pairs" : "6-RSS twin",
+                   pkm_mast_mobility(m), m->nchain, pkm_mast_route_name(u->ro->inv.route));
+        mast_header(u->o->csv, u->names, u->ncol);
+    }
+    double v[21];
+    int j = 0;
+    for (int a = 0; a < 6; a++)
+        v[j++] = w->s->X[a];
+    for (int i = 0; i < 6; i++)
+        v[j++] = w->s->th[i];
+    for (int i = 0; i < 6; i++)
+        v[j++] = w->forces->tau[i];
+    for (int c = 0; c < m->ncontact; c++)
+        v[j++] = w->forces->contact[c];
+    v[j++] = w->forces->residual;
+    mast_row(u->o->csv, w->t, v, j, u->keep);
+    return cli_output_failed();
+}
+
+/* One time of --inertia: MCI(a) of the target and of the twin, MCI(b) and M_A's diagonal of the
+ * target; their time means kept. */
+static int mast_inertia_sink(void *user, const pkm_mast_row *w)
+{
+    mast_out *u = user;
+    if (w->step == 0) mast_header(u->o->csv, u->names, u->ncol);
+    double v[24];
+    for (int i = 0; i < 6; i++) {
+        v[i] = w->mci[i], v[6 + i] = w->twin_mci[i], v[12 + i] = w->mcib[i];
+        v[18 + i] = w->MA[7 * i];
+    }
+    for (int i = 0; i < 12; i++)
+        u->mean[i] += v[i] / u->ro->n;
+    mast_row(u->o->csv, w->t, v, 24, u->keep);
+    return cli_output_failed();
+}
+
 /* The inverse-dynamics columns: pose (m, rad), theta1..6 (rad), tau1..6 (N m), the contact
  * forces (N) when there are contacts, the Newton-Euler residual. */
-static int mast_inverse_rows(const mast_args *o, const pkm_mast *tg, const pkm_mast *m,
-                             const pkm_masticatory_params *p, const pkm_mast_inverse_opts *io,
-                             double t0, double t1, int n, mast_keep *keep)
+static int mast_inverse_rows(const mast_args *o, const pkm_masticatory_params *p,
+                             const pkm_mast_run_opts *ro, mast_keep *keep)
 {
     const char *names[6 + 12 + 2 + 1] = {0}, *units[6 + 12 + 2 + 1] = {0};
     char buf[12][8];
@@ -221,57 +276,26 @@ static int mast_inverse_rows(const mast_args *o, const pkm_mast *tg, const pkm_m
     for (int i = 0; i < 6; i++)
         snprintf(buf[6 + i], sizeof(buf[6 + i]), "tau%d", i + 1), units[nc] = "N m",
                                                                   names[nc++] = buf[6 + i];
-    if (m->ncontact > 0)
+    if (p->higher_pairs)
         units[nc] = units[nc + 1] = "N", names[nc++] = "contact_L", names[nc++] = "contact_R";
     units[nc] = "1", names[nc++] = "residual";
-    if (!o->csv)
-        printf("# %s: mobility %d (Gruebler-Kutzbach), %d cranks; route %s\n",
-               m->ncontact > 0 ? "6 R-S-S chains and 2 higher pairs" : "6-RSS twin",
-               pkm_mast_mobility(m), m->nchain, pkm_mast_route_name(io->route));
-    mast_header(o->csv, names, nc);
+    mast_out u = {.o = o, .ro = ro, .keep = keep, .names = names, .ncol = nc};
     const double start = cli_now();
-    pkm_mast_state s = {0}, sw = {0};
-    pkm_mast_load load;
-    memcpy(load.force, p->bite_force, sizeof(load.force));
-    memcpy(load.point, p->bite_point, sizeof(load.point));
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    for (int k = 0; k < n; k++) {
-        const double t = k == n - 1 ? t1 : t0 + (t1 - t0) * k / (n - 1);
-        double q[4], qd[4], qdd[4], v[21];
-        pkm_masticatory_motion(t, q, qd, qdd);
-        pkm_status st = pkm_mast_kinematics(tg, t, q, qd, qdd, &s, &ctx);
-        const pkm_mast_state *use = &s;
-        if (st == PKM_OK && m->ncontact == 0) {
-            if (k == 0) memcpy(sw.th, s.th, sizeof(sw.th)); /* the same pose: the same angles */
-            st = pkm_mast_kinematics(m, t, s.X, s.Xd, s.Xdd, &sw, &ctx);
-            use = &sw;
-        }
-        pkm_mast_forces f;
-        if (st == PKM_OK) st = pkm_mast_inverse(m, use, &load, io, &f, &ctx);
-        if (st != PKM_OK) return cli_report_late(st, &ctx);
-        int j = 0;
-        for (int a = 0; a < 6; a++)
-            v[j++] = use->X[a];
-        for (int i = 0; i < 6; i++)
-            v[j++] = use->th[i];
-        for (int i = 0; i < 6; i++)
-            v[j++] = f.tau[i];
-        for (int c = 0; c < m->ncontact; c++)
-            v[j++] = f.contact[c];
-        v[j++] = f.residual;
-        mast_row(o->csv, t, v, j, keep);
-    }
+    const pkm_status st = pkm_mast_run(p, ro, mast_inverse_sink, &u, &ctx);
+    if (st != PKM_OK) return cli_report_late(st, &ctx);
+    if (cli_output_failed()) return EXIT_COMPUTE;
     if (!o->csv)
         printf("# %.1f us per time sample (kinematics and inverse dynamics, output included)\n",
-               1e6 * (cli_now() - start) / n);
+               1e6 * (cli_now() - start) / ro->n);
     return mast_write(o, keep, names, units);
 }
 
 /* --inertia: MCI(a) of the target and of the twin, MCI(b) and M_A's diagonal (kg m^2) of the
  * target; then the time means and the target's over the twin's, in %. */
-static int mast_inertia_rows(const mast_args *o, const pkm_mast *tg, const pkm_mast *tw, double t0,
-                             double t1, int n, mast_keep *keep)
+static int mast_inertia_rows(const mast_args *o, const pkm_masticatory_params *p,
+                             const pkm_mast_run_opts *ro, mast_keep *keep)
 {
     static const char *const units[24] = {
         "1", "1", "1", "1", "1", "1", "1",      "1",      "1",      "1",      "1",      "1",
@@ -281,38 +305,21 @@ static int mast_inertia_rows(const mast_args *o, const pkm_mast *tg, const pkm_m
         "twin_mci1", "twin_mci2", "twin_mci3", "twin_mci4", "twin_mci5", "twin_mci6",
         "mcib1",     "mcib2",     "mcib3",     "mcib4",     "mcib5",     "mcib6",
         "MA11",      "MA22",      "MA33",      "MA44",      "MA55",      "MA66"};
-    mast_header(o->csv, names, 24);
-    pkm_mast_state s = {0}, sw = {0};
+    mast_out u = {.o = o, .ro = ro, .keep = keep, .names = names, .ncol = 24};
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    double mean[12] = {0};
-    for (int k = 0; k < n; k++) {
-        const double t = k == n - 1 ? t1 : t0 + (t1 - t0) * k / (n - 1);
-        double q[4], qd[4], qdd[4], v[24], MA[36], MAw[36];
-        pkm_masticatory_motion(t, q, qd, qdd);
-        pkm_status st = pkm_mast_kinematics(tg, t, q, qd, qdd, &s, &ctx);
-        if (st == PKM_OK) {
-            if (k == 0) memcpy(sw.th, s.th, sizeof(sw.th)); /* the same pose: the same angles */
-            st = pkm_mast_kinematics(tw, t, s.X, s.Xd, s.Xdd, &sw, &ctx);
-        }
-        if (st == PKM_OK) st = pkm_mast_joint_inertia(tg, &s, MA, v, v + 12, &ctx);
-        if (st == PKM_OK) st = pkm_mast_joint_inertia(tw, &sw, MAw, v + 6, NULL, &ctx);
-        if (st != PKM_OK) return cli_report_late(st, &ctx);
-        for (int i = 0; i < 6; i++)
-            v[18 + i] = MA[7 * i];
-        for (int i = 0; i < 12; i++)
-            mean[i] += v[i] / n;
-        mast_row(o->csv, t, v, 24, keep);
-    }
-    printf("# mean MCI(a) over the %d times, target:", n);
+    const pkm_status st = pkm_mast_run(p, ro, mast_inertia_sink, &u, &ctx);
+    if (st != PKM_OK) return cli_report_late(st, &ctx);
+    if (cli_output_failed()) return EXIT_COMPUTE;
+    printf("# mean MCI(a) over the %d times, target:", ro->n);
     for (int i = 0; i < 6; i++)
-        printf(" %.8g", mean[i]);
+        printf(" %.8g", u.mean[i]);
     printf("\n# mean MCI(a), 6-RSS twin:");
     for (int i = 0; i < 6; i++)
-        printf(" %.8g", mean[6 + i]);
+        printf(" %.8g", u.mean[6 + i]);
     printf("\n# target / twin, %%:");
     for (int i = 0; i < 6; i++)
-        printf(" %.5g", 100.0 * mean[i] / mean[6 + i]);
+        printf(" %.5g", 100.0 * u.mean[i] / u.mean[6 + i]);
     printf("\n");
     return mast_write(o, keep, names, units);
 }
@@ -322,27 +329,26 @@ int cli_mast_dynamics(int argc, char **argv)
     mast_args o = {0};
     int rc = cli_parse(argc, argv, &mast_command, mast_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
-    double t0 = 0.0, t1 = 1.0;
-    int n = 101;
-    if (o.time != NULL && !cli_parse_times(o.time, MAST_MAX_TIMES, &t0, &t1, &n))
+    pkm_mast_run_opts ro = {.t0 = 0.0, .t1 = 1.0, .n = 101, .inertia = o.inertia};
+    if (o.time != NULL && !cli_parse_times(o.time, MAST_MAX_TIMES, &ro.t0, &ro.t1, &ro.n))
         return cli_usage_error("--time '%s': expected T0:T1:N with T1 > T0 and N from 2 to %d",
                                o.time, MAST_MAX_TIMES);
     static const char *const one[6] = {"", "", "", "", "", ""}; /* weights; torques in N m */
     double w[6], pre[6];
-    pkm_mast_inverse_opts io = {0};
+    pkm_mast_inverse_opts *io = &ro.inv;
     if (o.weights != NULL) {
         int ok = cli_parse_pose(o.weights, 6, one, w);
         for (int i = 0; ok && i < 6; i++)
             ok = isfinite(w[i]) && w[i] > 0.0;
         if (!ok) return cli_usage_error("--weights '%s': expected 6 weights > 0", o.weights);
-        io.weight = w;
+        io->weight = w;
     }
     if (o.preload != NULL) {
         int ok = cli_parse_pose(o.preload, 6, one, pre);
         for (int i = 0; ok && i < 6; i++)
             ok = isfinite(pre[i]);
         if (!ok) return cli_usage_error("--preload '%s': expected 6 torques (N m)", o.preload);
-        io.preload = pre;
+        io->preload = pre;
     }
     if (o.route != NULL) {
         int r = 0;
@@ -353,37 +359,23 @@ int cli_mast_dynamics(int argc, char **argv)
             return cli_usage_error("--route '%s': expected virtual-power, hessian, liang or "
                                    "first-kind",
                                    o.route);
-        io.route = (pkm_mast_route)r;
+        io->route = (pkm_mast_route)r;
     }
     if (o.inertia && (o.weights != NULL || o.preload != NULL || o.route != NULL))
         return cli_usage_error(
             "--weights, --preload and --route shape the torques: not with --inertia");
-    if (o.output != NULL && (rc = cli_check_output_name(o.output)) != 0) return rc;
-    mast_keep keep = {0};
-    if (o.output != NULL && (keep.rows = malloc(sizeof(double) * 25 * (size_t)n)) == NULL)
-        return cli_usage_error("-o: cannot keep %d rows", n);
     void *params = NULL;
-    if ((rc = mast_params(&o, &params)) != 0) {
-        free(keep.rows);
-        return rc;
+    if ((rc = mast_params(&o, &params)) != 0 || cli_check_only()) goto done;
+    mast_keep keep = {0};
+    if (o.output != NULL && (rc = cli_check_output_name(o.output)) != 0) goto done;
+    if (o.output != NULL && (keep.rows = malloc(sizeof(double) * 25 * (size_t)ro.n)) == NULL) {
+        rc = cli_usage_error("-o: cannot keep %d rows", ro.n);
+        goto done;
     }
-    pkm_masticatory_params *p = params;
-    pkm_mast tg, m, tw;
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    const unsigned on = p->higher_pairs;
-    pkm_status st = pkm_masticatory_mechanism(p, &m, &ctx);
-    p->higher_pairs = 1; /* the target gives the pose the twin replays */
-    if (st == PKM_OK) st = pkm_masticatory_mechanism(p, &tg, &ctx);
-    p->higher_pairs = 0;
-    if (st == PKM_OK) st = pkm_masticatory_mechanism(p, &tw, &ctx);
-    if (st != PKM_OK)
-        rc = cli_report(st, &ctx);
-    else if (o.inertia)
-        rc = mast_inertia_rows(&o, &tg, &tw, t0, t1, n, &keep);
-    else
-        rc = mast_inverse_rows(&o, &tg, on ? &tg : &tw, p, &io, t0, t1, n, &keep);
-    pkm_case_params_destroy(&params);
+    const pkm_masticatory_params *p = params;
+    rc = o.inertia ? mast_inertia_rows(&o, p, &ro, &keep) : mast_inverse_rows(&o, p, &ro, &keep);
     free(keep.rows);
+done:
+    pkm_case_params_destroy(&params);
     return rc;
 }
