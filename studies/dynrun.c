@@ -91,8 +91,10 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
         st = pkm_trajectory_eval(tr, t, p, pd, pdd, &in);
         if (st == PKM_OK) st = pkm_motion_at(m, t, p, pd, pdd, &in);
         if (st == PKM_OK) st = pkm_mbs_inverse(pkm_motion_mbs(m), NULL, res, &in);
+        double cond = NAN;
+        if (st == PKM_OK) st = pkm_motion_locked_conditioning(m, NULL, &cond, &in);
         if (st != PKM_OK) st = PKM_FAIL(ctx, st, "t = %.9g s: %s", t, in.msg);
-        const pkm_dynamics_row row = {t, k, model, res};
+        const pkm_dynamics_row row = {t, k, model, res, p, cond};
         if (st == PKM_OK && sink != NULL && sink(user, &row) != 0) break;
     }
     free(res);
@@ -151,11 +153,13 @@ static pkm_status fwd_row(const pkm_fwd_record *r, void *user, pkm_ctx *ctx)
     fwd_run *f = user;
     pkm_status st = fwd_follow(f, r->t, ctx);
     if (st != PKM_OK) return st;
-    const pkm_mbs *s = pkm_motion_mbs(f->motion);
+    pkm_mbs *s = pkm_motion_mbs(f->motion);
     double dev = 0.0;
     for (int k = 0; k < pkm_mbs_coord_count(s); k++)
         dev = fmax(dev, fabs(r->y[k] - pkm_mbs_q(s)[k]));
-    const pkm_dynamics_fwd_row row = {r->t, r->step, dev, r->balance, r->w_fric};
+    st = pkm_mbs_inverse(s, NULL, f->res, ctx);
+    if (st != PKM_OK) return st;
+    const pkm_dynamics_fwd_row row = {r->t, r->step, dev, r->balance, r->w_fric, f->res};
     if (f->sink != NULL && f->sink(f->user, &row) != 0) {
         f->stopped = 1;
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "stopped");

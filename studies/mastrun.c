@@ -60,14 +60,12 @@ pkm_status pkm_mast_run(const pkm_masticatory_params *p, const pkm_mast_run_opts
         pkm_mast_forces f;
         st = mast_states(&ms, t, k, &s, twin ? &sw : NULL, ctx);
         pkm_mast_row row = {.t = t, .step = k, .m = &ms.m, .s = ms.contacts ? &s : &sw};
+        if (st == PKM_OK) st = pkm_mast_inverse(&ms.m, row.s, &load, &o->inv, &f, ctx);
+        row.forces = &f;
         if (st == PKM_OK && o->inertia) {
-            row.m = &ms.tg, row.s = &s;
             st = pkm_mast_joint_inertia(&ms.tg, &s, MA, mci, mcib, ctx);
             if (st == PKM_OK) st = pkm_mast_joint_inertia(&ms.tw, &sw, MAw, twin_mci, NULL, ctx);
             row.MA = MA, row.mci = mci, row.twin_mci = twin_mci, row.mcib = mcib;
-        } else if (st == PKM_OK) {
-            st = pkm_mast_inverse(&ms.m, row.s, &load, &o->inv, &f, ctx);
-            row.forces = &f;
         }
         if (st == PKM_OK && sink != NULL && sink(user, &row) != 0) break;
     }

@@ -11,9 +11,9 @@
  * stop yet: its option table and parser are reached by including its source (its cli_modes then
  * comes from here, not from the library). Messages go to stdout and stderr: run with
  * -close_fd_mask=3. */
-#include "cli/modes.c"
+#include "fuzz_util.h" /* first: it sets _POSIX_C_SOURCE (mkstemp) */
 
-#include "fuzz_util.h"
+#include "cli/modes.c"
 
 #define FUZZ_MAX_ARGS 24
 
