@@ -72,15 +72,15 @@ typedef struct cli_command {
     {                                                                                              \
         "--format", NULL, 1, CLI_OPT_FORMAT, "table|csv|json",                                     \
             "output format: a table, csv rows, or JSON objects of the\n"                           \
-            "csv rows (columns: docs/dynamics.md, \"Output columns\")",                            \
+            "csv rows (the columns: the text above)",                                              \
             NULL                                                                                   \
     }
 #define CLI_OPTION_OUTPUT                                                                          \
     {                                                                                              \
         "--output", "-o", 1, CLI_OPT_OUTPUT, "FILE.h5",                                            \
-            "write the rows to an HDF5 file instead of printing them\n"                            \
-            "(docs/hdf5-layout.md); after Ctrl-C it holds the times\n"                             \
-            "done, marked partial (root attribute complete = 0)",                                  \
+            "write the rows to an HDF5 file (docs/hdf5-layout.md); after\n"                        \
+            "Ctrl-C it holds the times done, marked partial (root\n"                               \
+            "attribute complete = 0)",                                                             \
             NULL                                                                                   \
     }
 #define CLI_OPTION_TRAJECTORY                                                                      \
