@@ -22,6 +22,11 @@
  * 0:1.5:10000000, is 210 million rows, 27 GB and most of an hour). */
 #define DYN_MAX_ROWS      10000000
 #define DYN_BYTES_PER_ROW 130.0 /* a csv row; a table row is longer, an HDF5 one 120 bytes */
+/* A run estimated (from its first steps, timed over DYN_TIMING_S) to take longer than
+ * DYN_WARN_S is announced on stderr with its size and time: it is not refused (the estimate
+ * is one), and Ctrl-C keeps whole rows. */
+#define DYN_TIMING_S 0.2
+#define DYN_WARN_S   30.0
 
 enum { DYN_FRICTION = CLI_OPT_OWN };
 
@@ -119,7 +124,10 @@ typedef struct dyn_run {
     int stopped;             /* Ctrl-C, or the output failed */
     double dev, bal;         /* --forward: the largest deviation and |energy balance| */
     double cond_min, cond_t; /* the closure's lowest conditioning and its time */
+    double t_first;          /* cli_now() at the first time's row; the estimate once made */
+    int estimated;
     cli_progress bar;
+    const dyn_args *o;
     cli_rows rows;      /* the output (cli/rows.c) */
     const char **names; /* the joints' names, then their types */
     pkm_column cols[PKM_POSE_MAX + 3];
@@ -259,12 +267,43 @@ static int dyn_interrupted(const dyn_run *r, const dyn_args *o)
     return EXIT_INTERRUPT;
 }
 
+/* The run's size and its time from the steps after the first, timed over DYN_TIMING_S: on
+ * stderr when above DYN_WARN_S. */
+static void dyn_estimate(dyn_run *r, const dyn_args *o, int64_t step)
+{
+    const double now = cli_now();
+    if (step == 0) r->t_first = now;
+    if (r->estimated || step == 0 || now - r->t_first < DYN_TIMING_S) return;
+    r->estimated = 1;
+    const double left = (now - r->t_first) / (double)step * (double)(r->n - 1 - step);
+    if (left < DYN_WARN_S) return;
+    const double rows = (double)r->n * (r->rows.per_time ? 1 : r->rows.njoint);
+    const int cols = r->rows.per_time ? 1 + r->rows.ncol : 3 + PKM_DYN_SERIES_COLUMNS;
+    fprintf(stderr,
+            "%s: warning: dynamics %s: %d times: %.3g rows x %d columns (about %.3g GB%s), "
+            "estimated %.0f s more from the first %lld steps (%.3g ms each); Ctrl-C stops it "
+            "keeping whole rows%s\n",
+            CLI_PROG, r->c->name, r->n, rows, cols, rows * DYN_BYTES_PER_ROW / 1e9,
+            o->run.output != NULL ? " kept for -o" : " of csv", left, (long long)step,
+            1e3 * (now - r->t_first) / (double)step,
+            o->run.output != NULL ? " (-o: marked partial)" : "");
+}
+
+/* Every time of a run: 1 to stop it (Ctrl-C, a failed output), else the progress bar on a
+ * terminal and the estimate. */
+static int dyn_tick(dyn_run *r, const dyn_args *o, int64_t step, const char *unit)
+{
+    if (cli_interrupted() || cli_output_failed()) return r->stopped = 1;
+    if (r->show) cli_progress_show(&r->bar, step, r->n, unit);
+    dyn_estimate(r, o, step);
+    return 0;
+}
+
 /* A time of the run: its rows printed or kept; stops on Ctrl-C and on a failed output. */
 static int dyn_sink(void *user, const pkm_dynamics_row *row)
 {
     dyn_run *r = user;
-    if (cli_interrupted() || cli_output_failed()) return r->stopped = 1;
-    if (r->show) cli_progress_show(&r->bar, row->step, r->n, "times");
+    if (dyn_tick(r, r->o, row->step, "times")) return 1;
     double pt[PKM_POSE_MAX + 1];
     memcpy(pt, row->pose, sizeof(double) * (size_t)r->c->npose);
     pt[r->c->npose] = row->conditioning;
@@ -279,8 +318,7 @@ static int dyn_sink(void *user, const pkm_dynamics_row *row)
 static int dyn_forward_sink(void *user, const pkm_dynamics_fwd_row *row)
 {
     dyn_run *r = user;
-    if (cli_interrupted() || cli_output_failed()) return r->stopped = 1;
-    if (r->show) cli_progress_show(&r->bar, row->step, r->n, "steps");
+    if (dyn_tick(r, r->o, row->step, "steps")) return 1;
     const double pt[3] = {row->deviation, row->balance, row->friction_work};
     r->dev = fmax(r->dev, row->deviation);
     r->bal = fmax(r->bal, fabs(row->balance));
@@ -295,6 +333,7 @@ static int dyn_forward_sink(void *user, const pkm_dynamics_fwd_row *row)
 static int dyn_compute(dyn_run *r, const dyn_args *o)
 {
     const double start = cli_now();
+    r->o = o;
     r->bar = (cli_progress){start, 0.0};
     r->show = isatty(STDERR_FILENO) && (o->run.output != NULL || !isatty(STDOUT_FILENO));
     const pkm_dynamics_opts opts = {
