@@ -17,13 +17,14 @@
 /* Most output times. */
 #define CHAIN_MAX_TIMES 10000000
 
-enum { CH_FORCES = CLI_OPT_OWN, CH_STEP };
+enum { CH_FORCES = CLI_OPT_OWN, CH_STEP, CH_ENGINE };
 
 typedef struct chain_args {
     const char *machine;
     cli_run_args run;   /* --trajectory (a CSV file, or NULL: the machine's sinusoids), --time,
                            --format, -o, --forward, --per-time */
     const char *forces; /* --forward: a CSV file of the drives, or NULL: the trajectory's */
+    const char *engine; /* --engine NAME, or NULL: the chain's own passes */
     double step;        /* RK4 step, s */
 } chain_args;
 
@@ -41,13 +42,18 @@ static const cli_option chain_options[] = {
     CLI_OPTION_FORMAT,
     CLI_OPTION_PER_TIME,
     CLI_OPTION_OUTPUT,
+    {"--engine", NULL, 1, CH_ENGINE, "NAME",
+     "the engine of the table (docs/dynamics.md): chain (the\n"
+     "default), mbs or mbs-dense on the machine as a model",
+     NULL},
 };
 
 static const cli_command chain_command = {
     "dynamics",
     "usage: pkmflex dynamics boom1|crane4 [--trajectory FILE.csv] [--time T0:T1:N]\n"
     "                        [--forward [--forces FILE.csv] [--step H]]\n"
-    "                        [--format table|csv|json] [--per-time] [-o FILE.h5]\n\n"
+    "                        [--format table|csv|json] [--per-time] [-o FILE.h5]\n"
+    "                        [--engine NAME]\n\n"
     "The one-loop boom and the 4-dof crane of Petrovic and Mattila 2022 as chains of modules\n"
     "(Paz Anaya and Mattila 2024). The joint table of every case (docs/dynamics.md, \"Output\n"
     "columns\"): per time and module (type revolute, prismatic or loop) its coordinate, rate,\n"
@@ -74,6 +80,9 @@ static int chain_set(void *user, int id, const char *v)
         return 0;
     case CH_FORCES:
         o->forces = v;
+        return 0;
+    case CH_ENGINE:
+        o->engine = v;
         return 0;
     case CH_STEP:
         if (!cli_parse_real(v, 1e-7, 1.0, &o->step))
@@ -276,14 +285,24 @@ static int chain_sink(void *user, const pkm_chain_row *w)
 /* The run (pkm_chain_run), printed or kept; 0 or an exit status. */
 static int chain_compute(chain_run *r, const chain_args *o)
 {
-    const pkm_chain_run_opts ro = {.t0 = r->t0,
-                                   .t1 = r->t1,
-                                   .n = r->nt,
-                                   .forward = o->run.forward,
-                                   .step = o->step,
-                                   .forces = r->forces};
+    pkm_chain_run_opts ro = {.t0 = r->t0,
+                             .t1 = r->t1,
+                             .n = r->nt,
+                             .forward = o->run.forward,
+                             .step = o->step,
+                             .forces = r->forces};
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
+    if (o->engine != NULL) { /* the table's engine on the machine as a model, its gravity */
+        pkm_chain_module mods[4];
+        pkm_chain_pose root;
+        int n;
+        ro.engine = pkm_dyn_engine_find(o->engine);
+        if (ro.engine == NULL)
+            return cli_usage_error("--engine '%s': expected chain, mbs or mbs-dense", o->engine);
+        const pkm_status st = pkm_hiab_modules(o->machine, mods, &n, &root, ro.gravity, &ctx);
+        if (st != PKM_OK) return cli_report(st, &ctx);
+    }
     const pkm_status st = pkm_chain_run(r->c, r->tr, &ro, chain_sink, r, &ctx);
     if (st != PKM_OK) return cli_report(st, &ctx);
     if (cli_output_failed()) return EXIT_COMPUTE;

@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "pkm/dynrun.h"
 #include "pkm/dynamics.h"
+#include "pkm/dynengine.h"
 #include "pkm/io.h"
 
 #include <math.h>
@@ -28,12 +29,13 @@
 #define DYN_TIMING_S 0.2
 #define DYN_WARN_S   30.0
 
-enum { DYN_FRICTION = CLI_OPT_OWN };
+enum { DYN_FRICTION = CLI_OPT_OWN, DYN_ENGINE };
 
 typedef struct dyn_args {
     cli_case_args c;
     cli_run_args run; /* --trajectory, --time, --format, -o, --singular, --forward, --per-time */
     const char *friction; /* a friction law overriding the case's, or NULL */
+    const char *engine;   /* --engine NAME, or NULL */
 } dyn_args;
 
 static const cli_option dyn_options[] = {
@@ -49,6 +51,11 @@ static const cli_option dyn_options[] = {
     CLI_OPTION_OUTPUT,
     CLI_OPTION_SINGULAR,
     CLI_OPTION_FORWARD,
+    {"--engine", NULL, 1, DYN_ENGINE, "NAME",
+     "the dynamics engine (docs/dynamics.md): mbs (the general\n"
+     "system, default), mbs-dense (its dense reference path),\n"
+     "chain (module chains: boom1, crane4)",
+     NULL},
     {"--set", NULL, 1, CLI_OPT_SET, "KEY=VALUE",
      "override a case parameter, after the case file: an SI\n"
      "number or a number and a unit (gravity.z=-9.81), repeatable",
@@ -60,7 +67,7 @@ static const cli_command dyn_command = {
     "usage: pkmflex dynamics CASE [--trajectory NAME|FILE.csv] [--time T0:T1:N]\n"
     "                        [--friction none|coulomb-viscous|stribeck] [--format table|csv|json]\n"
     "                        [--per-time] [-o FILE.h5] [--forward] [--singular R]\n"
-    "                        [--set KEY=VALUE ...]\n\n"
+    "                        [--engine NAME] [--set KEY=VALUE ...]\n\n"
     "Rigid-body inverse dynamics of CASE along a trajectory of its pose coordinates. Every case\n"
     "prints the same joint table (docs/dynamics.md, \"Output columns\"): at each time, one row\n"
     "per joint of the model (cut joints included, named as in the case) with its coordinate (q,\n"
@@ -89,6 +96,9 @@ static int dyn_set(void *user, int id, const char *v)
     switch (id) {
     case DYN_FRICTION:
         o->friction = v;
+        return 0;
+    case DYN_ENGINE:
+        o->engine = v;
         return 0;
     default:
         return cli_case_set(&o->c, id, v);
@@ -143,6 +153,23 @@ static int dyn_setup(dyn_run *r, double singular)
     if (st != PKM_OK) return cli_report(st, &ctx);
     r->m = pkm_motion_model(r->motion);
     return 0;
+}
+
+/* --engine: the engine named must accept the case's model; the runs of this command follow the
+ * general system's closure (pkm/motion.h), on its dense path for mbs-dense. */
+static int dyn_engine(const dyn_run *r, const char *name)
+{
+    const pkm_dyn_engine *e = pkm_dyn_engine_find(name);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    if (e == NULL) return cli_usage_error("--engine '%s': expected chain, mbs or mbs-dense", name);
+    if (e->accepts(r->m, &ctx) != PKM_OK)
+        return cli_usage_error("--engine %s: %s: %s", name, r->c->name, ctx.msg);
+    if (e->id == PKM_DYN_ENGINE_CHAIN)
+        return cli_usage_error("--engine chain: on the module-chain machines (boom1, crane4) only");
+    const pkm_dyn_solver sv = e->id == PKM_DYN_ENGINE_DENSE ? PKM_DYN_DENSE : PKM_DYN_SPARSE;
+    const pkm_status st = pkm_mbs_set_solver(pkm_motion_mbs(r->motion), sv, &ctx);
+    return st == PKM_OK ? 0 : cli_report(st, &ctx);
 }
 
 static const char *dyn_type(const pkm_joint *j)
@@ -391,8 +418,9 @@ int cli_dynamics(int argc, char **argv)
         (rc = cli_trajectory(r.c, o.run.traj, o.run.time != NULL ? r.t1 : 0.0, &r.tr)) != 0)
         goto done;
     if (o.run.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
-    if ((rc = dyn_setup(&r, o.run.singular)) != 0 || (rc = dyn_rows_init(&r, &o)) != 0 ||
-        (rc = dyn_check_size(&r, &o)) != 0 ||
+    if ((rc = dyn_setup(&r, o.run.singular)) != 0 ||
+        (o.engine != NULL && (rc = dyn_engine(&r, o.engine)) != 0) ||
+        (rc = dyn_rows_init(&r, &o)) != 0 || (rc = dyn_check_size(&r, &o)) != 0 ||
         (o.run.output != NULL && ((rc = cli_check_output_path(o.run.output)) != 0 ||
                                   (rc = cli_rows_keep(&r.rows, r.n, 1)) != 0)))
         goto done;

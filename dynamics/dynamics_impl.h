@@ -137,6 +137,10 @@ pkm_status mbs_lumped_setup(pkm_mbs *s, pkm_ctx *ctx);
 void mbs_rotor_wrenches(pkm_mbs *s);
 double mbs_rotor_energy(const pkm_mbs *s);
 
+/* inverse.c: r's axial and radial force and bending moment from its wrench and axis (Guo et al.
+ * 2024, eqs. 39-46), also for the joints of the other engines (chain_engine.c). */
+void mbs_joint_components(pkm_joint_type type, pkm_joint_result *r);
+
 /* mbs.c: the dense path's matrices, allocated on its first use (PKM_ERR_NOMEM). */
 pkm_status mbs_dense_ready(pkm_mbs *s, pkm_ctx *ctx);
 /* closure.c: C (nc x nq row-major) from its pattern into C, zero off the pattern. */

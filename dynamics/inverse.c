@@ -124,7 +124,7 @@ static void subtract_cuts(pkm_mbs *s)
 
 /* Axial, radial and bending components (Guo et al. 2024, eqs. 39-46; conventions for the
  * other joint types in docs/dynamics.md). */
-static void components(pkm_joint_type type, pkm_joint_result *r)
+void mbs_joint_components(pkm_joint_type type, pkm_joint_result *r)
 {
     const double *F = r->wrench, *M = r->wrench + 3, *n = r->axis;
     const double fa = pkm_vec3_dot(n, F), ma = pkm_vec3_dot(n, M);
@@ -180,7 +180,7 @@ static void joint_result(const pkm_mbs *s, int j, pkm_joint_result *r)
         }
     }
     pkm_wrench_transfer(w, r->point, r->wrench);
-    components(jt->type, r);
+    mbs_joint_components(jt->type, r);
 }
 
 /* Friction loads of the 1-coordinate joints from their reactions into fq; returns the largest

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "pkm/chain.h"
+#include "pkm/dynengine.h"
 #include "pkm/trajectory.h"
 
 #ifdef __cplusplus
@@ -18,6 +19,8 @@ extern "C" {
 
 /* Most RK4 steps between two output times. */
 #define PKM_CHAIN_RUN_MAX_STEPS 10000000
+/* Most modules of a chain run on an engine. */
+#define PKM_CHAIN_RUN_MAX_MODULES 16
 
 typedef struct pkm_chain_run_opts {
     double t0, t1; /* the output grid: n >= 2 times from t0 to t1 > t0 */
@@ -27,6 +30,11 @@ typedef struct pkm_chain_run_opts {
     /* forward: the drives as a function of time (one column per module), or NULL: the
      * inverse dynamics of the trajectory at every stage time */
     const pkm_trajectory *forces;
+    /* the engine of pkm/dynengine.h that computes the drives, loads and accelerations on the
+     * chain as a model (pkm_chain_model at the trajectory's state at t0, under gravity; its
+     * answers read back as the chain's by pkm_chain_loads_of), or NULL: the chain's own passes */
+    const pkm_dyn_engine *engine;
+    double gravity[3]; /* the engine's, m/s^2 */
 } pkm_chain_run_opts;
 
 /* One output time: per module (pkm_chain_dof of them) the coordinate, rate, acceleration, drive
@@ -45,8 +53,9 @@ typedef int (*pkm_chain_sink)(void *user, const pkm_chain_row *row);
 
 /* The run of o on chain c along tr (its coordinates, the modules' order). PKM_ERR_INVALID for a
  * bad grid or step or more than PKM_CHAIN_RUN_MAX_STEPS steps between outputs, before any time
- * is computed; then the errors of pkm_trajectory_eval (a time outside a spline's span),
- * pkm_chain_inverse and pkm_chain_forward naming the time. */
+ * is computed; PKM_ERR_INVALID naming the engine that does not accept the chain's model; then
+ * the errors of pkm_trajectory_eval (a time outside a spline's span), pkm_chain_inverse and
+ * pkm_chain_forward (or the engine's) naming the time. */
 pkm_status pkm_chain_run(pkm_chain *c, const pkm_trajectory *tr, const pkm_chain_run_opts *o,
                          pkm_chain_sink sink, void *user, pkm_ctx *ctx);
 
