@@ -145,7 +145,7 @@ typedef struct dyn_run {
 } dyn_run;
 
 /* The case's rigid motion with its friction (pkm_dynamics_motion_create). */
-static int dyn_setup(dyn_run *r, double singular)
+static int dyn_motion(dyn_run *r, double singular)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -418,7 +418,7 @@ int cli_dynamics(int argc, char **argv)
         (rc = cli_trajectory(r.c, o.run.traj, o.run.time != NULL ? r.t1 : 0.0, &r.tr)) != 0)
         goto done;
     if (o.run.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
-    if ((rc = dyn_setup(&r, o.run.singular)) != 0 ||
+    if ((rc = dyn_motion(&r, o.run.singular)) != 0 ||
         (o.engine != NULL && (rc = dyn_engine(&r, o.engine)) != 0) ||
         (rc = dyn_rows_init(&r, &o)) != 0 || (rc = dyn_check_size(&r, &o)) != 0 ||
         (o.run.output != NULL && ((rc = cli_check_output_path(o.run.output)) != 0 ||
