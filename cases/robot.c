@@ -32,6 +32,14 @@ double pkm_robot_assembly_value(const pkm_robot *r, pkm_robot_coord k)
     return k <= PKM_ROBOT_Z ? r->body[r->platform].origin[k] : 0.0;
 }
 
+const char *pkm_robot_pose_unit(const pkm_robot *r, int k)
+{
+    const pkm_robot_coord c = r->pose_coord[k];
+    const int slides =
+        c == PKM_ROBOT_JOINT && r->joint[r->pose_joint[k]].d.type == PKM_JOINT_PRISMATIC;
+    return c <= PKM_ROBOT_Z || slides ? "m" : "rad";
+}
+
 static void transform_point(const double R[3][3], const double p[3], const double x[3], double y[3])
 {
     for (int i = 0; i < 3; i++)
@@ -135,7 +143,7 @@ static pkm_status build_moved(const pkm_robot *r, const double (*R)[3][3], const
     for (int b = 0; b < r->nbody && rc == PKM_OK; b++)
         rc = add_body(m, &r->body[b], R != NULL ? R[b] : identity, p != NULL ? p[b] : origin,
                       elastic, ctx);
-    if (rc == PKM_OK) rc = pkm_model_set_platform(m, r->platform, ctx);
+    if (rc == PKM_OK && r->platform >= 0) rc = pkm_model_set_platform(m, r->platform, ctx);
     for (int j = 0; j < r->njoint && rc == PKM_OK; j++) {
         const pkm_robot_joint *rj = &r->joint[j];
         pkm_joint_desc d = rj->d;
@@ -213,6 +221,16 @@ static int most_open_joint(const pkm_robot *r, const pkm_mbs *s)
     return worst;
 }
 
+/* The rigid-body model's coordinate (pkm_mbs_coord_name) that pose coordinate k sets: the
+ * platform's floating joint's, or a one-coordinate joint's, named as the joint. */
+static const char *robot_coord_name(const pkm_robot *r, int k)
+{
+    static const char *const names[6] = {"platform.x",  "platform.y",  "platform.z",
+                                         "platform.rx", "platform.ry", "platform.rz"};
+    return r->pose_coord[k] == PKM_ROBOT_JOINT ? r->joint[r->pose_joint[k]].name
+                                               : names[r->pose_coord[k]];
+}
+
 /* Walk from the assembly configuration (s at q = 0) to pose (pkm_mbs_walk): the branch of the
  * assembly configuration kept, and a pose's result independent of the pose computed before it. */
 static pkm_status walk(const pkm_robot *r, pkm_mbs *s, const double *pose, int *bad_joint,
@@ -256,11 +274,10 @@ pkm_status pkm_robot_solve(const pkm_robot *r, const double *pose, double R[][3]
     if (rc == PKM_OK) rc = pkm_mbs_set_singular(s, PKM_DYN_SINGULAR_IK, ctx);
     int idx[PKM_POSE_MAX];
     for (int k = 0; k < r->npose && rc == PKM_OK; k++) {
-        static const char *const names[6] = {"platform.x",  "platform.y",  "platform.z",
-                                             "platform.rx", "platform.ry", "platform.rz"};
+        const char *name = robot_coord_name(r, k);
         idx[k] = -1;
         for (int i = 0; i < pkm_mbs_coord_count(s) && idx[k] < 0; i++)
-            if (strcmp(pkm_mbs_coord_name(s, i), names[r->pose_coord[k]]) == 0) idx[k] = i;
+            if (strcmp(pkm_mbs_coord_name(s, i), name) == 0) idx[k] = i;
     }
     if (rc == PKM_OK) rc = pkm_mbs_set_driven(s, r->npose, idx, ctx);
     if (rc == PKM_OK) rc = walk(r, s, pose, bad_joint, ctx);
@@ -309,8 +326,8 @@ typedef struct robot_case {
     pkm_case c;
     const char *pose_names[PKM_POSE_MAX];
     const char *pose_units[PKM_POSE_MAX];
-    const char *platform_names[PKM_POSE_MAX];
-    double rigid_pose[PKM_POSE_MAX]; /* the assembly configuration's pose */
+    const char *coord_names[PKM_POSE_MAX]; /* the rigid-body model's coordinate per pose one */
+    double rigid_pose[PKM_POSE_MAX];       /* the assembly configuration's pose */
     pkm_traj_desc traj[PKM_ROBOT_MAX_TRAJ];
     char source[256];
 } robot_case;
@@ -347,8 +364,6 @@ static pkm_status robot_case_build_rigid(const void *params, const double *pose,
  * the platform's coordinates from the assembly configuration, and the file's trajectories. */
 static void robot_case_dynamics(robot_case *rc)
 {
-    static const char *const coord[6] = {"platform.x",  "platform.y",  "platform.z",
-                                         "platform.rx", "platform.ry", "platform.rz"};
     const pkm_robot *r = &rc->robot;
     int actuated = 0, prismatic = 0;
     for (int j = 0; j < r->njoint; j++)
@@ -357,7 +372,7 @@ static void robot_case_dynamics(robot_case *rc)
             prismatic = prismatic || r->joint[j].d.type == PKM_JOINT_PRISMATIC;
         }
     for (int k = 0; k < r->npose; k++) {
-        rc->platform_names[k] = coord[r->pose_coord[k]];
+        rc->coord_names[k] = robot_coord_name(r, k);
         rc->rigid_pose[k] = pkm_robot_assembly_value(r, r->pose_coord[k]);
     }
     for (int k = 0; k < r->ntraj; k++)
@@ -372,8 +387,27 @@ static void robot_case_dynamics(robot_case *rc)
     rc->c.analyses |= PKM_CASE_DYNAMICS;
     rc->c.build_rigid = robot_case_build_rigid;
     rc->c.rigid_pose = rc->rigid_pose;
-    rc->c.platform_names = rc->platform_names;
+    /* Joints' coordinates are driven as such (PKM_MOTION_POSE: measured from the assembly
+     * configuration, where they are 0); the platform's through the inverse kinematics. */
+    if (r->npose > 0 && r->pose_coord[0] == PKM_ROBOT_JOINT) {
+        rc->c.ndriven = r->npose;
+        rc->c.driven_names = rc->coord_names;
+        return;
+    }
+    rc->c.platform_names = rc->coord_names;
     rc->c.build_placed = robot_case_build_placed;
+}
+
+/* A beam, a spring or a joint's stiffness: something for the modes to bend (rigid bodies on free
+ * joints are a mechanism, with no elastic model). */
+static int robot_is_elastic(const pkm_robot *r)
+{
+    for (int b = 0; b < r->nbody; b++)
+        if (r->body[b].kind == PKM_BODY_BEAM) return 1;
+    for (int j = 0; j < r->njoint; j++)
+        for (int k = 0; k < PKM_JOINT_MAX_FREE; k++)
+            if (r->joint[j].d.stiffness[k] != 0.0) return 1;
+    return r->nspring > 0;
 }
 
 pkm_status pkm_robot_case_create(const pkm_robot *r, const char *source, const pkm_case **c,
@@ -388,7 +422,7 @@ pkm_status pkm_robot_case_create(const pkm_robot *r, const char *source, const p
     snprintf(rc->source, sizeof(rc->source), "%s", source);
     for (int k = 0; k < r->npose; k++) {
         rc->pose_names[k] = rc->robot.pose_name[k];
-        rc->pose_units[k] = r->pose_coord[k] <= PKM_ROBOT_Z ? "m" : "rad";
+        rc->pose_units[k] = pkm_robot_pose_unit(r, k);
     }
     rc->c = (pkm_case){.name = rc->robot.name,
                        .description = rc->robot.description,
@@ -401,7 +435,7 @@ pkm_status pkm_robot_case_create(const pkm_robot *r, const char *source, const p
                        .yaml_name = rc->source,
                        .formulation = r->formulation,
                        .build = robot_case_build,
-                       .analyses = PKM_CASE_MODAL};
+                       .analyses = robot_is_elastic(r) ? PKM_CASE_MODAL : 0};
     robot_case_dynamics(rc);
     *c = &rc->c;
     *params = rc;

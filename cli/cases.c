@@ -109,8 +109,10 @@ void cli_case_row(const pkm_case *c, const char *name, const char *kind, const c
 void cli_case_print(const pkm_case *c, const char *name, const char *file)
 {
     printf("%s: %s\n", name, c->description);
-    if (file != NULL)
+    if (file != NULL && (c->analyses & PKM_CASE_MODAL) != 0)
         printf("  file: %s\n  run: pkmflex modes %s (or map, dynamics, transient)\n", file, file);
+    else if (file != NULL) /* rigid bodies only */
+        printf("  file: %s\n  run: pkmflex dynamics %s\n", file, file);
     printf("  pose:");
     for (int k = 0; k < c->npose; k++)
         printf(" %s [%s]", c->pose_names[k], c->pose_units[k]);

@@ -39,13 +39,25 @@ void cli_rows_free(cli_rows *r)
         free(r->value[c]);
 }
 
-/* One value: %.17g (csv: read back bit for bit) or the table's width; NaN as an empty cell, '-'. */
+/* One value: in csv the shortest of %.15g, %.16g, %.17g that reads back to the same double
+ * (0.2, not 0.20000000000000001; bit for bit always), in the table the column's width; NaN as an
+ * empty cell or '-'. */
 static void rows_cell(int csv, double v)
 {
-    if (csv)
-        isnan(v) ? printf(",") : printf(",%.17g", v);
-    else
+    if (!csv) {
         isnan(v) ? printf(" %13s", "-") : printf(" %13.6g", v);
+        return;
+    }
+    if (isnan(v)) {
+        printf(",");
+        return;
+    }
+    char buf[32];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+    printf(",%s", buf);
 }
 
 static void rows_header(const cli_rows *r)

@@ -288,10 +288,28 @@ static pkm_status read_joints(robot_reader *rd, const yaml_node_t *n)
     return rc;
 }
 
-/* pose: [{name, platform: x|y|z|rx|ry|rz, home}] */
+/* A pose coordinate's joint: an actuated revolute or prismatic joint of the file (its coordinate
+ * is the drive's). */
+static pkm_status pose_joint(robot_reader *rd, const yaml_node_t *v, int *index)
+{
+    const pkm_robot *r = rd->r;
+    const char *s = NULL;
+    pkm_status rc = robot_text(rd, v, "joint", &s);
+    *index = -1;
+    for (int j = 0; j < r->njoint && rc == PKM_OK && *index < 0; j++)
+        if (strcmp(r->joint[j].name, s) == 0) *index = j;
+    if (rc != PKM_OK) return rc;
+    if (*index < 0) return robot_fail(rd, v, "pose: no joint '%s'", s);
+    const pkm_joint_desc *d = &r->joint[*index].d;
+    if (!d->actuated || (d->type != PKM_JOINT_REVOLUTE && d->type != PKM_JOINT_PRISMATIC))
+        return robot_fail(rd, v, "pose: joint '%s' is not an actuated R or P joint", s);
+    return PKM_OK;
+}
+
+/* pose: [{name, platform: x|y|z|rx|ry|rz, home}] or [{name, joint, home}], not both kinds. */
 static pkm_status read_pose(robot_reader *rd, const yaml_node_t *n)
 {
-    static const char *const keys[] = {"name", "platform", "home", NULL};
+    static const char *const keys[] = {"name", "platform", "joint", "home", NULL};
     static const char *const coords[] = {"x", "y", "z", "rx", "ry", "rz", NULL};
     pkm_robot *r = rd->r;
     yaml_node_item_t *it = NULL;
@@ -299,20 +317,39 @@ static pkm_status read_pose(robot_reader *rd, const yaml_node_t *n)
     pkm_status rc = robot_list(rd, n, "pose", 6, &it, &count);
     for (int i = 0; i < count && rc == PKM_OK; i++) {
         const yaml_node_t *pn = item(rd, it, i);
-        yaml_node_t *v = NULL;
-        int k = 0;
+        yaml_node_t *v = NULL, *pv = NULL, *jv = NULL;
+        int k = PKM_ROBOT_JOINT;
         rc = robot_keys(rd, pn, "pose coordinate", keys);
         if (rc == PKM_OK) rc = robot_need(rd, pn, "name", "pose coordinate", &v);
         if (rc == PKM_OK) rc = robot_name(rd, v, "pose coordinate name", r->pose_name[i]);
-        if (rc == PKM_OK) rc = robot_need(rd, pn, "platform", "pose coordinate", &v);
-        if (rc == PKM_OK) rc = robot_choice(rd, v, "platform coordinate", coords, &k);
+        if (rc == PKM_OK) {
+            pv = robot_get(rd, pn, "platform");
+            jv = robot_get(rd, pn, "joint");
+            if ((pv == NULL) == (jv == NULL))
+                rc = robot_fail(rd, pn, "pose coordinate '%s': give either 'platform' or 'joint'",
+                                r->pose_name[i]);
+        }
+        if (rc == PKM_OK && i > 0 && (jv != NULL) != (r->pose_coord[0] == PKM_ROBOT_JOINT))
+            rc = robot_fail(rd, pn,
+                            "pose coordinate '%s': the pose names either platform coordinates "
+                            "or joints, not both",
+                            r->pose_name[i]);
+        if (rc == PKM_OK && pv != NULL)
+            rc = robot_choice(rd, pv, "platform coordinate", coords, &k);
+        if (rc == PKM_OK && pv != NULL && r->platform < 0)
+            rc = robot_fail(rd, pv, "pose coordinate '%s' names the platform's %s: give 'platform'",
+                            r->pose_name[i], coords[k]);
+        if (rc == PKM_OK && jv != NULL) rc = pose_joint(rd, jv, &r->pose_joint[i]);
         for (int m = 0; m < i && rc == PKM_OK; m++)
-            if ((int)r->pose_coord[m] == k)
-                rc = robot_fail(rd, v, "platform coordinate '%s' set twice", coords[k]);
+            if ((int)r->pose_coord[m] == k &&
+                (k != PKM_ROBOT_JOINT || r->pose_joint[m] == r->pose_joint[i]))
+                rc = robot_fail(rd, pv != NULL ? pv : jv, "%s '%s' set twice",
+                                pv != NULL ? "platform coordinate" : "joint",
+                                pv != NULL ? coords[k] : r->joint[r->pose_joint[i]].name);
         r->pose_coord[i] = (pkm_robot_coord)k;
         r->home[i] = pkm_robot_assembly_value(r, r->pose_coord[i]);
         if (rc == PKM_OK && (v = robot_get(rd, pn, "home")) != NULL)
-            rc = robot_quantity(rd, v, k <= PKM_ROBOT_Z ? "m" : "rad", &r->home[i]);
+            rc = robot_quantity(rd, v, pkm_robot_pose_unit(r, i), &r->home[i]);
         r->npose = i + 1;
     }
     return rc;
@@ -383,11 +420,10 @@ static pkm_status read_robot(robot_reader *rd, const yaml_node_t *root)
     if (rc == PKM_OK && (v = robot_get(rd, root, "sections")) != NULL) rc = read_library(rd, v, 1);
     if (rc == PKM_OK) rc = robot_need(rd, root, "bodies", "robot file", &v);
     if (rc == PKM_OK) rc = read_bodies(rd, v);
-    if (rc == PKM_OK) rc = robot_need(rd, root, "platform", "robot file", &v);
-    if (rc == PKM_OK) {
+    r->platform = -1; /* optional where the pose names joints (read_pose) */
+    if (rc == PKM_OK && (v = robot_get(rd, root, "platform")) != NULL) {
         const char *pname = NULL;
         rc = robot_text(rd, v, "platform", &pname);
-        r->platform = -1;
         for (int b = 0; b < r->nbody && rc == PKM_OK && r->platform < 0; b++)
             if (strcmp(r->body[b].name, pname) == 0) r->platform = b;
         if (rc == PKM_OK && (r->platform < 0 || r->body[r->platform].kind != PKM_BODY_RIGID))

@@ -90,31 +90,36 @@ static pkm_status read_masses(robot_reader *rd, const yaml_node_t *n)
     return rc;
 }
 
-/* One pose coordinate's motion: {quintic: [q0, q1, T]} (rest to rest, held after T) or {sine:
- * [q0, A, f, phase]} (q0 + A sin(2 pi f t + phase)), in the coordinate's unit u. */
+/* One pose coordinate's motion, in the coordinate's unit u: {quintic: [q0, q1, T]} (rest to rest,
+ * held after T), {sine: [q0, A, f, phase]} (q0 + A sin(2 pi f t + phase)) or {poly2: [q0, v0, a]}
+ * (q0 + v0 t + a t^2 / 2: a constant acceleration, Guo et al. 2024's drives). */
 static pkm_status read_coord_motion(robot_reader *rd, const yaml_node_t *n, const char *u,
                                     pkm_traj_coord *c)
 {
-    static const char *const keys[] = {"quintic", "sine", NULL};
+    static const char *const keys[] = {"quintic", "sine", "poly2", NULL};
+    static const int counts[3] = {3, 4, 3};
+    static const pkm_traj_kind kinds[3] = {PKM_TRAJ_QUINTIC, PKM_TRAJ_SINE, PKM_TRAJ_POLY2};
+    const int m = strcmp(u, "m") == 0;
+    const char *units[3][4] = {{u, u, "s", ""},
+                               {u, u, "Hz", "rad"},
+                               {u, m ? "m/s" : "rad/s", m ? "m/s^2" : "rad/s^2", ""}};
     pkm_status rc = robot_keys(rd, n, "motion", keys);
     yaml_node_t *v = NULL;
     yaml_node_item_t *it = NULL;
-    int count = 0;
-    const int quintic = rc == PKM_OK && (v = robot_get(rd, n, "quintic")) != NULL;
-    if (rc == PKM_OK && !quintic && (v = robot_get(rd, n, "sine")) == NULL)
+    int count = 0, k = 0;
+    while (rc == PKM_OK && k < 3 && (v = robot_get(rd, n, keys[k])) == NULL)
+        k++;
+    if (rc == PKM_OK && v == NULL)
         return robot_fail(rd, n,
-                          "motion: expected quintic: [q0, q1, T] or sine: [q0, A, f, "
-                          "phase]");
-    if (rc == PKM_OK) rc = robot_items(rd, v, quintic ? "quintic" : "sine", &it, &count);
-    if (rc == PKM_OK && count != (quintic ? 3 : 4))
-        return robot_fail(rd, v, "%s: expected %d values", quintic ? "quintic" : "sine",
-                          quintic ? 3 : 4);
-    const char *units[2][4] = {{u, u, "Hz", "rad"}, {u, u, "s", ""}};
-    *c = (pkm_traj_coord){.kind = quintic ? PKM_TRAJ_QUINTIC : PKM_TRAJ_SINE};
+                          "motion: expected quintic: [q0, q1, T], sine: [q0, A, f, phase] or "
+                          "poly2: [q0, v0, a]");
+    if (rc == PKM_OK) rc = robot_items(rd, v, keys[k], &it, &count);
+    if (rc == PKM_OK && count != counts[k])
+        return robot_fail(rd, v, "%s: expected %d values", keys[k], counts[k]);
+    *c = (pkm_traj_coord){.kind = kinds[k]};
     for (int i = 0; i < count && rc == PKM_OK; i++)
-        rc = robot_quantity(rd, yaml_document_get_node(&rd->doc, it[i]), units[quintic][i],
-                            &c->c[i]);
-    if (rc == PKM_OK && quintic && !(c->c[2] > 0.0))
+        rc = robot_quantity(rd, yaml_document_get_node(&rd->doc, it[i]), units[k][i], &c->c[i]);
+    if (rc == PKM_OK && k == 0 && !(c->c[2] > 0.0))
         rc = robot_fail(rd, v, "quintic: the time T must be > 0");
     return rc;
 }
@@ -154,8 +159,7 @@ static pkm_status read_trajectories(robot_reader *rd, const yaml_node_t *n)
         for (int k = 0; k < r->npose && rc == PKM_OK; k++) {
             t->coord[k] = (pkm_traj_coord){PKM_TRAJ_QUINTIC, {r->home[k], r->home[k], 1.0, 0.0}};
             if ((v = robot_get(rd, motion, r->pose_name[k])) != NULL)
-                rc = read_coord_motion(rd, v, r->pose_coord[k] <= PKM_ROBOT_Z ? "m" : "rad",
-                                       &t->coord[k]);
+                rc = read_coord_motion(rd, v, pkm_robot_pose_unit(r, k), &t->coord[k]);
         }
         r->ntraj = i + 1;
     }

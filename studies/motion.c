@@ -34,7 +34,7 @@ static pkm_status set_driven(pkm_motion *m, pkm_ctx *ctx)
 {
     const pkm_case *c = m->c;
     const char *const *names = m->route == PKM_MOTION_PLATFORM ? c->platform_names
-                               : m->route == PKM_MOTION_DRIVE  ? c->driven_names
+                               : c->driven_names != NULL       ? c->driven_names
                                                                : c->pose_names;
     m->nd = m->route == PKM_MOTION_DRIVE ? c->ndriven : c->npose;
     int idx[PKM_POSE_MAX];

@@ -7,6 +7,7 @@
 
 #include "test_util.h"
 
+#include "pkm/casefile.h"
 #include "pkm/cases.h"
 #include "pkm/dynamics.h"
 #include "pkm/model.h"
@@ -42,6 +43,36 @@ static inline pkm_model *dyn_case(const char *name)
     pkm_ctx_clear(&ctx);
     assert_int_equal(c->build(params, c->home, &m, &ctx), PKM_OK);
     free(params);
+    return m;
+}
+
+/* The case named by source, a built-in case's name or a robot file's path, and its default
+ * parameters (pkm_case_params_destroy). */
+static inline void *dyn_load(const char *source, const pkm_case **c)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    void *params = NULL;
+    if (strchr(source, '/') != NULL) {
+        assert_pkm_ok(pkm_case_file_load(source, c, &params, &ctx), &ctx);
+    } else {
+        assert_non_null(*c = pkm_case_find(source));
+        assert_pkm_ok(pkm_case_params_create(*c, &params, &ctx), &ctx);
+    }
+    return params;
+}
+
+/* The rigid-body model of source (dyn_load) at the pose its dynamics starts from
+ * (pkm_case_rigid_pose). */
+static inline pkm_model *dyn_source(const char *source)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_case *c = NULL;
+    void *params = dyn_load(source, &c);
+    pkm_model *m = NULL;
+    assert_pkm_ok(c->build_rigid(params, pkm_case_rigid_pose(c), &m, &ctx), &ctx);
+    pkm_case_params_destroy(&params);
     return m;
 }
 

@@ -69,6 +69,8 @@ static void test_units(void **state)
     assert_true(quantity("0.03 m/s", "m/s") == 0.03);
     assert_true(quantity("0.1 rad/s", "rad/s") == 0.1);
     assert_close(quantity("180 deg/s", "rad/s"), PI, 1e-15, 0.0);
+    assert_true(quantity("0.2 rad/s^2", "rad/s^2") == 0.2); /* a robot file's poly2 */
+    assert_close(quantity("90 deg/s^2", "rad/s^2"), PI / 2.0, 1e-15, 0.0);
     assert_true(quantity("0.01 N m s/rad", "N m s/rad") == 0.01);
     assert_true(quantity("0.01 N*m*s/rad", "N m s/rad") == 0.01);
     assert_true(quantity("5 N s/m", "N s/m") == 5.0);
@@ -117,6 +119,8 @@ static void test_unit_errors(void **state)
     expect_quantity_error("1 N s/m", "N m s/rad", "is a viscous damping coefficient",
                           "(N m s/rad)");
     expect_quantity_error("9.8 m/s", "m/s^2", "is a velocity", "an acceleration in m/s^2");
+    expect_quantity_error("0.2 rad/s", "rad/s^2", "is an angular velocity",
+                          "an angular acceleration in rad/s^2 (rad/s^2, deg/s^2)");
 }
 
 static const pkm_case *navaro(void)

@@ -1,16 +1,25 @@
 /* tests/test_dynamics.c: the rigid-body inverse dynamics on the two mechanisms of Guo, Ju, Wang
  * 2024 against reference values computed independently (a plain Newton-Euler recursion in
  * another language, for the five-axis tree; a closure-and-force solve of the three-loop chain
- * with the rebuilt pivots), the power balance and the dense KKT reference.
+ * with the rebuilt pivots), the power balance and the dense KKT reference; each test on the
+ * built-in case and on the robot file describing the same mechanism (examples/).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "dyn_util.h"
 
 #include <stdio.h>
 
-/* tree5's system; its joints "1" ... "5" are the model's joints 0 ... 4. */
-static pkm_mbs *tree5_system(pkm_model **m)
+/* The mechanism the test runs on (its state): a built-in case's name, or the robot file that
+ * describes the same mechanism (examples/tree5.yaml, loop3.yaml), so that every reference value
+ * below holds for both. */
+#define ENTRY(label, test, source) ((struct CMUnitTest){label, test, NULL, NULL, (void *)(source)})
+#define ON_BOTH(test, name)                                                                        \
+    ENTRY(#test " (" name ")", test, name),                                                        \
+        ENTRY(#test " (examples/" name ".yaml)", test, PKM_SOURCE_DIR "/examples/" name ".yaml")
+
+/* tree5's system (source: the state); its joints "1" ... "5" are the model's joints 0 ... 4. */
+static pkm_mbs *tree5_system(pkm_model **m, void **source)
 {
-    *m = dyn_tree5();
+    *m = dyn_source(*source);
     static const char *names[5] = {"1", "2", "3", "4", "5"};
     for (int j = 0; j < 5; j++)
         assert_int_equal(dyn_joint(*m, names[j]), j);
@@ -48,7 +57,6 @@ static void near6(double got, double want)
 
 static void test_tree5_table(void **state)
 {
-    (void)state;
     /* t, joint (1-based), ideal drive, bending moment, radial force (seed-002 notes, sec. 4.2,
      * computed there by an independent recursion). */
     static const double ref[][5] = {
@@ -64,7 +72,7 @@ static void test_tree5_table(void **state)
         {5, 2, 2.461462, 69.476614, 38.970715},   {5, 4, 8.169490, 35.849908, 16.811632}};
     static const double axial[5] = {107.8, 58.8, 29.4, 39.2, 19.6};
     pkm_model *m = NULL;
-    pkm_mbs *s = tree5_system(&m);
+    pkm_mbs *s = tree5_system(&m, state);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     for (size_t i = 0; i < sizeof(ref) / sizeof(ref[0]); i++) {
@@ -85,14 +93,13 @@ static void test_tree5_table(void **state)
 
 static void test_tree5_mass_matrix(void **state)
 {
-    (void)state;
     static const double ref[5][5] = {{4.729842, 2.999905, -0.299952, 2.479937, -0.079968},
                                      {2.999905, 4.439905, 0.060048, 0, 0},
                                      {-0.299952, 0.060048, 1.139952, 0, 0},
                                      {2.479937, 0, 0, 2.959937, 0.040032},
                                      {-0.079968, 0, 0, 0.040032, 0.759968}};
     pkm_model *m = NULL;
-    pkm_mbs *s = tree5_system(&m);
+    pkm_mbs *s = tree5_system(&m, state);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     double M[25], h[5];
@@ -120,9 +127,9 @@ static pkm_status loop3_at(pkm_mbs *s, double t, pkm_joint_result res[10], pkm_c
     return st;
 }
 
-static pkm_mbs *loop3_system(pkm_model **m)
+static pkm_mbs *loop3_system(pkm_model **m, void **source)
 {
-    *m = dyn_loop3();
+    *m = dyn_source(*source);
     pkm_mbs *s = NULL;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -137,7 +144,6 @@ static pkm_mbs *loop3_system(pkm_model **m)
 
 static void test_loop3_angles(void **state)
 {
-    (void)state;
     /* seed-002 notes sec. 4.3: q1, q2, q3, q4, q1', q2' at t = 1, 2, 4, ..., 14 s. */
     static const double ref[8][7] = {{1, 0.06926, -0.00000, 0.00000, -0.00000, 0.08191, -0.08186},
                                      {2, 0.13771, 0.00071, -0.00084, 0.00061, 0.16354, -0.16511},
@@ -149,7 +155,7 @@ static void test_loop3_angles(void **state)
                                      {14, 0.25923, 0.36837, -0.41794, 0.32399, 0.78381, -1.22189}};
     static const double rate0[6] = {0.06951, -0.00035, 0.00041, -0.00030, 0.08196, -0.08109};
     pkm_model *m = NULL;
-    pkm_mbs *s = loop3_system(&m);
+    pkm_mbs *s = loop3_system(&m, state);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     int c[6];
@@ -178,7 +184,6 @@ static void test_loop3_angles(void **state)
 
 static void test_loop3_forces(void **state)
 {
-    (void)state;
     /* t, |F3|, |F2|, |F1|, frictionless drive of 1'', radial force of 1'' (notes sec. 4.3). */
     static const double ref[6][6] = {{0, 28.6896, 69.1049, 70.3605, 0.88059, 58.7401},
                                      {2, 26.2252, 75.0180, 88.8282, 1.40652, 78.1415},
@@ -187,7 +192,7 @@ static void test_loop3_forces(void **state)
                                      {12, 13.0874, 84.9453, 344.8717, -1.79159, 337.8355},
                                      {14, 14.3058, 79.7597, 501.2515, -9.74748, 493.0219}};
     pkm_model *m = NULL;
-    pkm_mbs *s = loop3_system(&m);
+    pkm_mbs *s = loop3_system(&m, state);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_joint_result res[10];
@@ -213,9 +218,8 @@ static void test_loop3_forces(void **state)
 
 static void test_loop3_dead_point(void **state)
 {
-    (void)state;
     pkm_model *m = NULL, *m2 = NULL;
-    pkm_mbs *s = loop3_system(&m);
+    pkm_mbs *s = loop3_system(&m, state);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_status st = PKM_OK;
@@ -235,7 +239,7 @@ static void test_loop3_dead_point(void **state)
      * Newton from q = 0 runs into a dead point or leaves a cut open; either way the message
      * names the time. */
     pkm_mbs_destroy(&s);
-    s = loop3_system(&m2);
+    s = loop3_system(&m2, state);
     pkm_ctx_clear(&ctx);
     const double qa = 2.2, z = 0.0;
     assert_int_equal(pkm_mbs_kinematics(s, 22.0, &qa, &z, &z, &ctx), PKM_ERR_SINGULAR);
@@ -310,9 +314,8 @@ static pkm_status tree5_motion(pkm_mbs *s, double t, pkm_joint_result *res, pkm_
 
 static void test_tree5_power(void **state)
 {
-    (void)state;
     pkm_model *m = NULL;
-    pkm_mbs *s = tree5_system(&m);
+    pkm_mbs *s = tree5_system(&m, state);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     const double ts[4] = {0.15, 1, 2, 5};
@@ -323,9 +326,8 @@ static void test_tree5_power(void **state)
 
 static void test_loop3_power(void **state)
 {
-    (void)state;
     pkm_model *m = NULL;
-    pkm_mbs *s = loop3_system(&m);
+    pkm_mbs *s = loop3_system(&m, state);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     const double ts[4] = {0.5, 5, 10, 14};
@@ -340,7 +342,6 @@ static void test_loop3_power(void **state)
 
 static void test_tree5_friction(void **state)
 {
-    (void)state;
     /* t, joint, normal load, drive C-V, drive Stribeck (seed-002 notes, sec. 4.2). */
     static const double ref[][5] = {
         {0.05, 1, 137.28986, 2.653032, 8.181389}, {0.05, 2, 106.95039, 2.036133, 6.342787},
@@ -350,7 +351,7 @@ static void test_tree5_friction(void **state)
         {5, 1, 209.67122, 7.087963, 7.087963},    {5, 2, 167.24733, 3.307699, 3.307699},
         {5, 4, 91.86154, 8.638798, 8.638798}};
     pkm_model *m = NULL;
-    pkm_mbs *s = tree5_system(&m);
+    pkm_mbs *s = tree5_system(&m, state);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     for (int law = 0; law < 2; law++) {
@@ -383,9 +384,8 @@ static void test_tree5_friction(void **state)
  * outweigh the inertial loads twenty-fold and the iteration diverges). */
 static void test_loop3_friction(void **state)
 {
-    (void)state;
     pkm_model *m = NULL;
-    pkm_mbs *s = loop3_system(&m);
+    pkm_mbs *s = loop3_system(&m, state);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_friction fr[10];
@@ -472,9 +472,8 @@ static void solve_small(int n, double *A, double *b)
  * the drive; the same as the monolithic minimum-norm solve (seed notes' V10). */
 static void test_loop3_sequential(void **state)
 {
-    (void)state;
     pkm_model *m = NULL;
-    pkm_mbs *s = loop3_system(&m);
+    pkm_mbs *s = loop3_system(&m, state);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     double M[49], h[7], C[15 * 7], g[7];
@@ -523,11 +522,11 @@ static void test_loop3_sequential(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tree5_table),      cmocka_unit_test(test_tree5_mass_matrix),
-        cmocka_unit_test(test_loop3_angles),     cmocka_unit_test(test_loop3_forces),
-        cmocka_unit_test(test_loop3_dead_point), cmocka_unit_test(test_tree5_power),
-        cmocka_unit_test(test_loop3_power),      cmocka_unit_test(test_tree5_friction),
-        cmocka_unit_test(test_loop3_friction),   cmocka_unit_test(test_loop3_sequential),
+        ON_BOTH(test_tree5_table, "tree5"),      ON_BOTH(test_tree5_mass_matrix, "tree5"),
+        ON_BOTH(test_loop3_angles, "loop3"),     ON_BOTH(test_loop3_forces, "loop3"),
+        ON_BOTH(test_loop3_dead_point, "loop3"), ON_BOTH(test_tree5_power, "tree5"),
+        ON_BOTH(test_loop3_power, "loop3"),      ON_BOTH(test_tree5_friction, "tree5"),
+        ON_BOTH(test_loop3_friction, "loop3"),   ON_BOTH(test_loop3_sequential, "loop3"),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

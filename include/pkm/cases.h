@@ -417,8 +417,9 @@ typedef struct pkm_case {
     /* The coordinates of the rigid-body model (pkm_mbs coordinate names) that a pose prescribes
      * (ndriven of them), and their values and first two time derivatives at a pose moving at
      * dpose, ddpose, measured from the model build_rigid makes at pkm_case_rigid_pose(c).
-     * drive NULL: the pose coordinates themselves, model coordinates of the same names. A pose
-     * out of reach is PKM_ERR_UNREACHABLE naming the leg. */
+     * drive NULL: the pose coordinates themselves, the model coordinates driven_names (npose of
+     * them: a robot file's pose naming joints) or, driven_names NULL too, of the same names. A
+     * pose out of reach is PKM_ERR_UNREACHABLE naming the leg. */
     int ndriven;
     const char *const *driven_names;
     pkm_status (*drive)(const void *params, const double *pose, const double *dpose,

@@ -31,14 +31,17 @@ extern "C" {
 #define PKM_ROBOT_MAX_MASSES 64 /* lumped masses */
 #define PKM_ROBOT_MAX_EXTRA  64 /* springs on named axes, contacts */
 
-/* The platform coordinates a pose may set. */
+/* The coordinates a pose may set: the platform's, or an actuated joint's (a description's pose
+ * names either kind, not both). */
 typedef enum pkm_robot_coord {
     PKM_ROBOT_X = 0, /* position of the platform's origin, m */
     PKM_ROBOT_Y,
     PKM_ROBOT_Z,
     PKM_ROBOT_RX, /* rotation from the assembly orientation, rad: R = Rx(rx) Ry(ry) Rz(rz) */
     PKM_ROBOT_RY,
-    PKM_ROBOT_RZ
+    PKM_ROBOT_RZ,
+    PKM_ROBOT_JOINT /* the coordinate of a revolute (rad) or prismatic (m) joint, pkm_robot's
+                       pose_joint, from the assembly configuration (an open tree, a crank) */
 } pkm_robot_coord;
 
 /* A named trajectory of the pose coordinates (pkm_traj_desc, one pkm_traj_coord per pose
@@ -108,10 +111,11 @@ typedef struct pkm_robot {
     int nbody, njoint;
     pkm_robot_body body[PKM_ROBOT_MAX_BODIES];
     pkm_robot_joint joint[PKM_ROBOT_MAX_JOINTS];
-    int platform; /* body index */
+    int platform; /* body index; -1: none (the pose names joints) */
     int npose;
     char pose_name[PKM_POSE_MAX][PKM_NAME_LEN];
     pkm_robot_coord pose_coord[PKM_POSE_MAX];
+    int pose_joint[PKM_POSE_MAX]; /* PKM_ROBOT_JOINT: the joint's index */
     double home[PKM_POSE_MAX];
     /* What the time domain needs (pkmflex dynamics, transient): gravity and friction, the
      * named trajectories (the first the default), lumped masses. */
@@ -129,9 +133,12 @@ typedef struct pkm_robot {
  * law's placeholder data). A description filled by hand calls it before setting its own. */
 void pkm_robot_dynamics_defaults(pkm_robot *r);
 
-/* The assembly configuration's value of platform coordinate k (its origin's position; 0 for a
- * rotation). */
+/* The assembly configuration's value of coordinate kind k (the platform origin's position; 0 for
+ * a rotation or a joint). */
 double pkm_robot_assembly_value(const pkm_robot *r, pkm_robot_coord k);
+
+/* The SI unit of r's pose coordinate k: "m" (a position, a prismatic joint) or "rad". */
+const char *pkm_robot_pose_unit(const pkm_robot *r, int k);
 
 /* Where every body is at pose (r->npose values): R[b], p[b] take a point of body b from the
  * assembly configuration to the pose (x -> R x + p). Errors: PKM_ERR_INVALID when the pose
@@ -158,10 +165,13 @@ pkm_status pkm_robot_build_assembly(const pkm_robot *r, pkm_model **out, pkm_ctx
 
 /* A case (include/pkm/cases.h) made of r: *c and *params are one allocation that
  * pkm_case_params_destroy(params) frees (c with it); c->name is r->name, its pose coordinates
- * r's, its build pkm_robot_build; with an actuated joint also its rigid-body model
- * (pkm_robot_build_rigid, at the assembly configuration, driven by the platform's coordinates:
- * pkm_case.platform_names), gravity, friction and trajectories. Its parameter table holds the
- * dynamics block (gravity.x ... friction.joints). source names the file in messages. */
+ * r's, its build pkm_robot_build (analyses PKM_CASE_MODAL where r has an elastic model: a beam, a
+ * spring on a named axis or a joint stiffness; rigid bodies on free joints have none); with an
+ * actuated joint also its rigid-body model (pkm_robot_build_rigid, at the assembly
+ * configuration, driven by the platform's coordinates, pkm_case.platform_names, or by the
+ * joints' the pose names, pkm_case.driven_names without a drive), gravity, friction and
+ * trajectories. Its parameter table holds the dynamics block (gravity.x ... friction.joints).
+ * source names the file in messages. */
 pkm_status pkm_robot_case_create(const pkm_robot *r, const char *source, const pkm_case **c,
                                  void **params, pkm_ctx *ctx);
 
