@@ -191,6 +191,20 @@ pkm_status pkm_robot_build_assembly(const pkm_robot *r, pkm_model **out, pkm_ctx
     return build_moved(r, NULL, NULL, 0, out, ctx);
 }
 
+pkm_status pkm_robot_mobility(const pkm_robot *r, int *mobility, pkm_ctx *ctx)
+{
+    static const double no_gravity[3] = {0.0, 0.0, 0.0};
+    *mobility = -1;
+    pkm_model *m = NULL;
+    pkm_mbs *s = NULL;
+    pkm_status rc = pkm_robot_build_assembly(r, &m, ctx);
+    if (rc == PKM_OK) rc = pkm_mbs_create(m, no_gravity, &s, ctx);
+    if (rc == PKM_OK) rc = pkm_mbs_mobility(s, mobility, ctx);
+    pkm_mbs_destroy(&s);
+    pkm_model_destroy(&m);
+    return rc;
+}
+
 /* The joint left most open at the mbs's current state: the largest gap between its point
  * carried by either body, over the size. */
 static int most_open_joint(const pkm_robot *r, const pkm_mbs *s)

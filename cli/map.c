@@ -7,6 +7,7 @@
 
 #include "pkm/io.h"
 #include "pkm/map.h"
+#include "pkm/motion.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -444,6 +445,11 @@ static int map_print_summary(const map_args *o, const pkm_map *map, const pkm_ca
            c->name, (long long)map->npoints, elapsed, map->npoints / fmax(elapsed, 1e-9),
            (long long)s.count[PKM_POSE_OK], (long long)s.count[PKM_POSE_UNREACHABLE],
            (long long)s.count[PKM_POSE_SINGULAR], (long long)s.count[PKM_POSE_FAILED]);
+    if (s.near_singular > 0)
+        printf(
+            "# %lld ok poses near-singular: closure conditioning with the drives locked below "
+            "%.0e, their lowest modes the mechanism's near-free motion (/closure_conditioning)\n",
+            (long long)s.near_singular, PKM_NEAR_SINGULAR);
     for (int k = 0; k < map->nev && s.count[PKM_POSE_OK] > 0; k++)
         printf("f%-3d %10.4f .. %10.4f Hz\n", k + 1, s.freq_min[k], s.freq_max[k]);
     if (map->tracking == PKM_TRACK_MAC)

@@ -208,7 +208,7 @@ int cli_modes(int argc, char **argv)
     double cond = NAN;
     pkm_ctx cctx;
     pkm_ctx_clear(&cctx);
-    if (pkm_closure_conditioning(c, params, pose, m, &cond, &cctx) != PKM_OK) cond = NAN;
+    if (pkm_pose_conditioning(c, m, &cond, &cctx) != PKM_OK) cond = NAN;
     if (cond < PKM_NEAR_SINGULAR) {
         fprintf(stderr, "%s: warning: near-singular pose", CLI_PROG);
         for (int k = 0; k < c->npose; k++)

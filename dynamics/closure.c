@@ -57,17 +57,22 @@ static int passive_coords(pkm_mbs *s)
  * coordinate as well determined as the slider. */
 static void passive_jacobian(pkm_mbs *s, int np)
 {
-    for (int c = 0; c < np; c++) {
-        double a = 0.0;
-        for (int i = 0; i < s->nc; i++) {
-            const double v = s->C[(size_t)i * s->nq + s->pidx[c]] / mbs_row_scale(s, i);
+    /* Row by row (each row's scale once); each column's sum of squares in the row order. */
+    for (int c = 0; c < np; c++)
+        s->ce[c] = 0.0;
+    for (int i = 0; i < s->nc; i++) {
+        const double r = mbs_row_scale(s, i);
+        for (int c = 0; c < np; c++) {
+            const double v = s->C[(size_t)i * s->nq + s->pidx[c]] / r;
             s->cp[(size_t)i * np + c] = v;
-            a += v * v;
+            s->ce[c] += v * v;
         }
-        s->ce[c] = (a > 0.0) ? 1.0 / sqrt(a) : 1.0;
-        for (int i = 0; i < s->nc; i++)
-            s->cp[(size_t)i * np + c] *= s->ce[c];
     }
+    for (int c = 0; c < np; c++)
+        s->ce[c] = (s->ce[c] > 0.0) ? 1.0 / sqrt(s->ce[c]) : 1.0;
+    for (int i = 0; i < s->nc; i++)
+        for (int c = 0; c < np; c++)
+            s->cp[(size_t)i * np + c] *= s->ce[c];
 }
 
 /* Largest closure residual of the rows in r: translation rows (those with a force) over the
@@ -227,6 +232,36 @@ pkm_status pkm_mbs_kinematics(pkm_mbs *s, double t, const double *qa, const doub
     mbs_constraint_rows(s);
     s->t_kin = t;
     s->kin_valid = 1;
+    return PKM_OK;
+}
+
+pkm_status pkm_mbs_passive_conditioning(pkm_mbs *s, double *cond, pkm_ctx *ctx)
+{
+    *cond = NAN;
+    const pkm_status st = mbs_dense_ready(s, ctx);
+    if (st != PKM_OK) return st;
+    mbs_dense_c(s, s->C);
+    const int np = passive_coords(s);
+    if (np == 0) return PKM_OK;
+    passive_jacobian(s, np);
+    if (mbs_singular_values(s, s->nc, np, s->cp, s->sv) < 0)
+        return PKM_FAIL(ctx, PKM_ERR_SOLVER, "LAPACK dgesvd failed (closure conditioning)");
+    *cond = s->cond = (np > s->nc) ? 0.0 : s->sv[np - 1] / s->sv[0];
+    return PKM_OK;
+}
+
+pkm_status pkm_mbs_mobility(pkm_mbs *s, int *mobility, pkm_ctx *ctx)
+{
+    *mobility = -1;
+    const pkm_status st = mbs_dense_ready(s, ctx);
+    if (st != PKM_OK) return st;
+    mbs_dense_c(s, s->C);
+    for (int i = 0; i < s->nc; i++)
+        for (int k = 0; k < s->nq; k++)
+            s->C[(size_t)i * (size_t)s->nq + (size_t)k] /= mbs_row_scale(s, i);
+    const int nn = mbs_nullspace(s, s->nc, s->nq, s->C, s->nul, PKM_DYN_RANK_TOL);
+    if (nn < 0) return PKM_FAIL(ctx, PKM_ERR_SOLVER, "LAPACK dgesvd failed (mobility)");
+    *mobility = nn;
     return PKM_OK;
 }
 

@@ -150,6 +150,12 @@ void mbs_dense_c(const pkm_mbs *s, double *C);
  * numerical rank with the relative threshold rcond, or -1 if LAPACK fails. */
 int mbs_lstsq(pkm_mbs *s, int m, int n, const double *A, const double *b, double *x, double rcond,
               double *sv);
+/* The min(m, n) singular values of A (m x n row-major), descending, into sv, as the square roots
+ * of the eigenvalues of A^T A (LAPACK dsyev, values only): a fifth of dgesvd's time on NaVARo's
+ * 33 x 15 passive Jacobian (8 against 43 us). The Gram matrix's rounding, eps ||A||^2, leaves a
+ * ratio sigma_min / sigma_max of r with a relative error of about eps / r^2: 1e-10 at 1e-3, but
+ * noise below about 1e-7 (0 where the rounding goes negative). 0, or -1 if LAPACK fails. */
+int mbs_singular_values(pkm_mbs *s, int m, int n, const double *A, double *sv);
 /* Null space of A (m x n row-major): its nn columns into N (n x nn row-major); returns nn, or -1
  * if LAPACK fails. */
 int mbs_nullspace(pkm_mbs *s, int m, int n, const double *A, double *N, double rtol);

@@ -14,6 +14,8 @@
 extern void dgelss_(const int *m, const int *n, const int *nrhs, double *a, const int *lda,
                     double *b, const int *ldb, double *s, const double *rcond, int *rank,
                     double *work, const int *lwork, int *info);
+extern void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
+                   double *w, double *work, const int *lwork, int *info);
 extern void dgesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, double *a,
                     const int *lda, double *s, double *u, const int *ldu, double *vt,
                     const int *ldvt, double *work, const int *lwork, int *info);
@@ -532,6 +534,26 @@ int mbs_lstsq(pkm_mbs *s, int m, int n, const double *A, const double *b, double
     memcpy(x, s->wb, (size_t)n * sizeof(double));
     if (sv != NULL) memcpy(sv, s->ws, (size_t)(m < n ? m : n) * sizeof(double));
     return rank;
+}
+
+int mbs_singular_values(pkm_mbs *s, int m, int n, const double *A, double *sv)
+{
+    int info = 0;
+    if (mbs_dense_ready(s, NULL) != PKM_OK) return -1;
+    if (m == 0 || n == 0) return 0;
+    double *G = s->wa, *w = s->wb;
+    for (int a = 0; a < n; a++)
+        for (int b = a; b < n; b++) {
+            double g = 0.0;
+            for (int i = 0; i < m; i++)
+                g += A[(size_t)i * n + a] * A[(size_t)i * n + b];
+            G[(size_t)b * n + a] = g; /* upper triangle, column-major */
+        }
+    dsyev_("N", "U", &n, G, &n, w, s->work, &s->lwork, &info);
+    if (info != 0) return -1;
+    for (int k = 0; k < (m < n ? m : n); k++)
+        sv[k] = sqrt(fmax(w[n - 1 - k], 0.0));
+    return 0;
 }
 
 int mbs_nullspace(pkm_mbs *s, int m, int n, const double *A, double *N, double rtol)

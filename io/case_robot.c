@@ -357,7 +357,7 @@ static pkm_status read_pose(robot_reader *rd, const yaml_node_t *n)
 
 /* Every body has a joint; the model of the assembly configuration builds (its first fault is
  * found by building with the joints one by one: the joint that breaks it is the one at fault);
- * the loops close at the home pose. */
+ * the pose coordinates are at most the mechanism's mobility; the loops close at the home pose. */
 static pkm_status check_mechanism(robot_reader *rd, const yaml_node_t *pose)
 {
     pkm_robot *r = rd->r;
@@ -382,6 +382,18 @@ static pkm_status check_mechanism(robot_reader *rd, const yaml_node_t *pose)
     }
     r->njoint = njoint;
     if (rc != PKM_OK) return rc;
+    /* More pose coordinates than the mechanism moves in over-constrain the closure: every pose
+     * but the assembly's would read out of the workspace. */
+    int mobility = -1;
+    pkm_ctx_clear(&local);
+    if (pkm_robot_mobility(r, &mobility, &local) != PKM_OK)
+        return robot_fail(rd, pose, "%s", local.msg);
+    if (r->npose > mobility)
+        return robot_fail(rd, pose,
+                          "%d pose coordinates, but the mechanism has mobility %d (the "
+                          "coordinates its loop closure leaves free at the assembly "
+                          "configuration): give at most %d",
+                          r->npose, mobility, mobility);
     double(*R)[3][3] = malloc(sizeof(double[3][3]) * (size_t)r->nbody);
     double(*p)[3] = malloc(sizeof(double[3]) * (size_t)r->nbody);
     int bad = -1;

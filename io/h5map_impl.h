@@ -10,8 +10,8 @@
 
 #define MAP_FORMAT "pkmflex-map"
 /* 2: mode tracking, case parameters, /modes; 3: /accuracy, resolved parameters, case file
- * digest, commit, Fletcher32 checksums */
-#define MAP_FORMAT_VERSION 4
+ * digest, commit, Fletcher32 checksums; 5: /closure_conditioning */
+#define MAP_FORMAT_VERSION 5
 #define STATUS_MEANING     "-1 pending, 0 ok, 1 unreachable, 2 singular, 3 solver failure"
 #define LIST_LEN           1024 /* comma-separated name lists */
 _Static_assert(LIST_LEN >= PKM_POSE_MAX * (PKM_MAP_NAME_LEN + 1),

@@ -61,6 +61,18 @@ const pkm_h5_map_dataset pkm_h5_map_datasets[] = {
      .text = STATUS_MEANING,
      .since = 1,
      .values = PKM_H5_VALUES_STATUS},
+    {.name = "closure_conditioning",
+     .type = PKM_H5_F64,
+     .shape = PKM_H5_SHAPE_GRID,
+     ARRAY(conditioning),
+     .attr = "description",
+     .text = "dimensionless conditioning of the loop closure with the drives locked at each pose "
+             "whose model was built (smallest over largest singular value of the passive "
+             "Jacobian, pkm_pose_conditioning); below 1e-3 (PKM_NEAR_SINGULAR) the pose is "
+             "near-singular: status 0, but its lowest modes are the mechanism's near-free "
+             "motion; NaN where the model was not built (status -1, 1) or the case has no "
+             "rigid-body model",
+     .since = 5},
     {.name = "tracked_mode",
      .type = PKM_H5_I32,
      .shape = PKM_H5_SHAPE_GRID_NEV,

@@ -1,6 +1,7 @@
 /* io/vtkhdf_map.c: a frequency map over its grid as a VTKHDF UnstructuredGrid (pkmflex map
- * --vtk, pkmflex export --vtk): f_k and the status at the grid points, the status of each grid
- * cell. Layout in docs/hdf5-layout.md, "Map files for ParaView".
+ * --vtk, pkmflex export --vtk): f_k, the tracked modes' frequencies, the closure's conditioning
+ * and the status at the grid points, the status of each grid cell. Layout in docs/hdf5-layout.md,
+ * "Map files for ParaView".
  *
  * Not ImageData, the natural type of a regular grid: Debian 12's VTK 9.1 vtkHDFReader copies the
  * six extent values of an ImageData into the reduced (fewer than 3 dimensions) extent it reads
@@ -10,7 +11,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "io/vtkhdf_impl.h"
 #include "pkm/io.h"
+#include "pkm/motion.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,7 +108,51 @@ static void map_cells_fill(map_cells *mc)
     }
 }
 
-/* PointData f_K (K from 1, NaN where not computed) and status; CellData status. */
+/* PointData tracked_J: the frequency of the mode whose /tracked_mode id is J at each pose (the
+ * rank holding it differs from pose to pose where modes cross), NaN where not computed; only for
+ * a map tracked by MAC (with ids equal to the ranks, tracked_J would be f_{J+1}). */
+static pkm_status write_tracked(const h5io *io, hid_t pd, const map_cells *mc)
+{
+    const pkm_map *map = mc->map;
+    if (map->tracking != PKM_TRACK_MAC || map->tracked == NULL) return PKM_OK;
+    pkm_status rc = PKM_OK;
+    for (int id = 0; id < map->nev && rc == PKM_OK; id++) {
+        for (int64_t p = 0; p < map->npoints; p++) {
+            mc->field[p] = NAN;
+            for (int k = 0; k < map->nev; k++)
+                if (map->tracked[p * map->nev + k] == id)
+                    mc->field[p] = map->freq_hz[p * map->nev + k];
+        }
+        char name[24];
+        snprintf(name, sizeof name, "tracked_%d", id);
+        rc = pkm_vtk_write_array(io, pd, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1,
+                                 (hsize_t)map->npoints, mc->field);
+    }
+    return rc;
+}
+
+/* PointData closure_conditioning (/closure_conditioning) and near_singular: 1 where it is below
+ * PKM_NEAR_SINGULAR, 0 at or above, -1 where it is NaN (for ParaView's Threshold). */
+static pkm_status write_conditioning(const h5io *io, hid_t pd, const map_cells *mc)
+{
+    const pkm_map *map = mc->map;
+    if (map->conditioning == NULL) return PKM_OK;
+    const hsize_t np = (hsize_t)map->npoints;
+    pkm_status rc = pkm_vtk_write_array(io, pd, "closure_conditioning", H5T_IEEE_F64LE,
+                                        H5T_NATIVE_DOUBLE, 1, np, map->conditioning);
+    signed char *flag = (signed char *)mc->field; /* npoints doubles hold npoints flags */
+    for (int64_t p = 0; p < map->npoints; p++) {
+        const double c = map->conditioning[p];
+        flag[p] = isnan(c) ? -1 : c < PKM_NEAR_SINGULAR ? 1 : 0;
+    }
+    if (rc == PKM_OK)
+        rc = pkm_vtk_write_array(io, pd, "near_singular", H5T_STD_I8LE, H5T_NATIVE_SCHAR, 1, np,
+                                 flag);
+    return rc;
+}
+
+/* PointData f_K (K from 1, NaN where not computed), tracked_J, the closure's conditioning and
+ * status; CellData status. */
 static pkm_status write_fields(const h5io *io, hid_t root, const map_cells *mc)
 {
     const pkm_map *map = mc->map;
@@ -120,6 +167,8 @@ static pkm_status write_fields(const h5io *io, hid_t root, const map_cells *mc)
         snprintf(name, sizeof name, "f_%d", k + 1);
         rc = pkm_vtk_write_array(io, pd, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, np, mc->field);
     }
+    if (rc == PKM_OK) rc = write_tracked(io, pd, mc);
+    if (rc == PKM_OK) rc = write_conditioning(io, pd, mc);
     if (rc == PKM_OK)
         rc = pkm_vtk_write_array(io, pd, "status", H5T_STD_I8LE, H5T_NATIVE_SCHAR, 1, np,
                                  map->status);

@@ -4,8 +4,12 @@
 #include "core/core_impl.h"
 #include "pkm/analysis.h"
 #include "pkm/fem.h"
+#include "pkm/modeinfo.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct pkm_analysis {
     pkm_formulation form;
@@ -121,6 +125,62 @@ void pkm_analysis_walk(pkm_analysis *a, int line, int parallelogram)
         a->eig->walk(a->solver, line, parallelogram);
 }
 
+/* The joints named in a zero-energy mode's failure: at most this many, those moved at least
+ * PKM_ZERO_MODE_JOINT_SHARE of the most moved one's motion (the clamped joints' relative motion
+ * is rounding, some 1e-12 of it). */
+#define PKM_ZERO_MODE_JOINTS      6
+#define PKM_ZERO_MODE_JOINT_SHARE 1e-6
+
+/* The solver's zero-energy failure (in) led by the joints the zero-energy modes move, summed over
+ * them (each mode's motions over their largest: a mechanism of several degrees of freedom has as
+ * many such modes, each some mix of its motions), most moved first: "the mechanism mode moves
+ * joints A1, B1 (joint motion 1, 0.62): mode 1 is ...". The solver knows only coordinate
+ * indices; the pose's dof map is built here for the message (a failure, not the hot path). */
+static pkm_status zero_mode_failure(const pkm_analysis *a, const pkm_model *m, const pkm_ctx *in,
+                                    pkm_ctx *ctx)
+{
+    const int nj = pkm_model_joint_count(m);
+    pkm_dofmap *map = NULL;
+    double *sum = calloc(2 * (size_t)nj + 1, sizeof *sum), *one = sum + nj; /* nj each */
+    pkm_ctx quiet;
+    pkm_ctx_clear(&quiet);
+    pkm_status st = sum == NULL ? PKM_ERR_NOMEM : pkm_dofmap_create(m, a->form, &map, &quiet);
+    for (int k = 0; k < a->modes->zero_modes && st == PKM_OK; k++) {
+        st = pkm_mode_joint_motion(m, map, a->modes->vectors + (size_t)k * (size_t)a->modes->n, one,
+                                   &quiet);
+        double top = 0.0;
+        for (int j = 0; j < nj; j++)
+            top = fmax(top, one[j]);
+        for (int j = 0; j < nj && top > 0.0; j++)
+            sum[j] += one[j] / top;
+    }
+    char names[200] = "", values[120] = "";
+    size_t ln = 0, lv = 0;
+    double first = 0.0; /* the most moved joint's motion */
+    for (int n = 0; n < PKM_ZERO_MODE_JOINTS && st == PKM_OK; n++) {
+        int best = -1;
+        for (int j = 0; j < nj; j++)
+            if (sum[j] > 0.0 && (best < 0 || sum[j] > sum[best])) best = j;
+        if (best < 0 || sum[best] < PKM_ZERO_MODE_JOINT_SHARE * first) break;
+        if (n == 0) first = sum[best];
+        ln += (size_t)snprintf(names + ln, ln < sizeof names ? sizeof names - ln : 0, "%s%s",
+                               n ? ", " : "", pkm_model_joint(m, best)->name);
+        lv += (size_t)snprintf(values + lv, lv < sizeof values ? sizeof values - lv : 0, "%s%.2g",
+                               n ? ", " : "", sum[best] / first);
+        sum[best] = 0.0;
+    }
+    pkm_dofmap_destroy(&map);
+    free(sum);
+    if (ln == 0) { /* no joint moves (a free body) or the map failed: the solver's words */
+        if (ctx != NULL && ctx->status == PKM_OK) *ctx = *in;
+        return PKM_ERR_SINGULAR;
+    }
+    const int nz = a->modes->zero_modes;
+    return PKM_FAIL(ctx, PKM_ERR_SINGULAR, "%s move%s joint%s %s (joint motion %s): %s",
+                    nz > 1 ? "the mechanism modes" : "the mechanism mode", nz > 1 ? "" : "s",
+                    strchr(names, ',') != NULL ? "s" : "", names, values, in->msg);
+}
+
 pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_modes **modes,
                               pkm_assembly_info *info, pkm_ctx *ctx)
 {
@@ -150,8 +210,16 @@ pkm_status pkm_analysis_solve(pkm_analysis *a, const pkm_model *m, const pkm_mod
         a->version = version;
         a->analyses++;
     }
-    rc = a->eig->solve(a->solver, p, &a->opts, a->modes, ctx);
-    /* A zero-energy mode is reported with the mode itself (pkm_modes.zero_modes). */
-    if (rc == PKM_OK || (rc == PKM_ERR_SINGULAR && a->modes->zero_modes > 0)) *modes = a->modes;
+    pkm_ctx in;
+    pkm_ctx_clear(&in);
+    rc = a->eig->solve(a->solver, p, &a->opts, a->modes, &in);
+    /* A zero-energy mode is reported with the mode itself (pkm_modes.zero_modes), named by the
+     * joints it moves. */
+    if (rc == PKM_ERR_SINGULAR && a->modes->zero_modes > 0) {
+        *modes = a->modes;
+        return zero_mode_failure(a, m, &in, ctx);
+    }
+    if (rc == PKM_OK) *modes = a->modes;
+    if (rc != PKM_OK && ctx != NULL && ctx->status == PKM_OK) *ctx = in;
     return rc;
 }

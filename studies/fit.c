@@ -7,7 +7,7 @@
  * is put back before returning, so the library keeps no state and every GSL failure becomes a
  * status. Like ARPACK, this makes one fit at a time per process. */
 #include "core/core_impl.h"
-#include "pkm/fit.h"
+#include "studies/fit_impl.h"
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_errno.h>
@@ -16,35 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* What the residual function sees. */
-typedef struct fit_state {
-    const pkm_case *c;
-    void *params;
-    const pkm_fit_data *d;
-    const pkm_fit_param *p;
-    const pkm_param_desc *desc[PKM_FIT_MAX_PARAMS];
-    int np;
-    pkm_analysis *an;
-    const pkm_match_opts *match;
-    int *pair, *mult; /* the pairing held during a pass */
-    double *freq;     /* the paired values of the last evaluation */
-    double *shape;    /* per row, the nev mode shapes when the pairing was taken */
-    int64_t n;        /* their length, the pencil's order */
-    int nev;
-    char *used; /* nev flags */
-    pkm_formulation form;
-    pkm_ctx *ctx;
-    pkm_status st; /* the first failure of a residual evaluation */
-    /* opts.stop and opts.progress: the local fit running, the evaluations, the best so far */
-    const pkm_fit_opts *o;
-    int start, nstarts, evals, stopped;
-    double best_rms;
-    double best_value[PKM_FIT_MAX_PARAMS];
-    int best_nres;
-    int *best_pair;    /* 2 x cells: the pairing and multiplicities of the best evaluation */
-    double *best_freq; /* cells: its paired values */
-} fit_state;
 
 pkm_fit_opts pkm_fit_opts_default(void)
 {
@@ -71,8 +42,7 @@ static int bounded(const pkm_fit_param *p)
     return !isnan(p->lo);
 }
 
-/* p of u (the change of variable of pkm/fit.h) and dp/du. */
-static double param_of(const pkm_fit_param *p, const pkm_param_desc *d, double u, double *dpdu)
+double pkm_fit_param_of(const pkm_fit_param *p, const pkm_param_desc *d, double u, double *dpdu)
 {
     if (bounded(p)) {
         *dpdu = 0.5 * (p->hi - p->lo) * cos(u);
@@ -90,18 +60,18 @@ static double u_of(const pkm_fit_param *p, double v)
     return v / fabs(p->start);
 }
 
-static void set_params(fit_state *s, const double *u)
+void pkm_fit_set_params(pkm_fit_state *s, const double *u)
 {
     for (int k = 0; k < s->np; k++) {
         double dpdu;
         *(double *)((char *)s->params + s->desc[k]->offset) =
-            param_of(&s->p[k], s->desc[k], u[k], &dpdu);
+            pkm_fit_param_of(&s->p[k], s->desc[k], u[k], &dpdu);
     }
 }
 
 /* Solve every row at the current parameters; with pairing, take the rows' pairings anew; fill
  * s->freq (the paired values, NAN elsewhere). */
-static pkm_status solve_rows(fit_state *s, int pairing)
+static pkm_status solve_rows(pkm_fit_state *s, int pairing)
 {
     const pkm_fit_data *d = s->d;
     for (int r = 0; r < d->nrows; r++) {
@@ -126,9 +96,7 @@ static pkm_status solve_rows(fit_state *s, int pairing)
     return PKM_OK;
 }
 
-/* Before an evaluation: opts.stop asked for the end (then every later evaluation fails at once,
- * which ends GSL's driver, and the passes and starts stop). */
-static int stop_asked(fit_state *s)
+int pkm_fit_stop_asked(pkm_fit_state *s)
 {
     if (!s->stopped && s->o->stop != NULL && s->o->stop(s->o->user)) s->stopped = 1;
     return s->stopped;
@@ -136,7 +104,7 @@ static int stop_asked(fit_state *s)
 
 /* After an evaluation of the residuals f at the current parameters: the best so far kept (what
  * an interrupted fit returns), opts.progress told. */
-static void note_evaluation(fit_state *s, const gsl_vector *f)
+static void note_evaluation(pkm_fit_state *s, const gsl_vector *f)
 {
     const size_t cells = (size_t)s->d->nrows * (size_t)s->d->nfreq;
     const double rms = gsl_blas_dnrm2(f) / sqrt((double)f->size);
@@ -157,9 +125,9 @@ static void note_evaluation(fit_state *s, const gsl_vector *f)
 /* The residuals w_k (f - f_ref) / f_ref of the paired values, in row-major order. */
 static int residuals(const gsl_vector *x, void *user, gsl_vector *f)
 {
-    fit_state *s = user;
-    if (stop_asked(s)) return GSL_EFAILED;
-    set_params(s, x->data);
+    pkm_fit_state *s = user;
+    if (pkm_fit_stop_asked(s)) return GSL_EFAILED;
+    pkm_fit_set_params(s, x->data);
     const pkm_status st = solve_rows(s, 0);
     if (st != PKM_OK) {
         if (s->st == PKM_OK) s->st = st;
@@ -179,113 +147,7 @@ static int residuals(const gsl_vector *x, void *user, gsl_vector *f)
     return GSL_SUCCESS;
 }
 
-/* x^T A x for the upper-CSC values v of pencil p. */
-static double quad(const pkm_pencil *p, const double *v, const double *x)
-{
-    double e = 0.0;
-    for (int64_t c = 0; c < p->n; c++)
-        for (int64_t q = p->colptr[c]; q < p->colptr[c + 1]; q++)
-            e += (p->rowind[q] == c ? 1.0 : 2.0) * v[q] * x[p->rowind[q]] * x[c];
-    return e;
-}
-
-/* The pencils of row r's model with parameter k moved by -h and +h (pm[0], pm[1]). */
-static pkm_status perturbed_pencils(fit_state *s, int r, int k, double h, pkm_pencil *pm[2])
-{
-    double *field = (double *)((char *)s->params + s->desc[k]->offset);
-    const double p0 = *field;
-    pkm_status st = PKM_OK;
-    for (int side = 0; side < 2 && st == PKM_OK; side++) {
-        pkm_model *m = NULL;
-        *field = p0 + (side ? h : -h);
-        st = s->c->build(s->params, s->d->pose + (size_t)r * (size_t)s->d->npose, &m, s->ctx);
-        if (st == PKM_OK) st = pkm_assemble(m, s->form, &pm[side], NULL, s->ctx);
-        pkm_model_destroy(&m);
-    }
-    *field = p0;
-    return st;
-}
-
-/* Row r's rows of the Jacobian in p (Jp, nres rows of stride tda, from row i0) by the eigenvalue
- * sensitivity d lambda = x^T (dK - lambda dM) x of the M-normalised mode x (Fox and Kapoor 1968),
- * dK and dM by central differences of the assembled matrices (exact where they are linear in p: a
- * stiffness, a mass); a doublet's mean by the mean of its modes' (the trace of the projected
- * derivative). df = d lambda / (8 pi^2 f). */
-static pkm_status row_jacobian(fit_state *s, int r, const pkm_modes *md, double *Jp, size_t tda,
-                               size_t *i0)
-{
-    const pkm_fit_data *d = s->d;
-    const size_t o = (size_t)r * (size_t)d->nfreq;
-    size_t i = *i0;
-    pkm_status st = PKM_OK;
-    for (int k = 0; k < s->np && st == PKM_OK; k++) {
-        const double p0 = *(double *)((char *)s->params + s->desc[k]->offset);
-        const double h = 1e-4 * fmax(fabs(p0), 1e-12);
-        pkm_pencil *pm[2] = {NULL, NULL};
-        st = perturbed_pencils(s, r, k, h, pm);
-        if (st == PKM_OK && (pm[0]->n != md->n || pm[1]->n != md->n))
-            st =
-                PKM_FAIL(s->ctx, PKM_ERR_MODEL, "fit: '%s' changes the model's order", s->p[k].key);
-        i = *i0;
-        for (int c = 0; c < d->nfreq && st == PKM_OK; c++) {
-            const int q = s->pair[o + c], m = s->mult[o + c];
-            if (q < 0) continue;
-            double dl = 0.0;
-            for (int t = 0; t < m; t++) {
-                const double *x = md->vectors + (size_t)(q + t) * (size_t)md->n;
-                const double dK = (quad(pm[1], pm[1]->k, x) - quad(pm[0], pm[0]->k, x)) / (2 * h);
-                const double dM = (quad(pm[1], pm[1]->m, x) - quad(pm[0], pm[0]->m, x)) / (2 * h);
-                dl += (dK - md->omega2[q + t] * dM) / m;
-            }
-            const double w = d->weight != NULL ? d->weight[c] : 1.0;
-            const double f = s->freq[o + c];
-            Jp[i++ * tda + (size_t)k] = w * dl / (8.0 * PKM_PI * PKM_PI * f) / d->freq[o + c];
-        }
-        pkm_pencil_destroy(&pm[0]);
-        pkm_pencil_destroy(&pm[1]);
-    }
-    *i0 = i;
-    return st;
-}
-
-/* The Jacobian of residuals() in u: the rows of every table row (row_jacobian) times dp/du. */
-static int jacobian(const gsl_vector *u, void *user, gsl_matrix *J)
-{
-    fit_state *s = user;
-    if (stop_asked(s)) return GSL_EFAILED;
-    set_params(s, u->data);
-    pkm_status st = PKM_OK;
-    size_t i = 0;
-    for (int r = 0; r < s->d->nrows && st == PKM_OK; r++) {
-        pkm_model *m = NULL;
-        const pkm_modes *md = NULL;
-        st = s->c->build(s->params, s->d->pose + (size_t)r * (size_t)s->d->npose, &m, s->ctx);
-        if (st == PKM_OK) st = pkm_analysis_solve(s->an, m, &md, NULL, s->ctx);
-        pkm_model_destroy(&m);
-        const size_t o = (size_t)r * (size_t)s->d->nfreq;
-        for (int c = 0; c < s->d->nfreq && st == PKM_OK; c++) {
-            const int q = s->pair[o + c], n = s->mult[o + c];
-            double f = 0.0;
-            for (int t = 0; t < n && q >= 0; t++)
-                f += md->freq_hz[q + t] / n;
-            s->freq[o + c] = f;
-        }
-        if (st == PKM_OK) st = row_jacobian(s, r, md, J->data, J->tda, &i);
-    }
-    if (st != PKM_OK) {
-        if (s->st == PKM_OK) s->st = st;
-        return GSL_EFAILED;
-    }
-    for (int k = 0; k < s->np; k++) {
-        double dpdu;
-        param_of(&s->p[k], s->desc[k], u->data[k], &dpdu);
-        for (size_t r = 0; r < J->size1; r++)
-            J->data[r * J->tda + (size_t)k] *= dpdu;
-    }
-    return GSL_SUCCESS;
-}
-
-static int count_pairs(const fit_state *s)
+static int count_pairs(const pkm_fit_state *s)
 {
     int n = 0;
     for (int k = 0; k < s->d->nrows * s->d->nfreq; k++)
@@ -294,7 +156,7 @@ static int count_pairs(const fit_state *s)
 }
 
 /* The parameters named, their bounds and starts: PKM_ERR_INVALID naming the first bad one. */
-static pkm_status check_params(fit_state *s, pkm_ctx *ctx)
+static pkm_status check_params(pkm_fit_state *s, pkm_ctx *ctx)
 {
     if (s->np < 1 || s->np > PKM_FIT_MAX_PARAMS)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "fit: %d parameters (1 to %d)", s->np,
@@ -326,15 +188,15 @@ static pkm_status check_params(fit_state *s, pkm_ctx *ctx)
 }
 
 /* Standard errors and correlations from the Jacobian J (in u) at the solution u. */
-static void fill_statistics(const fit_state *s, const gsl_matrix *J, const double *u, double sumsq,
-                            pkm_fit_result *res)
+static void fill_statistics(const pkm_fit_state *s, const gsl_matrix *J, const double *u,
+                            double sumsq, pkm_fit_result *res)
 {
     const int np = s->np, m = (int)J->size1;
     gsl_matrix *C = gsl_matrix_alloc((size_t)np, (size_t)np);
     const double s2 = m > np ? sumsq / (m - np) : 0.0;
     double dp[PKM_FIT_MAX_PARAMS];
     for (int k = 0; k < np; k++)
-        param_of(&s->p[k], s->desc[k], u[k], &dp[k]);
+        pkm_fit_param_of(&s->p[k], s->desc[k], u[k], &dp[k]);
     if (C != NULL && gsl_multifit_nlinear_covar(J, 0.0, C) == GSL_SUCCESS) {
         for (int a = 0; a < np; a++) {
             res->std_err[a] = fabs(dp[a]) * sqrt(s2 * gsl_matrix_get(C, a, a));
@@ -353,7 +215,7 @@ static void fill_statistics(const fit_state *s, const gsl_matrix *J, const doubl
 }
 
 /* One pass of the solver from u (updated) with the pairing held; *converged. */
-static pkm_status run_pass(fit_state *s, const pkm_fit_opts *o, double *u, pkm_fit_result *res,
+static pkm_status run_pass(pkm_fit_state *s, const pkm_fit_opts *o, double *u, pkm_fit_result *res,
                            pkm_ctx *ctx)
 {
     const size_t n = (size_t)count_pairs(s), np = (size_t)s->np;
@@ -362,12 +224,13 @@ static pkm_status run_pass(fit_state *s, const pkm_fit_opts *o, double *u, pkm_f
                         "fit: %zu paired reference values for %zu parameters: the table must give "
                         "at least as many",
                         n, np);
-    gsl_multifit_nlinear_fdf fdf = {.f = residuals,
-                                    .df = o->jacobian == PKM_FIT_JAC_SENSITIVITY ? jacobian : NULL,
-                                    .fvv = NULL,
-                                    .n = n,
-                                    .p = np,
-                                    .params = s};
+    gsl_multifit_nlinear_fdf fdf = {
+        .f = residuals,
+        .df = o->jacobian == PKM_FIT_JAC_SENSITIVITY ? pkm_fit_sensitivities : NULL,
+        .fvv = NULL,
+        .n = n,
+        .p = np,
+        .params = s};
     gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
     fp.fdtype = GSL_MULTIFIT_NLINEAR_CTRDIFF;
     fp.h_df = 1e-5;
@@ -403,14 +266,14 @@ static pkm_status run_pass(fit_state *s, const pkm_fit_opts *o, double *u, pkm_f
 }
 
 /* Passes from u (updated) until the pairing at the end is the one the pass held. */
-static pkm_status fit_passes(fit_state *s, const pkm_fit_opts *o, double *u, pkm_fit_result *res,
-                             pkm_ctx *ctx)
+static pkm_status fit_passes(pkm_fit_state *s, const pkm_fit_opts *o, double *u,
+                             pkm_fit_result *res, pkm_ctx *ctx)
 {
     const size_t cells = (size_t)s->d->nrows * (size_t)s->d->nfreq;
     res->passes = res->converged = res->iterations = 0;
     s->st = PKM_OK;
-    if (stop_asked(s)) return PKM_OK;
-    set_params(s, u);
+    if (pkm_fit_stop_asked(s)) return PKM_OK;
+    pkm_fit_set_params(s, u);
     pkm_status st = solve_rows(s, 1);
     int same = 0;
     while (st == PKM_OK && !same && res->passes < PKM_FIT_MAX_PASSES) {
@@ -419,13 +282,13 @@ static pkm_status fit_passes(fit_state *s, const pkm_fit_opts *o, double *u, pkm
         if (st != PKM_OK) break;
         if (s->stopped) return PKM_OK;
         memcpy(res->pair, s->pair, sizeof(int) * 2 * cells);
-        set_params(s, u);
+        pkm_fit_set_params(s, u);
         st = solve_rows(s, 1);
         same = st == PKM_OK && memcmp(res->pair, s->pair, sizeof(int) * 2 * cells) == 0;
     }
     for (int k = 0; k < s->np; k++) {
         double dpdu;
-        res->value[k] = param_of(&s->p[k], s->desc[k], u[k], &dpdu);
+        res->value[k] = pkm_fit_param_of(&s->p[k], s->desc[k], u[k], &dpdu);
     }
     if (st == PKM_OK) {
         memcpy(res->pair, s->pair, sizeof(int) * 2 * cells);
@@ -439,7 +302,7 @@ static pkm_status fit_passes(fit_state *s, const pkm_fit_opts *o, double *u, pkm
     return st;
 }
 
-static pkm_status fit_from_start(fit_state *s, const pkm_fit_opts *o, pkm_fit_result *res,
+static pkm_status fit_from_start(pkm_fit_state *s, const pkm_fit_opts *o, pkm_fit_result *res,
                                  pkm_ctx *ctx)
 {
     double u[PKM_FIT_MAX_PARAMS];
@@ -491,7 +354,8 @@ static void keep_result(const pkm_fit_result *res, size_t cells, pkm_fit_result 
 
 /* The multistart of pkm/fit.h: local fits from the start and from the corners of the box
  * [start / F, start F] chosen by the covering array's rows; the one of lowest rms is kept. */
-static pkm_status multistart(fit_state *s, const pkm_fit_opts *o, pkm_fit_result *res, pkm_ctx *ctx)
+static pkm_status multistart(pkm_fit_state *s, const pkm_fit_opts *o, pkm_fit_result *res,
+                             pkm_ctx *ctx)
 {
     const size_t cells = (size_t)s->d->nrows * (size_t)s->d->nfreq;
     const int nc = cover_rows(s->np);
@@ -530,7 +394,7 @@ static pkm_status multistart(fit_state *s, const pkm_fit_opts *o, pkm_fit_result
     if (s->stopped) { /* pkm_fit_run returns the best evaluation */
     } else if (st == PKM_OK && isfinite(best.rms)) {
         keep_result(&best, cells, res);
-        set_params(s, best_u);
+        pkm_fit_set_params(s, best_u);
     } else if (st == PKM_OK) /* none converged: res holds the last start's last state */
         st = PKM_FAIL(ctx, PKM_ERR_NOCONV,
                       "fit: none of the %d starts of the multistart converged (the last: %d "
@@ -545,7 +409,7 @@ static pkm_status multistart(fit_state *s, const pkm_fit_opts *o, pkm_fit_result
 
 /* An interrupted fit (opts.stop): res gets the lowest-rms evaluation so far (the start if none
  * finished), without statistics, and params its values. */
-static void fill_stopped(fit_state *s, pkm_fit_result *res)
+static void fill_stopped(pkm_fit_state *s, pkm_fit_result *res)
 {
     const size_t cells = (size_t)s->d->nrows * (size_t)s->d->nfreq;
     const int any = isfinite(s->best_rms);
@@ -573,16 +437,16 @@ pkm_status pkm_fit_run(const pkm_case *c, void *params, const pkm_fit_data *data
 {
     memset(res, 0, sizeof(*res));
     res->nparam = np;
-    fit_state s = {.c = c,
-                   .params = params,
-                   .d = data,
-                   .p = p,
-                   .np = np,
-                   .match = &o->match,
-                   .form = o->form,
-                   .ctx = ctx,
-                   .o = o,
-                   .best_rms = INFINITY};
+    pkm_fit_state s = {.c = c,
+                       .params = params,
+                       .d = data,
+                       .p = p,
+                       .np = np,
+                       .match = &o->match,
+                       .form = o->form,
+                       .ctx = ctx,
+                       .o = o,
+                       .best_rms = INFINITY};
     pkm_status st = check_params(&s, ctx);
     if (st != PKM_OK) return st;
     const size_t cells = (size_t)data->nrows * (size_t)data->nfreq;

@@ -117,12 +117,13 @@ pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx)
     map->freq_hz = malloc(sizeof(*map->freq_hz) * nv);
     map->residual = malloc(sizeof(*map->residual) * nv);
     map->accuracy = malloc(sizeof(*map->accuracy) * nv);
+    map->conditioning = malloc(sizeof(*map->conditioning) * (size_t)np);
     map->tracked = malloc(sizeof(*map->tracked) * nv);
     map->tracking_mac = malloc(sizeof(*map->tracking_mac) * nv);
     map->tracking_parent = malloc(sizeof(*map->tracking_parent) * (size_t)np);
     if (map->status == NULL || map->freq_hz == NULL || map->residual == NULL ||
-        map->accuracy == NULL || map->tracked == NULL || map->tracking_mac == NULL ||
-        map->tracking_parent == NULL) {
+        map->accuracy == NULL || map->conditioning == NULL || map->tracked == NULL ||
+        map->tracking_mac == NULL || map->tracking_parent == NULL) {
         pkm_map_free(map);
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map: cannot allocate %lld points x %d modes",
                         (long long)np, map->nev);
@@ -130,6 +131,7 @@ pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx)
     for (int64_t p = 0; p < np; p++) {
         map->status[p] = PKM_POSE_PENDING;
         map->tracking_parent[p] = -1;
+        map->conditioning[p] = NAN;
     }
     for (size_t i = 0; i < nv; i++) {
         map->freq_hz[i] = NAN;
@@ -143,11 +145,11 @@ pkm_status pkm_map_alloc(pkm_map *map, pkm_ctx *ctx)
     return PKM_OK;
 }
 
-/* Per point: status, parent; per mode: frequency, residual, accuracy, MAC (8 bytes each) and
- * tracked id (4), as allocated by pkm_map_alloc and written by pkm_map_write_h5. */
+/* Per point: status, parent, conditioning; per mode: frequency, residual, accuracy, MAC (8 bytes
+ * each) and tracked id (4), as allocated by pkm_map_alloc and written by pkm_map_write_h5. */
 static double bytes_per_point(const pkm_map *map)
 {
-    return 1.0 + 8.0 + (double)map->nev * (4 * 8.0 + 4.0);
+    return 1.0 + 2 * 8.0 + (double)map->nev * (4 * 8.0 + 4.0);
 }
 
 pkm_map_needs pkm_map_estimate(const pkm_map *map, int nworkers)
@@ -156,8 +158,8 @@ pkm_map_needs pkm_map_estimate(const pkm_map *map, int nworkers)
     for (int a = 0; a < map->naxes; a++)
         np *= (double)map->axes[a].count;
     const double arrays = np * bytes_per_point(map);
-    /* The workers' shared copy: status, frequency, residual, accuracy. */
-    const double shared = nworkers > 1 ? np * (1.0 + 3 * 8.0 * (double)map->nev) : 0.0;
+    /* The workers' shared copy: status, conditioning, frequency, residual, accuracy. */
+    const double shared = nworkers > 1 ? np * (1.0 + 8.0 + 3 * 8.0 * (double)map->nev) : 0.0;
     /* The tracking links (pkm_map.link_match, link_mac), in memory and in checkpoints. */
     const double links = np * (double)map->naxes * (double)map->nev * (4.0 + 8.0);
     /* A file holds the arrays plus its metadata (~64 KiB measured, with the parameters); the
@@ -244,12 +246,13 @@ void pkm_map_free(pkm_map *map)
     free(map->freq_hz);
     free(map->residual);
     free(map->accuracy);
+    free(map->conditioning);
     free(map->tracked);
     free(map->tracking_mac);
     free(map->tracking_parent);
     pkm_map_free_modes(map);
     map->status = NULL;
-    map->freq_hz = map->residual = map->accuracy = map->tracking_mac = NULL;
+    map->freq_hz = map->residual = map->accuracy = map->tracking_mac = map->conditioning = NULL;
     map->tracked = NULL;
     map->tracking_parent = NULL;
 }

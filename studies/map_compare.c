@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/core_impl.h"
 #include "pkm/map.h"
+#include "pkm/motion.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -88,6 +89,7 @@ pkm_status pkm_map_summarize(const pkm_map *map, pkm_map_summary *s, pkm_ctx *ct
         if (status < PKM_POSE_OK || status > PKM_POSE_FAILED) continue;
         s->count[status]++;
         if (status != PKM_POSE_OK) continue;
+        s->near_singular += map->conditioning != NULL && map->conditioning[p] < PKM_NEAR_SINGULAR;
         for (int k = 0; k < map->nev; k++) {
             s->freq_min[k] = fmin(s->freq_min[k], map->freq_hz[p * map->nev + k]);
             s->freq_max[k] = fmax(s->freq_max[k], map->freq_hz[p * map->nev + k]);

@@ -135,3 +135,37 @@ fail:
     free(je);
     return rc;
 }
+
+pkm_status pkm_mode_joint_motion(const pkm_model *m, const pkm_dofmap *map, const double *x,
+                                 double *motion, pkm_ctx *ctx)
+{
+    const int nn = pkm_model_node_count(m);
+    if (pkm_dofmap_node_count(map) != nn)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "joint motion: a dof map of another model");
+    double *u = malloc(6 * (size_t)nn * sizeof *u);
+    if (u == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "joint motion: %d nodes", nn);
+    pkm_dofmap_prolong(map, x, u);
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < nn; i++)
+        for (int d = 0; d < 3; d++) {
+            lo[d] = fmin(lo[d], pkm_model_node(m, i)->x[d]);
+            hi[d] = fmax(hi[d], pkm_model_node(m, i)->x[d]);
+        }
+    double size = 0.0;
+    for (int d = 0; d < 3 && nn > 0; d++)
+        size += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+    size = size > 0.0 ? sqrt(size) : 1.0;
+    for (int j = 0; j < pkm_model_joint_count(m); j++) {
+        const pkm_joint *jt = pkm_model_joint(m, j);
+        double rel[6];
+        for (int d = 0; d < 6; d++) {
+            const double a = jt->node[0] >= 0 ? u[6 * jt->node[0] + d] : 0.0;
+            const double b = jt->node[1] >= 0 ? u[6 * jt->node[1] + d] : 0.0;
+            rel[d] = b - a;
+        }
+        motion[j] =
+            hypot(rel[3], hypot(rel[4], rel[5])) + hypot(rel[0], hypot(rel[1], rel[2])) / size;
+    }
+    free(u);
+    return PKM_OK;
+}

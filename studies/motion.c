@@ -299,16 +299,29 @@ pkm_status pkm_motion_locked_conditioning(pkm_motion *m, const pkm_model *fe, do
     return st;
 }
 
-pkm_status pkm_closure_conditioning(const pkm_case *c, const void *params, const double *pose,
-                                    const pkm_model *fe, double *cond, pkm_ctx *ctx)
+pkm_status pkm_pose_conditioning(const pkm_case *c, const pkm_model *fe, double *cond, pkm_ctx *ctx)
 {
+    static const double no_gravity[3] = {0.0, 0.0, 0.0};
     *cond = NAN;
     if (!(c->analyses & PKM_CASE_DYNAMICS) || c->build_rigid == NULL) return PKM_OK;
-    pkm_motion *m = NULL;
-    double zero[PKM_POSE_MAX] = {0};
-    pkm_status st = pkm_motion_create(c, params, NULL, &m, ctx);
-    if (st == PKM_OK) st = pkm_motion_at(m, 0.0, pose, zero, zero, ctx);
-    if (st == PKM_OK) st = pkm_motion_locked_conditioning(m, fe, cond, ctx);
-    pkm_motion_destroy(&m);
+    pkm_mbs *s = NULL;
+    pkm_status st = pkm_mbs_create(fe, no_gravity, &s, ctx);
+    if (st != PKM_OK) return st;
+    /* fe's clamped joints have no coordinates: they are held already. Without a clamp, the
+     * actuated joints are (loop3, tree5: the model is the rigid one). */
+    int clamped = 0, idx[PKM_POSE_MAX], n = 0;
+    for (int j = 0; j < pkm_model_joint_count(fe); j++)
+        clamped = clamped || pkm_model_joint(fe, j)->type == PKM_JOINT_CLAMPED;
+    for (int j = 0; j < pkm_model_joint_count(fe) && !clamped && n < PKM_POSE_MAX; j++) {
+        int first = 0;
+        if (pkm_model_joint(fe, j)->actuated && pkm_mbs_joint_coords(s, j, &first) == 1)
+            idx[n++] = first;
+    }
+    st = pkm_mbs_set_driven(s, n, idx, ctx);
+    if (st == PKM_OK) {
+        pkm_mbs_set_state(s, NULL, NULL, NULL); /* q = 0: the pose, closed */
+        st = pkm_mbs_passive_conditioning(s, cond, ctx);
+    }
+    pkm_mbs_destroy(&s);
     return st;
 }

@@ -7,6 +7,7 @@
 #include "studies/sweep_impl.h"
 
 #include "core/core_impl.h"
+#include "pkm/motion.h"
 #include "studies/studies_impl.h"
 
 #include <math.h>
@@ -232,6 +233,13 @@ static pkm_status solve_pose(const pkm_case *c, const void *params, const pkm_ma
     pkm_ctx_clear(&pctx);
     pkm_status st = c->build(params, pose, &m, &pctx);
     if (st == PKM_OK) st = pkm_analysis_solve(an, m, &md, &info, &pctx);
+    /* The closure's conditioning wherever the model was built, from it alone (the same bits
+     * whoever computes the pose); its failure leaves NaN, as the pose's own failures do. */
+    double cond = NAN;
+    pkm_ctx cctx;
+    pkm_ctx_clear(&cctx);
+    if (m != NULL && pkm_pose_conditioning(c, m, &cond, &cctx) != PKM_OK) cond = NAN;
+    out->conditioning[p] = cond;
     pkm_model_destroy(&m);
     if (st == PKM_OK) {
         const int nev = map->nev;
@@ -399,6 +407,7 @@ static pkm_status serial_run(const pkm_case *c, const void *params, pkm_map *map
                          .freq_hz = map->freq_hz,
                          .residual = map->residual,
                          .accuracy = map->accuracy,
+                         .conditioning = map->conditioning,
                          .modes = map->modes,
                          .ncoord = &map->ncoord,
                          .done = &done,

@@ -69,6 +69,7 @@ static void collect(pkm_map *map, const crew *cr)
     for (int64_t p = 0; p < map->npoints; p++) {
         const int s = observe_status(&out->status[p]);
         if (s == map->status[p]) continue;
+        map->conditioning[p] = out->conditioning[p];
         if (s == PKM_POSE_OK)
             for (int k = 0; k < map->nev; k++) {
                 map->freq_hz[p * map->nev + k] = out->freq_hz[p * map->nev + k];
@@ -391,7 +392,8 @@ pkm_status pkm_sweep_fork_run(const pkm_case *c, const void *params, pkm_map *ma
                               pkm_sweep_ctl *ctl, int *stopped, pkm_ctx *ctx)
 {
     const size_t nv = (size_t)map->npoints * (size_t)map->nev;
-    const size_t bytes = sizeof(shared) + 3 * nv * sizeof(double) + (size_t)map->npoints;
+    const size_t bytes =
+        sizeof(shared) + (3 * nv + (size_t)map->npoints) * sizeof(double) + (size_t)map->npoints;
     void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED)
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "map sweep: cannot map %zu bytes of shared memory: %s",
@@ -413,10 +415,12 @@ pkm_status pkm_sweep_fork_run(const pkm_case *c, const void *params, pkm_map *ma
                            .so = ctl->so};
     out->residual = out->freq_hz + nv;
     out->accuracy = out->residual + nv;
-    out->status = (signed char *)(out->accuracy + nv);
+    out->conditioning = out->accuracy + nv;
+    out->status = (signed char *)(out->conditioning + map->npoints);
     memcpy(out->freq_hz, map->freq_hz, nv * sizeof(double));
     memcpy(out->residual, map->residual, nv * sizeof(double));
     memcpy(out->accuracy, map->accuracy, nv * sizeof(double));
+    memcpy(out->conditioning, map->conditioning, (size_t)map->npoints * sizeof(double));
     memcpy(out->status, map->status, (size_t)map->npoints);
     for (int64_t p = 0; p < map->npoints; p++)
         if (map->status[p] != PKM_POSE_PENDING) atomic_fetch_add(&sh->done, 1);

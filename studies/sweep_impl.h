@@ -30,7 +30,8 @@ typedef struct pkm_sweep_slot {
 typedef struct pkm_sweep_out {
     signed char *status;
     double *freq_hz, *residual, *accuracy;
-    double *modes; /* npoints x nev x ncoord, or NULL: vectors not kept (yet) */
+    double *conditioning; /* per point */
+    double *modes;        /* npoints x nev x ncoord, or NULL: vectors not kept (yet) */
     int64_t
         modes_first; /* the point whose vectors modes begins with (an MPI rank keeps a tile's) */
     int64_t *ncoord;

@@ -139,7 +139,8 @@ static pkm_status take_result(mpi_sweep *s, int from, int64_t len, pkm_ctx *ctx)
 {
     pkm_map *map = s->map;
     result_head h;
-    const size_t nev = (size_t)map->nev, entry = sizeof(int64_t) + 1;
+    /* Per pose: its point, its status byte, its conditioning (every status), then its values. */
+    const size_t nev = (size_t)map->nev, entry = sizeof(int64_t) + 1 + sizeof(double);
     size_t at = sizeof(h);
     int ok = len >= (int64_t)sizeof(h);
     if (ok) memcpy(&h, s->buf, sizeof(h));
@@ -158,6 +159,7 @@ static pkm_status take_result(mpi_sweep *s, int from, int64_t len, pkm_ctx *ctx)
             continue;
         }
         const char *v = s->buf + at + entry;
+        memcpy(map->conditioning + p, s->buf + at + sizeof(p) + 1, sizeof(double));
         if (status == PKM_POSE_OK) {
             memcpy(map->freq_hz + (size_t)p * nev, v, nev * sizeof(double));
             memcpy(map->residual + (size_t)p * nev, v + nev * sizeof(double), nev * sizeof(double));
@@ -274,6 +276,7 @@ static pkm_status lead_run(const pkm_case *c, const void *params, pkm_map *map, 
                              .freq_hz = map->freq_hz,
                              .residual = map->residual,
                              .accuracy = map->accuracy,
+                             .conditioning = map->conditioning,
                              .modes = map->modes,
                              .ncoord = &map->ncoord,
                              .done = &s->done,
@@ -345,7 +348,8 @@ static pkm_status pack(void *arg, int64_t p, const pkm_modes *md, pkm_ctx *ctx)
     mpi_sweep *s = arg;
     const pkm_map *map = s->map;
     const int status = map->status[p];
-    const size_t nev = (size_t)map->nev, vals = nev * sizeof(double), entry = sizeof(p) + 1;
+    const size_t nev = (size_t)map->nev, vals = nev * sizeof(double),
+                 entry = sizeof(p) + 1 + sizeof(double);
     const size_t need = s->sent_len + entry + (status == PKM_POSE_OK ? point_bytes(s) : 0);
     /* The kept vectors have one length; a mechanism's pencil has one order. */
     if (status == PKM_POSE_OK && s->keep && md->n != map->ncoord)
@@ -358,6 +362,7 @@ static pkm_status pack(void *arg, int64_t p, const pkm_modes *md, pkm_ctx *ctx)
     char *b = s->sent[s->turn] + s->sent_len;
     memcpy(b, &p, sizeof(p));
     b[sizeof(p)] = (char)(status | (md != NULL && md->fallback ? RESULT_FALLBACK : 0));
+    memcpy(b + sizeof(p) + 1, map->conditioning + p, sizeof(double));
     b += entry;
     if (status == PKM_POSE_OK) {
         memcpy(b, map->freq_hz + (size_t)p * nev, vals);
@@ -437,6 +442,7 @@ static pkm_status follow(mpi_sweep *s, const pkm_case *c, const void *params, pk
                              .freq_hz = map->freq_hz,
                              .residual = map->residual,
                              .accuracy = map->accuracy,
+                             .conditioning = map->conditioning,
                              .ncoord = &map->ncoord,
                              .done = &s->done,
                              .stopping = &s->stopping,

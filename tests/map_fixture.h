@@ -73,6 +73,9 @@ static inline void make_map(pkm_map *m)
                       : (p == 11) ? PKM_POSE_PENDING
                                   : PKM_POSE_OK;
         m->status[p] = (signed char)s;
+        /* The closure's conditioning where the model was built, some below PKM_NEAR_SINGULAR. */
+        if (s != PKM_POSE_UNREACHABLE && s != PKM_POSE_PENDING)
+            m->conditioning[p] = 2e-4 * (double)(p + 1);
         if (s != PKM_POSE_OK) continue; /* alloc left NaN and -1 */
         for (int k = 0; k < NEV; k++) {
             m->freq_hz[p * NEV + k] = 10.0 * (k + 1) + 0.25 * (double)p + 1e-3 * k * k;
@@ -191,6 +194,7 @@ static inline void assert_maps_equal(const pkm_map *a, const pkm_map *b)
     for (int64_t p = 0; p < a->npoints; p++) {
         assert_int_equal(a->status[p], b->status[p]);
         assert_int_equal(a->tracking_parent[p], b->tracking_parent[p]);
+        assert_same(a->conditioning[p], b->conditioning[p]);
         for (int k = 0; k < a->nev; k++) {
             assert_same(a->freq_hz[p * a->nev + k], b->freq_hz[p * b->nev + k]);
             assert_same(a->residual[p * a->nev + k], b->residual[p * b->nev + k]);

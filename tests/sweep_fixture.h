@@ -64,6 +64,11 @@ static inline void assert_same_map(const pkm_map *a, const pkm_map *b)
     assert_memory_equal(a->tracked, b->tracked, nv * sizeof(int));
     assert_memory_equal(a->tracking_mac, b->tracking_mac, nv * sizeof(double));
     assert_memory_equal(a->tracking_parent, b->tracking_parent, np * sizeof(int64_t));
+    /* The closure's conditioning (pkm_pose_conditioning): at every OK pose of NaVARo, the same
+     * bits whoever computed it. */
+    assert_memory_equal(a->conditioning, b->conditioning, np * sizeof(double));
+    for (size_t p = 0; p < np; p++)
+        if (b->status[p] == PKM_POSE_OK) assert_true(b->conditioning[p] > 0.0);
     /* b is uninterrupted: it holds every OK point's vectors; a resumed a only those its
      * checkpoints still needed (the others were linked and dropped). */
     assert_non_null(a->modes);

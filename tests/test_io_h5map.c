@@ -151,7 +151,7 @@ static void test_raw_layout(void **state)
     assert_int_equal(int_attr(f, "nev"), NEV);
     assert_int_equal(int_attr(f, "ncv"), 17);
     assert_int_equal(int_attr(f, "ncoord"), NC);
-    assert_int_equal(int_attr(f, "format_version"), 4);
+    assert_int_equal(int_attr(f, "format_version"), 5);
     assert_str_attr(f, "case_parameters", "E=8e10;leg.A=2e-4");
     assert_str_attr(f, "tracking", "mac");
     assert_int_equal(H5Aexists(f, "tracking_note"), 1);
@@ -439,6 +439,7 @@ static void test_read_malformed(void **state)
     assert_int_equal(r.tracking, PKM_TRACK_RANK);
     assert_string_equal(r.case_params, "");
     assert_true(isnan(r.tracking_mac[2 * NEV]) && r.tracking_parent[2] == -1);
+    assert_true(isnan(r.conditioning[0])); /* /closure_conditioning: version 5 */
     assert_same(r.freq_hz[2 * NEV], m.freq_hz[2 * NEV]);
     pkm_map_free(&r);
     assert_no_open_objects();

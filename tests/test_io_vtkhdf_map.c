@@ -94,11 +94,45 @@ static void test_vertex_and_too_many_axes(void **state)
     pkm_map_free(&m);
 }
 
+/* A map tracked by MAC: PointData tracked_J is the frequency of the rank whose id is J at each
+ * pose (the fixture's ids (k + p) mod 5: id J sits at rank (J - p) mod 5), NaN where the pose was
+ * not computed; a map whose ids are the ranks has none. */
+static void test_tracked_modes(void **state)
+{
+    (void)state;
+    pkm_map m;
+    make_map(&m);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_map_write_vtkhdf(&m, OUT, &ctx), &ctx);
+    for (int id = 0; id < NEV; id++) {
+        char name[48];
+        snprintf(name, sizeof name, "/VTKHDF/PointData/tracked_%d", id);
+        double f[NPTS];
+        read_dataset(name, H5T_NATIVE_DOUBLE, f);
+        for (int p = 0; p < NPTS; p++) {
+            const int k = ((id - p) % NEV + NEV) % NEV;
+            if (m.status[p] == PKM_POSE_OK)
+                assert_true(f[p] == m.freq_hz[p * NEV + k]);
+            else
+                assert_true(isnan(f[p]));
+        }
+    }
+    m.tracking = PKM_TRACK_RANK;
+    assert_pkm_ok(pkm_map_write_vtkhdf(&m, OUT, &ctx), &ctx);
+    hid_t file = H5Fopen(OUT, H5F_ACC_RDONLY, H5P_DEFAULT);
+    assert_true(file >= 0);
+    assert_true(H5Lexists(file, "/VTKHDF/PointData/tracked_0", H5P_DEFAULT) == 0);
+    H5Fclose(file);
+    pkm_map_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grid_and_cell_status),
         cmocka_unit_test(test_vertex_and_too_many_axes),
+        cmocka_unit_test(test_tracked_modes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -442,7 +442,8 @@ static void fails_at(const char *text, const char *where, const char *what)
 
 /* 4. Faults of the mechanism at their FILE:LINE:COLUMN: a joint on a missing body, a body
  * without a joint, a joint off its body, a loop that cannot close at the home pose, pose
- * coordinates that leave the mechanism free; the same file without the fault loads. */
+ * coordinates that leave the mechanism free or exceed its mobility; the same file without the
+ * fault loads. */
 static void test_robot_errors(void **state)
 {
     (void)state;
@@ -469,6 +470,12 @@ static void test_robot_errors(void **state)
     fails_at(ONE_LEG_HEAD "platform: platform\njoints:\n" ONE_LEG_A ONE_LEG_C
                           "pose:\n  - {name: y, platform: y}\n",
              "12:3", "the pose coordinates do not fix the mechanism");
+    /* Three pose coordinates for the RR leg's two degrees of freedom: refused at the pose block
+     * with the mobility its closure's rank gives (before: loaded, every pose but home then out
+     * of the workspace). */
+    fails_at(ONE_LEG_HEAD "platform: platform\njoints:\n" ONE_LEG_A ONE_LEG_C ONE_LEG_POSE
+                          "  - {name: x, platform: x}\n",
+             "12:3", "3 pose coordinates, but the mechanism has mobility 2");
     fails_at(ONE_LEG_HEAD "platform: link\njoints:\n" ONE_LEG_A ONE_LEG_C ONE_LEG_POSE, "7:11",
              "not a rigid body");
     /* A syntax error of a robot file at its place, not as a case file's unknown key 'robot'. */

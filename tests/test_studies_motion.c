@@ -322,9 +322,10 @@ static void test_routes_agree(void **state)
 }
 
 /* The five-bar's locked closure towards its parallel singularity (the distal links aligned near
- * y = 0.1727 m): its conditioning falls as f1 does, f1 = 1000 Hz x the conditioning within 3 %
- * at 3.1e-3 .. 6.9e-3 (f1 3.0 .. 7.0 Hz), and below PKM_NEAR_SINGULAR at f1 = 0.23 Hz; NaVARo's
- * locked closure at theta = -60 deg, 0.023, is far from it. */
+ * y = 0.1727 m), by pkm_pose_conditioning: its conditioning falls as f1 does, f1 = 1000 Hz x the
+ * conditioning within 3 % at 3.1e-3 .. 6.9e-3 (f1 3.0 .. 7.0 Hz; measured 986 to 1011), and below
+ * PKM_NEAR_SINGULAR at f1 = 0.23 Hz; NaVARo's locked closure at theta = -60 deg, 0.026, is far
+ * from it. */
 static void test_locked_conditioning(void **state)
 {
     (void)state;
@@ -344,7 +345,7 @@ static void test_locked_conditioning(void **state)
         double cond = NAN;
         assert_pkm_ok(f->build(fp, pose, &m, &ctx), &ctx);
         assert_pkm_ok(pkm_analysis_solve(an, m, &md, NULL, &ctx), &ctx);
-        assert_pkm_ok(pkm_closure_conditioning(f, fp, pose, m, &cond, &ctx), &ctx);
+        assert_pkm_ok(pkm_pose_conditioning(f, m, &cond, &ctx), &ctx);
         print_message("five-bar y = %.3f m: conditioning %.3e, f1 %.4f Hz, f1 / cond %.1f\n", ys[i],
                       cond, md->freq_hz[0], md->freq_hz[0] / cond);
         if (i < 3) assert_close(md->freq_hz[0] / cond, 1000.0, 0.03, 0.0);
@@ -357,7 +358,7 @@ static void test_locked_conditioning(void **state)
     pkm_model *m = NULL;
     double cond = NAN;
     assert_pkm_ok(n->build(&par, pose, &m, &ctx), &ctx);
-    assert_pkm_ok(pkm_closure_conditioning(n, &par, pose, m, &cond, &ctx), &ctx);
+    assert_pkm_ok(pkm_pose_conditioning(n, m, &cond, &ctx), &ctx);
     print_message("navaro at -60 deg: locked conditioning %.3e\n", cond);
     assert_true(cond > 10.0 * PKM_NEAR_SINGULAR);
     pkm_model_destroy(&m);

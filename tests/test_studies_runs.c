@@ -2,7 +2,8 @@
  * prints (pkm/chainrun.h, pkm/mastrun.h, pkm/dynrun.h): each time handed to the sink on the
  * grid, a sink's stop, the refusals before any row, and the numbers against independent
  * references (the chain's passes called directly, the energy balance, the chewing robot's
- * reference values computed at 40 digits, the closure's conditioning computed afresh).
+ * reference values computed at 40 digits, the closure's conditioning computed afresh on a new
+ * motion).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "test_util.h"
 
@@ -257,15 +258,19 @@ typedef struct cond_seen {
     double worst;
 } cond_seen;
 
-/* Each time's conditioning against the same computed afresh at the row's pose (a new motion
- * walked there from the build configuration: pkm_closure_conditioning). */
+/* Each time's conditioning against the same computed afresh at the row's pose: a new motion
+ * walked there from the build configuration, at rest. */
 static int cond_sink(void *user, const pkm_dynamics_row *r)
 {
     cond_seen *s = user;
-    double fresh = NAN;
+    double fresh = NAN, zero[PKM_POSE_MAX] = {0};
+    pkm_motion *m = NULL;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    assert_pkm_ok(pkm_closure_conditioning(s->c, s->params, r->pose, NULL, &fresh, &ctx), &ctx);
+    assert_pkm_ok(pkm_motion_create(s->c, s->params, NULL, &m, &ctx), &ctx);
+    assert_pkm_ok(pkm_motion_at(m, r->t, r->pose, zero, zero, &ctx), &ctx);
+    assert_pkm_ok(pkm_motion_locked_conditioning(m, NULL, &fresh, &ctx), &ctx);
+    pkm_motion_destroy(&m);
     assert_true(r->conditioning > 0.0 && r->conditioning <= 1.0);
     s->worst = fmax(s->worst, fabs(r->conditioning - fresh) / fresh);
     s->rows++;

@@ -153,8 +153,10 @@ PY
 # map --vtk and export --vtk, read by vtkHDFReader: a 2-D map (6 x 4 poses, 10 unreachable) and
 # a 1-D one (theta, its last 3 poses unreachable). The points are the grid's poses (x, y, z = the
 # swept axes' values), the cells join neighbours (pixels, lines); every pose's f_k and status,
-# found by its coordinates, are the map file's; at one pose f_k is an independent `pkmflex
-# modes` run's; a cell's status is 0 exactly when its corners' are; export writes the same.
+# found by its coordinates, are the map file's, and so are its tracked modes' frequencies
+# tracked_J (the rank whose /tracked_mode id is J) and its closure_conditioning, with
+# near_singular below 1e-3; at one pose f_k is an independent `pkmflex modes` run's; a cell's
+# status is 0 exactly when its corners' are; export writes the same.
 timeout 120 "$bin" map navaro --grid x=-0.12:0.08:6,y=-0.06:0.06:4 --nev 4 -o m2.h5 --quiet \
     --vtk m2.vtkhdf >/dev/null
 check "map --vtk (2-D): exit 0" test $? -eq 0
@@ -184,7 +186,11 @@ for d, axes, celltype, nev in ((2, ("x", "y"), vtk.VTK_PIXEL, 4), (1, ("theta",)
     P = vtk_to_numpy(g.GetPoints().GetData())
     assert (P[:, d:] == 0).all()
     pd, cd = arrays(g.GetPointData()), arrays(g.GetCellData())
-    assert sorted(pd) == sorted(["status"] + ["f_%d" % k for k in range(1, nev + 1)]), sorted(pd)
+    tracked = h.attrs["tracking"].decode() == "mac"
+    want = ["status", "closure_conditioning", "near_singular"] + ["f_%d" % k for k in range(1, nev + 1)]
+    want += ["tracked_%d" % j for j in range(nev)] if tracked else []
+    assert sorted(pd) == sorted(want), sorted(pd)
+    cond, ids = h["closure_conditioning"][...], h["tracked_mode"][...]
     idx = []
     for p in range(len(P)):
         i = tuple(int(np.argmin(abs(v - P[p, a]))) for a, v in enumerate(vals))
@@ -194,6 +200,14 @@ for d, axes, celltype, nev in ((2, ("x", "y"), vtk.VTK_PIXEL, 4), (1, ("theta",)
         for k in range(nev):
             a, b = pd["f_%d" % (k + 1)][p], fr[i + (k,)]
             assert (np.isnan(a) and np.isnan(b)) or a == b, (p, k, a, b)
+        c = pd["closure_conditioning"][p]
+        assert (np.isnan(c) and np.isnan(cond[i])) or c == cond[i], (p, c, cond[i])
+        assert pd["near_singular"][p] == (-1 if np.isnan(c) else int(c < 1e-3)), p
+        assert st[i] != 0 or c > 0, (p, c)
+        for j in range(nev if tracked else 0):
+            a = pd["tracked_%d" % j][p]
+            b = fr[i + (int(np.flatnonzero(ids[i] == j)[0]),)] if st[i] == 0 else np.nan
+            assert (np.isnan(a) and np.isnan(b)) or a == b, (p, j, a, b)
     assert len(set(idx)) == len(P)
     for c in range(g.GetNumberOfCells()):
         ids = [g.GetCell(c).GetPointId(q) for q in range(2 ** d)]

@@ -140,6 +140,17 @@ int pkm_mbs_walk_steps(const pkm_mbs *s, const double *qa);
  * (PKM_DYN_DENSE, or where the sparse path handed over); NAN before one. */
 double pkm_mbs_conditioning(const pkm_mbs *s);
 
+/* The passive Jacobian's dimensionless conditioning (as pkm_mbs_conditioning) at the current
+ * state, the closure taken as holding there (after pkm_mbs_set_state or a kinematics), without
+ * a solve: one SVD; NAN without passive coordinates. PKM_ERR_SOLVER, PKM_ERR_NOMEM. */
+pkm_status pkm_mbs_passive_conditioning(pkm_mbs *s, double *cond, pkm_ctx *ctx);
+
+/* The mobility at the current configuration: the coordinates less the rank of the constraint
+ * Jacobian C (rows made dimensionless as for the conditioning; singular values below
+ * PKM_DYN_RANK_TOL times the largest are zero), every coordinate counted free (the driven set
+ * plays no part). PKM_ERR_SOLVER if LAPACK fails, PKM_ERR_NOMEM. */
+pkm_status pkm_mbs_mobility(pkm_mbs *s, int *mobility, pkm_ctx *ctx);
+
 /* Set the whole state without closure (q, qd, qdd of every coordinate; NULL keeps). */
 void pkm_mbs_set_state(pkm_mbs *s, const double *q, const double *qd, const double *qdd);
 const double *pkm_mbs_q(const pkm_mbs *s);

@@ -97,7 +97,13 @@ typedef struct pkm_map {
     double *freq_hz;     /* NaN where status != OK */
     double *residual;    /* NaN where status != OK */
     double *accuracy;    /* pkm_modes.accuracy of each mode, NaN where status != OK */
-    int *tracked;        /* tracked mode id per point and rank, -1 where status != OK */
+    /* npoints: the locked closure's dimensionless conditioning at each pose whose model was
+     * built (pkm_pose_conditioning; OK, singular and failed poses), NaN where it was not
+     * (unreachable, pending) and for a case without a rigid-body model. Below
+     * PKM_NEAR_SINGULAR (pkm/motion.h) the pose is near-singular: its frequencies are valid
+     * (status OK) but its lowest modes are the mechanism's near-free motion. */
+    double *conditioning;
+    int *tracked; /* tracked mode id per point and rank, -1 where status != OK */
     /* MAC of the link that gave each mode its id (from the mode of the parent pose), NaN at a
      * pose without parent and where status != OK */
     double *tracking_mac;
@@ -349,13 +355,14 @@ void pkm_map_diff_free(pkm_map_diff *d);
 /* Summary of a computed map (the end of pkmflex map): points per status, the frequency range
  * of each rank over the OK points, and the tracking links. */
 typedef struct pkm_map_summary {
-    int64_t count[4];  /* points per status PKM_POSE_OK .. PKM_POSE_FAILED */
-    int64_t pending;   /* points not computed */
-    double *freq_min;  /* nev: lowest frequency of the rank over the OK points, +inf if none */
-    double *freq_max;  /* nev: highest, -inf if none */
-    int64_t links;     /* PKM_TRACK_MAC: points that took their ids from a parent */
-    int64_t low_links; /* mode links among them with a MAC below map->track.mac_threshold */
-    double lowest_mac; /* lowest MAC of those links, 1 if none */
+    int64_t count[4];      /* points per status PKM_POSE_OK .. PKM_POSE_FAILED */
+    int64_t near_singular; /* OK points whose conditioning is below PKM_NEAR_SINGULAR */
+    int64_t pending;       /* points not computed */
+    double *freq_min;      /* nev: lowest frequency of the rank over the OK points, +inf if none */
+    double *freq_max;      /* nev: highest, -inf if none */
+    int64_t links;         /* PKM_TRACK_MAC: points that took their ids from a parent */
+    int64_t low_links;     /* mode links among them with a MAC below map->track.mac_threshold */
+    double lowest_mac;     /* lowest MAC of those links, 1 if none */
 } pkm_map_summary;
 
 /* Fill *s for map (release with pkm_map_summary_free); PKM_ERR_NOMEM. */

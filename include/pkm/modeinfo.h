@@ -43,6 +43,14 @@ pkm_status pkm_mode_describe(const pkm_model *m, const pkm_dofmap *map, const do
                              pkm_mode_info *info, double *body_energy, double *joint_energy,
                              double *leg_energy, pkm_ctx *ctx);
 
+/* How much mode x moves each joint of model m: the relative motion of the joint's two nodes
+ * (u = P x; the ground's node at rest), |rotation| (rad) + |translation| / L with L the diagonal
+ * of the nodes' bounding box, into motion[pkm_model_joint_count(m)]: the joints a mechanism
+ * (zero-energy) mode turns or slides. PKM_ERR_INVALID for a dof map of another model,
+ * PKM_ERR_NOMEM. */
+pkm_status pkm_mode_joint_motion(const pkm_model *m, const pkm_dofmap *map, const double *x,
+                                 double *motion, pkm_ctx *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -94,24 +94,30 @@ pkm_status pkm_motion_check(pkm_motion *m, const pkm_trajectory *tr, double t0, 
 
 /* After pkm_motion_at: the dimensionless conditioning of the closure with the joints that the
  * finite-element model fe (at the same pose; NULL: none) clamps held, the actuated ones where it
- * clamps none
- * (pkm_mbs_conditioning on the dense path): what a locked robot's stiffness loses near a
- * singularity of its drives (a parallel singularity: f1 tends to 0 as it does). The motion is
- * left at rest at the pose. */
+ * clamps none (pkm_mbs_conditioning on the dense path): what a locked robot's stiffness loses
+ * near a singularity of its drives (a parallel singularity: f1 tends to 0 as it does). The
+ * motion is left at rest at the pose. */
 pkm_status pkm_motion_locked_conditioning(pkm_motion *m, const pkm_model *fe, double *cond,
                                           pkm_ctx *ctx);
 
 /* Below this conditioning of the locked closure a pose is near-singular: a locked five-bar's
  * f1 falls with it linearly near its parallel singularity (examples/fivebar.yaml: f1 = 1000 Hz x
- * the conditioning, 49 Hz at home at 0.12), so 1e-3 marks a structure that kept about 2 % of
- * its lowest frequency: what `modes` then reports is the mechanism's near-free motion. */
+ * pkm_pose_conditioning within 1.5 % from 2.3e-4 to 6.9e-3, 49 Hz at home at 0.12), so 1e-3 marks a
+ * structure that kept about 2 % of its lowest frequency: what `modes` then reports is the
+ * mechanism's near-free motion. */
 #define PKM_NEAR_SINGULAR 1e-3
 
-/* The conditioning of case c's locked closure at pose (pkm_motion_locked_conditioning, fe the
- * finite-element model at pose), the rigid motion walked there from its build configuration;
- * NAN for a case without a rigid-body model. The motion's errors. */
-pkm_status pkm_closure_conditioning(const pkm_case *c, const void *params, const double *pose,
-                                    const pkm_model *fe, double *cond, pkm_ctx *ctx);
+/* The locked closure's conditioning at a pose from the finite-element model fe built there alone
+ * (pkm_mbs_passive_conditioning of fe's rigid-body system: its beams as rigid bodies, its
+ * clamped joints held, else its actuated ones; q = 0 is the pose, closed): what `modes` prints
+ * and a map stores per pose. No rigid model is walked there, so it depends on the pose only
+ * (a map's poses: the same bits for any number of workers), and costs one SVD of the passive
+ * Jacobian. Its rows are scaled by fe's size at the pose, so it differs from
+ * pkm_motion_locked_conditioning (the build configuration's size) by the ratio of the sizes
+ * where they differ: 1 to 10 % off the five-bar's and NaVARo's home, the same on the 3-RRR and
+ * the Delta. NAN for a case without a rigid-body model. Errors of pkm_mbs_create. */
+pkm_status pkm_pose_conditioning(const pkm_case *c, const pkm_model *fe, double *cond,
+                                 pkm_ctx *ctx);
 
 #ifdef __cplusplus
 }

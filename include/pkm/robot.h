@@ -163,6 +163,11 @@ pkm_status pkm_robot_build_rigid(const pkm_robot *r, const double *pose, pkm_mod
  * moves (its nodes at the polyline points, where the joints are). */
 pkm_status pkm_robot_build_assembly(const pkm_robot *r, pkm_model **out, pkm_ctx *ctx);
 
+/* The mobility of r's mechanism (pkm_mbs_mobility of the rigid model at the assembly
+ * configuration, every joint free as its type says): how many pose coordinates it can take at
+ * most. Errors of the model and of pkm_mbs_create. */
+pkm_status pkm_robot_mobility(const pkm_robot *r, int *mobility, pkm_ctx *ctx);
+
 /* A case (include/pkm/cases.h) made of r: *c and *params are one allocation that
  * pkm_case_params_destroy(params) frees (c with it); c->name is r->name, its pose coordinates
  * r's, its build pkm_robot_build (analyses PKM_CASE_MODAL where r has an elastic model: a beam, a

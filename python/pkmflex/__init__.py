@@ -546,6 +546,8 @@ class Map:
     residual, accuracy [shape + (nev,)], tracked_mode [shape + (nev,)] (the physical mode id
     at each rank, -1 where not OK), tracking_mac [shape + (nev,)] (MAC of the link that gave
     the id), tracking_parent [shape] (row-major index of the point the ids came from, -1),
+    closure_conditioning [shape] (the locked closure's conditioning, below 1e-3 near-singular;
+    NaN where the model was not built),
     tracking ('mac' or 'rank'), tracking_note, modes [shape + (nev, ncoord)] when kept;
     case, parameters (as resolved), formulation, solver, nev, version, commit.
     """

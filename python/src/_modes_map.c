@@ -273,7 +273,8 @@ static PyObject *map_result(const pkm_map *map)
                         pkm_py_array_copy(NPY_INT32, na + 1, shape, map->tracked)) |
              pkm_py_put(d, "tracking_mac", pkm_py_doubles(na + 1, shape, map->tracking_mac)) |
              pkm_py_put(d, "tracking_parent",
-                        pkm_py_array_copy(NPY_INT64, na, shape, map->tracking_parent));
+                        pkm_py_array_copy(NPY_INT64, na, shape, map->tracking_parent)) |
+             pkm_py_put(d, "closure_conditioning", pkm_py_doubles(na, shape, map->conditioning));
     }
     if (rc == 0 && map->modes != NULL && map->ncoord > 0) {
         shape[na + 1] = (npy_intp)map->ncoord;

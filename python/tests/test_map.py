@@ -1,5 +1,6 @@
 """Case.map and read_map against `pkmflex map` on the same grid: every dataset of the command's
-file bit for bit (frequencies, residuals, accuracies, status, tracked modes, MAC, parents)."""
+file bit for bit (frequencies, residuals, accuracies, status, tracked modes, MAC, parents, the
+closure's conditioning)."""
 import h5py
 import numpy as np
 import pytest
@@ -8,7 +9,8 @@ import pkmflex
 
 DATASETS = {"freq_hz": "freq_hz", "residual": "residual", "accuracy": "accuracy",
             "status": "status", "tracked_mode": "tracked_mode",
-            "tracking_mac": "tracking_mac", "tracking_parent": "tracking_parent"}
+            "tracking_mac": "tracking_mac", "tracking_parent": "tracking_parent",
+            "closure_conditioning": "closure_conditioning"}
 
 
 def read_h5(path):

@@ -39,7 +39,7 @@ s = lambda obj, name: obj.attrs[name].decode()
 assert s(f, "case_file_sha256") == sys.argv[2] and s(f, "case_file") == sys.argv[3]
 assert f["parameters"].attrs["material.E"] == 70e9 and s(f["parameters"], "mass") == "rotary"
 assert f["parameters"].attrs["elements_per_link"] == 1 and s(f, "pkmflex_commit") != ""
-assert f.attrs["format_version"] == 4 and f["accuracy"].shape == f["freq_hz"].shape
+assert f.attrs["format_version"] == 5 and f["accuracy"].shape == f["freq_hz"].shape
 for k in ("freq_hz", "residual", "accuracy", "status", "tracked_mode", "tracking_mac",
           "tracking_parent", "grid/x"):
     assert f[k].fletcher32, k
