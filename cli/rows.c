@@ -39,9 +39,9 @@ void cli_rows_free(cli_rows *r)
         free(r->value[c]);
 }
 
-/* One value: in csv the shortest of %.15g, %.16g, %.17g that reads back to the same double
- * (0.2, not 0.20000000000000001; bit for bit always), in the table the column's width; NaN as an
- * empty cell or '-'. */
+/* One value: in csv %.15g if it reads back to the same double (0.2, not 0.20000000000000001),
+ * else %.17g (bit for bit always); in the table the column's width; NaN as an empty cell or
+ * '-'. */
 static void rows_cell(int csv, double v)
 {
     if (!csv) {
@@ -53,10 +53,8 @@ static void rows_cell(int csv, double v)
         return;
     }
     char buf[32];
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(buf, sizeof buf, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v) break;
-    }
+    snprintf(buf, sizeof buf, "%.15g", v);
+    if (strtod(buf, NULL) != v) snprintf(buf, sizeof buf, "%.17g", v); /* 17 always do */
     printf(",%s", buf);
 }
 
