@@ -165,7 +165,7 @@ int cli_cases(int argc, char **argv)
 {
     cases_args o = {0};
     const int rc = cli_parse(argc, argv, &cases_command, cases_set, &o);
-    if (rc != 0) return rc < 0 ? 0 : rc;
+    if (rc != 0 || cli_check_only()) return rc < 0 ? 0 : rc;
     const char *show = o.show;
     if (o.params != NULL) return cases_params(o.params);
     if (show != NULL) {

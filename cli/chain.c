@@ -5,56 +5,33 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cli/cli.h"
 #include "pkm/chain.h"
-#include "pkm/dynengine.h"
+#include "pkm/chainrun.h"
 #include "pkm/hiab.h"
 #include "pkm/io.h"
-#include "pkm/ode.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Most output times and most RK4 steps per output interval. */
+/* Most output times. */
 #define CHAIN_MAX_TIMES 10000000
-#define CHAIN_MAX_STEPS 10000000
 
-enum {
-    CH_TRAJECTORY = CLI_OPT_OWN,
-    CH_TIME,
-    CH_FORMAT,
-    CH_FORWARD,
-    CH_FORCES,
-    CH_STEP,
-    CH_OUTPUT,
-    CH_ENGINE
-};
+enum { CH_FORCES = CLI_OPT_OWN, CH_STEP, CH_ENGINE };
 
 typedef struct chain_args {
     const char *machine;
-    const char *traj;   /* a CSV file, or NULL: the machine's sinusoids */
-    const char *time;   /* T0:T1:N, or NULL: 101 times over the trajectory */
+    cli_run_args run;   /* --trajectory (a CSV file, or NULL: the machine's sinusoids), --time,
+                           --format, -o, --forward, --per-time */
     const char *forces; /* --forward: a CSV file of the drives, or NULL: the trajectory's */
-    const char *output; /* -o FILE.h5, or NULL */
     const char *engine; /* --engine NAME, or NULL: the chain's own passes */
-    int csv, forward;
-    double step; /* RK4 step, s */
+    double step;        /* RK4 step, s */
 } chain_args;
 
 static const cli_option chain_options[] = {
-    {"--trajectory", NULL, 1, CH_TRAJECTORY, "FILE.csv",
-     "samples of the actuated coordinates (header t,x for boom1;\n"
-     "t,slew,x1,x2,xt for crane4), interpolated by a not-a-knot\n"
-     "spline (default: the sinusoids of docs/chain.md, 10 s)",
-     NULL},
-    {"--time", NULL, 1, CH_TIME, "T0:T1:N",
-     "N >= 2 equally spaced output times from T0 to T1 > T0, s\n"
-     "(default: 101 over the trajectory's span)",
-     NULL},
-    {"--forward", NULL, 0, CH_FORWARD, NULL,
-     "forward dynamics: integrate (RK4) under the drives of the\n"
-     "trajectory from its state at T0, with the energy balance",
-     NULL},
+    CLI_OPTION_TRAJECTORY,
+    CLI_OPTION_TIME,
+    CLI_OPTION_FORWARD,
     {"--forces", NULL, 1, CH_FORCES, "FILE.csv",
      "--forward: the drives (N, N m) as samples, header t and the\n"
      "actuated joints (t,cyl1 for boom1; t,slew,cyl1,cyl2,ext for\n"
@@ -62,12 +39,9 @@ static const cli_option chain_options[] = {
      "inverse dynamics of the trajectory)",
      NULL},
     {"--step", NULL, 1, CH_STEP, "H", "--forward: the largest RK4 step, s (default 1e-3)", NULL},
-    {"--format", NULL, 1, CH_FORMAT, "table|csv|json", "output format (columns: docs/chain.md)",
-     NULL},
-    {"--output", "-o", 1, CH_OUTPUT, "FILE.h5",
-     "write the rows to an HDF5 file instead of printing them\n"
-     "(layout: docs/hdf5-layout.md, module-chain files)",
-     NULL},
+    CLI_OPTION_FORMAT,
+    CLI_OPTION_PER_TIME,
+    CLI_OPTION_OUTPUT,
     {"--engine", NULL, 1, CH_ENGINE, "NAME",
      "the engine of the table (docs/dynamics.md): chain (the\n"
      "default), mbs or mbs-dense on the machine as a model",
@@ -78,38 +52,34 @@ static const cli_command chain_command = {
     "dynamics",
     "usage: pkmflex dynamics boom1|crane4 [--trajectory FILE.csv] [--time T0:T1:N]\n"
     "                        [--forward [--forces FILE.csv] [--step H]]\n"
-    "                        [--format table|csv|json | -o FILE.h5] [--engine NAME]\n\n"
+    "                        [--format table|csv|json] [--per-time] [-o FILE.h5]\n"
+    "                        [--engine NAME]\n\n"
     "The one-loop boom and the 4-dof crane of Petrovic and Mattila 2022 as chains of modules\n"
-    "(Paz Anaya and Mattila 2024): per time and module, the coordinate, its rate and\n"
-    "acceleration, the drive (N or N m) and the wrench the module takes from its base.\n"
-    "Default: O(n) inverse dynamics along the trajectory; --forward: the O(n) forward\n"
-    "dynamics integrated from the trajectory's state at T0 under its drives or under the\n"
-    "drives of --forces, with the trajectory's coordinate beside and the energy balance\n"
-    "T + V - work of the drives (J).\n\n",
+    "(Paz Anaya and Mattila 2024). The joint table of every case (docs/dynamics.md, \"Output\n"
+    "columns\"): per time and module (type revolute, prismatic or loop) its coordinate, rate,\n"
+    "acceleration and drive (N or N m); ideal = drive (no friction); the friction and the\n"
+    "reaction components are empty. --per-time: per module the wrench it takes from its base\n"
+    "(M.fx ... M.mz, base frame) and the drive again by the closed form (M.drive_check), or,\n"
+    "--forward, the trajectory's coordinate (M.q_ref), then the deviation and the energies.\n"
+    "Default: O(n) inverse dynamics along the trajectory (--trajectory: samples of the actuated\n"
+    "coordinates, header t,x for boom1; t,slew,x1,x2,xt for crane4; default the sinusoids of\n"
+    "docs/chain.md, 10 s); --forward: the O(n) forward dynamics integrated from the\n"
+    "trajectory's state at T0 under its drives or under the drives of --forces, with the\n"
+    "energy balance T + V - work of the drives (J).\n\n",
     chain_options, (int)(sizeof(chain_options) / sizeof(chain_options[0])), 0};
 
 static int chain_set(void *user, int id, const char *v)
 {
     chain_args *o = user;
+    int rc = 0;
+    if (cli_run_option(&o->run, id, v, &rc)) return rc;
     switch (id) {
     case CLI_ARG:
         if (o->machine != NULL) return cli_usage_error("unexpected argument '%s'", v);
         o->machine = v;
         return 0;
-    case CH_TRAJECTORY:
-        o->traj = v;
-        return 0;
-    case CH_TIME:
-        o->time = v;
-        return 0;
-    case CH_FORWARD:
-        o->forward = 1;
-        return 0;
     case CH_FORCES:
         o->forces = v;
-        return 0;
-    case CH_OUTPUT:
-        o->output = v;
         return 0;
     case CH_ENGINE:
         o->engine = v;
@@ -117,10 +87,6 @@ static int chain_set(void *user, int id, const char *v)
     case CH_STEP:
         if (!cli_parse_real(v, 1e-7, 1.0, &o->step))
             return cli_usage_error("--step '%s': expected a number from 1e-7 to 1 s", v);
-        return 0;
-    case CH_FORMAT:
-        if (cli_check_format(v) != 0) return EXIT_INPUT;
-        o->csv = cli_format_is_rows(v);
         return 0;
     default:
         return EXIT_INPUT;
@@ -173,6 +139,10 @@ void cli_chain_list(int csv)
     }
 }
 
+/* Per-time columns per module: the base wrench, then drive_check (inverse) or q_ref (forward). */
+#define CHAIN_MODULE_COLUMNS 7
+#define CHAIN_NAME_LEN       (PKM_CHAIN_NAME + 16)
+
 /* What a run holds. */
 typedef struct chain_run {
     pkm_chain *c;
@@ -180,20 +150,11 @@ typedef struct chain_run {
     pkm_trajectory *forces; /* the drives as a spline through samples, or NULL */
     int n, nt;
     double t0, t1;
-    double *q, *qd, *qdd, *f, *qr, *y, *work; /* n each; y 2 n + 1; work RK4's */
-    pkm_chain_loads *loads;
-    double E0; /* forward: T + V at T0 */
-    /* --engine: the engine on the machine as a model built at the trajectory's T0 state q0
-     * (its coordinates measured from there), the model's joints per module, its results */
-    const pkm_dyn_engine *eng;
-    void *engine;
-    pkm_model *model;
-    int coord[12];
-    double q0[4], qa[4];
-    pkm_joint_result *res;
-    /* -o: every row kept for the file (NULL otherwise): times, the columns of
-     * pkm_chain_series_columns, the energies, the base wrenches */
-    double *kt, *kv[PKM_CHAIN_SERIES_COLUMNS], *ke[PKM_CHAIN_SERIES_ENERGIES], *kbase;
+    cli_rows rows;      /* the output (cli/rows.c) */
+    const char **names; /* the modules' names, then their types */
+    pkm_column *cols;   /* the per-time columns */
+    char (*colname)[CHAIN_NAME_LEN];
+    double *v, *pt; /* a time's joint values and per-time values */
 } chain_run;
 
 /* The modules' names (the actuated joints), a new array; NULL on no memory. */
@@ -227,33 +188,6 @@ static int chain_read_forces(const char *path, chain_run *r)
     return 0;
 }
 
-/* --engine: the engine named, on the machine as a model at the trajectory's state at T0. */
-static int chain_engine_setup(const chain_args *o, chain_run *r)
-{
-    r->eng = pkm_dyn_engine_find(o->engine);
-    if (r->eng == NULL)
-        return cli_usage_error("--engine '%s': expected chain, mbs or mbs-dense", o->engine);
-    pkm_chain_module mods[4];
-    pkm_chain_pose root;
-    double g[3];
-    int n;
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    pkm_status st = pkm_hiab_modules(o->machine, mods, &n, &root, g, &ctx);
-    if (st == PKM_OK) st = pkm_trajectory_eval(r->tr, r->t0, r->q0, NULL, NULL, &ctx);
-    if (st == PKM_OK) st = pkm_chain_model(r->c, r->q0, &r->model, r->coord, &ctx);
-    if (st != PKM_OK) return cli_report(st, &ctx);
-    if (r->eng->accepts(r->model, &ctx) != PKM_OK)
-        return cli_usage_error("--engine %s: %s: %s", o->engine, o->machine, ctx.msg);
-    r->res = calloc((size_t)pkm_model_joint_count(r->model), sizeof(*r->res));
-    if (r->res == NULL) {
-        fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
-        return EXIT_COMPUTE;
-    }
-    st = r->eng->create(r->model, g, &r->engine, &ctx);
-    return st == PKM_OK ? 0 : cli_report(st, &ctx);
-}
-
 static int chain_setup(const chain_args *o, chain_run *r)
 {
     pkm_ctx ctx;
@@ -262,283 +196,157 @@ static int chain_setup(const chain_args *o, chain_run *r)
     const pkm_traj_desc *d = pkm_hiab_motion(o->machine, &names, &r->n);
     pkm_status st = pkm_hiab_chain(o->machine, &r->c, &ctx);
     if (st == PKM_OK)
-        st = o->traj != NULL ? pkm_trajectory_read_csv(o->traj, names, r->n, &r->tr, &ctx)
-                             : pkm_trajectory_create_analytic(d, r->n, &r->tr, &ctx);
+        st = o->run.traj != NULL ? pkm_trajectory_read_csv(o->run.traj, names, r->n, &r->tr, &ctx)
+                                 : pkm_trajectory_create_analytic(d, r->n, &r->tr, &ctx);
     if (st != PKM_OK) return cli_report(st, &ctx);
     double s0, s1;
     pkm_trajectory_span(r->tr, &s0, &s1);
-    if (o->time == NULL) r->t0 = s0, r->t1 = s1, r->nt = 101;
-    if (o->traj != NULL && (r->t0 < s0 || r->t1 > s1))
+    if (o->run.time == NULL) r->t0 = s0, r->t1 = s1, r->nt = 101;
+    /* the sinusoids hold beyond their default span; samples do not */
+    if (o->run.traj != NULL && (r->t0 < s0 || r->t1 > s1))
         return cli_usage_error("--time %g:%g: outside the trajectory's span %g:%g s", r->t0, r->t1,
                                s0, s1);
-    int rc = o->forces != NULL ? chain_read_forces(o->forces, r) : 0;
-    if (rc == 0 && o->engine != NULL) rc = chain_engine_setup(o, r);
-    if (rc != 0) return rc;
-    const size_t n = (size_t)r->n;
-    r->q = calloc(7 * n + 1 + PKM_ODE_RK4_WORK(2 * n + 1), sizeof(double));
-    r->loads = calloc(n, sizeof(*r->loads));
-    if (r->q == NULL || r->loads == NULL) {
-        fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
-        return EXIT_COMPUTE;
-    }
-    r->qd = r->q + n, r->qdd = r->qd + n, r->f = r->qdd + n, r->qr = r->f + n;
-    r->y = r->qr + n, r->work = r->y + 2 * n + 1;
-    return 0;
+    return o->forces != NULL ? chain_read_forces(o->forces, r) : 0;
 }
 
-static double chain_time(const chain_run *r, int k)
+/* The output's columns (cli/rows.c): the modules as joints; per time CHAIN_MODULE_COLUMNS per
+ * module, then (forward) the deviation and the energies. */
+static int chain_rows_init(chain_run *r, const chain_args *o)
 {
-    return k == r->nt - 1 ? r->t1 : r->t0 + (r->t1 - r->t0) * k / (r->nt - 1);
-}
-
-static void chain_header(int forward, int csv)
-{
-    if (csv)
-        printf("t,joint,q,qd,qdd,drive,fx,fy,fz,mx,my,mz%s\n",
-               forward ? ",q_ref,kinetic,potential,work,balance" : ",drive_check");
-    else
-        printf("%-8s %-6s %13s %13s %13s %14s %12s %12s%s\n", "t", "joint", "q", "qd", "qdd",
-               "drive", "base_fx", "base_fy", forward ? "        q_ref      balance" : "");
-}
-
-/* The rows of time sample k kept for -o. */
-static void chain_keep_rows(chain_run *r, int k, double t, const double *energy)
-{
-    r->kt[k] = t;
-    for (int i = 0; i < r->n; i++) {
-        const size_t at = (size_t)k * (size_t)r->n + (size_t)i;
-        const double v[PKM_CHAIN_SERIES_COLUMNS] = {
-            r->q[i], r->qd[i], r->qdd[i], r->f[i], r->loads[i].tau_closed, r->qr[i]};
-        for (int c = 0; c < PKM_CHAIN_SERIES_COLUMNS; c++)
-            if (r->kv[c] != NULL) r->kv[c][at] = v[c];
-        memcpy(r->kbase + 6 * at, r->loads[i].base, sizeof(r->loads[i].base));
-    }
-    for (int c = 0; c < PKM_CHAIN_SERIES_ENERGIES && energy != NULL; c++)
-        r->ke[c][k] = energy[c];
-}
-
-/* One row per module of time sample k, printed or kept for -o; energy: NULL (inverse dynamics:
- * the drive's check follows) or the forward run's {T, V, W, balance} (after the trajectory's
- * coordinate). */
-static void chain_rows(chain_run *r, int k, double t, int csv, const double *energy)
-{
-    if (r->kt != NULL) {
-        chain_keep_rows(r, k, t, energy);
-        return;
-    }
-    for (int i = 0; i < r->n; i++) {
-        const pkm_chain_loads *L = &r->loads[i];
-        const char *name = pkm_chain_module_get(r->c, i)->name;
-        if (csv) {
-            printf("%.10g,%s,%.17g,%.17g,%.17g,%.17g", t, name, r->q[i], r->qd[i], r->qdd[i],
-                   r->f[i]);
-            for (int c = 0; c < 6; c++)
-                printf(",%.17g", L->base[c]);
-            if (energy == NULL)
-                printf(",%.17g\n", L->tau_closed);
-            else
-                printf(",%.17g,%.17g,%.17g,%.17g,%.17g\n", r->qr[i], energy[0], energy[1],
-                       energy[2], energy[3]);
-        } else {
-            printf("%-8.4f %-6s %13.6g %13.6g %13.6g %14.8g %12.6g %12.6g", t, name, r->q[i],
-                   r->qd[i], r->qdd[i], r->f[i], L->base[0], L->base[1]);
-            if (energy != NULL) printf(" %12.6g %12.4g", r->qr[i], energy[3]);
-            printf("\n");
+    static const char *const types[3] = {"revolute", "prismatic", "loop"};
+    static const char *const wrench[6][2] = {{"fx", "N"},   {"fy", "N"},   {"fz", "N"},
+                                             {"mx", "N m"}, {"my", "N m"}, {"mz", "N m"}};
+    static const pkm_column energies[5] = {{"deviation", "rad or m"},
+                                           {"kinetic", "J"},
+                                           {"potential", "J"},
+                                           {"work", "J"},
+                                           {"balance", "J"}};
+    const int n = r->n, nc = CHAIN_MODULE_COLUMNS * n + (o->run.forward ? 5 : 0);
+    r->names = malloc(sizeof(char *) * 2 * (size_t)n);
+    r->cols = malloc(sizeof(pkm_column) * (size_t)nc);
+    r->colname = malloc(sizeof(*r->colname) * (size_t)CHAIN_MODULE_COLUMNS * (size_t)n);
+    r->v = malloc(sizeof(double) * ((size_t)PKM_DYN_SERIES_COLUMNS * (size_t)n + (size_t)nc));
+    if (r->names == NULL || r->cols == NULL || r->colname == NULL || r->v == NULL)
+        return cli_usage_error("out of memory");
+    r->pt = r->v + PKM_DYN_SERIES_COLUMNS * (size_t)n;
+    for (int i = 0; i < n; i++) {
+        const pkm_chain_module *m = pkm_chain_module_get(r->c, i);
+        r->names[i] = m->name;
+        r->names[n + i] = types[m->type];
+        const int rev = m->type == PKM_CHAIN_REVOLUTE;
+        for (int k = 0; k < CHAIN_MODULE_COLUMNS; k++) {
+            char *name = r->colname[CHAIN_MODULE_COLUMNS * i + k];
+            const char *what = k < 6 ? wrench[k][0] : o->run.forward ? "q_ref" : "drive_check";
+            snprintf(name, CHAIN_NAME_LEN, "%s.%s", m->name, what);
+            const char *unit = k < 6            ? wrench[k][1]
+                               : o->run.forward ? (rev ? "rad" : "m")
+                                                : (rev ? "N m" : "N");
+            r->cols[CHAIN_MODULE_COLUMNS * i + k] = (pkm_column){name, unit};
         }
     }
-}
-
-/* The drives f and the modules' loads (NULL: the drives only) at t, by the chain's own passes or
- * by the --engine on its model. */
-static pkm_status chain_inv(chain_run *r, double t, const double *q, const double *qd,
-                            const double *qdd, double *f, pkm_chain_loads *loads, pkm_ctx *ctx)
-{
-    if (r->eng == NULL) return pkm_chain_inverse(r->c, q, qd, qdd, f, loads, ctx);
-    for (int i = 0; i < r->n; i++)
-        r->qa[i] = q[i] - r->q0[i];
-    const pkm_status st = r->eng->inverse(r->engine, t, r->qa, qd, qdd, r->res, ctx);
-    if (st != PKM_OK) return st;
-    return pkm_chain_loads_of(r->c, q, r->res, r->coord, f, loads != NULL ? loads : r->loads, ctx);
-}
-
-/* The accelerations qdd under the drives f, likewise. */
-static pkm_status chain_fwd(chain_run *r, double t, const double *q, const double *qd,
-                            const double *f, double *qdd, pkm_ctx *ctx)
-{
-    if (r->eng == NULL) return pkm_chain_forward(r->c, q, qd, f, qdd, ctx);
-    for (int i = 0; i < r->n; i++)
-        r->qa[i] = q[i] - r->q0[i];
-    return r->eng->forward(r->engine, t, r->qa, qd, f, qdd, ctx);
-}
-
-static int chain_inverse_run(chain_run *r, int csv)
-{
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    if (r->kt == NULL) chain_header(0, csv);
-    for (int k = 0; k < r->nt; k++) {
-        const double t = chain_time(r, k);
-        pkm_status st = pkm_trajectory_eval(r->tr, t, r->q, r->qd, r->qdd, &ctx);
-        if (st == PKM_OK) st = chain_inv(r, t, r->q, r->qd, r->qdd, r->f, r->loads, &ctx);
-        if (st != PKM_OK) return cli_report(st, &ctx);
-        chain_rows(r, k, t, csv, NULL);
-    }
+    for (int k = 0; k < 5 && o->run.forward; k++)
+        r->cols[CHAIN_MODULE_COLUMNS * n + k] = energies[k];
+    r->rows = (cli_rows){.csv = cli_format_is_rows(o->run.format),
+                         .per_time = o->run.per_time,
+                         .njoint = n,
+                         .joints = r->names,
+                         .types = r->names + n,
+                         .ncol = nc,
+                         .cols = r->cols};
     return 0;
 }
 
-/* The drives at t into r->f: those of --forces, or the trajectory's (its inverse dynamics);
- * the trajectory's coordinates into r->qr. */
-static pkm_status chain_drives(chain_run *r, double t, pkm_ctx *ctx)
-{
-    pkm_status st = pkm_trajectory_eval(r->tr, t, r->qr, r->qd, r->qdd, ctx);
-    if (st != PKM_OK) return st;
-    if (r->forces != NULL) return pkm_trajectory_eval(r->forces, t, r->f, NULL, NULL, ctx);
-    return chain_inv(r, t, r->qr, r->qd, r->qdd, r->f, NULL, ctx);
-}
-
-/* y = (q, qd, W): q' = qd, qd' = forward dynamics under the drives, W' = sum f qd (the power). */
-static pkm_status chain_rhs(double t, const double *y, double *dy, void *user, pkm_ctx *ctx)
+/* An output time: the modules' rows of the joint table (q, qd, qdd, drive, ideal = drive; no
+ * friction or reaction components) and the per-time values; printed or kept. */
+static int chain_sink(void *user, const pkm_chain_row *w)
 {
     chain_run *r = user;
     const int n = r->n;
-    pkm_status st = chain_drives(r, t, ctx);
-    if (st == PKM_OK) st = chain_fwd(r, t, y, y + n, r->f, dy + n, ctx);
-    if (st != PKM_OK) return st;
-    memcpy(dy, y + n, sizeof(double) * (size_t)n);
-    dy[2 * n] = 0.0;
-    for (int i = 0; i < n; i++)
-        dy[2 * n] += r->f[i] * y[n + i];
-    return PKM_OK;
+    double dev = 0.0;
+    for (int i = 0; i < n; i++) {
+        double *v = r->v + (size_t)i * PKM_DYN_SERIES_COLUMNS,
+               *pt = r->pt + CHAIN_MODULE_COLUMNS * i;
+        const double row[PKM_DYN_SERIES_COLUMNS] = {
+            w->q[i], w->qd[i], w->qdd[i], w->drive[i], w->drive[i], NAN, NAN, NAN, NAN};
+        memcpy(v, row, sizeof(row));
+        memcpy(pt, w->loads[i].base, sizeof(w->loads[i].base));
+        pt[6] = w->q_ref != NULL ? w->q_ref[i] : w->loads[i].tau_closed;
+        if (w->q_ref != NULL) dev = fmax(dev, fabs(w->q[i] - w->q_ref[i]));
+    }
+    if (w->energy != NULL) {
+        double *e = r->pt + CHAIN_MODULE_COLUMNS * n;
+        e[0] = dev;
+        memcpy(e + 1, w->energy, 4 * sizeof(double));
+    }
+    cli_rows_put(&r->rows, w->step, w->t, r->v, NULL, r->pt);
+    return cli_output_failed();
 }
 
-/* The rows at time t of the state y: accelerations, drives, base wrenches, energy balance. */
-static pkm_status chain_forward_rows(chain_run *r, double t, int k, int csv, pkm_ctx *ctx)
+/* The run (pkm_chain_run), printed or kept; 0 or an exit status. */
+static int chain_compute(chain_run *r, const chain_args *o)
 {
-    const int n = r->n;
-    double e[4] = {0.0, 0.0, r->y[2 * n], 0.0}; /* T, V, W, balance */
-    pkm_status st = chain_drives(r, t, ctx);
-    memcpy(r->q, r->y, sizeof(double) * (size_t)n);
-    memcpy(r->qd, r->y + n, sizeof(double) * (size_t)n);
-    if (st == PKM_OK) st = chain_fwd(r, t, r->q, r->qd, r->f, r->qdd, ctx);
-    if (st == PKM_OK) st = chain_inv(r, t, r->q, r->qd, r->qdd, r->f, r->loads, ctx);
-    if (st == PKM_OK) st = pkm_chain_energy(r->c, r->q, r->qd, &e[0], &e[1], ctx);
-    if (st != PKM_OK) return st;
-    if (k == 0) r->E0 = e[0] + e[1];
-    e[3] = e[0] + e[1] - e[2] - r->E0;
-    chain_rows(r, k, t, csv, e);
-    return PKM_OK;
-}
-
-static int chain_forward_run(chain_run *r, double step, int csv)
-{
+    pkm_chain_run_opts ro = {.t0 = r->t0,
+                             .t1 = r->t1,
+                             .n = r->nt,
+                             .forward = o->run.forward,
+                             .step = o->step,
+                             .forces = r->forces};
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    const int n = r->n;
-    const pkm_ode ode = {.n = 2 * n + 1, .rhs = chain_rhs, .user = r};
-    pkm_status st = pkm_trajectory_eval(r->tr, r->t0, r->y, r->y + n, NULL, &ctx);
-    r->y[2 * n] = 0.0;
-    if (r->kt == NULL) chain_header(1, csv);
-    for (int k = 0; k < r->nt && st == PKM_OK; k++) {
-        const double t = chain_time(r, k);
-        if (k > 0) {
-            const double t_prev = chain_time(r, k - 1);
-            const double m = ceil((t - t_prev) / step * (1.0 - 1e-12));
-            if (!(m <= CHAIN_MAX_STEPS)) {
-                fprintf(stderr, "%s: error: --step %g: more than %d steps between outputs\n",
-                        CLI_PROG, step, CHAIN_MAX_STEPS);
-                return EXIT_INPUT;
-            }
-            st = pkm_ode_rk4_run(&ode, t_prev, (t - t_prev) / m, (int)m, r->y, r->work, &ctx);
-        }
-        if (st == PKM_OK) st = chain_forward_rows(r, t, k, csv, &ctx);
+    if (o->engine != NULL) { /* the table's engine on the machine as a model, its gravity */
+        pkm_chain_module mods[4];
+        pkm_chain_pose root;
+        int n;
+        ro.engine = pkm_dyn_engine_find(o->engine);
+        if (ro.engine == NULL)
+            return cli_usage_error("--engine '%s': expected chain, mbs or mbs-dense", o->engine);
+        const pkm_status st = pkm_hiab_modules(o->machine, mods, &n, &root, ro.gravity, &ctx);
+        if (st != PKM_OK) return cli_report(st, &ctx);
     }
-    return st == PKM_OK ? 0 : cli_report(st, &ctx);
-}
-
-/* -o: room for every row (the memory check of a long run first: exit 2 naming the size). */
-static int chain_keep(chain_run *r, int forward)
-{
-    const size_t rows = (size_t)r->nt * (size_t)r->n;
-    const double bytes = 8.0 * ((double)r->nt * (1.0 + PKM_CHAIN_SERIES_ENERGIES) + 11.0 * rows);
-    const int rc = cli_check_output_memory(bytes, r->nt);
-    if (rc != 0) return rc;
-    r->kt = malloc(sizeof(double) * (size_t)r->nt);
-    r->kbase = malloc(sizeof(double) * 6 * rows);
-    int ok = r->kt != NULL && r->kbase != NULL;
-    for (int c = 0; c < PKM_CHAIN_SERIES_COLUMNS; c++)
-        if (c != (forward ? 4 : 5)) /* drive_check: inverse only; q_ref: forward only */
-            ok = (r->kv[c] = malloc(sizeof(double) * rows)) != NULL && ok;
-    for (int c = 0; c < PKM_CHAIN_SERIES_ENERGIES && forward; c++)
-        ok = (r->ke[c] = malloc(sizeof(double) * (size_t)r->nt)) != NULL && ok;
-    return ok ? 0 : cli_usage_error("-o: cannot allocate %.3g GB for %d times", bytes / 1e9, r->nt);
-}
-
-/* The kept rows written to o->output; 0 or an exit status (a failed write is exit 3). */
-static int chain_write(const chain_run *r, const chain_args *o)
-{
-    const char **names = chain_module_names(r);
-    if (names == NULL) return cli_usage_error("-o: out of memory");
+    const pkm_status st = pkm_chain_run(r->c, r->tr, &ro, chain_sink, r, &ctx);
+    if (st != PKM_OK) return cli_report(st, &ctx);
+    if (cli_output_failed()) return EXIT_COMPUTE;
+    if (o->run.output == NULL) return 0;
     const char *const *coords;
     int n;
-    pkm_chain_series s = {
-        .machine = o->machine,
-        .trajectory = o->traj != NULL ? o->traj : pkm_hiab_motion(o->machine, &coords, &n)->name,
-        .drives = !o->forward         ? "inverse dynamics"
-                  : o->forces != NULL ? o->forces
-                                      : "trajectory",
-        .ntime = r->nt,
-        .nmodule = r->n,
-        .modules = names,
-        .t = r->kt,
-        .base = r->kbase};
-    memcpy(s.value, r->kv, sizeof(s.value));
-    memcpy(s.energy, r->ke, sizeof(s.energy));
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    const pkm_status st = pkm_chain_series_write_h5(o->output, &s, &ctx);
-    free(names);
-    if (st != PKM_OK) return cli_report_late(st, &ctx);
-    printf("# wrote %s: %d times x %d modules (%s)\n", o->output, r->nt, r->n, o->machine);
-    return 0;
+    const cli_rows_source src = {
+        o->machine,
+        o->run.traj != NULL ? o->run.traj : pkm_hiab_motion(o->machine, &coords, &n)->name, "none"};
+    return cli_rows_write(&r->rows, o->run.output, &src, 0);
 }
 
 static void chain_free(chain_run *r)
 {
-    if (r->eng != NULL) r->eng->destroy(&r->engine);
-    pkm_model_destroy(&r->model);
-    free(r->res);
     pkm_chain_destroy(&r->c);
     pkm_trajectory_destroy(&r->tr);
     pkm_trajectory_destroy(&r->forces);
-    free(r->q);
-    free(r->loads);
-    free(r->kt);
-    free(r->kbase);
-    for (int c = 0; c < PKM_CHAIN_SERIES_COLUMNS; c++)
-        free(r->kv[c]);
-    for (int c = 0; c < PKM_CHAIN_SERIES_ENERGIES; c++)
-        free(r->ke[c]);
+    cli_rows_free(&r->rows);
+    free(r->names);
+    free(r->cols);
+    free(r->colname);
+    free(r->v);
 }
 
 int cli_chain_dynamics(int argc, char **argv)
 {
-    chain_args o = {.step = 1e-3};
+    chain_args o = {.run = {.format = "table"}, .step = 1e-3};
     chain_run r = {.nt = 101};
     int rc = cli_parse(argc, argv, &chain_command, chain_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
     if (o.machine == NULL || !cli_chain_is_machine(o.machine))
         rc = cli_usage_error("expected boom1 or crane4");
-    else if (o.time != NULL && !cli_parse_times(o.time, CHAIN_MAX_TIMES, &r.t0, &r.t1, &r.nt))
-        rc = cli_usage_error("--time '%s': expected T0:T1:N, T1 > T0 and 2 <= N <= %d", o.time,
+    else if (o.run.time != NULL &&
+             !cli_parse_times(o.run.time, CHAIN_MAX_TIMES, &r.t0, &r.t1, &r.nt))
+        rc = cli_usage_error("--time '%s': expected T0:T1:N, T1 > T0 and 2 <= N <= %d", o.run.time,
                              CHAIN_MAX_TIMES);
-    else if (o.forces != NULL && !o.forward)
+    else if (o.forces != NULL && !o.run.forward)
         rc = cli_usage_error("--forces: only with --forward");
-    if (rc == 0 && o.output != NULL) rc = cli_check_output_path(o.output);
+    if (rc == 0 && cli_check_only()) return 0;
+    if (rc == 0 && o.run.output != NULL) rc = cli_check_output_path(o.run.output);
     if (rc == 0) rc = chain_setup(&o, &r);
-    if (rc == 0 && o.output != NULL) rc = chain_keep(&r, o.forward);
-    if (rc == 0)
-        rc = o.forward ? chain_forward_run(&r, o.step, o.csv) : chain_inverse_run(&r, o.csv);
-    if (rc == 0 && o.output != NULL) rc = chain_write(&r, &o);
+    if (rc == 0) rc = chain_rows_init(&r, &o);
+    if (rc == 0 && o.run.output != NULL) rc = cli_rows_keep(&r.rows, r.nt, 0);
+    if (rc == 0) rc = chain_compute(&r, &o);
     chain_free(&r);
     return rc;
 }

@@ -35,6 +35,14 @@ enum {
     CLI_OPT_SET,
     CLI_OPT_FORMULATION,
     CLI_OPT_SOLVER,
+    /* the options of the commands that run along time (cli_run_args) */
+    CLI_OPT_FORMAT,
+    CLI_OPT_OUTPUT,
+    CLI_OPT_TRAJECTORY,
+    CLI_OPT_TIME,
+    CLI_OPT_SINGULAR,
+    CLI_OPT_FORWARD,
+    CLI_OPT_PER_TIME,
     CLI_OPT_OWN = 16
 };
 
@@ -57,6 +65,80 @@ typedef struct cli_command {
     int noptions;
     int case_options; /* also takes cli_case_options and lists the case parameters */
 } cli_command;
+
+/* The options that the commands running along time share, declared once (an entry of a
+ * command's table; what the command does with the value is cli_run_option's, its text below). */
+#define CLI_OPTION_FORMAT                                                                          \
+    {                                                                                              \
+        "--format", NULL, 1, CLI_OPT_FORMAT, "table|csv|json",                                     \
+            "output format: a table, csv rows, or JSON objects of the\n"                           \
+            "csv rows (the columns: the text above)",                                              \
+            NULL                                                                                   \
+    }
+#define CLI_OPTION_OUTPUT                                                                          \
+    {                                                                                              \
+        "--output", "-o", 1, CLI_OPT_OUTPUT, "FILE.h5",                                            \
+            "write the rows to an HDF5 file (docs/hdf5-layout.md); after\n"                        \
+            "Ctrl-C it holds the times done, marked partial (root\n"                               \
+            "attribute complete = 0)",                                                             \
+            NULL                                                                                   \
+    }
+#define CLI_OPTION_TRAJECTORY                                                                      \
+    {                                                                                              \
+        "--trajectory", NULL, 1, CLI_OPT_TRAJECTORY, "NAME|FILE.csv",                              \
+            "a named trajectory of the case (pkmflex cases lists them;\n"                          \
+            "default: the first), or a CSV file of samples: header\n"                              \
+            "t,<pose coordinates>, interpolated by a not-a-knot spline;\n"                         \
+            "or harmonic:COORD,AMPLITUDE,FREQUENCY: one pose coordinate\n"                         \
+            "as home + A sin(2 pi f t), the others at home (20 periods)",                          \
+            NULL                                                                                   \
+    }
+#define CLI_OPTION_TIME                                                                            \
+    {                                                                                              \
+        "--time", NULL, 1, CLI_OPT_TIME, "T0:T1:N",                                                \
+            "N >= 2 equally spaced times from T0 to T1 > T0, s (default:\n"                        \
+            "101 over the trajectory's span)",                                                     \
+            NULL                                                                                   \
+    }
+#define CLI_OPTION_SINGULAR                                                                        \
+    {                                                                                              \
+        "--singular", NULL, 1, CLI_OPT_SINGULAR, "R",                                              \
+            "dimensionless conditioning of the rigid loop closure below\n"                         \
+            "which a pose is singular (1e-12 to 0.5; default 1e-7 where\n"                         \
+            "the pose places the platform, as the finite-element model's\n"                        \
+            "inverse kinematics; else 5e-3)",                                                      \
+            NULL                                                                                   \
+    }
+#define CLI_OPTION_FORWARD                                                                         \
+    {                                                                                              \
+        "--forward", NULL, 0, CLI_OPT_FORWARD, NULL,                                               \
+            "forward dynamics instead: RK4 from the trajectory's state\n"                          \
+            "under the drives of its inverse dynamics; per time the\n"                             \
+            "deviation from the trajectory and the energy balance\n"                               \
+            "(docs/dynamics.md)",                                                                  \
+            NULL                                                                                   \
+    }
+#define CLI_OPTION_PER_TIME                                                                        \
+    {                                                                                              \
+        "--per-time", NULL, 0, CLI_OPT_PER_TIME, NULL,                                             \
+            "print the per-time table (t, then the case's quantities per\n"                        \
+            "time: pose, contact forces, residuals, M_A, MCI, the\n"                               \
+            "closure's conditioning, energies) instead of the joint table",                        \
+            NULL                                                                                   \
+    }
+
+/* Their values. */
+typedef struct cli_run_args {
+    const char *format; /* "table", "csv" or "json" */
+    const char *output; /* -o FILE.h5, or NULL */
+    const char *traj;   /* --trajectory, or NULL: the default */
+    const char *time;   /* T0:T1:N, or NULL */
+    double singular;    /* the closure's conditioning threshold (0: the route's) */
+    int forward, per_time;
+} cli_run_args;
+/* Option id's value into a: 1 if id is one of CLI_OPT_FORMAT .. CLI_OPT_PER_TIME (*rc then 0 or
+ * an exit status after its one line), else 0. */
+int cli_run_option(cli_run_args *a, int id, const char *v, int *rc);
 
 /* --nev, --set, --formulation, --solver: the options of the commands that solve a case. */
 extern const cli_option cli_case_options[];
@@ -148,6 +230,12 @@ int cli_report_late(pkm_status st, const pkm_ctx *ctx);
 
 double cli_now(void);
 
+/* The option fuzzer's mode (tests/fuzz/fuzz_options.c): cli_compare, cli_map, cli_cases,
+ * cli_dynamics return 0 once their input is checked (options, case, --set values, grid), before
+ * any trajectory file, model, solve or output. */
+void cli_set_check_only(int on);
+int cli_check_only(void);
+
 /* Standard output failed (a full disk, a closed file): the writers of long outputs stop there
  * rather than compute rows nobody will read. */
 int cli_output_failed(void);
@@ -224,22 +312,34 @@ void cli_print_resume(int argc, char **argv, const char *saved, int64_t done, in
  * the platform's twist, effective masses and strain energy shares, as a table or csv. */
 int cli_modes_describe(const pkm_model *m, const pkm_analysis *an, const pkm_modes *md, int csv);
 
-/* pkmflex dynamics --forward (cli/dynamics_forward.c): the forward dynamics of the model m from
- * the trajectory's state at t0, over n - 1 RK4 steps to t1, under the drives that the inverse
- * dynamics of the trajectory (on ref, which follows it: the motion's closure at the trajectory's
- * pose) gives at every stage time; a row per step with the deviation from the
- * trajectory and the energy balance. 0 or an exit status. */
-typedef struct cli_fwd_input {
-    const pkm_model *m;
-    pkm_mbs *ref;
-    const pkm_friction *fr; /* per joint, the case's */
-    const double *gravity;
-    pkm_motion *motion; /* ref's rigid motion, followed along tr */
-    const pkm_trajectory *tr;
-    double t0, t1;
-    int n, csv;
-} cli_fwd_input;
-int cli_dynamics_forward(const cli_fwd_input *in);
+/* cli/rows.c: the rows of pkmflex dynamics, every case and engine (docs/dynamics.md, "Output
+ * columns"): the joint table (CLI_ROWS_HEADER; per time and joint the values of
+ * pkm_dyn_series_columns, NaN for a quantity the case lacks: an empty csv cell) or, per_time,
+ * the per-time table (t and the case's columns), printed; or, after cli_rows_keep, kept for one
+ * HDF5 file (pkm_dyn_series_write_h5) holding both. */
+#define CLI_ROWS_HEADER "t,joint,type,q,qd,qdd,drive,ideal,friction,f_axial,f_radial,m_bending"
+typedef struct cli_rows {
+    int csv, per_time; /* csv (json) or table; the per-time table instead of the joint table */
+    int njoint;
+    const char *const *joints, *const *types;
+    int ncol;
+    const pkm_column *cols;
+    int64_t cap, done; /* kept: room for cap times; times handed over */
+    double *t, *value[PKM_DYN_SERIES_COLUMNS], *wrench, *pt;
+} cli_rows;
+typedef struct cli_rows_source {
+    const char *case_name, *trajectory, *friction;
+} cli_rows_source;
+/* -o: room for ntime times (wrench: the joints' reaction wrenches too), the memory checked
+ * first: 0 or exit 2 naming the size. */
+int cli_rows_keep(cli_rows *r, int64_t ntime, int wrench);
+/* Time k (0, 1, ...): v [njoint][PKM_DYN_SERIES_COLUMNS], wrench [njoint][6] or NULL, pt [ncol]:
+ * printed (the header before time 0) or kept. */
+void cli_rows_put(cli_rows *r, int64_t k, double t, const double *v, const double *wrench,
+                  const double *pt);
+/* The kept times to path (partial: marked so); "# wrote" on stdout; 0 or exit 3. */
+int cli_rows_write(const cli_rows *r, const char *path, const cli_rows_source *src, int partial);
+void cli_rows_free(cli_rows *r);
 
 /* cli/chain.c: pkmflex dynamics boom1|crane4 (module chains; called by cli_dynamics). */
 int cli_chain_is_machine(const char *name);

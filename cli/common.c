@@ -67,6 +67,18 @@ int cli_output_error(int errnum)
     return EXIT_COMPUTE;
 }
 
+static int check_only;
+
+void cli_set_check_only(int on)
+{
+    check_only = on;
+}
+
+int cli_check_only(void)
+{
+    return check_only;
+}
+
 double cli_now(void)
 {
     struct timespec ts;
@@ -303,6 +315,36 @@ int cli_check_format(const char *v)
 {
     if (strcmp(v, "table") == 0 || cli_format_is_rows(v)) return 0;
     return cli_usage_error("--format '%s': expected table, csv or json", v);
+}
+
+int cli_run_option(cli_run_args *a, int id, const char *v, int *rc)
+{
+    *rc = 0;
+    switch (id) {
+    case CLI_OPT_FORMAT:
+        if ((*rc = cli_check_format(v)) == 0) a->format = v;
+        return 1;
+    case CLI_OPT_OUTPUT:
+        a->output = v;
+        return 1;
+    case CLI_OPT_TRAJECTORY:
+        a->traj = v;
+        return 1;
+    case CLI_OPT_TIME:
+        a->time = v;
+        return 1;
+    case CLI_OPT_SINGULAR:
+        *rc = cli_parse_singular(v, &a->singular);
+        return 1;
+    case CLI_OPT_FORWARD:
+        a->forward = 1;
+        return 1;
+    case CLI_OPT_PER_TIME:
+        a->per_time = 1;
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 int cli_parse_singular(const char *v, double *r)

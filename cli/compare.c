@@ -320,7 +320,7 @@ int cli_compare(int argc, char **argv)
                       .match = pkm_match_opts_default()};
     int rc = cli_parse(argc, argv, &compare_command, compare_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
-    if (o.against != NULL) return compare_maps(&o);
+    if (o.against != NULL && !cli_check_only()) return compare_maps(&o);
     const pkm_case *c = NULL;
     void *params = NULL;
     pkm_table *tab = NULL;
@@ -329,7 +329,7 @@ int cli_compare(int argc, char **argv)
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     if ((rc = cli_load_case(&o.c, &c, &params)) != 0 ||
-        (rc = cli_case_supports(c, PKM_CASE_MODAL)) != 0)
+        (rc = cli_case_supports(c, PKM_CASE_MODAL)) != 0 || cli_check_only())
         goto done;
     if (o.table == NULL) {
         rc = cli_usage_error("compare: --table FILE is required");

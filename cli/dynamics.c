@@ -23,68 +23,34 @@
  * 0:1.5:10000000, is 210 million rows, 27 GB and most of an hour). */
 #define DYN_MAX_ROWS      10000000
 #define DYN_BYTES_PER_ROW 130.0 /* a csv row; a table row is longer, an HDF5 one 120 bytes */
+/* A run estimated (from its first steps, timed over DYN_TIMING_S) to take longer than
+ * DYN_WARN_S is announced on stderr with its size and time: it is not refused (the estimate
+ * is one), and Ctrl-C keeps whole rows. */
+#define DYN_TIMING_S 0.2
+#define DYN_WARN_S   30.0
 
-enum {
-    DYN_TRAJECTORY = CLI_OPT_OWN,
-    DYN_TIME,
-    DYN_FRICTION,
-    DYN_FORMAT,
-    DYN_SINGULAR,
-    DYN_OUTPUT,
-    DYN_FORWARD,
-    DYN_ENGINE
-};
+enum { DYN_FRICTION = CLI_OPT_OWN, DYN_ENGINE };
 
 typedef struct dyn_args {
     cli_case_args c;
-    const char *traj;     /* a trajectory name of the case or a CSV file; NULL: the default */
-    const char *time;     /* T0:T1:N, or NULL */
+    cli_run_args run; /* --trajectory, --time, --format, -o, --singular, --forward, --per-time */
     const char *friction; /* a friction law overriding the case's, or NULL */
-    const char *format;
-    double singular;    /* the closure's conditioning threshold */
-    const char *output; /* -o FILE.h5, or NULL */
-    int forward;        /* --forward */
-    const char *engine; /* --engine NAME, or NULL */
+    const char *engine;   /* --engine NAME, or NULL */
 } dyn_args;
 
 static const cli_option dyn_options[] = {
-    {"--trajectory", NULL, 1, DYN_TRAJECTORY, "NAME|FILE.csv",
-     "a named trajectory of the case (pkmflex cases lists them;\n"
-     "default: the first), or a CSV file of samples: header\n"
-     "t,<pose coordinates>, interpolated by a not-a-knot spline;\n"
-     "or harmonic:COORD,AMPLITUDE,FREQUENCY: one pose coordinate\n"
-     "as home + A sin(2 pi f t), the others at home (20 periods)",
-     NULL},
-    {"--time", NULL, 1, DYN_TIME, "T0:T1:N",
-     "N >= 2 equally spaced times from T0 to T1 > T0, s (default:\n"
-     "101 over the trajectory's span)",
-     NULL},
+    CLI_OPTION_TRAJECTORY,
+    CLI_OPTION_TIME,
     {"--friction", NULL, 1, DYN_FRICTION, "LAW",
      "none, coulomb-viscous or stribeck: the joints' friction law,\n"
      "instead of the case's friction.model (its data: --set\n"
      "friction.kc=... and so on)",
      NULL},
-    {"--format", NULL, 1, DYN_FORMAT, "table|csv|json",
-     "output format (csv header: t,joint,type,q,qd,qdd,drive,ideal,\n"
-     "friction,f_axial,f_radial,m_bending)",
-     NULL},
-    {"--output", "-o", 1, DYN_OUTPUT, "FILE.h5",
-     "write the rows as time series to an HDF5 file instead of\n"
-     "printing them, with the full reaction wrenches\n"
-     "(docs/hdf5-layout.md)",
-     NULL},
-    {"--singular", NULL, 1, DYN_SINGULAR, "R",
-     "dimensionless conditioning of the rigid loop closure below\n"
-     "which a pose is singular (1e-12 to 0.5; default 1e-7 where\n"
-     "the pose places the platform, as the finite-element model's\n"
-     "inverse kinematics; else 5e-3)",
-     NULL},
-    {"--forward", NULL, 0, DYN_FORWARD, NULL,
-     "forward dynamics instead: RK4 over the --time grid (its\n"
-     "spacing the step) under the drives of the inverse dynamics;\n"
-     "per time the largest deviation of q from the trajectory and\n"
-     "the energy balance (docs/dynamics.md)",
-     NULL},
+    CLI_OPTION_FORMAT,
+    CLI_OPTION_PER_TIME,
+    CLI_OPTION_OUTPUT,
+    CLI_OPTION_SINGULAR,
+    CLI_OPTION_FORWARD,
     {"--engine", NULL, 1, DYN_ENGINE, "NAME",
      "the dynamics engine (docs/dynamics.md): mbs (the general\n"
      "system, default), mbs-dense (its dense reference path),\n"
@@ -100,53 +66,40 @@ static const cli_command dyn_command = {
     "dynamics",
     "usage: pkmflex dynamics CASE [--trajectory NAME|FILE.csv] [--time T0:T1:N]\n"
     "                        [--friction none|coulomb-viscous|stribeck] [--format table|csv|json]\n"
-    "                        [-o FILE.h5 | --forward] [--singular R] [--set KEY=VALUE ...]\n\n"
-    "Rigid-body inverse dynamics of CASE along a trajectory of its pose coordinates: at each\n"
-    "time, one row per joint of the model (cut joints included, named as in the case) with its\n"
-    "coordinate (q, qd, qdd: the first coordinate of a joint that has several, 0 for cuts and\n"
-    "clamped joints; relative to the configuration the model is built in), its drive (actuated\n"
-    "joints: ideal + friction; passive ones 0), the ideal (frictionless) component of its\n"
-    "reaction along its free direction, its friction, and its reaction's axial force, radial\n"
-    "force and bending moment (Guo et al. 2024, eqs. 39-46). SI units: rad, m, s, N, N m.\n"
-    "Everything is checked before the first time is computed: bad input is one line, exit 2;\n"
-    "a singular closure on the way (the mechanism at a dead point) stops with exit 3.\n"
-    "At most 10 million rows (times x joints) per run: a larger --time is refused before it\n"
-    "starts, naming its size. Ctrl-C stops the run after a whole time sample: the rows done\n"
-    "are printed (or in -o, marked partial), exit 130.\n"
-    "CASE boom1 or crane4: the module chains of the hydraulic crane, forward dynamics\n"
-    "included (pkmflex dynamics boom1 --help).\n"
-    "CASE masticatory: the chewing robot with condyle contacts and redundant drives\n"
+    "                        [--per-time] [-o FILE.h5] [--forward] [--singular R]\n"
+    "                        [--engine NAME] [--set KEY=VALUE ...]\n\n"
+    "Rigid-body inverse dynamics of CASE along a trajectory of its pose coordinates. Every case\n"
+    "prints the same joint table (docs/dynamics.md, \"Output columns\"): at each time, one row\n"
+    "per joint of the model (cut joints included, named as in the case) with its coordinate (q,\n"
+    "qd, qdd: the first coordinate of a joint that has several, 0 for cuts and clamped joints;\n"
+    "relative to the configuration the model is built in), its drive (actuated joints: ideal +\n"
+    "friction; passive ones 0), the ideal (frictionless) component of its reaction along its\n"
+    "free direction, its friction, and its reaction's axial force, radial force and bending\n"
+    "moment (Guo et al. 2024, eqs. 39-46); a quantity a case does not have is an empty cell.\n"
+    "--per-time: the per-time table instead (the pose and the closure's conditioning with the\n"
+    "drives held; a warning names the time where it falls below 1e-3, near-singular).\n"
+    "SI units: rad, m, s, N, N m. Everything is checked before the first time is computed: bad\n"
+    "input is one line, exit 2; a singular closure on the way (the mechanism at a dead point)\n"
+    "stops with exit 3. At most 10 million rows (times x joints) per run: a larger --time is\n"
+    "refused before it starts, naming its size. Ctrl-C stops the run after a whole time sample:\n"
+    "the rows done are printed (or in -o, marked partial), exit 130.\n"
+    "CASE boom1 or crane4: the module chains of the hydraulic crane (pkmflex dynamics boom1\n"
+    "--help). CASE masticatory: the chewing robot with condyle contacts and redundant drives\n"
     "(pkmflex dynamics masticatory --help).\n\n",
     dyn_options, (int)(sizeof(dyn_options) / sizeof(dyn_options[0])), 0};
 
 static int dyn_set(void *user, int id, const char *v)
 {
     dyn_args *o = user;
+    int rc = 0;
+    if (cli_run_option(&o->run, id, v, &rc)) return rc;
     switch (id) {
-    case DYN_TRAJECTORY:
-        o->traj = v;
-        return 0;
-    case DYN_TIME:
-        o->time = v;
-        return 0;
     case DYN_FRICTION:
         o->friction = v;
-        return 0;
-    case DYN_FORMAT:
-        if (cli_check_format(v) != 0) return EXIT_INPUT;
-        o->format = v;
-        return 0;
-    case DYN_OUTPUT:
-        o->output = v;
-        return 0;
-    case DYN_FORWARD:
-        o->forward = 1;
         return 0;
     case DYN_ENGINE:
         o->engine = v;
         return 0;
-    case DYN_SINGULAR:
-        return cli_parse_singular(v, &o->singular);
     default:
         return cli_case_set(&o->c, id, v);
     }
@@ -177,16 +130,22 @@ typedef struct dyn_run {
     const pkm_model *m; /* its rigid-body model */
     double t0, t1;
     int n;
-    int done;      /* times handed over by the run */
-    int csv, show; /* the rows' format; the progress bar on a terminal */
-    int stopped;   /* Ctrl-C, or the output failed */
+    int show;                /* the progress bar on a terminal */
+    int stopped;             /* Ctrl-C, or the output failed */
+    double dev, bal;         /* --forward: the largest deviation and |energy balance| */
+    double cond_min, cond_t; /* the closure's lowest conditioning and its time */
+    double t_first;          /* cli_now() at the first time's row; the estimate once made */
+    int estimated;
     cli_progress bar;
-    /* -o: every row kept for the file (NULL otherwise) */
-    double *t, *value[PKM_DYN_SERIES_COLUMNS], *wrench;
+    const dyn_args *o;
+    cli_rows rows;      /* the output (cli/rows.c) */
+    const char **names; /* the joints' names, then their types */
+    pkm_column cols[PKM_POSE_MAX + 3];
+    double *v, *w; /* a time's joint values and wrenches */
 } dyn_run;
 
 /* The case's rigid motion with its friction (pkm_dynamics_motion_create). */
-static int dyn_setup(dyn_run *r, double singular)
+static int dyn_motion(dyn_run *r, double singular)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -222,32 +181,52 @@ static const char *dyn_type(const pkm_joint *j)
     return (unsigned)j->type < 6 ? name[j->cut != 0][j->type] : "unknown";
 }
 
-/* Joint j's row at time sample k: printed, or kept for the file. */
-static void dyn_row(dyn_run *r, int k, double t, int j, const pkm_joint_result *x)
+/* The output's columns: the joints of the model; per time the pose coordinates and the
+ * closure's conditioning (inverse dynamics), or the deviation, energy balance and friction work
+ * (--forward). */
+static int dyn_rows_init(dyn_run *r, const dyn_args *o)
 {
-    const pkm_joint *jt = pkm_model_joint(r->m, j);
-    const int has = x->ncoord > 0;
-    const double v[PKM_DYN_SERIES_COLUMNS] = {
-        has ? x->q[0] : 0.0, has ? x->qd[0] : 0.0, has ? x->qdd[0] : 0.0, x->drive,    x->ideal,
-        x->friction,         x->f_axial,           x->f_radial,           x->m_bending};
-    if (r->t != NULL) {
-        const size_t at = (size_t)k * (size_t)pkm_model_joint_count(r->m) + (size_t)j;
-        r->t[k] = t;
-        for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
-            r->value[c][at] = v[c];
-        memcpy(r->wrench + 6 * at, x->wrench, sizeof(x->wrench));
-        return;
+    const int nj = pkm_model_joint_count(r->m);
+    r->names = malloc(sizeof(char *) * 2 * (size_t)nj);
+    r->v = malloc(sizeof(double) * (PKM_DYN_SERIES_COLUMNS + 6) * (size_t)nj);
+    if (r->names == NULL || r->v == NULL) return cli_usage_error("out of memory");
+    r->w = r->v + PKM_DYN_SERIES_COLUMNS * (size_t)nj;
+    for (int j = 0; j < nj; j++) {
+        r->names[j] = pkm_model_joint(r->m, j)->name;
+        r->names[nj + j] = dyn_type(pkm_model_joint(r->m, j));
     }
-    if (r->csv) {
-        printf("%.10g,%s,%s", t, jt->name, dyn_type(jt));
-        for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
-            printf(",%.10g", v[c]);
+    int nc = 0;
+    if (o->run.forward) {
+        r->cols[nc++] = (pkm_column){"deviation", "rad or m"};
+        r->cols[nc++] = (pkm_column){"balance", "J"};
+        r->cols[nc++] = (pkm_column){"friction_work", "J"};
     } else {
-        printf("%10.4f  %-10s %-13s", t, jt->name, dyn_type(jt));
-        for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
-            printf(" %13.6g", v[c]);
+        for (int k = 0; k < r->c->npose; k++)
+            r->cols[nc++] = (pkm_column){r->c->pose_names[k], r->c->pose_units[k]};
+        r->cols[nc++] = (pkm_column){"conditioning", "1"};
     }
-    printf("\n");
+    r->rows = (cli_rows){.csv = cli_format_is_rows(o->run.format),
+                         .per_time = o->run.per_time,
+                         .njoint = nj,
+                         .joints = r->names,
+                         .types = r->names + nj,
+                         .ncol = nc,
+                         .cols = r->cols};
+    r->cond_min = INFINITY;
+    return 0;
+}
+
+/* The joints' results of a time as the joint table's values (and wrenches). */
+static void dyn_values(dyn_run *r, const pkm_joint_result *x)
+{
+    for (int j = 0; j < r->rows.njoint; j++, x++) {
+        const int has = x->ncoord > 0;
+        const double v[PKM_DYN_SERIES_COLUMNS] = {
+            has ? x->q[0] : 0.0, has ? x->qd[0] : 0.0, has ? x->qdd[0] : 0.0, x->drive,    x->ideal,
+            x->friction,         x->f_axial,           x->f_radial,           x->m_bending};
+        memcpy(r->v + (size_t)j * PKM_DYN_SERIES_COLUMNS, v, sizeof(v));
+        memcpy(r->w + 6 * (size_t)j, x->wrench, sizeof(x->wrench));
+    }
 }
 
 /* The name of the friction law in force (a choice of friction.model). */
@@ -260,59 +239,12 @@ static const char *dyn_law_name(const dyn_run *r)
     return "unknown";
 }
 
-/* -o: room for every row, checked against the free memory first (exit 2 naming the size). */
-static int dyn_keep(dyn_run *r)
+/* The kept times written to o->run.output (partial: the run was interrupted, the file says so). */
+static int dyn_write(const dyn_run *r, const dyn_args *o, int partial)
 {
-    const size_t rows = (size_t)r->n * (size_t)pkm_model_joint_count(r->m);
-    const double bytes = 8.0 * ((double)r->n + (PKM_DYN_SERIES_COLUMNS + 6.0) * (double)rows);
-    const int rc = cli_check_output_memory(bytes, r->n);
-    if (rc != 0) return rc;
-    r->t = malloc(sizeof(double) * (size_t)r->n);
-    r->wrench = malloc(sizeof(double) * 6 * rows);
-    int ok = r->t != NULL && r->wrench != NULL;
-    for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
-        ok = (r->value[c] = malloc(sizeof(double) * rows)) != NULL && ok;
-    return ok ? 0 : cli_usage_error("-o: cannot allocate %.3g GB for %d times", bytes / 1e9, r->n);
-}
-
-static void dyn_free(dyn_run *r)
-{
-    free(r->t);
-    free(r->wrench);
-    for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
-        free(r->value[c]);
-}
-
-/* The first ntime times' rows written to o->output (partial: the run was interrupted, the file
- * says so); 0 or an exit status (a failed write is exit 3). */
-static int dyn_write(const dyn_run *r, const dyn_args *o, int ntime, int partial)
-{
-    const int nj = pkm_model_joint_count(r->m);
-    const char **names = malloc(sizeof(char *) * 2 * (size_t)nj);
-    if (names == NULL) return cli_usage_error("-o: out of memory");
-    for (int j = 0; j < nj; j++) {
-        names[j] = pkm_model_joint(r->m, j)->name;
-        names[nj + j] = dyn_type(pkm_model_joint(r->m, j));
-    }
-    pkm_dyn_series s = {.case_name = r->c->name,
-                        .trajectory = o->traj != NULL ? o->traj : r->c->traj[0].name,
-                        .friction = dyn_law_name(r),
-                        .ntime = ntime,
-                        .njoint = nj,
-                        .partial = partial,
-                        .joints = names,
-                        .types = names + nj,
-                        .t = r->t,
-                        .wrench = r->wrench};
-    for (int c = 0; c < PKM_DYN_SERIES_COLUMNS; c++)
-        s.value[c] = r->value[c];
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    const pkm_status st = pkm_dyn_series_write_h5(o->output, &s, &ctx);
-    free(names);
-    if (st != PKM_OK) return cli_report_late(st, &ctx);
-    printf("# wrote %s: %d times x %d joints (%s)\n", o->output, ntime, nj, r->c->name);
-    return 0;
+    const cli_rows_source src = {r->c->name, o->run.traj != NULL ? o->run.traj : r->c->traj[0].name,
+                                 dyn_law_name(r)};
+    return cli_rows_write(&r->rows, o->run.output, &src, partial);
 }
 
 /* The error line of a failed run, with the case's reading of a singular closure. */
@@ -324,18 +256,16 @@ static void dyn_solve_error(const dyn_run *r, pkm_status st, const pkm_ctx *ctx)
             note != NULL ? note : "");
 }
 
-/* The column names (csv) or the table's heading. */
-static void dyn_header(const dyn_run *r, int csv)
+/* The table's heading (its column names follow from cli/rows.c). */
+static void dyn_heading(const dyn_run *r, const dyn_args *o)
 {
-    if (csv) {
-        printf("t,joint,type,q,qd,qdd,drive,ideal,friction,f_axial,f_radial,m_bending\n");
-        return;
-    }
-    printf("# %s, %d times from %g to %g s, friction %s\n", r->c->name, r->n, r->t0, r->t1,
-           dyn_law_name(r));
-    printf("# %8s  %-10s %-13s %13s %13s %13s %13s %13s %13s %13s %13s %13s\n", "t [s]", "joint",
-           "type", "q", "qd", "qdd", "drive", "ideal", "friction", "f_axial", "f_radial",
-           "m_bending");
+    if (r->rows.csv || o->run.output != NULL) return;
+    if (o->run.forward)
+        printf("# %s: forward dynamics under the inverse drives, RK4 step %g s\n", r->c->name,
+               (r->t1 - r->t0) / (r->n - 1));
+    else
+        printf("# %s, %d times from %g to %g s, friction %s\n", r->c->name, r->n, r->t0, r->t1,
+               dyn_law_name(r));
 }
 
 /* The rows of the run (times x joints) within DYN_MAX_ROWS: exit 2 naming the size otherwise. */
@@ -346,101 +276,128 @@ static int dyn_check_size(const dyn_run *r, const dyn_args *o)
     return cli_usage_error("--time %s: %d times x %d joints = %.3g rows x %d columns, about %.3g "
                            "GB, above the limit of %d rows of a run: fewer times (--time "
                            "T0:T1:N), or several runs",
-                           o->time != NULL ? o->time : "", r->n, pkm_model_joint_count(r->m), rows,
-                           3 + PKM_DYN_SERIES_COLUMNS, rows * DYN_BYTES_PER_ROW / 1e9,
-                           DYN_MAX_ROWS);
+                           o->run.time != NULL ? o->run.time : "", r->n,
+                           pkm_model_joint_count(r->m), rows, 3 + PKM_DYN_SERIES_COLUMNS,
+                           rows * DYN_BYTES_PER_ROW / 1e9, DYN_MAX_ROWS);
 }
 
 /* Ctrl-C after k whole time samples: -o gets them marked partial; exit 130. */
-static int dyn_interrupted(const dyn_run *r, const dyn_args *o, int k)
+static int dyn_interrupted(const dyn_run *r, const dyn_args *o)
 {
+    const int64_t k = r->rows.done;
+    const int saved = r->rows.t != NULL && k > 0;
     int rc = 0;
-    if (r->t != NULL && k > 0 && (rc = dyn_write(r, o, k, 1)) != 0) return rc;
-    fprintf(stderr, "%s: interrupted: %d of %d times done%s%s%s\n", CLI_PROG, k, r->n,
-            r->t != NULL && k > 0 ? ", saved in " : "", r->t != NULL && k > 0 ? o->output : "",
-            r->t != NULL && k > 0 ? " (marked partial: root attribute complete = 0)" : "");
+    if (saved && (rc = dyn_write(r, o, 1)) != 0) return rc;
+    fprintf(stderr, "%s: interrupted: %lld of %d times done%s%s%s\n", CLI_PROG, (long long)k, r->n,
+            saved ? ", saved in " : "", saved ? o->run.output : "",
+            saved ? " (marked partial: root attribute complete = 0)" : "");
     return EXIT_INTERRUPT;
 }
 
-/* A time of the run: its joints' rows, printed (the header before the first) or kept; stops on
- * Ctrl-C and on a failed output. */
-static int dyn_sink(void *user, const pkm_dynamics_row *row)
+/* The run's size and its time from the steps after the first, timed over DYN_TIMING_S: on
+ * stderr when above DYN_WARN_S. */
+static void dyn_estimate(dyn_run *r, const dyn_args *o, int64_t step)
 {
-    dyn_run *r = user;
+    const double now = cli_now();
+    if (step == 0) r->t_first = now;
+    if (r->estimated || step == 0 || now - r->t_first < DYN_TIMING_S) return;
+    r->estimated = 1;
+    const double left = (now - r->t_first) / (double)step * (double)(r->n - 1 - step);
+    if (left < DYN_WARN_S) return;
+    const double rows = (double)r->n * (r->rows.per_time ? 1 : r->rows.njoint);
+    const int cols = r->rows.per_time ? 1 + r->rows.ncol : 3 + PKM_DYN_SERIES_COLUMNS;
+    fprintf(stderr,
+            "%s: warning: dynamics %s: %d times: %.3g rows x %d columns (about %.3g GB%s), "
+            "estimated %.0f s more from the first %lld steps (%.3g ms each); Ctrl-C stops it "
+            "keeping whole rows%s\n",
+            CLI_PROG, r->c->name, r->n, rows, cols, rows * DYN_BYTES_PER_ROW / 1e9,
+            o->run.output != NULL ? " kept for -o" : " of csv", left, (long long)step,
+            1e3 * (now - r->t_first) / (double)step,
+            o->run.output != NULL ? " (-o: marked partial)" : "");
+}
+
+/* Every time of a run: 1 to stop it (Ctrl-C, a failed output), else the progress bar on a
+ * terminal and the estimate. */
+static int dyn_tick(dyn_run *r, const dyn_args *o, int64_t step, const char *unit)
+{
     if (cli_interrupted() || cli_output_failed()) return r->stopped = 1;
-    if (r->show) cli_progress_show(&r->bar, (int)row->step, r->n, "times");
-    if (row->step == 0 && r->t == NULL) dyn_header(r, r->csv);
-    for (int j = 0; j < pkm_model_joint_count(r->m); j++)
-        dyn_row(r, (int)row->step, row->t, j, &row->joint[j]);
-    r->done = (int)row->step + 1;
+    if (r->show) cli_progress_show(&r->bar, step, r->n, unit);
+    dyn_estimate(r, o, step);
     return 0;
 }
 
-/* The inverse dynamics at every time (pkm_dynamics_run_on), printed or kept; 0, exit 2 for a
- * grid out of reach before any time is computed, 3 naming the time of a failed one, 130 after
- * Ctrl-C. */
+/* A time of the run: its rows printed or kept; stops on Ctrl-C and on a failed output. */
+static int dyn_sink(void *user, const pkm_dynamics_row *row)
+{
+    dyn_run *r = user;
+    if (dyn_tick(r, r->o, row->step, "times")) return 1;
+    double pt[PKM_POSE_MAX + 1];
+    memcpy(pt, row->pose, sizeof(double) * (size_t)r->c->npose);
+    pt[r->c->npose] = row->conditioning;
+    if (row->conditioning < r->cond_min) r->cond_min = row->conditioning, r->cond_t = row->t;
+    dyn_values(r, row->joint);
+    cli_rows_put(&r->rows, row->step, row->t, r->v, r->w, pt);
+    return 0;
+}
+
+/* One time of --forward: the drives applied (the trajectory's inverse dynamics) per joint, the
+ * deviation from the trajectory and the energy balance per time. */
+static int dyn_forward_sink(void *user, const pkm_dynamics_fwd_row *row)
+{
+    dyn_run *r = user;
+    if (dyn_tick(r, r->o, row->step, "steps")) return 1;
+    const double pt[3] = {row->deviation, row->balance, row->friction_work};
+    r->dev = fmax(r->dev, row->deviation);
+    r->bal = fmax(r->bal, fabs(row->balance));
+    dyn_values(r, row->joint);
+    cli_rows_put(&r->rows, row->step, row->t, r->v, r->w, pt);
+    return 0;
+}
+
+/* The run (pkm_dynamics_run_on, or pkm_dynamics_forward_run_on for --forward), printed or kept;
+ * 0, exit 2 for a grid out of reach before any time is computed, 3 naming the time of a failed
+ * one, 130 after Ctrl-C. */
 static int dyn_compute(dyn_run *r, const dyn_args *o)
 {
-    r->csv = cli_format_is_rows(o->format);
     const double start = cli_now();
+    r->o = o;
     r->bar = (cli_progress){start, 0.0};
-    r->show = isatty(STDERR_FILENO) && (r->t != NULL || !isatty(STDOUT_FILENO));
-    const pkm_dynamics_opts opts = {.t0 = r->t0, .t1 = r->t1, .n = r->n, .singular = o->singular};
+    r->show = isatty(STDERR_FILENO) && (o->run.output != NULL || !isatty(STDOUT_FILENO));
+    const pkm_dynamics_opts opts = {
+        .t0 = r->t0, .t1 = r->t1, .n = r->n, .singular = o->run.singular};
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    const pkm_status st = pkm_dynamics_run_on(r->motion, r->tr, &opts, dyn_sink, r, &ctx);
+    dyn_heading(r, o);
+    const pkm_status st = o->run.forward
+                              ? pkm_dynamics_forward_run_on(r->motion, r->c, r->params, r->tr,
+                                                            &opts, dyn_forward_sink, r, &ctx)
+                              : pkm_dynamics_run_on(r->motion, r->tr, &opts, dyn_sink, r, &ctx);
     if (st != PKM_OK) {
         dyn_solve_error(r, st, &ctx);
-        return r->done > 0 ? EXIT_COMPUTE : cli_exit_status_of(st);
+        return r->rows.done > 0 ? EXIT_COMPUTE : cli_exit_status_of(st);
     }
-    if (r->stopped) return cli_output_failed() ? EXIT_COMPUTE : dyn_interrupted(r, o, r->done);
+    if (r->stopped) return cli_output_failed() ? EXIT_COMPUTE : dyn_interrupted(r, o);
     if (r->show) cli_progress_show(&r->bar, r->n, r->n, "times");
-    if (r->t != NULL) return dyn_write(r, o, r->n, 0);
-    if (!r->csv)
+    if (!o->run.forward && r->cond_min < PKM_NEAR_SINGULAR)
+        fprintf(stderr,
+                "%s: warning: near-singular: the closure's conditioning with the drives held "
+                "falls to %.3g at t = %.9g s (below %g: the drives barely hold the platform "
+                "there; --per-time lists it per time)\n",
+                CLI_PROG, r->cond_min, r->cond_t, PKM_NEAR_SINGULAR);
+    if (o->run.output != NULL) return dyn_write(r, o, 0);
+    if (r->rows.csv) return 0;
+    if (o->run.forward)
+        printf("# largest deviation %.3e (rad or m), largest |balance| %.3e J; %.1f us per step\n",
+               r->dev, r->bal, 1e6 * (cli_now() - start) / (r->n - 1));
+    else
         printf("# %.1f us per time sample (kinematics and inverse dynamics, output included)\n",
                1e6 * (cli_now() - start) / r->n);
     return 0;
 }
 
-/* --forward: the grid's times reachable, the closure followed to its start, then the forward
- * dynamics under the case's friction. */
-static int dyn_forward(dyn_run *r, const dyn_args *o)
-{
-    double a, b;
-    pkm_trajectory_span(r->tr, &a, &b);
-    if (r->t0 < a || r->t1 > b)
-        return cli_usage_error("--time %g:%g: outside the trajectory's span [%g, %g] s", r->t0,
-                               r->t1, a, b);
-    pkm_friction *fr = calloc((size_t)pkm_model_joint_count(r->m) + 1, sizeof(*fr));
-    if (fr == NULL) {
-        fprintf(stderr, "%s: error: out of memory\n", CLI_PROG);
-        return EXIT_COMPUTE;
-    }
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    const double dt = (r->t1 - r->t0) / (r->n - 1);
-    pkm_status st = pkm_dynamics_friction(r->c, r->params, r->m, fr, &ctx);
-    if (st == PKM_OK) st = pkm_motion_check(r->motion, r->tr, r->t0, dt, r->n, &ctx);
-    if (st == PKM_OK) st = pkm_motion_approach(r->motion, r->tr, r->t0, dt, &ctx);
-    int rc = 0;
-    if (st != PKM_OK) {
-        dyn_solve_error(r, st, &ctx);
-        rc = cli_exit_status_of(st);
-    } else {
-        const cli_fwd_input in = {r->m,      pkm_motion_mbs(r->motion),
-                                  fr,        pkm_case_dynamics_of(r->c, r->params)->gravity,
-                                  r->motion, r->tr,
-                                  r->t0,     r->t1,
-                                  r->n,      cli_format_is_rows(o->format)};
-        rc = cli_dynamics_forward(&in);
-    }
-    free(fr);
-    return rc;
-}
-
 int cli_dynamics(int argc, char **argv)
 {
-    dyn_args o = {.format = "table"};
+    dyn_args o = {.run = {.format = "table"}};
     if (argc > 2 && cli_chain_is_machine(argv[2])) return cli_chain_dynamics(argc, argv);
     if (argc > 2 && cli_mast_is_case(argv[2])) return cli_mast_dynamics(argc, argv);
     int rc = cli_parse(argc, argv, &dyn_command, dyn_set, &o);
@@ -452,33 +409,28 @@ int cli_dynamics(int argc, char **argv)
         (rc = dyn_friction_law(&o, r.c, params)) != 0)
         goto done;
     r.params = params;
-    if (o.forward && o.output != NULL) {
-        rc = cli_usage_error("--forward prints its deviations: -o is for the inverse dynamics");
-        goto done;
-    }
-    if (o.time != NULL && !cli_parse_times(o.time, DYN_MAX_TIMES, &r.t0, &r.t1, &r.n)) {
-        rc = cli_usage_error("--time '%s': expected T0:T1:N, T1 > T0 and 2 <= N <= %d", o.time,
+    if (o.run.time != NULL && !cli_parse_times(o.run.time, DYN_MAX_TIMES, &r.t0, &r.t1, &r.n)) {
+        rc = cli_usage_error("--time '%s': expected T0:T1:N, T1 > T0 and 2 <= N <= %d", o.run.time,
                              DYN_MAX_TIMES);
         goto done;
     }
-    if ((rc = cli_trajectory(r.c, o.traj, o.time != NULL ? r.t1 : 0.0, &r.tr)) != 0) goto done;
-    if (o.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
-    if ((rc = dyn_setup(&r, o.singular)) != 0 ||
-        (o.engine != NULL && (rc = dyn_engine(&r, o.engine)) != 0))
+    if (cli_check_only() ||
+        (rc = cli_trajectory(r.c, o.run.traj, o.run.time != NULL ? r.t1 : 0.0, &r.tr)) != 0)
         goto done;
-    if (o.forward) {
-        rc = dyn_forward(&r, &o);
-        goto done;
-    }
-    if ((rc = dyn_check_size(&r, &o)) != 0 ||
-        (o.output != NULL &&
-         ((rc = cli_check_output_path(o.output)) != 0 || (rc = dyn_keep(&r)) != 0)))
+    if (o.run.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
+    if ((rc = dyn_motion(&r, o.run.singular)) != 0 ||
+        (o.engine != NULL && (rc = dyn_engine(&r, o.engine)) != 0) ||
+        (rc = dyn_rows_init(&r, &o)) != 0 || (rc = dyn_check_size(&r, &o)) != 0 ||
+        (o.run.output != NULL && ((rc = cli_check_output_path(o.run.output)) != 0 ||
+                                  (rc = cli_rows_keep(&r.rows, r.n, 1)) != 0)))
         goto done;
     cli_interrupt_begin();
     rc = dyn_compute(&r, &o);
     cli_interrupt_end();
 done:
-    dyn_free(&r);
+    cli_rows_free(&r.rows);
+    free(r.names);
+    free(r.v);
     pkm_motion_destroy(&r.motion);
     pkm_trajectory_destroy(&r.tr);
     pkm_case_params_destroy(&params);

@@ -1,9 +1,7 @@
 /* cli/map.c: pkmflex map: a frequency map over a grid of poses, to an HDF5 file, with
  * checkpoints, resume, a lock on the output and a progress bar.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#ifndef _DEFAULT_SOURCE /* tests/fuzz/fuzz_options.c defines it before including this file */
 #define _DEFAULT_SOURCE /* flock */
-#endif
 
 #include "cli/cli.h"
 
@@ -603,7 +601,8 @@ static int map_main(int argc, char **argv, cli_ranks *ranks)
         rc = cli_usage_error("map: --grid and -o FILE.h5 are required");
         goto done;
     }
-    if ((rc = map_setup(&o, c, params, &map)) != 0 || (rc = map_check_vtk(&o, &map)) != 0)
+    if ((rc = map_setup(&o, c, params, &map)) != 0 || (rc = map_check_vtk(&o, &map)) != 0 ||
+        cli_check_only())
         goto done;
     map.keep_modes = o.modes;
     const size_t plen = strlen(o.output) + sizeof(".partial");

@@ -6,6 +6,7 @@
 #include "pkm/casefile.h"
 #include "pkm/io.h"
 #include "pkm/masticatory.h"
+#include "pkm/mastrun.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,39 +15,25 @@
 
 #define MAST_MAX_TIMES 10000000
 
-enum {
-    MA_SET = CLI_OPT_OWN,
-    MA_TIME,
-    MA_FORMAT,
-    MA_INERTIA,
-    MA_WEIGHTS,
-    MA_PRELOAD,
-    MA_OUTPUT,
-    MA_ROUTE
-};
+enum { MA_SET = CLI_OPT_OWN, MA_INERTIA, MA_WEIGHTS, MA_PRELOAD, MA_ROUTE };
 
 typedef struct mast_args {
-    int got_case, csv, inertia, nsets;
-    const char *time, *weights, *preload, *output, *route;
+    int got_case, inertia, nsets;
+    cli_run_args run; /* --time, --format, --per-time, -o */
+    const char *weights, *preload, *route;
     const char *sets[CLI_MAX_SETS];
 } mast_args;
-
-/* -o: the rows kept for the file (n times x ncol columns, t first). */
-typedef struct mast_keep {
-    double *rows;
-    int ncol, n;
-} mast_keep;
 
 static const cli_option mast_options[] = {
     {"--set", NULL, 1, MA_SET, "KEY=VALUE",
      "set a parameter of the case (pkmflex cases --show masticatory),\n"
      "e.g. higher_pairs=off for the 6-RSS twin",
      NULL},
-    {"--time", NULL, 1, MA_TIME, "T0:T1:N",
-     "N >= 2 equally spaced times from T0 to T1 > T0, s (default 0:1:101)", NULL},
+    CLI_OPTION_TIME,
     {"--inertia", NULL, 0, MA_INERTIA, NULL,
-     "print M_A and MCI along the motion, the target's and its 6-RSS\n"
-     "twin's, with their time means and ratio (docs/dynamics.md)",
+     "also M_A's diagonal and MCI along the motion in the per-time\n"
+     "table, the target's and its 6-RSS twin's, with their time\n"
+     "means and ratio (docs/dynamics.md)",
      NULL},
     {"--weights", NULL, 1, MA_WEIGHTS, "W1,...,W6",
      "torques of least weighted norm sum W_i tau_i^2 (W_i > 0; default all 1)", NULL},
@@ -60,30 +47,32 @@ static const cli_option mast_options[] = {
      "with Hessians), liang (partial derivatives), first-kind (Lagrange's\n"
      "equations of the first kind)",
      NULL},
-    {"--output", "-o", 1, MA_OUTPUT, "FILE.h5",
-     "also write the rows as HDF5, one dataset per column with its unit\n"
-     "(docs/hdf5-layout.md, \"Column files\")",
-     NULL},
-    {"--format", NULL, 1, MA_FORMAT, "table|csv|json", "output format (columns: docs/dynamics.md)",
-     NULL},
+    CLI_OPTION_OUTPUT,
+    CLI_OPTION_FORMAT,
+    CLI_OPTION_PER_TIME,
 };
 
 static const cli_command mast_command = {
     "dynamics",
     "usage: pkmflex dynamics masticatory [--set KEY=VALUE]... [--time T0:T1:N] [--inertia]\n"
     "                        [--weights W1,...,W6] [--preload T1,...,T6] [--route NAME]\n"
-    "                        [-o FILE.h5] [--format table|csv|json]\n\n"
+    "                        [-o FILE.h5] [--format table|csv|json] [--per-time]\n\n"
     "The chewing robot's surrogate (Cheng et al. 2024): six R-S-S chains drive a mandible\n"
     "whose condyles slide on a plane, along the default motion of its free coordinates\n"
-    "X, Y, alpha, beta (Z and gamma follow from the contacts). Per time: the pose, the\n"
-    "crank angles theta1..theta6, their minimum-norm torques under the bite load (N m), the\n"
-    "contact normal forces (N) and the Newton-Euler residual. With higher_pairs=off, the\n"
-    "6-RSS twin replays the target's pose. --inertia: M_A's diagonal and MCI instead.\n\n",
+    "X, Y, alpha, beta (Z and gamma follow from the contacts). The joint table of every case\n"
+    "(docs/dynamics.md, \"Output columns\"): per time the cranks theta1..theta6 (revolute) with\n"
+    "their angle, rate and acceleration and their minimum-norm torques under the bite load\n"
+    "(drive = ideal, N m; no friction or reaction components: empty). --per-time: the pose\n"
+    "X..gamma, the contact normal forces (N) and the Newton-Euler residual per time. With\n"
+    "higher_pairs=off, the 6-RSS twin replays the target's pose. --inertia: M_A's diagonal and\n"
+    "MCI in the per-time table too, and their means.\n\n",
     mast_options, (int)(sizeof(mast_options) / sizeof(mast_options[0])), 0};
 
 static int mast_set(void *user, int id, const char *v)
 {
     mast_args *o = user;
+    int rc = 0;
+    if (cli_run_option(&o->run, id, v, &rc)) return rc;
     switch (id) {
     case CLI_ARG:
         if (o->got_case) return cli_usage_error("unexpected argument '%s'", v);
@@ -92,9 +81,6 @@ static int mast_set(void *user, int id, const char *v)
     case MA_SET:
         if (o->nsets >= CLI_MAX_SETS) return cli_usage_error("--set: more than %d", CLI_MAX_SETS);
         o->sets[o->nsets++] = v;
-        return 0;
-    case MA_TIME:
-        o->time = v;
         return 0;
     case MA_INERTIA:
         o->inertia = 1;
@@ -105,15 +91,8 @@ static int mast_set(void *user, int id, const char *v)
     case MA_PRELOAD:
         o->preload = v;
         return 0;
-    case MA_OUTPUT:
-        o->output = v;
-        return 0;
     case MA_ROUTE:
         o->route = v;
-        return 0;
-    case MA_FORMAT:
-        if (cli_check_format(v) != 0) return EXIT_INPUT;
-        o->csv = cli_format_is_rows(v);
         return 0;
     default:
         return EXIT_INPUT;
@@ -159,190 +138,153 @@ static int mast_params(const mast_args *o, void **out)
     return 0;
 }
 
-/* One row of a table or csv line: a time and n values, kept for -o if k has room. */
-static void mast_row(int csv, double t, const double *v, int n, mast_keep *keep)
-{
-    if (keep->rows != NULL) {
-        double *row = keep->rows + (size_t)keep->n * (size_t)(n + 1);
-        row[0] = t;
-        memcpy(row + 1, v, sizeof(double) * (size_t)n);
-        keep->ncol = n + 1;
-        keep->n++;
-    }
-    printf(csv ? "%.17g" : "%8.4f", t);
-    for (int k = 0; k < n; k++)
-        printf(csv ? ",%.17g" : " %12.5g", v[k]);
-    printf("\n");
-}
+/* The per-time columns: the pose, the contact forces (with contacts), the residual; --inertia:
+ * MCI(a) of the target and of the twin, MCI(b) and M_A's diagonal of the target. */
+#define MAST_MAX_COLUMNS (6 + 2 + 1 + 24)
+static const char *const mast_joints[6] = {"theta1", "theta2", "theta3",
+                                           "theta4", "theta5", "theta6"};
+static const char *const mast_types[6] = {"revolute", "revolute", "revolute",
+                                          "revolute", "revolute", "revolute"};
 
-/* The header: t and the names. */
-static void mast_header(int csv, const char *const *names, int n)
-{
-    printf(csv ? "t" : "%8s", csv ? "" : "t");
-    for (int k = 0; k < n; k++)
-        printf(csv ? ",%s" : " %12s", names[k]);
-    printf("\n");
-}
+typedef struct mast_out {
+    cli_rows rows;
+    pkm_column cols[MAST_MAX_COLUMNS];
+    char names[24][12];
+    double mean[12]; /* --inertia: the time means of MCI(a), the target's and the twin's */
+    int n;
+    const char *route;
+} mast_out;
 
-/* -o: the kept rows with their names and units (t first); 0 or exit 3. */
-static int mast_write(const mast_args *o, const mast_keep *k, const char *const *names,
-                      const char *const *units)
+static void mast_columns(mast_out *u, const mast_args *o, int contacts)
 {
-    if (o->output == NULL) return 0;
-    const char *nm[32], *un[32];
-    nm[0] = "t", un[0] = "s";
-    for (int c = 1; c < k->ncol && c < 32; c++)
-        nm[c] = names[c - 1], un[c] = units[c - 1];
-    const pkm_columns cols = {
-        "pkmflex-masticatory", pkm_masticatory_case()->name, k->n, k->ncol, nm, un, k->rows};
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    const pkm_status st = pkm_columns_write_h5(o->output, &cols, &ctx);
-    if (st != PKM_OK) return cli_report_late(st, &ctx);
-    if (!o->csv) printf("# written to %s\n", o->output);
-    return 0;
-}
-
-static const char *const mast_pose_names[6] = {"X", "Y", "Z", "alpha", "beta", "gamma"};
-
-/* The inverse-dynamics columns: pose (m, rad), theta1..6 (rad), tau1..6 (N m), the contact
- * forces (N) when there are contacts, the Newton-Euler residual. */
-static int mast_inverse_rows(const mast_args *o, const pkm_mast *tg, const pkm_mast *m,
-                             const pkm_masticatory_params *p, const pkm_mast_inverse_opts *io,
-                             double t0, double t1, int n, mast_keep *keep)
-{
-    const char *names[6 + 12 + 2 + 1] = {0}, *units[6 + 12 + 2 + 1] = {0};
-    char buf[12][8];
+    static const pkm_column pose[6] = {{"X", "m"},       {"Y", "m"},      {"Z", "m"},
+                                       {"alpha", "rad"}, {"beta", "rad"}, {"gamma", "rad"}};
+    static const char *const group[4] = {"mci", "twin_mci", "mcib", "MA"};
     int nc = 0;
     for (int k = 0; k < 6; k++)
-        units[nc] = k < 3 ? "m" : "rad", names[nc++] = mast_pose_names[k];
-    for (int i = 0; i < 6; i++)
-        snprintf(buf[i], sizeof(buf[i]), "theta%d", i + 1), units[nc] = "rad", names[nc++] = buf[i];
-    for (int i = 0; i < 6; i++)
-        snprintf(buf[6 + i], sizeof(buf[6 + i]), "tau%d", i + 1), units[nc] = "N m",
-                                                                  names[nc++] = buf[6 + i];
-    if (m->ncontact > 0)
-        units[nc] = units[nc + 1] = "N", names[nc++] = "contact_L", names[nc++] = "contact_R";
-    units[nc] = "1", names[nc++] = "residual";
-    if (!o->csv)
-        printf("# %s: mobility %d (Gruebler-Kutzbach), %d cranks; route %s\n",
-               m->ncontact > 0 ? "6 R-S-S chains and 2 higher pairs" : "6-RSS twin",
-               pkm_mast_mobility(m), m->nchain, pkm_mast_route_name(io->route));
-    mast_header(o->csv, names, nc);
-    const double start = cli_now();
-    pkm_mast_state s = {0}, sw = {0};
-    pkm_mast_load load;
-    memcpy(load.force, p->bite_force, sizeof(load.force));
-    memcpy(load.point, p->bite_point, sizeof(load.point));
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    for (int k = 0; k < n; k++) {
-        const double t = k == n - 1 ? t1 : t0 + (t1 - t0) * k / (n - 1);
-        double q[4], qd[4], qdd[4], v[21];
-        pkm_masticatory_motion(t, q, qd, qdd);
-        pkm_status st = pkm_mast_kinematics(tg, t, q, qd, qdd, &s, &ctx);
-        const pkm_mast_state *use = &s;
-        if (st == PKM_OK && m->ncontact == 0) {
-            if (k == 0) memcpy(sw.th, s.th, sizeof(sw.th)); /* the same pose: the same angles */
-            st = pkm_mast_kinematics(m, t, s.X, s.Xd, s.Xdd, &sw, &ctx);
-            use = &sw;
-        }
-        pkm_mast_forces f;
-        if (st == PKM_OK) st = pkm_mast_inverse(m, use, &load, io, &f, &ctx);
-        if (st != PKM_OK) return cli_report_late(st, &ctx);
-        int j = 0;
-        for (int a = 0; a < 6; a++)
-            v[j++] = use->X[a];
-        for (int i = 0; i < 6; i++)
-            v[j++] = use->th[i];
-        for (int i = 0; i < 6; i++)
-            v[j++] = f.tau[i];
-        for (int c = 0; c < m->ncontact; c++)
-            v[j++] = f.contact[c];
-        v[j++] = f.residual;
-        mast_row(o->csv, t, v, j, keep);
+        u->cols[nc++] = pose[k];
+    if (contacts) {
+        u->cols[nc++] = (pkm_column){"contact_L", "N"};
+        u->cols[nc++] = (pkm_column){"contact_R", "N"};
     }
-    if (!o->csv)
-        printf("# %.1f us per time sample (kinematics and inverse dynamics, output included)\n",
-               1e6 * (cli_now() - start) / n);
-    return mast_write(o, keep, names, units);
+    u->cols[nc++] = (pkm_column){"residual", "1"};
+    for (int g = 0; g < 4 && o->inertia; g++)
+        for (int i = 0; i < 6; i++) {
+            char *name = u->names[6 * g + i];
+            if (g == 3)
+                snprintf(name, sizeof u->names[0], "MA%d%d", i + 1, i + 1);
+            else
+                snprintf(name, sizeof u->names[0], "%s%d", group[g], i + 1);
+            u->cols[nc++] = (pkm_column){name, g == 3 ? "kg m^2" : "1"};
+        }
+    u->rows = (cli_rows){.csv = cli_format_is_rows(o->run.format),
+                         .per_time = o->run.per_time,
+                         .njoint = 6,
+                         .joints = mast_joints,
+                         .types = mast_types,
+                         .ncol = nc,
+                         .cols = u->cols};
 }
 
-/* --inertia: MCI(a) of the target and of the twin, MCI(b) and M_A's diagonal (kg m^2) of the
- * target; then the time means and the target's over the twin's, in %. */
-static int mast_inertia_rows(const mast_args *o, const pkm_mast *tg, const pkm_mast *tw, double t0,
-                             double t1, int n, mast_keep *keep)
+/* One time: the cranks' rows (angle, rate, acceleration, torque; no friction or reaction
+ * components) and the per-time values; the table's heading with the mobility before the first. */
+static int mast_sink(void *user, const pkm_mast_row *w)
 {
-    static const char *const units[24] = {
-        "1", "1", "1", "1", "1", "1", "1",      "1",      "1",      "1",      "1",      "1",
-        "1", "1", "1", "1", "1", "1", "kg m^2", "kg m^2", "kg m^2", "kg m^2", "kg m^2", "kg m^2"};
-    static const char *const names[24] = {
-        "mci1",      "mci2",      "mci3",      "mci4",      "mci5",      "mci6",
-        "twin_mci1", "twin_mci2", "twin_mci3", "twin_mci4", "twin_mci5", "twin_mci6",
-        "mcib1",     "mcib2",     "mcib3",     "mcib4",     "mcib5",     "mcib6",
-        "MA11",      "MA22",      "MA33",      "MA44",      "MA55",      "MA66"};
-    mast_header(o->csv, names, 24);
-    pkm_mast_state s = {0}, sw = {0};
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    double mean[12] = {0};
-    for (int k = 0; k < n; k++) {
-        const double t = k == n - 1 ? t1 : t0 + (t1 - t0) * k / (n - 1);
-        double q[4], qd[4], qdd[4], v[24], MA[36], MAw[36];
-        pkm_masticatory_motion(t, q, qd, qdd);
-        pkm_status st = pkm_mast_kinematics(tg, t, q, qd, qdd, &s, &ctx);
-        if (st == PKM_OK) {
-            if (k == 0) memcpy(sw.th, s.th, sizeof(sw.th)); /* the same pose: the same angles */
-            st = pkm_mast_kinematics(tw, t, s.X, s.Xd, s.Xdd, &sw, &ctx);
-        }
-        if (st == PKM_OK) st = pkm_mast_joint_inertia(tg, &s, MA, v, v + 12, &ctx);
-        if (st == PKM_OK) st = pkm_mast_joint_inertia(tw, &sw, MAw, v + 6, NULL, &ctx);
-        if (st != PKM_OK) return cli_report_late(st, &ctx);
-        for (int i = 0; i < 6; i++)
-            v[18 + i] = MA[7 * i];
-        for (int i = 0; i < 12; i++)
-            mean[i] += v[i] / n;
-        mast_row(o->csv, t, v, 24, keep);
+    mast_out *u = user;
+    const pkm_mast *m = w->m;
+    if (w->step == 0 && !u->rows.csv && u->rows.t == NULL)
+        printf("# %s: mobility %d (Gruebler-Kutzbach), %d cranks; route %s\n",
+               m->ncontact > 0 ? "6 R-S-S chains and 2 higher pairs" : "6-RSS twin",
+               pkm_mast_mobility(m), m->nchain, u->route);
+    double v[6 * PKM_DYN_SERIES_COLUMNS], pt[MAST_MAX_COLUMNS];
+    for (int i = 0; i < 6; i++) {
+        const double tau = w->forces->tau[i];
+        const double row[PKM_DYN_SERIES_COLUMNS] = {
+            w->s->th[i], w->s->thd[i], w->s->thdd[i], tau, tau, NAN, NAN, NAN, NAN};
+        memcpy(v + PKM_DYN_SERIES_COLUMNS * i, row, sizeof(row));
     }
-    printf("# mean MCI(a) over the %d times, target:", n);
+    int j = 0;
+    for (int a = 0; a < 6; a++)
+        pt[j++] = w->s->X[a];
+    for (int c = 0; c < m->ncontact; c++)
+        pt[j++] = w->forces->contact[c];
+    pt[j++] = w->forces->residual;
+    for (int i = 0; i < 6 && w->mci != NULL; i++) {
+        pt[j + i] = w->mci[i], pt[j + 6 + i] = w->twin_mci[i], pt[j + 12 + i] = w->mcib[i];
+        pt[j + 18 + i] = w->MA[7 * i];
+        u->mean[i] += w->mci[i] / u->n, u->mean[6 + i] += w->twin_mci[i] / u->n;
+    }
+    cli_rows_put(&u->rows, w->step, w->t, v, NULL, pt);
+    return cli_output_failed();
+}
+
+/* --inertia: the time means of MCI(a), the target's and the twin's, and the first over the
+ * second in %. */
+static void mast_means(const mast_out *u)
+{
+    printf("# mean MCI(a) over the %d times, target:", u->n);
     for (int i = 0; i < 6; i++)
-        printf(" %.8g", mean[i]);
+        printf(" %.8g", u->mean[i]);
     printf("\n# mean MCI(a), 6-RSS twin:");
     for (int i = 0; i < 6; i++)
-        printf(" %.8g", mean[6 + i]);
+        printf(" %.8g", u->mean[6 + i]);
     printf("\n# target / twin, %%:");
     for (int i = 0; i < 6; i++)
-        printf(" %.5g", 100.0 * mean[i] / mean[6 + i]);
+        printf(" %.5g", 100.0 * u->mean[i] / u->mean[6 + i]);
     printf("\n");
-    return mast_write(o, keep, names, units);
+}
+
+/* The run (pkm_mast_run), printed or kept for -o; 0 or an exit status. */
+static int mast_compute(const mast_args *o, const pkm_masticatory_params *p,
+                        const pkm_mast_run_opts *ro)
+{
+    mast_out u = {.n = ro->n, .route = pkm_mast_route_name(ro->inv.route)};
+    mast_columns(&u, o, p->higher_pairs != 0);
+    int rc = o->run.output != NULL ? cli_rows_keep(&u.rows, ro->n, 0) : 0;
+    const double start = cli_now();
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_status st = rc == 0 ? pkm_mast_run(p, ro, mast_sink, &u, &ctx) : PKM_OK;
+    if (rc != 0 || st != PKM_OK || cli_output_failed()) {
+        if (rc == 0) rc = st != PKM_OK ? cli_report_late(st, &ctx) : EXIT_COMPUTE;
+        cli_rows_free(&u.rows);
+        return rc;
+    }
+    if (o->inertia) mast_means(&u);
+    if (!u.rows.csv && o->run.output == NULL)
+        printf("# %.1f us per time sample (kinematics and inverse dynamics, output included)\n",
+               1e6 * (cli_now() - start) / ro->n);
+    const cli_rows_source src = {pkm_masticatory_case()->name, "chewing", "none"};
+    if (o->run.output != NULL) rc = cli_rows_write(&u.rows, o->run.output, &src, 0);
+    cli_rows_free(&u.rows);
+    return rc;
 }
 
 int cli_mast_dynamics(int argc, char **argv)
 {
-    mast_args o = {0};
+    mast_args o = {.run = {.format = "table"}};
     int rc = cli_parse(argc, argv, &mast_command, mast_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
-    double t0 = 0.0, t1 = 1.0;
-    int n = 101;
-    if (o.time != NULL && !cli_parse_times(o.time, MAST_MAX_TIMES, &t0, &t1, &n))
+    pkm_mast_run_opts ro = {.t0 = 0.0, .t1 = 1.0, .n = 101, .inertia = o.inertia};
+    if (o.run.time != NULL && !cli_parse_times(o.run.time, MAST_MAX_TIMES, &ro.t0, &ro.t1, &ro.n))
         return cli_usage_error("--time '%s': expected T0:T1:N with T1 > T0 and N from 2 to %d",
-                               o.time, MAST_MAX_TIMES);
+                               o.run.time, MAST_MAX_TIMES);
     static const char *const one[6] = {"", "", "", "", "", ""}; /* weights; torques in N m */
     double w[6], pre[6];
-    pkm_mast_inverse_opts io = {0};
+    pkm_mast_inverse_opts *io = &ro.inv;
     if (o.weights != NULL) {
         int ok = cli_parse_pose(o.weights, 6, one, w);
         for (int i = 0; ok && i < 6; i++)
             ok = isfinite(w[i]) && w[i] > 0.0;
         if (!ok) return cli_usage_error("--weights '%s': expected 6 weights > 0", o.weights);
-        io.weight = w;
+        io->weight = w;
     }
     if (o.preload != NULL) {
         int ok = cli_parse_pose(o.preload, 6, one, pre);
         for (int i = 0; ok && i < 6; i++)
             ok = isfinite(pre[i]);
         if (!ok) return cli_usage_error("--preload '%s': expected 6 torques (N m)", o.preload);
-        io.preload = pre;
+        io->preload = pre;
     }
     if (o.route != NULL) {
         int r = 0;
@@ -353,37 +295,15 @@ int cli_mast_dynamics(int argc, char **argv)
             return cli_usage_error("--route '%s': expected virtual-power, hessian, liang or "
                                    "first-kind",
                                    o.route);
-        io.route = (pkm_mast_route)r;
+        io->route = (pkm_mast_route)r;
     }
     if (o.inertia && (o.weights != NULL || o.preload != NULL || o.route != NULL))
         return cli_usage_error(
             "--weights, --preload and --route shape the torques: not with --inertia");
-    if (o.output != NULL && (rc = cli_check_output_name(o.output)) != 0) return rc;
-    mast_keep keep = {0};
-    if (o.output != NULL && (keep.rows = malloc(sizeof(double) * 25 * (size_t)n)) == NULL)
-        return cli_usage_error("-o: cannot keep %d rows", n);
     void *params = NULL;
-    if ((rc = mast_params(&o, &params)) != 0) {
-        free(keep.rows);
-        return rc;
-    }
-    pkm_masticatory_params *p = params;
-    pkm_mast tg, m, tw;
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    const unsigned on = p->higher_pairs;
-    pkm_status st = pkm_masticatory_mechanism(p, &m, &ctx);
-    p->higher_pairs = 1; /* the target gives the pose the twin replays */
-    if (st == PKM_OK) st = pkm_masticatory_mechanism(p, &tg, &ctx);
-    p->higher_pairs = 0;
-    if (st == PKM_OK) st = pkm_masticatory_mechanism(p, &tw, &ctx);
-    if (st != PKM_OK)
-        rc = cli_report(st, &ctx);
-    else if (o.inertia)
-        rc = mast_inertia_rows(&o, &tg, &tw, t0, t1, n, &keep);
-    else
-        rc = mast_inverse_rows(&o, &tg, on ? &tg : &tw, p, &io, t0, t1, n, &keep);
+    if ((rc = mast_params(&o, &params)) == 0 && !cli_check_only() &&
+        (o.run.output == NULL || (rc = cli_check_output_name(o.run.output)) == 0))
+        rc = mast_compute(&o, params, &ro);
     pkm_case_params_destroy(&params);
-    free(keep.rows);
     return rc;
 }

@@ -15,42 +15,32 @@
 #include <unistd.h>
 
 enum {
-    TR_TRAJECTORY = CLI_OPT_OWN,
-    TR_DURATION,
+    TR_DURATION = CLI_OPT_OWN,
     TR_DT,
     TR_DAMPING,
     TR_RAYLEIGH,
     TR_GRAVITY,
     TR_DRIVES,
     TR_UPDATE,
-    TR_FORMAT,
-    TR_SINGULAR,
     TR_START,
     TR_INITIAL,
-    TR_OUTPUT,
     TR_FREQUENCIES,
     TR_WRENCH
 };
 
 typedef struct tr_args {
     cli_case_args c;
-    const char *traj, *damping, *rayleigh, *format;
-    const char *output; /* -o FILE.h5, or NULL */
+    cli_run_args run; /* --trajectory, --format, -o, --singular */
+    const char *damping, *rayleigh;
     const char *wrench; /* --wrench, or NULL */
     int elastic;        /* --drives elastic */
-    double duration, dt, singular, start;
+    double duration, dt, start;
     int gravity, update_every, initial; /* initial: -1 default, 0 zero, 1 static */
     int nfreq;                          /* --frequencies K */
 } tr_args;
 
 static const cli_option tr_options[] = {
-    {"--trajectory", NULL, 1, TR_TRAJECTORY, "NAME|FILE.csv",
-     "a named trajectory of the case (pkmflex cases lists them;\n"
-     "default: the first), or a CSV file of samples: header\n"
-     "t,<pose coordinates>, interpolated by a not-a-knot spline;\n"
-     "or harmonic:COORD,AMPLITUDE,FREQUENCY: one pose coordinate\n"
-     "as home + A sin(2 pi f t), the others at home (20 periods)",
-     NULL},
+    CLI_OPTION_TRAJECTORY,
     {"--duration", NULL, 1, TR_DURATION, "T", "time integrated, s (default: the trajectory's)",
      NULL},
     {"--start", NULL, 1, TR_START, "T0",
@@ -94,20 +84,9 @@ static const cli_option tr_options[] = {
      "reassemble M and K at the rigid configuration every N steps\n"
      "(default 1; 0: fixed at the start pose)",
      NULL},
-    {"--format", NULL, 1, TR_FORMAT, "table|csv|json",
-     "output format (csv header: t,ex,ey,ez,rx,ry,rz, then\n"
-     "drive_<joint> per actuated joint)",
-     NULL},
-    {"--output", "-o", 1, TR_OUTPUT, "FILE.h5",
-     "also write every step as HDF5 time series (layout:\n"
-     "docs/hdf5-layout.md, Transient files)",
-     NULL},
-    {"--singular", NULL, 1, TR_SINGULAR, "R",
-     "dimensionless conditioning of the rigid loop closure below\n"
-     "which a pose is singular (1e-12 to 0.5; default 1e-7 where\n"
-     "the pose places the platform, as the finite-element model's\n"
-     "inverse kinematics; else 5e-3)",
-     NULL},
+    CLI_OPTION_FORMAT,
+    CLI_OPTION_OUTPUT,
+    CLI_OPTION_SINGULAR,
     {"--set", NULL, 1, CLI_OPT_SET, "KEY=VALUE",
      "override a case parameter, after the case file, repeatable", NULL},
     {"--formulation", NULL, 1, CLI_OPT_FORMULATION, "F", NULL, cli_formulation_help},
@@ -135,13 +114,9 @@ static const cli_command tr_command = {
 static int tr_set(void *user, int id, const char *v)
 {
     tr_args *o = user;
+    int rc = 0;
+    if (cli_run_option(&o->run, id, v, &rc)) return rc;
     switch (id) {
-    case TR_TRAJECTORY:
-        o->traj = v;
-        return 0;
-    case TR_OUTPUT:
-        o->output = v;
-        return 0;
     case TR_DURATION:
         if (!cli_parse_real(v, -1e300, 1e300, &o->duration))
             return cli_usage_error("--duration '%s': expected a number of seconds", v);
@@ -184,12 +159,6 @@ static int tr_set(void *user, int id, const char *v)
         if (!cli_parse_int(v, 1, 1000, &o->nfreq))
             return cli_usage_error("--frequencies '%s': expected an integer from 1 to 1000", v);
         return 0;
-    case TR_FORMAT:
-        if (cli_check_format(v) != 0) return EXIT_INPUT;
-        o->format = v;
-        return 0;
-    case TR_SINGULAR:
-        return cli_parse_singular(v, &o->singular);
     default:
         return cli_case_set(&o->c, id, v);
     }
@@ -412,15 +381,16 @@ static int tr_write(const tr_out *o, const char *path, const char *traj, int par
 /* Ctrl-C: the rows printed so far are whole; -o gets them, marked partial; exit 130. */
 static int tr_interrupted(const tr_out *o, const tr_args *a)
 {
-    const int save = a->output != NULL && o->n > 0;
+    const int save = a->run.output != NULL && o->n > 0;
     if (o->bar != NULL) fprintf(stderr, "\n");
     if (save) {
-        const int rc = tr_write(o, a->output, a->traj, 1);
+        const int rc = tr_write(o, a->run.output, a->run.traj, 1);
         if (rc != 0) return rc;
     }
     fprintf(stderr, "%s: interrupted: %lld of %lld steps done%s%s%s\n", CLI_PROG,
             (long long)o->done, (long long)o->total, save ? ", saved in " : "",
-            save ? a->output : "", save ? " (marked partial: root attribute complete = 0)" : "");
+            save ? a->run.output : "",
+            save ? " (marked partial: root attribute complete = 0)" : "");
     return EXIT_INTERRUPT;
 }
 
@@ -439,7 +409,7 @@ static void tr_out_free(tr_out *o)
 
 int cli_transient(int argc, char **argv)
 {
-    tr_args o = {.format = "table",
+    tr_args o = {.run = {.format = "table"},
                  .dt = 1e-3,
                  .update_every = 1,
                  .duration = NAN,
@@ -454,8 +424,9 @@ int cli_transient(int argc, char **argv)
     if ((rc = cli_load_case(&o.c, &c, &params)) != 0 ||
         (rc = cli_case_supports(c, PKM_CASE_MODAL)) != 0 ||
         (rc = cli_case_supports(c, PKM_CASE_DYNAMICS)) != 0 ||
-        (o.output != NULL && (rc = cli_check_output_path(o.output)) != 0) ||
-        (rc = cli_trajectory(c, o.traj, (isnan(o.start) ? 0.0 : o.start) + o.duration, &tr)) != 0)
+        (o.run.output != NULL && (rc = cli_check_output_path(o.run.output)) != 0) ||
+        (rc = cli_trajectory(c, o.run.traj, (isnan(o.start) ? 0.0 : o.start) + o.duration, &tr)) !=
+            0)
         goto done;
     double t0, t1;
     pkm_trajectory_span(tr, &t0, &t1);
@@ -470,7 +441,7 @@ int cli_transient(int argc, char **argv)
     opts.update_every = o.update_every;
     opts.gravity = o.gravity;
     opts.static_start = o.initial < 0 ? o.gravity : o.initial;
-    opts.singular = o.singular;
+    opts.singular = o.run.singular;
     opts.start = o.start;
     opts.nfreq = o.nfreq;
     opts.elastic_drives = o.elastic;
@@ -487,7 +458,7 @@ int cli_transient(int argc, char **argv)
                              o.dt);
         goto done;
     }
-    const int csv = cli_format_is_rows(o.format);
+    const int csv = cli_format_is_rows(o.run.format);
     cli_progress bar = {cli_now(), 0.0};
     out = (tr_out){.c = c,
                    .params = params,
@@ -497,7 +468,8 @@ int cli_transient(int argc, char **argv)
                    .start = bar.t0,
                    .total = pkm_transient_steps(&opts) + 1,
                    .bar = isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO) ? &bar : NULL};
-    if (o.output != NULL && (rc = tr_keep(&out, pkm_transient_steps(&opts) + 1)) != 0) goto done;
+    if (o.run.output != NULL && (rc = tr_keep(&out, pkm_transient_steps(&opts) + 1)) != 0)
+        goto done;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     cli_interrupt_begin();
@@ -516,7 +488,7 @@ int cli_transient(int argc, char **argv)
         rc = cli_report(st, &ctx);
         goto done;
     }
-    if (o.output != NULL && (rc = tr_write(&out, o.output, o.traj, 0)) != 0) goto done;
+    if (o.run.output != NULL && (rc = tr_write(&out, o.run.output, o.run.traj, 0)) != 0) goto done;
     if (!csv)
         printf("# %.1f us per step (assembly, loads, Newmark, quasi-static and output)\n",
                1e6 * (cli_now() - out.start) / (double)(pkm_transient_steps(&opts) + 1));

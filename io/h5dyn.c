@@ -1,7 +1,6 @@
-/* io/h5dyn.c: the time series of a rigid-body dynamics run (pkmflex dynamics -o), of a module
- * chain's run (pkmflex dynamics boom1|crane4 -o) and of an elastodynamics run (pkmflex transient
- * -o) as HDF5 files; layouts in docs/hdf5-layout.md, "Dynamics files", "Module-chain files" and
- * "Transient files".
+/* io/h5dyn.c: the time series of a rigid-body dynamics run (pkmflex dynamics -o, every case and
+ * engine) and of an elastodynamics run (pkmflex transient -o) as HDF5 files; layouts in
+ * docs/hdf5-layout.md, "Dynamics files" and "Transient files".
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "io/h5_impl.h"
 #include "pkm/io.h"
@@ -9,12 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DYN_FORMAT           "pkmflex-dynamics"
-#define DYN_FORMAT_VERSION   1
-#define TR_FORMAT            "pkmflex-transient"
-#define TR_FORMAT_VERSION    1
-#define CHAIN_FORMAT         "pkmflex-chain"
-#define CHAIN_FORMAT_VERSION 1
+#define DYN_FORMAT         "pkmflex-dynamics"
+#define DYN_FORMAT_VERSION 2 /* 2: the per-time table, NaN for a quantity a case lacks */
+#define TR_FORMAT          "pkmflex-transient"
+#define TR_FORMAT_VERSION  1
 
 const char *const pkm_dyn_series_columns[PKM_DYN_SERIES_COLUMNS] = {
     "q", "qd", "qdd", "drive", "ideal", "friction", "f_axial", "f_radial", "m_bending"};
@@ -82,6 +79,25 @@ static pkm_status write_root(const h5io *io, hid_t file, const pkm_dyn_series *s
     return rc;
 }
 
+/* The per-time table: group per_time, a dataset [ntime] per column with its units. */
+static pkm_status write_per_time(const h5io *io, hid_t file, const pkm_dyn_series *s)
+{
+    const hid_t g = H5Gcreate2(file, "per_time", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0) return H5_FAIL(io, PKM_ERR_IO, "cannot create the group per_time");
+    double *col = malloc(sizeof(double) * (size_t)s->ntime);
+    pkm_status rc = col == NULL ? OWN_FAIL(io, PKM_ERR_NOMEM, "no memory for a column") : PKM_OK;
+    const hsize_t dims[1] = {(hsize_t)s->ntime};
+    for (int c = 0; c < s->ncol && rc == PKM_OK; c++) {
+        for (int k = 0; k < s->ntime; k++)
+            col[k] = s->per_time[(size_t)k * (size_t)s->ncol + (size_t)c];
+        rc = pkm_h5_write_described(io, g, s->cols[c].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1,
+                                    dims, col, "units", s->cols[c].unit);
+    }
+    free(col);
+    H5Gclose(g);
+    return rc;
+}
+
 static pkm_status fill_dyn(const h5io *io, hid_t file, const void *user)
 {
     const pkm_dyn_series *s = user;
@@ -94,12 +110,13 @@ static pkm_status fill_dyn(const h5io *io, hid_t file, const void *user)
         rc = pkm_h5_write_described(io, file, pkm_dyn_series_columns[k], H5T_IEEE_F64LE,
                                     H5T_NATIVE_DOUBLE, 2, dims, s->value[k], "description",
                                     column_text[k]);
-    if (rc == PKM_OK)
+    if (rc == PKM_OK && s->wrench != NULL)
         rc = pkm_h5_write_described(
             io, file, "wrench", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, dims, s->wrench,
             "description",
             "the reaction wrench the joint applies to its child (a cut: to its body_b): force (N), "
             "then moment about the joint's current point (N m), global axes");
+    if (rc == PKM_OK && s->ncol > 0) rc = write_per_time(io, file, s);
     return rc;
 }
 
@@ -107,6 +124,13 @@ pkm_status pkm_dyn_series_write_h5(const char *path, const pkm_dyn_series *s, pk
 {
     if (s == NULL || path == NULL || path[0] == '\0' || s->ntime < 1 || s->njoint < 1)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "dynamics write: empty series or path");
+    for (int c = 0; c < s->ncol; c++)
+        if (s->cols[c].name == NULL || s->cols[c].name[0] == '\0' ||
+            strpbrk(s->cols[c].name, "/, \t") != NULL)
+            return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                            "dynamics write: per-time column %d has no "
+                            "usable name",
+                            c + 1);
     return pkm_h5_file_write(path, fill_dyn, s, ctx);
 }
 
@@ -160,67 +184,4 @@ pkm_status pkm_transient_series_write_h5(const char *path, const pkm_transient_s
     if (s == NULL || path == NULL || path[0] == '\0' || s->ntime < 1 || s->ndrive < 1)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "transient write: empty series or path");
     return pkm_h5_file_write(path, fill_transient, s, ctx);
-}
-
-const char *const pkm_chain_series_columns[PKM_CHAIN_SERIES_COLUMNS] = {
-    "q", "qd", "qdd", "drive", "drive_check", "q_ref"};
-
-static const char *const chain_text[PKM_CHAIN_SERIES_COLUMNS] = {
-    "the module's coordinate: rad (revolute) or m (prismatic travel, cylinder stroke)",
-    "its rate: rad/s or m/s",
-    "its acceleration: rad/s^2 or m/s^2",
-    "the actuator's force or torque (N or N m)",
-    "inverse dynamics: the drive again, for loops by the closed form of Cramer's rule",
-    "forward dynamics: the trajectory's coordinate at that time"};
-
-static const char *const chain_energy[PKM_CHAIN_SERIES_ENERGIES][2] = {
-    {"kinetic", "the chain's kinetic energy (J)"},
-    {"potential", "its potential energy, zero at the world origin (J)"},
-    {"work", "the work of the drives since the first time (J)"},
-    {"balance", "kinetic + potential - work minus its value at the first time (J)"}};
-
-static pkm_status fill_chain(const h5io *io, hid_t file, const void *user)
-{
-    const pkm_chain_series *s = user;
-    pkm_status rc = pkm_h5_write_str_attr(io, file, "/", "format", CHAIN_FORMAT);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_int_attr(io, file, "/", "format_version", H5T_STD_I32LE,
-                                   CHAIN_FORMAT_VERSION);
-    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "machine", s->machine);
-    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "trajectory", s->trajectory);
-    if (rc == PKM_OK) rc = pkm_h5_write_str_attr(io, file, "/", "drives", s->drives);
-    if (rc == PKM_OK) {
-        char *text = comma_list(s->modules, s->nmodule);
-        rc = text != NULL
-                 ? pkm_h5_write_str_attr(io, file, "/", "modules", text)
-                 : OWN_FAIL(io, PKM_ERR_INVALID, "a module name holds a comma, or no memory");
-        free(text);
-    }
-    const hsize_t dims[3] = {(hsize_t)s->ntime, (hsize_t)s->nmodule, 6};
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_described(io, file, "t", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, dims, s->t,
-                                    "units", "s");
-    for (int k = 0; k < PKM_CHAIN_SERIES_COLUMNS && rc == PKM_OK; k++)
-        if (s->value[k] != NULL)
-            rc = pkm_h5_write_described(io, file, pkm_chain_series_columns[k], H5T_IEEE_F64LE,
-                                        H5T_NATIVE_DOUBLE, 2, dims, s->value[k], "description",
-                                        chain_text[k]);
-    for (int k = 0; k < PKM_CHAIN_SERIES_ENERGIES && rc == PKM_OK; k++)
-        if (s->energy[k] != NULL)
-            rc = pkm_h5_write_described(io, file, chain_energy[k][0], H5T_IEEE_F64LE,
-                                        H5T_NATIVE_DOUBLE, 1, dims, s->energy[k], "description",
-                                        chain_energy[k][1]);
-    if (rc == PKM_OK)
-        rc = pkm_h5_write_described(io, file, "base", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, dims,
-                                    s->base, "description",
-                                    "the wrench the module takes from its base, in the base frame: "
-                                    "force (N), then moment about the frame's origin (N m)");
-    return rc;
-}
-
-pkm_status pkm_chain_series_write_h5(const char *path, const pkm_chain_series *s, pkm_ctx *ctx)
-{
-    if (s == NULL || path == NULL || path[0] == '\0' || s->ntime < 1 || s->nmodule < 1)
-        return PKM_FAIL(ctx, PKM_ERR_INVALID, "chain write: empty series or path");
-    return pkm_h5_file_write(path, fill_chain, s, ctx);
 }

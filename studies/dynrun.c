@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "pkm/dynrun.h"
 
+#include "pkm/forward.h"
+
 #include "core/core_impl.h"
 
 #include <math.h>
@@ -62,13 +64,21 @@ static pkm_status check_grid(const pkm_trajectory *tr, const pkm_dynamics_opts *
     return PKM_OK;
 }
 
-pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pkm_dynamics_opts *o,
-                               pkm_dynamics_sink sink, void *user, pkm_ctx *ctx)
+/* The grid inside tr's span, every time reachable, the closure followed to its start. */
+static pkm_status prepare(pkm_motion *m, const pkm_trajectory *tr, const pkm_dynamics_opts *o,
+                          pkm_ctx *ctx)
 {
     pkm_status st = check_grid(tr, o, ctx);
     const double dt = (o->t1 - o->t0) / (o->n - 1);
     if (st == PKM_OK) st = pkm_motion_check(m, tr, o->t0, dt, o->n, ctx);
     if (st == PKM_OK) st = pkm_motion_approach(m, tr, o->t0, dt, ctx);
+    return st;
+}
+
+pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pkm_dynamics_opts *o,
+                               pkm_dynamics_sink sink, void *user, pkm_ctx *ctx)
+{
+    pkm_status st = prepare(m, tr, o, ctx);
     const pkm_model *model = pkm_motion_model(m);
     pkm_joint_result *res = calloc((size_t)pkm_model_joint_count(model) + 1, sizeof(*res));
     if (st == PKM_OK && res == NULL)
@@ -81,8 +91,10 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
         st = pkm_trajectory_eval(tr, t, p, pd, pdd, &in);
         if (st == PKM_OK) st = pkm_motion_at(m, t, p, pd, pdd, &in);
         if (st == PKM_OK) st = pkm_mbs_inverse(pkm_motion_mbs(m), NULL, res, &in);
+        double cond = NAN;
+        if (st == PKM_OK) st = pkm_motion_locked_conditioning(m, NULL, &cond, &in);
         if (st != PKM_OK) st = PKM_FAIL(ctx, st, "t = %.9g s: %s", t, in.msg);
-        const pkm_dynamics_row row = {t, k, model, res};
+        const pkm_dynamics_row row = {t, k, model, res, p, cond};
         if (st == PKM_OK && sink != NULL && sink(user, &row) != 0) break;
     }
     free(res);
@@ -97,5 +109,98 @@ pkm_status pkm_dynamics_run(const pkm_case *c, const void *params, const pkm_tra
     pkm_status st = pkm_dynamics_motion_create(c, params, o->singular, &m, ctx);
     if (st == PKM_OK) st = pkm_dynamics_run_on(m, tr, o, sink, user, ctx);
     pkm_motion_destroy(&m);
+    return st;
+}
+
+/* The forward run: the reference motion following the trajectory, the joints' results there. */
+typedef struct fwd_run {
+    pkm_motion *motion;
+    const pkm_trajectory *tr;
+    pkm_joint_result *res;
+    pkm_dynamics_fwd_sink sink;
+    void *user;
+    int stopped; /* the sink asked to stop */
+} fwd_run;
+
+/* The reference system at time t of the trajectory (closure from its previous solution). */
+static pkm_status fwd_follow(const fwd_run *f, double t, pkm_ctx *ctx)
+{
+    double p[PKM_POSE_MAX], pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX];
+    pkm_status st = pkm_trajectory_eval(f->tr, t, p, pd, pdd, ctx);
+    return st == PKM_OK ? pkm_motion_at(f->motion, t, p, pd, pdd, ctx) : st;
+}
+
+/* The drives of the actuated joints: the inverse dynamics of the trajectory at the stage time t
+ * (the case's friction law included), whatever the forward state. */
+static pkm_status fwd_drives(double t, const double *q, const double *qd, double *tau, void *user,
+                             pkm_ctx *ctx)
+{
+    (void)q, (void)qd;
+    fwd_run *f = user;
+    pkm_status st = fwd_follow(f, t, ctx);
+    if (st == PKM_OK) st = pkm_mbs_inverse(pkm_motion_mbs(f->motion), NULL, f->res, ctx);
+    const pkm_model *m = pkm_motion_model(f->motion);
+    int a = 0;
+    for (int j = 0; st == PKM_OK && j < pkm_model_joint_count(m); j++)
+        if (pkm_model_joint(m, j)->actuated) tau[a++] = f->res[j].drive;
+    return st;
+}
+
+/* After each step: the largest deviation of q from the trajectory and the energy balance. A
+ * sink's stop ends pkm_fwd_run through a failure that the run then drops. */
+static pkm_status fwd_row(const pkm_fwd_record *r, void *user, pkm_ctx *ctx)
+{
+    fwd_run *f = user;
+    pkm_status st = fwd_follow(f, r->t, ctx);
+    if (st != PKM_OK) return st;
+    pkm_mbs *s = pkm_motion_mbs(f->motion);
+    double dev = 0.0;
+    for (int k = 0; k < pkm_mbs_coord_count(s); k++)
+        dev = fmax(dev, fabs(r->y[k] - pkm_mbs_q(s)[k]));
+    st = pkm_mbs_inverse(s, NULL, f->res, ctx);
+    if (st != PKM_OK) return st;
+    const pkm_dynamics_fwd_row row = {r->t, r->step, dev, r->balance, r->w_fric, f->res};
+    if (f->sink != NULL && f->sink(f->user, &row) != 0) {
+        f->stopped = 1;
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "stopped");
+    }
+    return PKM_OK;
+}
+
+pkm_status pkm_dynamics_forward_run_on(pkm_motion *m, const pkm_case *c, const void *params,
+                                       const pkm_trajectory *tr, const pkm_dynamics_opts *o,
+                                       pkm_dynamics_fwd_sink sink, void *user, pkm_ctx *ctx)
+{
+    const pkm_model *model = pkm_motion_model(m);
+    const int nq = pkm_mbs_coord_count(pkm_motion_mbs(m));
+    fwd_run f = {.motion = m, .tr = tr, .sink = sink, .user = user};
+    f.res = calloc((size_t)pkm_model_joint_count(model) + 1, sizeof(*f.res));
+    pkm_friction *fr = calloc((size_t)pkm_model_joint_count(model) + 1, sizeof(*fr));
+    double *y = calloc((size_t)PKM_FWD_STATES(nq), sizeof(double));
+    pkm_mbs *s = NULL;
+    pkm_fwd *fw = NULL;
+    pkm_status st = f.res == NULL || fr == NULL || y == NULL
+                        ? PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the forward run")
+                        : prepare(m, tr, o, ctx);
+    if (st == PKM_OK) st = pkm_dynamics_friction(c, params, model, fr, ctx);
+    if (st == PKM_OK) st = pkm_mbs_create(model, pkm_case_dynamics_of(c, params)->gravity, &s, ctx);
+    if (st == PKM_OK) st = pkm_fwd_create(s, fwd_drives, &f, fr, PKM_FWD_EPS, &fw, ctx);
+    if (st == PKM_OK) st = fwd_follow(&f, o->t0, ctx);
+    if (st != PKM_OK) goto fail;
+    memcpy(y, pkm_mbs_q(pkm_motion_mbs(m)), (size_t)nq * sizeof(double));
+    memcpy(y + nq, pkm_mbs_qd(pkm_motion_mbs(m)), (size_t)nq * sizeof(double));
+    pkm_ctx in;
+    pkm_ctx_clear(&in);
+    st = pkm_fwd_run(fw, o->t0, (o->t1 - o->t0) / (o->n - 1), o->n - 1, y, fwd_row, &f, &in);
+    if (f.stopped)
+        st = PKM_OK;
+    else if (st != PKM_OK)
+        st = PKM_FAIL(ctx, st, "%s", in.msg);
+fail:
+    pkm_fwd_destroy(&fw);
+    pkm_mbs_destroy(&s);
+    free(f.res);
+    free(fr);
+    free(y);
     return st;
 }

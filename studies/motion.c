@@ -241,7 +241,7 @@ static int locked_coords(pkm_motion *m, const pkm_model *fe, int *idx, int max)
     for (int j = 0; j < pkm_model_joint_count(m->m); j++) {
         int first = 0;
         const int nc = pkm_mbs_joint_coords(m->s, j, &first);
-        for (int f = 0; f < pkm_model_joint_count(fe) && nc > 0; f++) {
+        for (int f = 0; fe != NULL && f < pkm_model_joint_count(fe) && nc > 0; f++) {
             const pkm_joint *jf = pkm_model_joint(fe, f);
             if (jf->type != PKM_JOINT_CLAMPED ||
                 strcmp(jf->name, pkm_model_joint(m->m, j)->name) != 0)

@@ -106,6 +106,43 @@ f = h5py.File(sys.argv[1], "r")
 assert f.attrs["complete"] == 0 and 0 < f["t"].shape[0] < 400000 and f["drive"].shape[1] == 21
 ' "$tmp/dyn.h5"
 
+# Ctrl-C during dynamics --forward (tree5, 5 joints; about 100 us a step): exit 130, whole time
+# samples of the joint table, the message counting them; with -o both tables of the steps done
+# in the file, marked partial, the per-time table as long as the times (issue 30).
+"$bin" dynamics tree5 --forward --time 0:5:200001 --format csv >"$tmp/fwd.csv" 2>"$tmp/fwd.err" &
+interrupt $! "$tmp/fwd.csv"
+check "dynamics --forward after SIGINT: exit 130" test $? -eq 130
+check "dynamics --forward after SIGINT: whole time samples, whole rows" awk -F, \
+    'NF != 12 { exit 1 } END { exit !((NR - 1) % 5 == 0 && NR > 1) }' "$tmp/fwd.csv"
+check "dynamics --forward after SIGINT: the message counts the times" bash -c '
+    n=$(sed -n "s/^pkmflex: interrupted: \([0-9]*\) of 200001 times done$/\1/p" "$1")
+    test -n "$n" && test $(( ($(wc -l <"$2") - 1) / 5 )) -eq "$n"' _ "$tmp/fwd.err" "$tmp/fwd.csv"
+"$bin" dynamics tree5 --forward --time 0:5:200001 -o "$tmp/fwd.h5" >/dev/null 2>"$tmp/fwd.err" &
+fpid=$!
+sleep 2
+kill -INT "$fpid"
+wait "$fpid"
+check "dynamics --forward -o after SIGINT: exit 130" test $? -eq 130
+check "dynamics --forward -o after SIGINT: both tables of the steps done, marked partial" "$py" -c '
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+n = f["t"].shape[0]
+assert f.attrs["complete"] == 0 and 0 < n < 200001 and f["drive"].shape == (n, 5)
+assert f["per_time/deviation"].shape == (n,) and np.all(np.abs(f["per_time/deviation"][...]) < 1e-9)
+assert "saved in %s (marked partial" % sys.argv[1] in open(sys.argv[2]).read()
+' "$tmp/fwd.h5" "$tmp/fwd.err"
+# dynamics estimates its size and time from its first steps: a run of NaVARo of about 4 minutes
+# is announced (times, rows x columns, GB, seconds) before it goes on; Ctrl-C then.
+"$bin" dynamics navaro --time 0:1.5:450000 --format csv >/dev/null 2>"$tmp/est.err" &
+epid=$!
+for _ in $(seq 300); do grep -q "estimated" "$tmp/est.err" && break; sleep 0.1; done
+kill -INT "$epid"
+wait "$epid"
+check "dynamics warns of a long run with its size and time estimate" grep -q \
+    "^pkmflex: warning: dynamics navaro: 450000 times: 9.45e+06 rows x 12 columns (about 1.23 GB of csv), estimated [0-9]* s more from the first [0-9]* steps" \
+    "$tmp/est.err"
+check "dynamics does not warn of a short run" test -z "$("$bin" dynamics navaro 2>&1 >/dev/null)"
+
 # Ctrl-C during fit (the multistart of six parameters: many seconds): exit 130, the best
 # evaluation so far printed and written to -o with a note saying so; that file reads back.
 "$bin" fit "$refined" --table "$t4" --kind calc --match nearest \

@@ -12,10 +12,14 @@ trap 'rm -rf "$tmp"' EXIT
 
 # agree A.csv B.csv: the same rows, every numeric column within 1e-9 of the largest |value| of
 # its group: the energies (kinetic, potential, work and their balance, a residual), a wrench's
-# components (fx .. mz; f_axial, f_radial, m_bending), else the column alone.
+# components (fx .. mz, of any module M.fx ..; f_axial, f_radial, m_bending), the coordinates
+# (q_ref and the deviation from it), else the column alone. Empty cells (a quantity the case
+# lacks) must be empty in both.
 agree() {
     awk -F, 'function group(name) {
+              sub(/^.*[.]/, "", name)
               if (name ~ /^(kinetic|potential|work|balance)$/) return "energy"
+              if (name ~ /^(q_ref|deviation)$/) return "coordinate" # the deviation: rounding
               if (name ~ /^([fm][xyz]|f_axial|f_radial|m_bending)$/) return "wrench"
               return name }
         NR == FNR { for (i = 1; i <= NF; i++) a[FNR, i] = $i; n = FNR; next }
@@ -33,17 +37,20 @@ agree() {
 
 for machine in boom1 crane4; do
     for mode in inverse forward; do
-        extra=()
-        [ "$mode" = forward ] && extra=(--forward --time 0:1:11)
-        "$bin" dynamics "$machine" --format csv "${extra[@]}" >"$tmp/own.csv" || echo "FAIL: $machine $mode"
-        for engine in chain mbs mbs-dense; do
-            if "$bin" dynamics "$machine" --format csv "${extra[@]}" --engine "$engine" >"$tmp/$engine.csv" &&
-                agree "$tmp/own.csv" "$tmp/$engine.csv"; then
-                pass=$((pass + 1))
-            else
-                echo "FAIL: pkmflex dynamics $machine ${extra[*]} --engine $engine differs from the chain's own"
-                fails=$((fails + 1))
-            fi
+        for table in joint per-time; do # the joint table and the per-time table (base wrenches)
+            extra=()
+            [ "$mode" = forward ] && extra=(--forward --time 0:1:11)
+            [ "$table" = per-time ] && extra+=(--per-time)
+            "$bin" dynamics "$machine" --format csv "${extra[@]}" >"$tmp/own.csv" || echo "FAIL: $machine $mode"
+            for engine in chain mbs mbs-dense; do
+                if "$bin" dynamics "$machine" --format csv "${extra[@]}" --engine "$engine" >"$tmp/$engine.csv" &&
+                    agree "$tmp/own.csv" "$tmp/$engine.csv"; then
+                    pass=$((pass + 1))
+                else
+                    echo "FAIL: pkmflex dynamics $machine ${extra[*]} --engine $engine differs from the chain's own"
+                    fails=$((fails + 1))
+                fi
+            done
         done
     done
 done

@@ -19,12 +19,17 @@ typedef struct pkm_dynamics_opts {
     double singular; /* the closure's threshold; 0: the route's (pkm/motion.h) */
 } pkm_dynamics_opts;
 
-/* One time of the run: every joint's result (pkm_model_joint_count(model) of them, joint order). */
+/* One time of the run: every joint's result (pkm_model_joint_count(model) of them, joint order),
+ * the pose (the case's npose coordinates) and the dimensionless conditioning of the closure with
+ * the actuated joints held (pkm_motion_locked_conditioning, fe NULL; below PKM_NEAR_SINGULAR:
+ * near a singularity of the drives). */
 typedef struct pkm_dynamics_row {
     double t;
     int64_t step;           /* 0 .. n - 1 */
     const pkm_model *model; /* the rigid-body model (its joints' names and types) */
     const pkm_joint_result *joint;
+    const double *pose;
+    double conditioning;
 } pkm_dynamics_row;
 
 /* Nonzero stops the run (PKM_OK returned: what was handed over stands). */
@@ -54,6 +59,30 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
 pkm_status pkm_dynamics_run(const pkm_case *c, const void *params, const pkm_trajectory *tr,
                             const pkm_dynamics_opts *o, pkm_dynamics_sink sink, void *user,
                             pkm_ctx *ctx);
+
+/* One time of the forward run (docs/dynamics.md, "Forward dynamics"): the largest deviation of
+ * the integrated coordinates from the trajectory's (rad or m), the energy balance E(t) - E(t0) -
+ * W_drive + W_friction and the friction work (J); joint: the inverse dynamics of the trajectory
+ * at t (the drives applied then), every joint's result as in pkm_dynamics_row. */
+typedef struct pkm_dynamics_fwd_row {
+    double t;
+    int64_t step; /* 0 .. n - 1 */
+    double deviation, balance, friction_work;
+    const pkm_joint_result *joint;
+} pkm_dynamics_fwd_row;
+
+/* Nonzero stops the run (PKM_OK returned: what was handed over stands). */
+typedef int (*pkm_dynamics_fwd_sink)(void *user, const pkm_dynamics_fwd_row *row);
+
+/* The forward dynamics of case c (its gravity and friction) on the motion m of
+ * pkm_dynamics_motion_create: from the trajectory's state at o->t0, n - 1 RK4 steps of the grid's
+ * spacing (pkm/forward.h) under the drives that the inverse dynamics of tr gives at every stage
+ * time (m follows tr: its closure at the trajectory's pose); a row per time. The grid's checks
+ * and the approach of pkm_dynamics_run_on first; then the errors of pkm_fwd_run naming the
+ * time. */
+pkm_status pkm_dynamics_forward_run_on(pkm_motion *m, const pkm_case *c, const void *params,
+                                       const pkm_trajectory *tr, const pkm_dynamics_opts *o,
+                                       pkm_dynamics_fwd_sink sink, void *user, pkm_ctx *ctx);
 
 #ifdef __cplusplus
 }

@@ -52,12 +52,20 @@ void pkm_table_destroy(pkm_table **t);
 pkm_status pkm_trajectory_read_csv(const char *path, const char *const *names, int n,
                                    pkm_trajectory **out, pkm_ctx *ctx);
 
-/* The rows of `pkmflex dynamics` as time series (io/h5dyn.c; layout in docs/hdf5-layout.md,
- * "Dynamics files"): per column an array [ntime][njoint] of the joints' values, in the order of
- * pkm_dyn_series_columns, and their full reaction wrenches. */
+/* The rows of `pkmflex dynamics` (every case: docs/dynamics.md, "Output columns"), printed or
+ * as time series (io/h5dyn.c; layout in docs/hdf5-layout.md, "Dynamics files"): the joint table,
+ * per time and joint the columns pkm_dyn_series_columns ([ntime][njoint] arrays; NAN: a quantity
+ * the case does not have, an empty csv cell), and the per-time table, the case's own columns
+ * described by pkm_column (one value per time: pose coordinates, contact forces, residuals,
+ * M_A, MCI, the closure's conditioning, energies). */
 #define PKM_DYN_SERIES_COLUMNS 9
 /* "q", "qd", "qdd", "drive", "ideal", "friction", "f_axial", "f_radial", "m_bending" */
 extern const char *const pkm_dyn_series_columns[PKM_DYN_SERIES_COLUMNS];
+
+/* A per-time column: its name (no '/', ',' or whitespace) and unit ("1": a pure number). */
+typedef struct pkm_column {
+    const char *name, *unit;
+} pkm_column;
 
 typedef struct pkm_dyn_series {
     const char *case_name;  /* root attribute `case` */
@@ -68,13 +76,18 @@ typedef struct pkm_dyn_series {
     const char *const *types;  /* njoint joint types ("revolute", "revolute-cut", ...) */
     const double *t;           /* ntime times, s */
     const double *value[PKM_DYN_SERIES_COLUMNS]; /* [ntime][njoint] each */
-    const double *wrench; /* [ntime][njoint][6]: force, moment about the joint point, global axes */
-    int partial;          /* 1: the run was stopped (Ctrl-C), the times done so far; root attribute
-                             complete = 0 (1 otherwise) */
+    const double *wrench; /* [ntime][njoint][6]: force, moment about the joint point, global
+                             axes; NULL: not written (a case without reaction wrenches) */
+    int ncol;             /* the per-time table: ncol columns (0: none) */
+    const pkm_column *cols;
+    const double *per_time; /* [ntime][ncol] */
+    int partial; /* 1: the run was stopped (Ctrl-C), the times done so far; root attribute
+                    complete = 0 (1 otherwise) */
 } pkm_dyn_series;
 
 /* Write s to path (built in memory, written to PATH.tmp, renamed). PKM_ERR_INVALID for an empty
- * series or a joint name with a comma; PKM_ERR_IO if the file cannot be written. */
+ * series, a joint name with a comma or a per-time column without a usable name; PKM_ERR_IO if
+ * the file cannot be written. */
 pkm_status pkm_dyn_series_write_h5(const char *path, const pkm_dyn_series *s, pkm_ctx *ctx);
 
 /* The rows of `pkmflex transient` as time series (io/h5dyn.c; layout in docs/hdf5-layout.md,
@@ -102,22 +115,6 @@ typedef struct pkm_transient_series {
 pkm_status pkm_transient_series_write_h5(const char *path, const pkm_transient_series *s,
                                          pkm_ctx *ctx);
 
-/* A command's table (its csv rows) as HDF5 (io/h5columns.c; layout in docs/hdf5-layout.md,
- * "Column files"): root attributes format, format_version 1 and case; per column a float64
- * dataset [nrow] named as the csv header names the column, with a units attribute. */
-typedef struct pkm_columns {
-    const char *format; /* e.g. "pkmflex-masticatory" */
-    const char *case_name;
-    int nrow, ncol;
-    const char *const *names; /* ncol column names, no '/' */
-    const char *const *units; /* ncol units ("1": a pure number) */
-    const double *data;       /* [nrow][ncol] */
-} pkm_columns;
-
-/* Write c to path (built in memory, written to PATH.tmp, renamed). PKM_ERR_INVALID for an empty
- * table or a column without a usable name; PKM_ERR_IO if the file cannot be written. */
-pkm_status pkm_columns_write_h5(const char *path, const pkm_columns *c, pkm_ctx *ctx);
-
 /* Mode shapes for ParaView (io/vtkhdf.c): m's nodes and its beam elements and rigid bodies as
  * lines, with nmode modes' nodal displacements u ([nmode][nodes of m][6]: translation then
  * rotation, global axes, as pkm_analysis_mode_displacements gives them) and their frequencies,
@@ -129,32 +126,6 @@ pkm_status pkm_columns_write_h5(const char *path, const pkm_columns *c, pkm_ctx 
 pkm_status pkm_modes_write_vtkhdf(const char *path, const pkm_model *m, int nmode,
                                   const double *freq_hz, const double *u, const double *kappa,
                                   pkm_ctx *ctx);
-
-/* The rows of `pkmflex dynamics boom1|crane4` (module chains, docs/chain.md) as time series
- * (io/h5dyn.c; layout in docs/hdf5-layout.md, "Module-chain files"): per column an array
- * [ntime][nmodule], in the order of pkm_chain_series_columns (a NULL column is left out:
- * drive_check is the inverse dynamics', q_ref the forward run's), the forward run's energies
- * [ntime] and the modules' base wrenches. */
-#define PKM_CHAIN_SERIES_COLUMNS 6
-/* "q", "qd", "qdd", "drive", "drive_check", "q_ref" */
-extern const char *const pkm_chain_series_columns[PKM_CHAIN_SERIES_COLUMNS];
-#define PKM_CHAIN_SERIES_ENERGIES 4 /* kinetic, potential, work, balance */
-
-typedef struct pkm_chain_series {
-    const char *machine;    /* root attribute `machine`: boom1 or crane4 */
-    const char *trajectory; /* the CSV file of the coordinates, or the default motion's name */
-    const char *drives;     /* "inverse dynamics", "trajectory" or the CSV file of the forces */
-    int ntime, nmodule;
-    const char *const *modules;                      /* nmodule module names, without commas */
-    const double *t;                                 /* ntime times, s */
-    const double *value[PKM_CHAIN_SERIES_COLUMNS];   /* [ntime][nmodule] each, or NULL */
-    const double *energy[PKM_CHAIN_SERIES_ENERGIES]; /* [ntime] each, or NULL */
-    const double *base; /* [ntime][nmodule][6]: the wrench from the module's base, base frame */
-} pkm_chain_series;
-
-/* Write s to path (built in memory, written to PATH.tmp, renamed). PKM_ERR_INVALID for an empty
- * series or a module name with a comma; PKM_ERR_IO if the file cannot be written. */
-pkm_status pkm_chain_series_write_h5(const char *path, const pkm_chain_series *s, pkm_ctx *ctx);
 
 /* Frequency maps (io/h5map.c, io/h5map_read.c). */
 /* HDF5 file (layout in docs/hdf5-layout.md), written to PATH.tmp then renamed, so a crash

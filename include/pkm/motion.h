@@ -93,10 +93,10 @@ pkm_status pkm_motion_check(pkm_motion *m, const pkm_trajectory *tr, double t0, 
                             int64_t n, pkm_ctx *ctx);
 
 /* After pkm_motion_at: the dimensionless conditioning of the closure with the joints that the
- * finite-element model fe (at the same pose) clamps held, the actuated ones where it clamps none
- * (pkm_mbs_conditioning on the dense path): what a locked robot's stiffness loses near a
- * singularity of its drives (a parallel singularity: f1 tends to 0 as it does). The motion is
- * left at rest at the pose. */
+ * finite-element model fe (at the same pose; NULL: none) clamps held, the actuated ones where it
+ * clamps none (pkm_mbs_conditioning on the dense path): what a locked robot's stiffness loses
+ * near a singularity of its drives (a parallel singularity: f1 tends to 0 as it does). The
+ * motion is left at rest at the pose. */
 pkm_status pkm_motion_locked_conditioning(pkm_motion *m, const pkm_model *fe, double *cond,
                                           pkm_ctx *ctx);
 

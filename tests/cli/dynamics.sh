@@ -70,17 +70,27 @@ check "dynamics names the time and the leg out of reach" \
     grep -q "^pkmflex: error: t = .* s: navaro: leg [123] cannot reach" <<<"$aerr"
 # dynamics --forward: RK4 under the drives of the inverse dynamics, evaluated at the stage
 # times, follows the trajectory to the integrator's error (tree5 over 1 s, loop3 over 2 s, steps
-# of 1 ms) and its energy balance closes; -o is refused with it; a friction loop that cannot
-# settle (Table 3's friction with unit arms on loop3's 0.1 m links) is exit 3.
-fcsv=$(timeout 120 "$bin" dynamics tree5 --forward --time 0:1:1001 --format csv)
+# of 1 ms) and its energy balance closes (its per-time table, --per-time; the joint table holds
+# the drives applied); -o writes both tables; a friction loop that cannot settle (Table 3's
+# friction with unit arms on loop3's 0.1 m links) is exit 3.
+fcsv=$(timeout 120 "$bin" dynamics tree5 --forward --time 0:1:1001 --format csv --per-time)
 check "dynamics --forward csv header" test "$(head -n 1 <<<"$fcsv")" = "t,deviation,balance,friction_work"
 check "dynamics --forward: a row per step" test "$(tail -n +2 <<<"$fcsv" | grep -c '')" -eq 1001
 check "dynamics --forward tree5 follows the trajectory" below "$(colmax 2 <<<"$fcsv")" 1e-9
 check "dynamics --forward tree5 energy balance" below "$(colmax 3 <<<"$fcsv")" 1e-9
-fcsv=$(timeout 120 "$bin" dynamics loop3 --forward --time 0:2:2001 --format csv)
+fcsv=$(timeout 120 "$bin" dynamics loop3 --forward --time 0:2:2001 --format csv --per-time)
 check "dynamics --forward loop3 follows the trajectory" below "$(colmax 2 <<<"$fcsv")" 1e-9
 check "dynamics --forward loop3 energy balance" below "$(colmax 3 <<<"$fcsv")" 1e-9
-expect 2 dynamics tree5 --forward -o "$tmp/forward.h5"
+expect 0 dynamics tree5 --forward --time 0:0.1:11 -o "$tmp/forward.h5"
+check "dynamics --forward -o: both tables, complete" "$py" -c '
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+assert f.attrs["complete"] == 1 and f["t"].shape == (11,) and f["drive"].shape == (11, 5)
+assert sorted(f["per_time"].keys()) == ["balance", "deviation", "friction_work"]
+assert np.all(np.abs(f["per_time/deviation"][...]) < 1e-9)
+' "$tmp/forward.h5"
+check "dynamics navaro per-time csv header: pose and conditioning" test \
+    "$("$bin" dynamics navaro --time 0:1.5:4 --format csv --per-time | head -1)" = "t,x,y,theta,conditioning"
 expect 3 dynamics loop3 --forward --friction stribeck --time 0:1:11
 # pss5upu: its default trajectory eq40-off (eq. 40 about x = 20 mm, alpha = 0.2 rad, where the
 # rigid model is built) runs at the default singularity threshold; eq40 itself starts at the

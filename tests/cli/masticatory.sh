@@ -13,22 +13,30 @@ check "--version prints version and commit" grep -qx "pkmflex [0-9][0-9.]* (comm
 # references computed at 40 digits (8 significant digits for the target's torques, 12 for the
 # twin's); --inertia gives the 20-sample means of MCI and their ratio; a plane its condyles
 # cannot follow stops naming the contact and the time; an unknown parameter is one line.
+# The joint table is every case's (docs/dynamics.md, "Output columns"): a row per crank
+# theta1..theta6, its torque in field 7 (drive); the per-time table (--per-time) holds the pose
+# (Z in field 4), the contact forces and the Newton-Euler residual (field 10; the twin: 8).
 expect 0 dynamics masticatory --help
-mrow=$("$bin" dynamics masticatory --time 0.13:0.2:2 --format csv)
-check "dynamics masticatory csv header is exact" test "$(head -1 <<<"$mrow")" = \
-    "t,X,Y,Z,alpha,beta,gamma,theta1,theta2,theta3,theta4,theta5,theta6,tau1,tau2,tau3,tau4,tau5,tau6,contact_L,contact_R,residual"
+mcsv=$("$bin" dynamics masticatory --time 0.13:0.2:2 --format csv)
+check "dynamics masticatory csv header is exact" test "$(head -1 <<<"$mcsv")" = \
+    "t,joint,type,q,qd,qdd,drive,ideal,friction,f_axial,f_radial,m_bending"
+mrow=$("$bin" dynamics masticatory --time 0.13:0.2:2 --format csv --per-time)
+check "dynamics masticatory per-time csv header is exact" test "$(head -1 <<<"$mrow")" = \
+    "t,X,Y,Z,alpha,beta,gamma,contact_L,contact_R,residual"
 mrow=$(grep '^0.13,' <<<"$mrow")
 check "dynamics masticatory Z(0.13)" near "$(field "$mrow" 4)" -0.0104684765328444 1e-12
-check "dynamics masticatory tau1(0.13)" near "$(field "$mrow" 14)" 0.31990664 2e-8
-check "dynamics masticatory tau6(0.13)" near "$(field "$mrow" 19)" -0.071280529 2e-8
-check "dynamics masticatory Newton-Euler residual" below "$(field "$mrow" 22)" 1e-12
-trow=$("$bin" dynamics masticatory --set higher_pairs=off --time 0.13:0.2:2 --format csv | grep '^0.13,')
-check "dynamics masticatory twin tau1(0.13)" near "$(field "$trow" 14)" 2.14946029955 1e-10
-check "dynamics masticatory twin tau5(0.13)" near "$(field "$trow" 18)" 0.770120679151 1e-10
+check "dynamics masticatory tau1(0.13)" near "$(field "$(grep '^0.13,theta1,' <<<"$mcsv")" 7)" 0.31990664 2e-8
+check "dynamics masticatory tau6(0.13)" near "$(field "$(grep '^0.13,theta6,' <<<"$mcsv")" 7)" -0.071280529 2e-8
+check "dynamics masticatory Newton-Euler residual" below "$(field "$mrow" 10)" 1e-12
+tcsv=$("$bin" dynamics masticatory --set higher_pairs=off --time 0.13:0.2:2 --format csv)
+trow=$("$bin" dynamics masticatory --set higher_pairs=off --time 0.13:0.2:2 --format csv --per-time | grep '^0.13,')
+check "dynamics masticatory twin tau1(0.13)" near "$(field "$(grep '^0.13,theta1,' <<<"$tcsv")" 7)" 2.14946029955 1e-10
+check "dynamics masticatory twin tau5(0.13)" near "$(field "$(grep '^0.13,theta5,' <<<"$tcsv")" 7)" 0.770120679151 1e-10
 check "dynamics masticatory twin replays the pose" test "$(field "$trow" 4)" = "$(field "$mrow" 4)"
-minert=$("$bin" dynamics masticatory --inertia --time 0:0.95:20 --format csv)
-check "dynamics masticatory --inertia: 20 rows of 24 columns" test \
-    "$(grep -c '^[0-9.e-]*\(,[^,]*\)\{24\}$' <<<"$minert")" -eq 20
+minert=$("$bin" dynamics masticatory --inertia --time 0:0.95:20 --format csv --per-time)
+check "dynamics masticatory --inertia: 20 rows of 34 columns, MCI and M_A named" bash -c '
+    test "$(grep -c "^[0-9.e-]*\(,[^,]*\)\{33\}$" <<<"$1")" -eq 20 &&
+    head -1 <<<"$1" | grep -q ",residual,mci1,.*,mci6,twin_mci1,.*,twin_mci6,mcib1,.*,mcib6,MA11,.*,MA66$"' _ "$minert"
 mmean=$(sed -n 's/^# mean MCI(a) over the 20 times, target: //p' <<<"$minert")
 check "dynamics masticatory mean MCI1" near "$(cut -d' ' -f1 <<<"$mmean")" 0.72412537 1e-8
 check "dynamics masticatory ratio to the twin" \
@@ -44,12 +52,27 @@ check "dynamics masticatory unreachable surface names contact and time" \
 check "dynamics masticatory: mobility 4, the twin 6" sh -c \
     "\"\$1\" dynamics masticatory --time 0:1:2 | grep -q 'mobility 4 ' &&
      \"\$1\" dynamics masticatory --time 0:1:2 --set higher_pairs=off | grep -q 'mobility 6 '" _ "$bin"
-mw=$("$bin" dynamics masticatory --time 0:0.5:6 --format csv --weights 1,2,3,4,5,6)
-mp=$("$bin" dynamics masticatory --time 0:0.5:6 --format csv --preload 1,-1,1,-1,1,-1)
-m0=$("$bin" dynamics masticatory --time 0:0.5:6 --format csv)
+# mast_rows ARGS...: per time (the per-time table's row) a dict of its columns with tau1..tau6
+# read from the joint table's drives (one json object per line).
+mast_rows() {
+    "$py" -c '
+import csv, io, json, sys
+joint = list(csv.DictReader(io.StringIO(sys.argv[1])))
+for k, r in enumerate(csv.DictReader(io.StringIO(sys.argv[2]))):
+    for i in range(6):
+        j = joint[6 * k + i]
+        assert j["t"] == r["t"] and j["joint"] == "theta%d" % (i + 1)
+        r["tau%d" % (i + 1)] = j["drive"]
+    print(json.dumps(r))
+' "$("$bin" dynamics masticatory --format csv "$@")" "$("$bin" dynamics masticatory --format csv --per-time "$@")"
+}
+mw=$(mast_rows --time 0:0.5:6 --weights 1,2,3,4,5,6)
+mp=$(mast_rows --time 0:0.5:6 --preload 1,-1,1,-1,1,-1)
+m0=$(mast_rows --time 0:0.5:6)
 check "dynamics masticatory --weights, --preload: same motion, least (weighted) norms" "$py" -c '
-import csv, io, sys
-rows = [list(csv.DictReader(io.StringIO(a))) for a in sys.argv[1:4]]
+import json, sys
+rows = [[json.loads(l) for l in a.splitlines()] for a in sys.argv[1:4]]
+assert all(len(r) == 6 for r in rows)
 w = [1, 2, 3, 4, 5, 6]
 tau = lambda r: [float(r["tau%d" % (i + 1)]) for i in range(6)]
 for r0, rw, rp in zip(*rows):
@@ -64,10 +87,10 @@ for r0, rw, rp in zip(*rows):
 for twin in "" "--set higher_pairs=off"; do
     # shellcheck disable=SC2086
     routes=$(for r in virtual-power hessian liang first-kind; do
-        "$bin" dynamics masticatory --time 0:1:11 --format csv --route "$r" $twin; echo "#"; done)
+        mast_rows --time 0:1:11 --route "$r" $twin; echo "#"; done)
     check "dynamics masticatory --route: four routes agree ${twin:-(target)}" "$py" -c '
-import csv, io, sys
-sets = [list(csv.DictReader(io.StringIO(a.strip()))) for a in sys.argv[1].split("#") if a.strip()]
+import json, sys
+sets = [[json.loads(l) for l in a.strip().splitlines()] for a in sys.argv[1].split("#") if a.strip()]
 assert len(sets) == 4 and all(len(s) == 11 for s in sets)
 cols = [k for k in sets[0][0] if k.startswith("tau") or k.startswith("contact")]
 big = max(abs(float(r[k])) for r in sets[0] for k in cols)
@@ -82,16 +105,28 @@ check "dynamics masticatory --route names the route" sh -c \
     "\"\$1\" dynamics masticatory --time 0:1:2 --route first-kind | grep -q 'route first-kind'" _ "$bin"
 for extra in "" "--inertia"; do
     # shellcheck disable=SC2086
-    mcsv=$("$bin" dynamics masticatory --time 0:0.5:6 --format csv $extra -o "$tmp/mast.h5")
+    mcsv=$("$bin" dynamics masticatory --time 0:0.5:6 --format csv --per-time $extra)
+    # shellcheck disable=SC2086
+    jcsv=$("$bin" dynamics masticatory --time 0:0.5:6 --format csv $extra)
+    # shellcheck disable=SC2086
+    "$bin" dynamics masticatory --time 0:0.5:6 --format csv $extra -o "$tmp/mast.h5" >/dev/null
     check "dynamics masticatory $extra -o: one dataset per csv column, equal, with units" "$py" -c '
-import csv, io, sys, h5py, numpy as np
+import csv, io, math, sys, h5py, numpy as np
 rows = [r for r in csv.reader(io.StringIO(sys.argv[1])) if not r[0].startswith("#")]
+joint = list(csv.DictReader(l for l in io.StringIO(sys.argv[3]) if not l.startswith("#")))
 f = h5py.File(sys.argv[2], "r")
-assert f.attrs["format"] == b"pkmflex-masticatory" and sorted(f.keys()) == sorted(rows[0])
-for k, name in enumerate(rows[0]):
-    assert np.array_equal(f[name][...], [float(r[k]) for r in rows[1:]]), name
-    assert f[name].attrs["units"] in (b"s", b"m", b"rad", b"N m", b"N", b"1", b"kg m^2")
-' "$mcsv" "$tmp/mast.h5"
+assert f.attrs["format"] == b"pkmflex-dynamics" and f.attrs["case"] == b"masticatory"
+assert sorted(f["per_time"].keys()) == sorted(rows[0][1:])
+assert np.array_equal(f["t"][...], [float(r[0]) for r in rows[1:]])
+for k, name in enumerate(rows[0][1:], 1):
+    assert np.array_equal(f["per_time"][name][...], [float(r[k]) for r in rows[1:]]), name
+    assert f["per_time"][name].attrs["units"] in (b"m", b"rad", b"N", b"1", b"kg m^2")
+for i, r in enumerate(joint):
+    k, j = divmod(i, 6)
+    for c in ("q", "qd", "qdd", "drive", "ideal", "friction"):
+        a = f[c][k, j]
+        assert a == float(r[c]) if r[c] != "" else math.isnan(a), (c, k, j)
+' "$mcsv" "$tmp/mast.h5" "$jcsv"
 done
 expect 2 dynamics masticatory --weights 1,2,0,1,1,1
 expect 2 dynamics masticatory --weights 1,2,3

@@ -3,7 +3,7 @@
 #ifndef PKM_FUZZ_UTIL_H
 #define PKM_FUZZ_UTIL_H
 
-/* mkstemp; first of all includes (fuzz_options.c defines it through cli/main.c). */
+/* mkstemp; first of all includes. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
