@@ -186,7 +186,8 @@ int cli_modes(int argc, char **argv)
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     if ((rc = cli_load_case(&o.c, &c, &params)) != 0 ||
-        (rc = cli_case_supports(c, PKM_CASE_MODAL)) != 0 || (rc = modes_pose(&o, c, pose)) != 0)
+        (rc = cli_case_supports(c, PKM_CASE_MODAL)) != 0 || (rc = modes_pose(&o, c, pose)) != 0 ||
+        cli_check_only())
         goto done;
     pkm_modal_opts mo = pkm_modal_opts_default();
     mo.nev = o.c.nev;

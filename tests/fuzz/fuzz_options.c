@@ -6,28 +6,21 @@
  * the pose, for map the grid and the map's setup, for dynamics the friction law and the time
  * grid (for its module chains the options and the time grid; for masticatory the options, the
  * --set values and the time grid); never a solve or a file write. The harness links the command
- * line's library (pkm_cli, cli/CMakeLists.txt) and runs compare, cases, map and dynamics in its
- * check-only mode (cli_set_check_only: each stops once its input is checked). modes has no such
- * stop yet: its option table and parser are reached by including its source (its cli_modes then
- * comes from here, not from the library). Messages go to stdout and stderr: run with
- * -close_fd_mask=3. */
+ * line's library (pkm_cli, cli/CMakeLists.txt) and runs modes, compare, cases, map and dynamics
+ * in its check-only mode (cli_set_check_only: each stops once its input is checked). Messages go
+ * to stdout and stderr: run with -close_fd_mask=3. */
 #include "fuzz_util.h" /* first: it sets _POSIX_C_SOURCE (mkstemp) */
 
-#include "cli/modes.c"
+#include "cli/cli.h"
+
+#include <string.h>
 
 #define FUZZ_MAX_ARGS 24
 
 static void fuzz_commands(int argc, char **argv)
 {
-    const pkm_case *c = NULL;
-    void *params = NULL;
-    double pose[PKM_POSE_MAX];
-    modes_args mo = {.c = {.nev = 10}, .format = "table"};
-    if (cli_parse(argc, argv, &modes_command, modes_set, &mo) == 0 &&
-        cli_load_case(&mo.c, &c, &params) == 0 && mo.c.pose_text != NULL)
-        (void)cli_parse_pose(mo.c.pose_text, c->npose, c->pose_units, pose);
-    pkm_case_params_destroy(&params);
     cli_set_check_only(1);
+    (void)cli_modes(argc, argv);
     (void)cli_compare(argc, argv);
     (void)cli_cases(argc, argv);
     (void)cli_map(argc, argv);
