@@ -1,8 +1,6 @@
 /* cli/examples.c: the robot files of examples/ (docs/robot-files.md) in `pkmflex cases`.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#ifndef _DEFAULT_SOURCE /* tests/fuzz/fuzz_options.c defines it before including this file */
 #define _DEFAULT_SOURCE /* readlink, strdup */
-#endif
 #include "cli/cli.h"
 
 #include <dirent.h>
