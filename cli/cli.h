@@ -249,6 +249,25 @@ typedef struct cli_progress {
 } cli_progress;
 void cli_progress_show(cli_progress *pg, int64_t done, int64_t total, const char *unit);
 
+/* A long run announced before most of it is done (issue 30): its time estimated from the steps
+ * after the first, timed over CLI_ESTIMATE_TIMING_S, and when above CLI_ESTIMATE_WARN_S one
+ * warning on stderr with its size (rows x columns, GB) and the time left; not refused (it is an
+ * estimate), and Ctrl-C keeps whole rows. */
+#define CLI_ESTIMATE_TIMING_S 0.2
+#define CLI_ESTIMATE_WARN_S   30.0
+typedef struct cli_estimate {
+    const char *what;     /* "dynamics navaro" */
+    const char *unit;     /* what a step is: "times", "steps" */
+    double rows;          /* the run's rows, */
+    int cols;             /* their columns */
+    double bytes_per_row; /* in the output asked for */
+    const char *output;   /* -o FILE, or NULL for stdout */
+    double t_first;       /* cli_now() at step 0 */
+    int done;             /* estimated (once) */
+} cli_estimate;
+/* At step (0-based) of total steps. */
+void cli_estimate_tick(cli_estimate *e, int64_t step, int64_t total);
+
 /* --trajectory: a named trajectory of case c (traj NULL: its first), its span stretched to t_end
  * (the analytic laws hold for any t >= 0), or a CSV file of samples (a name with a '/' or
  * ending in .csv), or harmonic:COORD,AMPLITUDE,FREQUENCY (one pose coordinate as home + A

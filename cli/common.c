@@ -100,6 +100,24 @@ void cli_progress_show(cli_progress *pg, int64_t done, int64_t total, const char
     if (done == total) fprintf(stderr, "\n");
 }
 
+void cli_estimate_tick(cli_estimate *e, int64_t step, int64_t total)
+{
+    const double now = cli_now();
+    if (step == 0) e->t_first = now;
+    if (e->done || step == 0 || now - e->t_first < CLI_ESTIMATE_TIMING_S) return;
+    e->done = 1;
+    const double left = (now - e->t_first) / (double)step * (double)(total - 1 - step);
+    if (left < CLI_ESTIMATE_WARN_S) return;
+    fprintf(stderr,
+            "%s: warning: %s: %lld %s: %.3g rows x %d columns (about %.3g GB%s), estimated "
+            "%.0f s more from the first %lld steps (%.3g ms each); Ctrl-C stops it keeping "
+            "whole rows%s\n",
+            CLI_PROG, e->what, (long long)total, e->unit, e->rows, e->cols,
+            e->rows * e->bytes_per_row / 1e9, e->output != NULL ? " kept for -o" : " of csv", left,
+            (long long)step, 1e3 * (now - e->t_first) / (double)step,
+            e->output != NULL ? " (-o: marked partial)" : "");
+}
+
 const char *cli_formulation_name(pkm_formulation f)
 {
     const pkm_formulation_type *t = pkm_formulation_type_of(f);

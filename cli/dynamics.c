@@ -23,11 +23,6 @@
  * 0:1.5:10000000, is 210 million rows, 27 GB and most of an hour). */
 #define DYN_MAX_ROWS      10000000
 #define DYN_BYTES_PER_ROW 130.0 /* a csv row; a table row is longer, an HDF5 one 120 bytes */
-/* A run estimated (from its first steps, timed over DYN_TIMING_S) to take longer than
- * DYN_WARN_S is announced on stderr with its size and time: it is not refused (the estimate
- * is one), and Ctrl-C keeps whole rows. */
-#define DYN_TIMING_S 0.2
-#define DYN_WARN_S   30.0
 
 enum { DYN_FRICTION = CLI_OPT_OWN, DYN_ENGINE };
 
@@ -134,8 +129,7 @@ typedef struct dyn_run {
     int stopped;             /* Ctrl-C, or the output failed */
     double dev, bal;         /* --forward: the largest deviation and |energy balance| */
     double cond_min, cond_t; /* the closure's lowest conditioning and its time */
-    double t_first;          /* cli_now() at the first time's row; the estimate once made */
-    int estimated;
+    cli_estimate est;        /* announced when long (cli_estimate_tick) */
     cli_progress bar;
     const dyn_args *o;
     cli_rows rows;      /* the output (cli/rows.c) */
@@ -294,35 +288,13 @@ static int dyn_interrupted(const dyn_run *r, const dyn_args *o)
     return EXIT_INTERRUPT;
 }
 
-/* The run's size and its time from the steps after the first, timed over DYN_TIMING_S: on
- * stderr when above DYN_WARN_S. */
-static void dyn_estimate(dyn_run *r, const dyn_args *o, int64_t step)
-{
-    const double now = cli_now();
-    if (step == 0) r->t_first = now;
-    if (r->estimated || step == 0 || now - r->t_first < DYN_TIMING_S) return;
-    r->estimated = 1;
-    const double left = (now - r->t_first) / (double)step * (double)(r->n - 1 - step);
-    if (left < DYN_WARN_S) return;
-    const double rows = (double)r->n * (r->rows.per_time ? 1 : r->rows.njoint);
-    const int cols = r->rows.per_time ? 1 + r->rows.ncol : 3 + PKM_DYN_SERIES_COLUMNS;
-    fprintf(stderr,
-            "%s: warning: dynamics %s: %d times: %.3g rows x %d columns (about %.3g GB%s), "
-            "estimated %.0f s more from the first %lld steps (%.3g ms each); Ctrl-C stops it "
-            "keeping whole rows%s\n",
-            CLI_PROG, r->c->name, r->n, rows, cols, rows * DYN_BYTES_PER_ROW / 1e9,
-            o->run.output != NULL ? " kept for -o" : " of csv", left, (long long)step,
-            1e3 * (now - r->t_first) / (double)step,
-            o->run.output != NULL ? " (-o: marked partial)" : "");
-}
-
 /* Every time of a run: 1 to stop it (Ctrl-C, a failed output), else the progress bar on a
  * terminal and the estimate. */
-static int dyn_tick(dyn_run *r, const dyn_args *o, int64_t step, const char *unit)
+static int dyn_tick(dyn_run *r, int64_t step, const char *unit)
 {
     if (cli_interrupted() || cli_output_failed()) return r->stopped = 1;
     if (r->show) cli_progress_show(&r->bar, step, r->n, unit);
-    dyn_estimate(r, o, step);
+    cli_estimate_tick(&r->est, step, r->n);
     return 0;
 }
 
@@ -330,7 +302,7 @@ static int dyn_tick(dyn_run *r, const dyn_args *o, int64_t step, const char *uni
 static int dyn_sink(void *user, const pkm_dynamics_row *row)
 {
     dyn_run *r = user;
-    if (dyn_tick(r, r->o, row->step, "times")) return 1;
+    if (dyn_tick(r, row->step, "times")) return 1;
     double pt[PKM_POSE_MAX + 1];
     memcpy(pt, row->pose, sizeof(double) * (size_t)r->c->npose);
     pt[r->c->npose] = row->conditioning;
@@ -345,7 +317,7 @@ static int dyn_sink(void *user, const pkm_dynamics_row *row)
 static int dyn_forward_sink(void *user, const pkm_dynamics_fwd_row *row)
 {
     dyn_run *r = user;
-    if (dyn_tick(r, r->o, row->step, "steps")) return 1;
+    if (dyn_tick(r, row->step, "steps")) return 1;
     const double pt[3] = {row->deviation, row->balance, row->friction_work};
     r->dev = fmax(r->dev, row->deviation);
     r->bal = fmax(r->bal, fabs(row->balance));
@@ -363,6 +335,15 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
     r->o = o;
     r->bar = (cli_progress){start, 0.0};
     r->show = isatty(STDERR_FILENO) && (o->run.output != NULL || !isatty(STDOUT_FILENO));
+    char what[PKM_NAME_LEN + 16];
+    snprintf(what, sizeof(what), "dynamics %s", r->c->name);
+    r->est =
+        (cli_estimate){.what = what,
+                       .unit = "times",
+                       .rows = (double)r->n * (r->rows.per_time ? 1 : r->rows.njoint),
+                       .cols = r->rows.per_time ? 1 + r->rows.ncol : 3 + PKM_DYN_SERIES_COLUMNS,
+                       .bytes_per_row = DYN_BYTES_PER_ROW,
+                       .output = o->run.output};
     const pkm_dynamics_opts opts = {
         .t0 = r->t0, .t1 = r->t1, .n = r->n, .singular = o->run.singular};
     pkm_ctx ctx;

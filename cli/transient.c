@@ -213,6 +213,7 @@ typedef struct tr_out {
     char (*names)[PKM_NAME_LEN];
     double *t, *error, *qs, *energy, *drive, *reaction, *deflection, *freq;
     cli_progress *bar; /* on a terminal, else NULL */
+    cli_estimate est;  /* announced when long (cli_estimate_tick) */
 } tr_out;
 
 static int tr_header(const tr_out *o);
@@ -235,6 +236,11 @@ static int tr_row(void *user, const pkm_transient_row *r)
         return 1;
     }
     if (r->step == 0 && (o->rc = tr_header(o)) != 0) return 1;
+    if (r->step == 0) { /* a csv cell is about 17 bytes, an HDF5 value 8 */
+        o->est.cols = 7 + r->ndrive * (r->deflection != NULL ? 2 : 1) + r->nfreq;
+        o->est.bytes_per_row = o->est.cols * (o->est.output != NULL ? 8.0 : 17.0);
+    }
+    cli_estimate_tick(&o->est, r->step, o->total);
     if (r->step == 0 && !o->csv)
         printf("# Rayleigh damping l1 = %.6g 1/s, l2 = %.6g s\n", r->rayleigh[0], r->rayleigh[1]);
     if (o->cap > 0 && o->n < o->cap && r->ndrive == o->ndrive) {
@@ -468,6 +474,10 @@ int cli_transient(int argc, char **argv)
                    .start = bar.t0,
                    .total = pkm_transient_steps(&opts) + 1,
                    .bar = isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO) ? &bar : NULL};
+    char what[PKM_NAME_LEN + 16];
+    snprintf(what, sizeof(what), "transient %s", c->name);
+    out.est = (cli_estimate){
+        .what = what, .unit = "steps", .rows = (double)out.total, .output = o.run.output};
     if (o.run.output != NULL && (rc = tr_keep(&out, pkm_transient_steps(&opts) + 1)) != 0)
         goto done;
     pkm_ctx ctx;
