@@ -211,9 +211,10 @@ typedef struct tr_out {
     int64_t done;          /* rows printed */
     int ndrive;
     char (*names)[PKM_NAME_LEN];
-    double *t, *error, *qs, *energy, *drive, *reaction, *deflection, *freq;
-    cli_progress *bar; /* on a terminal, else NULL */
-    cli_estimate est;  /* announced when long (cli_estimate_tick) */
+    double *t, *error, *qs, *energy, *drive, *reaction, *deflection, *freq, *cond;
+    double cond_min, cond_t; /* the lowest conditioning of the run and its time */
+    cli_progress *bar;       /* on a terminal, else NULL */
+    cli_estimate est;        /* announced when long (cli_estimate_tick) */
 } tr_out;
 
 static int tr_header(const tr_out *o);
@@ -241,6 +242,10 @@ static int tr_row(void *user, const pkm_transient_row *r)
         o->est.bytes_per_row = o->est.cols * (o->est.output != NULL ? 8.0 : 17.0);
     }
     cli_estimate_tick(&o->est, r->step, o->total);
+    if (!isnan(r->conditioning) && (isnan(o->cond_min) || r->conditioning < o->cond_min)) {
+        o->cond_min = r->conditioning;
+        o->cond_t = r->t;
+    }
     if (r->step == 0 && !o->csv)
         printf("# Rayleigh damping l1 = %.6g 1/s, l2 = %.6g s\n", r->rayleigh[0], r->rayleigh[1]);
     if (o->cap > 0 && o->n < o->cap && r->ndrive == o->ndrive) {
@@ -258,6 +263,7 @@ static int tr_row(void *user, const pkm_transient_row *r)
                    sizeof(double) * (size_t)o->ndrive);
         if (o->nfreq > 0)
             memcpy(o->freq + o->nfreq * i, r->freq, sizeof(double) * (size_t)o->nfreq);
+        o->cond[i] = r->conditioning;
     }
     if (o->csv) {
         printf("%.10g", r->t);
@@ -347,8 +353,10 @@ static int tr_keep(tr_out *o, int64_t rows)
     o->reaction = malloc(sizeof(double) * (d + 1) * r);
     o->deflection = malloc(sizeof(double) * (d + 1) * r);
     o->freq = malloc(sizeof(double) * ((size_t)o->nfreq + 1) * r);
+    o->cond = malloc(sizeof(double) * r);
     if (o->t == NULL || o->error == NULL || o->qs == NULL || o->energy == NULL ||
-        o->drive == NULL || o->reaction == NULL || o->deflection == NULL || o->freq == NULL)
+        o->drive == NULL || o->reaction == NULL || o->deflection == NULL || o->freq == NULL ||
+        o->cond == NULL)
         return cli_usage_error("-o: cannot allocate the rows of %lld steps", (long long)rows);
     o->cap = rows;
     return 0;
@@ -376,6 +384,7 @@ static int tr_write(const tr_out *o, const char *path, const char *traj, int par
                                     .deflection = o->elastic ? o->deflection : NULL,
                                     .nfreq = o->nfreq,
                                     .freq = o->freq,
+                                    .conditioning = o->cond,
                                     .partial = partial};
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -411,6 +420,7 @@ static void tr_out_free(tr_out *o)
     free(o->reaction);
     free(o->deflection);
     free(o->freq);
+    free(o->cond);
 }
 
 int cli_transient(int argc, char **argv)
@@ -473,6 +483,7 @@ int cli_transient(int argc, char **argv)
                    .elastic = o.elastic,
                    .start = bar.t0,
                    .total = pkm_transient_steps(&opts) + 1,
+                   .cond_min = NAN,
                    .bar = isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO) ? &bar : NULL};
     char what[PKM_NAME_LEN + 16];
     snprintf(what, sizeof(what), "transient %s", c->name);
@@ -498,6 +509,12 @@ int cli_transient(int argc, char **argv)
         rc = cli_report(st, &ctx);
         goto done;
     }
+    if (out.cond_min < PKM_NEAR_SINGULAR)
+        fprintf(stderr,
+                "%s: warning: near-singular: the closure's conditioning with the drives locked "
+                "falls to %.3g at t = %.9g s (below %g: the lowest modes are the mechanism's "
+                "near-free motion there; -o keeps it per step)\n",
+                CLI_PROG, out.cond_min, out.cond_t, PKM_NEAR_SINGULAR);
     if (o.run.output != NULL && (rc = tr_write(&out, o.run.output, o.run.traj, 0)) != 0) goto done;
     if (!csv)
         printf("# %.1f us per step (assembly, loads, Newmark, quasi-static and output)\n",

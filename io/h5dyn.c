@@ -169,6 +169,12 @@ static pkm_status fill_transient(const h5io *io, hid_t file, const void *user)
                                     dims, s->deflection, "description",
                                     "the elastic drives' deflections: each drive joint's "
                                     "coordinate in the finite-element model (rad or m)");
+    if (rc == PKM_OK && s->conditioning != NULL)
+        rc = pkm_h5_write_described(io, file, "closure_conditioning", H5T_IEEE_F64LE,
+                                    H5T_NATIVE_DOUBLE, 1, dims, s->conditioning, "description",
+                                    "the locked closure's dimensionless conditioning at the last "
+                                    "configuration update (pkm_pose_conditioning); below 1e-3 "
+                                    "(PKM_NEAR_SINGULAR) near-singular; NaN where not computed");
     dims[1] = (hsize_t)s->nfreq;
     if (rc == PKM_OK && s->nfreq > 0)
         rc = pkm_h5_write_described(io, file, "frequencies", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2,

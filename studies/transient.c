@@ -51,7 +51,8 @@ typedef struct tr_run {
      * whether the run may go on without it (find_locks). */
     int closure_ok, through;
     pkm_ctx closure_err;
-    pkm_tr_freq freq; /* opts.nfreq frequencies at the last update */
+    pkm_tr_freq freq;    /* opts.nfreq frequencies at the last update */
+    double conditioning; /* the locked closure's, at the last update */
 } tr_run;
 
 pkm_transient_opts pkm_transient_opts_default(const pkm_case *c, double dt, double duration)
@@ -287,6 +288,9 @@ static pkm_status update_model(tr_run *r, double t, const double *pose, pkm_ctx 
     if (plat < 0) return PKM_FAIL(ctx, PKM_ERR_MODEL, "case '%s' has no platform", r->c->name);
     r->plat_node = pkm_model_body(r->fe, plat)->first_node;
     int64_t version = 0;
+    pkm_ctx_clear(&in);
+    if (pkm_pose_conditioning(r->c, r->fe, &r->conditioning, &in) != PKM_OK)
+        r->conditioning = NAN; /* a conditioning that cannot be had is not the run's failure */
     st = pkm_assemble_cached(r->fe, r->o.form, r->cache, &r->p, &version, NULL, ctx);
     if (st == PKM_OK && r->o.nfreq > 0)
         st = pkm_tr_freq_update(&r->freq, r->p, version, r->o.nfreq, t, ctx);
@@ -588,6 +592,7 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
         row.freq = opts->nfreq > 0 ? r.freq.modes->freq_hz : NULL;
         row.rayleigh[0] = r.o.nm.l1;
         row.rayleigh[1] = r.o.nm.l2;
+        row.conditioning = r.conditioning;
         if ((st = pkm_tr_row_finite(&row, ctx)) != PKM_OK) goto done;
         if (sink != NULL && sink(user, &row) != 0) break;
     }

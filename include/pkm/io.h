@@ -106,6 +106,7 @@ typedef struct pkm_transient_series {
     const double *deflection;   /* [ntime][ndrive] elastic drives' deflections, or NULL (locked) */
     int nfreq;                  /* frequencies per time (0: no /frequencies dataset) */
     const double *freq;         /* [ntime][nfreq] the lowest natural frequencies, Hz */
+    const double *conditioning; /* [ntime] the locked closure's conditioning, or NULL */
     int partial; /* 1: the run was stopped (Ctrl-C), the steps done so far; root attribute
                     complete = 0 (1 otherwise) */
 } pkm_transient_series;

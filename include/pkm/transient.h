@@ -124,6 +124,11 @@ typedef struct pkm_transient_row {
      * NULL with locked drives); reaction[] then holds the drive's force, the feed-forward less
      * the spring's k deflection, in the drive's units (drive - ratio k deflection). */
     const double *deflection;
+    /* The locked closure's dimensionless conditioning (pkm_pose_conditioning) of the
+     * finite-element model of the last update: below PKM_NEAR_SINGULAR the pose is near a
+     * singularity, where the lowest modes are the mechanism's near-free motion; NaN where the
+     * case has no rigid-body model. */
+    double conditioning;
 } pkm_transient_row;
 
 /* Called with each row, step 0 included; a nonzero return stops the run (PKM_OK is returned). */

@@ -63,4 +63,26 @@ assert np.array_equal(pd["closure_conditioning"][()], c.ravel())
 assert np.array_equal(pd["near_singular"][()], (c.ravel() < 1e-3).astype(np.int8))
 ' "$tmp/fb1.h5" "$tmp/fb2.h5" "$tmp/fb2.vtkhdf" "$tmp/fb1.out" "$tmp/pose.out"
 
+# The conditioning along a transient: the five-bar moved down to y = 0.1735 m (harmonic, turning
+# there at t = 0.25 s) and back. The warning names the lowest conditioning and its time, and it
+# is the value modes prints at that pose (the model modes builds by the inverse kinematics, the
+# transient's placed from its followed closure); -o keeps it per step (before: none of these).
+"$bin" transient "$fivebar" --trajectory harmonic:y,-0.1265,1 --duration 0.3 --dt 1e-3 \
+    --format csv -o "$tmp/fbt.h5" >/dev/null 2>"$tmp/fbt.err"
+"$bin" modes "$fivebar" --pose 0,0.1735 --nev 1 >"$tmp/fbt_pose.out" 2>/dev/null
+check "transient: the lowest conditioning warned, modes' value, per step in -o" "$py" -c '
+import re, sys
+import h5py, numpy as np
+err, pose, f = open(sys.argv[1]).read(), open(sys.argv[2]).read(), h5py.File(sys.argv[3], "r")
+m = re.search(r"^pkmflex: warning: near-singular: .* falls to ([0-9.e+-]+) at t = ([0-9.]+) s", err, re.M)
+assert m, err
+printed = float(re.search(r"drives locked ([0-9.e+-]+):", pose).group(1))
+c, t = f["closure_conditioning"][()], f["t"][()]
+assert c.shape == t.shape and np.all(np.isfinite(c)), c
+k = int(np.argmin(c))
+assert abs(t[k] - 0.25) < 1e-9 and float(m.group(2)) == t[k], (t[k], m.group(2))
+assert abs(c[k] / printed - 1) < 0.01 and abs(float(m.group(1)) / c[k] - 1) < 2e-3, (c[k], printed)  # 3 digits printed
+assert c[0] > 1e-2, c[0]
+' "$tmp/fbt.err" "$tmp/fbt_pose.out" "$tmp/fbt.h5"
+
 cli_done
