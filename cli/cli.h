@@ -186,8 +186,9 @@ int cli_parse_times(const char *text, int max, double *t0, double *t1, int *n);
 int cli_check_output_name(const char *path);
 /* -o FILE: cli_check_output_name, and a directory that can be written (exit 2 otherwise). */
 int cli_check_output_path(const char *path);
-/* -o: exit 2 when keeping the rows of ntime times (bytes) would take over half the free memory. */
-int cli_check_output_memory(double bytes, int ntime);
+/* -o: exit 2 when keeping the rows of n units ("times", "steps": bytes) would take over half the
+ * free memory, the message ending with what to change (hint). */
+int cli_check_output_memory(double bytes, int64_t n, const char *unit, const char *hint);
 /* 0 if case c supports the analysis (PKM_CASE_MODAL, PKM_CASE_DYNAMICS), else one line naming
  * the case and the command to use instead, and EXIT_INPUT. */
 int cli_case_supports(const pkm_case *c, unsigned analysis);

@@ -443,13 +443,13 @@ int cli_check_output_path(const char *path)
 
 /* -o: the rows of ntime times kept for the file need bytes: more than half the free memory is
  * exit 2 naming the size (before any computation). */
-int cli_check_output_memory(double bytes, int ntime)
+int cli_check_output_memory(double bytes, int64_t n, const char *unit, const char *hint)
 {
     const double avail = pkm_map_memory_free();
     if (avail > 0.0 && bytes > 0.5 * avail)
-        return cli_usage_error("-o: %d times need %.3g GB, more than half the free memory "
-                               "(%.3g GB): fewer times (--time)",
-                               ntime, bytes / 1e9, avail / 1e9);
+        return cli_usage_error("-o: %lld %s need %.3g GB, more than half the free memory "
+                               "(%.3g GB): %s",
+                               (long long)n, unit, bytes / 1e9, avail / 1e9, hint);
     return 0;
 }
 

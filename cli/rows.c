@@ -15,7 +15,7 @@ int cli_rows_keep(cli_rows *r, int64_t ntime, int wrench)
     const double cells = (double)ntime * r->njoint;
     const double bytes =
         8.0 * ((double)ntime * (1.0 + r->ncol) + (PKM_DYN_SERIES_COLUMNS + 6.0 * wrench) * cells);
-    const int rc = cli_check_output_memory(bytes, (int)ntime);
+    const int rc = cli_check_output_memory(bytes, ntime, "times", "fewer times (--time)");
     if (rc != 0) return rc;
     const size_t nt = (size_t)ntime, nc = (size_t)ntime * (size_t)r->njoint;
     r->t = malloc(sizeof(double) * nt);

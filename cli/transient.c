@@ -345,6 +345,11 @@ static int tr_keep(tr_out *o, int64_t rows)
     int rc = tr_drive_names(o->c, o->params, &o->names, &o->ndrive);
     if (rc != 0) return rc;
     const size_t r = (size_t)rows, d = (size_t)o->ndrive;
+    /* t, error, quasi-static, energy, conditioning; drives, reactions, deflections; freq */
+    const double per_row = 8.0 * (18.0 + 3.0 * (double)(d + 1) + (double)(o->nfreq + 1));
+    if ((rc = cli_check_output_memory(per_row * (double)rows, rows, "steps",
+                                      "fewer steps (--duration, --dt)")) != 0)
+        return rc;
     o->t = malloc(sizeof(double) * r);
     o->error = malloc(sizeof(double) * 6 * r);
     o->qs = malloc(sizeof(double) * 6 * r);

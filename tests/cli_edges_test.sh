@@ -182,6 +182,14 @@ check "dynamics of 2.1e8 rows refused (exit 2, one line)" \
     test "$rc" -eq 2 -a "$(printf '%s\n' "$err" | grep -c '')" -eq 1
 check "the refusal names rows x columns, the size and --time" \
     grep -q -- '--time .* rows x 12 columns, about .* GB.*--time' <<<"$err"
+# transient -o keeps every step in memory: a billion steps (248 GB) refused before any step,
+# naming the size and the options (before: a failed allocation or the machine's swap).
+err=$(timeout 20 "$bin" transient navaro --duration 1e5 --dt 1e-4 -o "$tmp/huge.h5" 2>&1 >/dev/null)
+rc=$?
+check "transient -o of 1e9 steps refused (exit 2, one line naming the size and the options)" \
+    bash -c '[ "$1" -eq 2 ] && [ "$(printf "%s\n" "$2" | grep -c "")" -eq 1 ] &&
+             grep -q -- "-o: 1000000001 steps need .* GB, more than half the free memory .*--duration, --dt" <<<"$2"' \
+    _ "$rc" "$err"
 
 # A missing map file: one line naming the file and the cause, no HDF5 internals.
 for cmd in "export $tmp/nosuch.h5 --vtk $tmp/x.vtkhdf" "compare $tmp/nosuch.h5 --against $tmp/small.h5" \
