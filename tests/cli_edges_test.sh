@@ -2,27 +2,8 @@
 # tests/cli_edges_test.sh PKMFLEX ROOT: the edges a user meets (issue 30): a full device, Ctrl-C
 # during the long commands, a run too large, errors that name the file and the cause, help
 # that fits a screen, and the outputs' empty cells.
-set -u
-bin=$1
-root=$2
-py=/usr/bin/python3
-fails=0
-pass=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-check() { # check NAME COMMAND...: the command succeeds
-    local name=$1
-    shift
-    if "$@"; then
-        pass=$((pass + 1))
-    else
-        echo "FAIL: $name"
-        fails=$((fails + 1))
-    fi
-}
-table="$root/cases/navaro/table3_cast3m.csv"
-t4="$root/cases/navaro/table4_measured.csv"
-refined="$root/cases/navaro_refined.yaml"
+# shellcheck source=tests/cli/common.sh
+. "$(dirname "$0")/cli/common.sh"
 
 # A full device: every command that prints exits 3 with one line on stderr naming the cause
 # (before: exit 0, the output lost).
@@ -268,5 +249,4 @@ if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
     done
 fi
 
-echo "cli_edges: $pass passed, $fails failed"
-[ "$fails" -eq 0 ]
+cli_done
