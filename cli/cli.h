@@ -250,6 +250,11 @@ typedef struct cli_progress {
 } cli_progress;
 void cli_progress_show(cli_progress *pg, int64_t done, int64_t total, const char *unit);
 
+/* After a run: when its closure's lowest conditioning cond (at time t) is below
+ * PKM_NEAR_SINGULAR, one warning on stderr naming both, the drives `held` or `locked`, and what
+ * it means for the command (detail). */
+void cli_warn_near_singular(double cond, double t, const char *drives, const char *detail);
+
 /* A long run announced before most of it is done (issue 30): its time estimated from the steps
  * after the first, timed over CLI_ESTIMATE_TIMING_S, and when above CLI_ESTIMATE_WARN_S one
  * warning on stderr with its size (rows x columns, GB) and the time left; not refused (it is an

@@ -100,6 +100,15 @@ void cli_progress_show(cli_progress *pg, int64_t done, int64_t total, const char
     if (done == total) fprintf(stderr, "\n");
 }
 
+void cli_warn_near_singular(double cond, double t, const char *drives, const char *detail)
+{
+    if (!(cond < PKM_NEAR_SINGULAR)) return;
+    fprintf(stderr,
+            "%s: warning: near-singular: the closure's conditioning with the drives %s falls to "
+            "%.3g at t = %.9g s (below %g: %s)\n",
+            CLI_PROG, drives, cond, t, PKM_NEAR_SINGULAR, detail);
+}
+
 void cli_estimate_tick(cli_estimate *e, int64_t step, int64_t total)
 {
     const double now = cli_now();

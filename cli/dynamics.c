@@ -359,12 +359,10 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
     }
     if (r->stopped) return cli_output_failed() ? EXIT_COMPUTE : dyn_interrupted(r, o);
     if (r->show) cli_progress_show(&r->bar, r->n, r->n, "times");
-    if (!o->run.forward && r->cond_min < PKM_NEAR_SINGULAR)
-        fprintf(stderr,
-                "%s: warning: near-singular: the closure's conditioning with the drives held "
-                "falls to %.3g at t = %.9g s (below %g: the drives barely hold the platform "
-                "there; --per-time lists it per time)\n",
-                CLI_PROG, r->cond_min, r->cond_t, PKM_NEAR_SINGULAR);
+    if (!o->run.forward)
+        cli_warn_near_singular(r->cond_min, r->cond_t, "held",
+                               "the drives barely hold the platform there; --per-time lists it "
+                               "per time");
     if (o->run.output != NULL) return dyn_write(r, o, 0);
     if (r->rows.csv) return 0;
     if (o->run.forward)

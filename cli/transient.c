@@ -242,7 +242,7 @@ static int tr_row(void *user, const pkm_transient_row *r)
         o->est.bytes_per_row = o->est.cols * (o->est.output != NULL ? 8.0 : 17.0);
     }
     cli_estimate_tick(&o->est, r->step, o->total);
-    if (!isnan(r->conditioning) && (isnan(o->cond_min) || r->conditioning < o->cond_min)) {
+    if (r->conditioning < o->cond_min) { /* NaN: not computed, never the lowest */
         o->cond_min = r->conditioning;
         o->cond_t = r->t;
     }
@@ -488,7 +488,7 @@ int cli_transient(int argc, char **argv)
                    .elastic = o.elastic,
                    .start = bar.t0,
                    .total = pkm_transient_steps(&opts) + 1,
-                   .cond_min = NAN,
+                   .cond_min = INFINITY,
                    .bar = isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO) ? &bar : NULL};
     char what[PKM_NAME_LEN + 16];
     snprintf(what, sizeof(what), "transient %s", c->name);
@@ -514,12 +514,9 @@ int cli_transient(int argc, char **argv)
         rc = cli_report(st, &ctx);
         goto done;
     }
-    if (out.cond_min < PKM_NEAR_SINGULAR)
-        fprintf(stderr,
-                "%s: warning: near-singular: the closure's conditioning with the drives locked "
-                "falls to %.3g at t = %.9g s (below %g: the lowest modes are the mechanism's "
-                "near-free motion there; -o keeps it per step)\n",
-                CLI_PROG, out.cond_min, out.cond_t, PKM_NEAR_SINGULAR);
+    cli_warn_near_singular(out.cond_min, out.cond_t, "locked",
+                           "the lowest modes are the mechanism's near-free motion there; -o "
+                           "keeps it per step");
     if (o.run.output != NULL && (rc = tr_write(&out, o.run.output, o.run.traj, 0)) != 0) goto done;
     if (!csv)
         printf("# %.1f us per step (assembly, loads, Newmark, quasi-static and output)\n",

@@ -92,7 +92,7 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
         if (st == PKM_OK) st = pkm_motion_at(m, t, p, pd, pdd, &in);
         if (st == PKM_OK) st = pkm_mbs_inverse(pkm_motion_mbs(m), NULL, res, &in);
         double cond = NAN;
-        if (st == PKM_OK) st = pkm_motion_locked_conditioning(m, NULL, &cond, &in);
+        if (st == PKM_OK) st = pkm_motion_locked_conditioning(m, &cond, &in);
         if (st != PKM_OK) st = PKM_FAIL(ctx, st, "t = %.9g s: %s", t, in.msg);
         const pkm_dynamics_row row = {t, k, model, res, p, cond};
         if (st == PKM_OK && sink != NULL && sink(user, &row) != 0) break;

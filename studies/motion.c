@@ -233,28 +233,7 @@ pkm_status pkm_motion_check(pkm_motion *m, const pkm_trajectory *tr, double t0, 
     return PKM_FAIL(ctx, st, "t = %.9g s: %s", t, in.msg);
 }
 
-/* The coordinates of the rigid model's joints that fe clamps by the same name (the locked
- * drives and clutches), into idx; their count. */
-static int locked_coords(pkm_motion *m, const pkm_model *fe, int *idx, int max)
-{
-    int n = 0;
-    for (int j = 0; j < pkm_model_joint_count(m->m); j++) {
-        int first = 0;
-        const int nc = pkm_mbs_joint_coords(m->s, j, &first);
-        for (int f = 0; fe != NULL && f < pkm_model_joint_count(fe) && nc > 0; f++) {
-            const pkm_joint *jf = pkm_model_joint(fe, f);
-            if (jf->type != PKM_JOINT_CLAMPED ||
-                strcmp(jf->name, pkm_model_joint(m->m, j)->name) != 0)
-                continue;
-            for (int k = 0; k < nc && n < max; k++)
-                idx[n++] = first + k;
-        }
-    }
-    return n;
-}
-
-pkm_status pkm_motion_locked_conditioning(pkm_motion *m, const pkm_model *fe, double *cond,
-                                          pkm_ctx *ctx)
+pkm_status pkm_motion_locked_conditioning(pkm_motion *m, double *cond, pkm_ctx *ctx)
 {
     *cond = NAN;
     if (!m->closed)
@@ -271,13 +250,11 @@ pkm_status pkm_motion_locked_conditioning(pkm_motion *m, const pkm_model *fe, do
     const int *driven = NULL;
     const int nd = pkm_mbs_driven(m->s, &driven);
     memcpy(keep, driven, sizeof(int) * (size_t)nd);
-    int nl = locked_coords(m, fe, idx, nq);
-    if (nl == 0) { /* no clamp: the actuated joints, their drives' springs aside */
-        for (int j = 0; j < pkm_model_joint_count(m->m); j++) {
-            int first = 0;
-            if (pkm_model_joint(m->m, j)->actuated && pkm_mbs_joint_coords(m->s, j, &first) == 1)
-                idx[nl++] = first;
-        }
+    int nl = 0; /* the actuated joints held, their drives' springs aside */
+    for (int j = 0; j < pkm_model_joint_count(m->m); j++) {
+        int first = 0;
+        if (pkm_model_joint(m->m, j)->actuated && pkm_mbs_joint_coords(m->s, j, &first) == 1)
+            idx[nl++] = first;
     }
     for (int k = 0; k < nl; k++)
         q[k] = pkm_mbs_q(m->s)[idx[k]];

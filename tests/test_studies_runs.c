@@ -269,7 +269,7 @@ static int cond_sink(void *user, const pkm_dynamics_row *r)
     pkm_ctx_clear(&ctx);
     assert_pkm_ok(pkm_motion_create(s->c, s->params, NULL, &m, &ctx), &ctx);
     assert_pkm_ok(pkm_motion_at(m, r->t, r->pose, zero, zero, &ctx), &ctx);
-    assert_pkm_ok(pkm_motion_locked_conditioning(m, NULL, &fresh, &ctx), &ctx);
+    assert_pkm_ok(pkm_motion_locked_conditioning(m, &fresh, &ctx), &ctx);
     pkm_motion_destroy(&m);
     assert_true(r->conditioning > 0.0 && r->conditioning <= 1.0);
     s->worst = fmax(s->worst, fabs(r->conditioning - fresh) / fresh);

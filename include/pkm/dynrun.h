@@ -21,7 +21,7 @@ typedef struct pkm_dynamics_opts {
 
 /* One time of the run: every joint's result (pkm_model_joint_count(model) of them, joint order),
  * the pose (the case's npose coordinates) and the dimensionless conditioning of the closure with
- * the actuated joints held (pkm_motion_locked_conditioning, fe NULL; below PKM_NEAR_SINGULAR:
+ * the actuated joints held (pkm_motion_locked_conditioning; below PKM_NEAR_SINGULAR:
  * near a singularity of the drives). */
 typedef struct pkm_dynamics_row {
     double t;

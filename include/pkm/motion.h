@@ -92,13 +92,11 @@ void pkm_motion_reset(pkm_motion *m);
 pkm_status pkm_motion_check(pkm_motion *m, const pkm_trajectory *tr, double t0, double dt,
                             int64_t n, pkm_ctx *ctx);
 
-/* After pkm_motion_at: the dimensionless conditioning of the closure with the joints that the
- * finite-element model fe (at the same pose; NULL: none) clamps held, the actuated ones where it
- * clamps none (pkm_mbs_conditioning on the dense path): what a locked robot's stiffness loses
- * near a singularity of its drives (a parallel singularity: f1 tends to 0 as it does). The
- * motion is left at rest at the pose. */
-pkm_status pkm_motion_locked_conditioning(pkm_motion *m, const pkm_model *fe, double *cond,
-                                          pkm_ctx *ctx);
+/* After pkm_motion_at: the dimensionless conditioning of the closure with the actuated joints
+ * held (pkm_mbs_conditioning on the dense path): what a locked robot's stiffness loses near a
+ * singularity of its drives (a parallel singularity: f1 tends to 0 as it does). The motion is
+ * left at rest at the pose. (At a pose with its finite-element model, pkm_pose_conditioning.) */
+pkm_status pkm_motion_locked_conditioning(pkm_motion *m, double *cond, pkm_ctx *ctx);
 
 /* Below this conditioning of the locked closure a pose is near-singular: a locked five-bar's
  * f1 falls with it linearly near its parallel singularity (examples/fivebar.yaml: f1 = 1000 Hz x
