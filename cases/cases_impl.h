@@ -49,6 +49,12 @@ extern const pkm_case pkm_navaro_case;
 extern const pkm_case pkm_pss5upu_case;
 extern const pkm_case pkm_tree5_case;
 extern const pkm_case pkm_loop3_case;
+extern const pkm_case pkm_boom1_case;
+extern const pkm_case pkm_crane4_case;
+extern const pkm_case pkm_masticatory_case_def;
+/* cases/masticatory_model.c: the rigid-body model of the case masticatory at a pose. */
+pkm_status pkm_masticatory_build_rigid(const void *params, const double *pose, pkm_model **out,
+                                       pkm_ctx *ctx);
 
 /* Table entries shared by the cases (include/pkm/cases.h). A vector: three entries key.x,
  * key.y, key.z. */
@@ -115,5 +121,7 @@ extern const unsigned char pkm_pss5upu_yaml[];
 extern const unsigned char pkm_tree5_yaml[];
 extern const unsigned char pkm_loop3_yaml[];
 extern const unsigned char pkm_masticatory_yaml[];
+extern const unsigned char pkm_boom1_yaml[];
+extern const unsigned char pkm_crane4_yaml[];
 
 #endif

@@ -183,31 +183,3 @@ pkm_status pkm_hiab_chain(const char *name, pkm_chain **out, pkm_ctx *ctx)
     const pkm_status st = pkm_hiab_modules(name, mods, &n, &root, g, ctx);
     return st != PKM_OK ? st : pkm_chain_create(n, mods, &root, g, out, ctx);
 }
-
-/* PKM_TRAJ_SINE takes the frequency in Hz: w / (2 pi). */
-#define HIAB_HZ(w) ((w) / (2.0 * PKM_PI))
-
-const pkm_traj_desc *pkm_hiab_motion(const char *name, const char *const **pose_names, int *n)
-{
-    static const char *const boom_names[1] = {"x"}, *const crane_names[4] = {"slew", "x1", "x2",
-                                                                             "xt"};
-    static const pkm_traj_coord boom[1] = {{PKM_TRAJ_SINE, {0.19, 0.03, HIAB_HZ(1.0), 0.0}}};
-    static const pkm_traj_coord crane[4] = {{PKM_TRAJ_SINE, {0.0, 0.5, HIAB_HZ(0.5), 0.0}},
-                                            {PKM_TRAJ_SINE, {0.19, 0.03, HIAB_HZ(1.0), 0.0}},
-                                            {PKM_TRAJ_SINE, {0.42, 0.07, HIAB_HZ(2.0), 0.0}},
-                                            {PKM_TRAJ_SINE, {0.5, 0.1, HIAB_HZ(1.0), 0.0}}};
-    static const pkm_traj_desc d[2] = {
-        {"sine", "the lift stroke 0.19 + 0.03 sin(t) m", 10.0, boom},
-        {"sine",
-         "slew 0.5 sin(t/2) rad, strokes 0.19 + 0.03 sin(t), 0.42 + 0.07 sin(2t), "
-         "0.5 + 0.1 sin(t) m",
-         10.0, crane}};
-    const int k = name == NULL                  ? -1
-                  : strcmp(name, "boom1") == 0  ? 0
-                  : strcmp(name, "crane4") == 0 ? 1
-                                                : -1;
-    if (k < 0) return NULL;
-    *pose_names = k == 0 ? boom_names : crane_names;
-    *n = k == 0 ? 1 : 4;
-    return &d[k];
-}

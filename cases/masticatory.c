@@ -54,27 +54,53 @@ static const pkm_param_desc params[] = {
                      "slope of the condyles' plane Z = slope X + c"),
     PKM_PARAM_ENUM(P, "higher_pairs", higher_pairs, on_off,
                    "the condyle contacts: on, or off (the 6-RSS twin)"),
-    PKM_CASE_VEC3(P, "gravity", gravity, "m/s^2", pkm_range_acceleration, "gravity"),
     PKM_CASE_VEC3(P, "bite.force", bite_force, "N", range_force, "bite force on the mandible"),
     PKM_CASE_VEC3(P, "bite.point", bite_point, "m", pkm_range_position, "bite point, body axes"),
+    PKM_CASE_DYNAMICS(P, "N m s/rad", "rad/s"),
 };
 #undef MAST_CHAIN
 #undef P
 
-static const pkm_case masticatory_case = {
+static const char *const pose_names[4] = {"X", "Y", "alpha", "beta"};
+static const char *const pose_units[4] = {"m", "m", "rad", "rad"};
+static const double home[4] = {0.0, 0.0, 0.0, 0.0};
+/* The mandible is the model's platform; alpha and beta are its turns about x and y from home
+ * (pkm_pose_rotation composes Rx Ry Rz as the floating joint does). */
+static const char *const platform_names[4] = {"platform.x", "platform.y", "platform.rx",
+                                              "platform.ry"};
+/* pkm_masticatory_motion as a trajectory: amplitude, 1 Hz, phase per coordinate; 1 s. */
+static const pkm_traj_coord chewing[4] = {{PKM_TRAJ_SINE, {0.0, 2e-3, 1.0, 0.0}},
+                                          {PKM_TRAJ_SINE, {0.0, 1e-3, 1.0, 0.3}},
+                                          {PKM_TRAJ_SINE, {0.0, 0.03, 1.0, 0.7}},
+                                          {PKM_TRAJ_SINE, {0.0, 0.15, 1.0, 0.0}}};
+static const pkm_traj_desc traj[1] = {
+    {"chewing", "one chewing cycle: X, Y, alpha, beta sinusoids of 1 Hz", 1.0, chewing}};
+
+const pkm_case pkm_masticatory_case_def = {
     .name = "masticatory",
     .description = "chewing robot (surrogate of Cheng et al. 2024): 6 R-S-S chains, 2 condyle "
                    "contacts, 4 free coordinates",
+    .npose = PKM_CASE_NPOSE(4),
+    .pose_names = pose_names,
+    .pose_units = pose_units,
+    .home = home,
     .params_size = sizeof(pkm_masticatory_params),
     .params = params,
     .nparams = (int)(sizeof(params) / sizeof(params[0])),
     .yaml = (const char *)pkm_masticatory_yaml,
     .yaml_name = "cases/masticatory.yaml",
+    .formulation = PKM_FORM_NODAL,
+    .analyses = PKM_CASE_DYNAMICS,
+    .build_rigid = pkm_masticatory_build_rigid,
+    .dynamics_offset = offsetof(pkm_masticatory_params, dynamics),
+    .platform_names = platform_names,
+    .ntraj = 1,
+    .traj = traj,
 };
 
 const pkm_case *pkm_masticatory_case(void)
 {
-    return &masticatory_case;
+    return &pkm_masticatory_case_def;
 }
 
 static void unit(double v[3])
@@ -120,7 +146,7 @@ pkm_status pkm_masticatory_mechanism(const pkm_masticatory_params *p, pkm_mast *
     static const char *const names[6] = {"theta1", "theta2", "theta3",
                                          "theta4", "theta5", "theta6"};
     memset(m, 0, sizeof(*m));
-    pkm_status rc = pkm_case_params_check(&masticatory_case, p, ctx);
+    pkm_status rc = pkm_case_params_check(&pkm_masticatory_case_def, p, ctx);
     if (rc != PKM_OK) return rc;
     m->nchain = 6;
     for (int k = 0; k < 3; k++) {
@@ -134,7 +160,7 @@ pkm_status pkm_masticatory_mechanism(const pkm_masticatory_params *p, pkm_mast *
     m->mass = p->mass;
     memcpy(m->inertia, p->inertia, sizeof(m->inertia));
     m->inertia[2][0] = p->inertia[0][2];
-    memcpy(m->gravity, p->gravity, sizeof(m->gravity));
+    memcpy(m->gravity, p->dynamics.gravity, sizeof(m->gravity));
     if (p->higher_pairs) {
         m->ncontact = 2;
         for (int c = 0; c < 2; c++) {
@@ -154,11 +180,11 @@ pkm_status pkm_masticatory_mechanism(const pkm_masticatory_params *p, pkm_mast *
 
 void pkm_masticatory_motion(double t, double q[4], double qd[4], double qdd[4])
 {
-    static const double amp[4] = {2e-3, 1e-3, 0.03, 0.15}, ph[4] = {0.0, 0.3, 0.7, 0.0};
     const double o = 2.0 * PKM_PI;
     for (int j = 0; j < 4; j++) {
-        q[j] = amp[j] * sin(o * t + ph[j]);
-        qd[j] = amp[j] * o * cos(o * t + ph[j]);
+        const double amp = chewing[j].c[1], ph = chewing[j].c[3];
+        q[j] = amp * sin(o * t + ph);
+        qd[j] = amp * o * cos(o * t + ph);
         qdd[j] = -o * o * q[j];
     }
 }

@@ -10,8 +10,9 @@
 #include <math.h>
 #include <string.h>
 
-static const pkm_case *const case_list[] = {&pkm_navaro_case, &pkm_pss5upu_case, &pkm_tree5_case,
-                                            &pkm_loop3_case, NULL};
+static const pkm_case *const case_list[] = {
+    &pkm_navaro_case,          &pkm_pss5upu_case, &pkm_tree5_case,  &pkm_loop3_case,
+    &pkm_masticatory_case_def, &pkm_boom1_case,   &pkm_crane4_case, NULL};
 
 const pkm_param_choice pkm_case_friction_models[] = {
     {"none", PKM_FRICTION_NONE},

@@ -1,7 +1,6 @@
 /* cli/cases.c: pkmflex cases: the built-in robots, or the case file of one.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cli/cli.h"
-#include "pkm/masticatory.h"
 
 #include <stdio.h>
 
@@ -28,13 +27,11 @@ static const cli_option cases_options[] = {
 static const cli_command cases_command = {
     "cases",
     "usage: pkmflex cases [--show NAME | --params CASE] [--format table|csv|json]\n\n"
-    "Lists the built-in robots, their pose coordinates, the commands that analyse them\n"
-    "and their named trajectories (then the module chains boom1 and crane4, with their\n"
-    "actuated joints: pkmflex dynamics, and the chewing robot masticatory), then the robot\n"
-    "files of examples/ (pkmflex modes FILE.yaml); with --show,\n"
-    "prints the case\n"
-    "file of the built-in NAME (every parameter, with its source): a starting point for\n"
-    "your own case file.\n\n",
+    "Lists the built-in robots (the module chains boom1 and crane4 and the chewing robot\n"
+    "masticatory among them), their pose coordinates, actuated joints, the commands that\n"
+    "analyse them and their named trajectories, then the robot files of examples/\n"
+    "(pkmflex modes FILE.yaml); with --show, prints the case file of the built-in NAME\n"
+    "(every parameter, with its source): a starting point for your own case file.\n\n",
     cases_options, (int)(sizeof(cases_options) / sizeof(cases_options[0])), 0};
 
 static int cases_set(void *user, int id, const char *v)
@@ -57,13 +54,11 @@ static int cases_set(void *user, int id, const char *v)
  * none: its numbers are edited in the file). */
 static int cases_params(const char *name)
 {
-    const pkm_case *c = cli_mast_is_case(name) ? pkm_masticatory_case() : NULL;
+    const pkm_case *c = NULL;
     void *params = NULL;
-    if (c == NULL) {
-        cli_case_args a = {.case_name = name};
-        const int rc = cli_load_case(&a, &c, &params);
-        if (rc != 0) return rc;
-    }
+    cli_case_args a = {.case_name = name};
+    const int rc = cli_load_case(&a, &c, &params);
+    if (rc != 0) return rc;
     pkm_case_params_destroy(&params);
     if (c->nparams == 0)
         return cli_usage_error("cases --params: %s is a robot file, which has no parameter "
@@ -93,20 +88,44 @@ static const char *case_analyses(const pkm_case *c)
                         : "";
 }
 
-void cli_case_row(const pkm_case *c, const char *name, const char *kind, const char *file)
+/* "A11 [N m] ..." : the actuated joints of c's rigid-body model with their drives' units, or ""
+ * (no rigid-body model, or one that does not build). */
+static void case_actuated(const pkm_case *c, const void *params, char *buf, size_t size)
 {
-    char pose[512] = "", traj[512] = "", *p = pose;
+    buf[0] = '\0';
+    pkm_model *m = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    if (params == NULL || !(c->analyses & PKM_CASE_DYNAMICS) ||
+        c->build_rigid(params, pkm_case_rigid_pose(c), &m, &ctx) != PKM_OK)
+        return;
+    size_t n = 0;
+    for (int j = 0; j < pkm_model_joint_count(m) && n < size; j++) {
+        const pkm_joint *jt = pkm_model_joint(m, j);
+        if (!jt->actuated) continue;
+        const int force = jt->type == PKM_JOINT_PRISMATIC;
+        n += (size_t)snprintf(buf + n, size - n, "%s%s [%s]", n ? " " : "", jt->name,
+                              force ? "N" : "N m");
+    }
+    pkm_model_destroy(&m);
+}
+
+void cli_case_row(const pkm_case *c, const void *params, const char *name, const char *kind,
+                  const char *file)
+{
+    char pose[512] = "", traj[512] = "", act[512], *p = pose;
     for (int k = 0; k < c->npose; k++)
         p += snprintf(p, sizeof pose - (size_t)(p - pose), "%s%s [%s]", k ? " " : "",
                       c->pose_names[k], c->pose_units[k]);
     p = traj;
     for (int k = 0; k < c->ntraj; k++)
         p += snprintf(p, sizeof traj - (size_t)(p - traj), "%s%s", k ? " " : "", c->traj[k].name);
-    cli_cases_row(
-        (const char *const[8]){name, kind, pose, "", case_analyses(c), traj, c->description, file});
+    case_actuated(c, params, act, sizeof act);
+    cli_cases_row((const char *const[8]){name, kind, pose, act, case_analyses(c), traj,
+                                         c->description, file});
 }
 
-void cli_case_print(const pkm_case *c, const char *name, const char *file)
+void cli_case_print(const pkm_case *c, const void *params, const char *name, const char *file)
 {
     printf("%s: %s\n", name, c->description);
     if (file != NULL && (c->analyses & PKM_CASE_MODAL) != 0)
@@ -116,6 +135,9 @@ void cli_case_print(const pkm_case *c, const char *name, const char *file)
     printf("  pose:");
     for (int k = 0; k < c->npose; k++)
         printf(" %s [%s]", c->pose_names[k], c->pose_units[k]);
+    char act[512];
+    case_actuated(c, params, act, sizeof act);
+    if (act[0] != '\0') printf("\n  actuated joints: %s", act);
     printf("\n  analyses: %s\n", case_analyses(c));
     if (c->ntraj > 0) {
         printf("  trajectories:");
@@ -170,20 +192,24 @@ int cli_cases(int argc, char **argv)
     if (o.params != NULL) return cases_params(o.params);
     if (show != NULL) {
         if (cli_is_case_file(show)) return show_file(show);
-        const pkm_case *c = cli_mast_is_case(show) ? pkm_masticatory_case() : pkm_case_find(show);
+        const pkm_case *c = pkm_case_find(show);
         if (c == NULL) return cli_usage_error("cases --show: unknown case '%s'", show);
         fputs(c->yaml, stdout);
         return 0;
     }
     if (o.csv) printf("%s\n", CLI_CASES_HEADER);
     for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
+        void *params = NULL;
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        if (pkm_case_params_create(*c, &params, &ctx) != PKM_OK)
+            return cli_report(PKM_ERR_PARSE, &ctx);
         if (o.csv)
-            cli_case_row(*c, (*c)->name, "case", "");
+            cli_case_row(*c, params, (*c)->name, "case", "");
         else
-            cli_case_print(*c, (*c)->name, NULL);
+            cli_case_print(*c, params, (*c)->name, NULL);
+        pkm_case_params_destroy(&params);
     }
-    cli_chain_list(o.csv);
-    cli_mast_list(o.csv);
     cli_examples_list(o.csv);
     return 0;
 }

@@ -100,45 +100,6 @@ int cli_chain_is_machine(const char *name)
     return pkm_hiab_motion(name, &names, &n) != NULL;
 }
 
-void cli_chain_list(int csv)
-{
-    static const char *const machines[2][2] = {
-        {"boom1", "the lift loop of the crane of Petrovic and Mattila 2022 on its pillar"},
-        {"crane4", "that crane: slewing joint, lift and tilt loops, extension"}};
-    for (int m = 0; m < 2; m++) {
-        pkm_chain_module mods[4];
-        pkm_chain_pose root;
-        double g[3];
-        const char *const *names;
-        int n;
-        pkm_ctx ctx;
-        pkm_ctx_clear(&ctx);
-        const pkm_traj_desc *d = pkm_hiab_motion(machines[m][0], &names, &n);
-        if (pkm_hiab_modules(machines[m][0], mods, &n, &root, g, &ctx) != PKM_OK) continue;
-        if (csv) {
-            char pose[256] = "", act[256] = "", *p = pose, *a = act;
-            for (int k = 0; k < n; k++) {
-                const int rev = mods[k].type == PKM_CHAIN_REVOLUTE;
-                p += snprintf(p, sizeof pose - (size_t)(p - pose), "%s%s [%s]", k ? " " : "",
-                              names[k], rev ? "rad" : "m");
-                a += snprintf(a, sizeof act - (size_t)(a - act), "%s%s [%s]", k ? " " : "",
-                              mods[k].name, rev ? "N m" : "N");
-            }
-            cli_cases_row((const char *const[8]){machines[m][0], "chain", pose, act, "dynamics",
-                                                 d->name, machines[m][1], ""});
-            continue;
-        }
-        printf("%s: %s (a module chain, docs/chain.md)\n  pose:", machines[m][0], machines[m][1]);
-        for (int k = 0; k < n; k++)
-            printf(" %s [%s]", names[k], mods[k].type == PKM_CHAIN_REVOLUTE ? "rad" : "m");
-        printf("\n  actuated joints:");
-        for (int k = 0; k < n; k++)
-            printf(" %s [%s]", mods[k].name, mods[k].type == PKM_CHAIN_REVOLUTE ? "N m" : "N");
-        printf("\n  analyses: dynamics (inverse, --forward)\n  trajectories: %s (default)\n",
-               d->name);
-    }
-}
-
 /* Per-time columns per module: the base wrench, then drive_check (inverse) or q_ref (forward). */
 #define CHAIN_MODULE_COLUMNS 7
 #define CHAIN_NAME_LEN       (PKM_CHAIN_NAME + 16)

@@ -375,16 +375,13 @@ int cli_chain_is_machine(const char *name);
 void cli_cases_row(const char *const cell[8]);
 /* A case's row under name (kind "case" or "robot file", file "" for a built-in), and its entry
  * in the table listing (file NULL for a built-in case). */
-void cli_case_row(const pkm_case *c, const char *name, const char *kind, const char *file);
-void cli_case_print(const pkm_case *c, const char *name, const char *file);
-/* pkmflex cases: the machines' entries in the list. */
-void cli_chain_list(int csv);
+void cli_case_row(const pkm_case *c, const void *params, const char *name, const char *kind,
+                  const char *file);
+void cli_case_print(const pkm_case *c, const void *params, const char *name, const char *file);
 int cli_chain_dynamics(int argc, char **argv);
 
 /* cli/masticatory.c: pkmflex dynamics masticatory (the chewing robot; called by cli_dynamics). */
 int cli_mast_is_case(const char *name);
-/* Its entry in pkmflex cases. */
-void cli_mast_list(int csv);
 /* cli/examples.c: the robot files of examples/ (installed or in the source tree) in the list. */
 void cli_examples_list(int csv);
 int cli_mast_dynamics(int argc, char **argv);

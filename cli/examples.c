@@ -57,9 +57,9 @@ static void example_print(const char *dir, const char *name, int csv)
         return;
     }
     if (csv)
-        cli_case_row(c, name, "robot file", path);
+        cli_case_row(c, params, name, "robot file", path);
     else
-        cli_case_print(c, name, path);
+        cli_case_print(c, params, name, path);
     pkm_case_params_destroy(&params);
 }
 

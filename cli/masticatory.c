@@ -104,22 +104,6 @@ int cli_mast_is_case(const char *name)
     return strcmp(name, pkm_masticatory_case()->name) == 0;
 }
 
-void cli_mast_list(int csv)
-{
-    const pkm_case *c = pkm_masticatory_case();
-    if (csv) {
-        cli_cases_row((const char *const[8]){c->name, "case", "X [m] Y [m] alpha [rad] beta [rad]",
-                                             "theta1 theta2 theta3 theta4 theta5 theta6 [N m]",
-                                             "dynamics", "chewing", c->description, ""});
-        return;
-    }
-    printf("%s: %s\n  pose: X [m] Y [m] alpha [rad] beta [rad] (free; Z, gamma parasitic)\n"
-           "  actuated joints: theta1 ... theta6 [N m]\n"
-           "  analyses: dynamics (inverse, --inertia)\n  trajectories: chewing (default)\n"
-           "  parameters: pkmflex cases --show %s\n",
-           c->name, c->description, c->name);
-}
-
 /* The parameters (pkm_masticatory_params) with the --set values applied. */
 static int mast_params(const mast_args *o, void **out)
 {

@@ -125,15 +125,15 @@ pkm_status pkm_motion_driven(const pkm_motion *m, const double *pose, const doub
                              const double *pdd, double *q, double *qd, double *qdd, pkm_ctx *ctx)
 {
     const pkm_case *c = m->c;
-    /* The platform route measures from the build pose; the case's drive (a reach check where it
-     * drives the same coordinates, navaro) is asked first when the case has one. */
+    /* Both routes measure from the build pose, where the model's coordinates are 0; the case's
+     * drive (a reach check where it drives the same coordinates, navaro) is asked first. */
     if (c->drive != NULL) {
         pkm_status st = c->drive(m->params, pose, pd, pdd, q, qd, qdd, ctx);
         if (st != PKM_OK || m->route == PKM_MOTION_DRIVE) return st;
     }
     const double *p0 = pkm_case_rigid_pose(c);
     for (int k = 0; k < m->nd; k++) {
-        q[k] = m->route == PKM_MOTION_PLATFORM ? pose[k] - p0[k] : pose[k];
+        q[k] = pose[k] - p0[k];
         qd[k] = pd[k];
         qdd[k] = pdd[k];
     }

@@ -9,6 +9,7 @@
 #ifndef PKM_HIAB_H
 #define PKM_HIAB_H
 
+#include "pkm/cases.h"
 #include "pkm/chain.h"
 #include "pkm/trajectory.h"
 
@@ -39,6 +40,14 @@ pkm_status pkm_hiab_chain(const char *name, pkm_chain **out, pkm_ctx *ctx);
  * (Theta1 = 20 + 5 sin t deg, Theta2 = -50 + 15 sin 2t deg), with a slew of 0.5 sin(t / 2) rad.
  * NULL for another name. */
 const pkm_traj_desc *pkm_hiab_motion(const char *name, const char *const **pose_names, int *n);
+
+/* The parameters of the cases boom1 and crane4 (pkm_case_list(); cases/boom1.yaml and
+ * cases/crane4.yaml): the dynamics block of every case. Their rigid-body models are
+ * pkm_chain_model of the chains at the pose (the modules' coordinates), the actuated joints
+ * named after the modules (cyl1; slew, cyl1, cyl2, ext). */
+typedef struct pkm_hiab_params {
+    pkm_case_dynamics dynamics;
+} pkm_hiab_params;
 
 #ifdef __cplusplus
 }

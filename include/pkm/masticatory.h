@@ -30,20 +30,31 @@ typedef struct pkm_masticatory_params {
     double mass, inertia[3][3]; /* mandible: mass, inertia about its origin, body axes */
     double condyle[3];          /* the left condyle (the right one mirrored), body axes, m */
     double slope;               /* the condyles' plane Z = slope X + c (c puts them on it) */
-    double gravity[3];          /* m/s^2 */
     unsigned higher_pairs;      /* 1: the condyle contacts; 0: the 6-RSS twin */
     double bite_force[3];       /* on the mandible, base axes, N */
     double bite_point[3];       /* its point, body axes, m */
+    pkm_case_dynamics dynamics; /* gravity (m/s^2, base axes) and the joints' friction */
 } pkm_masticatory_params;
 
-/* The case (parameter table, embedded case file): not one of pkm_case_list()'s finite-element
- * or multibody cases; `pkmflex dynamics masticatory` analyses it. */
+/* The case (one of pkm_case_list(); cases/masticatory.yaml): pose (X, Y, alpha, beta), the free
+ * coordinates of the mandible; its rigid-body model pkm_masticatory_model at the state of that
+ * pose, driven through the platform's coordinates; trajectory "chewing" (pkm_masticatory_motion).
+ * `pkmflex dynamics masticatory` analyses it with its own engine (pkm/mast.h). */
 const pkm_case *pkm_masticatory_case(void);
 
 /* The mechanism of p: chain frames by the rule of cases/masticatory.yaml, chains named theta1 ..
  * theta6, contacts condyle_L and condyle_R with Z and gamma parasitic when p->higher_pairs.
  * Errors of pkm_case_params_check and pkm_mast_check. */
 pkm_status pkm_masticatory_mechanism(const pkm_masticatory_params *p, pkm_mast *m, pkm_ctx *ctx);
+
+/* The mechanism m at state s as a pkm_model: the mandible (a rigid body; with rigid, the
+ * platform), per chain a crank (rigid, its inertia about the shaft) on a revolute joint named
+ * after the chain (theta1 ..; with rigid actuated, else a spring k_shaft N m/rad), a coupler (a
+ * stiff beam of the chain's line mass) on a universal joint "S" and a spherical joint "M", the
+ * condyles as point-on-plane constraints on the tangent planes of their surfaces. Joints in order
+ * shaft, S, M per chain (3 i, 3 i + 1, 3 i + 2). The errors of the model. */
+pkm_status pkm_masticatory_model(const pkm_mast *m, const pkm_mast_state *s, double k_shaft,
+                                 int rigid, pkm_model **out, pkm_ctx *ctx);
 
 /* The default motion of the free coordinates (X, Y, alpha, beta) at t with their rates:
  * (2 mm sin 2 pi t, 1 mm sin(2 pi t + 0.3), 0.03 sin(2 pi t + 0.7), 0.15 sin 2 pi t) (m, rad). */

@@ -14,7 +14,8 @@
  *  - PKM_MOTION_DRIVE: the case's drive gives the driven coordinates (an accelerator, or the only
  *    route where the pose is not a platform placement: the 5-PSS/UPU's UPU angles);
  *  - PKM_MOTION_POSE: the pose coordinates are model coordinates, of the same names (tree5,
- *    loop3) or those of pkm_case.driven_names (a robot file whose pose names joints).
+ *    loop3) or those of pkm_case.driven_names (a robot file whose pose names joints, the cranes'
+ *    modules), measured as the platform's from the build pose pkm_case_rigid_pose.
  * Whatever the route, the closure is followed: a pose farther from the last closed one than the
  * continuation's step (PKM_DYN_WALK_STEP of the size, PKM_DYN_WALK_ANGLE) is reached by
  * pkm_mbs_walk from it, so that a trajectory starting far from the build configuration stays on

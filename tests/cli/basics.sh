@@ -26,9 +26,9 @@ for rigid in tree5 loop3; do
 done
 listing=$("$bin" cases)
 check "cases lists the analyses and trajectories" sh -c \
-    "printf '%s' \"\$1\" | grep -A3 '^tree5:' | grep -q 'analyses: dynamics' &&
-     printf '%s' \"\$1\" | grep -A3 '^loop3:' | grep -q 'trajectories: crank (default)' &&
-     printf '%s' \"\$1\" | grep -A3 '^navaro:' | grep -q 'analyses: modes map compare dynamics'" \
+    "printf '%s' \"\$1\" | grep -A4 '^tree5:' | grep -q 'analyses: dynamics' &&
+     printf '%s' \"\$1\" | grep -A5 '^loop3:' | grep -q 'trajectories: crank (default)' &&
+     printf '%s' \"\$1\" | grep -A4 '^navaro:' | grep -q 'analyses: modes map compare dynamics'" \
     _ "$listing"
 check "cases lists the module chains with their actuated joints" sh -c \
     "printf '%s' \"\$1\" | grep -A2 '^boom1:' | grep -q 'actuated joints: cyl1 \[N\]' &&
@@ -36,7 +36,7 @@ check "cases lists the module chains with their actuated joints" sh -c \
     _ "$listing"
 check "cases lists the robot files of examples/ and how to run them" sh -c \
     "printf '%s' \"\$1\" | grep -A2 '^3rrr.yaml: planar 3-RRR' | grep -q 'run: pkmflex modes $root/examples/3rrr.yaml' &&
-     printf '%s' \"\$1\" | grep -A4 '^3rrr.yaml:' | grep -q 'analyses: modes map compare dynamics transient' &&
+     printf '%s' \"\$1\" | grep -A5 '^3rrr.yaml:' | grep -q 'analyses: modes map compare dynamics transient' &&
      printf '%s' \"\$1\" | grep -q '^delta.yaml:' && printf '%s' \"\$1\" | grep -q '^navaro.yaml:'" \
     _ "$listing"
 msg=$("$bin" --versio 2>&1 >/dev/null) && st=0 || st=$?

@@ -52,5 +52,5 @@ check "--formulation help lists the formulations" grep -q "tree (.*nodal (" \
     <<<"$("$bin" modes --help | tr '\n' ' ')"
 check "--solver help lists the eigensolvers" grep -q "arpack (.*dense (" \
     <<<"$("$bin" map --help | tr '\n' ' ')"
-check "--help lists the built-in cases" grep -q "(navaro, pss5upu, tree5, loop3)" <<<"$("$bin" --help)"
+check "--help lists the built-in cases" grep -q "(navaro, pss5upu, tree5, loop3, masticatory, boom1, crane4)" <<<"$("$bin" --help)"
 cli_done
