@@ -285,16 +285,28 @@ pkm_status pkm_pose_conditioning(const pkm_case *c, const pkm_model *fe, double 
     pkm_status st = pkm_mbs_create(fe, no_gravity, &s, ctx);
     if (st != PKM_OK) return st;
     /* fe's clamped joints have no coordinates: they are held already. Without a clamp, the
-     * actuated joints are (loop3, tree5: the model is the rigid one). */
-    int clamped = 0, idx[PKM_POSE_MAX], n = 0;
-    for (int j = 0; j < pkm_model_joint_count(fe); j++)
+     * actuated joints are (loop3, tree5: the model is the rigid one). A joint's coordinate with
+     * a stiffness is held too: its spring (NaVARo's elastic clutches, Germain et al. 2015, sec.
+     * 5.3; a drive's stiffness) stands where a locked drive's clamp would. */
+    const int nj = pkm_model_joint_count(fe), nq = pkm_mbs_coord_count(s);
+    int clamped = 0, n = 0;
+    int *idx = malloc(sizeof(int) * ((size_t)nq + 1));
+    if (idx == NULL) {
+        pkm_mbs_destroy(&s);
+        return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the held coordinates");
+    }
+    for (int j = 0; j < nj; j++)
         clamped = clamped || pkm_model_joint(fe, j)->type == PKM_JOINT_CLAMPED;
-    for (int j = 0; j < pkm_model_joint_count(fe) && !clamped && n < PKM_POSE_MAX; j++) {
+    for (int j = 0; j < nj; j++) {
+        const pkm_joint *jt = pkm_model_joint(fe, j);
         int first = 0;
-        if (pkm_model_joint(fe, j)->actuated && pkm_mbs_joint_coords(s, j, &first) == 1)
-            idx[n++] = first;
+        const int nc = pkm_mbs_joint_coords(s, j, &first);
+        for (int k = 0; k < nc && k < PKM_JOINT_MAX_FREE; k++)
+            if ((jt->actuated && !clamped && nc == 1) || jt->stiffness[k][k] > 0.0)
+                idx[n++] = first + k;
     }
     st = pkm_mbs_set_driven(s, n, idx, ctx);
+    free(idx);
     if (st == PKM_OK) {
         pkm_mbs_set_state(s, NULL, NULL, NULL); /* q = 0: the pose, closed */
         st = pkm_mbs_passive_conditioning(s, cond, ctx);

@@ -362,6 +362,16 @@ static void test_locked_conditioning(void **state)
     print_message("navaro at -60 deg: locked conditioning %.3e\n", cond);
     assert_true(cond > 10.0 * PKM_NEAR_SINGULAR);
     pkm_model_destroy(&m);
+    /* The elastic clutches of Germain et al. 2015, sec. 5.3 (no clamp at A_i, a spring on each
+     * link's joint there): their springs hold the joints as the clamps do, the same conditioning
+     * (before, nothing was held: 0, and `modes` warned of a singularity at every pose). */
+    par.clutch_k[0] = par.clutch_k[1] = 2000.0;
+    double sprung = NAN;
+    assert_pkm_ok(n->build(&par, pose, &m, &ctx), &ctx);
+    assert_pkm_ok(pkm_pose_conditioning(n, m, &sprung, &ctx), &ctx);
+    print_message("navaro at -60 deg, elastic clutches: %.3e\n", sprung);
+    assert_close(sprung, cond, 1e-12, 0.0);
+    pkm_model_destroy(&m);
     pkm_analysis_destroy(&an);
     pkm_case_params_destroy(&fp);
 }

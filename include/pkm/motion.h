@@ -108,7 +108,8 @@ pkm_status pkm_motion_locked_conditioning(pkm_motion *m, double *cond, pkm_ctx *
 
 /* The locked closure's conditioning at a pose from the finite-element model fe built there alone
  * (pkm_mbs_passive_conditioning of fe's rigid-body system: its beams as rigid bodies, its
- * clamped joints held, else its actuated ones; q = 0 is the pose, closed): what `modes` prints
+ * clamped joints held, else its actuated ones, and every joint coordinate with a stiffness, a
+ * spring standing for a locked drive's clamp; q = 0 is the pose, closed): what `modes` prints
  * and a map stores per pose. No rigid model is walked there, so it depends on the pose only
  * (a map's poses: the same bits for any number of workers), and costs one SVD of the passive
  * Jacobian. Its rows are scaled by fe's size at the pose, so it differs from

@@ -85,4 +85,11 @@ assert abs(c[k] / printed - 1) < 0.01 and abs(float(m.group(1)) / c[k] - 1) < 2e
 assert c[0] > 1e-2, c[0]
 ' "$tmp/fbt.err" "$tmp/fbt_pose.out" "$tmp/fbt.h5"
 
+# NaVARo's refined model (elastic clutches, no clamp at A_i): the springs hold the joints, so
+# the home pose is not near-singular (before: conditioning 0 and a warning at every pose).
+rerr=$("$bin" modes "$root/cases/navaro_refined.yaml" --pose 0,0,0 --nev 3 2>&1 >"$tmp/refined.out")
+check "modes of the elastic-clutch model: no near-singular warning" test -z "$rerr"
+check "modes of the elastic-clutch model: the home pose's conditioning" \
+    grep -q "^# closure conditioning with the drives locked 2.10e-02: ok" "$tmp/refined.out"
+
 cli_done
