@@ -212,19 +212,15 @@ typedef struct tr_out {
     int ndrive;
     char (*names)[PKM_NAME_LEN];
     double *t, *error, *qs, *energy, *drive, *reaction, *deflection, *freq, *cond;
-    double cond_min, cond_t; /* the lowest conditioning of the run and its time */
-    cli_progress *bar;       /* on a terminal, else NULL */
-    cli_estimate est;        /* announced when long (cli_estimate_tick) */
+    double cond_min, cond_t;     /* the lowest conditioning of the run and its time */
+    cli_progress *bar;           /* on a terminal, else NULL */
+    cli_estimate est;            /* announced when long (cli_estimate_tick) */
+    pkm_transient_columns *cols; /* the rows' columns (pkm/transient.h), from the first row */
+    cli_rows rows;               /* their printer */
+    double *v;                   /* one row's values */
 } tr_out;
 
-static int tr_header(const tr_out *o);
-
-/* Drive k's column: the reaction at the locked drive where the finite-element model locks the
- * drives alone (NaVARo: clutch.locked=drive), else the rigid-body inverse dynamics' drive. */
-static double tr_drive(const pkm_transient_row *r, int k)
-{
-    return isnan(r->reaction[k]) ? r->drive[k] : r->reaction[k];
-}
+static int tr_columns(tr_out *o);
 
 /* One row, after the header at the first (so that a run refused before its first step prints
  * nothing). */
@@ -236,9 +232,9 @@ static int tr_row(void *user, const pkm_transient_row *r)
         o->rc = cli_interrupted() ? EXIT_INTERRUPT : EXIT_COMPUTE;
         return 1;
     }
-    if (r->step == 0 && (o->rc = tr_header(o)) != 0) return 1;
+    if (r->step == 0 && (o->rc = tr_columns(o)) != 0) return 1;
     if (r->step == 0) { /* a csv cell is about 17 bytes, an HDF5 value 8 */
-        o->est.cols = 7 + r->ndrive * (r->deflection != NULL ? 2 : 1) + r->nfreq;
+        o->est.cols = 1 + o->cols->n;
         o->est.bytes_per_row = o->est.cols * (o->est.output != NULL ? 8.0 : 17.0);
     }
     cli_estimate_tick(&o->est, r->step, o->total);
@@ -265,30 +261,8 @@ static int tr_row(void *user, const pkm_transient_row *r)
             memcpy(o->freq + o->nfreq * i, r->freq, sizeof(double) * (size_t)o->nfreq);
         o->cond[i] = r->conditioning;
     }
-    if (o->csv) {
-        printf("%.10g", r->t);
-        for (int k = 0; k < 6; k++)
-            printf(",%.10g", r->error[k]);
-        for (int k = 0; k < r->ndrive; k++)
-            printf(",%.10g", tr_drive(r, k));
-        for (int k = 0; k < r->ndrive && r->deflection != NULL; k++)
-            printf(",%.10g", r->deflection[k]);
-        for (int k = 0; k < r->nfreq; k++)
-            printf(",%.10g", r->freq[k]);
-    } else {
-        printf("%9.4f", r->t);
-        for (int k = 0; k < 6; k++)
-            printf(" %12.4e", r->error[k]);
-        for (int k = 0; k < 6; k++)
-            printf(" %12.4e", r->quasi_static[k]);
-        for (int k = 0; k < r->ndrive; k++)
-            printf(" %12.5g", tr_drive(r, k));
-        for (int k = 0; k < r->ndrive && r->deflection != NULL; k++)
-            printf(" %12.4e", r->deflection[k]);
-        for (int k = 0; k < r->nfreq; k++)
-            printf(" %10.4f", r->freq[k]);
-    }
-    printf("\n");
+    pkm_transient_row_values(o->cols, r, o->v);
+    cli_rows_put(&o->rows, r->step, r->t, NULL, NULL, o->v);
     o->done++;
     if (o->bar != NULL) cli_progress_show(o->bar, r->step + 1, o->total, "steps");
     return 0;
@@ -313,29 +287,17 @@ static int tr_drive_names(const pkm_case *c, const void *params, char (**names)[
     return *names != NULL ? 0 : cli_usage_error("cannot allocate the joint names");
 }
 
-/* The header: the csv columns, or the table's heading naming the actuated joints. */
-static int tr_header(const tr_out *o)
+/* The rows' columns and their printer (the header printed with the first row). */
+static int tr_columns(tr_out *o)
 {
-    char(*names)[PKM_NAME_LEN] = NULL;
-    int n = 0;
-    const int csv = o->csv;
-    const int rc = tr_drive_names(o->c, o->params, &names, &n);
-    if (rc != 0) return rc;
-    if (csv)
-        printf("t,ex,ey,ez,rx,ry,rz");
-    else
-        printf("# t [s], error ex ey ez [m] rx ry rz [rad], quasi-static error (the same), "
-               "drives [N or N m] (the reactions at the locked drives, or the rigid-body drives):");
-    for (int k = 0; k < n; k++)
-        printf(csv ? ",drive_%s" : " %s", names[k]);
-    if (o->elastic && !csv) printf("; the elastic drives' deflections [rad or m]:");
-    for (int k = 0; k < n && o->elastic; k++)
-        printf(csv ? ",defl_%s" : " %s", names[k]);
-    if (!csv && o->nfreq > 0) printf(", frequencies [Hz]:");
-    for (int k = 0; k < o->nfreq; k++)
-        printf(csv ? ",f%d" : " f%d", k + 1);
-    printf("\n");
-    free(names);
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_status st =
+        pkm_transient_columns_create(o->c, o->params, o->elastic, o->nfreq, &o->cols, &ctx);
+    if (st != PKM_OK) return cli_report(st, &ctx);
+    o->v = malloc(sizeof(double) * (size_t)(o->cols->n + 1));
+    if (o->v == NULL) return cli_usage_error("cannot allocate a transient row");
+    o->rows = (cli_rows){.csv = o->csv, .per_time = 1, .ncol = o->cols->n, .cols = o->cols->col};
     return 0;
 }
 
@@ -416,6 +378,8 @@ static int tr_interrupted(const tr_out *o, const tr_args *a)
 
 static void tr_out_free(tr_out *o)
 {
+    pkm_transient_columns_destroy(&o->cols);
+    free(o->v);
     free(o->names);
     free(o->t);
     free(o->error);

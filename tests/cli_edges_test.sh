@@ -123,15 +123,15 @@ check "dynamics warns of a long run with its size and time estimate" grep -q \
     "^pkmflex: warning: dynamics navaro: 450000 times: 9.45e+06 rows x 12 columns (about 1.23 GB of csv), estimated [0-9]* s more from the first [0-9]* steps" \
     "$tmp/est.err"
 check "dynamics does not warn of a short run" test -z "$("$bin" dynamics navaro 2>&1 >/dev/null)"
-# transient likewise: 100 s of NaVARo at 0.1 ms, a million steps of some 0.3 ms (10 columns of
-# csv: the time, six error components, three drives).
+# transient likewise: 100 s of NaVARo at 0.1 ms, a million steps of some 0.3 ms (22 columns of
+# csv: the time, the error, three drives, the quasi-static error, energies, updated, conditioning).
 "$bin" transient navaro --duration 100 --dt 1e-4 --format csv >"$tmp/trest.csv" 2>"$tmp/trest.err" &
 epid=$!
 for _ in $(seq 300); do grep -q "estimated" "$tmp/trest.err" && break; sleep 0.1; done
 kill -INT "$epid"
 wait "$epid"
 check "transient warns of a long run with its size and time estimate" grep -q \
-    "^pkmflex: warning: transient navaro: 1000001 steps: 1e+06 rows x 10 columns (about 0.17 GB of csv), estimated [0-9]* s more from the first [0-9]* steps" \
+    "^pkmflex: warning: transient navaro: 1000001 steps: 1e+06 rows x 22 columns (about 0.374 GB of csv), estimated [0-9]* s more from the first [0-9]* steps" \
     "$tmp/trest.err"
 check "transient does not warn of a short run" \
     test -z "$("$bin" transient navaro --duration 0.02 --dt 1e-3 2>&1 >/dev/null)"

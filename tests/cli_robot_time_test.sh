@@ -50,8 +50,8 @@ dyn_header="t,joint,type,q,qd,qdd,drive,ideal,friction,f_axial,f_radial,m_bendin
 first_line "$dyn_header" dynamics "$ex/3rrr.yaml" --format csv
 first_line "$dyn_header" dynamics "$ex/delta.yaml" --format csv
 first_line "$dyn_header" dynamics "$ex/navaro.yaml" --format csv
-first_line "t,ex,ey,ez,rx,ry,rz,drive_A1,drive_A2,drive_A3" transient "$ex/delta.yaml" --format csv
-first_line "t,ex,ey,ez,rx,ry,rz,drive_A1,drive_A2,drive_A3" transient "$ex/3rrr.yaml" --format csv
+first_line "t,ex,ey,ez,rx,ry,rz,drive_A1,drive_A2,drive_A3,qs_ex,qs_ey,qs_ez,qs_rx,qs_ry,qs_rz,kinetic,strain,dissipated,work,updated,conditioning" transient "$ex/delta.yaml" --format csv
+first_line "t,ex,ey,ez,rx,ry,rz,drive_A1,drive_A2,drive_A3,qs_ex,qs_ey,qs_ez,qs_rx,qs_ry,qs_rz,kinetic,strain,dissipated,work,updated,conditioning" transient "$ex/3rrr.yaml" --format csv
 runs transient "$ex/3rrr.yaml" --trajectory shake --duration 0.05 --format csv
 runs dynamics "$ex/fivebar.yaml" --format csv
 runs transient "$ex/fivebar.yaml" --trajectory circle --duration 0.2 --format csv

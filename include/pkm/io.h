@@ -62,11 +62,6 @@ pkm_status pkm_trajectory_read_csv(const char *path, const char *const *names, i
 /* "q", "qd", "qdd", "drive", "ideal", "friction", "f_axial", "f_radial", "m_bending" */
 extern const char *const pkm_dyn_series_columns[PKM_DYN_SERIES_COLUMNS];
 
-/* A per-time column: its name (no '/', ',' or whitespace) and unit ("1": a pure number). */
-typedef struct pkm_column {
-    const char *name, *unit;
-} pkm_column;
-
 typedef struct pkm_dyn_series {
     const char *case_name;  /* root attribute `case` */
     const char *trajectory; /* its name, or the CSV file it was read from */

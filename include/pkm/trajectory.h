@@ -15,6 +15,12 @@
 extern "C" {
 #endif
 
+/* A column of a run's per-time output (dynamics, transient): its name (no '/', ',' or
+ * whitespace) and SI unit ("1": a pure number). */
+typedef struct pkm_column {
+    const char *name, *unit;
+} pkm_column;
+
 /* The law of one coordinate of an analytic trajectory, from its coefficients c. */
 typedef enum pkm_traj_kind {
     PKM_TRAJ_POLY2,  /* c = {q0, v0, a}: q0 + v0 t + a t^2 / 2 */

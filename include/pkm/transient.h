@@ -131,6 +131,33 @@ typedef struct pkm_transient_row {
     double conditioning;
 } pkm_transient_row;
 
+/* The columns of a run's rows after t, described once for the command line's csv, json and
+ * table and for Python (docs/transient.md, "Output columns"): ex, ey, ez (m), rx, ry, rz (rad),
+ * the platform's elastic error; drive_J per actuated joint J of the rigid model (N or N m: the
+ * reaction at the locked drive where the finite-element model has one, else the rigid-body
+ * drive); with elastic drives defl_J (rad or m); f1 .. fN (Hz, nfreq of them); qs_ex .. qs_rz
+ * (the quasi-static error); kinetic, strain, dissipated, work (J, the Newmark energies);
+ * updated (1 where M and K were reassembled); conditioning (1, the locked closure's). */
+#define PKM_TRANSIENT_COL_LEN (PKM_NAME_LEN + 8)
+typedef struct pkm_transient_columns {
+    int n;                               /* columns after t */
+    int ndrive, elastic, nfreq;          /* the run's layout */
+    pkm_column *col;                     /* n columns */
+    char (*name)[PKM_TRANSIENT_COL_LEN]; /* the storage of their names */
+} pkm_transient_columns;
+
+/* The columns of a run of case c (its rigid model's actuated joints at home name the drives)
+ * with elastic drives (nonzero) and nfreq >= 0 frequencies; the
+ * errors of the rigid model's build; PKM_ERR_NOMEM. */
+pkm_status pkm_transient_columns_create(const pkm_case *c, const void *params, int elastic,
+                                        int nfreq, pkm_transient_columns **out, pkm_ctx *ctx);
+void pkm_transient_columns_destroy(pkm_transient_columns **cols);
+
+/* Row r's values in the order of cols (cols->n of them) into v; NaN where r lacks one (a
+ * frequency beyond r->nfreq, a deflection of locked drives). */
+void pkm_transient_row_values(const pkm_transient_columns *cols, const pkm_transient_row *r,
+                              double *v);
+
 /* Called with each row, step 0 included; a nonzero return stops the run (PKM_OK is returned). */
 typedef int (*pkm_transient_sink)(void *user, const pkm_transient_row *row);
 

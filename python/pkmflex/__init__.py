@@ -238,11 +238,12 @@ class Case:
         conditioning threshold.
 
         Returns a structured NumPy array, one row per step, with the command's csv columns
-        first: t (s), ex, ey, ez (m), rx, ry, rz (rad) the platform's elastic error,
-        ``drive_<joint>`` per actuated joint (N or N m), ``defl_<joint>`` (elastic drives; rad
-        or m), f1..fK (Hz); then qs_ex .. qs_rz (the quasi-static error K^-1 F), kinetic,
-        strain, dissipated, work (J) and updated (1.0 where M, K were reassembled). Ctrl-C
-        stops the run: the KeyboardInterrupt's ``partial`` holds the rows so far.
+        (one description, pkm_transient_columns): t (s), ex, ey, ez (m), rx, ry, rz (rad) the
+        platform's elastic error, ``drive_<joint>`` per actuated joint (N or N m),
+        ``defl_<joint>`` (elastic drives; rad or m), f1..fK (Hz), qs_ex .. qs_rz (the
+        quasi-static error K^-1 F), kinetic, strain, dissipated, work (J), updated (1.0 where
+        M, K were reassembled) and conditioning (the locked closure's). Ctrl-C stops the run:
+        the KeyboardInterrupt's ``partial`` holds the rows so far.
         """
         kind, name, coord, amp, freq, t, q = _trajectory_spec(self, trajectory)
         l1 = l2 = z1 = z2 = 0.0
@@ -446,13 +447,7 @@ def _trajectory_spec(case, trajectory):
 
 
 def _transient_rows(r):
-    names = ["t", "ex", "ey", "ez", "rx", "ry", "rz"]
-    names += [f"drive_{n}" for n in r["drives"]]
-    if r["elastic"]:
-        names += [f"defl_{n}" for n in r["drives"]]
-    names += [f"f{k + 1}" for k in range(r["nfreq"])]
-    names += ["qs_ex", "qs_ey", "qs_ez", "qs_rx", "qs_ry", "qs_rz",
-              "kinetic", "strain", "dissipated", "work", "updated"]
+    names = r["columns"]   # pkm_transient_columns: the command's csv columns
     data = r["data"]
     if data.shape[1] != len(names):   # no row (cannot happen: step 0 is a row)
         data = np.zeros((0, len(names)))

@@ -49,7 +49,7 @@ static int samples(const pkm_case *c, PyObject *tobj, PyObject *qobj, traj_spec 
 }
 
 typedef struct tr_rows {
-    int ndrive, nfreq, elastic, width; /* width: doubles per row */
+    const pkm_transient_columns *cols; /* a row: t, then these (pkm/transient.h) */
     int64_t n, cap;
     double *data;
     double rayleigh[2];
@@ -58,22 +58,18 @@ typedef struct tr_rows {
     int failed; /* out of memory */
 } tr_rows;
 
-/* One row: t, error[6], the drives (the locked drive's reaction where the model has it, else
- * the rigid-body drive, as the command's drive_ columns), the deflections (elastic drives), the
- * frequencies; then quasi_static[6], the energies (4), updated. */
+/* One row: t and the columns of the command's csv (pkm_transient_row_values). */
 static int tr_sink(void *user, const pkm_transient_row *r)
 {
     tr_rows *o = user;
-    if (o->data == NULL) {
-        o->ndrive = r->ndrive;
-        o->nfreq = r->nfreq;
-        o->width = 7 + o->ndrive * (o->elastic ? 2 : 1) + o->nfreq + 6 + 4 + 1;
+    const int64_t width = 1 + o->cols->n;
+    if (o->n == 0) {
         o->rayleigh[0] = r->rayleigh[0];
         o->rayleigh[1] = r->rayleigh[1];
     }
     if (o->n == o->cap) {
         const int64_t cap = o->cap ? 2 * o->cap : 1024;
-        double *d = realloc(o->data, sizeof(double) * (size_t)(cap * o->width));
+        double *d = realloc(o->data, sizeof(double) * (size_t)(cap * width));
         if (d == NULL) {
             o->failed = 1;
             pkm_ctx_fail(o->ctx, PKM_ERR_NOMEM, __FILE__, __LINE__,
@@ -82,36 +78,22 @@ static int tr_sink(void *user, const pkm_transient_row *r)
         }
         o->data = d, o->cap = cap;
     }
-    double *row = o->data + o->n * o->width;
-    int k = 0;
-    row[k++] = r->t;
-    for (int i = 0; i < 6; i++)
-        row[k++] = r->error[i];
-    for (int i = 0; i < o->ndrive; i++)
-        row[k++] = isnan(r->reaction[i]) ? r->drive[i] : r->reaction[i];
-    for (int i = 0; o->elastic && i < o->ndrive; i++)
-        row[k++] = r->deflection != NULL ? r->deflection[i] : NAN;
-    for (int i = 0; i < o->nfreq; i++)
-        row[k++] = i < r->nfreq ? r->freq[i] : NAN;
-    for (int i = 0; i < 6; i++)
-        row[k++] = r->quasi_static[i];
-    row[k++] = r->energy.kinetic;
-    row[k++] = r->energy.strain;
-    row[k++] = r->energy.dissipated;
-    row[k++] = r->energy.work;
-    row[k++] = r->updated;
+    double *row = o->data + o->n * width;
+    row[0] = r->t;
+    pkm_transient_row_values(o->cols, r, row + 1);
     o->n++;
     return pkm_py_map_stop(-1, o->stop);
 }
 
-static const char *drive_name_at(const void *names, int k)
+/* Column k of cols, t first. */
+static const char *column_name_at(const void *cols, int k)
 {
-    return ((const char(*)[PKM_NAME_LEN])names)[k];
+    return k == 0 ? "t" : ((const pkm_transient_columns *)cols)->col[k - 1].name;
 }
 
 /* transient(trajectory_kind, name, coord, amp, freq, t, q, dt, duration, start, l1, l2,
  * damping_modes, damping_zetas, gravity, initial, elastic, wrench, wrench_file, frequencies,
- * update_every, singular, formulation) -> dict(data [rows, columns], drives, rayleigh) */
+ * update_every, singular, formulation) -> dict(data [rows, columns], columns, rayleigh) */
 PyObject *pkm_py_case_transient(CaseObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {
@@ -156,10 +138,9 @@ PyObject *pkm_py_case_transient(CaseObject *self, PyObject *args, PyObject *kw)
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_trajectory *tr = NULL, *wseries = NULL;
-    char(*names)[PKM_NAME_LEN] = NULL;
-    int ndrive_names = 0;
+    pkm_transient_columns *cols = NULL;
     stop_state stop = {.pid = getpid(), .last = pkm_py_now_s()};
-    tr_rows rows = {.elastic = elastic, .stop = &stop, .ctx = &ctx};
+    tr_rows rows = {.stop = &stop, .ctx = &ctx};
     pkm_status st;
     char msg[512] = "";
     Py_BEGIN_ALLOW_THREADS;
@@ -183,17 +164,9 @@ PyObject *pkm_py_case_transient(CaseObject *self, PyObject *args, PyObject *kw)
                      dt);
     }
     if (st == PKM_OK && msg[0] == '\0') {
-        /* the actuated joints' names, as the command's drive_ columns */
-        pkm_model *m = NULL;
-        st = c->build_rigid(self->params, c->home, &m, &ctx);
-        if (st == PKM_OK) {
-            names = calloc((size_t)pkm_model_joint_count(m) + 1, sizeof *names);
-            for (int j = 0; j < pkm_model_joint_count(m) && names != NULL; j++)
-                if (pkm_model_joint(m, j)->actuated)
-                    snprintf(names[ndrive_names++], PKM_NAME_LEN, "%s",
-                             pkm_model_joint(m, j)->name);
-        }
-        pkm_model_destroy(&m);
+        /* the command's csv columns */
+        st = pkm_transient_columns_create(c, self->params, elastic, nfreq, &cols, &ctx);
+        rows.cols = cols;
     }
     if (st == PKM_OK && msg[0] == '\0') {
         pkm_transient_opts opts = pkm_transient_opts_default(c, dt, duration);
@@ -227,18 +200,13 @@ PyObject *pkm_py_case_transient(CaseObject *self, PyObject *args, PyObject *kw)
         pkm_py_raise_ctx(st, &ctx);
     else if (msg[0] != '\0')
         pkm_py_raise_invalid("%s", msg);
-    else if (names == NULL && ndrive_names == 0 && rows.ndrive > 0)
-        PyErr_NoMemory();
     else {
-        const npy_intp dims[2] = {(npy_intp)rows.n, rows.width};
-        r = Py_BuildValue(
-            "{s:N,s:N,s:(dd),s:i,s:i,s:i}", "data", pkm_py_doubles(2, dims, rows.data), "drives",
-            pkm_py_string_list(rows.ndrive <= ndrive_names ? rows.ndrive : ndrive_names,
-                               drive_name_at, names),
-            "rayleigh", rows.rayleigh[0], rows.rayleigh[1], "ndrive", rows.ndrive, "nfreq",
-            rows.nfreq, "elastic", elastic);
+        const npy_intp dims[2] = {(npy_intp)rows.n, 1 + cols->n};
+        r = Py_BuildValue("{s:N,s:N,s:(dd)}", "data", pkm_py_doubles(2, dims, rows.data), "columns",
+                          pkm_py_string_list(1 + cols->n, column_name_at, cols), "rayleigh",
+                          rows.rayleigh[0], rows.rayleigh[1]);
     }
-    free(names);
+    pkm_transient_columns_destroy(&cols);
     free(rows.data);
     /* Ctrl-C: the rows so far go with the KeyboardInterrupt (.partial) */
     return stop.stopped ? pkm_py_interrupted(&stop, r) : r;

@@ -10,7 +10,7 @@ tn=(transient navaro --set elements_per_link=1 --duration 0.02 --dt 1e-3)
 expect 0 "${tn[@]}"
 tcsv=$(timeout 60 "$bin" "${tn[@]}" --format csv)
 check "transient csv header is exact" \
-    test "$(head -1 <<<"$tcsv")" = "t,ex,ey,ez,rx,ry,rz,drive_A11,drive_A12,drive_A13"
+    test "$(head -1 <<<"$tcsv")" = "t,ex,ey,ez,rx,ry,rz,drive_A11,drive_A12,drive_A13,qs_ex,qs_ey,qs_ez,qs_rx,qs_ry,qs_rz,kinetic,strain,dissipated,work,updated,conditioning"
 check "transient csv: one row per step and the start" test "$(tail -n +2 <<<"$tcsv" | grep -c '')" -eq 21
 # The rigid limit: links 1e7 times stiffer, only the driven clutches locked: the reactions at
 # the locked drives equal the rigid-body drives of the default model (1e-5 of the largest; the
@@ -41,7 +41,12 @@ assert f.attrs["trajectory"] == b"p2p" and f.attrs["drives"] == b"A11,A12,A13"
 assert f["t"].shape == (21,) and f["error"].shape == (21, 6) and f["reaction"].shape == (21, 3)
 assert np.allclose(f["t"][...], c[:, 0], rtol=0, atol=1e-12)
 assert np.allclose(f["error"][...], c[:, 1:7], rtol=1e-9, atol=1e-18)
-assert np.allclose(f["reaction"][...], c[:, 7:], rtol=1e-9, atol=1e-15)
+assert np.allclose(f["reaction"][...], c[:, 7:10], rtol=1e-9, atol=1e-15)
+# the columns after the drives: quasi-static error, energies, updated, conditioning
+assert np.allclose(f["quasi_static"][...], c[:, 10:16], rtol=1e-9, atol=1e-18)
+assert np.allclose(f["energy"][...], c[:, 16:20], rtol=1e-9, atol=1e-18)
+assert (c[:, 20] == 1).all()
+assert np.allclose(f["closure_conditioning"][...], c[:, 21], rtol=1e-12, atol=0)
 d = f["drive"][...]
 assert np.abs(d).max() > 0 and np.abs(d - f["reaction"][...]).max() > 1e-3 * np.abs(d).max()
 e = f["energy"][...]
@@ -69,7 +74,7 @@ eerr=$(timeout 60 "$bin" "${tn[@]}" --drives elastic 2>&1 >/dev/null)
 check "transient --drives elastic names the drive without a spring" grep -q "elastic drive 'A11'" <<<"$eerr"
 ecsv=$(timeout 60 "$bin" "${tn[@]}" --drives elastic --set clutch.k1=2000 --set clutch.locked=drive --format csv)
 check "transient --drives elastic adds a defl_ column per drive" \
-    test "$(head -1 <<<"$ecsv")" = "t,ex,ey,ez,rx,ry,rz,drive_A11,drive_A12,drive_A13,defl_A11,defl_A12,defl_A13"
+    test "$(head -1 <<<"$ecsv")" = "t,ex,ey,ez,rx,ry,rz,drive_A11,drive_A12,drive_A13,defl_A11,defl_A12,defl_A13,qs_ex,qs_ey,qs_ez,qs_rx,qs_ry,qs_rz,kinetic,strain,dissipated,work,updated,conditioning"
 timeout 60 "$bin" "${tn[@]}" --drives elastic --set clutch.k1=2000 --set clutch.locked=drive \
     -o "$tmp/edrv.h5" >/dev/null
 timeout 60 "$bin" "${tn[@]}" -o "$tmp/ldrv.h5" >/dev/null
@@ -109,7 +114,9 @@ check "transient --wrench: a constant CSV series equals the constant" "$py" -c '
 import sys
 a, b = ([float(x) for x in r.split(",")] for r in sys.argv[1:3])
 s = max(abs(x) for x in a)
-assert len(a) == len(b) == 10 and s > 0
+assert len(a) == len(b) == 22 and s > 0
+a, b = a[:10], b[:10]  # t, the error and the drives
+s = max(abs(x) for x in a)
 assert all(abs(x - y) <= 1e-8 * abs(x) + 1e-13 * s for x, y in zip(a, b)), (a, b)
 ' "$wa" "$wb"
 expect 2 "${tn[@]}" --update-every -1
@@ -122,7 +129,7 @@ tfq=(transient navaro --set elements_per_link=1 --trajectory harmonic:x,0.01,1 -
     --duration 0.002 --dt 1e-3 --frequencies 4 --damping 0.02@mode1,0.02@mode3)
 tfcsv=$(timeout 60 "$bin" "${tfq[@]}" --format csv -o "$tmp/trf.h5")
 check "transient --frequencies: csv columns f1..fK after the drives" \
-    test "$(head -1 <<<"$tfcsv")" = "t,ex,ey,ez,rx,ry,rz,drive_A11,drive_A12,drive_A13,f1,f2,f3,f4"
+    test "$(head -1 <<<"$tfcsv")" = "t,ex,ey,ez,rx,ry,rz,drive_A11,drive_A12,drive_A13,f1,f2,f3,f4,qs_ex,qs_ey,qs_ez,qs_rx,qs_ry,qs_rz,kinetic,strain,dissipated,work,updated,conditioning"
 tfm=$(timeout 60 "$bin" modes navaro --set elements_per_link=1 --pose 0.01,0,0 --nev 4 --format csv)
 check "transient --frequencies equal pkmflex modes at the same pose" \
     awk -F, 'NR == FNR { if (FNR > 1) f[FNR - 1] = $2; next }
