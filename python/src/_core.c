@@ -187,20 +187,11 @@ static int case_init(CaseObject *self, PyObject *args, PyObject *kw)
         }
         st = pkm_case_file_load(name, &self->c, &self->params, &ctx);
     } else {
-        self->c = pkm_case_find(name);
-        if (self->c == NULL) {
-            char names[512] = "";
-            size_t len = 0;
-            for (const pkm_case *const *k = pkm_case_list(); *k != NULL && len < sizeof names; k++)
-                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
-                                        (*k)->name);
-            pkm_py_raise_invalid(
-                "unknown case '%s' (built-in cases: %s; a case file needs a '/' or "
-                ".yaml)",
-                name, names);
+        st = pkm_case_open(name, NULL, 0, NULL, &self->c, &self->params, &ctx);
+        if (st == PKM_ERR_INVALID) {
+            pkm_py_raise_invalid("%s (a case file needs a '/' or .yaml)", ctx.msg);
             return -1;
         }
-        st = pkm_case_params_create(self->c, &self->params, &ctx);
     }
     if (st != PKM_OK) {
         pkm_py_raise_ctx(st, &ctx);
@@ -366,12 +357,22 @@ static PyObject *core_cases(PyObject *mod, PyObject *unused)
     (void)mod;
     (void)unused;
     PyObject *l = PyList_New(0);
-    for (const pkm_case *const *k = pkm_case_list(); l != NULL && *k != NULL; k++) {
-        const pkm_case *c = *k;
+    for (const char *const *k = pkm_case_names(); l != NULL && *k != NULL; k++) {
+        const pkm_case *c = NULL;
+        void *params = NULL;
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        const pkm_status st = pkm_case_open(*k, NULL, 0, NULL, &c, &params, &ctx);
+        if (st != PKM_OK) {
+            Py_CLEAR(l);
+            pkm_py_raise_ctx(st, &ctx);
+            break;
+        }
         PyObject *t = Py_BuildValue("(ssNNN)", c->name, c->description ? c->description : "",
                                     pkm_py_string_list(c->npose, pose_name_at, c),
                                     PyBool_FromLong((c->analyses & PKM_CASE_MODAL) != 0),
                                     PyBool_FromLong((c->analyses & PKM_CASE_DYNAMICS) != 0));
+        pkm_case_params_destroy(&params);
         if (t == NULL || PyList_Append(l, t) < 0) Py_CLEAR(l);
         Py_XDECREF(t);
     }
