@@ -14,7 +14,7 @@ typedef struct cases_args {
 
 static const cli_option cases_options[] = {
     {"--show", NULL, 1, CASES_SHOW, "NAME",
-     "print the case file of the built-in NAME instead of the list", NULL},
+     "print the case file (or robot file) of the built-in NAME instead of the list", NULL},
     {"--params", NULL, 1, CASES_PARAMS, "CASE",
      "list the parameters of CASE (a built-in or a case file): the keys\n"
      "of --set, with their units and ranges",
@@ -31,7 +31,8 @@ static const cli_command cases_command = {
     "masticatory among them), their pose coordinates, actuated joints, the commands that\n"
     "analyse them and their named trajectories, then the robot files of examples/\n"
     "(pkmflex modes FILE.yaml); with --show, prints the case file of the built-in NAME\n"
-    "(every parameter, with its source): a starting point for your own case file.\n\n",
+    "(every parameter, with its source; tree5 and loop3: their robot files): a starting\n"
+    "point for your own file.\n\n",
     cases_options, (int)(sizeof(cases_options) / sizeof(cases_options[0])), 0};
 
 static int cases_set(void *user, int id, const char *v)

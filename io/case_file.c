@@ -123,7 +123,8 @@ void pkm_case_params_destroy(void **params)
     *params = NULL;
 }
 
-/* The case a file names: a first libcyaml load that reads `case` alone. */
+/* The case a file names: a first libcyaml load that reads `case` alone. `case:` names a compiled
+ * topology (pkm_case_find); a built-in robot file (tree5, loop3) has no parameter table. */
 static pkm_status case_of_text(const char *text, size_t len, const char *name, const pkm_case **c,
                                pkm_ctx *ctx)
 {
@@ -141,7 +142,7 @@ static pkm_status case_of_text(const char *text, size_t len, const char *name, c
     if (*c == NULL) {
         char msg[200];
         int n = snprintf(msg, sizeof(msg),
-                         "unknown case '%.60s'; built-in cases:", (const char *)doc[0]);
+                         "unknown case '%.60s'; compiled cases:", (const char *)doc[0]);
         for (const pkm_case *const *k = pkm_case_list(); *k != NULL && n > 0; k++)
             if ((size_t)n < sizeof(msg))
                 n += snprintf(msg + n, sizeof(msg) - (size_t)n, " %s", (*k)->name);
