@@ -47,8 +47,6 @@ void pkm_pss5upu_case_drive_lock(const void *params, int k, char name[PKM_NAME_L
 
 extern const pkm_case pkm_navaro_case;
 extern const pkm_case pkm_pss5upu_case;
-extern const pkm_case pkm_tree5_case;
-extern const pkm_case pkm_loop3_case;
 extern const pkm_case pkm_boom1_case;
 extern const pkm_case pkm_crane4_case;
 extern const pkm_case pkm_masticatory_case_def;
@@ -62,18 +60,6 @@ pkm_status pkm_masticatory_build_rigid(const void *params, const double *pose, p
     PKM_PARAM_DOUBLE(type, key ".x", field[0], unit, range, help ", x"),                           \
         PKM_PARAM_DOUBLE(type, key ".y", field[1], unit, range, help ", y"),                       \
         PKM_PARAM_DOUBLE(type, key ".z", field[2], unit, range, help ", z")
-
-/* A pkm_case_link: key.mass, key.com.{x,y,z}, key.{Jxx,Jyy,Jzz}. */
-#define PKM_CASE_LINK(type, key, field, help)                                                      \
-    PKM_PARAM_DOUBLE(type, key ".mass", field.mass, "kg", pkm_range_mass, help ": mass"),          \
-        PKM_CASE_VEC3(type, key ".com", field.com, "m", pkm_range_position,                        \
-                      help ": centre of mass from its joint"),                                     \
-        PKM_PARAM_DOUBLE(type, key ".Jxx", field.inertia[0], "kg m^2", pkm_range_inertia,          \
-                         help ": moment about x through the centre of mass"),                      \
-        PKM_PARAM_DOUBLE(type, key ".Jyy", field.inertia[1], "kg m^2", pkm_range_inertia,          \
-                         help ": moment about y"),                                                 \
-        PKM_PARAM_DOUBLE(type, key ".Jzz", field.inertia[2], "kg m^2", pkm_range_inertia,          \
-                         help ": moment about z")
 
 /* The case's pkm_case_dynamics, field `dynamics`: gravity.{x,y,z} and friction.*; kv_unit and
  * v_unit are those of the case's actuated joints (revolute: "N m s/rad", "rad/s"; prismatic:
@@ -99,16 +85,6 @@ pkm_status pkm_masticatory_build_rigid(const void *params, const double *pose, p
         PKM_PARAM_ENUM(type, "friction.joints", dynamics.friction_joints,                          \
                        pkm_case_friction_joint_choices, "joints with friction: all or actuated")
 
-/* The links of Guo et al. 2024's planar examples (cases/links.c): link l as a rigid body whose
- * joint origin is at `origin`, turned by `angle` about z from the reference configuration (its
- * centre of mass and inertia turn with it). */
-pkm_status pkm_case_add_link(pkm_model *m, const char *name, const double origin[3], double angle,
-                             const pkm_case_link *l, int *id, pkm_ctx *ctx);
-
-/* A revolute joint about z between bodies a and b at point (cut, actuated: pkm_joint_desc). */
-pkm_status pkm_case_add_revolute_z(pkm_model *m, const char *name, int a, int b,
-                                   const double point[3], int cut, int actuated, pkm_ctx *ctx);
-
 /* The choices of friction.model and friction.joints (cases/registry.c). */
 extern const pkm_param_choice pkm_case_friction_models[];
 extern const pkm_param_choice pkm_case_friction_joint_choices[];
@@ -116,10 +92,8 @@ extern const pkm_param_choice pkm_case_friction_joint_choices[];
 /* cases/navaro.yaml, embedded at build time (cmake/PkmEmbed.cmake), NUL-terminated. */
 extern const unsigned char pkm_navaro_yaml[];
 
-/* cases/pss5upu.yaml, tree5.yaml, loop3.yaml, likewise. */
+/* cases/pss5upu.yaml, masticatory.yaml, boom1.yaml, crane4.yaml, likewise. */
 extern const unsigned char pkm_pss5upu_yaml[];
-extern const unsigned char pkm_tree5_yaml[];
-extern const unsigned char pkm_loop3_yaml[];
 extern const unsigned char pkm_masticatory_yaml[];
 extern const unsigned char pkm_boom1_yaml[];
 extern const unsigned char pkm_crane4_yaml[];

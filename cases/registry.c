@@ -1,4 +1,4 @@
-/* cases/registry.c: the list of built-in cases and the one setter of their parameter tables.
+/* cases/registry.c: the list of compiled cases and the one setter of their parameter tables.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cases/cases_impl.h"
 #include "core/core_impl.h"
@@ -10,9 +10,9 @@
 #include <math.h>
 #include <string.h>
 
-static const pkm_case *const case_list[] = {
-    &pkm_navaro_case,          &pkm_pss5upu_case, &pkm_tree5_case,  &pkm_loop3_case,
-    &pkm_masticatory_case_def, &pkm_boom1_case,   &pkm_crane4_case, NULL};
+static const pkm_case *const case_list[] = {&pkm_navaro_case,          &pkm_pss5upu_case,
+                                            &pkm_masticatory_case_def, &pkm_boom1_case,
+                                            &pkm_crane4_case,          NULL};
 
 const pkm_param_choice pkm_case_friction_models[] = {
     {"none", PKM_FRICTION_NONE},

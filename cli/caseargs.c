@@ -16,22 +16,36 @@ int cli_is_case_file(const char *arg)
            (n > 4 && strcmp(arg + n - 4, ".yml") == 0);
 }
 
-/* The built-in case of that name, or a one-line error listing the built-ins. */
-static int cli_find_case(const char *name, const pkm_case **c)
+/* The built-in case of that name (pkm_case_open with the --set of a), or a one-line error
+ * listing the built-ins. */
+static int cli_find_case(const cli_case_args *a, int *applied, const pkm_case **c, void **params,
+                         pkm_ctx *ctx)
 {
-    *c = pkm_case_find(name);
-    if (*c != NULL) return 0;
-    const char *names[64];
+    const char *const *known = pkm_case_names();
     int n = 0;
-    for (const pkm_case *const *k = pkm_case_list(); *k != NULL && n < 64; k++)
-        names[n++] = (*k)->name;
+    while (known[n] != NULL)
+        n++;
+    for (int k = 0; k < n; k++)
+        if (strcmp(known[k], a->case_name) == 0) {
+            const pkm_status st =
+                pkm_case_open(a->case_name, a->sets, a->nsets, applied, c, params, ctx);
+            return st == PKM_OK ? 0 : cli_report(st, ctx);
+        }
     char hint[96];
-    fprintf(stderr, "%s: error: unknown case '%s'%s; built-in cases:", CLI_PROG, name,
-            cli_did_you_mean(name, names, n, hint, sizeof hint));
-    for (const pkm_case *const *k = pkm_case_list(); *k != NULL; k++)
-        fprintf(stderr, " %s", (*k)->name);
+    fprintf(stderr, "%s: error: unknown case '%s'%s; built-in cases:", CLI_PROG, a->case_name,
+            cli_did_you_mean(a->case_name, known, n, hint, sizeof hint));
+    for (int k = 0; k < n; k++)
+        fprintf(stderr, " %s", known[k]);
     fprintf(stderr, " (or a case file: a path with '/' or ending in .yaml)\n");
     return EXIT_INPUT;
+}
+
+const pkm_case *cli_builtin(const char *name, void **params)
+{
+    const pkm_case *c = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    return pkm_case_open(name, NULL, 0, NULL, &c, params, &ctx) == PKM_OK ? c : NULL;
 }
 
 /* --set KEY=...: KEY is not a parameter of c: one line, with the closest key. */
@@ -52,18 +66,17 @@ int cli_load_case(cli_case_args *a, const pkm_case **c, void **params)
     if (a->case_name == NULL) return cli_usage_error("no CASE given");
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    pkm_status st;
-    /* A robot file takes the --set that name its own values into its document; the rest go to
-     * the case's parameter table. */
+    /* A robot file (a path, or a built-in such as tree5) takes the --set that name its own values
+     * into its document; the rest go to the case's parameter table. */
     int applied[CLI_MAX_SETS] = {0};
     if (cli_is_case_file(a->case_name)) {
-        st = pkm_case_file_load_set(a->case_name, a->sets, a->nsets, applied, c, params, &ctx);
+        const pkm_status st =
+            pkm_case_file_load_set(a->case_name, a->sets, a->nsets, applied, c, params, &ctx);
+        if (st != PKM_OK) return cli_report(st, &ctx);
     } else {
-        const int rc = cli_find_case(a->case_name, c);
+        const int rc = cli_find_case(a, applied, c, params, &ctx);
         if (rc != 0) return rc;
-        st = pkm_case_params_create(*c, params, &ctx);
     }
-    if (st != PKM_OK) return cli_report(st, &ctx);
     if (!a->form_given) a->form = (*c)->formulation;
     const char *rest[CLI_MAX_SETS];
     int nrest = 0;

@@ -14,7 +14,7 @@ typedef struct cases_args {
 
 static const cli_option cases_options[] = {
     {"--show", NULL, 1, CASES_SHOW, "NAME",
-     "print the case file of the built-in NAME instead of the list", NULL},
+     "print the case file (or robot file) of the built-in NAME instead of the list", NULL},
     {"--params", NULL, 1, CASES_PARAMS, "CASE",
      "list the parameters of CASE (a built-in or a case file): the keys\n"
      "of --set, with their units and ranges",
@@ -31,7 +31,8 @@ static const cli_command cases_command = {
     "masticatory among them), their pose coordinates, actuated joints, the commands that\n"
     "analyse them and their named trajectories, then the robot files of examples/\n"
     "(pkmflex modes FILE.yaml); with --show, prints the case file of the built-in NAME\n"
-    "(every parameter, with its source): a starting point for your own case file.\n\n",
+    "(every parameter, with its source; tree5 and loop3: their robot files): a starting\n"
+    "point for your own file.\n\n",
     cases_options, (int)(sizeof(cases_options) / sizeof(cases_options[0])), 0};
 
 static int cases_set(void *user, int id, const char *v)
@@ -192,22 +193,24 @@ int cli_cases(int argc, char **argv)
     if (o.params != NULL) return cases_params(o.params);
     if (show != NULL) {
         if (cli_is_case_file(show)) return show_file(show);
-        const pkm_case *c = pkm_case_find(show);
-        if (c == NULL) return cli_usage_error("cases --show: unknown case '%s'", show);
-        fputs(c->yaml, stdout);
+        /* A built-in's embedded text: a compiled case's case file, or a robot file. */
+        const char *text = pkm_case_text(show);
+        if (text == NULL) return cli_usage_error("cases --show: unknown case '%s'", show);
+        fputs(text, stdout);
         return 0;
     }
     if (o.csv) printf("%s\n", CLI_CASES_HEADER);
-    for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++) {
+    for (const char *const *name = pkm_case_names(); *name != NULL; name++) {
+        const pkm_case *c = NULL;
         void *params = NULL;
         pkm_ctx ctx;
         pkm_ctx_clear(&ctx);
-        if (pkm_case_params_create(*c, &params, &ctx) != PKM_OK)
+        if (pkm_case_open(*name, NULL, 0, NULL, &c, &params, &ctx) != PKM_OK)
             return cli_report(PKM_ERR_PARSE, &ctx);
         if (o.csv)
-            cli_case_row(*c, params, (*c)->name, "case", "");
+            cli_case_row(c, params, c->name, "case", "");
         else
-            cli_case_print(*c, params, (*c)->name, NULL);
+            cli_case_print(c, params, c->name, NULL);
         pkm_case_params_destroy(&params);
     }
     cli_examples_list(o.csv);

@@ -175,6 +175,9 @@ int cli_case_set(cli_case_args *a, int id, const char *value);
  * applied after the file; the case's formulation unless --formulation was given. */
 int cli_load_case(cli_case_args *a, const pkm_case **c, void **params);
 int cli_is_case_file(const char *arg);
+/* The built-in case of that name (pkm_case_names) with its built-in values
+ * (pkm_case_params_destroy), or NULL if it does not open (a broken build): for lists and help. */
+const pkm_case *cli_builtin(const char *name, void **params);
 /* Each KEY=VALUE of sets applied to params of case c (pkm_case_param_set); 0 or an exit status
  * after its one-line message. */
 int cli_apply_sets(const pkm_case *c, void *params, const char *const *sets, int nsets);

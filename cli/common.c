@@ -175,9 +175,15 @@ void cli_formulation_help(char *buf, size_t cap)
 {
     size_t len = cli_formulation_text(buf, cap, 0);
     len += (size_t)snprintf(buf + len, cap - len, "; default: the case's own (");
-    for (const pkm_case *const *c = pkm_case_list(); *c != NULL && len < cap; c++)
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s: %s", c == pkm_case_list() ? "" : ", ",
-                                (*c)->name, cli_formulation_name((*c)->formulation));
+    for (const char *const *name = pkm_case_names(); *name != NULL && len < cap; name++) {
+        void *params = NULL;
+        const pkm_case *c = cli_builtin(*name, &params);
+        if (c != NULL)
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s: %s",
+                                    name == pkm_case_names() ? "" : ", ", c->name,
+                                    cli_formulation_name(c->formulation));
+        pkm_case_params_destroy(&params);
+    }
     if (len < cap) snprintf(buf + len, cap - len, ")");
     cli_wrap(buf, CLI_HELP_WIDTH);
 }

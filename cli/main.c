@@ -45,8 +45,8 @@ static void print_main_help(void)
            "  plot F -o FILE.png         a picture of a map file (colour map or curves)\n\n"
            "CASE is a built-in name (",
            PKM_VERSION_STRING);
-    for (const pkm_case *const *c = pkm_case_list(); *c != NULL; c++)
-        printf("%s%s", c == pkm_case_list() ? "" : ", ", (*c)->name);
+    for (const char *const *name = pkm_case_names(); *name != NULL; name++)
+        printf("%s%s", name == pkm_case_names() ? "" : ", ", *name);
     printf(
         "),\na case file (a path containing '/' or ending in .yaml or .yml) whose `case:` names\n"
         "a built-in topology and whose `parameters:` set its numbers ('pkmflex cases --show\n"

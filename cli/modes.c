@@ -26,15 +26,18 @@ typedef struct modes_args {
 static void modes_pose_help(char *buf, size_t cap)
 {
     size_t len = (size_t)snprintf(buf, cap, "pose coordinates in SI units");
-    for (const pkm_case *const *c = pkm_case_list(); *c != NULL && len < cap; c++) {
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s: ", c == pkm_case_list() ? "; " : ";\n",
-                                (*c)->name);
-        for (int k = 0; k < (*c)->npose && len < cap; k++)
-            len +=
-                (size_t)snprintf(buf + len, cap - len, "%s%s", k ? "," : "", (*c)->pose_names[k]);
-        for (int k = 0; k < (*c)->npose && len < cap; k++)
+    for (const char *const *name = pkm_case_names(); *name != NULL && len < cap; name++) {
+        void *params = NULL;
+        const pkm_case *c = cli_builtin(*name, &params);
+        if (c == NULL) continue;
+        len += (size_t)snprintf(buf + len, cap - len,
+                                "%s%s: ", name == pkm_case_names() ? "; " : ";\n", c->name);
+        for (int k = 0; k < c->npose && len < cap; k++)
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s", k ? "," : "", c->pose_names[k]);
+        for (int k = 0; k < c->npose && len < cap; k++)
             len += (size_t)snprintf(buf + len, cap - len, "%s%s%s", k ? ", " : " (",
-                                    (*c)->pose_units[k], k + 1 == (*c)->npose ? ")" : "");
+                                    c->pose_units[k], k + 1 == c->npose ? ")" : "");
+        pkm_case_params_destroy(&params);
     }
 }
 

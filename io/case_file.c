@@ -123,7 +123,8 @@ void pkm_case_params_destroy(void **params)
     *params = NULL;
 }
 
-/* The case a file names: a first libcyaml load that reads `case` alone. */
+/* The case a file names: a first libcyaml load that reads `case` alone. `case:` names a compiled
+ * topology (pkm_case_find); a built-in robot file (tree5, loop3) has no parameter table. */
 static pkm_status case_of_text(const char *text, size_t len, const char *name, const pkm_case **c,
                                pkm_ctx *ctx)
 {
@@ -141,7 +142,7 @@ static pkm_status case_of_text(const char *text, size_t len, const char *name, c
     if (*c == NULL) {
         char msg[200];
         int n = snprintf(msg, sizeof(msg),
-                         "unknown case '%.60s'; built-in cases:", (const char *)doc[0]);
+                         "unknown case '%.60s'; compiled cases:", (const char *)doc[0]);
         for (const pkm_case *const *k = pkm_case_list(); *k != NULL && n > 0; k++)
             if ((size_t)n < sizeof(msg))
                 n += snprintf(msg + n, sizeof(msg) - (size_t)n, " %s", (*k)->name);
@@ -151,10 +152,9 @@ static pkm_status case_of_text(const char *text, size_t len, const char *name, c
     return rc;
 }
 
-/* A case file's text, with sets applied where it is a robot file (pkm_case_file_load_set). */
-static pkm_status text_load(const char *text, size_t len, const char *name, const char *const *sets,
-                            int nsets, int *applied, const pkm_case **c, void **params,
-                            pkm_ctx *ctx)
+pkm_status pkm_case_text_load_set(const char *text, size_t len, const char *name,
+                                  const char *const *sets, int nsets, int *applied,
+                                  const pkm_case **c, void **params, pkm_ctx *ctx)
 {
     *c = NULL;
     *params = NULL;
@@ -182,7 +182,7 @@ static pkm_status text_load(const char *text, size_t len, const char *name, cons
 pkm_status pkm_case_text_load(const char *text, size_t len, const char *name, const pkm_case **c,
                               void **params, pkm_ctx *ctx)
 {
-    return text_load(text, len, name, NULL, 0, NULL, c, params, ctx);
+    return pkm_case_text_load_set(text, len, name, NULL, 0, NULL, c, params, ctx);
 }
 
 pkm_status pkm_case_file_load(const char *path, const pkm_case **c, void **params, pkm_ctx *ctx)
@@ -210,7 +210,7 @@ pkm_status pkm_case_file_load_set(const char *path, const char *const *sets, int
     if (bad)
         rc = PKM_FAIL(ctx, PKM_ERR_IO, "cannot read case file '%s'", path);
     else
-        rc = text_load(text, len, path, sets, nsets, applied, c, params, ctx);
+        rc = pkm_case_text_load_set(text, len, path, sets, nsets, applied, c, params, ctx);
     free(text);
     return rc;
 }

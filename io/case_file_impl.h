@@ -64,4 +64,14 @@ pkm_status pkm_case_robot_load(const char *text, size_t len, const char *name,
                                const char *const *sets, int nsets, int *applied, int *is_robot,
                                const pkm_case **c, void **params, pkm_ctx *ctx);
 
+/* case_file.c: pkm_case_file_load_set on len bytes of text (name stands for the file). */
+pkm_status pkm_case_text_load_set(const char *text, size_t len, const char *name,
+                                  const char *const *sets, int nsets, int *applied,
+                                  const pkm_case **c, void **params, pkm_ctx *ctx);
+
+/* cases/tree5.yaml and cases/loop3.yaml, robot files embedded at build time (io/CMakeLists.txt,
+ * cmake/PkmEmbed.cmake), NUL-terminated: the built-in cases of io/case_registry.c. */
+extern const unsigned char pkm_tree5_yaml[];
+extern const unsigned char pkm_loop3_yaml[];
+
 #endif

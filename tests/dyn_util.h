@@ -1,5 +1,6 @@
 /* tests/dyn_util.h: mechanisms and reference solvers of the rigid-body dynamics tests: the
- * built-in cases by name (the two mechanisms of Guo, Ju, Wang 2024, Tables 2 and 3, among them)
+ * built-in cases by name (the two mechanisms of Guo, Ju, Wang 2024, Tables 2 and 3, robot files
+ * embedded in pkmflex, among them)
  * and a dense KKT solve of the constrained equations of motion.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef PKM_TEST_DYN_UTIL_H
@@ -30,35 +31,17 @@ static inline int dyn_joint(const pkm_model *m, const char *name)
     return -1;
 }
 
-/* A built-in case's model at its home pose from its default parameters (its YAML file). */
-static inline pkm_model *dyn_case(const char *name)
-{
-    const pkm_case *c = pkm_case_find(name);
-    assert_non_null(c);
-    void *params = calloc(1, c->params_size);
-    assert_non_null(params);
-    case_defaults(name, params, c->params_size);
-    pkm_model *m = NULL;
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    assert_int_equal(c->build(params, c->home, &m, &ctx), PKM_OK);
-    free(params);
-    return m;
-}
-
-/* The case named by source, a built-in case's name or a robot file's path, and its default
- * parameters (pkm_case_params_destroy). */
+/* The case named by source, a built-in case's name (pkm_case_open) or a robot file's path, and
+ * its default parameters (pkm_case_params_destroy). */
 static inline void *dyn_load(const char *source, const pkm_case **c)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     void *params = NULL;
-    if (strchr(source, '/') != NULL) {
+    if (strchr(source, '/') != NULL)
         assert_pkm_ok(pkm_case_file_load(source, c, &params, &ctx), &ctx);
-    } else {
-        assert_non_null(*c = pkm_case_find(source));
-        assert_pkm_ok(pkm_case_params_create(*c, &params, &ctx), &ctx);
-    }
+    else
+        assert_pkm_ok(pkm_case_open(source, NULL, 0, NULL, c, &params, &ctx), &ctx);
     return params;
 }
 
@@ -80,12 +63,12 @@ static inline pkm_model *dyn_source(const char *source)
  * as in the paper. */
 static inline pkm_model *dyn_tree5(void)
 {
-    return dyn_case("tree5");
+    return dyn_source("tree5");
 }
 
 static inline pkm_model *dyn_loop3(void)
 {
-    return dyn_case("loop3");
+    return dyn_source("loop3");
 }
 
 /* Table 2's friction data with unit arms (ADAMS's default arms, as the notes' table). */

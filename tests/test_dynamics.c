@@ -1,20 +1,16 @@
 /* tests/test_dynamics.c: the rigid-body inverse dynamics on the two mechanisms of Guo, Ju, Wang
  * 2024 against reference values computed independently (a plain Newton-Euler recursion in
  * another language, for the five-axis tree; a closure-and-force solve of the three-loop chain
- * with the rebuilt pivots), the power balance and the dense KKT reference; each test on the
- * built-in case and on the robot file describing the same mechanism (examples/).
+ * with the rebuilt pivots), the power balance and the dense KKT reference, on the built-in cases
+ * tree5 and loop3 (the robot files cases/tree5.yaml and cases/loop3.yaml embedded in pkmflex).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "dyn_util.h"
 
 #include <stdio.h>
 
-/* The mechanism the test runs on (its state): a built-in case's name, or the robot file that
- * describes the same mechanism (examples/tree5.yaml, loop3.yaml), so that every reference value
- * below holds for both. */
-#define ENTRY(label, test, source) ((struct CMUnitTest){label, test, NULL, NULL, (void *)(source)})
-#define ON_BOTH(test, name)                                                                        \
-    ENTRY(#test " (" name ")", test, name),                                                        \
-        ENTRY(#test " (examples/" name ".yaml)", test, PKM_SOURCE_DIR "/examples/" name ".yaml")
+/* The mechanism the test runs on (its state): a built-in case's name (dyn_source). */
+#define ON_CASE(test, name)                                                                        \
+    ((struct CMUnitTest){#test " (" name ")", test, NULL, NULL, (void *)(name)})
 
 /* tree5's system (source: the state); its joints "1" ... "5" are the model's joints 0 ... 4. */
 static pkm_mbs *tree5_system(pkm_model **m, void **source)
@@ -522,11 +518,11 @@ static void test_loop3_sequential(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        ON_BOTH(test_tree5_table, "tree5"),      ON_BOTH(test_tree5_mass_matrix, "tree5"),
-        ON_BOTH(test_loop3_angles, "loop3"),     ON_BOTH(test_loop3_forces, "loop3"),
-        ON_BOTH(test_loop3_dead_point, "loop3"), ON_BOTH(test_tree5_power, "tree5"),
-        ON_BOTH(test_loop3_power, "loop3"),      ON_BOTH(test_tree5_friction, "tree5"),
-        ON_BOTH(test_loop3_friction, "loop3"),   ON_BOTH(test_loop3_sequential, "loop3"),
+        ON_CASE(test_tree5_table, "tree5"),      ON_CASE(test_tree5_mass_matrix, "tree5"),
+        ON_CASE(test_loop3_angles, "loop3"),     ON_CASE(test_loop3_forces, "loop3"),
+        ON_CASE(test_loop3_dead_point, "loop3"), ON_CASE(test_tree5_power, "tree5"),
+        ON_CASE(test_loop3_power, "loop3"),      ON_CASE(test_tree5_friction, "tree5"),
+        ON_CASE(test_loop3_friction, "loop3"),   ON_CASE(test_loop3_sequential, "loop3"),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

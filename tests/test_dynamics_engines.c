@@ -50,11 +50,8 @@ static int add_case(model_case *mc, const char *name, int file)
     pkm_ctx_clear(&ctx);
     if (file)
         assert_pkm_ok(pkm_case_file_load(name, &c, &params, &ctx), &ctx);
-    else {
-        c = pkm_case_find(name);
-        assert_non_null(c);
-        assert_pkm_ok(pkm_case_params_create(c, &params, &ctx), &ctx);
-    }
+    else
+        assert_pkm_ok(pkm_case_open(name, NULL, 0, NULL, &c, &params, &ctx), &ctx);
     const int ok = c->build_rigid != NULL;
     if (ok) {
         assert_pkm_ok(c->build_rigid(params, pkm_case_rigid_pose(c), &mc->m, &ctx), &ctx);

@@ -68,16 +68,28 @@ static void planar_mass_matrix(const pkm_model *m, const char *const *names, int
 
 static const char *const tree5_joints[5] = {"1", "2", "3", "4", "5"};
 
+/* A built-in case by name (pkm_case_open) and its rigid-body model at pose (build_rigid: the
+ * actuated joints flagged); *params for pkm_case_params_destroy. */
+static const pkm_case *open_case(const char *name, void **params, const double *pose, pkm_model **m)
+{
+    const pkm_case *c = NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_case_open(name, NULL, 0, NULL, &c, params, &ctx), &ctx);
+    assert_pkm_ok(c->build_rigid(*params, pose, m, &ctx), &ctx);
+    return c;
+}
+
 /* tree5 at q = 0: the mass matrix printed in the reference values derived from Table 2 (6
  * decimals), and the axial joint forces 9.8 x the mass each joint carries: 107.8, 58.8, 29.4,
  * 39.2, 19.6 N. */
 static void test_tree5_reference(void **state)
 {
     (void)state;
-    pkm_tree5_params p;
-    case_defaults("tree5", &p, sizeof(p));
+    void *p = NULL;
+    pkm_model *m = NULL;
     const double q0[5] = {0};
-    pkm_model *m = build("tree5", &p, q0, 0);
+    const pkm_case *c = open_case("tree5", &p, q0, &m);
     static const double Mref[25] = {
         4.729842, 2.999905,  -0.299952, 2.479937, -0.079968, 2.999905, 4.439905, 0.060048, 0,
         0,        -0.299952, 0.060048,  1.139952, 0,         0,        2.479937, 0,        0,
@@ -86,6 +98,7 @@ static void test_tree5_reference(void **state)
     planar_mass_matrix(m, tree5_joints, 5, M);
     for (int k = 0; k < 25; k++)
         assert_close(M[k], Mref[k], 0.0, 1e-6);
+    const pkm_case_dynamics *d = pkm_case_dynamics_of(c, p);
     static const double axial[5] = {107.8, 58.8, 29.4, 39.2, 19.6};
     for (int i = 0; i < 5; i++) {
         const pkm_joint *j = joint_named(m, tree5_joints[i]);
@@ -95,17 +108,16 @@ static void test_tree5_reference(void **state)
         double carried = 0.0;
         for (int k = 0; k < pkm_model_body_count(m); k++)
             if (in_subtree(m, j, k)) carried += pkm_model_body(m, k)->mass;
-        assert_close(-p.dynamics.gravity[2] * carried, axial[i], 1e-14, 0.0);
+        assert_close(-d->gravity[2] * carried, axial[i], 1e-14, 0.0);
     }
     /* Table 2's friction data, on every joint. */
-    assert_close(p.dynamics.kc, 0.005, 0.0, 0.0);
-    assert_close(p.dynamics.ks, 0.05, 0.0, 0.0);
-    assert_int_equal(p.dynamics.friction_joints, PKM_CASE_FRICTION_ALL);
-    const pkm_case_dynamics *d = pkm_case_dynamics_of(pkm_case_find("tree5"), &p);
-    assert_ptr_equal(d, &p.dynamics);
+    assert_close(d->kc, 0.005, 0.0, 0.0);
+    assert_close(d->ks, 0.05, 0.0, 0.0);
+    assert_int_equal(d->friction_joints, PKM_CASE_FRICTION_ALL);
     for (int i = 0; i < 5; i++)
         assert_true(pkm_case_joint_has_friction(d, joint_named(m, tree5_joints[i])));
     pkm_model_destroy(&m);
+    pkm_case_params_destroy(&p);
 }
 
 /* tree5 away from home: the links placed by forward kinematics. The joint and centre positions
@@ -114,10 +126,10 @@ static void test_tree5_reference(void **state)
 static void test_tree5_pose(void **state)
 {
     (void)state;
-    pkm_tree5_params p;
-    case_defaults("tree5", &p, sizeof(p));
+    void *p = NULL;
+    pkm_model *m = NULL;
     const double q[5] = {0.3, -1.1, 0.7, 2.0, -0.4};
-    pkm_model *m = build("tree5", &p, q, 0);
+    const pkm_case *c = open_case("tree5", &p, q, &m);
     /* O_3 = O_1 + e^{i q1} r_2 + e^{i (q1 + q2)} r_3; link 3's centre e^{i (q1 + q2 + q3)} r_3I
      * further; O_5 = O_1 + e^{i q1} r_4 + e^{i (q1 + q4)} r_5. */
     const double a1 = q[0], a2 = q[0] + q[1], a3 = a2 + q[2], a4 = q[0] + q[3];
@@ -133,8 +145,9 @@ static void test_tree5_pose(void **state)
         assert_close(j5->point[k], O5[k], 0.0, 1e-15);
         assert_close(pkm_model_body(m, j3->body[1])->com[k], c3[k], 0.0, 1e-15);
     }
-    /* Link 3's inertia turned by a3: Jxx' = Jxx cos^2 + Jyy sin^2. */
-    const double *J = p.link[2].inertia;
+    /* Link 3's inertia turned by a3: Jxx' = Jxx cos^2 + Jyy sin^2 (Table 2: J_3I = diag(0.008,
+     * 0.06, 0.06)). */
+    const double J[2] = {0.008, 0.06};
     assert_close(pkm_model_body(m, j3->body[1])->inertia[0][0],
                  J[0] * cos(a3) * cos(a3) + J[1] * sin(a3) * sin(a3), 0.0, 1e-15);
     double M[25];
@@ -143,33 +156,64 @@ static void test_tree5_pose(void **state)
     assert_close(M[4 * 5 + 4], 0.759968, 0.0, 1e-6);
     pkm_model_destroy(&m);
     const double bad[5] = {0.0, NAN, 0.0, 0.0, 0.0};
-    assert_build_invalid(pkm_case_find("tree5")->build, &p, bad, "joint 2");
+    assert_build_invalid(c->build_rigid, p, bad, "pose coordinate 2");
+    pkm_case_params_destroy(&p);
 }
 
-/* loop3: Table 3 with the rebuilt pivots closes its three loops at the reference configuration
- * (checked here from the parameters, by the loop equations r_2 + r_3 + r_3S = r_4 + r_4S etc.),
- * the joints are named and flagged as the paper's, reading A of the masses. */
+/* The point of joint name of m plus the vector r (x, y). */
+static void point_plus(const pkm_model *m, const char *name, const double r[2], double out[2])
+{
+    const pkm_joint *j = joint_named(m, name);
+    out[0] = j->point[0] + r[0];
+    out[1] = j->point[1] + r[1];
+}
+
+/* loop3: Table 3's initial linear positions, added from the model's joints, close its three
+ * loops at the cut joints (loop 3: 1 -> 2 -> 3 -> 3S against 1 -> 4 -> 4S; loop 2: 1' -> 2' ->
+ * 2IIS against 4S; loop 1: 1' -> 2' -> 2IS against 1'' -> 1S); the joints are named and flagged
+ * as the paper's, reading A of the masses. */
 static void test_loop3_model(void **state)
 {
     (void)state;
-    pkm_loop3_params p;
-    case_defaults("loop3", &p, sizeof(p));
-    double(*r)[3] = p.offset;
-    for (int k = 0; k < 2; k++) {
-        /* Loop 3: joint 1 -> 2 -> 3 -> 3S against 1 -> 4 -> 4S. */
-        assert_close(r[PKM_LOOP3_R2][k] + r[PKM_LOOP3_R3][k] + r[PKM_LOOP3_R3S][k],
-                     r[PKM_LOOP3_R4][k] + r[PKM_LOOP3_R4S][k], 0.0, 1e-15);
-        /* Loop 2: O_1' -> 2' -> 2IIS against O_1 -> 4 -> 4S. */
-        assert_close(p.pivot[1][k] + r[PKM_LOOP3_R2P][k] + r[PKM_LOOP3_R2IIS][k],
-                     p.pivot[0][k] + r[PKM_LOOP3_R4][k] + r[PKM_LOOP3_R4S][k], 0.0, 1e-15);
-        /* Loop 1: O_1' -> 2' -> 2IS against O_1'' -> 1S. */
-        assert_close(p.pivot[1][k] + r[PKM_LOOP3_R2P][k] + r[PKM_LOOP3_R2IS][k],
-                     p.pivot[2][k] + r[PKM_LOOP3_R1S][k], 0.0, 1e-15);
-    }
+    void *p = NULL;
+    pkm_model *m = NULL;
     const double q0[1] = {0.0};
-    pkm_model *m = build("loop3", &p, q0, 0);
+    const pkm_case *c = open_case("loop3", &p, q0, &m);
     assert_int_equal(pkm_model_body_count(m), 7);
     assert_int_equal(pkm_model_joint_count(m), 10);
+    /* Table 3: r_2^{0 1}, r_3^{0 2}, r_3S^{0 3}, r_4^{0 1}, r_4S^{0 4}, r_2'^{0 1'},
+     * r_2IIS^{0 2'}, r_2IS^{0 2'}, r_1S^{0 1''}. */
+    static const double r2[2] = {0.0737, -0.0676}, r3[2] = {-0.0451, -0.0217},
+                        r3S[2] = {-0.0375, 0.0249}, r4[2] = {0.0368, -0.0338},
+                        r4S[2] = {-0.0457, -0.0306}, r2p[2] = {-0.0079, -0.0544},
+                        r2IIS[2] = {0.049, -0.01}, r2IS[2] = {-0.049, 0.01},
+                        r1S[2] = {-0.0069, -0.0445};
+    /* The joints of the tree placed by Table 3 from their parents'. */
+    static const struct {
+        const char *joint, *from;
+        const double *r;
+    } placed[] = {{"2", "1", r2}, {"3", "2", r3}, {"4", "1", r4}, {"2'", "1'", r2p}};
+    for (size_t i = 0; i < sizeof placed / sizeof placed[0]; i++) {
+        double x[2];
+        point_plus(m, placed[i].from, placed[i].r, x);
+        for (int k = 0; k < 2; k++)
+            assert_close(joint_named(m, placed[i].joint)->point[k], x[k], 0.0, 1e-15);
+    }
+    /* Each cut's point reached along both sides of its loop. */
+    static const struct {
+        const char *cut, *a, *b;
+        const double *ra, *rb;
+    } loops[] = {
+        {"C3", "3", "4", r3S, r4S}, {"C2", "2'", "4", r2IIS, r4S}, {"C1", "2'", "1''", r2IS, r1S}};
+    for (size_t i = 0; i < sizeof loops / sizeof loops[0]; i++) {
+        double xa[2], xb[2];
+        point_plus(m, loops[i].a, loops[i].ra, xa);
+        point_plus(m, loops[i].b, loops[i].rb, xb);
+        for (int k = 0; k < 2; k++) {
+            assert_close(xa[k], xb[k], 0.0, 1e-15);
+            assert_close(joint_named(m, loops[i].cut)->point[k], xa[k], 0.0, 1e-15);
+        }
+    }
     static const char *const tree[7] = {"1", "2", "3", "4", "1'", "2'", "1''"};
     static const double mass[7] = {2.0, 2.0, 1.0, 1.2, 1.0, 2.0, 1.2};
     for (int i = 0; i < 7; i++) {
@@ -184,29 +228,20 @@ static void test_loop3_model(void **state)
     assert_int_equal(joint_named(m, "1''")->body[0], PKM_GROUND);
     /* The cuts and the links they join: C1 2' with 1'', C2 2' with 4, C3 3 with 4. */
     static const char *const cut[3][3] = {{"C1", "2'", "1''"}, {"C2", "2'", "4"}, {"C3", "3", "4"}};
-    for (int c = 0; c < 3; c++) {
-        const pkm_joint *j = joint_named(m, cut[c][0]);
+    for (int k = 0; k < 3; k++) {
+        const pkm_joint *j = joint_named(m, cut[k][0]);
         assert_true(j->cut && !j->actuated);
         assert_int_equal(j->type, PKM_JOINT_REVOLUTE);
-        assert_int_equal(j->body[0], joint_named(m, cut[c][1])->body[1]);
-        assert_int_equal(j->body[1], joint_named(m, cut[c][2])->body[1]);
+        assert_int_equal(j->body[0], joint_named(m, cut[k][1])->body[1]);
+        assert_int_equal(j->body[1], joint_named(m, cut[k][2])->body[1]);
     }
     /* Friction on the crank only. */
+    const pkm_case_dynamics *d = pkm_case_dynamics_of(c, p);
     for (int j = 0; j < pkm_model_joint_count(m); j++)
-        assert_int_equal(pkm_case_joint_has_friction(&p.dynamics, pkm_model_joint(m, j)),
+        assert_int_equal(pkm_case_joint_has_friction(d, pkm_model_joint(m, j)),
                          strcmp(pkm_model_joint(m, j)->name, "1''") == 0);
     pkm_model_destroy(&m);
-    /* Other crank angles come from the closure kinematics, not from the builder. */
-    const double q1[1] = {0.1};
-    assert_build_invalid(pkm_case_find("loop3")->build, &p, q1, "reference configuration");
-    /* Parameters that open a loop describe another mechanism. */
-    p.offset[PKM_LOOP3_R1S][0] += 1e-3;
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    m = NULL;
-    assert_int_equal(pkm_case_find("loop3")->build(&p, q0, &m, &ctx), PKM_ERR_MODEL);
-    assert_null(m);
-    assert_non_null(strstr(ctx.msg, "cut C1"));
+    pkm_case_params_destroy(&p);
 }
 
 /* navaro: the finite-element model keeps both clutches locked (links 1i, 2i clamped at A_i); the

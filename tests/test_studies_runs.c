@@ -210,15 +210,16 @@ static int fwd_sink(void *user, const pkm_dynamics_fwd_row *r)
 }
 
 /* The run of a case and its default trajectory (the command line's defaults). */
-static void case_motion(const char *name, void **params, pkm_motion **m, pkm_trajectory **tr)
+static const pkm_case *case_motion(const char *name, void **params, pkm_motion **m,
+                                   pkm_trajectory **tr)
 {
-    const pkm_case *c = pkm_case_find(name);
-    assert_non_null(c);
+    const pkm_case *c = NULL;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    assert_pkm_ok(pkm_case_params_create(c, params, &ctx), &ctx);
+    assert_pkm_ok(pkm_case_open(name, NULL, 0, NULL, &c, params, &ctx), &ctx);
     assert_pkm_ok(pkm_dynamics_motion_create(c, *params, 0.0, m, &ctx), &ctx);
     assert_pkm_ok(pkm_case_trajectory(c, NULL, 0.0, tr, &ctx), &ctx);
+    return c;
 }
 
 /* tree5's forward dynamics under the drives of its inverse dynamics follows the trajectory to
@@ -231,8 +232,7 @@ static void test_forward_tree5(void **state)
     void *params = NULL;
     pkm_motion *m = NULL;
     pkm_trajectory *tr = NULL;
-    case_motion("tree5", &params, &m, &tr);
-    const pkm_case *c = pkm_case_find("tree5");
+    const pkm_case *c = case_motion("tree5", &params, &m, &tr);
     const pkm_dynamics_opts o = {.t0 = 0.0, .t1 = 1.0, .n = 1001};
     fwd_seen s = {0};
     pkm_ctx ctx;

@@ -62,6 +62,25 @@ pkm_status pkm_case_file_load_set(const char *path, const char *const *sets, int
 pkm_status pkm_case_text_load(const char *text, size_t len, const char *name, const pkm_case **c,
                               void **params, pkm_ctx *ctx);
 
+/* Every case pkmflex knows by name, NULL-terminated: the compiled cases of pkm_case_list()
+ * (include/pkm/cases.h) and the robot files embedded in the library, tree5 and loop3 (Guo, Ju,
+ * Wang 2024, Tables 2 and 3; cases/tree5.yaml, cases/loop3.yaml). Static data. */
+const char *const *pkm_case_names(void);
+
+/* The built-in case of that name (one of pkm_case_names()), with the contract of
+ * pkm_case_file_load_set: an embedded robot file takes each of the nsets KEY=VALUE of sets that
+ * names a value of its document (applied[i] = 1; messages name its source, e.g.
+ * "cases/tree5.yaml"), the others are left to pkm_case_param_set (applied[i] = 0); a compiled
+ * case gets its built-in values (pkm_case_params_create), every applied[i] = 0. End with
+ * pkm_case_params_destroy(params). PKM_ERR_INVALID naming the built-in cases for an unknown
+ * name. */
+pkm_status pkm_case_open(const char *name, const char *const *sets, int nsets, int *applied,
+                         const pkm_case **c, void **params, pkm_ctx *ctx);
+
+/* The embedded text of the built-in of that name: its robot file, or a compiled case's default
+ * case file (pkm_case.yaml); NULL for another name. */
+const char *pkm_case_text(const char *name);
+
 /* Write a case file of case c setting every parameter of its table to its value in params,
  * each line of comment (may be NULL) first as a '#' line; written to path.tmp and renamed onto
  * path. PKM_ERR_IO naming the file. */

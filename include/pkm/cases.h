@@ -23,7 +23,10 @@
  *     joints flagged), a pkm_case_dynamics field `dynamics` in the parameter struct with its
  *     table entries (PKM_CASE_DYNAMICS in cases/cases_impl.h) and .dynamics_offset, and at least
  *     one named trajectory (.traj, .ntraj). docs/cases/rigid-bodies.md describes those of the
- *     built-in cases. */
+ *     built-in cases.
+ * A mechanism that a robot file can describe needs no C: cases/tree5.yaml and cases/loop3.yaml
+ * are robot files (docs/robot-files.md) embedded in the io layer (io/CMakeLists.txt) and
+ * registered by name in io/case_registry.c (pkm_case_names, pkm_case_open in casefile.h). */
 #ifndef PKM_CASES_H
 #define PKM_CASES_H
 
@@ -136,16 +139,6 @@ typedef struct pkm_case_dynamics {
     unsigned friction_joints; /* a pkm_case_friction_joints */
 } pkm_case_dynamics;
 
-/* One rigid link of Guo et al. 2024's examples (Tables 2 and 3): mass, centre of mass from the
- * link's joint origin O_u (the paper's r_uI^u), and the principal moments about the centre of
- * mass along the ground axes of the reference configuration (every link frame is parallel to
- * the ground frame there). */
-typedef struct pkm_case_link {
-    double mass;       /* kg */
-    double com[3];     /* m */
-    double inertia[3]; /* Jxx, Jyy, Jzz, kg m^2 */
-} pkm_case_link;
-
 /* NaVARo, the 3-dof planar parallel robot of Germain et al. 2015, sec. 5, with the printed data
  * read as the Cast3M model of their Table 3 requires (see cases/navaro/README.md). The values
  * are in cases/navaro.yaml (the built-in defaults). */
@@ -201,55 +194,6 @@ pkm_status pkm_navaro_build(const pkm_navaro_params *p, const double pose[3], pk
  * the one of p->drive actuated. */
 pkm_status pkm_navaro_build_rigid(const pkm_navaro_params *p, const double pose[3], pkm_model **out,
                                   pkm_ctx *ctx);
-
-/* The five-axis tree chain of Guo, Ju, Wang 2024 (Aerospace 11, 368), Table 2: links 1..5,
- * revolute joints about z named "1" .. "5", all actuated; parent(2) = parent(4) = 1,
- * parent(3) = 2, parent(5) = 4. Pose: the five joint angles (rad) from the reference
- * configuration of the table. */
-#define PKM_TREE5_LINKS 5
-
-typedef struct pkm_tree5_params {
-    double base[3];                        /* O_1, the origin of joint 1 (not in the paper), m */
-    double offset[PKM_TREE5_LINKS - 1][3]; /* r_2^{0 1}, r_3^{0 2}, r_4^{0 1}, r_5^{0 4}, m */
-    pkm_case_link link[PKM_TREE5_LINKS];
-    pkm_case_dynamics dynamics;
-} pkm_tree5_params;
-
-/* The mechanism at pose (the five joint angles): the links placed by forward kinematics. */
-pkm_status pkm_tree5_build(const pkm_tree5_params *p, const double pose[PKM_TREE5_LINKS],
-                           pkm_model **out, pkm_ctx *ctx);
-
-/* The planar three-loop closed chain of Guo, Ju, Wang 2024, Table 3: links 1, 2, 3, 4, 1', 2',
- * 1'' (indices 0..6 below) on revolute joints about z named "1", "2", "3", "4", "1'", "2'",
- * "1''" (the crank, actuated), and the cut joints C1 (2IS on 2' with 1S on 1''), C2 (2IIS on 2'
- * with 4S on 4) and C3 (3S on 3 with 4S on 4). Built at the reference configuration only (every
- * joint angle 0, where the table's loops close): the pose "1''" = 0. */
-#define PKM_LOOP3_LINKS 7
-
-enum {
-    PKM_LOOP3_R2,    /* r_2^{0 1}: joint 2 from joint 1 */
-    PKM_LOOP3_R3,    /* r_3^{0 2} */
-    PKM_LOOP3_R3S,   /* r_3S^{0 3}: point 3S from joint 3 */
-    PKM_LOOP3_R4,    /* r_4^{0 1} */
-    PKM_LOOP3_R4S,   /* r_4S^{0 4} */
-    PKM_LOOP3_R2P,   /* r_2'^{0 1'} */
-    PKM_LOOP3_R2IIS, /* r_2IIS^{0 2'} */
-    PKM_LOOP3_R2IS,  /* r_2IS^{0 2'} */
-    PKM_LOOP3_R1S,   /* r_1S^{0 1''} */
-    PKM_LOOP3_OFFSETS
-};
-
-typedef struct pkm_loop3_params {
-    double pivot[3][3];                  /* ground pivots O_1, O_1', O_1'', m */
-    double offset[PKM_LOOP3_OFFSETS][3]; /* m */
-    pkm_case_link link[PKM_LOOP3_LINKS]; /* 1, 2, 3, 4, 1', 2', 1'' */
-    pkm_case_dynamics dynamics;
-} pkm_loop3_params;
-
-/* The mechanism at pose (the crank angle "1''"): PKM_ERR_INVALID unless it is 0 (the loops are
- * closed at other crank angles by the dynamics layer's closure kinematics, not here). */
-pkm_status pkm_loop3_build(const pkm_loop3_params *p, const double pose[1], pkm_model **out,
-                           pkm_ctx *ctx);
 
 /* The 5-PSS/UPU parallel mechanism of Li et al. 2020 (Chin. J. Mech. Eng. 33): five legs, each a
  * slider driven along an inclined rail by a lead screw (P), a link with spherical joints at both
@@ -489,10 +433,13 @@ pkm_status pkm_case_trajectory(const pkm_case *c, const char *name, double t_end
 pkm_status pkm_case_harmonic(const pkm_case *c, int k, double amp, double f, double t_end,
                              pkm_trajectory **tr, pkm_ctx *ctx);
 
-/* The built-in case of that name, or NULL. */
+/* The compiled case of that name, or NULL. The compiled cases are the topologies written in C
+ * (cases/), the ones a case file's `case:` names. Not every built-in: pkmflex also knows robot
+ * files embedded in it (tree5, loop3); pkm_case_names and pkm_case_open (include/pkm/casefile.h)
+ * list and open every built-in by name. */
 const pkm_case *pkm_case_find(const char *name);
 
-/* NULL-terminated list of the built-in cases. */
+/* NULL-terminated list of the compiled cases (pkm_case_find). */
 const pkm_case *const *pkm_case_list(void);
 
 /* The table entry of c with that key, or NULL. */

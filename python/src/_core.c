@@ -165,7 +165,44 @@ static int is_case_file(const char *arg)
            (n > 4 && strcmp(arg + n - 4, ".yml") == 0);
 }
 
-/* Case(name_or_file, sets): sets a sequence of (key, text) pairs applied in order, as --set. */
+/* The (key, text) pairs of the sequence fast as the command line's --set texts "key=text"
+ * (free_texts), or NULL with a Python error. */
+static char **set_texts(PyObject *fast, Py_ssize_t n)
+{
+    char **texts = calloc((size_t)n + 1, sizeof(*texts));
+    if (texts == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *key = NULL, *value = NULL;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "ss", &key, &value)) break;
+        const size_t len = strlen(key) + strlen(value) + 2;
+        texts[i] = malloc(len);
+        if (texts[i] == NULL) {
+            PyErr_NoMemory();
+            break;
+        }
+        snprintf(texts[i], len, "%s=%s", key, value);
+    }
+    if (!PyErr_Occurred()) return texts;
+    for (Py_ssize_t i = 0; i < n; i++)
+        free(texts[i]);
+    free(texts);
+    return NULL;
+}
+
+/* 1 if name is a built-in case's (pkm_case_names). */
+static int is_builtin(const char *name)
+{
+    for (const char *const *k = pkm_case_names(); *k != NULL; k++)
+        if (strcmp(*k, name) == 0) return 1;
+    return 0;
+}
+
+/* Case(name_or_file, sets): sets a sequence of (key, text) pairs applied in order, as --set: a
+ * robot file (a path, or a built-in such as tree5) takes those that name its values into its
+ * document, the others go to the case's parameter table. */
 static int case_init(CaseObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"name", "sets", NULL};
@@ -176,59 +213,56 @@ static int case_init(CaseObject *self, PyObject *args, PyObject *kw)
     free(self->file);
     self->file = NULL;
     self->c = NULL;
+    PyObject *fast = sets == NULL || sets == Py_None
+                         ? PyTuple_New(0)
+                         : PySequence_Fast(sets, "sets: expected a sequence of (key, value) pairs");
+    if (fast == NULL) return -1;
+    const int n = (int)PySequence_Fast_GET_SIZE(fast);
+    char **texts = set_texts(fast, n);
+    int *applied = texts != NULL ? calloc((size_t)n + 1, sizeof(*applied)) : NULL;
+    int rc = -1;
+    if (texts != NULL && applied == NULL) PyErr_NoMemory();
+    if (applied == NULL) goto done;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    pkm_status st;
-    if (is_case_file(name)) {
-        self->file = strdup(name);
-        if (self->file == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        st = pkm_case_file_load(name, &self->c, &self->params, &ctx);
-    } else {
-        self->c = pkm_case_find(name);
-        if (self->c == NULL) {
-            char names[512] = "";
-            size_t len = 0;
-            for (const pkm_case *const *k = pkm_case_list(); *k != NULL && len < sizeof names; k++)
-                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
-                                        (*k)->name);
-            pkm_py_raise_invalid(
-                "unknown case '%s' (built-in cases: %s; a case file needs a '/' or "
-                ".yaml)",
-                name, names);
-            return -1;
-        }
-        st = pkm_case_params_create(self->c, &self->params, &ctx);
-    }
+    const int file = is_case_file(name);
+    pkm_status st = file ? pkm_case_file_load_set(name, (const char *const *)texts, n, applied,
+                                                  &self->c, &self->params, &ctx)
+                         : pkm_case_open(name, (const char *const *)texts, n, applied, &self->c,
+                                         &self->params, &ctx);
     if (st != PKM_OK) {
-        pkm_py_raise_ctx(st, &ctx);
-        return -1;
+        if (!file && !is_builtin(name))
+            pkm_py_raise_invalid("%s (a case file needs a '/' or .yaml)", ctx.msg);
+        else
+            pkm_py_raise_ctx(st, &ctx);
+        goto done;
     }
-    if (sets == NULL || sets == Py_None) return 0;
-    PyObject *fast = PySequence_Fast(sets, "sets: expected a sequence of (key, value) pairs");
-    if (fast == NULL) return -1;
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+    if (file && (self->file = strdup(name)) == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        if (applied[i]) continue;
         const char *key = NULL, *value = NULL;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "ss", &key, &value)) {
-            Py_DECREF(fast);
-            return -1;
-        }
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "ss", &key, &value)) goto done;
         if (pkm_case_param_find(self->c, key) == NULL) {
-            Py_DECREF(fast);
             pkm_py_raise_invalid("%s has no parameter '%s'", self->c->name, key);
-            return -1;
+            goto done;
         }
         st = pkm_case_param_set(self->c, self->params, key, value, &ctx);
         if (st != PKM_OK) {
-            Py_DECREF(fast);
             pkm_py_raise_ctx(st, &ctx);
-            return -1;
+            goto done;
         }
     }
+    rc = 0;
+done:
+    for (int i = 0; texts != NULL && i < n; i++)
+        free(texts[i]);
+    free(texts);
+    free(applied);
     Py_DECREF(fast);
-    return 0;
+    return rc;
 }
 
 int pkm_py_case_ready(const CaseObject *self)
@@ -366,12 +400,22 @@ static PyObject *core_cases(PyObject *mod, PyObject *unused)
     (void)mod;
     (void)unused;
     PyObject *l = PyList_New(0);
-    for (const pkm_case *const *k = pkm_case_list(); l != NULL && *k != NULL; k++) {
-        const pkm_case *c = *k;
+    for (const char *const *k = pkm_case_names(); l != NULL && *k != NULL; k++) {
+        const pkm_case *c = NULL;
+        void *params = NULL;
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        const pkm_status st = pkm_case_open(*k, NULL, 0, NULL, &c, &params, &ctx);
+        if (st != PKM_OK) {
+            Py_CLEAR(l);
+            pkm_py_raise_ctx(st, &ctx);
+            break;
+        }
         PyObject *t = Py_BuildValue("(ssNNN)", c->name, c->description ? c->description : "",
                                     pkm_py_string_list(c->npose, pose_name_at, c),
                                     PyBool_FromLong((c->analyses & PKM_CASE_MODAL) != 0),
                                     PyBool_FromLong((c->analyses & PKM_CASE_DYNAMICS) != 0));
+        pkm_case_params_destroy(&params);
         if (t == NULL || PyList_Append(l, t) < 0) Py_CLEAR(l);
         Py_XDECREF(t);
     }

@@ -25,6 +25,9 @@ CASES = [
      ["--friction", "coulomb-viscous", "--time", "0:5:11"]),
     ("tree5", {}, dict(trajectory="harmonic:1,0.1,0.5", times=(0.0, 2.0, 9)),
      ["--trajectory", "harmonic:1,0.1,0.5", "--time", "0:2:9"]),
+    # A value of tree5's robot file by its dotted path (cases/tree5.yaml), as --set takes it.
+    ("tree5", {"params": {"bodies.link 1.rigid.mass": "2 kg"}}, dict(times=(0.0, 1.0, 5)),
+     ["--set", "bodies.link 1.rigid.mass=2 kg", "--time", "0:1:5"]),
 ]
 
 
