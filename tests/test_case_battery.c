@@ -7,13 +7,15 @@
  * and the frequencies move continuously with the pose; a case that declares a symmetry of its
  * poses has the same frequencies at a pose and at its image. A case with a rigid-body model: it
  * builds with positive masses and actuated joints, its friction data pass the check, and its
- * trajectories stay in the workspace.
+ * trajectories stay in the workspace. The robot files of examples/ pass the same checks.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "test_util.h"
 
 #include "pkm/analysis.h"
 #include "pkm/friction.h"
 
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #define BATTERY_NEV 10
@@ -144,13 +146,11 @@ static void check_rigid(const pkm_case *c, const void *params)
                   total, nact, c->ntraj);
 }
 
-static void check_case(const char *name)
+/* Case c with its params (ended here). */
+static void check_case(const pkm_case *c, void *params)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    const pkm_case *c = NULL;
-    void *params = NULL;
-    assert_pkm_ok(pkm_case_open(name, NULL, 0, NULL, &c, &params, &ctx), &ctx);
     assert_non_null(c->home);
     assert_in_range(c->npose, 1, PKM_POSE_MAX);
     assert_true(c->analyses != 0);
@@ -206,9 +206,41 @@ static void test_every_case(void **state)
 {
     (void)state;
     int n = 0;
-    for (const char *const *name = pkm_case_names(); *name != NULL; name++, n++)
-        check_case(*name);
+    for (const char *const *name = pkm_case_names(); *name != NULL; name++, n++) {
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        const pkm_case *c = NULL;
+        void *params = NULL;
+        assert_pkm_ok(pkm_case_open(*name, NULL, 0, NULL, &c, &params, &ctx), &ctx);
+        check_case(c, params);
+    }
     assert_true(n >= 7);
+}
+
+/* The robot files of examples/ go through the same battery: what a user copies first is
+ * checked like a built-in. */
+static void test_every_example(void **state)
+{
+    (void)state;
+    DIR *d = opendir(PKM_SOURCE_DIR "/examples");
+    assert_non_null(d);
+    int n = 0;
+    for (const struct dirent *e = readdir(d); e != NULL; e = readdir(d)) {
+        const size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") != 0) continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/examples/%s", PKM_SOURCE_DIR, e->d_name);
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        const pkm_case *c = NULL;
+        void *params = NULL;
+        assert_pkm_ok(pkm_case_file_load(path, &c, &params, &ctx), &ctx);
+        print_message("examples/%s:\n", e->d_name);
+        check_case(c, params);
+        n++;
+    }
+    closedir(d);
+    assert_true(n >= 4); /* 3rrr, delta, fivebar, navaro */
 }
 
 /* A case's symmetry (pkm_case.symmetry): at a pose off home in every coordinate (1 to 2 cm or
@@ -259,6 +291,7 @@ static void test_every_symmetry(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_case),
+                                       cmocka_unit_test(test_every_example),
                                        cmocka_unit_test(test_every_symmetry)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
