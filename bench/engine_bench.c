@@ -52,10 +52,11 @@ int main(void)
         pkm_chain *c = NULL;
         pkm_model *md = NULL;
         pkm_trajectory *tr = NULL;
-        const char *const *pose;
-        int n, coord[12];
+        int coord[12];
         double q0[4], g[3] = {0.0, -PKM_HIAB_GRAVITY, 0.0};
-        const pkm_traj_desc *d = pkm_hiab_motion(names[m], &pose, &n);
+        const pkm_case *cs = pkm_case_find(names[m]);
+        const pkm_traj_desc *d = &cs->traj[0];
+        const int n = cs->npose;
         if (pkm_hiab_chain(names[m], &c, &ctx) != PKM_OK ||
             pkm_trajectory_create_analytic(d, n, &tr, &ctx) != PKM_OK ||
             pkm_trajectory_eval(tr, 0.0, q0, NULL, NULL, &ctx) != PKM_OK ||

@@ -50,6 +50,9 @@ extern const pkm_case pkm_pss5upu_case;
 extern const pkm_case pkm_boom1_case;
 extern const pkm_case pkm_crane4_case;
 extern const pkm_case pkm_masticatory_case_def;
+/* The build of a case with a rigid-body model only: PKM_ERR_INVALID naming it (a library user
+ * that asks its natural frequencies gets a message, not a NULL build). */
+pkm_status pkm_case_build_none(const char *name, pkm_model **out, pkm_ctx *ctx);
 /* cases/masticatory_model.c: the rigid-body model of the case masticatory at a pose. */
 pkm_status pkm_masticatory_build_rigid(const void *params, const double *pose, pkm_model **out,
                                        pkm_ctx *ctx);

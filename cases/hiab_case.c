@@ -1,6 +1,6 @@
 /* cases/hiab_case.c: the crane's two machines (pkm/hiab.h) as cases of the registry: boom1 and
  * crane4, rigid-body models only (pkm_chain_model of their module chains), driven by the modules'
- * coordinates, with the sinusoids of pkm_hiab_motion and the dynamics block of every case
+ * coordinates, with sinusoids of those coordinates and the dynamics block of every case
  * (gravity 9.8066 m/s^2 along -y, gravity.Wg of Petrovic and Mattila 2022's data set; no
  * friction: the data set gives none).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
@@ -15,7 +15,7 @@
 static const pkm_param_desc hiab_params[] = {PKM_CASE_DYNAMICS(P, "N s/m", "m/s")};
 #undef P
 
-/* The machine's model at pose (its modules' coordinates, pkm_hiab_motion's order). */
+/* The machine's model at pose (its modules' coordinates, in the modules' order). */
 static pkm_status hiab_build(const pkm_case *c, const void *params, const double *pose,
                              pkm_model **out, pkm_ctx *ctx)
 {
@@ -32,6 +32,19 @@ static pkm_status hiab_build(const pkm_case *c, const void *params, const double
 static pkm_status boom1_build(const void *params, const double *pose, pkm_model **out, pkm_ctx *ctx)
 {
     return hiab_build(&pkm_boom1_case, params, pose, out, ctx);
+}
+
+/* No finite-element model: dynamics only. */
+static pkm_status boom1_none(const void *params, const double *pose, pkm_model **out, pkm_ctx *ctx)
+{
+    (void)params, (void)pose;
+    return pkm_case_build_none("boom1", out, ctx);
+}
+
+static pkm_status crane4_none(const void *params, const double *pose, pkm_model **out, pkm_ctx *ctx)
+{
+    (void)params, (void)pose;
+    return pkm_case_build_none("crane4", out, ctx);
 }
 
 static pkm_status crane4_build(const void *params, const double *pose, pkm_model **out,
@@ -63,7 +76,7 @@ static const char *const boom1_driven[1] = {"cyl1"};
 static const char *const crane4_driven[4] = {"slew", "cyl1", "cyl2", "ext"};
 static const char *const boom1_units[1] = {"m"};
 static const char *const crane4_units[4] = {"rad", "m", "m", "m"};
-/* The centres of the sinusoids (pkm_hiab_motion): the trajectories start there. */
+/* The centres of the sinusoids below: the trajectories start there. */
 static const double boom1_home[1] = {0.19};
 static const double crane4_home[4] = {0.0, 0.19, 0.42, 0.5};
 
@@ -80,6 +93,7 @@ const pkm_case pkm_boom1_case = {
     .yaml = (const char *)pkm_boom1_yaml,
     .yaml_name = "cases/boom1.yaml",
     .formulation = PKM_FORM_NODAL,
+    .build = boom1_none,
     .analyses = PKM_CASE_DYNAMICS,
     .build_rigid = boom1_build,
     .dynamics_offset = offsetof(pkm_hiab_params, dynamics),
@@ -102,6 +116,7 @@ const pkm_case pkm_crane4_case = {
     .yaml = (const char *)pkm_crane4_yaml,
     .yaml_name = "cases/crane4.yaml",
     .formulation = PKM_FORM_NODAL,
+    .build = crane4_none,
     .analyses = PKM_CASE_DYNAMICS,
     .build_rigid = crane4_build,
     .dynamics_offset = offsetof(pkm_hiab_params, dynamics),
@@ -110,12 +125,3 @@ const pkm_case pkm_crane4_case = {
     .ntraj = 1,
     .traj = crane4_traj,
 };
-
-const pkm_traj_desc *pkm_hiab_motion(const char *name, const char *const **pose_names, int *n)
-{
-    const pkm_case *c = pkm_case_find(name);
-    if (c != &pkm_boom1_case && c != &pkm_crane4_case) return NULL;
-    *pose_names = c->pose_names;
-    *n = c->npose;
-    return &c->traj[0];
-}

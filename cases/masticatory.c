@@ -76,6 +76,14 @@ static const pkm_traj_coord chewing[4] = {{PKM_TRAJ_SINE, {0.0, 2e-3, 1.0, 0.0}}
 static const pkm_traj_desc traj[1] = {
     {"chewing", "one chewing cycle: X, Y, alpha, beta sinusoids of 1 Hz", 1.0, chewing}};
 
+/* No finite-element model here: its rigid-link modal limit is a test's (tests/test_mast_modal.c).
+ */
+static pkm_status masticatory_none(const void *p, const double *pose, pkm_model **out, pkm_ctx *ctx)
+{
+    (void)p, (void)pose;
+    return pkm_case_build_none("masticatory", out, ctx);
+}
+
 const pkm_case pkm_masticatory_case_def = {
     .name = "masticatory",
     .description = "chewing robot (surrogate of Cheng et al. 2024): 6 R-S-S chains, 2 condyle "
@@ -90,6 +98,7 @@ const pkm_case pkm_masticatory_case_def = {
     .yaml = (const char *)pkm_masticatory_yaml,
     .yaml_name = "cases/masticatory.yaml",
     .formulation = PKM_FORM_NODAL,
+    .build = masticatory_none,
     .analyses = PKM_CASE_DYNAMICS,
     .build_rigid = pkm_masticatory_build_rigid,
     .dynamics_offset = offsetof(pkm_masticatory_params, dynamics),

@@ -34,6 +34,13 @@ const pkm_case *pkm_case_find(const char *name)
     return NULL;
 }
 
+pkm_status pkm_case_build_none(const char *name, pkm_model **out, pkm_ctx *ctx)
+{
+    *out = NULL;
+    return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                    "case '%s' is a rigid-body case: it has no finite-element model", name);
+}
+
 const pkm_case_dynamics *pkm_case_dynamics_of(const pkm_case *c, const void *params)
 {
     return (const pkm_case_dynamics *)(const void *)((const char *)params + c->dynamics_offset);

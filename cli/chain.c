@@ -20,7 +20,7 @@
 enum { CH_FORCES = CLI_OPT_OWN, CH_STEP, CH_ENGINE };
 
 typedef struct chain_args {
-    const char *machine;
+    cli_case_args c;    /* the machine (a case: boom1, crane4) and its --set */
     cli_run_args run;   /* --trajectory (a CSV file, or NULL: the machine's sinusoids), --time,
                            --format, -o, --forward, --per-time */
     const char *forces; /* --forward: a CSV file of the drives, or NULL: the trajectory's */
@@ -42,6 +42,7 @@ static const cli_option chain_options[] = {
     CLI_OPTION_FORMAT,
     CLI_OPTION_PER_TIME,
     CLI_OPTION_OUTPUT,
+    CLI_OPTION_SET,
     {"--engine", NULL, 1, CH_ENGINE, "NAME",
      "the engine of the table (docs/dynamics.md): chain (the\n"
      "default), mbs or mbs-dense on the machine as a model",
@@ -53,7 +54,7 @@ static const cli_command chain_command = {
     "usage: pkmflex dynamics boom1|crane4 [--trajectory FILE.csv] [--time T0:T1:N]\n"
     "                        [--forward [--forces FILE.csv] [--step H]]\n"
     "                        [--format table|csv|json] [--per-time] [-o FILE.h5]\n"
-    "                        [--engine NAME]\n\n"
+    "                        [--engine NAME] [--set KEY=VALUE ...]\n\n"
     "The one-loop boom and the 4-dof crane of Petrovic and Mattila 2022 as chains of modules\n"
     "(Paz Anaya and Mattila 2024). The joint table of every case (docs/dynamics.md, \"Output\n"
     "columns\"): per time and module (type revolute, prismatic or loop) its coordinate, rate,\n"
@@ -75,9 +76,8 @@ static int chain_set(void *user, int id, const char *v)
     if (cli_run_option(&o->run, id, v, &rc)) return rc;
     switch (id) {
     case CLI_ARG:
-        if (o->machine != NULL) return cli_usage_error("unexpected argument '%s'", v);
-        o->machine = v;
-        return 0;
+    case CLI_OPT_SET:
+        return cli_case_set(&o->c, id, v);
     case CH_FORCES:
         o->forces = v;
         return 0;
@@ -95,9 +95,13 @@ static int chain_set(void *user, int id, const char *v)
 
 int cli_chain_is_machine(const char *name)
 {
-    const char *const *names;
+    pkm_chain_module mods[4];
+    pkm_chain_pose root;
+    double g[3];
     int n;
-    return pkm_hiab_motion(name, &names, &n) != NULL;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    return pkm_hiab_modules(name, mods, &n, &root, g, &ctx) == PKM_OK;
 }
 
 /* Per-time columns per module: the base wrench, then drive_check (inverse) or q_ref (forward). */
@@ -106,6 +110,8 @@ int cli_chain_is_machine(const char *name)
 
 /* What a run holds. */
 typedef struct chain_run {
+    const pkm_case *cs; /* the machine's case and its parameters (gravity) */
+    void *params;
     pkm_chain *c;
     pkm_trajectory *tr;
     pkm_trajectory *forces; /* the drives as a spline through samples, or NULL */
@@ -149,22 +155,31 @@ static int chain_read_forces(const char *path, chain_run *r)
     return 0;
 }
 
-static int chain_setup(const chain_args *o, chain_run *r)
+/* The machine's case (its --set applied), its chain under the case's gravity, the trajectory
+ * (the case's sinusoids, or --trajectory) and --forces. */
+static int chain_setup(chain_args *o, chain_run *r)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    const char *const *names;
-    const pkm_traj_desc *d = pkm_hiab_motion(o->machine, &names, &r->n);
-    pkm_status st = pkm_hiab_chain(o->machine, &r->c, &ctx);
-    if (st == PKM_OK)
-        st = o->run.traj != NULL ? pkm_trajectory_read_csv(o->run.traj, names, r->n, &r->tr, &ctx)
-                                 : pkm_trajectory_create_analytic(d, r->n, &r->tr, &ctx);
+    int rc = cli_load_case(&o->c, &r->cs, &r->params);
+    if (rc != 0) return rc;
+    const pkm_case_dynamics *dyn = pkm_case_dynamics_of(r->cs, r->params);
+    if (dyn->friction_model != PKM_FRICTION_NONE)
+        return cli_usage_error("%s: the module chains have no joint friction (friction.model "
+                               "must be none)",
+                               r->cs->name);
+    pkm_chain_module mods[4];
+    pkm_chain_pose root;
+    double g[3];
+    pkm_status st = pkm_hiab_modules(r->cs->name, mods, &r->n, &root, g, &ctx);
+    if (st == PKM_OK) st = pkm_chain_create(r->n, mods, &root, dyn->gravity, &r->c, &ctx);
     if (st != PKM_OK) return cli_report(st, &ctx);
+    if ((rc = cli_trajectory(r->cs, o->run.traj, o->run.time != NULL ? r->t1 : 0.0, &r->tr)) != 0)
+        return rc;
     double s0, s1;
     pkm_trajectory_span(r->tr, &s0, &s1);
     if (o->run.time == NULL) r->t0 = s0, r->t1 = s1, r->nt = 101;
-    /* the sinusoids hold beyond their default span; samples do not */
-    if (o->run.traj != NULL && (r->t0 < s0 || r->t1 > s1))
+    if (r->t0 < s0 || r->t1 > s1)
         return cli_usage_error("--time %g:%g: outside the trajectory's span %g:%g s", r->t0, r->t1,
                                s0, s1);
     return o->forces != NULL ? chain_read_forces(o->forces, r) : 0;
@@ -255,29 +270,23 @@ static int chain_compute(chain_run *r, const chain_args *o)
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     if (o->engine != NULL) { /* the table's engine on the machine as a model, its gravity */
-        pkm_chain_module mods[4];
-        pkm_chain_pose root;
-        int n;
         ro.engine = pkm_dyn_engine_find(o->engine);
         if (ro.engine == NULL)
             return cli_usage_error("--engine '%s': expected chain, mbs or mbs-dense", o->engine);
-        const pkm_status st = pkm_hiab_modules(o->machine, mods, &n, &root, ro.gravity, &ctx);
-        if (st != PKM_OK) return cli_report(st, &ctx);
+        memcpy(ro.gravity, pkm_case_dynamics_of(r->cs, r->params)->gravity, sizeof(ro.gravity));
     }
     const pkm_status st = pkm_chain_run(r->c, r->tr, &ro, chain_sink, r, &ctx);
     if (st != PKM_OK) return cli_report(st, &ctx);
     if (cli_output_failed()) return EXIT_COMPUTE;
     if (o->run.output == NULL) return 0;
-    const char *const *coords;
-    int n;
-    const cli_rows_source src = {
-        o->machine,
-        o->run.traj != NULL ? o->run.traj : pkm_hiab_motion(o->machine, &coords, &n)->name, "none"};
+    const cli_rows_source src = {r->cs->name,
+                                 o->run.traj != NULL ? o->run.traj : r->cs->traj[0].name, "none"};
     return cli_rows_write(&r->rows, o->run.output, &src, 0);
 }
 
 static void chain_free(chain_run *r)
 {
+    pkm_case_params_destroy(&r->params);
     pkm_chain_destroy(&r->c);
     pkm_trajectory_destroy(&r->tr);
     pkm_trajectory_destroy(&r->forces);
@@ -294,7 +303,7 @@ int cli_chain_dynamics(int argc, char **argv)
     chain_run r = {.nt = 101};
     int rc = cli_parse(argc, argv, &chain_command, chain_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
-    if (o.machine == NULL || !cli_chain_is_machine(o.machine))
+    if (o.c.case_name == NULL || !cli_chain_is_machine(o.c.case_name))
         rc = cli_usage_error("expected boom1 or crane4");
     else if (o.run.time != NULL &&
              !cli_parse_times(o.run.time, CHAIN_MAX_TIMES, &r.t0, &r.t1, &r.nt))

@@ -75,6 +75,14 @@ typedef struct cli_command {
             "csv rows (the columns: the text above)",                                              \
             NULL                                                                                   \
     }
+#define CLI_OPTION_SET                                                                             \
+    {                                                                                              \
+        "--set", NULL, 1, CLI_OPT_SET, "KEY=VALUE",                                                \
+            "override a case parameter, after the case file: an SI\n"                              \
+            "number or a number and a unit (gravity.z=-9.81), repeatable\n"                        \
+            "(pkmflex cases --params CASE lists the keys)",                                        \
+            NULL                                                                                   \
+    }
 #define CLI_OPTION_OUTPUT                                                                          \
     {                                                                                              \
         "--output", "-o", 1, CLI_OPT_OUTPUT, "FILE.h5",                                            \

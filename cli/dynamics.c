@@ -51,10 +51,7 @@ static const cli_option dyn_options[] = {
      "system, default), mbs-dense (its dense reference path),\n"
      "chain (module chains: boom1, crane4)",
      NULL},
-    {"--set", NULL, 1, CLI_OPT_SET, "KEY=VALUE",
-     "override a case parameter, after the case file: an SI\n"
-     "number or a number and a unit (gravity.z=-9.81), repeatable",
-     NULL},
+    CLI_OPTION_SET,
 };
 
 static const cli_command dyn_command = {

@@ -15,7 +15,7 @@
 
 #define MAST_MAX_TIMES 10000000
 
-enum { MA_SET = CLI_OPT_OWN, MA_INERTIA, MA_WEIGHTS, MA_PRELOAD, MA_ROUTE };
+enum { MA_INERTIA = CLI_OPT_OWN, MA_WEIGHTS, MA_PRELOAD, MA_ROUTE };
 
 typedef struct mast_args {
     int got_case, inertia, nsets;
@@ -25,10 +25,7 @@ typedef struct mast_args {
 } mast_args;
 
 static const cli_option mast_options[] = {
-    {"--set", NULL, 1, MA_SET, "KEY=VALUE",
-     "set a parameter of the case (pkmflex cases --show masticatory),\n"
-     "e.g. higher_pairs=off for the 6-RSS twin",
-     NULL},
+    CLI_OPTION_SET,
     CLI_OPTION_TIME,
     {"--inertia", NULL, 0, MA_INERTIA, NULL,
      "also M_A's diagonal and MCI along the motion in the per-time\n"
@@ -78,7 +75,7 @@ static int mast_set(void *user, int id, const char *v)
         if (o->got_case) return cli_usage_error("unexpected argument '%s'", v);
         o->got_case = 1;
         return 0;
-    case MA_SET:
+    case CLI_OPT_SET:
         if (o->nsets >= CLI_MAX_SETS) return cli_usage_error("--set: more than %d", CLI_MAX_SETS);
         o->sets[o->nsets++] = v;
         return 0;
@@ -113,7 +110,12 @@ static int mast_params(const mast_args *o, void **out)
     void *p = NULL;
     const pkm_status st = pkm_case_params_create(c, &p, &ctx);
     if (st != PKM_OK) return cli_report(st, &ctx);
-    const int rc = cli_apply_sets(c, p, o->sets, o->nsets);
+    int rc = cli_apply_sets(c, p, o->sets, o->nsets);
+    /* The chewing robot's own engine (pkm/mast.h) has no joint friction: the case's block says
+     * none unless told otherwise. */
+    if (rc == 0 && pkm_case_dynamics_of(c, p)->friction_model != PKM_FRICTION_NONE)
+        rc = cli_usage_error("masticatory: its engine has no joint friction (friction.model "
+                             "must be none)");
     if (rc != 0) {
         pkm_case_params_destroy(&p);
         return rc;

@@ -87,8 +87,7 @@ static const cli_option tr_options[] = {
     CLI_OPTION_FORMAT,
     CLI_OPTION_OUTPUT,
     CLI_OPTION_SINGULAR,
-    {"--set", NULL, 1, CLI_OPT_SET, "KEY=VALUE",
-     "override a case parameter, after the case file, repeatable", NULL},
+    CLI_OPTION_SET,
     {"--formulation", NULL, 1, CLI_OPT_FORMULATION, "F", NULL, cli_formulation_help},
 };
 

@@ -22,10 +22,10 @@ static inline pkm_chain *machine(const char *name)
 /* The machine's default motion (its sinusoids over 10 s) at t. */
 static inline void motion(const char *name, double t, double *q, double *qd, double *qdd)
 {
-    const char *const *names;
-    int n;
-    const pkm_traj_desc *d = pkm_hiab_motion(name, &names, &n);
-    assert_non_null(d);
+    const pkm_case *c = pkm_case_find(name); /* the cases boom1, crane4 */
+    assert_non_null(c);
+    const pkm_traj_desc *d = &c->traj[0];
+    const int n = c->npose;
     pkm_trajectory *tr = NULL;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);

@@ -156,6 +156,15 @@ static void check_case(const pkm_case *c, void *params)
     assert_true(c->analyses != 0);
     if (c->analyses & PKM_CASE_DYNAMICS) check_rigid(c, params);
     if (!(c->analyses & PKM_CASE_MODAL)) {
+        /* Asked for a finite-element model, a rigid-body case says it has none. */
+        pkm_model *none = NULL;
+        assert_non_null(c->build);
+        const pkm_status st = c->build(params, c->home, &none, &ctx);
+        if (st == PKM_OK) /* a robot file of rigid bodies builds them; nothing to bend */
+            pkm_model_destroy(&none);
+        else
+            assert_true(ctx.msg[0] != '\0');
+        assert_null(none);
         pkm_case_params_destroy(&params);
         return;
     }

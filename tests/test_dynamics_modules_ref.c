@@ -359,9 +359,9 @@ static pkm_status powered_rhs(double t, const double *y, double *dy, void *user,
 static void test_power_balance(void **state)
 {
     (void)state;
-    const char *const *names;
-    int n;
-    const pkm_traj_desc *d = pkm_hiab_motion("crane4", &names, &n);
+    const pkm_case *c = pkm_case_find("crane4");
+    const pkm_traj_desc *d = &c->traj[0];
+    const int n = c->npose;
     powered p = {.c = machine("crane4")};
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);

@@ -28,9 +28,10 @@ static void machine_open(const char *name, machine *m)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    const char *const *coords;
-    const pkm_traj_desc *d = pkm_hiab_motion(name, &coords, &m->n);
-    assert_non_null(d);
+    const pkm_case *c = pkm_case_find(name);
+    assert_non_null(c);
+    const pkm_traj_desc *d = &c->traj[0];
+    m->n = c->npose;
     assert_pkm_ok(pkm_hiab_chain(name, &m->c, &ctx), &ctx);
     assert_pkm_ok(pkm_trajectory_create_analytic(d, m->n, &m->tr, &ctx), &ctx);
 }

@@ -33,18 +33,14 @@ pkm_status pkm_hiab_modules(const char *name, pkm_chain_module *mods, int *n, pk
 /* The chain of that machine. Errors of pkm_hiab_modules and pkm_chain_create. */
 pkm_status pkm_hiab_chain(const char *name, pkm_chain **out, pkm_ctx *ctx);
 
-/* The default motion of a machine, its pose coordinates' names (the header of a trajectory CSV
- * file: t,x for boom1; t,slew,x1,x2,xt for crane4) and their number: sinusoids
- * q_i(t) = B_i + A_i sin(w_i t) over 10 s. The paper does not give its inputs; these stay inside
- * the data set's stroke ranges, the lift and tilt strokes around those of its commanded angles
- * (Theta1 = 20 + 5 sin t deg, Theta2 = -50 + 15 sin 2t deg), with a slew of 0.5 sin(t / 2) rad.
- * NULL for another name. */
-const pkm_traj_desc *pkm_hiab_motion(const char *name, const char *const **pose_names, int *n);
-
 /* The parameters of the cases boom1 and crane4 (pkm_case_list(); cases/boom1.yaml and
  * cases/crane4.yaml): the dynamics block of every case. Their rigid-body models are
- * pkm_chain_model of the chains at the pose (the modules' coordinates), the actuated joints
- * named after the modules (cyl1; slew, cyl1, cyl2, ext). */
+ * pkm_chain_model of the chains at the pose (the modules' coordinates: x for boom1; slew, x1,
+ * x2, xt for crane4, the header of a trajectory CSV file), the actuated joints named after the
+ * modules (cyl1; slew, cyl1, cyl2, ext). Their trajectory "sine" (the paper does not give its
+ * inputs): sinusoids q_i(t) = B_i + A_i sin(w_i t) over 10 s inside the data set's stroke
+ * ranges, the lift and tilt strokes around those of its commanded angles (Theta1 = 20 + 5 sin t
+ * deg, Theta2 = -50 + 15 sin 2t deg), with a slew of 0.5 sin(t / 2) rad. */
 typedef struct pkm_hiab_params {
     pkm_case_dynamics dynamics;
 } pkm_hiab_params;

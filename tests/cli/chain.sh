@@ -35,6 +35,14 @@ check "dynamics boom1 closed-form drive agrees" near "$(field "$row" 8)" 1650.36
 printf 't,x\n0,0.3\n1,0.3\n2,0.3\n3,0.3\n' >"$tmp/boom_rest.csv"
 row=$("$bin" dynamics boom1 --trajectory "$tmp/boom_rest.csv" --time 0:3:2 --format csv | grep '^3,')
 check "dynamics boom1 static anchor f_s(0.30)" near "$(field "$row" 7)" 1343.174868 1e-9
+# The machines are cases: --set reaches their dynamics block. At rest the drive holds the weight
+# alone, so twice the gravity doubles it; the chains have no friction (refused, exit 2).
+row=$("$bin" dynamics boom1 --trajectory "$tmp/boom_rest.csv" --time 0:3:2 --format csv \
+    --set gravity.y=-19.6132 | grep '^3,')
+check "dynamics boom1 --set gravity.y: the static anchor doubles" near "$(field "$row" 7)" 2686.349736 1e-9
+expect 2 dynamics boom1 --set friction.model=stribeck
+expect 2 dynamics crane4 --set no.such.key=1
+expect 2 dynamics masticatory --set friction.model=coulomb-viscous
 # colof NAME: the largest |value| of the column NAME of a csv on stdin (its rows counted in n).
 colof() { awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
                              { v = $k; if (v < 0) v = -v; if (v > m) m = v; n++ }

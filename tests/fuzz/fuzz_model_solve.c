@@ -40,11 +40,12 @@ static void value_text(const pkm_param_desc *d, unsigned u, char *buf, size_t ca
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const pkm_case *const *list = pkm_case_list();
+    /* The cases with a finite-element model (the others, dynamics only, have no build). */
+    const pkm_case *list[16];
     int ncases = 0;
-    while (list[ncases] != NULL)
-        ncases++;
-    if (size < 2) return 0;
+    for (const pkm_case *const *k = pkm_case_list(); *k != NULL && ncases < 16; k++)
+        if ((*k)->analyses & PKM_CASE_MODAL) list[ncases++] = *k;
+    if (size < 2 || ncases == 0) return 0;
     const pkm_case *c = list[data[0] % ncases];
     const pkm_formulation form = (data[0] / 4) % 2 ? PKM_FORM_NODAL : PKM_FORM_TREE;
     const pkm_eigensolver eig = pkm_eigensolver_types[(data[0] / 8) % PKM_EIGENSOLVER_COUNT].id;
