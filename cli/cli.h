@@ -43,7 +43,8 @@ enum {
     CLI_OPT_SINGULAR,
     CLI_OPT_FORWARD,
     CLI_OPT_PER_TIME,
-    CLI_OPT_OWN = 16
+    CLI_OPT_WRENCH, /* dynamics, transient: cli_parse_wrench */
+    CLI_OPT_OWN = 20
 };
 
 /* One option: its names, whether a value follows, the id handed to the command, and its help
@@ -73,6 +74,14 @@ typedef struct cli_command {
         "--format", NULL, 1, CLI_OPT_FORMAT, "table|csv|json",                                     \
             "output format: a table, csv rows, or JSON objects of the\n"                           \
             "csv rows (the columns: the text above)",                                              \
+            NULL                                                                                   \
+    }
+#define CLI_OPTION_WRENCH                                                                          \
+    {                                                                                              \
+        "--wrench", NULL, 1, CLI_OPT_WRENCH, "FX,FY,FZ,MX,MY,MZ|FILE.csv",                         \
+            "external wrench on the platform at its reference point,\n"                            \
+            "global axes (N, N m): constant, or a CSV file with the\n"                             \
+            "header t,fx,fy,fz,mx,my,mz interpolated by a spline",                                 \
             NULL                                                                                   \
     }
 #define CLI_OPTION_SET                                                                             \
@@ -295,7 +304,7 @@ int cli_trajectory(const pkm_case *c, const char *traj, double t_end, pkm_trajec
 /* --wrench (cli/transient_loads.c): FX,FY,FZ,MX,MY,MZ into w, or a CSV file (a name with a '/'
  * or ending in .csv, header t,fx,fy,fz,mx,my,mz) into *series; 0, or an exit status after one
  * line naming the option, or the file and line. */
-int cli_transient_wrench(const char *spec, double w[6], pkm_trajectory **series);
+int cli_parse_wrench(const char *spec, double w[6], pkm_trajectory **series);
 
 /* The ranks of `pkmflex map` under mpirun (cli/ranks.c): MPI is started and ended there, in a
  * PKM_MPI build launched by mpirun; otherwise one rank of one, and the sweep pkm_map_sweep. */

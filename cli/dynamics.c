@@ -31,6 +31,7 @@ typedef struct dyn_args {
     cli_run_args run; /* --trajectory, --time, --format, -o, --singular, --forward, --per-time */
     const char *friction; /* a friction law overriding the case's, or NULL */
     const char *engine;   /* --engine NAME, or NULL */
+    const char *wrench;   /* --wrench, or NULL */
 } dyn_args;
 
 static const cli_option dyn_options[] = {
@@ -52,6 +53,7 @@ static const cli_option dyn_options[] = {
      "chain (module chains: boom1, crane4)",
      NULL},
     CLI_OPTION_SET,
+    CLI_OPTION_WRENCH,
 };
 
 static const cli_command dyn_command = {
@@ -59,7 +61,8 @@ static const cli_command dyn_command = {
     "usage: pkmflex dynamics CASE [--trajectory NAME|FILE.csv] [--time T0:T1:N]\n"
     "                        [--friction none|coulomb-viscous|stribeck] [--format table|csv|json]\n"
     "                        [--per-time] [-o FILE.h5] [--forward] [--singular R]\n"
-    "                        [--engine NAME] [--set KEY=VALUE ...]\n\n"
+    "                        [--engine NAME] [--set KEY=VALUE ...]\n"
+    "                        [--wrench FX,FY,FZ,MX,MY,MZ|FILE.csv]\n\n"
     "Rigid-body inverse dynamics of CASE along a trajectory of its pose coordinates. Every case\n"
     "prints the same joint table (docs/dynamics.md, \"Output columns\"): at each time, one row\n"
     "per joint of the model (cut joints included, named as in the case) with its coordinate (q,\n"
@@ -70,6 +73,8 @@ static const cli_command dyn_command = {
     "moment (Guo et al. 2024, eqs. 39-46); a quantity a case does not have is an empty cell.\n"
     "--per-time: the per-time table instead (the pose and the closure's conditioning with the\n"
     "drives held; a warning names the time where it falls below 1e-3, near-singular).\n"
+    "--wrench: an external load on the platform (a process force, a payload's push) that the\n"
+    "drives and joints carry; not with --forward.\n"
     "SI units: rad, m, s, N, N m. Everything is checked before the first time is computed: bad\n"
     "input is one line, exit 2; a singular closure on the way (the mechanism at a dead point)\n"
     "stops with exit 3. At most 10 million rows (times x joints) per run: a larger --time is\n"
@@ -91,6 +96,9 @@ static int dyn_set(void *user, int id, const char *v)
         return 0;
     case DYN_ENGINE:
         o->engine = v;
+        return 0;
+    case CLI_OPT_WRENCH:
+        o->wrench = v;
         return 0;
     default:
         return cli_case_set(&o->c, id, v);
@@ -132,7 +140,9 @@ typedef struct dyn_run {
     cli_rows rows;      /* the output (cli/rows.c) */
     const char **names; /* the joints' names, then their types */
     pkm_column cols[PKM_POSE_MAX + 3];
-    double *v, *w; /* a time's joint values and wrenches */
+    double load[6];         /* --wrench: the constant wrench */
+    pkm_trajectory *wrench; /* --wrench FILE.csv, or NULL */
+    double *v, *w;          /* a time's joint values and wrenches */
 } dyn_run;
 
 /* The case's rigid motion with its friction (pkm_dynamics_motion_create). */
@@ -341,8 +351,12 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
                        .cols = r->rows.per_time ? 1 + r->rows.ncol : 3 + PKM_DYN_SERIES_COLUMNS,
                        .bytes_per_row = DYN_BYTES_PER_ROW,
                        .output = o->run.output};
-    const pkm_dynamics_opts opts = {
-        .t0 = r->t0, .t1 = r->t1, .n = r->n, .singular = o->run.singular};
+    pkm_dynamics_opts opts = {.t0 = r->t0,
+                              .t1 = r->t1,
+                              .n = r->n,
+                              .singular = o->run.singular,
+                              .wrench_series = r->wrench};
+    memcpy(opts.wrench, r->load, sizeof(opts.wrench));
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     dyn_heading(r, o);
@@ -391,7 +405,8 @@ int cli_dynamics(int argc, char **argv)
         goto done;
     }
     if (cli_check_only() ||
-        (rc = cli_trajectory(r.c, o.run.traj, o.run.time != NULL ? r.t1 : 0.0, &r.tr)) != 0)
+        (rc = cli_trajectory(r.c, o.run.traj, o.run.time != NULL ? r.t1 : 0.0, &r.tr)) != 0 ||
+        (o.wrench != NULL && (rc = cli_parse_wrench(o.wrench, r.load, &r.wrench)) != 0))
         goto done;
     if (o.run.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
     if ((rc = dyn_motion(&r, o.run.singular)) != 0 ||
@@ -409,6 +424,7 @@ done:
     free(r.v);
     pkm_motion_destroy(&r.motion);
     pkm_trajectory_destroy(&r.tr);
+    pkm_trajectory_destroy(&r.wrench);
     pkm_case_params_destroy(&params);
     return rc;
 }

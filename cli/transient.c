@@ -24,8 +24,7 @@ enum {
     TR_UPDATE,
     TR_START,
     TR_INITIAL,
-    TR_FREQUENCIES,
-    TR_WRENCH
+    TR_FREQUENCIES
 };
 
 typedef struct tr_args {
@@ -70,11 +69,7 @@ static const cli_option tr_options[] = {
      "loaded by the rigid-body drives: the drives' forces, then\n"
      "a defl_<joint> column per drive (rad or m)",
      NULL},
-    {"--wrench", NULL, 1, TR_WRENCH, "FX,FY,FZ,MX,MY,MZ|FILE.csv",
-     "external wrench on the platform at its reference point,\n"
-     "global axes (N, N m): constant, or a CSV file with the\n"
-     "header t,fx,fy,fz,mx,my,mz interpolated by a spline",
-     NULL},
+    CLI_OPTION_WRENCH,
     {"--frequencies", NULL, 1, TR_FREQUENCIES, "K",
      "the lowest K natural frequencies at every configuration\n"
      "update, from the same M(q), K(q): csv columns f1..fK (Hz)\n"
@@ -147,7 +142,7 @@ static int tr_set(void *user, int id, const char *v)
             return cli_usage_error("--drives '%s': expected locked or elastic", v);
         o->elastic = strcmp(v, "elastic") == 0;
         return 0;
-    case TR_WRENCH:
+    case CLI_OPT_WRENCH:
         o->wrench = v;
         return 0;
     case TR_UPDATE:
@@ -430,7 +425,7 @@ int cli_transient(int argc, char **argv)
     opts.nfreq = o.nfreq;
     opts.elastic_drives = o.elastic;
     if ((rc = tr_damping(&o, &opts)) != 0 ||
-        (o.wrench != NULL && (rc = cli_transient_wrench(o.wrench, opts.wrench, &wrench)) != 0))
+        (o.wrench != NULL && (rc = cli_parse_wrench(o.wrench, opts.wrench, &wrench)) != 0))
         goto done;
     opts.wrench_series = wrench;
     if (!(o.dt > 0.0)) {

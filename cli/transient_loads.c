@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int cli_transient_wrench(const char *spec, double w[6], pkm_trajectory **series)
+int cli_parse_wrench(const char *spec, double w[6], pkm_trajectory **series)
 {
     static const char *const names[6] = {"fx", "fy", "fz", "mx", "my", "mz"};
     const size_t n = strlen(spec);

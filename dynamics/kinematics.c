@@ -302,6 +302,20 @@ void mbs_rnea(pkm_mbs *s, int gravity)
         for (int k = 0; k < 6; k++)
             s->fr[f].f[k] += h[k] + vx[k];
     }
+    /* An external load is carried as gravity is: the wrench the body needs is less by it, the
+     * force at the point moving with the body, its moment about the global origin. */
+    if (gravity && s->load_body >= 0) {
+        const int f = s->body_frame[s->load_body];
+        const double *F = s->load, *N = s->load + 3;
+        double x[3], xf[3];
+        pkm_mat3_apply(PKM_CONST33(s->fr[f].R), s->load + 6, x);
+        pkm_vec3_axpy(1.0, s->fr[f].p, x);
+        pkm_vec3_cross(x, F, xf);
+        for (int k = 0; k < 3; k++) {
+            s->fr[f].f[k] -= F[k];
+            s->fr[f].f[3 + k] -= N[k] + xf[k];
+        }
+    }
     mbs_rotor_wrenches(s);
     for (int i = s->nf - 1; i >= 0; i--)
         if (s->fr[i].parent >= 0)

@@ -64,6 +64,15 @@ static pkm_status check_grid(const pkm_trajectory *tr, const pkm_dynamics_opts *
     return PKM_OK;
 }
 
+/* Whether o loads the platform. */
+static int loaded(const pkm_dynamics_opts *o)
+{
+    int any = o->wrench_series != NULL;
+    for (int k = 0; k < 6; k++)
+        any = any || o->wrench[k] != 0.0;
+    return any;
+}
+
 /* The grid inside tr's span, every time reachable, the closure followed to its start. */
 static pkm_status prepare(pkm_motion *m, const pkm_trajectory *tr, const pkm_dynamics_opts *o,
                           pkm_ctx *ctx)
@@ -83,9 +92,20 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
     pkm_joint_result *res = calloc((size_t)pkm_model_joint_count(model) + 1, sizeof(*res));
     if (st == PKM_OK && res == NULL)
         st = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the joints' results");
+    if (st == PKM_OK && o->wrench_series != NULL && pkm_trajectory_ncoord(o->wrench_series) != 6)
+        st = PKM_FAIL(ctx, PKM_ERR_INVALID, "wrench series of %d components, not 6",
+                      pkm_trajectory_ncoord(o->wrench_series));
+    const int load = loaded(o);
+    double w[6];
+    /* The wrench checked before the first time: the platform, its range at t0. */
+    if (st == PKM_OK && load) st = pkm_wrench_at(o->wrench, o->wrench_series, o->t0, w, ctx);
+    if (st == PKM_OK && load) st = pkm_motion_set_wrench(m, w, ctx);
     for (int64_t k = 0; k < o->n && st == PKM_OK; k++) {
         const double t = grid_time(o, k);
         double p[PKM_POSE_MAX], pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX];
+        if (load && ((st = pkm_wrench_at(o->wrench, o->wrench_series, t, w, ctx)) != PKM_OK ||
+                     (st = pkm_motion_set_wrench(m, w, ctx)) != PKM_OK))
+            break;
         pkm_ctx in;
         pkm_ctx_clear(&in);
         st = pkm_trajectory_eval(tr, t, p, pd, pdd, &in);
@@ -97,6 +117,7 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
         const pkm_dynamics_row row = {t, k, model, res, p, cond};
         if (st == PKM_OK && sink != NULL && sink(user, &row) != 0) break;
     }
+    if (load) (void)pkm_mbs_set_load(pkm_motion_mbs(m), -1, NULL, NULL, NULL, NULL);
     free(res);
     return st;
 }
@@ -181,7 +202,10 @@ pkm_status pkm_dynamics_forward_run_on(pkm_motion *m, const pkm_case *c, const v
     pkm_fwd *fw = NULL;
     pkm_status st = f.res == NULL || fr == NULL || y == NULL
                         ? PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the forward run")
-                        : prepare(m, tr, o, ctx);
+                    : loaded(o) ? PKM_FAIL(ctx, PKM_ERR_INVALID,
+                                           "the forward run takes no external wrench (its energy "
+                                           "balance has no work of external loads)")
+                                : prepare(m, tr, o, ctx);
     if (st == PKM_OK) st = pkm_dynamics_friction(c, params, model, fr, ctx);
     if (st == PKM_OK) st = pkm_mbs_create(model, pkm_case_dynamics_of(c, params)->gravity, &s, ctx);
     if (st == PKM_OK) st = pkm_fwd_create(s, fwd_drives, &f, fr, PKM_FWD_EPS, &fw, ctx);

@@ -314,3 +314,35 @@ pkm_status pkm_pose_conditioning(const pkm_case *c, const pkm_model *fe, double 
     pkm_mbs_destroy(&s);
     return st;
 }
+
+pkm_status pkm_wrench_at(const double w0[6], const pkm_trajectory *series, double t, double w[6],
+                         pkm_ctx *ctx)
+{
+    for (int k = 0; k < 6; k++)
+        w[k] = w0[k];
+    pkm_status st = PKM_OK;
+    if (series != NULL) {
+        double a = 0.0, b = 0.0, s[6];
+        pkm_trajectory_span(series, &a, &b);
+        st = pkm_trajectory_eval(series, fmin(fmax(t, a), b), s, NULL, NULL, ctx);
+        for (int k = 0; k < 6 && st == PKM_OK; k++)
+            w[k] += s[k];
+    }
+    for (int k = 0; k < 6 && st == PKM_OK; k++)
+        if (!(fabs(w[k]) <= PKM_WRENCH_MAX))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                            "t = %.6g s: wrench component %d = %g is outside [-%g, %g] (N, N m)", t,
+                            k + 1, w[k], PKM_WRENCH_MAX, PKM_WRENCH_MAX);
+    return st;
+}
+
+pkm_status pkm_motion_set_wrench(pkm_motion *m, const double w[6], pkm_ctx *ctx)
+{
+    const int p = pkm_model_platform(m->m);
+    if (p < 0)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID,
+                        "case '%s': a wrench on the platform, but its rigid model has none",
+                        m->c->name);
+    const double *x = pkm_model_node(m->m, pkm_model_body(m->m, p)->first_node)->x;
+    return pkm_mbs_set_load(m->s, p, w, w + 3, x, ctx);
+}

@@ -320,7 +320,7 @@ static pkm_status loads(tr_run *r, pkm_ctx *ctx)
         pkm_transient_loads(r->fe, r->map, (const double(*)[12])r->VA, r->g, r->fn, r->f, ctx);
     if (st != PKM_OK) return st;
     double w[6];
-    if ((st = pkm_transient_wrench_at(&r->o, r->t, w, ctx)) != PKM_OK) return st;
+    if ((st = pkm_wrench_at(r->o.wrench, r->o.wrench_series, r->t, w, ctx)) != PKM_OK) return st;
     memset(r->fn, 0, 6 * (size_t)r->nnodes * sizeof(double));
     for (int k = 0; k < 6; k++)
         r->fn[6 * r->plat_node + k] = w[k];
@@ -426,10 +426,10 @@ static pkm_status check_opts(const pkm_case *c, const pkm_trajectory *tr,
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "case '%s' needs a finite-element and a rigid-body model", c->name);
     for (int k = 0; k < 6; k++)
-        if (!(fabs(o->wrench[k]) <= PKM_TRANSIENT_WRENCH_MAX))
+        if (!(fabs(o->wrench[k]) <= PKM_WRENCH_MAX))
             return PKM_FAIL(ctx, PKM_ERR_INVALID,
                             "wrench component %d = %g is outside [-%g, %g] (N, N m)", k + 1,
-                            o->wrench[k], PKM_TRANSIENT_WRENCH_MAX, PKM_TRANSIENT_WRENCH_MAX);
+                            o->wrench[k], PKM_WRENCH_MAX, PKM_WRENCH_MAX);
     if (o->wrench_series != NULL && pkm_trajectory_ncoord(o->wrench_series) != 6)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "wrench series of %d components, not 6",
                         pkm_trajectory_ncoord(o->wrench_series));
@@ -559,7 +559,7 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
     /* A wrench series within range at every step, before anything is computed. */
     for (int64_t k = 0; k <= nsteps && opts->wrench_series != NULL && st == PKM_OK; k++) {
         double w[6];
-        st = pkm_transient_wrench_at(opts, t0 + (double)k * opts->nm.dt, w, ctx);
+        st = pkm_wrench_at(opts->wrench, opts->wrench_series, t0 + (double)k * opts->nm.dt, w, ctx);
     }
     if (st != PKM_OK || (st = setup_rigid(&r, ctx)) != PKM_OK ||
         (st = pkm_motion_check(r.motion, tr, t0, opts->nm.dt, nsteps + 1, ctx)) != PKM_OK ||

@@ -6,11 +6,6 @@
 
 #include "pkm/transient.h"
 
-/* The external wrench on the platform at t: o->wrench plus o->wrench_series at t, held at its
- * end values outside its span. */
-pkm_status pkm_transient_wrench_at(const pkm_transient_opts *o, double t, double w[6],
-                                   pkm_ctx *ctx);
-
 /* The stiffness of joint j of m as an elastic drive (name: the rigid model's drive, for the
  * message): a revolute or prismatic joint with a stiffness on its coordinate; PKM_ERR_INVALID
  * naming both joints otherwise. */

@@ -9,25 +9,6 @@
 
 #include <math.h>
 
-pkm_status pkm_transient_wrench_at(const pkm_transient_opts *o, double t, double w[6], pkm_ctx *ctx)
-{
-    for (int k = 0; k < 6; k++)
-        w[k] = o->wrench[k];
-    if (o->wrench_series == NULL) return PKM_OK;
-    double a = 0.0, b = 0.0, s[6];
-    pkm_trajectory_span(o->wrench_series, &a, &b);
-    const pkm_status st =
-        pkm_trajectory_eval(o->wrench_series, fmin(fmax(t, a), b), s, NULL, NULL, ctx);
-    for (int k = 0; k < 6 && st == PKM_OK; k++)
-        w[k] += s[k];
-    for (int k = 0; k < 6 && st == PKM_OK; k++)
-        if (!(fabs(w[k]) <= PKM_TRANSIENT_WRENCH_MAX))
-            return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                            "t = %.6g s: wrench component %d = %g is outside [-%g, %g] (N, N m)", t,
-                            k + 1, w[k], PKM_TRANSIENT_WRENCH_MAX, PKM_TRANSIENT_WRENCH_MAX);
-    return st;
-}
-
 pkm_status pkm_transient_drive_spring(const pkm_model *m, int j, const char *name, double *k,
                                       pkm_ctx *ctx)
 {

@@ -14,6 +14,9 @@
 #include "pkm/hiab.h"
 #include "pkm/masticatory.h"
 #include "pkm/mastrun.h"
+#include "pkm/spatial.h"
+
+#include <string.h>
 
 #define NT 201
 
@@ -114,34 +117,150 @@ static void no_bite(void *params)
         p->bite_force[k] = 0.0;
 }
 
+/* The chewing robot on the general model with its bite load (Cheng et al. 2024: the reacted
+ * bite force on a molar), set on the mandible at the bite point, which moves with it
+ * (pkm_mbs_set_load) before the run. */
+static void masticatory_bitten(drives *out)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_case *c = pkm_masticatory_case();
+    void *params = NULL;
+    pkm_motion *m = NULL;
+    pkm_trajectory *tr = NULL;
+    assert_pkm_ok(pkm_case_params_create(c, &params, &ctx), &ctx);
+    const pkm_masticatory_params *p = params;
+    assert_true(p->bite_force[2] != 0.0);
+    assert_pkm_ok(pkm_dynamics_motion_create(c, params, 0.0, &m, &ctx), &ctx);
+    const double zero[3] = {0.0, 0.0, 0.0};
+    const int mandible = pkm_model_platform(pkm_motion_model(m));
+    assert_pkm_ok(
+        pkm_mbs_set_load(pkm_motion_mbs(m), mandible, p->bite_force, zero, p->bite_point, &ctx),
+        &ctx);
+    assert_pkm_ok(pkm_case_trajectory(c, NULL, 0.0, &tr, &ctx), &ctx);
+    const pkm_dynamics_opts o = {.t0 = 0.0, .t1 = c->traj[0].duration, .n = NT};
+    assert_pkm_ok(pkm_dynamics_run_on(m, tr, &o, general_row, out, &ctx), &ctx);
+    pkm_trajectory_destroy(&tr);
+    pkm_motion_destroy(&m);
+    pkm_case_params_destroy(&params);
+}
+
+/* Without the bite load, then with it: the general model's torques equal the chewing robot's
+ * own (pkm_mast_run). */
 static void test_masticatory(void **state)
+{
+    (void)state;
+    static drives unbitten;
+    for (int bite = 0; bite < 2; bite++) {
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        static drives gen, own;
+        pkm_trajectory *tr = NULL;
+        double t1 = 1.0;
+        if (bite)
+            masticatory_bitten(&gen);
+        else
+            general("masticatory", no_bite, &gen, &tr, &t1);
+        void *params = NULL;
+        assert_pkm_ok(pkm_case_params_create(pkm_masticatory_case(), &params, &ctx), &ctx);
+        if (!bite) no_bite(params);
+        own.n = gen.n;
+        pkm_mast_run_opts o = {.t0 = 0.0, .t1 = t1, .n = NT};
+        assert_pkm_ok(pkm_mast_run(params, &o, mast_row, &own, &ctx), &ctx);
+        const double d = compare(&gen, &own);
+        print_message("masticatory%s: general model vs its Lagrangian model, torques %.2e of the "
+                      "largest\n",
+                      bite ? " with the bite load" : "", d);
+        assert_int_equal(gen.n, 6);
+        assert_true(d <= 1e-9);
+        /* The bite load moves the torques far beyond that agreement (it is tested). */
+        if (!bite) unbitten = gen;
+        if (bite) assert_true(compare(&unbitten, &gen) > 1e-2);
+        pkm_case_params_destroy(&params);
+        pkm_trajectory_destroy(&tr);
+    }
+}
+
+/* A wrench on NaVARo's platform along its p2p motion: by virtual power the drives' extra power
+ * balances the wrench's, sum (tau_W - tau_0) qa' + F . v_P + M . w = 0 at every time, with v_P
+ * and w the rates of the pose (x', y', 0) and (0, 0, theta') from the trajectory itself (the
+ * wrench acts at the platform's reference point P, the pose's point): a check that shares
+ * nothing with the solver. */
+typedef struct powered {
+    pkm_motion *m;
+    const pkm_trajectory *tr;
+    const double *w; /* the wrench, or NULL */
+    double *tau;     /* [NT][3] drives without the wrench; with it, the balance's residual */
+    double worst, scale;
+} powered;
+
+static int power_row(void *user, const pkm_dynamics_row *row)
+{
+    powered *p = user;
+    double pose[3], rate[3];
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    assert_pkm_ok(pkm_trajectory_eval(p->tr, row->t, pose, rate, NULL, &ctx), &ctx);
+    const double v[3] = {rate[0], rate[1], 0.0}, omega[3] = {0.0, 0.0, rate[2]};
+    double *tau = p->tau + 3 * row->step, power = 0.0, mag = 0.0;
+    int k = 0;
+    for (int j = 0; j < pkm_model_joint_count(row->model); j++) {
+        if (!pkm_model_joint(row->model, j)->actuated) continue;
+        if (p->w == NULL) {
+            tau[k++] = row->joint[j].drive;
+            continue;
+        }
+        const double dp = (row->joint[j].drive - tau[k++]) * row->joint[j].qd[0];
+        power += dp;
+        mag += fabs(dp);
+    }
+    if (p->w != NULL) {
+        const double pw = pkm_vec3_dot(p->w, v) + pkm_vec3_dot(p->w + 3, omega);
+        p->worst = fmax(p->worst, fabs(power + pw));
+        p->scale = fmax(p->scale, mag);
+    }
+    return 0;
+}
+
+static void test_platform_wrench(void **state)
 {
     (void)state;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    static drives gen, own;
-    pkm_trajectory *tr = NULL;
-    double t1 = 0.0;
-    general("masticatory", no_bite, &gen, &tr, &t1);
+    const pkm_case *c = NULL;
     void *params = NULL;
-    assert_pkm_ok(pkm_case_params_create(pkm_masticatory_case(), &params, &ctx), &ctx);
-    no_bite(params);
-    own.n = gen.n;
-    pkm_mast_run_opts o = {.t0 = 0.0, .t1 = t1, .n = NT};
-    assert_pkm_ok(pkm_mast_run(params, &o, mast_row, &own, &ctx), &ctx);
-    const double d = compare(&gen, &own);
-    print_message("masticatory: general model vs its Lagrangian model, torques %.2e of the "
-                  "largest\n",
-                  d);
-    assert_int_equal(gen.n, 6);
-    assert_true(d <= 1e-9);
-    pkm_case_params_destroy(&params);
+    pkm_trajectory *tr = NULL;
+    static double tau[NT][3];
+    assert_pkm_ok(pkm_case_open("navaro", NULL, 0, NULL, &c, &params, &ctx), &ctx);
+    assert_pkm_ok(pkm_case_trajectory(c, NULL, 0.0, &tr, &ctx), &ctx);
+    const double w[6] = {20.0, -10.0, 5.0, 0.3, -0.2, 1.5};
+    pkm_dynamics_opts o = {.t0 = 0.0, .t1 = 1.5, .n = NT};
+    powered p = {.tr = tr, .tau = &tau[0][0]};
+    for (int pass = 0; pass < 2; pass++) {
+        assert_pkm_ok(pkm_dynamics_motion_create(c, params, 0.0, &p.m, &ctx), &ctx);
+        if (pass == 1) memcpy(o.wrench, w, sizeof(w)), p.w = w;
+        assert_pkm_ok(pkm_dynamics_run_on(p.m, tr, &o, power_row, &p, &ctx), &ctx);
+        pkm_motion_destroy(&p.m);
+    }
+    print_message("navaro p2p with a platform wrench: power balance %.2e W of %.3g W\n", p.worst,
+                  p.scale);
+    assert_true(p.scale > 1.0); /* the wrench does work */
+    assert_true(p.worst <= 1e-9 * p.scale);
+    /* The forward run refuses a wrench; a component beyond PKM_WRENCH_MAX is refused. */
+    assert_pkm_ok(pkm_dynamics_motion_create(c, params, 0.0, &p.m, &ctx), &ctx);
+    assert_int_equal(pkm_dynamics_forward_run_on(p.m, c, params, tr, &o, NULL, NULL, &ctx),
+                     PKM_ERR_INVALID);
+    o.wrench[0] = 1e308;
+    assert_int_equal(pkm_dynamics_run_on(p.m, tr, &o, NULL, NULL, &ctx), PKM_ERR_INVALID);
+    pkm_motion_destroy(&p.m);
     pkm_trajectory_destroy(&tr);
+    pkm_case_params_destroy(&params);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_cranes),
-                                       cmocka_unit_test(test_masticatory)};
+                                       cmocka_unit_test(test_masticatory),
+                                       cmocka_unit_test(test_platform_wrench)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,13 @@ typedef struct pkm_dynamics_opts {
     double t0, t1; /* the grid: n >= 2 times from t0 to t1 > t0, inside the trajectory's span */
     int n;
     double singular; /* the closure's threshold; 0: the route's (pkm/motion.h) */
+    /* An external wrench on the platform at its reference point (global axes; N, N m): the
+     * constant wrench plus wrench_series at t when not NULL (pkm_wrench_at), the drives and
+     * joints carrying it (pkm_motion_set_wrench); zero and NULL: none, the motion's system left
+     * as the caller loaded it. The inverse run only: the forward run refuses it (its energy
+     * balance has no work of external loads). */
+    double wrench[6];
+    const pkm_trajectory *wrench_series;
 } pkm_dynamics_opts;
 
 /* One time of the run: every joint's result (pkm_model_joint_count(model) of them, joint order),

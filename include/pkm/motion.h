@@ -106,6 +106,22 @@ pkm_status pkm_motion_locked_conditioning(pkm_motion *m, double *cond, pkm_ctx *
  * mechanism's near-free motion. */
 #define PKM_NEAR_SINGULAR 1e-3
 
+/* The largest |component| of a platform wrench (N, N m), constant or from a series: a million
+ * tonnes-force, far beyond any load a robot model's linear elasticity means anything under, and
+ * far below what overflows the solve (1e308 gave NaN rows). */
+#define PKM_WRENCH_MAX 1e10
+
+/* An external wrench on the platform at t (Fx, Fy, Fz in N, Mx, My, Mz in N m, global axes):
+ * w0 plus, when series is not NULL, its six coordinates at t (held at its ends outside its
+ * span). PKM_ERR_INVALID naming t and the component beyond PKM_WRENCH_MAX. */
+pkm_status pkm_wrench_at(const double w0[6], const pkm_trajectory *series, double t, double w[6],
+                         pkm_ctx *ctx);
+
+/* The motion's system loaded by wrench w on the rigid model's platform at its reference point
+ * (pkm_mbs_set_load; the force at that point, which moves with the platform). PKM_ERR_INVALID
+ * when the model has no platform. */
+pkm_status pkm_motion_set_wrench(pkm_motion *m, const double w[6], pkm_ctx *ctx);
+
 /* The locked closure's conditioning at a pose from the finite-element model fe built there alone
  * (pkm_mbs_passive_conditioning of fe's rigid-body system: its beams as rigid bodies, its
  * clamped joints held, else its actuated ones, and every joint coordinate with a stiffness, a

@@ -44,6 +44,7 @@
 
 #include "pkm/assembly.h"
 #include "pkm/cases.h"
+#include "pkm/motion.h"
 #include "pkm/newmark.h"
 #include "pkm/trajectory.h"
 
@@ -87,10 +88,6 @@ typedef struct pkm_transient_opts {
 
 /* Defaults: Newmark 1/4, 1/2 at dt, no damping, update every step, no gravity, the case's
  * formulation, from the trajectory's start. */
-/* The largest |component| of a platform wrench (N, N m), constant or from a series: a million
- * tonnes-force, far beyond any load a robot model's linear elasticity means anything under, and
- * far below what overflows the solve (1e308 gave NaN rows). */
-#define PKM_TRANSIENT_WRENCH_MAX 1e10
 
 pkm_transient_opts pkm_transient_opts_default(const pkm_case *c, double dt, double duration);
 

@@ -288,7 +288,8 @@ class Case:
             _index(_FORMULATIONS, formulation, "formulation"))
         return _transient_rows(r)
 
-    def dynamics(self, trajectory=None, times=None, *, friction=None, singular=None):
+    def dynamics(self, trajectory=None, times=None, *, friction=None, singular=None,
+                 wrench=None):
         """Rigid-body inverse dynamics along a trajectory, as ``pkmflex dynamics CASE``
         computes it (pkm_dynamics_run: the closure followed by continuation, every joint's
         drive and reaction, the case's gravity and friction).
@@ -296,7 +297,9 @@ class Case:
         trajectory: as for :meth:`transient`. times: ``(t0, t1, n)``, n >= 2 times from t0 to
         t1 (s); default 101 over the trajectory's span. friction: 'none', 'coulomb-viscous' or
         'stribeck' instead of the case's friction.model (its data: the case's friction.*
-        parameters); singular: the closure's conditioning threshold.
+        parameters); singular: the closure's conditioning threshold; wrench: an external load
+        on the platform at its reference point, six numbers (N, N m, global axes) or a CSV
+        file (t,fx,fy,fz,mx,my,mz), as ``--wrench``.
 
         Returns a structured NumPy array, one row per time and joint (joint order), the
         command's csv columns: t (s), joint, type (str), q, qd, qdd (rad or m and their rates;
@@ -311,8 +314,11 @@ class Case:
             case = Case(self._source, params=dict(self._sets + [("friction.model", friction)]))
         kind, name, coord, amp, freq, t, q = _trajectory_spec(self, trajectory)
         t0, t1, n = (math.nan, math.nan, 0) if times is None else times
+        wrench_file = None
+        if isinstance(wrench, str):
+            wrench_file, wrench = wrench, None
         r = case._h.dynamics(kind, name, coord, amp, freq, t, q, float(t0), float(t1), int(n),
-                             0.0 if singular is None else float(singular))
+                             0.0 if singular is None else float(singular), wrench, wrench_file)
         return _dynamics_rows(r)
 
     def fit(self, table, params, *, kind=None, weights=None, match="order", gap=0.25,

@@ -274,19 +274,22 @@ static const char *dyn_name_at(const void *names, int k)
     return ((const char(*)[PKM_NAME_LEN])names)[k];
 }
 
-/* dynamics(kind, name, coord, amp, freq, t, q, t0, t1, n, singular) -> dict(data [rows, 11],
- * joints, types); t0, t1 NaN: the trajectory's span, n 0: 101 times. */
+/* dynamics(kind, name, coord, amp, freq, t, q, t0, t1, n, singular, wrench, wrench_file) ->
+ * dict(data [rows, 11], joints, types); t0, t1 NaN: the trajectory's span, n 0: 101 times. */
 PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"kind", "name", "coord", "amp", "freq",     "t",
-                             "q",    "t0",   "t1",    "n",   "singular", NULL};
+    static char *kwlist[] = {"kind", "name", "coord", "amp",      "freq",   "t",           "q",
+                             "t0",   "t1",   "n",     "singular", "wrench", "wrench_file", NULL};
     traj_spec ts = {0};
-    PyObject *tobj = Py_None, *qobj = Py_None;
-    double t0 = NAN, t1 = NAN, singular = 0.0;
+    PyObject *tobj = Py_None, *qobj = Py_None, *wobj = Py_None;
+    double t0 = NAN, t1 = NAN, singular = 0.0, wrench[6] = {0};
     int n = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iziddOOddid", kwlist, &ts.kind, &ts.name, &ts.coord,
-                                     &ts.amp, &ts.freq, &tobj, &qobj, &t0, &t1, &n, &singular))
+    const char *wfile = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iziddOOddidOz", kwlist, &ts.kind, &ts.name,
+                                     &ts.coord, &ts.amp, &ts.freq, &tobj, &qobj, &t0, &t1, &n,
+                                     &singular, &wobj, &wfile))
         return NULL;
+    if (wobj != Py_None && pkm_py_read_doubles(wobj, 6, wrench, "wrench") < 0) return NULL;
     if (!pkm_py_case_ready(self)) return NULL;
     const pkm_case *c = self->c;
     if ((c->analyses & PKM_CASE_DYNAMICS) == 0)
@@ -298,15 +301,24 @@ PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
     if (ts.kind == 3 && samples(c, tobj, qobj, &ts, &ta, &qa) < 0) return NULL;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    pkm_trajectory *tr = NULL;
+    pkm_trajectory *tr = NULL, *wseries = NULL;
     stop_state stop = {.pid = getpid(), .last = pkm_py_now_s()};
     dyn_rows rows = {.stop = &stop, .ctx = &ctx};
     pkm_status st;
     Py_BEGIN_ALLOW_THREADS;
     PyThread_acquire_lock(pkm_py_solve_lock, WAIT_LOCK);
     st = make_trajectory(c, &ts, isnan(t1) ? 0.0 : t1, &tr, &ctx);
+    if (st == PKM_OK && wfile != NULL) {
+        static const char *const wnames[6] = {"fx", "fy", "fz", "mx", "my", "mz"};
+        st = pkm_trajectory_read_csv(wfile, wnames, 6, &wseries, &ctx);
+    }
     if (st == PKM_OK) {
-        pkm_dynamics_opts o = {.t0 = t0, .t1 = t1, .n = n > 0 ? n : 101, .singular = singular};
+        pkm_dynamics_opts o = {.t0 = t0,
+                               .t1 = t1,
+                               .n = n > 0 ? n : 101,
+                               .singular = singular,
+                               .wrench_series = wseries};
+        memcpy(o.wrench, wrench, sizeof(wrench));
         double a, b;
         pkm_trajectory_span(tr, &a, &b);
         if (isnan(o.t0)) o.t0 = a;
@@ -315,6 +327,7 @@ PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
         if (st == PKM_OK && rows.failed) st = ctx.status;
     }
     pkm_trajectory_destroy(&tr);
+    pkm_trajectory_destroy(&wseries);
     PyThread_release_lock(pkm_py_solve_lock);
     Py_END_ALLOW_THREADS;
     Py_XDECREF(ta);

@@ -28,6 +28,9 @@ CASES = [
     # A value of tree5's robot file by its dotted path (cases/tree5.yaml), as --set takes it.
     ("tree5", {"params": {"bodies.link 1.rigid.mass": "2 kg"}}, dict(times=(0.0, 1.0, 5)),
      ["--set", "bodies.link 1.rigid.mass=2 kg", "--time", "0:1:5"]),
+    # A wrench on the platform, as --wrench takes it.
+    ("navaro", {}, dict(times=(0.0, 1.5, 7), wrench=(20, -10, 5, 0.3, -0.2, 1.5)),
+     ["--time", "0:1.5:7", "--wrench", "20,-10,5,0.3,-0.2,1.5"]),
 ]
 
 

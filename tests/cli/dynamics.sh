@@ -139,4 +139,25 @@ assert abs(f["drive"][0, joints.index("1\x27\x27")] - 0.88059) < 1e-5
 ' "$tmp/loop3.h5" "$tmp/loop3.csv"
 expect 2 dynamics tree5 -o /nonexistent/dir/dyn.h5
 expect 2 dynamics tree5 -o "$tmp"
+# --wrench: a load on the platform (pkm_dynamics_opts.wrench). A constant wrench and the same as
+# a CSV series give the same rows; the wrench changes the drives; refused: out of range, with
+# --forward, on a case without a platform (tree5), each exit 2 with one line.
+wdyn=(dynamics navaro --time 0:1.5:7 --format csv)
+printf 't,fx,fy,fz,mx,my,mz\n0,20,-10,0,0,0,1.5\n0.5,20,-10,0,0,0,1.5\n1,20,-10,0,0,0,1.5\n1.5,20,-10,0,0,0,1.5\n' >"$tmp/w.csv"
+"$bin" "${wdyn[@]}" --wrench 20,-10,0,0,0,1.5 >"$tmp/wc.csv"
+"$bin" "${wdyn[@]}" --wrench "$tmp/w.csv" >"$tmp/wf.csv"
+"$bin" "${wdyn[@]}" >"$tmp/w0.csv"
+check "dynamics --wrench: a constant series equals the constant, and moves the drives" "$py" -c '
+import sys, numpy as np
+a, b, z = (np.genfromtxt(f, delimiter=",", names=True, dtype=None, encoding=None) for f in sys.argv[1:4])
+d = a["drive"].astype(float)
+assert np.abs(d - b["drive"].astype(float)).max() <= 1e-9 * np.abs(d).max()
+assert np.abs(d - z["drive"].astype(float)).max() > 1e-2 * np.abs(d).max()
+' "$tmp/wc.csv" "$tmp/wf.csv" "$tmp/w0.csv"
+wr=$("$bin" dynamics navaro --wrench 1e308,0,0,0,0,0 2>&1 >/dev/null) && st=0 || st=$?
+check "dynamics --wrench out of range: exit 2, one line" sh -c \
+    '[ "$1" -eq 2 ] && [ "$(printf "%s\n" "$2" | grep -c "")" -eq 1 ] && printf "%s" "$2" | grep -q "outside"' _ "$st" "$wr"
+expect 2 dynamics navaro --wrench 1,0,0,0,0,0 --forward
+expect 2 dynamics tree5 --wrench 1,0,0,0,0,0
+expect 2 dynamics navaro --wrench 1,2,3
 cli_done
