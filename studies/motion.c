@@ -258,18 +258,12 @@ pkm_status pkm_motion_locked_conditioning(pkm_motion *m, double *cond, pkm_ctx *
     }
     for (int k = 0; k < nl; k++)
         q[k] = pkm_mbs_q(m->s)[idx[k]];
+    /* The configuration is closed already: the passive Jacobian's SVD there is the whole
+     * answer (no kinematics solve: a third of a dynamics sample's time went to one). */
     pkm_status st = pkm_mbs_set_driven(m->s, nl, idx, ctx);
-    if (st == PKM_OK) st = pkm_mbs_set_solver(m->s, PKM_DYN_DENSE, ctx);
-    if (st == PKM_OK) {
-        /* Below the threshold the solve fails; the conditioning is what is asked. */
-        pkm_ctx quiet;
-        pkm_ctx_clear(&quiet);
-        (void)pkm_mbs_kinematics(m->s, 0.0, q, q + nq, q + nq, &quiet);
-        *cond = pkm_mbs_conditioning(m->s);
-    }
+    if (st == PKM_OK) st = pkm_mbs_passive_conditioning(m->s, cond, ctx);
     /* Back to the route's driven set, at rest at the pose. */
     if (st == PKM_OK) st = pkm_mbs_set_driven(m->s, nd, keep, ctx);
-    if (st == PKM_OK) st = pkm_mbs_set_solver(m->s, PKM_DYN_SPARSE, ctx);
     pkm_mbs_set_state(m->s, m->qok, q + nq, q + nq);
     free(idx);
     free(q);
