@@ -278,6 +278,26 @@ void mbs_body_inertia(const pkm_mbs *s, int b, double I[6][6])
     pkm_spatial_inertia(s->mass[b], c, PKM_CONST33(J), I);
 }
 
+pkm_status pkm_mbs_set_load(pkm_mbs *s, int b, const double f[3], const double n[3],
+                            const double x[3], pkm_ctx *ctx)
+{
+    if (b < 0) {
+        s->load_body = -1;
+        return PKM_OK;
+    }
+    if (b >= s->nb || s->body_frame[b] < 0)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "load on body %d: not a moving body of the model", b);
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(f[k]) || !isfinite(n[k]) || !isfinite(x[k]))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "load on body '%s': a component is not finite",
+                            pkm_model_body(s->m, b)->name);
+    s->load_body = b;
+    memcpy(s->load, f, 3 * sizeof(double));
+    memcpy(s->load + 3, n, 3 * sizeof(double));
+    memcpy(s->load + 6, x, 3 * sizeof(double));
+    return PKM_OK;
+}
+
 void mbs_rnea(pkm_mbs *s, int gravity)
 {
     for (int i = 0; i < s->nf; i++)
