@@ -88,6 +88,13 @@ pkm_status pkm_masticatory_build_rigid(const void *params, const double *pose, p
         PKM_PARAM_ENUM(type, "friction.joints", dynamics.friction_joints,                          \
                        pkm_case_friction_joint_choices, "joints with friction: all or actuated")
 
+/* The case's pkm_case_dynamics load, field `dynamics`: key.force.{x,y,z}, key.point.{x,y,z}. */
+#define PKM_CASE_LOAD(type, key, help)                                                             \
+    PKM_CASE_VEC3(type, key ".force", dynamics.load_force, "N", pkm_range_load,                    \
+                  help ": force on the platform"),                                                 \
+        PKM_CASE_VEC3(type, key ".point", dynamics.load_point, "m", pkm_range_position,            \
+                      help ": its point, at the build configuration")
+
 /* The choices of friction.model and friction.joints (cases/registry.c). */
 extern const pkm_param_choice pkm_case_friction_models[];
 extern const pkm_param_choice pkm_case_friction_joint_choices[];

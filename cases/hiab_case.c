@@ -12,7 +12,8 @@
 #include <stddef.h>
 
 #define P pkm_hiab_params
-static const pkm_param_desc hiab_params[] = {PKM_CASE_DYNAMICS(P, "N s/m", "m/s")};
+static const pkm_param_desc hiab_params[] = {PKM_CASE_DYNAMICS(P, "N s/m", "m/s"),
+                                             PKM_CASE_LOAD(P, "load", "load")};
 #undef P
 
 /* The machine's model at pose (its modules' coordinates, in the modules' order). */

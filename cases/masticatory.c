@@ -12,10 +12,9 @@
 #include <string.h>
 
 /* A direction's components and the plane's slope are ratios; a product of inertia has either
- * sign; a bite force up to a thousand times a human bite (about 1 kN). */
+ * sign. */
 static const pkm_param_range range_ratio = {-1e3, 1e3, "a ratio"};
 static const pkm_param_range range_product = {-1e6, 1e6, "a product of inertia"};
-static const pkm_param_range range_force = {-1e6, 1e6, "up to 1 MN"};
 
 static const pkm_param_choice on_off[] = {{"off", 0}, {"on", 1}, {NULL, 0}};
 
@@ -54,8 +53,7 @@ static const pkm_param_desc params[] = {
                      "slope of the condyles' plane Z = slope X + c"),
     PKM_PARAM_ENUM(P, "higher_pairs", higher_pairs, on_off,
                    "the condyle contacts: on, or off (the 6-RSS twin)"),
-    PKM_CASE_VEC3(P, "bite.force", bite_force, "N", range_force, "bite force on the mandible"),
-    PKM_CASE_VEC3(P, "bite.point", bite_point, "m", pkm_range_position, "bite point, body axes"),
+    PKM_CASE_LOAD(P, "bite", "the bite (on the mandible; its point in body axes)"),
     PKM_CASE_DYNAMICS(P, "N m s/rad", "rad/s"),
 };
 #undef MAST_CHAIN

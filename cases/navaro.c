@@ -261,6 +261,7 @@ static const pkm_param_desc navaro_params[] = {
                    "rigid-body model: the link the motor at A_i drives, link1 (A_iD_i) or link2 "
                    "(A_iB_i)"),
     PKM_CASE_DYNAMICS(pkm_navaro_params, "N m s/rad", "rad/s"),
+    PKM_CASE_LOAD(pkm_navaro_params, "load", "load"),
     NAVARO_D("clutch.k1", clutch_k[0], "N m/rad", pkm_range_joint_stiffness,
              "clutch elasticity about z at A_i, base to link 1i (A_iD_i); 0: locked"),
     NAVARO_D("clutch.k2", clutch_k[1], "N m/rad", pkm_range_joint_stiffness,

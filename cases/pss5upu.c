@@ -538,6 +538,7 @@ static const pkm_param_desc pss_params[] = {
     PSS_E("variant", variant, pss_variant, "link joints: paper (welded at a_i) or spherical"),
     PSS_E("upu", upu, pss_upu, "central chain: none, rigid (P passive) or locked"),
     PKM_CASE_DYNAMICS(pkm_pss5upu_params, "N s/m", "m/s"),
+    PKM_CASE_LOAD(pkm_pss5upu_params, "load", "load"),
     PSS_D("motor.k", motor_k, "N m/rad", pkm_range_joint_stiffness,
           "drive stiffness about the screw at its motor end; 0: locked"),
     PSS_D("motor.J", motor_inertia, "kg m^2", pkm_range_inertia,

@@ -349,9 +349,9 @@ typedef struct robot_case {
 /* The dynamics block of a robot file as parameters, its friction units those of revolute or of
  * prismatic drives. */
 static const pkm_param_desc robot_params_revolute[] = {
-    PKM_CASE_DYNAMICS(robot_case, "N m s/rad", "rad/s")};
+    PKM_CASE_DYNAMICS(robot_case, "N m s/rad", "rad/s"), PKM_CASE_LOAD(robot_case, "load", "load")};
 static const pkm_param_desc robot_params_prismatic[] = {
-    PKM_CASE_DYNAMICS(robot_case, "N s/m", "m/s")};
+    PKM_CASE_DYNAMICS(robot_case, "N s/m", "m/s"), PKM_CASE_LOAD(robot_case, "load", "load")};
 
 static pkm_status robot_case_build(const void *params, const double *pose, pkm_model **out,
                                    pkm_ctx *ctx)

@@ -122,6 +122,7 @@ const pkm_param_range pkm_range_elements = {
 const pkm_param_range pkm_range_position = {-1e3, 1e3, "a kilometre either way"};
 const pkm_param_range pkm_range_acceleration = {-1e4, 1e4, "a thousand g either way"};
 const pkm_param_range pkm_range_friction = {0.0, 10.0, "frictionless to ten times the load"};
+const pkm_param_range pkm_range_load = {-1e10, 1e10, "up to a million tonnes-force"};
 const pkm_param_range pkm_range_viscous = {0.0, 1e6, "none to a million N m s/rad (N s/m)"};
 const pkm_param_range pkm_range_velocity = {1e-9, 1e3, "a nanoradian (nm) to 1000 rad/s (m/s)"};
 const pkm_param_range pkm_range_exponent = {0.1, 10.0, "Stribeck exponents of 0.1 to 10"};

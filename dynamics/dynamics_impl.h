@@ -69,8 +69,8 @@ struct pkm_mbs {
     double singular;                       /* conditioning threshold of the passive Jacobian */
     double cond;                           /* the last dense passive solve's conditioning */
     double size;                           /* mechanism size for the closure tolerance, m */
-    int load_body;                         /* pkm_mbs_set_load's body, -1: none */
-    double load[9];                        /* its force, moment (global) and point (reference) */
+    int load_body[PKM_MBS_LOADS];          /* pkm_mbs_set_load's bodies, -1: none */
+    double load[PKM_MBS_LOADS][9];         /* force, moment (global) and point (reference) */
     double *q, *qd, *qdd;
     double *W;        /* nc x 6 constraint wrenches at the origin (rows) */
     double *Wd;       /* nc x 6 their time derivatives */

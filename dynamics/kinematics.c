@@ -278,11 +278,14 @@ void mbs_body_inertia(const pkm_mbs *s, int b, double I[6][6])
     pkm_spatial_inertia(s->mass[b], c, PKM_CONST33(J), I);
 }
 
-pkm_status pkm_mbs_set_load(pkm_mbs *s, int b, const double f[3], const double n[3],
+pkm_status pkm_mbs_set_load(pkm_mbs *s, int slot, int b, const double f[3], const double n[3],
                             const double x[3], pkm_ctx *ctx)
 {
+    if (slot < 0 || slot >= PKM_MBS_LOADS)
+        return PKM_FAIL(ctx, PKM_ERR_INVALID, "load slot %d: expected 0 to %d", slot,
+                        PKM_MBS_LOADS - 1);
     if (b < 0) {
-        s->load_body = -1;
+        s->load_body[slot] = -1;
         return PKM_OK;
     }
     if (b >= s->nb || s->body_frame[b] < 0)
@@ -291,11 +294,30 @@ pkm_status pkm_mbs_set_load(pkm_mbs *s, int b, const double f[3], const double n
         if (!isfinite(f[k]) || !isfinite(n[k]) || !isfinite(x[k]))
             return PKM_FAIL(ctx, PKM_ERR_INVALID, "load on body '%s': a component is not finite",
                             pkm_model_body(s->m, b)->name);
-    s->load_body = b;
-    memcpy(s->load, f, 3 * sizeof(double));
-    memcpy(s->load + 3, n, 3 * sizeof(double));
-    memcpy(s->load + 6, x, 3 * sizeof(double));
+    s->load_body[slot] = b;
+    memcpy(s->load[slot], f, 3 * sizeof(double));
+    memcpy(s->load[slot] + 3, n, 3 * sizeof(double));
+    memcpy(s->load[slot] + 6, x, 3 * sizeof(double));
     return PKM_OK;
+}
+
+/* The loads of pkm_mbs_set_load taken from the wrenches the bodies need: carried as gravity is,
+ * each force at its point moving with the body, its moment about the global origin. */
+static void subtract_loads(pkm_mbs *s)
+{
+    for (int k = 0; k < PKM_MBS_LOADS; k++) {
+        if (s->load_body[k] < 0) continue;
+        const int f = s->body_frame[s->load_body[k]];
+        const double *F = s->load[k], *N = s->load[k] + 3;
+        double x[3], xf[3];
+        pkm_mat3_apply(PKM_CONST33(s->fr[f].R), s->load[k] + 6, x);
+        pkm_vec3_axpy(1.0, s->fr[f].p, x);
+        pkm_vec3_cross(x, F, xf);
+        for (int i = 0; i < 3; i++) {
+            s->fr[f].f[i] -= F[i];
+            s->fr[f].f[3 + i] -= N[i] + xf[i];
+        }
+    }
 }
 
 void mbs_rnea(pkm_mbs *s, int gravity)
@@ -322,20 +344,7 @@ void mbs_rnea(pkm_mbs *s, int gravity)
         for (int k = 0; k < 6; k++)
             s->fr[f].f[k] += h[k] + vx[k];
     }
-    /* An external load is carried as gravity is: the wrench the body needs is less by it, the
-     * force at the point moving with the body, its moment about the global origin. */
-    if (gravity && s->load_body >= 0) {
-        const int f = s->body_frame[s->load_body];
-        const double *F = s->load, *N = s->load + 3;
-        double x[3], xf[3];
-        pkm_mat3_apply(PKM_CONST33(s->fr[f].R), s->load + 6, x);
-        pkm_vec3_axpy(1.0, s->fr[f].p, x);
-        pkm_vec3_cross(x, F, xf);
-        for (int k = 0; k < 3; k++) {
-            s->fr[f].f[k] -= F[k];
-            s->fr[f].f[3 + k] -= N[k] + xf[k];
-        }
-    }
+    if (gravity) subtract_loads(s);
     mbs_rotor_wrenches(s);
     for (int i = s->nf - 1; i >= 0; i--)
         if (s->fr[i].parent >= 0)

@@ -316,7 +316,8 @@ pkm_status pkm_mbs_create(const pkm_model *m, const double gravity[3], pkm_mbs *
     s->m = m;
     memcpy(s->g, gravity, sizeof(s->g));
     s->singular = PKM_DYN_SINGULAR;
-    s->load_body = -1;
+    for (int k = 0; k < PKM_MBS_LOADS; k++)
+        s->load_body[k] = -1;
     s->cond = NAN;
     s->nb = pkm_model_body_count(m);
     s->nj = pkm_model_joint_count(m);

@@ -411,10 +411,10 @@ static pkm_status check_mechanism(robot_reader *rd, const yaml_node_t *pose)
 /* The sections of the document, in the order they depend on each other. */
 static pkm_status read_robot(robot_reader *rd, const yaml_node_t *root)
 {
-    static const char *const keys[] = {"robot",        "description", "formulation", "materials",
-                                       "sections",     "bodies",      "platform",    "joints",
-                                       "pose",         "gravity",     "friction",    "masses",
-                                       "trajectories", "springs",     "contacts",    NULL};
+    static const char *const keys[] = {
+        "robot",        "description", "formulation", "materials", "sections", "bodies",
+        "platform",     "joints",      "pose",        "gravity",   "friction", "masses",
+        "trajectories", "springs",     "contacts",    "load",      NULL};
     static const char *const forms[] = {"tree", "nodal", NULL};
     pkm_robot *r = rd->r;
     yaml_node_t *v = NULL, *pose = NULL;

@@ -50,6 +50,21 @@ static pkm_status read_friction(robot_reader *rd, const yaml_node_t *n, int pris
     return rc;
 }
 
+/* load: {force: [Fx, Fy, Fz], point: [x, y, z]}: a constant force on the platform (N, global
+ * axes) at its point (m, assembly configuration), pkm_case_dynamics.load_force. */
+static pkm_status read_load(robot_reader *rd, const yaml_node_t *n)
+{
+    static const char *const keys[] = {"force", "point", NULL};
+    pkm_case_dynamics *d = &rd->r->dynamics;
+    pkm_status rc = robot_keys(rd, n, "load", keys);
+    yaml_node_t *v = NULL;
+    if (rc == PKM_OK && (v = robot_get(rd, n, "force")) != NULL)
+        rc = robot_vector(rd, v, "N", 3, d->load_force);
+    if (rc == PKM_OK && (v = robot_get(rd, n, "point")) != NULL)
+        rc = robot_vector(rd, v, "m", 3, d->load_point);
+    return rc;
+}
+
 /* masses: [{name, joint, body, mass, inertia}]: a point mass at a joint's point carried by one
  * of its bodies, with an optional inertia about the point ([Jxx, Jyy, Jzz] or six components). */
 static pkm_status read_masses(robot_reader *rd, const yaml_node_t *n)
@@ -237,6 +252,7 @@ pkm_status robot_read_dynamics(robot_reader *rd, const yaml_node_t *root)
         rc = robot_vector(rd, v, "m/s^2", 3, r->dynamics.gravity);
     if (rc == PKM_OK && (v = robot_get(rd, root, "friction")) != NULL)
         rc = read_friction(rd, v, prismatic);
+    if (rc == PKM_OK && (v = robot_get(rd, root, "load")) != NULL) rc = read_load(rd, v);
     if (rc == PKM_OK && (v = robot_get(rd, root, "masses")) != NULL) rc = read_masses(rd, v);
     if (rc == PKM_OK && (v = robot_get(rd, root, "springs")) != NULL) rc = read_springs(rd, v);
     if (rc == PKM_OK && (v = robot_get(rd, root, "contacts")) != NULL) rc = read_contacts(rd, v);

@@ -32,6 +32,12 @@ pkm_status pkm_dynamics_friction(const pkm_case *c, const void *params, const pk
     return PKM_OK;
 }
 
+/* Whether the case's dynamics block loads the platform. */
+static int case_loaded(const pkm_case_dynamics *d)
+{
+    return d->load_force[0] != 0.0 || d->load_force[1] != 0.0 || d->load_force[2] != 0.0;
+}
+
 pkm_status pkm_dynamics_motion_create(const pkm_case *c, const void *params, double singular,
                                       pkm_motion **out, pkm_ctx *ctx)
 {
@@ -46,6 +52,16 @@ pkm_status pkm_dynamics_motion_create(const pkm_case *c, const void *params, dou
                     : pkm_dynamics_friction(c, params, m, fr, ctx);
     if (st == PKM_OK) st = pkm_mbs_set_friction(pkm_motion_mbs(*out), fr, ctx); /* copied */
     free(fr);
+    /* The case's own load on the platform (slot 0; a run's wrench takes slot 1). */
+    if (st == PKM_OK && case_loaded(dyn)) {
+        const int p = pkm_model_platform(m);
+        const double zero[3] = {0.0, 0.0, 0.0};
+        st = p < 0 ? PKM_FAIL(ctx, PKM_ERR_INVALID,
+                              "case '%s': a load on the platform, but its rigid model has none",
+                              c->name)
+                   : pkm_mbs_set_load(pkm_motion_mbs(*out), 0, p, dyn->load_force, zero,
+                                      dyn->load_point, ctx);
+    }
     if (st != PKM_OK) pkm_motion_destroy(out);
     return st;
 }
@@ -117,7 +133,7 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
         const pkm_dynamics_row row = {t, k, model, res, p, cond};
         if (st == PKM_OK && sink != NULL && sink(user, &row) != 0) break;
     }
-    if (load) (void)pkm_mbs_set_load(pkm_motion_mbs(m), -1, NULL, NULL, NULL, NULL);
+    if (load) (void)pkm_mbs_set_load(pkm_motion_mbs(m), 1, -1, NULL, NULL, NULL, NULL);
     free(res);
     return st;
 }
@@ -202,10 +218,11 @@ pkm_status pkm_dynamics_forward_run_on(pkm_motion *m, const pkm_case *c, const v
     pkm_fwd *fw = NULL;
     pkm_status st = f.res == NULL || fr == NULL || y == NULL
                         ? PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the forward run")
-                    : loaded(o) ? PKM_FAIL(ctx, PKM_ERR_INVALID,
-                                           "the forward run takes no external wrench (its energy "
-                                           "balance has no work of external loads)")
-                                : prepare(m, tr, o, ctx);
+                    : loaded(o) || case_loaded(pkm_case_dynamics_of(c, params))
+                        ? PKM_FAIL(ctx, PKM_ERR_INVALID,
+                                   "the forward run takes no external wrench or load (its energy "
+                                   "balance has no work of external loads)")
+                        : prepare(m, tr, o, ctx);
     if (st == PKM_OK) st = pkm_dynamics_friction(c, params, model, fr, ctx);
     if (st == PKM_OK) st = pkm_mbs_create(model, pkm_case_dynamics_of(c, params)->gravity, &s, ctx);
     if (st == PKM_OK) st = pkm_fwd_create(s, fwd_drives, &f, fr, PKM_FWD_EPS, &fw, ctx);

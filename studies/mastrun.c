@@ -50,8 +50,8 @@ pkm_status pkm_mast_run(const pkm_masticatory_params *p, const pkm_mast_run_opts
     pkm_status st = mast_build(p, &ms, ctx);
     if (st != PKM_OK) return st;
     pkm_mast_load load;
-    memcpy(load.force, p->bite_force, sizeof(load.force));
-    memcpy(load.point, p->bite_point, sizeof(load.point));
+    memcpy(load.force, p->dynamics.load_force, sizeof(load.force));
+    memcpy(load.point, p->dynamics.load_point, sizeof(load.point));
     const int twin = o->inertia || !ms.contacts; /* the twin's state is needed */
     pkm_mast_state s = {0}, sw = {0};
     for (int64_t k = 0; k < o->n && st == PKM_OK; k++) {

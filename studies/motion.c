@@ -338,5 +338,5 @@ pkm_status pkm_motion_set_wrench(pkm_motion *m, const double w[6], pkm_ctx *ctx)
                         "case '%s': a wrench on the platform, but its rigid model has none",
                         m->c->name);
     const double *x = pkm_model_node(m->m, pkm_model_body(m->m, p)->first_node)->x;
-    return pkm_mbs_set_load(m->s, p, w, w + 3, x, ctx);
+    return pkm_mbs_set_load(m->s, 1, p, w, w + 3, x, ctx);
 }

@@ -77,6 +77,7 @@ extern const pkm_param_range pkm_range_elements;     /* elements per link or seg
 extern const pkm_param_range pkm_range_position;     /* m, a signed coordinate: -1e3 .. 1e3 */
 extern const pkm_param_range pkm_range_acceleration; /* m/s^2, a signed component: -1e4 .. 1e4 */
 extern const pkm_param_range pkm_range_friction;     /* friction coefficient: 0 .. 10 */
+extern const pkm_param_range pkm_range_load;         /* N, a signed component: -1e10 .. 1e10 */
 extern const pkm_param_range pkm_range_viscous;      /* N m s/rad or N s/m: 0 .. 1e6 */
 extern const pkm_param_range pkm_range_velocity;     /* rad/s or m/s, > 0: 1e-9 .. 1e3 */
 extern const pkm_param_range pkm_range_exponent;     /* Stribeck exponent: 0.1 .. 10 */
@@ -137,6 +138,12 @@ typedef struct pkm_case_dynamics {
     double delta;             /* Stribeck exponent */
     double rp, rn, rb;        /* pin radius, axial friction arm, bending arm, m */
     unsigned friction_joints; /* a pkm_case_friction_joints */
+    /* A constant force on the rigid model's platform (N, global axes) acting at load_point (m:
+     * the platform's point there at the configuration the rigid model is built in, moving with
+     * it): a process force, a payload's push, the chewing robot's bite. 0: none. The rigid-body
+     * dynamics carries it (pkm_dynamics_motion_create); the elastodynamics refuses a case with
+     * one (its wrench is pkm_transient_opts.wrench). */
+    double load_force[3], load_point[3];
 } pkm_case_dynamics;
 
 /* NaVARo, the 3-dof planar parallel robot of Germain et al. 2015, sec. 5, with the printed data

@@ -166,13 +166,16 @@ void pkm_mbs_closure_residual(const pkm_mbs *s, double *pos, double *vel);
  * components. PKM_ERR_INVALID from pkm_friction_check, naming the joint. */
 pkm_status pkm_mbs_set_friction(pkm_mbs *s, const pkm_friction *fr, pkm_ctx *ctx);
 
-/* An external load on body b: force f (N) and moment n (N m), global axes, the force acting at
- * the point of the body that is at x in the reference configuration and moves with it. It enters
- * the equations of motion beside gravity (pkm_mbs_inverse: the drives and joints carry it; the
- * forward dynamics' bias), not pkm_mbs_energy. One load at a time; b < 0 removes it.
- * PKM_ERR_INVALID for a body that is not a moving body of the model or a component not
- * finite. */
-pkm_status pkm_mbs_set_load(pkm_mbs *s, int b, const double f[3], const double n[3],
+/* External loads at once: a case's own (pkm_case_dynamics.load) and a run's wrench. */
+#define PKM_MBS_LOADS 2
+
+/* The external load in slot (0 .. PKM_MBS_LOADS - 1) on body b: force f (N) and moment n (N m),
+ * global axes, the force acting at the point of the body that is at x in the reference
+ * configuration and moves with it. It enters the equations of motion beside gravity
+ * (pkm_mbs_inverse: the drives and joints carry it; the forward dynamics' bias), not
+ * pkm_mbs_energy. b < 0 empties the slot. PKM_ERR_INVALID for another slot, a body that is not
+ * a moving body of the model or a component not finite. */
+pkm_status pkm_mbs_set_load(pkm_mbs *s, int slot, int b, const double f[3], const double n[3],
                             const double x[3], pkm_ctx *ctx);
 
 /* One joint's inverse-dynamics result. */

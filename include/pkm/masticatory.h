@@ -31,9 +31,9 @@ typedef struct pkm_masticatory_params {
     double condyle[3];          /* the left condyle (the right one mirrored), body axes, m */
     double slope;               /* the condyles' plane Z = slope X + c (c puts them on it) */
     unsigned higher_pairs;      /* 1: the condyle contacts; 0: the 6-RSS twin */
-    double bite_force[3];       /* on the mandible, base axes, N */
-    double bite_point[3];       /* its point, body axes, m */
-    pkm_case_dynamics dynamics; /* gravity (m/s^2, base axes) and the joints' friction */
+    /* gravity (m/s^2, base axes), the joints' friction, and the bite load: load_force on the
+     * mandible (base axes, N) at load_point (body axes, m; keys bite.force, bite.point) */
+    pkm_case_dynamics dynamics;
 } pkm_masticatory_params;
 
 /* The case (one of pkm_case_list(); cases/masticatory.yaml): pose (X, Y, alpha, beta), the free

@@ -118,8 +118,9 @@ pkm_status pkm_wrench_at(const double w0[6], const pkm_trajectory *series, doubl
                          pkm_ctx *ctx);
 
 /* The motion's system loaded by wrench w on the rigid model's platform at its reference point
- * (pkm_mbs_set_load; the force at that point, which moves with the platform). PKM_ERR_INVALID
- * when the model has no platform. */
+ * (pkm_mbs_set_load, slot 1; the force at that point, which moves with the platform; slot 0 is
+ * the case's own load, pkm_case_dynamics.load_force). PKM_ERR_INVALID when the model has no
+ * platform. */
 pkm_status pkm_motion_set_wrench(pkm_motion *m, const double w[6], pkm_ctx *ctx);
 
 /* The locked closure's conditioning at a pose from the finite-element model fe built there alone

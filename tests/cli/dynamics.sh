@@ -160,4 +160,33 @@ check "dynamics --wrench out of range: exit 2, one line" sh -c \
 expect 2 dynamics navaro --wrench 1,0,0,0,0,0 --forward
 expect 2 dynamics tree5 --wrench 1,0,0,0,0,0
 expect 2 dynamics navaro --wrench 1,2,3
+# The case's own load (load.force, load.point in its dynamics block, --set) on the platform's
+# reference point equals the same --wrench; the forward run and transient refuse a case load.
+"$bin" "${wdyn[@]}" --set load.force.x=20 --set load.force.y=-10 >"$tmp/wl.csv"
+"$bin" "${wdyn[@]}" --wrench 20,-10,0,0,0,0 >"$tmp/ww.csv"
+check "dynamics: the case's load equals the same --wrench" "$py" -c '
+import sys, numpy as np
+a, b = (np.genfromtxt(f, delimiter=",", names=True, dtype=None, encoding=None) for f in sys.argv[1:3])
+d = a["drive"].astype(float)
+assert np.abs(d).max() > 1 and np.abs(d - b["drive"].astype(float)).max() <= 1e-12 * np.abs(d).max()
+' "$tmp/wl.csv" "$tmp/ww.csv"
+expect 2 dynamics navaro --set load.force.x=20 --forward
+expect 2 transient navaro --set load.force.x=20 --duration 0.002
+expect 2 dynamics navaro --set load.force.x=1e11
+# A robot file's load block (docs/robot-files.md) is the same load; a bad key names its line.
+sed 's/^trajectories:/load: {force: [20 N, -10 N, 0], point: [0, 0, 0]}\ntrajectories:/' \
+    "$root/examples/3rrr.yaml" >"$tmp/3rrr_load.yaml"
+"$bin" dynamics "$tmp/3rrr_load.yaml" --time 0:0.5:5 --format csv >"$tmp/rl.csv"
+"$bin" dynamics "$root/examples/3rrr.yaml" --time 0:0.5:5 --format csv --wrench 20,-10,0,0,0,0 >"$tmp/rw.csv"
+check "dynamics: a robot file's load block equals the same --wrench" "$py" -c '
+import sys, numpy as np
+a, b = (np.genfromtxt(f, delimiter=",", names=True, dtype=None, encoding=None) for f in sys.argv[1:3])
+d = a["drive"].astype(float)
+assert np.abs(d).max() > 1 and np.abs(d - b["drive"].astype(float)).max() <= 1e-12 * np.abs(d).max()
+' "$tmp/rl.csv" "$tmp/rw.csv"
+sed 's/^trajectories:/load: {force: [20 N, -10 N, 0], pont: [0, 0, 0]}\ntrajectories:/' \
+    "$root/examples/3rrr.yaml" >"$tmp/3rrr_badload.yaml"
+lerr=$("$bin" dynamics "$tmp/3rrr_badload.yaml" 2>&1 >/dev/null) && st=0 || st=$?
+check "dynamics: a robot file's bad load key: exit 2 naming the file and line" sh -c \
+    '[ "$1" -eq 2 ] && printf "%s" "$2" | grep -q "3rrr_badload.yaml:[0-9]*:[0-9]*: .*pont"' _ "$st" "$lerr"
 cli_done
