@@ -137,12 +137,12 @@ typedef struct dyn_run {
     cli_estimate est;        /* announced when long (cli_estimate_tick) */
     cli_progress bar;
     const dyn_args *o;
-    cli_rows rows;      /* the output (cli/rows.c) */
-    const char **names; /* the joints' names, then their types */
-    pkm_column cols[PKM_POSE_MAX + 3];
+    cli_rows rows;          /* the output (cli/rows.c) */
+    const char **names;     /* the joints' names, then their types */
+    pkm_column *cols;       /* the per-time columns */
     double load[6];         /* --wrench: the constant wrench */
     pkm_trajectory *wrench; /* --wrench FILE.csv, or NULL */
-    double *v, *w;          /* a time's joint values and wrenches */
+    double *v, *w, *pt;     /* a time's joint values, wrenches and per-time values */
 } dyn_run;
 
 /* The case's rigid motion with its friction (pkm_dynamics_motion_create). */
@@ -189,13 +189,18 @@ static int dyn_rows_init(dyn_run *r, const dyn_args *o)
 {
     const int nj = pkm_model_joint_count(r->m);
     r->names = malloc(sizeof(char *) * 2 * (size_t)nj);
-    r->v = malloc(sizeof(double) * (PKM_DYN_SERIES_COLUMNS + 6) * (size_t)nj);
+    r->v = malloc(sizeof(double) * ((PKM_DYN_SERIES_COLUMNS + 6) * (size_t)nj + PKM_POSE_MAX + 3 +
+                                    (size_t)pkm_model_plane_count(r->m)));
     if (r->names == NULL || r->v == NULL) return cli_usage_error("out of memory");
     r->w = r->v + PKM_DYN_SERIES_COLUMNS * (size_t)nj;
+    r->pt = r->w + 6 * (size_t)nj;
     for (int j = 0; j < nj; j++) {
         r->names[j] = pkm_model_joint(r->m, j)->name;
         r->names[nj + j] = dyn_type(pkm_model_joint(r->m, j));
     }
+    const int nplane = pkm_model_plane_count(r->m);
+    r->cols = malloc(sizeof(pkm_column) * (size_t)(PKM_POSE_MAX + 3 + nplane));
+    if (r->cols == NULL) return cli_usage_error("out of memory");
     int nc = 0;
     if (o->run.forward) {
         r->cols[nc++] = (pkm_column){"deviation", "rad or m"};
@@ -204,6 +209,8 @@ static int dyn_rows_init(dyn_run *r, const dyn_args *o)
     } else {
         for (int k = 0; k < r->c->npose; k++)
             r->cols[nc++] = (pkm_column){r->c->pose_names[k], r->c->pose_units[k]};
+        for (int i = 0; i < nplane; i++) /* a contact's normal force, named as its plane */
+            r->cols[nc++] = (pkm_column){pkm_model_plane(r->m, i)->name, "N"};
         r->cols[nc++] = (pkm_column){"conditioning", "1"};
     }
     r->rows = (cli_rows){.csv = cli_format_is_rows(o->run.format),
@@ -310,9 +317,10 @@ static int dyn_sink(void *user, const pkm_dynamics_row *row)
 {
     dyn_run *r = user;
     if (dyn_tick(r, row->step, "times")) return 1;
-    double pt[PKM_POSE_MAX + 1];
+    double *pt = r->pt;
     memcpy(pt, row->pose, sizeof(double) * (size_t)r->c->npose);
-    pt[r->c->npose] = row->conditioning;
+    memcpy(pt + r->c->npose, row->plane_force, sizeof(double) * (size_t)row->nplane);
+    pt[r->c->npose + row->nplane] = row->conditioning;
     if (row->conditioning < r->cond_min) r->cond_min = row->conditioning, r->cond_t = row->t;
     dyn_values(r, row->joint);
     cli_rows_put(&r->rows, row->step, row->t, r->v, r->w, pt);
@@ -385,11 +393,21 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
     return 0;
 }
 
+/* Whether --engine is among the arguments: the chewing robot then runs on the general path with
+ * that engine instead of its own (pkm/mast.h, its M_A, MCI, weights and routes). */
+static int engine_asked(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--engine") == 0 || strncmp(argv[i], "--engine=", 9) == 0) return 1;
+    return 0;
+}
+
 int cli_dynamics(int argc, char **argv)
 {
     dyn_args o = {.run = {.format = "table"}};
     if (argc > 2 && cli_chain_is_machine(argv[2])) return cli_chain_dynamics(argc, argv);
-    if (argc > 2 && cli_mast_is_case(argv[2])) return cli_mast_dynamics(argc, argv);
+    if (argc > 2 && cli_mast_is_case(argv[2]) && !engine_asked(argc, argv))
+        return cli_mast_dynamics(argc, argv);
     int rc = cli_parse(argc, argv, &dyn_command, dyn_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
     void *params = NULL;
@@ -421,6 +439,7 @@ int cli_dynamics(int argc, char **argv)
 done:
     cli_rows_free(&r.rows);
     free(r.names);
+    free(r.cols);
     free(r.v);
     pkm_motion_destroy(&r.motion);
     pkm_trajectory_destroy(&r.tr);

@@ -62,7 +62,8 @@ static const cli_command mast_command = {
     "(drive = ideal, N m; no friction or reaction components: empty). --per-time: the pose\n"
     "X..gamma, the contact normal forces (N) and the Newton-Euler residual per time. With\n"
     "higher_pairs=off, the 6-RSS twin replays the target's pose. --inertia: M_A's diagonal and\n"
-    "MCI in the per-time table too, and their means.\n\n",
+    "MCI in the per-time table too, and their means. With --engine mbs or mbs-dense: the\n"
+    "general path instead (pkmflex dynamics --help), the same torques and contact forces.\n\n",
     mast_options, (int)(sizeof(mast_options) / sizeof(mast_options[0])), 0};
 
 static int mast_set(void *user, int id, const char *v)

@@ -106,7 +106,9 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
     pkm_status st = prepare(m, tr, o, ctx);
     const pkm_model *model = pkm_motion_model(m);
     pkm_joint_result *res = calloc((size_t)pkm_model_joint_count(model) + 1, sizeof(*res));
-    if (st == PKM_OK && res == NULL)
+    const int nplane = pkm_model_plane_count(model);
+    double *plane = calloc((size_t)nplane + 1, sizeof(double));
+    if (st == PKM_OK && (res == NULL || plane == NULL))
         st = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the joints' results");
     if (st == PKM_OK && o->wrench_series != NULL && pkm_trajectory_ncoord(o->wrench_series) != 6)
         st = PKM_FAIL(ctx, PKM_ERR_INVALID, "wrench series of %d components, not 6",
@@ -130,10 +132,13 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
         double cond = NAN;
         if (st == PKM_OK) st = pkm_motion_locked_conditioning(m, &cond, &in);
         if (st != PKM_OK) st = PKM_FAIL(ctx, st, "t = %.9g s: %s", t, in.msg);
-        const pkm_dynamics_row row = {t, k, model, res, p, cond};
+        for (int i = 0; i < nplane; i++)
+            plane[i] = pkm_mbs_plane_force(pkm_motion_mbs(m), i);
+        const pkm_dynamics_row row = {t, k, model, res, p, cond, nplane, plane};
         if (st == PKM_OK && sink != NULL && sink(user, &row) != 0) break;
     }
     if (load) (void)pkm_mbs_set_load(pkm_motion_mbs(m), 1, -1, NULL, NULL, NULL, NULL);
+    free(plane);
     free(res);
     return st;
 }

@@ -37,6 +37,11 @@ typedef struct pkm_dynamics_row {
     const pkm_joint_result *joint;
     const double *pose;
     double conditioning;
+    /* The force with which each point-on-plane constraint of the model pushes its point along
+     * the plane's unit normal (N; pkm_mbs_plane_force), model plane order: a contact's normal
+     * force (the chewing robot's condyles). */
+    int nplane;
+    const double *plane_force;
 } pkm_dynamics_row;
 
 /* Nonzero stops the run (PKM_OK returned: what was handed over stands). */
