@@ -43,7 +43,8 @@ enum {
     CLI_OPT_SINGULAR,
     CLI_OPT_FORWARD,
     CLI_OPT_PER_TIME,
-    CLI_OPT_WRENCH, /* dynamics, transient: cli_parse_wrench */
+    CLI_OPT_WRENCH,  /* dynamics, transient: cli_parse_wrench */
+    CLI_OPT_WEIGHTS, /* dynamics: the redundant drives' weights (cli_parse_weights) */
     CLI_OPT_OWN = 20
 };
 
@@ -82,6 +83,13 @@ typedef struct cli_command {
             "external wrench on the platform at its reference point,\n"                            \
             "global axes (N, N m): constant, or a CSV file with the\n"                             \
             "header t,fx,fy,fz,mx,my,mz interpolated by a spline",                                 \
+            NULL                                                                                   \
+    }
+#define CLI_OPTION_WEIGHTS                                                                         \
+    {                                                                                              \
+        "--weights", NULL, 1, CLI_OPT_WEIGHTS, "W1,W2,...",                                        \
+            "a redundant actuation's drives of least weighted norm\n"                              \
+            "sum W_i tau_i^2, one W_i > 0 per actuated joint (default 1)",                         \
             NULL                                                                                   \
     }
 #define CLI_OPTION_SET                                                                             \
@@ -305,6 +313,8 @@ int cli_trajectory(const pkm_case *c, const char *traj, double t_end, pkm_trajec
  * or ending in .csv, header t,fx,fy,fz,mx,my,mz) into *series; 0, or an exit status after one
  * line naming the option, or the file and line. */
 int cli_parse_wrench(const char *spec, double w[6], pkm_trajectory **series);
+/* --weights W1,...: n finite weights > 0 into w; 0 or exit 2 naming the option. */
+int cli_parse_weights(const char *text, int n, double *w);
 
 /* The ranks of `pkmflex map` under mpirun (cli/ranks.c): MPI is started and ended there, in a
  * PKM_MPI build launched by mpirun; otherwise one rank of one, and the sweep pkm_map_sweep. */

@@ -32,6 +32,7 @@ typedef struct dyn_args {
     const char *friction; /* a friction law overriding the case's, or NULL */
     const char *engine;   /* --engine NAME, or NULL */
     const char *wrench;   /* --wrench, or NULL */
+    const char *weights;  /* --weights, or NULL */
 } dyn_args;
 
 static const cli_option dyn_options[] = {
@@ -54,6 +55,7 @@ static const cli_option dyn_options[] = {
      NULL},
     CLI_OPTION_SET,
     CLI_OPTION_WRENCH,
+    CLI_OPTION_WEIGHTS,
 };
 
 static const cli_command dyn_command = {
@@ -62,7 +64,7 @@ static const cli_command dyn_command = {
     "                        [--friction none|coulomb-viscous|stribeck] [--format table|csv|json]\n"
     "                        [--per-time] [-o FILE.h5] [--forward] [--singular R]\n"
     "                        [--engine NAME] [--set KEY=VALUE ...]\n"
-    "                        [--wrench FX,FY,FZ,MX,MY,MZ|FILE.csv]\n\n"
+    "                        [--wrench FX,FY,FZ,MX,MY,MZ|FILE.csv] [--weights W1,...]\n\n"
     "Rigid-body inverse dynamics of CASE along a trajectory of its pose coordinates. Every case\n"
     "prints the same joint table (docs/dynamics.md, \"Output columns\"): at each time, one row\n"
     "per joint of the model (cut joints included, named as in the case) with its coordinate (q,\n"
@@ -99,6 +101,9 @@ static int dyn_set(void *user, int id, const char *v)
         return 0;
     case CLI_OPT_WRENCH:
         o->wrench = v;
+        return 0;
+    case CLI_OPT_WEIGHTS:
+        o->weights = v;
         return 0;
     default:
         return cli_case_set(&o->c, id, v);
@@ -141,6 +146,7 @@ typedef struct dyn_run {
     const char **names;     /* the joints' names, then their types */
     pkm_column *cols;       /* the per-time columns */
     double load[6];         /* --wrench: the constant wrench */
+    double *weights;        /* --weights, one per actuated joint, or NULL */
     pkm_trajectory *wrench; /* --wrench FILE.csv, or NULL */
     double *v, *w, *pt;     /* a time's joint values, wrenches and per-time values */
 } dyn_run;
@@ -154,6 +160,17 @@ static int dyn_motion(dyn_run *r, double singular)
     if (st != PKM_OK) return cli_report(st, &ctx);
     r->m = pkm_motion_model(r->motion);
     return 0;
+}
+
+/* --weights: one per actuated joint of the rigid model, for the inverse run. */
+static int dyn_weights(dyn_run *r, const dyn_args *o)
+{
+    const int na = pkm_dyn_engine_actuated(r->m);
+    if (o->run.forward)
+        return cli_usage_error("--weights: the inverse run's drives only, not with --forward");
+    r->weights = malloc(sizeof(double) * (size_t)(na + 1));
+    if (r->weights == NULL) return cli_usage_error("out of memory");
+    return cli_parse_weights(o->weights, na, r->weights);
 }
 
 /* --engine: the engine named must accept the case's model; the runs of this command follow the
@@ -363,7 +380,8 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
                               .t1 = r->t1,
                               .n = r->n,
                               .singular = o->run.singular,
-                              .wrench_series = r->wrench};
+                              .wrench_series = r->wrench,
+                              .weights = r->weights};
     memcpy(opts.wrench, r->load, sizeof(opts.wrench));
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -428,6 +446,7 @@ int cli_dynamics(int argc, char **argv)
         goto done;
     if (o.run.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
     if ((rc = dyn_motion(&r, o.run.singular)) != 0 ||
+        (o.weights != NULL && (rc = dyn_weights(&r, &o)) != 0) ||
         (o.engine != NULL && (rc = dyn_engine(&r, o.engine)) != 0) ||
         (rc = dyn_rows_init(&r, &o)) != 0 || (rc = dyn_check_size(&r, &o)) != 0 ||
         (o.run.output != NULL && ((rc = cli_check_output_path(o.run.output)) != 0 ||
@@ -440,6 +459,7 @@ done:
     cli_rows_free(&r.rows);
     free(r.names);
     free(r.cols);
+    free(r.weights);
     free(r.v);
     pkm_motion_destroy(&r.motion);
     pkm_trajectory_destroy(&r.tr);

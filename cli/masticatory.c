@@ -15,7 +15,7 @@
 
 #define MAST_MAX_TIMES 10000000
 
-enum { MA_INERTIA = CLI_OPT_OWN, MA_WEIGHTS, MA_PRELOAD, MA_ROUTE };
+enum { MA_INERTIA = CLI_OPT_OWN, MA_PRELOAD, MA_ROUTE };
 
 typedef struct mast_args {
     int got_case, inertia, nsets;
@@ -32,8 +32,7 @@ static const cli_option mast_options[] = {
      "table, the target's and its 6-RSS twin's, with their time\n"
      "means and ratio (docs/dynamics.md)",
      NULL},
-    {"--weights", NULL, 1, MA_WEIGHTS, "W1,...,W6",
-     "torques of least weighted norm sum W_i tau_i^2 (W_i > 0; default all 1)", NULL},
+    CLI_OPTION_WEIGHTS,
     {"--preload", NULL, 1, MA_PRELOAD, "T1,...,T6",
      "crank torques (N m) whose null-space part is added: an internal preload\n"
      "that moves nothing (the redundant actuation's freedom)",
@@ -83,7 +82,7 @@ static int mast_set(void *user, int id, const char *v)
     case MA_INERTIA:
         o->inertia = 1;
         return 0;
-    case MA_WEIGHTS:
+    case CLI_OPT_WEIGHTS:
         o->weights = v;
         return 0;
     case MA_PRELOAD:
@@ -256,14 +255,12 @@ int cli_mast_dynamics(int argc, char **argv)
     if (o.run.time != NULL && !cli_parse_times(o.run.time, MAST_MAX_TIMES, &ro.t0, &ro.t1, &ro.n))
         return cli_usage_error("--time '%s': expected T0:T1:N with T1 > T0 and N from 2 to %d",
                                o.run.time, MAST_MAX_TIMES);
-    static const char *const one[6] = {"", "", "", "", "", ""}; /* weights; torques in N m */
+    static const char *const one[6] = {"", "", "", "", "", ""}; /* preload torques in N m */
     double w[6], pre[6];
     pkm_mast_inverse_opts *io = &ro.inv;
     if (o.weights != NULL) {
-        int ok = cli_parse_pose(o.weights, 6, one, w);
-        for (int i = 0; ok && i < 6; i++)
-            ok = isfinite(w[i]) && w[i] > 0.0;
-        if (!ok) return cli_usage_error("--weights '%s': expected 6 weights > 0", o.weights);
+        const int wrc = cli_parse_weights(o.weights, 6, w);
+        if (wrc != 0) return wrc;
         io->weight = w;
     }
     if (o.preload != NULL) {

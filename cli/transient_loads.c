@@ -29,3 +29,13 @@ int cli_parse_wrench(const char *spec, double w[6], pkm_trajectory **series)
             return cli_usage_error("--wrench '%s': component %s is not finite", spec, names[k]);
     return 0;
 }
+
+int cli_parse_weights(const char *text, int n, double *w)
+{
+    static const char *const one[PKM_POSE_MAX] = {"", "", "", "", "", "", "", "",
+                                                  "", "", "", "", "", "", "", ""};
+    int ok = n >= 1 && n <= PKM_POSE_MAX && cli_parse_pose(text, n, one, w);
+    for (int i = 0; ok && i < n; i++)
+        ok = isfinite(w[i]) && w[i] > 0.0;
+    return ok ? 0 : cli_usage_error("--weights '%s': expected %d weights > 0", text, n);
+}

@@ -128,7 +128,7 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
         pkm_ctx_clear(&in);
         st = pkm_trajectory_eval(tr, t, p, pd, pdd, &in);
         if (st == PKM_OK) st = pkm_motion_at(m, t, p, pd, pdd, &in);
-        if (st == PKM_OK) st = pkm_mbs_inverse(pkm_motion_mbs(m), NULL, res, &in);
+        if (st == PKM_OK) st = pkm_mbs_inverse(pkm_motion_mbs(m), o->weights, res, &in);
         double cond = NAN;
         if (st == PKM_OK) st = pkm_motion_locked_conditioning(m, &cond, &in);
         if (st != PKM_OK) st = PKM_FAIL(ctx, st, "t = %.9g s: %s", t, in.msg);

@@ -24,6 +24,9 @@ typedef struct pkm_dynamics_opts {
      * balance has no work of external loads). */
     double wrench[6];
     const pkm_trajectory *wrench_series;
+    /* A redundant actuation's weights, one > 0 per actuated joint (joint order): the drives of
+     * least sum w_i tau_i^2 (pkm_mbs_inverse); NULL: all 1. The inverse run only. */
+    const double *weights;
 } pkm_dynamics_opts;
 
 /* One time of the run: every joint's result (pkm_model_joint_count(model) of them, joint order),

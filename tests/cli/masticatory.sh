@@ -159,6 +159,21 @@ for a, b in (("contact_L", "condyle_L"), ("contact_R", "condyle_R")):
 ' "$tmp/m_own.csv" "$tmp/m_gen.csv" "$tmp/m_own_pt.csv" "$tmp/m_gen_pt.csv"
 done
 expect 2 dynamics masticatory --engine chain
+# Weighted minimum-norm torques (--weights, one per crank) on both paths: the same.
+"$bin" dynamics masticatory --weights 1,2,3,4,5,6 --format csv >"$tmp/m_own_w.csv"
+"$bin" dynamics masticatory --engine mbs --weights 1,2,3,4,5,6 --format csv >"$tmp/m_gen_w.csv"
+check "dynamics masticatory --weights: the general path's torques equal its own engine's" "$py" -c '
+import sys, numpy as np
+own, gen, unw = (np.genfromtxt(f, delimiter=",", names=True, dtype=None, encoding=None)
+                 for f in sys.argv[1:4])
+g = gen[np.char.startswith(gen["joint"].astype(str), "theta")]
+d = own["drive"].astype(float)
+assert np.abs(d - g["drive"].astype(float)).max() <= 1e-9 * np.abs(d).max()
+assert np.abs(d - unw["drive"].astype(float)).max() > 1e-2 * np.abs(d).max()  # the weights act
+' "$tmp/m_own_w.csv" "$tmp/m_gen_w.csv" "$tmp/m_own.csv"
+expect 2 dynamics masticatory --engine mbs --weights 1,2,3
+expect 2 dynamics navaro --weights 1,1,0
+expect 2 dynamics navaro --weights 1,1,1 --forward
 expect 0 dynamics masticatory --engine mbs --friction coulomb-viscous --set "friction.kv=0.001 N m s/rad" --time 0:1:5
 expect 0 dynamics masticatory --engine mbs --friction coulomb-viscous --set friction.kc=0.01 --time 0:1:5
 # Coulomb friction of 0.05 on the redundant drives: the normal loads' fixed point does not
