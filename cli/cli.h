@@ -45,6 +45,7 @@ enum {
     CLI_OPT_PER_TIME,
     CLI_OPT_WRENCH,  /* dynamics, transient: cli_parse_wrench */
     CLI_OPT_WEIGHTS, /* dynamics: the redundant drives' weights (cli_parse_weights) */
+    CLI_OPT_PRELOAD, /* dynamics: the redundant drives' preload */
     CLI_OPT_OWN = 20
 };
 
@@ -90,6 +91,14 @@ typedef struct cli_command {
         "--weights", NULL, 1, CLI_OPT_WEIGHTS, "W1,W2,...",                                        \
             "a redundant actuation's drives of least weighted norm\n"                              \
             "sum W_i tau_i^2, one W_i > 0 per actuated joint (default 1)",                         \
+            NULL                                                                                   \
+    }
+#define CLI_OPTION_PRELOAD                                                                         \
+    {                                                                                              \
+        "--preload", NULL, 1, CLI_OPT_PRELOAD, "T1,T2,...",                                        \
+            "drives (N m or N, one per actuated joint) whose null-space\n"                         \
+            "part is added: an internal preload that moves nothing (a\n"                           \
+            "redundant actuation's freedom)",                                                      \
             NULL                                                                                   \
     }
 #define CLI_OPTION_SET                                                                             \
@@ -313,8 +322,10 @@ int cli_trajectory(const pkm_case *c, const char *traj, double t_end, pkm_trajec
  * or ending in .csv, header t,fx,fy,fz,mx,my,mz) into *series; 0, or an exit status after one
  * line naming the option, or the file and line. */
 int cli_parse_wrench(const char *spec, double w[6], pkm_trajectory **series);
-/* --weights W1,...: n finite weights > 0 into w; 0 or exit 2 naming the option. */
+/* --weights W1,...: n finite weights > 0 into w; --preload T1,...: n finite drives into p; 0 or
+ * exit 2 naming the option. */
 int cli_parse_weights(const char *text, int n, double *w);
+int cli_parse_preload(const char *text, int n, double *p);
 
 /* The ranks of `pkmflex map` under mpirun (cli/ranks.c): MPI is started and ended there, in a
  * PKM_MPI build launched by mpirun; otherwise one rank of one, and the sweep pkm_map_sweep. */

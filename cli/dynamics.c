@@ -33,6 +33,7 @@ typedef struct dyn_args {
     const char *engine;   /* --engine NAME, or NULL */
     const char *wrench;   /* --wrench, or NULL */
     const char *weights;  /* --weights, or NULL */
+    const char *preload;  /* --preload, or NULL */
 } dyn_args;
 
 static const cli_option dyn_options[] = {
@@ -56,6 +57,7 @@ static const cli_option dyn_options[] = {
     CLI_OPTION_SET,
     CLI_OPTION_WRENCH,
     CLI_OPTION_WEIGHTS,
+    CLI_OPTION_PRELOAD,
 };
 
 static const cli_command dyn_command = {
@@ -64,7 +66,8 @@ static const cli_command dyn_command = {
     "                        [--friction none|coulomb-viscous|stribeck] [--format table|csv|json]\n"
     "                        [--per-time] [-o FILE.h5] [--forward] [--singular R]\n"
     "                        [--engine NAME] [--set KEY=VALUE ...]\n"
-    "                        [--wrench FX,FY,FZ,MX,MY,MZ|FILE.csv] [--weights W1,...]\n\n"
+    "                        [--wrench FX,FY,FZ,MX,MY,MZ|FILE.csv] [--weights W1,...]\n"
+    "                        [--preload T1,...]\n\n"
     "Rigid-body inverse dynamics of CASE along a trajectory of its pose coordinates. Every case\n"
     "prints the same joint table (docs/dynamics.md, \"Output columns\"): at each time, one row\n"
     "per joint of the model (cut joints included, named as in the case) with its coordinate (q,\n"
@@ -104,6 +107,9 @@ static int dyn_set(void *user, int id, const char *v)
         return 0;
     case CLI_OPT_WEIGHTS:
         o->weights = v;
+        return 0;
+    case CLI_OPT_PRELOAD:
+        o->preload = v;
         return 0;
     default:
         return cli_case_set(&o->c, id, v);
@@ -146,7 +152,9 @@ typedef struct dyn_run {
     const char **names;     /* the joints' names, then their types */
     pkm_column *cols;       /* the per-time columns */
     double load[6];         /* --wrench: the constant wrench */
+    double *shape;          /* the storage of: */
     double *weights;        /* --weights, one per actuated joint, or NULL */
+    double *preload;        /* --preload, likewise */
     pkm_trajectory *wrench; /* --wrench FILE.csv, or NULL */
     double *v, *w, *pt;     /* a time's joint values, wrenches and per-time values */
 } dyn_run;
@@ -167,10 +175,17 @@ static int dyn_weights(dyn_run *r, const dyn_args *o)
 {
     const int na = pkm_dyn_engine_actuated(r->m);
     if (o->run.forward)
-        return cli_usage_error("--weights: the inverse run's drives only, not with --forward");
-    r->weights = malloc(sizeof(double) * (size_t)(na + 1));
-    if (r->weights == NULL) return cli_usage_error("out of memory");
-    return cli_parse_weights(o->weights, na, r->weights);
+        return cli_usage_error("--weights, --preload: the inverse run's drives only, not with "
+                               "--forward");
+    r->shape = malloc(sizeof(double) * (size_t)(2 * na + 1));
+    if (r->shape == NULL) return cli_usage_error("out of memory");
+    int rc = 0;
+    if (o->weights != NULL && (rc = cli_parse_weights(o->weights, na, r->shape)) == 0)
+        r->weights = r->shape;
+    if (rc == 0 && o->preload != NULL &&
+        (rc = cli_parse_preload(o->preload, na, r->shape + na)) == 0)
+        r->preload = r->shape + na;
+    return rc;
 }
 
 /* --engine: the engine named must accept the case's model; the runs of this command follow the
@@ -381,7 +396,8 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
                               .n = r->n,
                               .singular = o->run.singular,
                               .wrench_series = r->wrench,
-                              .weights = r->weights};
+                              .weights = r->weights,
+                              .preload = r->preload};
     memcpy(opts.wrench, r->load, sizeof(opts.wrench));
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -446,7 +462,7 @@ int cli_dynamics(int argc, char **argv)
         goto done;
     if (o.run.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
     if ((rc = dyn_motion(&r, o.run.singular)) != 0 ||
-        (o.weights != NULL && (rc = dyn_weights(&r, &o)) != 0) ||
+        ((o.weights != NULL || o.preload != NULL) && (rc = dyn_weights(&r, &o)) != 0) ||
         (o.engine != NULL && (rc = dyn_engine(&r, o.engine)) != 0) ||
         (rc = dyn_rows_init(&r, &o)) != 0 || (rc = dyn_check_size(&r, &o)) != 0 ||
         (o.run.output != NULL && ((rc = cli_check_output_path(o.run.output)) != 0 ||
@@ -459,7 +475,7 @@ done:
     cli_rows_free(&r.rows);
     free(r.names);
     free(r.cols);
-    free(r.weights);
+    free(r.shape);
     free(r.v);
     pkm_motion_destroy(&r.motion);
     pkm_trajectory_destroy(&r.tr);

@@ -15,7 +15,7 @@
 
 #define MAST_MAX_TIMES 10000000
 
-enum { MA_INERTIA = CLI_OPT_OWN, MA_PRELOAD, MA_ROUTE };
+enum { MA_INERTIA = CLI_OPT_OWN, MA_ROUTE };
 
 typedef struct mast_args {
     int got_case, inertia, nsets;
@@ -33,10 +33,7 @@ static const cli_option mast_options[] = {
      "means and ratio (docs/dynamics.md)",
      NULL},
     CLI_OPTION_WEIGHTS,
-    {"--preload", NULL, 1, MA_PRELOAD, "T1,...,T6",
-     "crank torques (N m) whose null-space part is added: an internal preload\n"
-     "that moves nothing (the redundant actuation's freedom)",
-     NULL},
+    CLI_OPTION_PRELOAD,
     {"--route", NULL, 1, MA_ROUTE, "NAME",
      "how the torques are formed, all equal to rounding (docs/dynamics.md):\n"
      "virtual-power (default), hessian (the paper's Lagrange-D'Alembert form\n"
@@ -85,7 +82,7 @@ static int mast_set(void *user, int id, const char *v)
     case CLI_OPT_WEIGHTS:
         o->weights = v;
         return 0;
-    case MA_PRELOAD:
+    case CLI_OPT_PRELOAD:
         o->preload = v;
         return 0;
     case MA_ROUTE:
@@ -255,7 +252,6 @@ int cli_mast_dynamics(int argc, char **argv)
     if (o.run.time != NULL && !cli_parse_times(o.run.time, MAST_MAX_TIMES, &ro.t0, &ro.t1, &ro.n))
         return cli_usage_error("--time '%s': expected T0:T1:N with T1 > T0 and N from 2 to %d",
                                o.run.time, MAST_MAX_TIMES);
-    static const char *const one[6] = {"", "", "", "", "", ""}; /* preload torques in N m */
     double w[6], pre[6];
     pkm_mast_inverse_opts *io = &ro.inv;
     if (o.weights != NULL) {
@@ -264,10 +260,8 @@ int cli_mast_dynamics(int argc, char **argv)
         io->weight = w;
     }
     if (o.preload != NULL) {
-        int ok = cli_parse_pose(o.preload, 6, one, pre);
-        for (int i = 0; ok && i < 6; i++)
-            ok = isfinite(pre[i]);
-        if (!ok) return cli_usage_error("--preload '%s': expected 6 torques (N m)", o.preload);
+        const int prc = cli_parse_preload(o.preload, 6, pre);
+        if (prc != 0) return prc;
         io->preload = pre;
     }
     if (o.route != NULL) {

@@ -30,12 +30,28 @@ int cli_parse_wrench(const char *spec, double w[6], pkm_trajectory **series)
     return 0;
 }
 
+/* n plain numbers into v (no units: SI); 1 if parsed and finite. */
+static int parse_numbers(const char *text, int n, double *v)
+{
+    static const char *const none[PKM_POSE_MAX] = {"", "", "", "", "", "", "", "",
+                                                   "", "", "", "", "", "", "", ""};
+    int ok = n >= 1 && n <= PKM_POSE_MAX && cli_parse_pose(text, n, none, v);
+    for (int i = 0; ok && i < n; i++)
+        ok = isfinite(v[i]);
+    return ok;
+}
+
 int cli_parse_weights(const char *text, int n, double *w)
 {
-    static const char *const one[PKM_POSE_MAX] = {"", "", "", "", "", "", "", "",
-                                                  "", "", "", "", "", "", "", ""};
-    int ok = n >= 1 && n <= PKM_POSE_MAX && cli_parse_pose(text, n, one, w);
+    int ok = parse_numbers(text, n, w);
     for (int i = 0; ok && i < n; i++)
-        ok = isfinite(w[i]) && w[i] > 0.0;
+        ok = w[i] > 0.0;
     return ok ? 0 : cli_usage_error("--weights '%s': expected %d weights > 0", text, n);
+}
+
+int cli_parse_preload(const char *text, int n, double *p)
+{
+    return parse_numbers(text, n, p)
+               ? 0
+               : cli_usage_error("--preload '%s': expected %d drives (N m or N)", text, n);
 }

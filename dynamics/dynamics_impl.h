@@ -70,6 +70,7 @@ struct pkm_mbs {
     double cond;                           /* the last dense passive solve's conditioning */
     double size;                           /* mechanism size for the closure tolerance, m */
     int load_body[PKM_MBS_LOADS];          /* pkm_mbs_set_load's bodies, -1: none */
+    double *preload;                       /* pkm_mbs_set_preload's na torques, or NULL */
     double load[PKM_MBS_LOADS][9];         /* force, moment (global) and point (reference) */
     double *q, *qd, *qdd;
     double *W;        /* nc x 6 constraint wrenches at the origin (rows) */

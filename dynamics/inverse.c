@@ -44,6 +44,22 @@ static pkm_status solve_drives(pkm_mbs *s, const double *w, double gmax, pkm_ctx
             v += s->nul[(size_t)s->act[a] * nn + r] / sqrt(w != NULL ? w[a] : 1.0) * s->tau[a];
         res = fmax(res, fabs(v));
     }
+    /* A preload p adds its part in the null space of the scaled actuation map, v - cp^+ cp v
+     * with v = W^1/2 p: an internal load that moves nothing (Cheng et al. 2024's redundant
+     * actuation; W^-1/2 (I - Q Q^T) W^1/2 p once unscaled). */
+    if (s->preload != NULL) {
+        for (int a = 0; a < s->na; a++)
+            s->x[a] = sqrt(w != NULL ? w[a] : 1.0) * s->preload[a];
+        for (int r = 0; r < nn; r++) {
+            s->rhs[r] = 0.0;
+            for (int a = 0; a < s->na; a++)
+                s->rhs[r] += s->cp[(size_t)r * s->na + a] * s->x[a];
+        }
+        if (mbs_lstsq(s, nn, s->na, s->cp, s->rhs, s->lam, PKM_DYN_RANK_TOL, NULL) < 0)
+            return PKM_FAIL(ctx, PKM_ERR_SOLVER, "LAPACK dgelss failed");
+        for (int a = 0; a < s->na; a++)
+            s->tau[a] += s->x[a] - s->lam[a];
+    }
     for (int a = 0; a < s->na; a++)
         s->tau[a] /= sqrt(w != NULL ? w[a] : 1.0);
     if (res > MBS_CONSISTENCY_TOL * gmax)
@@ -218,7 +234,10 @@ pkm_status pkm_mbs_inverse(pkm_mbs *s, const double *weights, pkm_joint_result *
     for (int it = 0; it < MBS_FRICTION_ITER_MAX; it++) {
         for (int k = 0; k < s->nq; k++)
             s->gq[k] = s->g0[k] + s->fq[k];
-        const double gmax = max_abs(s->gq, s->nq) + 1e-300;
+        /* The load scale of the consistency checks: the generalised forces and a preload (at
+         * rest under a gravity normal to a planar mechanism the former vanish). */
+        const double gmax = max_abs(s->gq, s->nq) +
+                            (s->preload != NULL ? max_abs(s->preload, s->na) : 0.0) + 1e-300;
         pkm_status st = solve_sparse(s, it == 0, gmax, &done, ctx);
         if (st == PKM_OK && !done) st = mbs_dense_ready(s, ctx);
         if (st == PKM_OK && !done) mbs_dense_c(s, s->C);

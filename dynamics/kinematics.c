@@ -6,6 +6,7 @@
 #include "pkm/spatial.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* out = V x Y for twists (v, w): (w x vy + v x wy, w x wy) (Featherstone 2008, eq. 2.31, in the
@@ -298,6 +299,22 @@ pkm_status pkm_mbs_set_load(pkm_mbs *s, int slot, int b, const double f[3], cons
     memcpy(s->load[slot], f, 3 * sizeof(double));
     memcpy(s->load[slot] + 3, n, 3 * sizeof(double));
     memcpy(s->load[slot] + 6, x, 3 * sizeof(double));
+    return PKM_OK;
+}
+
+pkm_status pkm_mbs_set_preload(pkm_mbs *s, const double *p, pkm_ctx *ctx)
+{
+    if (p == NULL) {
+        free(s->preload);
+        s->preload = NULL;
+        return PKM_OK;
+    }
+    for (int a = 0; a < s->na; a++)
+        if (!isfinite(p[a]))
+            return PKM_FAIL(ctx, PKM_ERR_INVALID, "preload %d: %g is not finite", a + 1, p[a]);
+    if (s->preload == NULL) s->preload = malloc(sizeof(double) * ((size_t)s->na + 1));
+    if (s->preload == NULL) return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the preload");
+    memcpy(s->preload, p, sizeof(double) * (size_t)s->na);
     return PKM_OK;
 }
 

@@ -355,6 +355,7 @@ void pkm_mbs_destroy(pkm_mbs **sp)
     pkm_mbs *s = *sp;
     pkm_topology_destroy(&s->topo);
     mbs_sparse_destroy(s);
+    free(s->preload);
     free(s->fr);
     free(s->cut);
     free(s->body_frame);

@@ -115,6 +115,8 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
                       pkm_trajectory_ncoord(o->wrench_series));
     const int load = loaded(o);
     double w[6];
+    if (st == PKM_OK && o->preload != NULL)
+        st = pkm_mbs_set_preload(pkm_motion_mbs(m), o->preload, ctx);
     /* The wrench checked before the first time: the platform, its range at t0. */
     if (st == PKM_OK && load) st = pkm_wrench_at(o->wrench, o->wrench_series, o->t0, w, ctx);
     if (st == PKM_OK && load) st = pkm_motion_set_wrench(m, w, ctx);
@@ -138,6 +140,7 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
         if (st == PKM_OK && sink != NULL && sink(user, &row) != 0) break;
     }
     if (load) (void)pkm_mbs_set_load(pkm_motion_mbs(m), 1, -1, NULL, NULL, NULL, NULL);
+    if (o->preload != NULL) (void)pkm_mbs_set_preload(pkm_motion_mbs(m), NULL, NULL);
     free(plane);
     free(res);
     return st;

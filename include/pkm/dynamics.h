@@ -178,6 +178,13 @@ pkm_status pkm_mbs_set_friction(pkm_mbs *s, const pkm_friction *fr, pkm_ctx *ctx
 pkm_status pkm_mbs_set_load(pkm_mbs *s, int slot, int b, const double f[3], const double n[3],
                             const double x[3], pkm_ctx *ctx);
 
+/* A redundant actuation's preload: na drives (actuated joint order, N m or N) whose part in the
+ * null space of the actuation map pkm_mbs_inverse adds to the drives (an internal load that
+ * moves nothing; with weights, in the weighted metric); copied; NULL: none. PKM_ERR_INVALID for
+ * a component not finite; PKM_ERR_NOMEM. A mechanism actuated without redundancy has no such
+ * null space: its drives are unchanged. */
+pkm_status pkm_mbs_set_preload(pkm_mbs *s, const double *p, pkm_ctx *ctx);
+
 /* One joint's inverse-dynamics result. */
 typedef struct pkm_joint_result {
     double wrench[6]; /* reaction (F, M about the joint's current point), global axes */

@@ -27,6 +27,9 @@ typedef struct pkm_dynamics_opts {
     /* A redundant actuation's weights, one > 0 per actuated joint (joint order): the drives of
      * least sum w_i tau_i^2 (pkm_mbs_inverse); NULL: all 1. The inverse run only. */
     const double *weights;
+    /* A redundant actuation's preload, one drive per actuated joint (pkm_mbs_set_preload: its
+     * null-space part is added); NULL: none. The inverse run only. */
+    const double *preload;
 } pkm_dynamics_opts;
 
 /* One time of the run: every joint's result (pkm_model_joint_count(model) of them, joint order),

@@ -171,6 +171,29 @@ d = own["drive"].astype(float)
 assert np.abs(d - g["drive"].astype(float)).max() <= 1e-9 * np.abs(d).max()
 assert np.abs(d - unw["drive"].astype(float)).max() > 1e-2 * np.abs(d).max()  # the weights act
 ' "$tmp/m_own_w.csv" "$tmp/m_gen_w.csv" "$tmp/m_own.csv"
+# A preload (its null-space part added) with the weights: the same on both paths.
+"$bin" dynamics masticatory --weights 1,2,3,4,5,6 --preload 1,0,0,0,0,-1 --format csv >"$tmp/m_own_p.csv"
+"$bin" dynamics masticatory --engine mbs --weights 1,2,3,4,5,6 --preload 1,0,0,0,0,-1 \
+    --format csv >"$tmp/m_gen_p.csv"
+check "dynamics masticatory --preload: the general path's torques equal its own engine's" "$py" -c '
+import sys, numpy as np
+own, gen, unp = (np.genfromtxt(f, delimiter=",", names=True, dtype=None, encoding=None)
+                 for f in sys.argv[1:4])
+g = gen[np.char.startswith(gen["joint"].astype(str), "theta")]
+d = own["drive"].astype(float)
+assert np.abs(d - g["drive"].astype(float)).max() <= 1e-9 * np.abs(d).max()
+assert np.abs(d - unp["drive"].astype(float)).max() > 1e-2 * np.abs(d).max()  # the preload acts
+' "$tmp/m_own_p.csv" "$tmp/m_gen_p.csv" "$tmp/m_own_w.csv"
+# A mechanism actuated without redundancy has no internal load: NaVARo's drives unchanged.
+"$bin" dynamics navaro --preload 1,2,3 --time 0:1.5:31 --format csv >"$tmp/n_p.csv"
+"$bin" dynamics navaro --time 0:1.5:31 --format csv >"$tmp/n_0.csv"
+check "dynamics navaro --preload: no null space, the drives unchanged" "$py" -c '
+import sys, numpy as np
+a, b = (np.genfromtxt(f, delimiter=",", names=True, dtype=None, encoding=None) for f in sys.argv[1:3])
+d = b["drive"].astype(float)
+assert np.abs(a["drive"].astype(float) - d).max() <= 1e-12 * np.abs(d).max()
+' "$tmp/n_p.csv" "$tmp/n_0.csv"
+expect 2 dynamics navaro --preload 1,2
 expect 2 dynamics masticatory --engine mbs --weights 1,2,3
 expect 2 dynamics navaro --weights 1,1,0
 expect 2 dynamics navaro --weights 1,1,1 --forward
