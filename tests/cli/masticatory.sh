@@ -159,31 +159,28 @@ for a, b in (("contact_L", "condyle_L"), ("contact_R", "condyle_R")):
 ' "$tmp/m_own.csv" "$tmp/m_gen.csv" "$tmp/m_own_pt.csv" "$tmp/m_gen_pt.csv"
 done
 expect 2 dynamics masticatory --engine chain
-# Weighted minimum-norm torques (--weights, one per crank) on both paths: the same.
-"$bin" dynamics masticatory --weights 1,2,3,4,5,6 --format csv >"$tmp/m_own_w.csv"
-"$bin" dynamics masticatory --engine mbs --weights 1,2,3,4,5,6 --format csv >"$tmp/m_gen_w.csv"
-check "dynamics masticatory --weights: the general path's torques equal its own engine's" "$py" -c '
+# same_torques WHAT OWN GEN OTHER: the cranks' torques of GEN (the general path) equal OWN's (its
+# own engine) to 1e-9 of the largest, and differ from OTHER's by more than 1e-2 (WHAT acts).
+same_torques() {
+    check "dynamics masticatory $1: the general path's torques equal its own engine's" "$py" -c '
 import sys, numpy as np
-own, gen, unw = (np.genfromtxt(f, delimiter=",", names=True, dtype=None, encoding=None)
-                 for f in sys.argv[1:4])
+own, gen, other = (np.genfromtxt(f, delimiter=",", names=True, dtype=None, encoding=None)
+                   for f in sys.argv[1:4])
 g = gen[np.char.startswith(gen["joint"].astype(str), "theta")]
 d = own["drive"].astype(float)
 assert np.abs(d - g["drive"].astype(float)).max() <= 1e-9 * np.abs(d).max()
-assert np.abs(d - unw["drive"].astype(float)).max() > 1e-2 * np.abs(d).max()  # the weights act
-' "$tmp/m_own_w.csv" "$tmp/m_gen_w.csv" "$tmp/m_own.csv"
-# A preload (its null-space part added) with the weights: the same on both paths.
+assert np.abs(d - other["drive"].astype(float)).max() > 1e-2 * np.abs(d).max()
+' "$2" "$3" "$4"
+}
+# Weighted minimum-norm torques (--weights, one per crank), then a preload (its null-space part
+# added) with the weights: the same on both paths.
+"$bin" dynamics masticatory --weights 1,2,3,4,5,6 --format csv >"$tmp/m_own_w.csv"
+"$bin" dynamics masticatory --engine mbs --weights 1,2,3,4,5,6 --format csv >"$tmp/m_gen_w.csv"
+same_torques --weights "$tmp/m_own_w.csv" "$tmp/m_gen_w.csv" "$tmp/m_own.csv"
 "$bin" dynamics masticatory --weights 1,2,3,4,5,6 --preload 1,0,0,0,0,-1 --format csv >"$tmp/m_own_p.csv"
 "$bin" dynamics masticatory --engine mbs --weights 1,2,3,4,5,6 --preload 1,0,0,0,0,-1 \
     --format csv >"$tmp/m_gen_p.csv"
-check "dynamics masticatory --preload: the general path's torques equal its own engine's" "$py" -c '
-import sys, numpy as np
-own, gen, unp = (np.genfromtxt(f, delimiter=",", names=True, dtype=None, encoding=None)
-                 for f in sys.argv[1:4])
-g = gen[np.char.startswith(gen["joint"].astype(str), "theta")]
-d = own["drive"].astype(float)
-assert np.abs(d - g["drive"].astype(float)).max() <= 1e-9 * np.abs(d).max()
-assert np.abs(d - unp["drive"].astype(float)).max() > 1e-2 * np.abs(d).max()  # the preload acts
-' "$tmp/m_own_p.csv" "$tmp/m_gen_p.csv" "$tmp/m_own_w.csv"
+same_torques --preload "$tmp/m_own_p.csv" "$tmp/m_gen_p.csv" "$tmp/m_own_w.csv"
 # A mechanism actuated without redundancy has no internal load: NaVARo's drives unchanged.
 "$bin" dynamics navaro --preload 1,2,3 --time 0:1.5:31 --format csv >"$tmp/n_p.csv"
 "$bin" dynamics navaro --time 0:1.5:31 --format csv >"$tmp/n_0.csv"
