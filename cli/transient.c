@@ -194,8 +194,7 @@ static int tr_damping(const tr_args *a, pkm_transient_opts *opts)
     return st == PKM_OK ? 0 : cli_usage_error("--damping '%s': %s", a->damping, ctx.msg);
 }
 
-/* What the sink needs; with -o, every row kept (the actuated joints' names and ndrive columns
- * per time). */
+/* What the sink needs; with -o, every row kept (cols->ndrive drive columns per time). */
 typedef struct tr_out {
     const pkm_case *c;
     const void *params;
@@ -203,18 +202,14 @@ typedef struct tr_out {
     double start;
     int64_t cap, n, total; /* total: the run's rows, for the progress bar */
     int64_t done;          /* rows printed */
-    int ndrive;
-    char (*names)[PKM_NAME_LEN];
     double *t, *error, *qs, *energy, *drive, *reaction, *deflection, *freq, *cond;
     double cond_min, cond_t;     /* the lowest conditioning of the run and its time */
     cli_progress *bar;           /* on a terminal, else NULL */
     cli_estimate est;            /* announced when long (cli_estimate_tick) */
-    pkm_transient_columns *cols; /* the rows' columns (pkm/transient.h), from the first row */
+    pkm_transient_columns *cols; /* the rows' columns (pkm/transient.h) */
     cli_rows rows;               /* their printer */
     double *v;                   /* one row's values */
 } tr_out;
-
-static int tr_columns(tr_out *o);
 
 /* One row, after the header at the first (so that a run refused before its first step prints
  * nothing). */
@@ -226,11 +221,6 @@ static int tr_row(void *user, const pkm_transient_row *r)
         o->rc = cli_interrupted() ? EXIT_INTERRUPT : EXIT_COMPUTE;
         return 1;
     }
-    if (r->step == 0 && (o->rc = tr_columns(o)) != 0) return 1;
-    if (r->step == 0) { /* a csv cell is about 17 bytes, an HDF5 value 8 */
-        o->est.cols = 1 + o->cols->n;
-        o->est.bytes_per_row = o->est.cols * (o->est.output != NULL ? 8.0 : 17.0);
-    }
     cli_estimate_tick(&o->est, r->step, o->total);
     if (r->conditioning < o->cond_min) { /* NaN: not computed, never the lowest */
         o->cond_min = r->conditioning;
@@ -238,7 +228,8 @@ static int tr_row(void *user, const pkm_transient_row *r)
     }
     if (r->step == 0 && !o->csv)
         printf("# Rayleigh damping l1 = %.6g 1/s, l2 = %.6g s\n", r->rayleigh[0], r->rayleigh[1]);
-    if (o->cap > 0 && o->n < o->cap && r->ndrive == o->ndrive) {
+    const int nd = o->cols->ndrive;
+    if (o->cap > 0 && o->n < o->cap && r->ndrive == nd) {
         const int64_t i = o->n++;
         const pkm_newmark_energy *e = &r->energy;
         const double en[4] = {e->kinetic, e->strain, e->dissipated, e->work};
@@ -246,11 +237,10 @@ static int tr_row(void *user, const pkm_transient_row *r)
         memcpy(o->error + 6 * i, r->error, sizeof(r->error));
         memcpy(o->qs + 6 * i, r->quasi_static, sizeof(r->quasi_static));
         memcpy(o->energy + 4 * i, en, sizeof(en));
-        memcpy(o->drive + o->ndrive * i, r->drive, sizeof(double) * (size_t)o->ndrive);
-        memcpy(o->reaction + o->ndrive * i, r->reaction, sizeof(double) * (size_t)o->ndrive);
+        memcpy(o->drive + nd * i, r->drive, sizeof(double) * (size_t)nd);
+        memcpy(o->reaction + nd * i, r->reaction, sizeof(double) * (size_t)nd);
         if (r->deflection != NULL)
-            memcpy(o->deflection + o->ndrive * i, r->deflection,
-                   sizeof(double) * (size_t)o->ndrive);
+            memcpy(o->deflection + nd * i, r->deflection, sizeof(double) * (size_t)nd);
         if (o->nfreq > 0)
             memcpy(o->freq + o->nfreq * i, r->freq, sizeof(double) * (size_t)o->nfreq);
         o->cond[i] = r->conditioning;
@@ -262,26 +252,8 @@ static int tr_row(void *user, const pkm_transient_row *r)
     return 0;
 }
 
-/* The actuated joints' names of the rigid-body model at home, into *names (allocated), their
- * number in *n; 0 or an exit status. */
-static int tr_drive_names(const pkm_case *c, const void *params, char (**names)[PKM_NAME_LEN],
-                          int *n)
-{
-    pkm_model *m = NULL;
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    const pkm_status st = c->build_rigid(params, c->home, &m, &ctx);
-    if (st != PKM_OK) return cli_report(st, &ctx);
-    *names = calloc((size_t)pkm_model_joint_count(m) + 1, sizeof(**names));
-    *n = 0;
-    for (int j = 0; j < pkm_model_joint_count(m) && *names != NULL; j++)
-        if (pkm_model_joint(m, j)->actuated)
-            snprintf((*names)[(*n)++], PKM_NAME_LEN, "%s", pkm_model_joint(m, j)->name);
-    pkm_model_destroy(&m);
-    return *names != NULL ? 0 : cli_usage_error("cannot allocate the joint names");
-}
-
-/* The rows' columns and their printer (the header printed with the first row). */
+/* The rows' columns (the actuated joints of the rigid-body model at home name the drives; -o
+ * keeps them by the same names) and their printer (the header printed with the first row). */
 static int tr_columns(tr_out *o)
 {
     pkm_ctx ctx;
@@ -292,15 +264,17 @@ static int tr_columns(tr_out *o)
     o->v = malloc(sizeof(double) * (size_t)(o->cols->n + 1));
     if (o->v == NULL) return cli_usage_error("cannot allocate a transient row");
     o->rows = (cli_rows){.csv = o->csv, .per_time = 1, .ncol = o->cols->n, .cols = o->cols->col};
+    /* a csv cell is about 17 bytes, an HDF5 value 8 */
+    o->est.cols = 1 + o->cols->n;
+    o->est.bytes_per_row = o->est.cols * (o->est.output != NULL ? 8.0 : 17.0);
     return 0;
 }
 
 /* -o: room for the run's steps (exit 2 if there is none). */
 static int tr_keep(tr_out *o, int64_t rows)
 {
-    int rc = tr_drive_names(o->c, o->params, &o->names, &o->ndrive);
-    if (rc != 0) return rc;
-    const size_t r = (size_t)rows, d = (size_t)o->ndrive;
+    int rc = 0;
+    const size_t r = (size_t)rows, d = (size_t)o->cols->ndrive;
     /* t, error, quasi-static, energy, conditioning; drives, reactions, deflections; freq */
     const double per_row = 8.0 * (18.0 + 3.0 * (double)(d + 1) + (double)(o->nfreq + 1));
     if ((rc = cli_check_output_memory(per_row * (double)rows, rows, "steps",
@@ -327,14 +301,15 @@ static int tr_keep(tr_out *o, int64_t rows)
  * interrupted (the file says so). */
 static int tr_write(const tr_out *o, const char *path, const char *traj, int partial)
 {
-    const char **names = malloc(sizeof(*names) * (size_t)(o->ndrive + 1));
+    const int nd = o->cols->ndrive;
+    const char **names = malloc(sizeof(*names) * (size_t)(nd + 1));
     if (names == NULL) return cli_usage_error("-o: cannot allocate the joint names");
-    for (int k = 0; k < o->ndrive; k++)
-        names[k] = o->names[k];
+    for (int k = 0; k < nd; k++) /* drive_J: J */
+        names[k] = o->cols->col[6 + k].name + strlen(PKM_TRANSIENT_DRIVE_PREFIX);
     const pkm_transient_series s = {.case_name = o->c->name,
                                     .trajectory = traj != NULL ? traj : o->c->traj[0].name,
                                     .ntime = (int)o->n,
-                                    .ndrive = o->ndrive,
+                                    .ndrive = nd,
                                     .drives = names,
                                     .t = o->t,
                                     .error = o->error,
@@ -374,7 +349,6 @@ static void tr_out_free(tr_out *o)
 {
     pkm_transient_columns_destroy(&o->cols);
     free(o->v);
-    free(o->names);
     free(o->t);
     free(o->error);
     free(o->qs);
@@ -452,7 +426,8 @@ int cli_transient(int argc, char **argv)
     snprintf(what, sizeof(what), "transient %s", c->name);
     out.est = (cli_estimate){
         .what = what, .unit = "steps", .rows = (double)out.total, .output = o.run.output};
-    if (o.run.output != NULL && (rc = tr_keep(&out, pkm_transient_steps(&opts) + 1)) != 0)
+    if ((rc = tr_columns(&out)) != 0 ||
+        (o.run.output != NULL && (rc = tr_keep(&out, pkm_transient_steps(&opts) + 1)) != 0))
         goto done;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);

@@ -52,7 +52,7 @@ pkm_status pkm_transient_columns_create(const pkm_case *c, const void *params, i
             const int linear = jt->type == PKM_JOINT_PRISMATIC;
             if (!jt->actuated) continue;
             if (pass == 0)
-                put(cols, "drive_", jt->name, linear ? "N" : "N m");
+                put(cols, PKM_TRANSIENT_DRIVE_PREFIX, jt->name, linear ? "N" : "N m");
             else
                 put(cols, "defl_", jt->name, linear ? "m" : "rad");
         }

@@ -136,6 +136,8 @@ typedef struct pkm_transient_row {
  * (the quasi-static error); kinetic, strain, dissipated, work (J, the Newmark energies);
  * updated (1 where M and K were reassembled); conditioning (1, the locked closure's). */
 #define PKM_TRANSIENT_COL_LEN (PKM_NAME_LEN + 8)
+/* Column 6 + k (k < ndrive) is the prefix and the name of actuated joint k. */
+#define PKM_TRANSIENT_DRIVE_PREFIX "drive_"
 typedef struct pkm_transient_columns {
     int n;                               /* columns after t */
     int ndrive, elastic, nfreq;          /* the run's layout */
