@@ -1,5 +1,6 @@
-/* cli/transient_loads.c: pkmflex transient --wrench: the external wrench on the platform, six
- * numbers or a CSV time series.
+/* cli/transient_loads.c: the loads the time-domain commands take: --wrench (dynamics,
+ * transient), the external wrench on the platform, six numbers or a CSV time series; --weights
+ * and --preload (dynamics), a redundant actuation's drives.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cli/cli.h"
 #include "pkm/io.h"
@@ -15,7 +16,7 @@ int cli_parse_wrench(const char *spec, double w[6], pkm_trajectory **series)
     if (strchr(spec, '/') != NULL || (n > 4 && strcmp(spec + n - 4, ".csv") == 0)) {
         pkm_ctx ctx;
         pkm_ctx_clear(&ctx);
-        const pkm_status st = pkm_trajectory_read_csv(spec, names, 6, series, &ctx);
+        const pkm_status st = pkm_wrench_read_csv(spec, series, &ctx);
         return st == PKM_OK ? 0 : cli_report(st, &ctx);
     }
     char tail = 0;

@@ -128,3 +128,9 @@ done:
     fclose(f);
     return rc;
 }
+
+pkm_status pkm_wrench_read_csv(const char *path, pkm_trajectory **out, pkm_ctx *ctx)
+{
+    static const char *const names[6] = {"fx", "fy", "fz", "mx", "my", "mz"};
+    return pkm_trajectory_read_csv(path, names, 6, out, ctx);
+}

@@ -52,6 +52,10 @@ void pkm_table_destroy(pkm_table **t);
 pkm_status pkm_trajectory_read_csv(const char *path, const char *const *names, int n,
                                    pkm_trajectory **out, pkm_ctx *ctx);
 
+/* A platform wrench as a time series (pkm_wrench_at's series): pkm_trajectory_read_csv of the
+ * six columns fx, fy, fz (N), mx, my, mz (N m). */
+pkm_status pkm_wrench_read_csv(const char *path, pkm_trajectory **out, pkm_ctx *ctx);
+
 /* The rows of `pkmflex dynamics` (every case: docs/dynamics.md, "Output columns"), printed or
  * as time series (io/h5dyn.c; layout in docs/hdf5-layout.md, "Dynamics files"): the joint table,
  * per time and joint the columns pkm_dyn_series_columns ([ntime][njoint] arrays; NAN: a quantity

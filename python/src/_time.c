@@ -147,8 +147,7 @@ PyObject *pkm_py_case_transient(CaseObject *self, PyObject *args, PyObject *kw)
     PyThread_acquire_lock(pkm_py_solve_lock, WAIT_LOCK);
     st = make_trajectory(c, &ts, (isnan(start) ? 0.0 : start) + duration, &tr, &ctx);
     if (st == PKM_OK && wfile != NULL) {
-        static const char *const wnames[6] = {"fx", "fy", "fz", "mx", "my", "mz"};
-        st = pkm_trajectory_read_csv(wfile, wnames, 6, &wseries, &ctx);
+        st = pkm_wrench_read_csv(wfile, &wseries, &ctx);
     }
     double t0 = 0.0, t1 = 0.0;
     if (st == PKM_OK) {
@@ -309,8 +308,7 @@ PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
     PyThread_acquire_lock(pkm_py_solve_lock, WAIT_LOCK);
     st = make_trajectory(c, &ts, isnan(t1) ? 0.0 : t1, &tr, &ctx);
     if (st == PKM_OK && wfile != NULL) {
-        static const char *const wnames[6] = {"fx", "fy", "fz", "mx", "my", "mz"};
-        st = pkm_trajectory_read_csv(wfile, wnames, 6, &wseries, &ctx);
+        st = pkm_wrench_read_csv(wfile, &wseries, &ctx);
     }
     if (st == PKM_OK) {
         pkm_dynamics_opts o = {.t0 = t0,
