@@ -114,22 +114,25 @@ assert "saved in %s (marked partial" % sys.argv[1] in open(sys.argv[2]).read()
 ' "$tmp/fwd.h5" "$tmp/fwd.err"
 # dynamics estimates its size and time from its first steps: a run of NaVARo of about 4 minutes
 # is announced (times, rows x columns, GB, seconds) before it goes on; Ctrl-C then.
-"$bin" dynamics navaro --time 0:1.5:450000 --format csv >/dev/null 2>"$tmp/est.err" &
-epid=$!
-for _ in $(seq 300); do grep -q "estimated" "$tmp/est.err" && break; sleep 0.1; done
-kill -INT "$epid"
-wait "$epid"
+# interrupt_estimated ERR ARGS...: pkmflex ARGS in the background, stderr to ERR, Ctrl-C once it
+# has announced its estimate (or after 30 s).
+interrupt_estimated() {
+    local err=$1 pid
+    shift
+    "$bin" "$@" >/dev/null 2>"$err" &
+    pid=$!
+    for _ in $(seq 300); do grep -q "estimated" "$err" && break; sleep 0.1; done
+    kill -INT "$pid"
+    wait "$pid"
+}
+interrupt_estimated "$tmp/est.err" dynamics navaro --time 0:1.5:450000 --format csv
 check "dynamics warns of a long run with its size and time estimate" grep -q \
     "^pkmflex: warning: dynamics navaro: 450000 times: 9.45e+06 rows x 12 columns (about 1.23 GB of csv), estimated [0-9]* s more from the first [0-9]* steps" \
     "$tmp/est.err"
 check "dynamics does not warn of a short run" test -z "$("$bin" dynamics navaro 2>&1 >/dev/null)"
 # transient likewise: 100 s of NaVARo at 0.1 ms, a million steps of some 0.3 ms (22 columns of
 # csv: the time, the error, three drives, the quasi-static error, energies, updated, conditioning).
-"$bin" transient navaro --duration 100 --dt 1e-4 --format csv >"$tmp/trest.csv" 2>"$tmp/trest.err" &
-epid=$!
-for _ in $(seq 300); do grep -q "estimated" "$tmp/trest.err" && break; sleep 0.1; done
-kill -INT "$epid"
-wait "$epid"
+interrupt_estimated "$tmp/trest.err" transient navaro --duration 100 --dt 1e-4 --format csv
 check "transient warns of a long run with its size and time estimate" grep -q \
     "^pkmflex: warning: transient navaro: 1000001 steps: 1e+06 rows x 22 columns (about 0.374 GB of csv), estimated [0-9]* s more from the first [0-9]* steps" \
     "$tmp/trest.err"
