@@ -117,9 +117,11 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
     double w[6];
     if (st == PKM_OK && o->preload != NULL)
         st = pkm_mbs_set_preload(pkm_motion_mbs(m), o->preload, ctx);
-    /* The wrench checked before the first time: the platform, its range at t0. */
-    if (st == PKM_OK && load) st = pkm_wrench_at(o->wrench, o->wrench_series, o->t0, w, ctx);
-    if (st == PKM_OK && load) st = pkm_motion_set_wrench(m, w, ctx);
+    /* The wrench checked before the first time: its range at every time, the platform. */
+    if (st == PKM_OK && load)
+        st = pkm_wrench_check(o->wrench, o->wrench_series, o->t0, (o->t1 - o->t0) / (o->n - 1),
+                              o->n, ctx);
+    if (st == PKM_OK && load) st = pkm_motion_set_wrench(m, o->wrench, ctx);
     for (int64_t k = 0; k < o->n && st == PKM_OK; k++) {
         const double t = grid_time(o, k);
         double p[PKM_POSE_MAX], pd[PKM_POSE_MAX], pdd[PKM_POSE_MAX];

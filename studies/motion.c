@@ -330,6 +330,17 @@ pkm_status pkm_wrench_at(const double w0[6], const pkm_trajectory *series, doubl
     return st;
 }
 
+pkm_status pkm_wrench_check(const double w0[6], const pkm_trajectory *series, double t0, double dt,
+                            int64_t n, pkm_ctx *ctx)
+{
+    pkm_status st = PKM_OK;
+    for (int64_t k = 0; k < n && st == PKM_OK; k++) {
+        double w[6];
+        st = pkm_wrench_at(w0, series, t0 + (double)k * dt, w, ctx);
+    }
+    return st;
+}
+
 pkm_status pkm_motion_set_wrench(pkm_motion *m, const double w[6], pkm_ctx *ctx)
 {
     const int p = pkm_model_platform(m->m);

@@ -563,10 +563,8 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
     /* Every step's pose reachable before the first step: one error naming the time, and
      * nothing computed. */
     /* A wrench series within range at every step, before anything is computed. */
-    for (int64_t k = 0; k <= nsteps && opts->wrench_series != NULL && st == PKM_OK; k++) {
-        double w[6];
-        st = pkm_wrench_at(opts->wrench, opts->wrench_series, t0 + (double)k * opts->nm.dt, w, ctx);
-    }
+    if (opts->wrench_series != NULL)
+        st = pkm_wrench_check(opts->wrench, opts->wrench_series, t0, opts->nm.dt, nsteps + 1, ctx);
     if (st != PKM_OK || (st = setup_rigid(&r, ctx)) != PKM_OK ||
         (st = pkm_motion_check(r.motion, tr, t0, opts->nm.dt, nsteps + 1, ctx)) != PKM_OK ||
         (st = approach(&r, a, t0, ctx)) != PKM_OK ||

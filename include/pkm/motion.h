@@ -117,6 +117,11 @@ pkm_status pkm_motion_locked_conditioning(pkm_motion *m, double *cond, pkm_ctx *
 pkm_status pkm_wrench_at(const double w0[6], const pkm_trajectory *series, double t, double w[6],
                          pkm_ctx *ctx);
 
+/* pkm_wrench_at at every time t0 + k dt (k = 0 .. n - 1), before a run computes anything: its
+ * first failure. */
+pkm_status pkm_wrench_check(const double w0[6], const pkm_trajectory *series, double t0, double dt,
+                            int64_t n, pkm_ctx *ctx);
+
 /* The motion's system loaded by wrench w on the rigid model's platform at its reference point
  * (pkm_mbs_set_load, slot 1; the force at that point, which moves with the platform; slot 0 is
  * the case's own load, pkm_case_dynamics.load_force). PKM_ERR_INVALID when the model has no

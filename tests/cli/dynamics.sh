@@ -160,6 +160,12 @@ check "dynamics --wrench out of range: exit 2, one line" sh -c \
 expect 2 dynamics navaro --wrench 1,0,0,0,0,0 --forward
 expect 2 dynamics tree5 --wrench 1,0,0,0,0,0
 expect 2 dynamics navaro --wrench 1,2,3
+# A series beyond 1e10 late in the run is refused before the first time is computed (exit 2,
+# nothing printed), as transient does.
+printf 't,fx,fy,fz,mx,my,mz\n0,0,0,0,0,0,0\n0.5,0,0,0,0,0,0\n1,0,0,0,0,0,0\n1.5,2e10,0,0,0,0,0\n' >"$tmp/wbig.csv"
+wout=$("$bin" dynamics navaro --time 0:1.5:7 --format csv --wrench "$tmp/wbig.csv" 2>/dev/null) && st=0 || st=$?
+check "dynamics --wrench series out of range late: exit 2 before any row" \
+    sh -c '[ "$1" -eq 2 ] && [ -z "$2" ]' _ "$st" "$wout"
 # The case's own load (load.force, load.point in its dynamics block, --set) on the platform's
 # reference point equals the same --wrench; the forward run and transient refuse a case load.
 "$bin" "${wdyn[@]}" --set load.force.x=20 --set load.force.y=-10 >"$tmp/wl.csv"
