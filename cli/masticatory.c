@@ -107,12 +107,7 @@ static int mast_params(const mast_args *o, void **out)
     void *p = NULL;
     const pkm_status st = pkm_case_params_create(c, &p, &ctx);
     if (st != PKM_OK) return cli_report(st, &ctx);
-    int rc = cli_apply_sets(c, p, o->sets, o->nsets);
-    /* The chewing robot's own engine (pkm/mast.h) has no joint friction: the case's block says
-     * none unless told otherwise. */
-    if (rc == 0 && pkm_case_dynamics_of(c, p)->friction_model != PKM_FRICTION_NONE)
-        rc = cli_usage_error("masticatory: its engine has no joint friction (friction.model "
-                             "must be none)");
+    const int rc = cli_apply_sets(c, p, o->sets, o->nsets);
     if (rc != 0) {
         pkm_case_params_destroy(&p);
         return rc;

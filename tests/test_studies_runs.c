@@ -192,6 +192,11 @@ static void test_mast_reference(void **state)
     assert_true(fabs(tw.tau1 - 2.14946029955) <= 1e-10 * 2.14946029955);
     assert_true(fabs(tw.tau5 - 0.770120679151) <= 1e-10 * 0.770120679151);
     assert_true(tw.Z == s.Z); /* the twin replays the target's pose */
+    /* A friction law this engine would ignore is refused before anything is computed. */
+    p->dynamics.friction_model = PKM_FRICTION_COULOMB_VISCOUS;
+    mast_seen fr = {0};
+    assert_int_equal(pkm_mast_run(p, &o, mast_sink, &fr, &ctx), PKM_ERR_INVALID);
+    assert_int_equal(fr.rows, 0);
     pkm_case_params_destroy(&params);
 }
 

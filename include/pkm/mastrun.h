@@ -38,7 +38,8 @@ typedef struct pkm_mast_row {
 typedef int (*pkm_mast_sink)(void *user, const pkm_mast_row *row);
 
 /* The run of o for the parameters p along pkm_masticatory_motion, its bite load p's.
- * PKM_ERR_INVALID for a bad grid; the errors of
+ * PKM_ERR_INVALID for a bad grid or a friction law in p's dynamics block (this engine has none);
+ * the errors of
  * pkm_masticatory_mechanism, then of pkm_mast_kinematics (naming the contact and time),
  * pkm_mast_inverse and pkm_mast_joint_inertia. */
 pkm_status pkm_mast_run(const pkm_masticatory_params *p, const pkm_mast_run_opts *o,
