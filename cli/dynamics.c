@@ -170,8 +170,8 @@ static int dyn_motion(dyn_run *r, double singular)
     return 0;
 }
 
-/* --weights: one per actuated joint of the rigid model, for the inverse run. */
-static int dyn_weights(dyn_run *r, const dyn_args *o)
+/* --weights, --preload: one per actuated joint of the rigid model, for the inverse run. */
+static int dyn_drive_shape(dyn_run *r, const dyn_args *o)
 {
     const int na = pkm_dyn_engine_actuated(r->m);
     if (o->run.forward)
@@ -462,7 +462,7 @@ int cli_dynamics(int argc, char **argv)
         goto done;
     if (o.run.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
     if ((rc = dyn_motion(&r, o.run.singular)) != 0 ||
-        ((o.weights != NULL || o.preload != NULL) && (rc = dyn_weights(&r, &o)) != 0) ||
+        ((o.weights != NULL || o.preload != NULL) && (rc = dyn_drive_shape(&r, &o)) != 0) ||
         (o.engine != NULL && (rc = dyn_engine(&r, o.engine)) != 0) ||
         (rc = dyn_rows_init(&r, &o)) != 0 || (rc = dyn_check_size(&r, &o)) != 0 ||
         (o.run.output != NULL && ((rc = cli_check_output_path(o.run.output)) != 0 ||
