@@ -122,7 +122,6 @@ static pkm_status passive_solve(pkm_mbs *s, double t, int *np_out, pkm_ctx *ctx)
         s->x[c] *= s->ce[c];
     if (rank < 0) return PKM_FAIL(ctx, PKM_ERR_SOLVER, "LAPACK dgelss failed at t = %g", t);
     const double cond = (np > s->nc) ? 0.0 : s->sv[np - 1] / s->sv[0];
-    s->cond = cond;
     if (cond >= s->singular) {
         s->checked = 1;
         return PKM_OK;
@@ -246,7 +245,7 @@ pkm_status pkm_mbs_passive_conditioning(pkm_mbs *s, double *cond, pkm_ctx *ctx)
     passive_jacobian(s, np);
     if (mbs_singular_values(s, s->nc, np, s->cp, s->sv) < 0)
         return PKM_FAIL(ctx, PKM_ERR_SOLVER, "LAPACK dgesvd failed (closure conditioning)");
-    *cond = s->cond = (np > s->nc) ? 0.0 : s->sv[np - 1] / s->sv[0];
+    *cond = (np > s->nc) ? 0.0 : s->sv[np - 1] / s->sv[0];
     return PKM_OK;
 }
 
@@ -263,11 +262,6 @@ pkm_status pkm_mbs_mobility(pkm_mbs *s, int *mobility, pkm_ctx *ctx)
     if (nn < 0) return PKM_FAIL(ctx, PKM_ERR_SOLVER, "LAPACK dgesvd failed (mobility)");
     *mobility = nn;
     return PKM_OK;
-}
-
-double pkm_mbs_conditioning(const pkm_mbs *s)
-{
-    return s->cond;
 }
 
 void pkm_mbs_set_warm_start(pkm_mbs *s, int on)

@@ -67,7 +67,6 @@ struct pkm_mbs {
     int *act;                              /* na actuated coordinates */
     int *driven, nd, *is_driven;           /* driven coordinates */
     double singular;                       /* conditioning threshold of the passive Jacobian */
-    double cond;                           /* the last dense passive solve's conditioning */
     double size;                           /* mechanism size for the closure tolerance, m */
     int load_body[PKM_MBS_LOADS];          /* pkm_mbs_set_load's bodies, -1: none */
     double *preload;                       /* pkm_mbs_set_preload's na torques, or NULL */

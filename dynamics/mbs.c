@@ -318,7 +318,6 @@ pkm_status pkm_mbs_create(const pkm_model *m, const double gravity[3], pkm_mbs *
     s->singular = PKM_DYN_SINGULAR;
     for (int k = 0; k < PKM_MBS_LOADS; k++)
         s->load_body[k] = -1;
-    s->cond = NAN;
     s->nb = pkm_model_body_count(m);
     s->nj = pkm_model_joint_count(m);
     pkm_status st = pkm_topology_create(m, &s->topo, ctx);

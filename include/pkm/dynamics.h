@@ -135,14 +135,10 @@ pkm_status pkm_mbs_walk(pkm_mbs *s, const double *qa, double t_from, double t_to
 /* The number of continuation steps pkm_mbs_walk takes from the current state to qa: the largest
  * move of a driven coordinate over its step, at least 1, at most 1e4. */
 int pkm_mbs_walk_steps(const pkm_mbs *s, const double *qa);
-/* The dimensionless conditioning (smallest singular value over the largest, rows and columns
- * scaled as for the threshold) of the passive Jacobian at the last closure solved densely
- * (PKM_DYN_DENSE, or where the sparse path handed over); NAN before one. */
-double pkm_mbs_conditioning(const pkm_mbs *s);
-
-/* The passive Jacobian's dimensionless conditioning (as pkm_mbs_conditioning) at the current
- * state, the closure taken as holding there (after pkm_mbs_set_state or a kinematics), without
- * a solve: one SVD; NAN without passive coordinates. PKM_ERR_SOLVER, PKM_ERR_NOMEM. */
+/* The passive Jacobian's dimensionless conditioning (smallest singular value over the largest,
+ * rows and columns scaled as for the singularity threshold) at the current state, the closure taken
+ * as holding there (after pkm_mbs_set_state or a kinematics), without a solve: one SVD; NAN without
+ * passive coordinates. PKM_ERR_SOLVER, PKM_ERR_NOMEM. */
 pkm_status pkm_mbs_passive_conditioning(pkm_mbs *s, double *cond, pkm_ctx *ctx);
 
 /* The mobility at the current configuration: the coordinates less the rank of the constraint

@@ -94,9 +94,10 @@ pkm_status pkm_motion_check(pkm_motion *m, const pkm_trajectory *tr, double t0, 
                             int64_t n, pkm_ctx *ctx);
 
 /* After pkm_motion_at: the dimensionless conditioning of the closure with the actuated joints
- * held (pkm_mbs_conditioning on the dense path): what a locked robot's stiffness loses near a
- * singularity of its drives (a parallel singularity: f1 tends to 0 as it does). The motion is
- * left at rest at the pose. (At a pose with its finite-element model, pkm_pose_conditioning.) */
+ * held (pkm_mbs_passive_conditioning at the closed configuration): what a locked robot's stiffness
+ * loses near a singularity of its drives (a parallel singularity: f1 tends to 0 as it does). The
+ * motion is left at rest at the pose. (At a pose with its finite-element model,
+ * pkm_pose_conditioning.) */
 pkm_status pkm_motion_locked_conditioning(pkm_motion *m, double *cond, pkm_ctx *ctx);
 
 /* Below this conditioning of the locked closure a pose is near-singular: a locked five-bar's
