@@ -240,10 +240,10 @@ pkm_status pkm_motion_locked_conditioning(pkm_motion *m, double *cond, pkm_ctx *
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "the locked closure's conditioning needs a pose");
     const int nq = pkm_mbs_coord_count(m->s);
     int *idx = malloc(sizeof(int) * ((size_t)nq + PKM_POSE_MAX));
-    double *q = calloc(2 * (size_t)nq + 1, sizeof(double)); /* values, then zero rates */
-    if (idx == NULL || q == NULL) {
+    double *zero = calloc((size_t)nq + 1, sizeof(double)); /* the rates at rest */
+    if (idx == NULL || zero == NULL) {
         free(idx);
-        free(q);
+        free(zero);
         return PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the locked closure");
     }
     int *keep = idx + nq;
@@ -256,17 +256,15 @@ pkm_status pkm_motion_locked_conditioning(pkm_motion *m, double *cond, pkm_ctx *
         if (pkm_model_joint(m->m, j)->actuated && pkm_mbs_joint_coords(m->s, j, &first) == 1)
             idx[nl++] = first;
     }
-    for (int k = 0; k < nl; k++)
-        q[k] = pkm_mbs_q(m->s)[idx[k]];
     /* The configuration is closed already: the passive Jacobian's SVD there is the whole
      * answer (no kinematics solve: a third of a dynamics sample's time went to one). */
     pkm_status st = pkm_mbs_set_driven(m->s, nl, idx, ctx);
     if (st == PKM_OK) st = pkm_mbs_passive_conditioning(m->s, cond, ctx);
     /* Back to the route's driven set, at rest at the pose. */
     if (st == PKM_OK) st = pkm_mbs_set_driven(m->s, nd, keep, ctx);
-    pkm_mbs_set_state(m->s, m->qok, q + nq, q + nq);
+    pkm_mbs_set_state(m->s, m->qok, zero, zero);
     free(idx);
-    free(q);
+    free(zero);
     return st;
 }
 
