@@ -82,6 +82,53 @@ static pkm_status masticatory_none(const void *p, const double *pose, pkm_model 
     return pkm_case_build_none("masticatory", out, ctx);
 }
 
+/* The per-time quantities of the paper's coordinates (pkm_case.extra): the mandible's parasitic
+ * Z and gamma, which the condyles' planes set; with inertia, MCI(a) of the target and of its
+ * 6-RSS twin at the same pose, the target's MCI(b) and M_A (Cheng et al. 2024, eqs. 58-60:
+ * defined with the cranks and the free coordinates taken independent, which a general model's
+ * coordinates are not). */
+#define MA_ROW(i)                                                                                  \
+    {"MA" #i "1", "kg m^2"}, {"MA" #i "2", "kg m^2"}, {"MA" #i "3", "kg m^2"},                     \
+        {"MA" #i "4", "kg m^2"}, {"MA" #i "5", "kg m^2"},                                          \
+    {                                                                                              \
+        "MA" #i "6", "kg m^2"                                                                      \
+    }
+#define MCI_SET(p)                                                                                 \
+    {p "1", "1"}, {p "2", "1"}, {p "3", "1"}, {p "4", "1"}, {p "5", "1"},                          \
+    {                                                                                              \
+        p "6", "1"                                                                                 \
+    }
+static const pkm_column extra_columns[] = {
+    {"Z", "m"}, {"gamma", "rad"}, MCI_SET("mci"), MCI_SET("twin_mci"), MCI_SET("mcib"), MA_ROW(1),
+    MA_ROW(2),  MA_ROW(3),        MA_ROW(4),      MA_ROW(5),           MA_ROW(6)};
+#undef MA_ROW
+#undef MCI_SET
+
+static pkm_status masticatory_extra(const void *pv, double t, const double *pose,
+                                    const double *dpose, const double *ddpose, int inertia,
+                                    double *out, pkm_ctx *ctx)
+{
+    pkm_masticatory_params q = *(const pkm_masticatory_params *)pv;
+    pkm_mast tg, tw;
+    pkm_mast_state s = {0}, sw = {0};
+    double MA[36], MAw[36];
+    q.higher_pairs = 1; /* the target's contacts give the pose (the general path needs them) */
+    pkm_status st = pkm_masticatory_mechanism(&q, &tg, ctx);
+    if (st == PKM_OK) st = pkm_mast_kinematics(&tg, t, pose, dpose, ddpose, &s, ctx);
+    if (st != PKM_OK) return st;
+    out[0] = s.X[2], out[1] = s.X[5];
+    if (!inertia) return PKM_OK;
+    q.higher_pairs = 0;
+    st = pkm_masticatory_mechanism(&q, &tw, ctx);
+    /* the twin at the same pose, its crank angles started from the target's: the same angles */
+    memcpy(sw.th, s.th, sizeof(sw.th));
+    if (st == PKM_OK) st = pkm_mast_kinematics(&tw, t, s.X, s.Xd, s.Xdd, &sw, ctx);
+    if (st == PKM_OK) st = pkm_mast_joint_inertia(&tg, &s, MA, out + 2, out + 14, ctx);
+    if (st == PKM_OK) st = pkm_mast_joint_inertia(&tw, &sw, MAw, out + 8, NULL, ctx);
+    if (st == PKM_OK) memcpy(out + 20, MA, sizeof(MA));
+    return st;
+}
+
 const pkm_case pkm_masticatory_case_def = {
     .name = "masticatory",
     .description = "chewing robot (surrogate of Cheng et al. 2024): 6 R-S-S chains, 2 condyle "
@@ -103,6 +150,9 @@ const pkm_case pkm_masticatory_case_def = {
     .platform_names = platform_names,
     .ntraj = 1,
     .traj = traj,
+    .nextra = {2, (int)(sizeof(extra_columns) / sizeof(extra_columns[0]))},
+    .extra_columns = extra_columns,
+    .extra = masticatory_extra,
 };
 
 const pkm_case *pkm_masticatory_case(void)

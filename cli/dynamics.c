@@ -24,7 +24,7 @@
 #define DYN_MAX_ROWS      10000000
 #define DYN_BYTES_PER_ROW 130.0 /* a csv row; a table row is longer, an HDF5 one 120 bytes */
 
-enum { DYN_FRICTION = CLI_OPT_OWN, DYN_ENGINE };
+enum { DYN_FRICTION = CLI_OPT_OWN, DYN_ENGINE, DYN_INERTIA };
 
 typedef struct dyn_args {
     cli_case_args c;
@@ -34,6 +34,7 @@ typedef struct dyn_args {
     const char *wrench;   /* --wrench, or NULL */
     const char *weights;  /* --weights, or NULL */
     const char *preload;  /* --preload, or NULL */
+    int inertia;          /* --inertia */
 } dyn_args;
 
 static const cli_option dyn_options[] = {
@@ -58,6 +59,11 @@ static const cli_option dyn_options[] = {
     CLI_OPTION_WRENCH,
     CLI_OPTION_WEIGHTS,
     CLI_OPTION_PRELOAD,
+    {"--inertia", NULL, 0, DYN_INERTIA, NULL,
+     "also the case's own inertia quantities in the per-time table\n"
+     "(masticatory: M_A and MCI of the target and its 6-RSS twin,\n"
+     "Cheng et al. 2024; docs/dynamics.md)",
+     NULL},
 };
 
 static const cli_command dyn_command = {
@@ -111,6 +117,9 @@ static int dyn_set(void *user, int id, const char *v)
     case CLI_OPT_PRELOAD:
         o->preload = v;
         return 0;
+    case DYN_INERTIA:
+        o->inertia = 1;
+        return 0;
     default:
         return cli_case_set(&o->c, id, v);
     }
@@ -130,6 +139,19 @@ static int dyn_friction_law(const dyn_args *o, const pkm_case *c, void *params)
         }
     return cli_usage_error("--friction '%s': expected none, coulomb-viscous or stribeck",
                            o->friction);
+}
+
+/* --inertia: the inverse run of a case that has inertia quantities of its own. */
+static int dyn_inertia(const dyn_args *o, const pkm_case *c)
+{
+    if (!o->inertia) return 0;
+    if (o->run.forward)
+        return cli_usage_error("--inertia: the inverse run only, not with --forward");
+    if (c->extra == NULL || c->nextra[1] <= c->nextra[0])
+        return cli_usage_error("--inertia: case '%s' has no inertia quantities of its own "
+                               "(masticatory has M_A and MCI)",
+                               c->name);
+    return 0;
 }
 
 /* What a run holds. */
@@ -221,8 +243,10 @@ static int dyn_rows_init(dyn_run *r, const dyn_args *o)
 {
     const int nj = pkm_model_joint_count(r->m);
     r->names = malloc(sizeof(char *) * 2 * (size_t)nj);
-    r->v = malloc(sizeof(double) * ((PKM_DYN_SERIES_COLUMNS + 6) * (size_t)nj + PKM_POSE_MAX + 3 +
-                                    (size_t)pkm_model_plane_count(r->m)));
+    const int nplane = pkm_model_plane_count(r->m);
+    const int nextra = r->c->extra != NULL ? r->c->nextra[o->inertia] : 0;
+    const size_t ncol = PKM_POSE_MAX + 4 + (size_t)(nplane + nextra);
+    r->v = malloc(sizeof(double) * ((PKM_DYN_SERIES_COLUMNS + 6) * (size_t)nj + ncol));
     if (r->names == NULL || r->v == NULL) return cli_usage_error("out of memory");
     r->w = r->v + PKM_DYN_SERIES_COLUMNS * (size_t)nj;
     r->pt = r->w + 6 * (size_t)nj;
@@ -230,8 +254,7 @@ static int dyn_rows_init(dyn_run *r, const dyn_args *o)
         r->names[j] = pkm_model_joint(r->m, j)->name;
         r->names[nj + j] = dyn_type(pkm_model_joint(r->m, j));
     }
-    const int nplane = pkm_model_plane_count(r->m);
-    r->cols = malloc(sizeof(pkm_column) * (size_t)(PKM_POSE_MAX + 3 + nplane));
+    r->cols = malloc(sizeof(pkm_column) * ncol);
     if (r->cols == NULL) return cli_usage_error("out of memory");
     int nc = 0;
     if (o->run.forward) {
@@ -243,7 +266,10 @@ static int dyn_rows_init(dyn_run *r, const dyn_args *o)
             r->cols[nc++] = (pkm_column){r->c->pose_names[k], r->c->pose_units[k]};
         for (int i = 0; i < nplane; i++) /* a contact's normal force, named as its plane */
             r->cols[nc++] = (pkm_column){pkm_model_plane(r->m, i)->name, "N"};
+        r->cols[nc++] = (pkm_column){"residual", "N or N m"};
         r->cols[nc++] = (pkm_column){"conditioning", "1"};
+        for (int i = 0; i < nextra; i++) /* the case's own (pkm_case.extra) */
+            r->cols[nc++] = r->c->extra_columns[i];
     }
     r->rows = (cli_rows){.csv = cli_format_is_rows(o->run.format),
                          .per_time = o->run.per_time,
@@ -303,9 +329,17 @@ static void dyn_heading(const dyn_run *r, const dyn_args *o)
     if (o->run.forward)
         printf("# %s: forward dynamics under the inverse drives, RK4 step %g s\n", r->c->name,
                (r->t1 - r->t0) / (r->n - 1));
-    else
-        printf("# %s, %d times from %g to %g s, friction %s\n", r->c->name, r->n, r->t0, r->t1,
+    else {
+        /* the rigid model's mobility at its build configuration (coordinates less the rank of
+         * its constraints), omitted if that fails */
+        int mob = -1;
+        pkm_ctx ctx;
+        pkm_ctx_clear(&ctx);
+        if (pkm_mbs_mobility(pkm_motion_mbs(r->motion), &mob, &ctx) != PKM_OK) mob = -1;
+        printf("# %s, %d times from %g to %g s, friction %s", r->c->name, r->n, r->t0, r->t1,
                dyn_law_name(r));
+        printf(mob >= 0 ? ", mobility %d\n" : "\n", mob);
+    }
 }
 
 /* The rows of the run (times x joints) within DYN_MAX_ROWS: exit 2 naming the size otherwise. */
@@ -352,7 +386,9 @@ static int dyn_sink(void *user, const pkm_dynamics_row *row)
     double *pt = r->pt;
     memcpy(pt, row->pose, sizeof(double) * (size_t)r->c->npose);
     memcpy(pt + r->c->npose, row->plane_force, sizeof(double) * (size_t)row->nplane);
-    pt[r->c->npose + row->nplane] = row->conditioning;
+    pt[r->c->npose + row->nplane] = row->residual;
+    pt[r->c->npose + row->nplane + 1] = row->conditioning;
+    memcpy(pt + r->c->npose + row->nplane + 2, row->extra, sizeof(double) * (size_t)row->nextra);
     if (row->conditioning < r->cond_min) r->cond_min = row->conditioning, r->cond_t = row->t;
     dyn_values(r, row->joint);
     cli_rows_put(&r->rows, row->step, row->t, r->v, r->w, pt);
@@ -397,7 +433,8 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
                               .singular = o->run.singular,
                               .wrench_series = r->wrench,
                               .weights = r->weights,
-                              .preload = r->preload};
+                              .preload = r->preload,
+                              .inertia = o->inertia};
     memcpy(opts.wrench, r->load, sizeof(opts.wrench));
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -448,7 +485,7 @@ int cli_dynamics(int argc, char **argv)
     dyn_run r = {.n = DYN_DEFAULT_TIMES};
     if ((rc = cli_load_case(&o.c, &r.c, &params)) != 0 ||
         (rc = cli_case_supports(r.c, PKM_CASE_DYNAMICS)) != 0 ||
-        (rc = dyn_friction_law(&o, r.c, params)) != 0)
+        (rc = dyn_friction_law(&o, r.c, params)) != 0 || (rc = dyn_inertia(&o, r.c)) != 0)
         goto done;
     r.params = params;
     if (o.run.time != NULL && !cli_parse_times(o.run.time, DYN_MAX_TIMES, &r.t0, &r.t1, &r.n)) {

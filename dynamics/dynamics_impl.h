@@ -82,9 +82,10 @@ struct pkm_mbs {
     double *C;        /* nc x nq dense copy of C for the dense path (mbs_dense_c), allocated
                          with its matrices */
     pkm_dyn_solver solver;
-    mbs_sparse *sp; /* NULL until the sparse solver is first used */
-    int sp_stale;   /* the driven set changed since the sparse analysis */
-    double *r;      /* nc position residual */
+    mbs_sparse *sp;  /* NULL until the sparse solver is first used */
+    int sp_stale;    /* the driven set changed since the sparse analysis */
+    double *r;       /* nc position residual */
+    double residual; /* pkm_mbs_inverse's: the equations of motion's, N or N m */
     /* workspaces (n = max(nq, nc) + 1): wa, wb, wg (n x n), work belong to the LAPACK
      * wrappers below, with cp and nul (n x n) allocated on the dense path's first use
      * (mbs_dense_ready); ws and the solves' operands rhs, x, sv, gq, lam, tau, g0, fq, ce (n each)

@@ -94,6 +94,7 @@ static pkm_status solve_cuts(pkm_mbs *s, double gmax, pkm_ctx *ctx)
             v += s->C[(size_t)i * s->nq + k] * s->lam[i];
         res = fmax(res, fabs(v));
     }
+    s->residual = res;
     return (res > MBS_CONSISTENCY_TOL * gmax) ? cuts_unbalanced(ctx, res) : PKM_OK;
 }
 
@@ -102,6 +103,7 @@ static pkm_status solve_sparse(pkm_mbs *s, int refactor, double gmax, int *done,
 {
     double res = 0.0;
     pkm_status st = mbs_sparse_inverse(s, refactor, &res, done, ctx);
+    s->residual = res;
     if (st == PKM_OK && *done && res > MBS_CONSISTENCY_TOL * gmax) return cuts_unbalanced(ctx, res);
     return st;
 }
@@ -113,6 +115,11 @@ static void cut_wrench(const pkm_mbs *s, const mbs_cut *cu, double w[6])
     for (int i = cu->row; i < cu->row + cu->nrow; i++)
         for (int k = 0; k < 6; k++)
             w[k] += s->W[6 * i + k] * s->lam[i];
+}
+
+double pkm_mbs_residual(const pkm_mbs *s)
+{
+    return s->residual;
 }
 
 double pkm_mbs_plane_force(const pkm_mbs *s, int i)

@@ -103,11 +103,19 @@ static pkm_status prepare(pkm_motion *m, const pkm_trajectory *tr, const pkm_dyn
 pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pkm_dynamics_opts *o,
                                pkm_dynamics_sink sink, void *user, pkm_ctx *ctx)
 {
-    pkm_status st = prepare(m, tr, o, ctx);
+    const void *params = NULL;
+    const pkm_case *c = pkm_motion_case(m, &params);
+    pkm_status st = o->inertia && c->nextra[1] <= c->nextra[0]
+                        ? PKM_FAIL(ctx, PKM_ERR_INVALID,
+                                   "case '%s': no inertia quantities of its own (the chewing "
+                                   "robot masticatory has M_A and MCI)",
+                                   c->name)
+                        : prepare(m, tr, o, ctx);
     const pkm_model *model = pkm_motion_model(m);
     pkm_joint_result *res = calloc((size_t)pkm_model_joint_count(model) + 1, sizeof(*res));
     const int nplane = pkm_model_plane_count(model);
-    double *plane = calloc((size_t)nplane + 1, sizeof(double));
+    const int nextra = c->extra != NULL ? c->nextra[o->inertia != 0] : 0;
+    double *plane = calloc((size_t)(nplane + nextra) + 1, sizeof(double));
     if (st == PKM_OK && (res == NULL || plane == NULL))
         st = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the joints' results");
     if (st == PKM_OK && o->wrench_series != NULL && pkm_trajectory_ncoord(o->wrench_series) != 6)
@@ -135,10 +143,22 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
         if (st == PKM_OK) st = pkm_mbs_inverse(pkm_motion_mbs(m), o->weights, res, &in);
         double cond = NAN;
         if (st == PKM_OK) st = pkm_motion_locked_conditioning(m, &cond, &in);
+        if (st == PKM_OK && nextra > 0)
+            st = c->extra(params, t, p, pd, pdd, o->inertia, plane + nplane, &in);
         if (st != PKM_OK) st = PKM_FAIL(ctx, st, "t = %.9g s: %s", t, in.msg);
         for (int i = 0; i < nplane; i++)
             plane[i] = pkm_mbs_plane_force(pkm_motion_mbs(m), i);
-        const pkm_dynamics_row row = {t, k, model, res, p, cond, nplane, plane};
+        const pkm_dynamics_row row = {t,
+                                      k,
+                                      model,
+                                      res,
+                                      p,
+                                      cond,
+                                      nplane,
+                                      plane,
+                                      pkm_mbs_residual(pkm_motion_mbs(m)),
+                                      nextra,
+                                      plane + nplane};
         if (st == PKM_OK && sink != NULL && sink(user, &row) != 0) break;
     }
     if (load) (void)pkm_mbs_set_load(pkm_motion_mbs(m), 1, -1, NULL, NULL, NULL, NULL);

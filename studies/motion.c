@@ -106,6 +106,12 @@ void pkm_motion_destroy(pkm_motion **m)
     *m = NULL;
 }
 
+const pkm_case *pkm_motion_case(const pkm_motion *m, const void **params)
+{
+    if (params != NULL) *params = m->params;
+    return m->c;
+}
+
 const pkm_model *pkm_motion_model(const pkm_motion *m)
 {
     return m->m;

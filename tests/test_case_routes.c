@@ -67,9 +67,9 @@ static double compare(const drives *a, const drives *b)
 }
 
 /* The general run of case name along its default trajectory; params may be changed first by
- * edit. */
-static void general(const char *name, void (*edit)(void *), drives *out, pkm_trajectory **tr,
-                    double *t1)
+ * edit; the drives of a redundant actuation shaped by weights and preload (NULL: none). */
+static void general(const char *name, void (*edit)(void *), const double *weights,
+                    const double *preload, drives *out, pkm_trajectory **tr, double *t1)
 {
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
@@ -80,7 +80,8 @@ static void general(const char *name, void (*edit)(void *), drives *out, pkm_tra
     if (edit != NULL) edit(params);
     *t1 = c->traj[0].duration;
     assert_pkm_ok(pkm_case_trajectory(c, NULL, 0.0, tr, &ctx), &ctx);
-    const pkm_dynamics_opts o = {.t0 = 0.0, .t1 = *t1, .n = NT};
+    const pkm_dynamics_opts o = {
+        .t0 = 0.0, .t1 = *t1, .n = NT, .weights = weights, .preload = preload};
     assert_pkm_ok(pkm_dynamics_run(c, params, *tr, &o, general_row, out, &ctx), &ctx);
     pkm_case_params_destroy(&params);
 }
@@ -95,7 +96,7 @@ static void test_cranes(void **state)
         static drives gen, own;
         pkm_trajectory *tr = NULL;
         double t1 = 0.0;
-        general(names[m], NULL, &gen, &tr, &t1);
+        general(names[m], NULL, NULL, NULL, &gen, &tr, &t1);
         pkm_chain *ch = NULL;
         assert_pkm_ok(pkm_hiab_chain(names[m], &ch, &ctx), &ctx);
         own.n = gen.n;
@@ -117,37 +118,92 @@ static void no_bite(void *params)
         p->dynamics.load_force[k] = 0.0;
 }
 
-/* Without the bite load, then with it: the general model's torques equal the chewing robot's
- * own (pkm_mast_run). */
+/* Without the bite load, then with it, then with it and weighted, then weighted and preloaded
+ * (Cheng et al. 2024's redundant actuation): the general model's torques equal the chewing
+ * robot's own (pkm_mast_run, the tests' reference). */
 static void test_masticatory(void **state)
 {
     (void)state;
-    static drives unbitten;
-    for (int bite = 0; bite < 2; bite++) {
+    static const double w[6] = {1, 2, 3, 4, 5, 6}, pre[6] = {1, 0, 0, 0, 0, -1};
+    static drives last;
+    for (int shape = 0; shape < 4; shape++) {
+        const int bite = shape > 0;
+        const double *weights = shape >= 2 ? w : NULL, *preload = shape == 3 ? pre : NULL;
         pkm_ctx ctx;
         pkm_ctx_clear(&ctx);
         static drives gen, own;
         pkm_trajectory *tr = NULL;
         double t1 = 1.0;
-        general("masticatory", bite ? NULL : no_bite, &gen, &tr, &t1);
+        general("masticatory", bite ? NULL : no_bite, weights, preload, &gen, &tr, &t1);
         void *params = NULL;
         assert_pkm_ok(pkm_case_params_create(pkm_masticatory_case(), &params, &ctx), &ctx);
         if (!bite) no_bite(params);
         own.n = gen.n;
         pkm_mast_run_opts o = {.t0 = 0.0, .t1 = t1, .n = NT};
+        o.inv.weight = weights, o.inv.preload = preload;
         assert_pkm_ok(pkm_mast_run(params, &o, mast_row, &own, &ctx), &ctx);
         const double d = compare(&gen, &own);
+        static const char *const what[4] = {"", " with the bite load", ", bite and weights",
+                                            ", bite, weights and preload"};
         print_message("masticatory%s: general model vs its Lagrangian model, torques %.2e of the "
                       "largest\n",
-                      bite ? " with the bite load" : "", d);
+                      what[shape], d);
         assert_int_equal(gen.n, 6);
         assert_true(d <= 1e-9);
-        /* The bite load moves the torques far beyond that agreement (it is tested). */
-        if (!bite) unbitten = gen;
-        if (bite) assert_true(compare(&unbitten, &gen) > 1e-2);
+        /* Each change moves the torques far beyond that agreement (it is tested). */
+        if (shape > 0) assert_true(compare(&last, &gen) > 1e-2);
+        last = gen;
         pkm_case_params_destroy(&params);
         pkm_trajectory_destroy(&tr);
     }
+}
+
+/* The chewing robot's own per-time quantities on the general run (pkm_case.extra): at t = 0.13
+ * its parasitic Z and gamma and MCI(a) of the target and of its 6-RSS twin equal the references
+ * computed at 40 digits (Cheng et al. 2024's surrogate, eqs. 58-60); a case without them refuses
+ * inertia. */
+static int extra_row(void *user, const pkm_dynamics_row *row)
+{
+    double *out = user;
+    assert_int_equal(row->nextra, 56);
+    if (row->step == 0) memcpy(out, row->extra, 56 * sizeof(double));
+    assert_true(row->residual < 1e-12);
+    return 0;
+}
+
+static void test_masticatory_inertia(void **state)
+{
+    (void)state;
+    static const double tg[6] = {0.707823049263, 0.756363813701, 0.800040175763,
+                                 0.75096374421,  0.669730700733, 0.659511117659};
+    static const double tw[6] = {0.690772040064, 0.746148313236, 0.726928576332,
+                                 0.778679127729, 0.84419388165,  0.846389761897};
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_case *c = pkm_case_find("masticatory");
+    void *params = NULL;
+    pkm_trajectory *tr = NULL;
+    assert_pkm_ok(pkm_case_params_create(c, &params, &ctx), &ctx);
+    assert_pkm_ok(pkm_case_trajectory(c, NULL, 0.0, &tr, &ctx), &ctx);
+    const pkm_dynamics_opts o = {.t0 = 0.13, .t1 = 0.2, .n = 2, .inertia = 1};
+    double x[56];
+    assert_pkm_ok(pkm_dynamics_run(c, params, tr, &o, extra_row, x, &ctx), &ctx);
+    assert_true(fabs(x[0] + 0.0104684765328444) <= 1e-14);
+    assert_true(fabs(x[1] - 0.0613828317030968) <= 1e-14);
+    for (int i = 0; i < 6; i++) {
+        assert_true(fabs(x[2 + i] - tg[i]) <= 1e-11);
+        assert_true(fabs(x[8 + i] - tw[i]) <= 1e-11);
+        assert_true(x[20 + 7 * i] > 0.0); /* M_A's diagonal */
+    }
+    pkm_case_params_destroy(&params);
+    pkm_trajectory_destroy(&tr);
+    c = pkm_case_find("navaro");
+    assert_pkm_ok(pkm_case_params_create(c, &params, &ctx), &ctx);
+    assert_pkm_ok(pkm_case_trajectory(c, NULL, 0.0, &tr, &ctx), &ctx);
+    assert_int_equal(pkm_dynamics_run(c, params, tr, &o, extra_row, x, &ctx), PKM_ERR_INVALID);
+    assert_non_null(strstr(ctx.msg, "navaro"));
+    pkm_case_params_destroy(&params);
+    pkm_trajectory_destroy(&tr);
 }
 
 /* A wrench on NaVARo's platform along its p2p motion: by virtual power the drives' extra power
@@ -228,8 +284,8 @@ static void test_platform_wrench(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_cranes),
-                                       cmocka_unit_test(test_masticatory),
-                                       cmocka_unit_test(test_platform_wrench)};
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cranes), cmocka_unit_test(test_masticatory),
+        cmocka_unit_test(test_masticatory_inertia), cmocka_unit_test(test_platform_wrench)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

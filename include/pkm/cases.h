@@ -406,6 +406,16 @@ typedef struct pkm_case {
      * axis, the force along it): pss5upu's rail i is locked by its screw's clamp "motor i", the
      * rail's force the screw's torque times the nut's -2 pi / lead. */
     void (*drive_lock)(const void *params, int k, char name[PKM_NAME_LEN], double *ratio);
+    /* NULL, or per-time quantities defined on the case's own coordinates, which its rigid-body
+     * model does not have (the chewing robot's parasitic coordinates and, asked for inertia, its
+     * joint-space inertia and inertia coupling index, Cheng et al. 2024, eqs. 58-60): at time t
+     * (for messages) of a pose moving at dpose, ddpose, nextra[inertia != 0] values into out,
+     * named by extra_columns (the first nextra[0] always, the rest with inertia). The errors of
+     * the case's kinematics naming t. */
+    int nextra[2];
+    const pkm_column *extra_columns;
+    pkm_status (*extra)(const void *params, double t, const double *pose, const double *dpose,
+                        const double *ddpose, int inertia, double *out, pkm_ctx *ctx);
 } pkm_case;
 
 /* The pkm_case_dynamics of params, a parameter struct of case c. */

@@ -217,6 +217,11 @@ typedef struct pkm_joint_result {
  * produce the motion); PKM_ERR_NOCONV when the friction iteration does not settle. */
 pkm_status pkm_mbs_inverse(pkm_mbs *s, const double *weights, pkm_joint_result *res, pkm_ctx *ctx);
 
+/* After pkm_mbs_inverse: the largest residual of the equations of motion that its drives and
+ * joint forces leave (N or N m; a least-squares solve's, at rounding when the actuators can
+ * produce the motion). */
+double pkm_mbs_residual(const pkm_mbs *s);
+
 /* After pkm_mbs_inverse: the force with which model plane i pushes its point along the plane's
  * unit normal (N; negative: pulls); NaN for i not a plane of the model. */
 double pkm_mbs_plane_force(const pkm_mbs *s, int i);

@@ -30,6 +30,9 @@ typedef struct pkm_dynamics_opts {
     /* A redundant actuation's preload, one drive per actuated joint (pkm_mbs_set_preload: its
      * null-space part is added); NULL: none. The inverse run only. */
     const double *preload;
+    /* 1: also the case's inertia quantities (pkm_case.extra; the chewing robot's M_A and MCI);
+     * PKM_ERR_INVALID for a case that has none. */
+    int inertia;
 } pkm_dynamics_opts;
 
 /* One time of the run: every joint's result (pkm_model_joint_count(model) of them, joint order),
@@ -48,6 +51,10 @@ typedef struct pkm_dynamics_row {
      * force (the chewing robot's condyles). */
     int nplane;
     const double *plane_force;
+    double residual; /* of the equations of motion (pkm_mbs_residual), N or N m */
+    /* The case's own per-time quantities (pkm_case.extra: nextra[o->inertia] of them). */
+    int nextra;
+    const double *extra;
 } pkm_dynamics_row;
 
 /* Nonzero stops the run (PKM_OK returned: what was handed over stands). */

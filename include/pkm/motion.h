@@ -61,6 +61,8 @@ void pkm_motion_destroy(pkm_motion **m);
 const pkm_model *pkm_motion_model(const pkm_motion *m);
 pkm_mbs *pkm_motion_mbs(pkm_motion *m);
 pkm_motion_route pkm_motion_route_of(const pkm_motion *m);
+/* The case and parameters m was created for (*params may be NULL to skip). */
+const pkm_case *pkm_motion_case(const pkm_motion *m, const void **params);
 
 /* The driven coordinates (pkm_mbs_driven's order) at a pose moving at pd, pdd: no closure. The
  * drive's errors (PKM_ERR_UNREACHABLE naming the leg). */

@@ -89,8 +89,8 @@ assert f.attrs["complete"] == 1 and f["t"].shape == (11,) and f["drive"].shape =
 assert sorted(f["per_time"].keys()) == ["balance", "deviation", "friction_work"]
 assert np.all(np.abs(f["per_time/deviation"][...]) < 1e-9)
 ' "$tmp/forward.h5"
-check "dynamics navaro per-time csv header: pose and conditioning" test \
-    "$("$bin" dynamics navaro --time 0:1.5:4 --format csv --per-time | head -1)" = "t,x,y,theta,conditioning"
+check "dynamics navaro per-time csv header: pose, residual and conditioning" test \
+    "$("$bin" dynamics navaro --time 0:1.5:4 --format csv --per-time | head -1)" = "t,x,y,theta,residual,conditioning"
 expect 3 dynamics loop3 --forward --friction stribeck --time 0:1:11
 # pss5upu: its default trajectory eq40-off (eq. 40 about x = 20 mm, alpha = 0.2 rad, where the
 # rigid model is built) runs at the default singularity threshold; eq40 itself starts at the
