@@ -243,9 +243,7 @@ static int dyn_rows_init(dyn_run *r, const dyn_args *o)
 {
     const int nj = pkm_model_joint_count(r->m);
     r->names = malloc(sizeof(char *) * 2 * (size_t)nj);
-    const int nplane = pkm_model_plane_count(r->m);
-    const int nextra = r->c->extra != NULL ? r->c->nextra[o->inertia] : 0;
-    const size_t ncol = PKM_POSE_MAX + 4 + (size_t)(nplane + nextra);
+    const size_t ncol = 3 + (size_t)pkm_dynamics_columns(r->motion, o->inertia, NULL);
     r->v = malloc(sizeof(double) * ((PKM_DYN_SERIES_COLUMNS + 6) * (size_t)nj + ncol));
     if (r->names == NULL || r->v == NULL) return cli_usage_error("out of memory");
     r->w = r->v + PKM_DYN_SERIES_COLUMNS * (size_t)nj;
@@ -261,16 +259,8 @@ static int dyn_rows_init(dyn_run *r, const dyn_args *o)
         r->cols[nc++] = (pkm_column){"deviation", "rad or m"};
         r->cols[nc++] = (pkm_column){"balance", "J"};
         r->cols[nc++] = (pkm_column){"friction_work", "J"};
-    } else {
-        for (int k = 0; k < r->c->npose; k++)
-            r->cols[nc++] = (pkm_column){r->c->pose_names[k], r->c->pose_units[k]};
-        for (int i = 0; i < nplane; i++) /* a contact's normal force, named as its plane */
-            r->cols[nc++] = (pkm_column){pkm_model_plane(r->m, i)->name, "N"};
-        r->cols[nc++] = (pkm_column){"residual", "N or N m"};
-        r->cols[nc++] = (pkm_column){"conditioning", "1"};
-        for (int i = 0; i < nextra; i++) /* the case's own (pkm_case.extra) */
-            r->cols[nc++] = r->c->extra_columns[i];
-    }
+    } else
+        nc = pkm_dynamics_columns(r->motion, o->inertia, r->cols);
     r->rows = (cli_rows){.csv = cli_format_is_rows(o->run.format),
                          .per_time = o->run.per_time,
                          .njoint = nj,
@@ -383,15 +373,10 @@ static int dyn_sink(void *user, const pkm_dynamics_row *row)
 {
     dyn_run *r = user;
     if (dyn_tick(r, row->step, "times")) return 1;
-    double *pt = r->pt;
-    memcpy(pt, row->pose, sizeof(double) * (size_t)r->c->npose);
-    memcpy(pt + r->c->npose, row->plane_force, sizeof(double) * (size_t)row->nplane);
-    pt[r->c->npose + row->nplane] = row->residual;
-    pt[r->c->npose + row->nplane + 1] = row->conditioning;
-    memcpy(pt + r->c->npose + row->nplane + 2, row->extra, sizeof(double) * (size_t)row->nextra);
+    pkm_dynamics_row_values(row, r->pt);
     if (row->conditioning < r->cond_min) r->cond_min = row->conditioning, r->cond_t = row->t;
     dyn_values(r, row->joint);
-    cli_rows_put(&r->rows, row->step, row->t, r->v, r->w, pt);
+    cli_rows_put(&r->rows, row->step, row->t, r->v, r->w, r->pt);
     return 0;
 }
 

@@ -148,17 +148,18 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
         if (st != PKM_OK) st = PKM_FAIL(ctx, st, "t = %.9g s: %s", t, in.msg);
         for (int i = 0; i < nplane; i++)
             plane[i] = pkm_mbs_plane_force(pkm_motion_mbs(m), i);
-        const pkm_dynamics_row row = {t,
-                                      k,
-                                      model,
-                                      res,
-                                      p,
-                                      cond,
-                                      nplane,
-                                      plane,
-                                      pkm_mbs_residual(pkm_motion_mbs(m)),
-                                      nextra,
-                                      plane + nplane};
+        const pkm_dynamics_row row = {.t = t,
+                                      .step = k,
+                                      .model = model,
+                                      .joint = res,
+                                      .npose = c->npose,
+                                      .pose = p,
+                                      .conditioning = cond,
+                                      .nplane = nplane,
+                                      .plane_force = plane,
+                                      .residual = pkm_mbs_residual(pkm_motion_mbs(m)),
+                                      .nextra = nextra,
+                                      .extra = plane + nplane};
         if (st == PKM_OK && sink != NULL && sink(user, &row) != 0) break;
     }
     if (load) (void)pkm_mbs_set_load(pkm_motion_mbs(m), 1, -1, NULL, NULL, NULL, NULL);
@@ -166,6 +167,36 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
     free(plane);
     free(res);
     return st;
+}
+
+int pkm_dynamics_columns(const pkm_motion *m, int inertia, pkm_column *cols)
+{
+    const pkm_case *c = pkm_motion_case(m, NULL);
+    const pkm_model *model = pkm_motion_model(m);
+    const int nplane = pkm_model_plane_count(model);
+    const int nextra = c->extra != NULL ? c->nextra[inertia != 0] : 0;
+    if (cols == NULL) return c->npose + nplane + 2 + nextra;
+    int n = 0;
+    for (int k = 0; k < c->npose; k++)
+        cols[n++] = (pkm_column){c->pose_names[k], c->pose_units[k]};
+    for (int i = 0; i < nplane; i++) /* a contact's normal force, named as its plane */
+        cols[n++] = (pkm_column){pkm_model_plane(model, i)->name, "N"};
+    cols[n++] = (pkm_column){"residual", "N or N m"};
+    cols[n++] = (pkm_column){"conditioning", "1"};
+    for (int i = 0; i < nextra; i++)
+        cols[n++] = c->extra_columns[i];
+    return n;
+}
+
+void pkm_dynamics_row_values(const pkm_dynamics_row *row, double *out)
+{
+    memcpy(out, row->pose, sizeof(double) * (size_t)row->npose);
+    out += row->npose;
+    memcpy(out, row->plane_force, sizeof(double) * (size_t)row->nplane);
+    out += row->nplane;
+    *out++ = row->residual;
+    *out++ = row->conditioning;
+    memcpy(out, row->extra, sizeof(double) * (size_t)row->nextra);
 }
 
 pkm_status pkm_dynamics_run(const pkm_case *c, const void *params, const pkm_trajectory *tr,

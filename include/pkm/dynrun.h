@@ -44,6 +44,7 @@ typedef struct pkm_dynamics_row {
     int64_t step;           /* 0 .. n - 1 */
     const pkm_model *model; /* the rigid-body model (its joints' names and types) */
     const pkm_joint_result *joint;
+    int npose; /* the case's pose coordinates */
     const double *pose;
     double conditioning;
     /* The force with which each point-on-plane constraint of the model pushes its point along
@@ -59,6 +60,16 @@ typedef struct pkm_dynamics_row {
 
 /* Nonzero stops the run (PKM_OK returned: what was handed over stands). */
 typedef int (*pkm_dynamics_sink)(void *user, const pkm_dynamics_row *row);
+
+/* The per-time table of an inverse run on m (what `pkmflex dynamics --per-time` prints, Python's
+ * and the HDF5 file's per-time columns; docs/dynamics.md, "Output columns"): the case's pose
+ * coordinates, each point-on-plane constraint's normal force (named as its plane), `residual`,
+ * `conditioning`, then the case's own quantities (pkm_case.extra, with inertia the inertia
+ * ones). Returns their count; cols (NULL to count) receives them. */
+int pkm_dynamics_columns(const pkm_motion *m, int inertia, pkm_column *cols);
+
+/* A row's values in the order of pkm_dynamics_columns (out: as many). */
+void pkm_dynamics_row_values(const pkm_dynamics_row *row, double *out);
 
 /* The friction of every joint of m (a case's rigid-body model; fr holds its joint count) as the
  * case's dynamics block gives it: its law on the joints it names, none elsewhere; the errors of

@@ -289,7 +289,7 @@ class Case:
         return _transient_rows(r)
 
     def dynamics(self, trajectory=None, times=None, *, friction=None, singular=None,
-                 wrench=None):
+                 wrench=None, per_time=False, inertia=False):
         """Rigid-body inverse dynamics along a trajectory, as ``pkmflex dynamics CASE``
         computes it (pkm_dynamics_run: the closure followed by continuation, every joint's
         drive and reaction, the case's gravity and friction).
@@ -304,7 +304,11 @@ class Case:
         Returns a structured NumPy array, one row per time and joint (joint order), the
         command's csv columns: t (s), joint, type (str), q, qd, qdd (rad or m and their rates;
         the first coordinate of a joint, relative to the build configuration), drive, ideal,
-        friction (N m or N), f_axial, f_radial (N), m_bending (N m). Ctrl-C stops the run: the
+        friction (N m or N), f_axial, f_radial (N), m_bending (N m). per_time: the per-time
+        table instead, as ``--per-time`` (one row per time: t, the pose, the contact forces,
+        residual, conditioning, then the case's own columns); inertia: with them the case's
+        inertia quantities, as ``--inertia`` (masticatory: M_A and MCI, Cheng et al. 2024). The
+        columns' units: ``units`` in the array's dtype metadata. Ctrl-C stops the run: the
         KeyboardInterrupt's ``partial`` holds the rows so far (as a dict).
         """
         case = self
@@ -318,8 +322,9 @@ class Case:
         if isinstance(wrench, str):
             wrench_file, wrench = wrench, None
         r = case._h.dynamics(kind, name, coord, amp, freq, t, q, float(t0), float(t1), int(n),
-                             0.0 if singular is None else float(singular), wrench, wrench_file)
-        return _dynamics_rows(r)
+                             0.0 if singular is None else float(singular), wrench, wrench_file,
+                             bool(inertia))
+        return _dynamics_per_time(r) if per_time else _dynamics_rows(r)
 
     def fit(self, table, params, *, kind=None, weights=None, match="order", gap=0.25,
             max_iter=100, jacobian="sensitivity", multistart=True, formulation=None,
@@ -462,6 +467,16 @@ def _transient_rows(r):
 
 
 _JOINT_TYPES = ("clamped", "revolute", "prismatic", "spherical", "universal", "helical")
+
+
+def _dynamics_per_time(r):
+    names = ["t"] + list(r["columns"])
+    units = dict(zip(r["columns"], r["units"]), t="s")
+    out = np.zeros(len(r["per_time"]), dtype=np.dtype([(n, np.float64) for n in names],
+                                                      metadata={"units": units}))
+    for k, n in enumerate(names):
+        out[n] = r["per_time"][:, k]
+    return out
 
 
 def _dynamics_rows(r):

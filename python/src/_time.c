@@ -222,6 +222,8 @@ typedef struct dyn_rows {
                      f_radial, m_bending */
     char (*names)[PKM_NAME_LEN];
     int *types; /* pkm_joint_type, cut: + 16 */
+    int ncol;   /* the per-time table's columns (pkm_dynamics_columns), t first: ncol + 1 */
+    double *pt; /* per time: t, then the ncol values */
     stop_state *stop;
     pkm_ctx *ctx;
     int failed;
@@ -254,8 +256,20 @@ static int dyn_sink(void *user, const pkm_dynamics_row *r)
                          (long long)cap);
             return 1;
         }
-        o->data = d, o->cap = cap;
+        double *p = realloc(o->pt, sizeof(double) * (size_t)(cap * (o->ncol + 1)));
+        if (p == NULL) {
+            free(d);
+            o->data = NULL, o->failed = 1;
+            pkm_ctx_fail(o->ctx, PKM_ERR_NOMEM, __FILE__, __LINE__, "out of memory for %lld rows",
+                         (long long)cap);
+            return 1;
+        }
+        o->data = d, o->pt = p, o->cap = cap;
     }
+    /* the per-time row: its index is the joint rows' over the joint count */
+    double *pt = o->pt + (o->n / nj) * (o->ncol + 1);
+    pt[0] = r->t;
+    pkm_dynamics_row_values(r, pt + 1);
     for (int j = 0; j < nj; j++) {
         const pkm_joint_result *x = &r->joint[j];
         const int has = x->ncoord > 0;
@@ -268,25 +282,38 @@ static int dyn_sink(void *user, const pkm_dynamics_row *r)
     return pkm_py_map_stop(-1, o->stop);
 }
 
+static const char *dyn_column_name(const void *cols, int k)
+{
+    return ((const pkm_column *)cols)[k].name;
+}
+
+static const char *dyn_column_unit(const void *cols, int k)
+{
+    return ((const pkm_column *)cols)[k].unit;
+}
+
 static const char *dyn_name_at(const void *names, int k)
 {
     return ((const char(*)[PKM_NAME_LEN])names)[k];
 }
 
-/* dynamics(kind, name, coord, amp, freq, t, q, t0, t1, n, singular, wrench, wrench_file) ->
- * dict(data [rows, 11], joints, types); t0, t1 NaN: the trajectory's span, n 0: 101 times. */
+/* dynamics(kind, name, coord, amp, freq, t, q, t0, t1, n, singular, wrench, wrench_file,
+ * inertia) -> dict(data [rows, 11], joints, types, per_time [times, 1 + columns], columns,
+ * units); t0, t1 NaN: the trajectory's span, n 0: 101 times. */
 PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"kind", "name", "coord", "amp",      "freq",   "t",           "q",
-                             "t0",   "t1",   "n",     "singular", "wrench", "wrench_file", NULL};
+    static char *kwlist[] = {"kind", "name", "coord",    "amp",    "freq",        "t",
+                             "q",    "t0",   "t1",       "n",      "singular",    "wrench",
+                             "wrench_file",  "inertia",  NULL};
     traj_spec ts = {0};
     PyObject *tobj = Py_None, *qobj = Py_None, *wobj = Py_None;
     double t0 = NAN, t1 = NAN, singular = 0.0, wrench[6] = {0};
     int n = 0;
     const char *wfile = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iziddOOddidOz", kwlist, &ts.kind, &ts.name,
+    int inertia = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iziddOOddidOzp", kwlist, &ts.kind, &ts.name,
                                      &ts.coord, &ts.amp, &ts.freq, &tobj, &qobj, &t0, &t1, &n,
-                                     &singular, &wobj, &wfile))
+                                     &singular, &wobj, &wfile, &inertia))
         return NULL;
     if (wobj != Py_None && pkm_py_read_doubles(wobj, 6, wrench, "wrench") < 0) return NULL;
     if (!pkm_py_case_ready(self)) return NULL;
@@ -301,6 +328,8 @@ PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     pkm_trajectory *tr = NULL, *wseries = NULL;
+    pkm_motion *motion = NULL;
+    pkm_column *cols = NULL;
     stop_state stop = {.pid = getpid(), .last = pkm_py_now_s()};
     dyn_rows rows = {.stop = &stop, .ctx = &ctx};
     pkm_status st;
@@ -315,13 +344,24 @@ PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
                                .t1 = t1,
                                .n = n > 0 ? n : 101,
                                .singular = singular,
-                               .wrench_series = wseries};
+                               .wrench_series = wseries,
+                               .inertia = inertia};
         memcpy(o.wrench, wrench, sizeof(wrench));
         double a, b;
         pkm_trajectory_span(tr, &a, &b);
         if (isnan(o.t0)) o.t0 = a;
         if (isnan(o.t1)) o.t1 = b;
-        st = pkm_dynamics_run(c, self->params, tr, &o, dyn_sink, &rows, &ctx);
+        st = pkm_dynamics_motion_create(c, self->params, singular, &motion, &ctx);
+        if (st == PKM_OK) {
+            rows.ncol = pkm_dynamics_columns(motion, inertia, NULL);
+            cols = calloc((size_t)rows.ncol + 1, sizeof(*cols));
+            if (cols == NULL)
+                st = pkm_ctx_fail(&ctx, PKM_ERR_NOMEM, __FILE__, __LINE__, "out of memory");
+        }
+        if (st == PKM_OK) {
+            pkm_dynamics_columns(motion, inertia, cols);
+            st = pkm_dynamics_run_on(motion, tr, &o, dyn_sink, &rows, &ctx);
+        }
         if (st == PKM_OK && rows.failed) st = ctx.status;
     }
     pkm_trajectory_destroy(&tr);
@@ -336,10 +376,18 @@ PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
     else {
         const npy_intp dims[2] = {(npy_intp)rows.n, DYN_WIDTH};
         const npy_intp nt = rows.njoint;
-        r = Py_BuildValue("{s:N,s:N,s:N}", "data", pkm_py_doubles(2, dims, rows.data), "joints",
-                          pkm_py_string_list(rows.njoint, dyn_name_at, rows.names), "types",
-                          pkm_py_array_copy(NPY_INT, 1, &nt, rows.types));
+        const npy_intp pdims[2] = {rows.njoint > 0 ? (npy_intp)(rows.n / rows.njoint) : 0,
+                                   rows.ncol + 1};
+        r = Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N}", "data", pkm_py_doubles(2, dims, rows.data),
+                          "joints", pkm_py_string_list(rows.njoint, dyn_name_at, rows.names),
+                          "types", pkm_py_array_copy(NPY_INT, 1, &nt, rows.types), "per_time",
+                          pkm_py_doubles(2, pdims, rows.pt), "columns",
+                          pkm_py_string_list(rows.ncol, dyn_column_name, cols), "units",
+                          pkm_py_string_list(rows.ncol, dyn_column_unit, cols));
     }
+    free(cols); /* its plane names are the motion's model's */
+    pkm_motion_destroy(&motion);
+    free(rows.pt);
     free(rows.data);
     free(rows.names);
     free(rows.types);
