@@ -421,10 +421,7 @@ void cli_case_row(const pkm_case *c, const void *params, const char *name, const
 void cli_case_print(const pkm_case *c, const void *params, const char *name, const char *file);
 int cli_chain_dynamics(int argc, char **argv);
 
-/* cli/masticatory.c: pkmflex dynamics masticatory (the chewing robot; called by cli_dynamics). */
-int cli_mast_is_case(const char *name);
 /* cli/examples.c: the robot files of examples/ (installed or in the source tree) in the list. */
 void cli_examples_list(int csv);
-int cli_mast_dynamics(int argc, char **argv);
 
 #endif

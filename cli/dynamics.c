@@ -92,8 +92,8 @@ static const cli_command dyn_command = {
     "refused before it starts, naming its size. Ctrl-C stops the run after a whole time sample:\n"
     "the rows done are printed (or in -o, marked partial), exit 130.\n"
     "CASE boom1 or crane4: the module chains of the hydraulic crane (pkmflex dynamics boom1\n"
-    "--help). CASE masticatory: the chewing robot with condyle contacts and redundant drives\n"
-    "(pkmflex dynamics masticatory --help).\n\n",
+    "--help). CASE masticatory, the chewing robot with condyle contacts and redundant drives,\n"
+    "runs on this general path like every case (--weights, --preload shape its torques).\n\n",
     dyn_options, (int)(sizeof(dyn_options) / sizeof(dyn_options[0])), 0};
 
 static int dyn_set(void *user, int id, const char *v)
@@ -449,21 +449,10 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
     return 0;
 }
 
-/* Whether --engine is among the arguments: the chewing robot then runs on the general path with
- * that engine instead of its own (pkm/mast.h, its M_A, MCI, weights and routes). */
-static int engine_asked(int argc, char **argv)
-{
-    for (int i = 2; i < argc; i++)
-        if (strcmp(argv[i], "--engine") == 0 || strncmp(argv[i], "--engine=", 9) == 0) return 1;
-    return 0;
-}
-
 int cli_dynamics(int argc, char **argv)
 {
     dyn_args o = {.run = {.format = "table"}};
     if (argc > 2 && cli_chain_is_machine(argv[2])) return cli_chain_dynamics(argc, argv);
-    if (argc > 2 && cli_mast_is_case(argv[2]) && !engine_asked(argc, argv))
-        return cli_mast_dynamics(argc, argv);
     int rc = cli_parse(argc, argv, &dyn_command, dyn_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
     void *params = NULL;

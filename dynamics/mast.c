@@ -1,5 +1,5 @@
-/* dynamics/mast.c: kinematics, mass matrix and joint-space inertia of a body driven by R-S-S
- * chains and held by point-on-surface contacts (Cheng, Yuan, Li, Zeng 2024; their equations are
+/* dynamics/mast.c: kinematics and joint-space inertia of a body driven by R-S-S chains and
+ * held by point-on-surface contacts (Cheng, Yuan, Li, Zeng 2024; their equations are
  * lost, the forms here are rebuilt: see pkm/mast.h).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "dynamics/mast_impl.h"
@@ -206,21 +206,6 @@ pkm_status pkm_mast_kinematics(const pkm_mast *m, double t, const double *qf, co
         s->thdd[i] = num / ds;
     }
     return PKM_OK;
-}
-
-double pkm_mast_potential(const pkm_mast *m, const pkm_mast_state *s)
-{
-    double R[3][3], V = -m->mass * pkm_vec3_dot(m->gravity, s->X);
-    pkm_pose_rotation(s->X, R);
-    for (int i = 0; i < m->nchain; i++) {
-        double S[3], Mb[3], mid[3];
-        pkm_rss_tip(&m->chain[i], s->th[i], S);
-        pkm_mat3_apply(PKM_CONST33(R), m->chain[i].M, Mb);
-        for (int k = 0; k < 3; k++)
-            mid[k] = 0.5 * (S[k] + Mb[k] + s->X[k]);
-        V -= m->coupler_mass[i] * pkm_vec3_dot(m->gravity, mid);
-    }
-    return V;
 }
 
 /* B = J1^+ = (J1^T J1)^-1 J1^T (nf x nch; B[i nf + p] its entry (p, i)) by Cholesky. */

@@ -1,4 +1,5 @@
-/* dynamics/mast_impl.h: what dynamics/mast.c shares with mast_inverse.c.
+/* dynamics/mast_impl.h: what dynamics/mast.c shares with mast_mass.c, and the pieces of both that
+ * the tests' reference inverse dynamics of the same mechanism (tests/mastref/) builds on.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef PKM_MAST_IMPL_H
 #define PKM_MAST_IMPL_H
@@ -18,15 +19,11 @@ void pkm_mast_body_motion(const pkm_mast *m, const pkm_mast_state *s, mast_body 
 void pkm_mast_point_motion(const pkm_mast_state *s, const mast_body *b, const double r[3],
                            double x[3], double v[3], double a[3]);
 
-/* F_EE = J_b^T f_b (Cheng et al. 2024, eq. 45, rebuilt): the load's generalised force on the
- * free coordinates (nfree; zero for no load). */
-void pkm_mast_load_force(const pkm_mast_state *s, const pkm_mast_load *load, double *F);
-
 /* dS/dtheta and d2S/dtheta2 of chain c's crank tip at theta. */
 void pkm_mast_crank(const pkm_rss *c, double th, double dS[3], double ddS[3]);
 
 /* First and second derivatives, in the generalised coordinates q = (theta, q_free), of every point
- * the energies and closures are made of, at a state (dynamics/mast_hessian.c). Each crank tip S_i
+ * the energies and closures are made of, at a state (dynamics/mast_mass.c). Each crank tip S_i
  * depends on theta_i alone, the body's points on the free coordinates alone (through the pose and
  * its parasitic coordinates). */
 typedef struct mast_deriv {
@@ -45,24 +42,18 @@ typedef struct mast_deriv {
  * needs the first ones alone). */
 void pkm_mast_deriv_eval(const pkm_mast *m, const pkm_mast_state *s, int second, mast_deriv *D);
 
-/* Chain i's closure h_i = |M_i - S_i|^2 - L_i^2: dh/dtheta_i, dh/dq_free, and its Hessian's
- * blocks (theta theta, theta free, free free). */
-typedef struct mast_closure {
-    double jth, jq[PKM_POSE_DOF], htt, htq[PKM_POSE_DOF], hqq[PKM_POSE_DOF][PKM_POSE_DOF];
-} mast_closure;
+/* Chain i's crank-tip and body-end Jacobians JS, JM in q (3 x n, rows of stride n = D->n). */
+void pkm_mast_chain_jacobians(const mast_deriv *D, int i, double *JS, double *JM);
+/* The body's: its origin's JO and its body-axes angular map Jw (3 x n). */
+void pkm_mast_body_jacobians(const mast_deriv *D, double *JO, double *Jw);
 
-void pkm_mast_closure_eval(const mast_deriv *D, int i, mast_closure *c);
-/* Its dh/dtheta_i alone. */
-double pkm_mast_closure_jth(const mast_deriv *D, int i);
-
-/* J_theta' (nch) and J_q' (nch x nf) by the route's contraction (PKM_MAST_HESSIAN: the
- * Hessians', otherwise the Jacobians' partial derivatives). */
-void pkm_mast_rates_eval(const mast_deriv *D, pkm_mast_route route, double *Jthd, double *Jqd);
-
-/* The routes of the reduced right-hand side J1^T tau = rhs and the crank rows Q_theta of the
- * first-kind equations (dynamics/mast_lagrange.c): PKM_MAST_HESSIAN, PKM_MAST_LIANG,
- * PKM_MAST_FIRST_KIND. */
-void pkm_mast_lagrange_rhs(const pkm_mast *m, const pkm_mast_state *s, pkm_mast_route route,
-                           const pkm_mast_load *load, double *rhs, double *Qth);
+/* The bilinear mass forms whose sum over the bodies is M (eq. 27, eq. 30 in body axes), added to
+ * the n x n matrix A: a coupler's mc (XS^T (YS/3 + YM/6) + XM^T (YS/6 + YM/3)), the body's
+ * m XO^T YO + Xw^T I Yw (X, Y: 3 x n). M's terms are the forms at X = Y = the Jacobians, their
+ * derivative in q_k the forms at (dJ/dq_k, J) plus (J, dJ/dq_k). */
+void pkm_mast_coupler_form(int n, double mc, const double *XS, const double *XM, const double *YS,
+                           const double *YM, double *A);
+void pkm_mast_body_form(const pkm_mast *m, int n, const double *XO, const double *Xw,
+                        const double *YO, const double *Yw, double *A);
 
 #endif

@@ -1,5 +1,5 @@
 /* dynamics/pose_impl.h: derivatives of a rigid body's pose map that dynamics/contact.c shares with
- * the chewing robot's second-order kinematics (dynamics/mast_hessian.c).
+ * the chewing robot's second-order kinematics (dynamics/mast_mass.c).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef PKM_POSE_IMPL_H
 #define PKM_POSE_IMPL_H

@@ -8,9 +8,9 @@
 #define PKM_TEST_MAST_FIXTURE_H
 
 #include "core/core_impl.h"
+#include "mastref/mastref.h"
 #include "pkm/contact.h"
 #include "pkm/casefile.h"
-#include "pkm/mast.h"
 #include "pkm/masticatory.h"
 #include "pkm/rss.h"
 #include "pkm/spatial.h"

@@ -9,11 +9,12 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "test_util.h"
 
+#include "mastref/mastrun.h"
+
 #include "pkm/chainrun.h"
 #include "pkm/dynrun.h"
 #include "pkm/hiab.h"
 #include "pkm/masticatory.h"
-#include "pkm/mastrun.h"
 #include "pkm/spatial.h"
 
 #include <string.h>

@@ -1,9 +1,9 @@
 /* tests/test_dynamics_mast_checks.c: the chewing robot's surrogate (tests/mast_fixture.h,
- * pkm/mast.h) against properties its dynamics must have: the forward-dynamics round trip, the
- * statics against the virtual work of the potential, mirror symmetry of the torques, the
- * couplers' line mass against the finite-element consistent mass of a beam under rigid motion,
- * the kinetic energy through M_A, the twin's M_A through its square Jacobian, the rates of the
- * kinematics against differences of its positions.
+ * pkm/mast.h, the reference routes of mastref/mastref.h) against properties its dynamics must
+ * have: the forward-dynamics round trip, the statics against the virtual work of the potential,
+ * mirror symmetry of the torques, the couplers' line mass against the finite-element consistent
+ * mass of a beam under rigid motion, the kinetic energy through M_A, the twin's M_A through its
+ * square Jacobian, the rates of the kinematics against differences of its positions.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "test_util.h"
 

@@ -1,7 +1,7 @@
 /* tests/test_dynamics_mast_exact.c: the chewing robot's surrogate (tests/mast_fixture.h,
- * pkm/mast.h) against exact references (Cheng et al. 2024, tests T1, T2 and T8 of the
- * surrogate): loop closure and contacts at 1000 random poses; the closures' Jacobians and the
- * pose map dX/dq_free against complex-step derivatives of an independent complex evaluation
+ * pkm/mast.h, mastref/mastref.h) against exact references (Cheng et al. 2024, tests T1, T2 and T8
+ * of the surrogate): loop closure and contacts at 1000 random poses; the closures' Jacobians and
+ * the pose map dX/dq_free against complex-step derivatives of an independent complex evaluation
  * (the plane contacts' closed form, the chains' closure); the power balance with the exact
  * d(T + V)/dt from dM/dq, pointwise and integrated over more than a period.
  * SPDX-License-Identifier: LGPL-2.1-or-later */

@@ -1,12 +1,12 @@
-/* tests/test_dynamics_mast_inverse.c: the inverse dynamics of the chewing robot's surrogate
- * (tests/mast_fixture.h, pkm/mast.h) and of its 6-RSS twin: the torques at t = 0.13 s against the
- * 40-digit references; against Lagrange's equations of the first kind built here from the
- * library's mass matrix and potential by central differences (time and coordinates); the power
- * balance against an 8th-order time derivative of the energy; the minimum-norm solution
- * (Moore-Penrose conditions, normal equations, weights, preload); the contact forces against
- * the twin's equations with the contacts' multipliers; rank-deficient actuation and an
- * unreachable surface reported. The routes' agreement and the Newton-Euler residual along the
- * period: test_dynamics_mast_routes.c.
+/* tests/test_dynamics_mast_inverse.c: the reference inverse dynamics of the chewing robot's
+ * surrogate (tests/mast_fixture.h, mastref/mastref.h) and of its 6-RSS twin: the torques at
+ * t = 0.13 s against the 40-digit references; against Lagrange's equations of the first kind
+ * built here from the library's mass matrix and the reference's potential by central differences
+ * (time and coordinates); the power balance against an 8th-order time derivative of the energy;
+ * the minimum-norm solution (Moore-Penrose conditions, normal equations, weights, preload); the
+ * contact forces against the twin's equations with the contacts' multipliers; rank-deficient
+ * actuation and an unreachable surface reported. The routes' agreement and the Newton-Euler
+ * residual along the period: test_dynamics_mast_routes.c.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "test_util.h"
 

@@ -11,10 +11,11 @@
  * The table is ordered fastest first (bench/engine_bench.c measures it), so that
  * pkm_dyn_engine_choose, the first entry that accepts a model, is the fastest one that does.
  *
- * The chewing robot's own engine (pkm/mast.h: R-S-S chains and curved point-on-surface contacts,
- * M_A and MCI, minimum-norm torques with weights and preload) is not an entry: its description
- * is not a pkm_model (a pkm_model's higher pairs are planes), and its routes stay the independent
- * reference the general engine is checked against (docs/dynamics.md, "Engines"). */
+ * The chewing robot's description (pkm/mast.h: R-S-S chains and curved point-on-surface contacts,
+ * M_A and MCI) is not an entry: it is not a pkm_model (a pkm_model's higher pairs are planes).
+ * Its inverse dynamics is this table's, on its model (pkm_masticatory_model); its own routes
+ * (minimum-norm torques with weights and preload) are the tests' independent reference the
+ * general engine is checked against (tests/mastref/; docs/dynamics.md, "Engines"). */
 #ifndef PKM_DYNENGINE_H
 #define PKM_DYNENGINE_H
 
@@ -35,7 +36,8 @@ typedef enum pkm_dyn_engine_id {
 #define PKM_DYN_ENGINE_COUNT 3
 
 /* What an engine offers beyond drives, reactions and forward dynamics. PRELOAD and MCI name the
- * chewing robot's extras (pkm/mast.h), which no entry of the table offers (see above). */
+ * chewing robot's extras (its reference routes' preload, pkm/mast.h's M_A and MCI), which no
+ * entry of the table offers (see above). */
 enum {
     PKM_DYN_EXTRA_WEIGHTS = 1u,  /* weighted minimum-norm drives of a redundant actuation */
     PKM_DYN_EXTRA_PRELOAD = 2u,  /* an internal preload in the drives' null space */

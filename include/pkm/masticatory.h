@@ -39,7 +39,7 @@ typedef struct pkm_masticatory_params {
 /* The case (one of pkm_case_list(); cases/masticatory.yaml): pose (X, Y, alpha, beta), the free
  * coordinates of the mandible; its rigid-body model pkm_masticatory_model at the state of that
  * pose, driven through the platform's coordinates; trajectory "chewing" (pkm_masticatory_motion).
- * `pkmflex dynamics masticatory` analyses it with its own engine (pkm/mast.h). */
+ * `pkmflex dynamics masticatory` analyses that model on the general path (pkm/dynengine.h). */
 const pkm_case *pkm_masticatory_case(void);
 
 /* The mechanism of p: chain frames by the rule of cases/masticatory.yaml, chains named theta1 ..

@@ -1,8 +1,8 @@
-/* dynamics/mast_inverse.c: minimum-norm inverse dynamics of a body driven by R-S-S chains and
+/* tests/mastref/mast_inverse.c: minimum-norm inverse dynamics of a body driven by R-S-S chains and
  * held by point-on-surface contacts, with every coupler's end forces and the contact normal
- * forces (Cheng, Yuan, Li, Zeng 2024, eqs. 43-57, rebuilt: see pkm/mast.h).
+ * forces (Cheng, Yuan, Li, Zeng 2024, eqs. 43-57, rebuilt: see mastref.h).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "dynamics/mast_impl.h"
+#include "mastref/mastref_impl.h"
 
 #include "core/core_impl.h"
 
@@ -120,7 +120,7 @@ static void virtual_power(const pkm_mast *m, const pkm_mast_state *s, const mast
         rhs[j] -= F[j];
 }
 
-/* tau of least W-norm with J1^T tau = rhs, plus the preload's null-space part (pkm/mast.h). */
+/* tau of least W-norm with J1^T tau = rhs, plus the preload's null-space part (mastref.h). */
 static pkm_status min_norm(const pkm_mast *m, const pkm_mast_state *s,
                            const pkm_mast_inverse_opts *o, const double *rhs, double *tau,
                            pkm_ctx *ctx)
@@ -265,7 +265,7 @@ static pkm_status body_forces(const pkm_mast *m, const pkm_mast_state *s, const 
     return PKM_OK;
 }
 
-/* The routes by name (pkm/mast.h). */
+/* The routes by name (mastref.h). */
 static const char *const route_names[] = {"virtual-power", "hessian", "liang", "first-kind"};
 
 const char *pkm_mast_route_name(pkm_mast_route route)

@@ -1,10 +1,10 @@
-/* dynamics/mast_lagrange.c: the chewing robot's Lagrangian quantities from the exact point
- * derivatives of dynamics/mast_hessian.c: mass matrix, its partial derivatives, the mixed block
- * of the kinetic energy's Hessian, the Coriolis matrices, the potential's gradient; and the
- * reduced right-hand sides of the Hessian, Liang and first-kind routes (Cheng, Yuan, Li, Zeng
- * 2024, eqs. 24-57, rebuilt: see pkm/mast.h).
+/* tests/mastref/mast_lagrange.c: the chewing robot's Lagrangian quantities beyond the mass matrix
+ * (mastref.h), from the library's exact point derivatives and mass forms (dynamics/mast_impl.h):
+ * the mass matrix's partial derivatives, the mixed block of the kinetic energy's Hessian, the
+ * Coriolis matrices, the potential and its gradient; and the reduced right-hand sides of the
+ * Hessian, Liang and first-kind routes (Cheng, Yuan, Li, Zeng 2024, eqs. 24-57, rebuilt).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "dynamics/mast_impl.h"
+#include "mastref/mastref_impl.h"
 
 #include "core/core_impl.h"
 
@@ -12,132 +12,54 @@
 
 enum { NQ = PKM_MAST_MAX_Q };
 
-/* Add w A^T B (A, B: 3 x n rows of stride n) to the n x n matrix M. */
-static void add_atb(int n, double w, const double *A, const double *B, double *M)
+/* The derivatives in q_k of chain i's Jacobians JS, JM (pkm_mast_chain_jacobians). */
+static void chain_partials(const mast_deriv *D, int i, int k, double *dJS, double *dJM)
 {
-    for (int p = 0; p < n; p++)
-        for (int q = 0; q < n; q++)
-            for (int k = 0; k < 3; k++)
-                M[p * n + q] += w * A[k * n + p] * B[k * n + q];
-}
-
-/* Chain i's crank-tip and body-end Jacobians JS, JM (3 x n, stride n) and, for k >= 0, their
- * derivatives in q_k. */
-static void chain_jacobians(const mast_deriv *D, int i, int k, double *JS, double *JM, double *dJS,
-                            double *dJM)
-{
-    const int n = D->n, nch = D->nch, nf = D->nf;
-    memset(JS, 0, sizeof(double) * (size_t)(3 * n));
-    memset(JM, 0, sizeof(double) * (size_t)(3 * n));
-    if (k >= 0) {
-        memset(dJS, 0, sizeof(double) * (size_t)(3 * n));
-        memset(dJM, 0, sizeof(double) * (size_t)(3 * n));
-    }
+    const int n = D->n, nch = D->nch;
+    memset(dJS, 0, sizeof(double) * (size_t)(3 * n));
+    memset(dJM, 0, sizeof(double) * (size_t)(3 * n));
     for (int d = 0; d < 3; d++) {
-        JS[d * n + i] = D->dS[i][d];
         if (k == i) dJS[d * n + i] = D->ddS[i][d];
-        for (int j = 0; j < nf; j++) {
-            JM[d * n + nch + j] = D->JM[i][d][j];
-            if (k >= nch) dJM[d * n + nch + j] = D->HM[i][d][j][k - nch];
-        }
+        for (int j = 0; j < D->nf && k >= nch; j++)
+            dJM[d * n + nch + j] = D->HM[i][d][j][k - nch];
     }
 }
 
-/* The same for the body: origin JO, body-axes angular map Jw, and their derivatives. */
-static void body_jacobians(const mast_deriv *D, int k, double *JO, double *Jw, double *dJO,
-                           double *dJw)
+/* The same for the body's JO, Jw (pkm_mast_body_jacobians), k a free coordinate. */
+static void body_partials(const mast_deriv *D, int k, double *dJO, double *dJw)
 {
-    const int n = D->n, nch = D->nch, nf = D->nf;
-    memset(JO, 0, sizeof(double) * (size_t)(3 * n));
-    memset(Jw, 0, sizeof(double) * (size_t)(3 * n));
-    if (k >= 0) {
-        memset(dJO, 0, sizeof(double) * (size_t)(3 * n));
-        memset(dJw, 0, sizeof(double) * (size_t)(3 * n));
-    }
+    const int n = D->n, nch = D->nch;
+    memset(dJO, 0, sizeof(double) * (size_t)(3 * n));
+    memset(dJw, 0, sizeof(double) * (size_t)(3 * n));
     for (int d = 0; d < 3; d++)
-        for (int j = 0; j < nf; j++) {
-            JO[d * n + nch + j] = D->JO[d][j], Jw[d * n + nch + j] = D->Jw[d][j];
-            if (k < nch) continue;
+        for (int j = 0; j < D->nf; j++) {
             dJO[d * n + nch + j] = D->HO[d][j][k - nch];
             dJw[d * n + nch + j] = D->Hw[d][j][k - nch];
         }
 }
 
-/* B = w1 A1 + w2 A2 over 3 x n. */
-static void lin2(int n, double w1, const double *A1, double w2, const double *A2, double *B)
-{
-    for (int k = 0; k < 3 * n; k++)
-        B[k] = w1 * A1[k] + w2 * A2[k];
-}
-
-/* I A for the body inertia I and A 3 x n. */
-static void inertia_times(const pkm_mast *m, int n, const double *A, double *B)
-{
-    for (int d = 0; d < 3; d++)
-        for (int p = 0; p < n; p++)
-            B[d * n + p] = m->inertia[d][0] * A[p] + m->inertia[d][1] * A[n + p] +
-                           m->inertia[d][2] * A[2 * n + p];
-}
-
-/* M (eq. 31): cranks, couplers m (JS^T (JS/3 + JM/6) + JM^T (JS/6 + JM/3)) (eq. 27), the body
- * m JO^T JO + Jw^T I Jw with the body-axes angular map (eq. 30 in body axes). */
-static void mass_eval(const pkm_mast *m, const mast_deriv *D, double *M)
-{
-    const int n = D->n;
-    double JS[3 * NQ], JM[3 * NQ], P[3 * NQ], JO[3 * NQ], Jw[3 * NQ];
-    memset(M, 0, sizeof(double) * (size_t)(n * n));
-    for (int i = 0; i < D->nch; i++) {
-        const double mc = m->coupler_mass[i];
-        chain_jacobians(D, i, -1, JS, JM, NULL, NULL);
-        lin2(n, 1.0 / 3.0, JS, 1.0 / 6.0, JM, P);
-        add_atb(n, mc, JS, P, M);
-        lin2(n, 1.0 / 6.0, JS, 1.0 / 3.0, JM, P);
-        add_atb(n, mc, JM, P, M);
-        M[i * n + i] += m->crank_inertia[i];
-    }
-    body_jacobians(D, -1, JO, Jw, NULL, NULL);
-    add_atb(n, m->mass, JO, JO, M);
-    inertia_times(m, n, Jw, P);
-    add_atb(n, 1.0, Jw, P, M);
-}
-
-void pkm_mast_mass_matrix(const pkm_mast *m, const pkm_mast_state *s, double *M)
-{
-    mast_deriv D;
-    pkm_mast_deriv_eval(m, s, 0, &D);
-    mass_eval(m, &D, M);
-}
-
 /* dM/dq_k for every k (Liang et al. 2017: the partial derivatives of M, eq. 61): the product
- * rule on each term of mass_eval. */
+ * rule on each body's mass form, the forms at (dJ, J) and (J, dJ). */
 static void mass_derivative_eval(const pkm_mast *m, const mast_deriv *D, double *dM)
 {
     const int n = D->n, nch = D->nch;
-    double JS[3 * NQ], JM[3 * NQ], dJS[3 * NQ], dJM[3 * NQ], P[3 * NQ], dP[3 * NQ];
+    double JA[3 * NQ], JB[3 * NQ], dJA[3 * NQ], dJB[3 * NQ];
     memset(dM, 0, sizeof(double) * (size_t)(n * n * n));
     for (int k = 0; k < n; k++) {
         double *Mk = dM + (size_t)(k * n * n);
         for (int i = 0; i < nch; i++) {
             if (k < nch && k != i) continue;
             const double mc = m->coupler_mass[i];
-            chain_jacobians(D, i, k, JS, JM, dJS, dJM);
-            lin2(n, 1.0 / 3.0, JS, 1.0 / 6.0, JM, P);
-            lin2(n, 1.0 / 3.0, dJS, 1.0 / 6.0, dJM, dP);
-            add_atb(n, mc, dJS, P, Mk);
-            add_atb(n, mc, JS, dP, Mk);
-            lin2(n, 1.0 / 6.0, JS, 1.0 / 3.0, JM, P);
-            lin2(n, 1.0 / 6.0, dJS, 1.0 / 3.0, dJM, dP);
-            add_atb(n, mc, dJM, P, Mk);
-            add_atb(n, mc, JM, dP, Mk);
+            pkm_mast_chain_jacobians(D, i, JA, JB);
+            chain_partials(D, i, k, dJA, dJB);
+            pkm_mast_coupler_form(n, mc, dJA, dJB, JA, JB, Mk);
+            pkm_mast_coupler_form(n, mc, JA, JB, dJA, dJB, Mk);
         }
         if (k < nch) continue;
-        body_jacobians(D, k, JS, JM, dJS, dJM); /* JO, Jw and their derivatives */
-        add_atb(n, m->mass, dJS, JS, Mk);
-        add_atb(n, m->mass, JS, dJS, Mk);
-        inertia_times(m, n, JM, P);
-        inertia_times(m, n, dJM, dP);
-        add_atb(n, 1.0, dJM, P, Mk);
-        add_atb(n, 1.0, JM, dP, Mk);
+        pkm_mast_body_jacobians(D, JA, JB); /* JO, Jw and their derivatives */
+        body_partials(D, k, dJA, dJB);
+        pkm_mast_body_form(m, n, dJA, dJB, JA, JB, Mk);
+        pkm_mast_body_form(m, n, JA, JB, dJA, dJB, Mk);
     }
 }
 
@@ -236,7 +158,7 @@ static void rates_from_derivative(int n, const double *dM, const double *qd, dou
     }
 }
 
-/* C of the form (pkm/mast.h) from the state's derivatives. */
+/* C of the form (mastref.h) from the state's derivatives. */
 static void coriolis_eval(const pkm_mast *m, const mast_deriv *D, pkm_mast_coriolis_form form,
                           double *C)
 {
@@ -265,6 +187,21 @@ void pkm_mast_coriolis(const pkm_mast *m, const pkm_mast_state *s, pkm_mast_cori
     mast_deriv D;
     pkm_mast_deriv_eval(m, s, 1, &D);
     coriolis_eval(m, &D, form, C);
+}
+
+double pkm_mast_potential(const pkm_mast *m, const pkm_mast_state *s)
+{
+    double R[3][3], V = -m->mass * pkm_vec3_dot(m->gravity, s->X);
+    pkm_pose_rotation(s->X, R);
+    for (int i = 0; i < m->nchain; i++) {
+        double S[3], Mb[3], mid[3];
+        pkm_rss_tip(&m->chain[i], s->th[i], S);
+        pkm_mat3_apply(PKM_CONST33(R), m->chain[i].M, Mb);
+        for (int k = 0; k < 3; k++)
+            mid[k] = 0.5 * (S[k] + Mb[k] + s->X[k]);
+        V -= m->coupler_mass[i] * pkm_vec3_dot(m->gravity, mid);
+    }
+    return V;
 }
 
 /* dV/dq (eqs. 32-35): the couplers' centres (S + M) / 2 and the body's origin under gravity. */
@@ -373,7 +310,7 @@ void pkm_mast_lagrange_rhs(const pkm_mast *m, const pkm_mast_state *s, pkm_mast_
     pkm_mast_deriv_eval(m, s, 1, &D);
     const int nch = D.nch, nf = D.nf;
     double M[NQ * NQ], gV[NQ], Q[NQ], F[PKM_POSE_DOF];
-    mass_eval(m, &D, M);
+    pkm_mast_mass_matrix(m, s, M);
     potential_gradient(m, &D, gV);
     pkm_mast_load_force(s, load, F);
     if (route == PKM_MAST_FIRST_KIND) {

@@ -1,7 +1,7 @@
-/* studies/mastrun.c: the chewing robot along its default motion (include/pkm/mastrun.h;
- * docs/dynamics.md, "The chewing robot").
+/* tests/mastref/mastrun.c: the chewing robot along its default motion by the reference routes
+ * (mastrun.h; docs/dynamics.md, "The chewing robot").
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "pkm/mastrun.h"
+#include "mastref/mastrun.h"
 
 #include "core/core_impl.h"
 
@@ -46,12 +46,12 @@ pkm_status pkm_mast_run(const pkm_masticatory_params *p, const pkm_mast_run_opts
     if (!(o->n >= 2) || !(o->t1 > o->t0) || !isfinite(o->t0) || !isfinite(o->t1))
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "time grid %g:%g:%d: expected t1 > t0 and n >= 2",
                         o->t0, o->t1, o->n);
-    /* The chewing robot's own engine (pkm/mast.h) has no joint friction: a law set in the case's
-     * dynamics block would be ignored, so it is refused (the general path has it). */
+    /* The reference routes (mastref.h) have no joint friction: a law set in the case's dynamics
+     * block would be ignored, so it is refused (the general path has it). */
     if (p->dynamics.friction_model != PKM_FRICTION_NONE)
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
-                        "masticatory: its engine has no joint friction (friction.model must be "
-                        "none; --engine mbs has it)");
+                        "masticatory: the reference routes have no joint friction (friction.model "
+                        "must be none; the general engine has it)");
     mast_set ms;
     pkm_status st = mast_build(p, &ms, ctx);
     if (st != PKM_OK) return st;

@@ -1,7 +1,7 @@
-/* dynamics/mast_forward.c: forward dynamics of the chewing robot (pkm/mast.h): the free
+/* tests/mastref/mast_forward.c: forward dynamics of the chewing robot (mastref.h): the free
  * coordinates' accelerations under given crank torques.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "dynamics/mast_impl.h"
+#include "mastref/mastref.h"
 
 #include "core/core_impl.h"
 

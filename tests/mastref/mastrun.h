@@ -1,18 +1,15 @@
-/* include/pkm/mastrun.h: the chewing robot (pkm/masticatory.h) along its default motion: at each
- * time of a grid its inverse dynamics (minimum-norm crank torques, contact forces) and, if asked,
- * its joint-space inertia and inertia coupling index beside its 6-RSS twin's; every time handed
- * to a sink (what `pkmflex dynamics masticatory` prints).
+/* tests/mastref/mastrun.h: the chewing robot (pkm/masticatory.h) along its default motion by the
+ * reference routes (mastref.h): at each time of a grid its inverse dynamics (minimum-norm crank
+ * torques, contact forces) and, if asked, its joint-space inertia and inertia coupling index
+ * beside its 6-RSS twin's; every time handed to a sink.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#ifndef PKM_MASTRUN_H
-#define PKM_MASTRUN_H
+#ifndef PKM_MASTREF_MASTRUN_H
+#define PKM_MASTREF_MASTRUN_H
 
 #include <stdint.h>
 
+#include "mastref/mastref.h"
 #include "pkm/masticatory.h"
-
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 typedef struct pkm_mast_run_opts {
     double t0, t1; /* the grid: n >= 2 times from t0 to t1 > t0 */
@@ -38,14 +35,11 @@ typedef struct pkm_mast_row {
 typedef int (*pkm_mast_sink)(void *user, const pkm_mast_row *row);
 
 /* The run of o for the parameters p along pkm_masticatory_motion, its bite load p's.
- * PKM_ERR_INVALID for a bad grid or a friction law in p's dynamics block (this engine has none);
+ * PKM_ERR_INVALID for a bad grid or a friction law in p's dynamics block (the routes have none);
  * the errors of
  * pkm_masticatory_mechanism, then of pkm_mast_kinematics (naming the contact and time),
  * pkm_mast_inverse and pkm_mast_joint_inertia. */
 pkm_status pkm_mast_run(const pkm_masticatory_params *p, const pkm_mast_run_opts *o,
                         pkm_mast_sink sink, void *user, pkm_ctx *ctx);
 
-#ifdef __cplusplus
-}
-#endif
 #endif
