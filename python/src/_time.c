@@ -302,9 +302,9 @@ static const char *dyn_name_at(const void *names, int k)
  * units); t0, t1 NaN: the trajectory's span, n 0: 101 times. */
 PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"kind", "name", "coord",    "amp",    "freq",        "t",
-                             "q",    "t0",   "t1",       "n",      "singular",    "wrench",
-                             "wrench_file",  "inertia",  NULL};
+    static char *kwlist[] = {"kind",     "name",   "coord",       "amp",     "freq",
+                             "t",        "q",      "t0",          "t1",      "n",
+                             "singular", "wrench", "wrench_file", "inertia", NULL};
     traj_spec ts = {0};
     PyObject *tobj = Py_None, *qobj = Py_None, *wobj = Py_None;
     double t0 = NAN, t1 = NAN, singular = 0.0, wrench[6] = {0};
