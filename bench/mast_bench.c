@@ -3,7 +3,7 @@
  * 6-RSS twin replaying the same pose motion), argv[1] samples over one period of the default
  * motion (default 1000): the kinematics alone (Newton on the contacts, closed-form crank angles,
  * rates and accelerations), and kinematics plus the minimum-norm inverse dynamics by each route of
- * the tests' reference (tests/mastref/mastref.h: virtual power, the paper's Hessian route,
+ * the tests' reference (tests/reference/mastref.h: virtual power, the paper's Hessian route,
  * Liang's partial-derivative route, Lagrange's first kind). Cheng et al. 2024 time their MATLAB
  * symbolic code over 5 s: Hessian route / partial-derivative route 1.279 (target) and 1.082
  * (6-RSS), target / 6-RSS 10.56 (Hessian) and 8.93 (partial derivatives); this prints ours
@@ -11,7 +11,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 
 #include "bench/timing.h"
-#include "mastref/mastref.h"
+#include "reference/mastref.h"
 #include "pkm/casefile.h"
 #include "pkm/masticatory.h"
 

@@ -407,8 +407,6 @@ void cli_rows_put(cli_rows *r, int64_t k, double t, const double *v, const doubl
 int cli_rows_write(const cli_rows *r, const char *path, const cli_rows_source *src, int partial);
 void cli_rows_free(cli_rows *r);
 
-/* cli/chain.c: pkmflex dynamics boom1|crane4 (module chains; called by cli_dynamics). */
-int cli_chain_is_machine(const char *name);
 /* cli/cases.c: one row of `pkmflex cases --format csv` (CLI_CASES_HEADER), each cell quoted
  * as needed; pose and actuated as "name [unit] ...", analyses and trajectories space-separated
  * (the default trajectory first). */
@@ -419,7 +417,6 @@ void cli_cases_row(const char *const cell[8]);
 void cli_case_row(const pkm_case *c, const void *params, const char *name, const char *kind,
                   const char *file);
 void cli_case_print(const pkm_case *c, const void *params, const char *name, const char *file);
-int cli_chain_dynamics(int argc, char **argv);
 
 /* cli/examples.c: the robot files of examples/ (installed or in the source tree) in the list. */
 void cli_examples_list(int csv);

@@ -24,7 +24,7 @@
 #define DYN_MAX_ROWS      10000000
 #define DYN_BYTES_PER_ROW 130.0 /* a csv row; a table row is longer, an HDF5 one 120 bytes */
 
-enum { DYN_FRICTION = CLI_OPT_OWN, DYN_ENGINE, DYN_INERTIA };
+enum { DYN_FRICTION = CLI_OPT_OWN, DYN_ENGINE, DYN_INERTIA, DYN_FORCES, DYN_STEP };
 
 typedef struct dyn_args {
     cli_case_args c;
@@ -35,6 +35,8 @@ typedef struct dyn_args {
     const char *weights;  /* --weights, or NULL */
     const char *preload;  /* --preload, or NULL */
     int inertia;          /* --inertia */
+    const char *forces;   /* --forward --forces FILE.csv, or NULL */
+    double step;          /* --forward --step H, or 0 */
 } dyn_args;
 
 static const cli_option dyn_options[] = {
@@ -51,9 +53,20 @@ static const cli_option dyn_options[] = {
     CLI_OPTION_SINGULAR,
     CLI_OPTION_FORWARD,
     {"--engine", NULL, 1, DYN_ENGINE, "NAME",
-     "the dynamics engine (docs/dynamics.md): mbs (the general\n"
-     "system, default), mbs-dense (its dense reference path),\n"
-     "chain (module chains: boom1, crane4)",
+     "the inverse dynamics' engine (docs/dynamics.md): chain (O(n)\n"
+     "module chains, as boom1 and crane4), mbs (the general system),\n"
+     "mbs-dense (its dense reference path); default the fastest that\n"
+     "takes the case",
+     NULL},
+    {"--forces", NULL, 1, DYN_FORCES, "FILE.csv",
+     "--forward: the drives (N, N m) as samples, header t and the\n"
+     "actuated joints (t,cyl1 for boom1), interpolated by a\n"
+     "not-a-knot spline (default: the inverse dynamics of the\n"
+     "trajectory)",
+     NULL},
+    {"--step", NULL, 1, DYN_STEP, "H",
+     "--forward: the largest RK4 step, s (default the --time\n"
+     "grid's spacing)",
      NULL},
     CLI_OPTION_SET,
     CLI_OPTION_WRENCH,
@@ -120,6 +133,13 @@ static int dyn_set(void *user, int id, const char *v)
     case DYN_INERTIA:
         o->inertia = 1;
         return 0;
+    case DYN_FORCES:
+        o->forces = v;
+        return 0;
+    case DYN_STEP:
+        if (!cli_parse_real(v, 1e-7, 1.0, &o->step))
+            return cli_usage_error("--step '%s': expected a number from 1e-7 to 1 s", v);
+        return 0;
     default:
         return cli_case_set(&o->c, id, v);
     }
@@ -178,7 +198,9 @@ typedef struct dyn_run {
     double *weights;        /* --weights, one per actuated joint, or NULL */
     double *preload;        /* --preload, likewise */
     pkm_trajectory *wrench; /* --wrench FILE.csv, or NULL */
-    double *v, *w, *pt;     /* a time's joint values, wrenches and per-time values */
+    pkm_trajectory *forces; /* --forces FILE.csv, or NULL */
+    const pkm_dyn_engine *engine;
+    double *v, *w, *pt; /* a time's joint values, wrenches and per-time values */
 } dyn_run;
 
 /* The case's rigid motion with its friction (pkm_dynamics_motion_create). */
@@ -210,20 +232,65 @@ static int dyn_drive_shape(dyn_run *r, const dyn_args *o)
     return rc;
 }
 
-/* --engine: the engine named must accept the case's model; the runs of this command follow the
- * general system's closure (pkm/motion.h), on its dense path for mbs-dense. */
-static int dyn_engine(const dyn_run *r, const char *name)
+/* The library's options of the run. */
+static pkm_dynamics_opts dyn_opts(const dyn_run *r, const dyn_args *o)
 {
-    const pkm_dyn_engine *e = pkm_dyn_engine_find(name);
+    pkm_dynamics_opts opts = {.t0 = r->t0,
+                              .t1 = r->t1,
+                              .n = r->n,
+                              .singular = o->run.singular,
+                              .wrench_series = r->wrench,
+                              .weights = r->weights,
+                              .preload = r->preload,
+                              .inertia = o->inertia,
+                              .engine = r->engine,
+                              .forces = r->forces,
+                              .step = o->step};
+    memcpy(opts.wrench, r->load, sizeof(opts.wrench));
+    return opts;
+}
+
+/* The engine: --engine NAME (it must take the case's model), else the fastest that takes the
+ * run (pkm_dynamics_engine_choose; the forward run integrates the general system). */
+static int dyn_engine(dyn_run *r, const dyn_args *o)
+{
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    if (e == NULL) return cli_usage_error("--engine '%s': expected chain, mbs or mbs-dense", name);
-    if (e->accepts(r->m, &ctx) != PKM_OK)
-        return cli_usage_error("--engine %s: %s: %s", name, r->c->name, ctx.msg);
-    if (e->id == PKM_DYN_ENGINE_CHAIN)
-        return cli_usage_error("--engine chain: on the module-chain machines (boom1, crane4) only");
-    const pkm_dyn_solver sv = e->id == PKM_DYN_ENGINE_DENSE ? PKM_DYN_DENSE : PKM_DYN_SPARSE;
-    const pkm_status st = pkm_mbs_set_solver(pkm_motion_mbs(r->motion), sv, &ctx);
+    if (o->engine == NULL) {
+        const pkm_dynamics_opts opts = dyn_opts(r, o);
+        r->engine = o->run.forward ? &pkm_dyn_engines[PKM_DYN_ENGINE_MBS]
+                                   : pkm_dynamics_engine_choose(r->motion, &opts);
+        return 0;
+    }
+    r->engine = pkm_dyn_engine_find(o->engine);
+    if (r->engine == NULL)
+        return cli_usage_error("--engine '%s': expected chain, mbs or mbs-dense", o->engine);
+    if (r->engine->accepts(r->m, &ctx) != PKM_OK)
+        return cli_usage_error("--engine %s: %s: %s", o->engine, r->c->name, ctx.msg);
+    if (o->run.forward && r->engine->id == PKM_DYN_ENGINE_CHAIN)
+        return cli_usage_error("--engine chain: the forward run integrates the general system "
+                               "(mbs)");
+    const pkm_dynamics_opts opts = dyn_opts(r, o);
+    if (!o->run.forward && pkm_dynamics_engine_check(r->motion, &opts, &ctx) != PKM_OK)
+        return cli_usage_error("--%s", ctx.msg);
+    return 0;
+}
+
+/* --forward --forces FILE.csv: the drives as a spline, one column per actuated joint named as
+ * the joint (the library checks that it covers the times). */
+static int dyn_forces(dyn_run *r, const dyn_args *o)
+{
+    if (o->forces == NULL && o->step == 0.0) return 0;
+    if (!o->run.forward) return cli_usage_error("--forces, --step: only with --forward");
+    if (o->forces == NULL) return 0;
+    const char *names[PKM_POSE_MAX];
+    int na = 0;
+    for (int j = 0; j < pkm_model_joint_count(r->m); j++)
+        if (pkm_model_joint(r->m, j)->actuated && na < PKM_POSE_MAX)
+            names[na++] = pkm_model_joint(r->m, j)->name;
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    const pkm_status st = pkm_trajectory_read_csv(o->forces, names, na, &r->forces, &ctx);
     return st == PKM_OK ? 0 : cli_report(st, &ctx);
 }
 
@@ -316,18 +383,20 @@ static void dyn_solve_error(const dyn_run *r, pkm_status st, const pkm_ctx *ctx)
 static void dyn_heading(const dyn_run *r, const dyn_args *o)
 {
     if (r->rows.csv || o->run.output != NULL) return;
-    if (o->run.forward)
-        printf("# %s: forward dynamics under the inverse drives, RK4 step %g s\n", r->c->name,
-               (r->t1 - r->t0) / (r->n - 1));
-    else {
+    if (o->run.forward) {
+        const double h = (r->t1 - r->t0) / (r->n - 1);
+        const double steps = o->step > 0.0 ? ceil(h / o->step - 1e-9) : 1.0;
+        printf("# %s: forward dynamics under %s, RK4 step %g s\n", r->c->name,
+               o->forces != NULL ? o->forces : "the inverse drives", h / fmax(steps, 1.0));
+    } else {
         /* the rigid model's mobility at its build configuration (coordinates less the rank of
          * its constraints), omitted if that fails */
         int mob = -1;
         pkm_ctx ctx;
         pkm_ctx_clear(&ctx);
         if (pkm_mbs_mobility(pkm_motion_mbs(r->motion), &mob, &ctx) != PKM_OK) mob = -1;
-        printf("# %s, %d times from %g to %g s, friction %s", r->c->name, r->n, r->t0, r->t1,
-               dyn_law_name(r));
+        printf("# %s, %d times from %g to %g s, friction %s, engine %s", r->c->name, r->n, r->t0,
+               r->t1, dyn_law_name(r), r->engine->name);
         printf(mob >= 0 ? ", mobility %d\n" : "\n", mob);
     }
 }
@@ -412,15 +481,7 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
                        .cols = r->rows.per_time ? 1 + r->rows.ncol : 3 + PKM_DYN_SERIES_COLUMNS,
                        .bytes_per_row = DYN_BYTES_PER_ROW,
                        .output = o->run.output};
-    pkm_dynamics_opts opts = {.t0 = r->t0,
-                              .t1 = r->t1,
-                              .n = r->n,
-                              .singular = o->run.singular,
-                              .wrench_series = r->wrench,
-                              .weights = r->weights,
-                              .preload = r->preload,
-                              .inertia = o->inertia};
-    memcpy(opts.wrench, r->load, sizeof(opts.wrench));
+    const pkm_dynamics_opts opts = dyn_opts(r, o);
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
     dyn_heading(r, o);
@@ -441,7 +502,8 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
     if (o->run.output != NULL) return dyn_write(r, o, 0);
     if (r->rows.csv) return 0;
     if (o->run.forward)
-        printf("# largest deviation %.3e (rad or m), largest |balance| %.3e J; %.1f us per step\n",
+        printf("# largest deviation %.3e (rad or m), largest |balance| %.3e J; %.1f us per output "
+               "step\n",
                r->dev, r->bal, 1e6 * (cli_now() - start) / (r->n - 1));
     else
         printf("# %.1f us per time sample (kinematics and inverse dynamics, output included)\n",
@@ -452,7 +514,6 @@ static int dyn_compute(dyn_run *r, const dyn_args *o)
 int cli_dynamics(int argc, char **argv)
 {
     dyn_args o = {.run = {.format = "table"}};
-    if (argc > 2 && cli_chain_is_machine(argv[2])) return cli_chain_dynamics(argc, argv);
     int rc = cli_parse(argc, argv, &dyn_command, dyn_set, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
     void *params = NULL;
@@ -474,7 +535,7 @@ int cli_dynamics(int argc, char **argv)
     if (o.run.time == NULL) pkm_trajectory_span(r.tr, &r.t0, &r.t1);
     if ((rc = dyn_motion(&r, o.run.singular)) != 0 ||
         ((o.weights != NULL || o.preload != NULL) && (rc = dyn_drive_shape(&r, &o)) != 0) ||
-        (o.engine != NULL && (rc = dyn_engine(&r, o.engine)) != 0) ||
+        (rc = dyn_engine(&r, &o)) != 0 || (rc = dyn_forces(&r, &o)) != 0 ||
         (rc = dyn_rows_init(&r, &o)) != 0 || (rc = dyn_check_size(&r, &o)) != 0 ||
         (o.run.output != NULL && ((rc = cli_check_output_path(o.run.output)) != 0 ||
                                   (rc = cli_rows_keep(&r.rows, r.n, 1)) != 0)))
@@ -491,6 +552,7 @@ done:
     pkm_motion_destroy(&r.motion);
     pkm_trajectory_destroy(&r.tr);
     pkm_trajectory_destroy(&r.wrench);
+    pkm_trajectory_destroy(&r.forces);
     pkm_case_params_destroy(&params);
     return rc;
 }

@@ -1,5 +1,5 @@
 /* dynamics/mast_impl.h: what dynamics/mast.c shares with mast_mass.c, and the pieces of both that
- * the tests' reference inverse dynamics of the same mechanism (tests/mastref/) builds on.
+ * the tests' reference inverse dynamics of the same mechanism (tests/reference/) builds on.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef PKM_MAST_IMPL_H
 #define PKM_MAST_IMPL_H

@@ -8,7 +8,7 @@
 #define PKM_TEST_MAST_FIXTURE_H
 
 #include "core/core_impl.h"
-#include "mastref/mastref.h"
+#include "reference/mastref.h"
 #include "pkm/contact.h"
 #include "pkm/casefile.h"
 #include "pkm/masticatory.h"

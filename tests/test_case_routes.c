@@ -9,9 +9,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "test_util.h"
 
-#include "mastref/mastrun.h"
+#include "reference/mastrun.h"
 
-#include "pkm/chainrun.h"
+#include "reference/chainrun.h"
 #include "pkm/dynrun.h"
 #include "pkm/hiab.h"
 #include "pkm/masticatory.h"

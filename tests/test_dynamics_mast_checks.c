@@ -1,5 +1,5 @@
 /* tests/test_dynamics_mast_checks.c: the chewing robot's surrogate (tests/mast_fixture.h,
- * pkm/mast.h, the reference routes of mastref/mastref.h) against properties its dynamics must
+ * pkm/mast.h, the reference routes of reference/mastref.h) against properties its dynamics must
  * have: the forward-dynamics round trip, the statics against the virtual work of the potential,
  * mirror symmetry of the torques, the couplers' line mass against the finite-element consistent
  * mass of a beam under rigid motion, the kinetic energy through M_A, the twin's M_A through its

@@ -1,5 +1,5 @@
 /* tests/test_dynamics_mast_exact.c: the chewing robot's surrogate (tests/mast_fixture.h,
- * pkm/mast.h, mastref/mastref.h) against exact references (Cheng et al. 2024, tests T1, T2 and T8
+ * pkm/mast.h, reference/mastref.h) against exact references (Cheng et al. 2024, tests T1, T2 and T8
  * of the surrogate): loop closure and contacts at 1000 random poses; the closures' Jacobians and
  * the pose map dX/dq_free against complex-step derivatives of an independent complex evaluation
  * (the plane contacts' closed form, the chains' closure); the power balance with the exact

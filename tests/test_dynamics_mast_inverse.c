@@ -1,5 +1,5 @@
 /* tests/test_dynamics_mast_inverse.c: the reference inverse dynamics of the chewing robot's
- * surrogate (tests/mast_fixture.h, mastref/mastref.h) and of its 6-RSS twin: the torques at
+ * surrogate (tests/mast_fixture.h, reference/mastref.h) and of its 6-RSS twin: the torques at
  * t = 0.13 s against the 40-digit references; against Lagrange's equations of the first kind
  * built here from the library's mass matrix and the reference's potential by central differences
  * (time and coordinates); the power balance against an 8th-order time derivative of the energy;

@@ -1,5 +1,5 @@
 /* tests/test_dynamics_mast_routes.c: the chewing robot's second-order kinematics and its four
- * inverse-dynamics routes (mastref/mastref.h; Cheng et al. 2024, tests T3-T7 of the surrogate,
+ * inverse-dynamics routes (reference/mastref.h; Cheng et al. 2024, tests T3-T7 of the surrogate,
  * tests/mast_fixture.h), on the target (two higher pairs) and its 6-RSS twin: the closures'
  * Hessians against central differences of their Jacobians; J-dot by the Hessian and by the
  * partial-derivative contractions against each other and against time differences of J; theta''

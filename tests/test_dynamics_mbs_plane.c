@@ -5,13 +5,13 @@
  * 2024, tests/mast_fe_fixture.h) built as a pkm_model with its condyles on their planes, driven
  * by its four free pose coordinates along the default motion: parasitic coordinates, crank
  * angles, minimum-norm torques, contact forces and the spherical joints' forces equal those of
- * its own rigid model (the reference routes, tests/mastref/), a second formulation of the same
+ * its own rigid model (the reference routes, tests/reference/), a second formulation of the same
  * mechanism.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "test_util.h"
 
 #include "mast_fe_fixture.h"
-#include "mastref/mastref.h"
+#include "reference/mastref.h"
 #include "pkm/dynamics.h"
 
 #include <stdlib.h>

@@ -1,16 +1,16 @@
 /* tests/test_studies_runs.c: the rigid-body runs of the studies layer that `pkmflex dynamics`
- * prints (pkm/chainrun.h, pkm/dynrun.h) and the chewing robot's reference run (mastref/mastrun.h):
- * each time handed to the sink on the grid, a sink's stop, the refusals before any row, and the
- * numbers against independent references (the chain's passes called directly, the energy
- * balance, the chewing robot's reference values computed at 40 digits, the closure's
- * conditioning computed afresh on a new motion).
- * SPDX-License-Identifier: LGPL-2.1-or-later */
+ * prints (pkm/chainrun.h, pkm/dynrun.h) and the chewing robot's reference run
+ * (reference/mastrun.h): each time handed to the sink on the grid, a sink's stop, the refusals
+ * before any row, and the numbers against independent references (the chain's passes called
+ * directly, the energy balance, the chewing robot's reference values computed at 40 digits, the
+ * closure's conditioning computed afresh on a new motion). SPDX-License-Identifier:
+ * LGPL-2.1-or-later */
 #include "test_util.h"
 
-#include "mastref/mastrun.h"
+#include "reference/mastrun.h"
 
 #include "core/core_impl.h"
-#include "pkm/chainrun.h"
+#include "reference/chainrun.h"
 #include "pkm/dynrun.h"
 #include "pkm/hiab.h"
 

@@ -15,7 +15,7 @@
  * M_A and MCI) is not an entry: it is not a pkm_model (a pkm_model's higher pairs are planes).
  * Its inverse dynamics is this table's, on its model (pkm_masticatory_model); its own routes
  * (minimum-norm torques with weights and preload) are the tests' independent reference the
- * general engine is checked against (tests/mastref/; docs/dynamics.md, "Engines"). */
+ * general engine is checked against (tests/reference/; docs/dynamics.md, "Engines"). */
 #ifndef PKM_DYNENGINE_H
 #define PKM_DYNENGINE_H
 

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "pkm/dynengine.h"
 #include "pkm/motion.h"
 
 #ifdef __cplusplus
@@ -33,6 +34,19 @@ typedef struct pkm_dynamics_opts {
     /* 1: also the case's inertia quantities (pkm_case.extra; the chewing robot's M_A and MCI);
      * PKM_ERR_INVALID for a case that has none. */
     int inertia;
+    /* The engine of the inverse run (pkm/dynengine.h), or NULL: mbs. mbs and mbs-dense solve the
+     * motion's own system (its sparse or dense path); another engine (chain) takes the actuated
+     * joints' coordinates from the pose, so the case must drive exactly its actuated joints, and
+     * has none of the loads, friction, weights or preload it does not offer (PKM_ERR_INVALID
+     * naming the engine and what it lacks); its rows' residual is NaN (it has none). The
+     * forward run integrates the general system (mbs) only. */
+    const pkm_dyn_engine *engine;
+    /* The forward run: the drives as a function of time (one column per actuated joint, joint
+     * order; a spline through samples), or NULL: the inverse dynamics of the trajectory at
+     * every stage time; and the largest RK4 step (s; 0: the grid's spacing), several steps
+     * between the grid's times. */
+    const pkm_trajectory *forces;
+    double step;
 } pkm_dynamics_opts;
 
 /* One time of the run: every joint's result (pkm_model_joint_count(model) of them, joint order),
@@ -81,6 +95,16 @@ pkm_status pkm_dynamics_friction(const pkm_case *c, const void *params, const pk
  * system carrying the case's friction (pkm_dynamics_friction); singular as pkm_motion_opts. */
 pkm_status pkm_dynamics_motion_create(const pkm_case *c, const void *params, double singular,
                                       pkm_motion **out, pkm_ctx *ctx);
+
+/* Whether the inverse run o on m can take o->engine (NULL, mbs, mbs-dense: always): the errors
+ * of its accepts, PKM_ERR_INVALID naming what it lacks or that the case does not drive its
+ * actuated joints. The run makes the same check before its first time. */
+pkm_status pkm_dynamics_engine_check(pkm_motion *m, const pkm_dynamics_opts *o, pkm_ctx *ctx);
+
+/* The engine an inverse run o on m takes by default: the first of the table (the fastest) that
+ * accepts m's model, offers what o asks (loads, friction, weights) and, if it is not the motion's
+ * own system, finds the actuated joints among the driven coordinates; mbs for every other. */
+const pkm_dyn_engine *pkm_dynamics_engine_choose(pkm_motion *m, const pkm_dynamics_opts *o);
 
 /* pkm_dynamics_run on a motion of pkm_dynamics_motion_create (the caller's, e.g. to size its
  * output by the model's joints first), followed from where it is. */

@@ -2,7 +2,7 @@
  * (higher pairs): its kinematics along a motion of the free pose coordinates, mass matrix,
  * joint-space inertia and inertia coupling index. Its inverse dynamics is the general engine's
  * (pkm/dynengine.h, on the model pkm_masticatory_model); the mechanism's own inverse and forward
- * dynamics are the tests' independent reference (tests/mastref/).
+ * dynamics are the tests' independent reference (tests/reference/).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Cheng, Yuan, Li, Zeng 2024 (Mech. Sci. 15, 587): the mandible of a chewing robot, six R-S-S

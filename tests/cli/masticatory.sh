@@ -32,7 +32,7 @@ check "dynamics masticatory tau6(0.13)" near "$(field "$(grep '^0.13,theta6,' <<
 check "dynamics masticatory equations' residual" below "$(field "$mrow" 8)" 1e-12
 # The 6-RSS twin has no pose of its own on the general path (its pose is the target's, which
 # the contacts set): refused, one line; its torques are the tests' reference engine's
-# (tests/mastref/), its MCI --inertia's twin_mci columns.
+# (tests/reference/), its MCI --inertia's twin_mci columns.
 expect 2 dynamics masticatory --set higher_pairs=off
 check "dynamics masticatory higher_pairs=off names the contacts" grep -q "higher_pairs on" \
     <<<"$("$bin" dynamics masticatory --set higher_pairs=off 2>&1 >/dev/null)"

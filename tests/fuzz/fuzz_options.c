@@ -4,7 +4,7 @@
  *
  * Runs what a command does before it computes: the options, the case with its --set values,
  * the pose, for map the grid and the map's setup, for dynamics the friction law and the time
- * grid (for its module chains the options and the time grid); never a solve or a file write. The
+ * grid; never a solve or a file write. The
  * harness links the command line's library (pkm_cli, cli/CMakeLists.txt) and runs modes, compare,
  * cases, map and dynamics in its check-only mode (cli_set_check_only: each stops once its input
  * is checked). Messages go to stdout and stderr: run with -close_fd_mask=3. */
@@ -23,7 +23,7 @@ static void fuzz_commands(int argc, char **argv)
     (void)cli_compare(argc, argv);
     (void)cli_cases(argc, argv);
     (void)cli_map(argc, argv);
-    /* dynamics CASE or boom1|crane4: argv[2] chooses, as on the command line */
+    /* dynamics CASE: every case, every engine */
     (void)cli_dynamics(argc, argv);
 }
 

@@ -1,7 +1,7 @@
-/* studies/chainrun.c: a module chain along a trajectory, inverse or forward dynamics
- * (include/pkm/chainrun.h; docs/chain.md).
+/* tests/reference/chainrun.c: a module chain along a trajectory, inverse or forward dynamics
+ * (tests/reference/chainrun.h; docs/chain.md).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "pkm/chainrun.h"
+#include "reference/chainrun.h"
 
 #include "core/core_impl.h"
 #include "pkm/ode.h"

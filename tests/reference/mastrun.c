@@ -1,7 +1,7 @@
-/* tests/mastref/mastrun.c: the chewing robot along its default motion by the reference routes
+/* tests/reference/mastrun.c: the chewing robot along its default motion by the reference routes
  * (mastrun.h; docs/dynamics.md, "The chewing robot").
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "mastref/mastrun.h"
+#include "reference/mastrun.h"
 
 #include "core/core_impl.h"
 

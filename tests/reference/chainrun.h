@@ -1,8 +1,9 @@
-/* include/pkm/chainrun.h: a module chain (pkm/chain.h: the crane of Petrovic and Mattila 2022
- * as modules, Paz Anaya and Mattila 2024) along a trajectory of its coordinates: the O(n)
+/* tests/reference/chainrun.h: a module chain (pkm/chain.h: the crane of Petrovic and Mattila
+ * 2022 as modules, Paz Anaya and Mattila 2024) along a trajectory of its coordinates: the O(n)
  * inverse dynamics at each time of a grid, or the O(n) forward dynamics integrated by RK4 from
- * the trajectory's state with the energy balance; every time handed to a sink (what `pkmflex
- * dynamics boom1|crane4` prints).
+ * the trajectory's state with the energy balance; every time handed to a sink. The tests'
+ * reference for the general run on the chains' models (`pkmflex dynamics boom1|crane4` runs
+ * those with the engine chain).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef PKM_CHAINRUN_H
 #define PKM_CHAINRUN_H

@@ -1,9 +1,9 @@
-/* tests/mastref/mast_hessian.c: the chewing robot's closures to second order (mastref.h): their
+/* tests/reference/mast_hessian.c: the chewing robot's closures to second order (mastref.h): their
  * Jacobians and Hessians, J-dot by the Hessian and by the partial-derivative contractions
  * (Cheng, Yuan, Li, Zeng 2024, eqs. 20-23 and 48-49; Liang et al. 2017; the printed equations
  * are lost, the forms are rebuilt), on the exact point derivatives of pkm_mast_deriv_eval.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "mastref/mastref_impl.h"
+#include "reference/mastref_impl.h"
 
 #include "core/core_impl.h"
 

@@ -1,7 +1,7 @@
-/* tests/mastref/mast_forward.c: forward dynamics of the chewing robot (mastref.h): the free
+/* tests/reference/mast_forward.c: forward dynamics of the chewing robot (mastref.h): the free
  * coordinates' accelerations under given crank torques.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "mastref/mastref.h"
+#include "reference/mastref.h"
 
 #include "core/core_impl.h"
 

@@ -1,10 +1,10 @@
-/* tests/mastref/mast_lagrange.c: the chewing robot's Lagrangian quantities beyond the mass matrix
+/* tests/reference/mast_lagrange.c: the chewing robot's Lagrangian quantities beyond the mass matrix
  * (mastref.h), from the library's exact point derivatives and mass forms (dynamics/mast_impl.h):
  * the mass matrix's partial derivatives, the mixed block of the kinetic energy's Hessian, the
  * Coriolis matrices, the potential and its gradient; and the reduced right-hand sides of the
  * Hessian, Liang and first-kind routes (Cheng, Yuan, Li, Zeng 2024, eqs. 24-57, rebuilt).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "mastref/mastref_impl.h"
+#include "reference/mastref_impl.h"
 
 #include "core/core_impl.h"
 

@@ -1,4 +1,4 @@
-/* tests/mastref/mastrun.h: the chewing robot (pkm/masticatory.h) along its default motion by the
+/* tests/reference/mastrun.h: the chewing robot (pkm/masticatory.h) along its default motion by the
  * reference routes (mastref.h): at each time of a grid its inverse dynamics (minimum-norm crank
  * torques, contact forces) and, if asked, its joint-space inertia and inertia coupling index
  * beside its 6-RSS twin's; every time handed to a sink.
@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "mastref/mastref.h"
+#include "reference/mastref.h"
 #include "pkm/masticatory.h"
 
 typedef struct pkm_mast_run_opts {

@@ -1,11 +1,11 @@
-/* tests/mastref/mastref_impl.h: what the reference's files share (mastref.h), on the library's
+/* tests/reference/mastref_impl.h: what the reference's files share (mastref.h), on the library's
  * point derivatives and mass forms (dynamics/mast_impl.h).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef PKM_MASTREF_IMPL_H
 #define PKM_MASTREF_IMPL_H
 
 #include "dynamics/mast_impl.h"
-#include "mastref/mastref.h"
+#include "reference/mastref.h"
 
 /* F_EE = J_b^T f_b (Cheng et al. 2024, eq. 45, rebuilt): the load's generalised force on the
  * free coordinates (nfree; zero for no load). */

@@ -1,8 +1,8 @@
-/* tests/mastref/mast_inverse.c: minimum-norm inverse dynamics of a body driven by R-S-S chains and
- * held by point-on-surface contacts, with every coupler's end forces and the contact normal
+/* tests/reference/mast_inverse.c: minimum-norm inverse dynamics of a body driven by R-S-S chains
+ * and held by point-on-surface contacts, with every coupler's end forces and the contact normal
  * forces (Cheng, Yuan, Li, Zeng 2024, eqs. 43-57, rebuilt: see mastref.h).
  * SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "mastref/mastref_impl.h"
+#include "reference/mastref_impl.h"
 
 #include "core/core_impl.h"
 

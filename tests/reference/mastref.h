@@ -1,9 +1,9 @@
-/* tests/mastref/mastref.h: the chewing robot's own inverse and forward dynamics (pkm/mast.h;
+/* tests/reference/mastref.h: the chewing robot's own inverse and forward dynamics (pkm/mast.h;
  * Cheng, Yuan, Li, Zeng 2024, secs. 4-5, their printed equations lost, the forms rebuilt), kept
  * beside the tests as an independent reference: the library's inverse dynamics of this mechanism
  * is the general engine's (pkm/dynengine.h), which the tests check against these routes, and
  * these routes against each other, Newton-Euler and the exact energy balance
- * (docs/dynamics.md, "The chewing robot"). Static library pkm_mastref.
+ * (docs/dynamics.md, "The chewing robot"). Static library pkm_reference.
  * SPDX-License-Identifier: LGPL-2.1-or-later */
 #ifndef PKM_MASTREF_H
 #define PKM_MASTREF_H
