@@ -289,7 +289,7 @@ class Case:
         return _transient_rows(r)
 
     def dynamics(self, trajectory=None, times=None, *, friction=None, singular=None,
-                 wrench=None, per_time=False, inertia=False):
+                 wrench=None, per_time=False, inertia=False, engine=None):
         """Rigid-body inverse dynamics along a trajectory, as ``pkmflex dynamics CASE``
         computes it (pkm_dynamics_run: the closure followed by continuation, every joint's
         drive and reaction, the case's gravity and friction).
@@ -308,7 +308,10 @@ class Case:
         table instead, as ``--per-time`` (one row per time: t, the pose, the contact forces,
         residual, conditioning, then the case's own columns); inertia: with them the case's
         inertia quantities, as ``--inertia`` (masticatory: M_A and MCI, Cheng et al. 2024). The
-        columns' units: ``units`` in the array's dtype metadata. Ctrl-C stops the run: the
+        columns' units: ``units`` in the array's dtype metadata. engine: 'chain', 'mbs' or
+        'mbs-dense', as ``--engine``; default the fastest that takes the run (chain for the
+        module chains boom1 and crane4, mbs else); the one that ran: ``engine`` in the dtype
+        metadata. Ctrl-C stops the run: the
         KeyboardInterrupt's ``partial`` holds the rows so far (as a dict).
         """
         case = self
@@ -323,7 +326,7 @@ class Case:
             wrench_file, wrench = wrench, None
         r = case._h.dynamics(kind, name, coord, amp, freq, t, q, float(t0), float(t1), int(n),
                              0.0 if singular is None else float(singular), wrench, wrench_file,
-                             bool(inertia))
+                             bool(inertia), engine)
         return _dynamics_per_time(r) if per_time else _dynamics_rows(r)
 
     def fit(self, table, params, *, kind=None, weights=None, match="order", gap=0.25,
@@ -473,7 +476,8 @@ def _dynamics_per_time(r):
     names = ["t"] + list(r["columns"])
     units = dict(zip(r["columns"], r["units"]), t="s")
     out = np.zeros(len(r["per_time"]), dtype=np.dtype([(n, np.float64) for n in names],
-                                                      metadata={"units": units}))
+                                                      metadata={"units": units,
+                                                                "engine": r["engine"]}))
     for k, n in enumerate(names):
         out[n] = r["per_time"][:, k]
     return out
@@ -488,7 +492,7 @@ def _dynamics_rows(r):
     width = max([len(j) for j in joints] + [1])
     dtype = [("t", np.float64), ("joint", f"U{width}"), ("type", "U16")]
     dtype += [(n, np.float64) for n in names[3:]]
-    out = np.zeros(len(data), dtype=dtype)
+    out = np.zeros(len(data), dtype=np.dtype(dtype, metadata={"engine": r["engine"]}))
     out["t"] = data[:, 0]
     idx = data[:, 1].astype(int)
     out["joint"] = np.array(joints, dtype=f"U{width}")[idx] if len(data) else []

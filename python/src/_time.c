@@ -298,23 +298,28 @@ static const char *dyn_name_at(const void *names, int k)
 }
 
 /* dynamics(kind, name, coord, amp, freq, t, q, t0, t1, n, singular, wrench, wrench_file,
- * inertia) -> dict(data [rows, 11], joints, types, per_time [times, 1 + columns], columns,
- * units); t0, t1 NaN: the trajectory's span, n 0: 101 times. */
+ * inertia, engine) -> dict(data [rows, 11], joints, types, per_time [times, 1 + columns],
+ * columns, units, engine); t0, t1 NaN: the trajectory's span, n 0: 101 times; engine NULL: the
+ * fastest that takes the run (pkm_dynamics_engine_choose), as the command line's. */
 PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"kind",     "name",   "coord",       "amp",     "freq",
-                             "t",        "q",      "t0",          "t1",      "n",
-                             "singular", "wrench", "wrench_file", "inertia", NULL};
+    static char *kwlist[] = {"kind",        "name",    "coord",  "amp", "freq",     "t",
+                             "q",           "t0",      "t1",     "n",   "singular", "wrench",
+                             "wrench_file", "inertia", "engine", NULL};
     traj_spec ts = {0};
     PyObject *tobj = Py_None, *qobj = Py_None, *wobj = Py_None;
     double t0 = NAN, t1 = NAN, singular = 0.0, wrench[6] = {0};
     int n = 0;
     const char *wfile = NULL;
     int inertia = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iziddOOddidOzp", kwlist, &ts.kind, &ts.name,
+    const char *ename = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iziddOOddidOzpz", kwlist, &ts.kind, &ts.name,
                                      &ts.coord, &ts.amp, &ts.freq, &tobj, &qobj, &t0, &t1, &n,
-                                     &singular, &wobj, &wfile, &inertia))
+                                     &singular, &wobj, &wfile, &inertia, &ename))
         return NULL;
+    const pkm_dyn_engine *engine = ename != NULL ? pkm_dyn_engine_find(ename) : NULL;
+    if (ename != NULL && engine == NULL)
+        return pkm_py_raise_invalid("engine '%s': expected chain, mbs or mbs-dense", ename);
     if (wobj != Py_None && pkm_py_read_doubles(wobj, 6, wrench, "wrench") < 0) return NULL;
     if (!pkm_py_case_ready(self)) return NULL;
     const pkm_case *c = self->c;
@@ -360,6 +365,8 @@ PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
         }
         if (st == PKM_OK) {
             pkm_dynamics_columns(motion, inertia, cols);
+            o.engine = engine != NULL ? engine : pkm_dynamics_engine_choose(motion, &o);
+            engine = o.engine;
             st = pkm_dynamics_run_on(motion, tr, &o, dyn_sink, &rows, &ctx);
         }
         if (st == PKM_OK && rows.failed) st = ctx.status;
@@ -378,12 +385,14 @@ PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
         const npy_intp nt = rows.njoint;
         const npy_intp pdims[2] = {rows.njoint > 0 ? (npy_intp)(rows.n / rows.njoint) : 0,
                                    rows.ncol + 1};
-        r = Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N}", "data", pkm_py_doubles(2, dims, rows.data),
-                          "joints", pkm_py_string_list(rows.njoint, dyn_name_at, rows.names),
-                          "types", pkm_py_array_copy(NPY_INT, 1, &nt, rows.types), "per_time",
+        r = Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:s}", "data",
+                          pkm_py_doubles(2, dims, rows.data), "joints",
+                          pkm_py_string_list(rows.njoint, dyn_name_at, rows.names), "types",
+                          pkm_py_array_copy(NPY_INT, 1, &nt, rows.types), "per_time",
                           pkm_py_doubles(2, pdims, rows.pt), "columns",
                           pkm_py_string_list(rows.ncol, dyn_column_name, cols), "units",
-                          pkm_py_string_list(rows.ncol, dyn_column_unit, cols));
+                          pkm_py_string_list(rows.ncol, dyn_column_unit, cols), "engine",
+                          engine != NULL ? engine->name : "mbs");
     }
     free(cols); /* its plane names are the motion's model's */
     pkm_motion_destroy(&motion);

@@ -28,6 +28,8 @@ CASES = [
     # A value of tree5's robot file by its dotted path (cases/tree5.yaml), as --set takes it.
     ("tree5", {"params": {"bodies.link 1.rigid.mass": "2 kg"}}, dict(times=(0.0, 1.0, 5)),
      ["--set", "bodies.link 1.rigid.mass=2 kg", "--time", "0:1:5"]),
+    # A module chain: the engine chain by default, in Python as on the command line.
+    ("crane4", {}, dict(times=(0.0, 10.0, 11)), ["--time", "0:10:11"]),
     # A wrench on the platform, as --wrench takes it.
     ("navaro", {}, dict(times=(0.0, 1.5, 7), wrench=(20, -10, 5, 0.3, -0.2, 1.5)),
      ["--time", "0:1.5:7", "--wrench", "20,-10,5,0.3,-0.2,1.5"]),
@@ -94,3 +96,18 @@ def test_dynamics_inertia_refused():
     with pytest.raises(pkmflex.Error) as e:
         pkmflex.Case("navaro").dynamics(per_time=True, inertia=True)
     assert "no inertia quantities" in str(e.value)
+
+
+def test_dynamics_engines_agree():
+    """crane4 by the engine chain (the default, the fastest that takes it) and by the general
+    system: the same drives and reactions to 1e-9 of each column's largest."""
+    chain = pkmflex.Case("crane4").dynamics(times=(0.0, 10.0, 21))
+    mbs = pkmflex.Case("crane4").dynamics(times=(0.0, 10.0, 21), engine="mbs")
+    assert chain.dtype.metadata["engine"] == "chain" and mbs.dtype.metadata["engine"] == "mbs"
+    for k in ("drive", "f_axial", "f_radial", "m_bending"):
+        assert np.abs(chain[k] - mbs[k]).max() <= 1e-9 * np.abs(mbs[k]).max(), k
+    with pytest.raises(pkmflex.Error) as e:
+        pkmflex.Case("navaro").dynamics(engine="chain")
+    assert "module chain" in str(e.value)
+    with pytest.raises(pkmflex.Error):
+        pkmflex.Case("crane4").dynamics(engine="fast")
