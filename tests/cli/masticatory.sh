@@ -70,6 +70,24 @@ ref_tw = [0.71844993, 0.73882125, 0.76204697, 0.77938111, 0.87601932, 0.87204099
 assert all(abs(a - b) <= 1e-8 for a, b in zip(tg + tw, ref_tg + ref_tw)), (tg, tw)
 assert " ".join("%.5g" % (100 * a / b) for a, b in zip(tg, tw)) == "100.79 99.887 105.38 99.825 79.198 79.594"
 ' "$tmp/m_in.csv"
+# M_A = J5^T M J5 is symmetric with a positive diagonal at every time; MCI(a) lies in [0, 1) and
+# MCI(b) = off-diagonal / diagonal is at least MCI(a) = off-diagonal / row (eq. 60's readings).
+check "dynamics masticatory --inertia: M_A symmetric, MCI(a) in [0, 1), MCI(b) >= MCI(a)" "$py" -c '
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    MA = [[float(r["MA%d%d" % (i, j)]) for j in range(1, 7)] for i in range(1, 7)]
+    big = max(abs(v) for row in MA for v in row)
+    for i in range(6):
+        assert MA[i][i] > 0
+        for j in range(6):
+            assert abs(MA[i][j] - MA[j][i]) <= 1e-12 * big
+        a, b = float(r["mci%d" % (i + 1)]), float(r["mcib%d" % (i + 1)])
+        assert 0 <= a < 1 and b >= a * (1 - 1e-12)
+' "$tmp/m_in.csv"
+# The torques at 0.13 s by the dense path of the general system too.
+dcsv=$("$bin" dynamics masticatory --engine mbs-dense --time 0.13:0.2:2 --format csv)
+check "dynamics masticatory --engine mbs-dense tau1(0.13)" near "$(field "$(grep '^0.13,theta1,' <<<"$dcsv")" 7)" 0.31990664 2e-8
+check "dynamics masticatory --engine mbs-dense tau6(0.13)" near "$(field "$(grep '^0.13,theta6,' <<<"$dcsv")" 7)" -0.071280529 2e-8
 # At home (a trajectory resting there): M_A's diagonal (g mm^2 in the notes, kg m^2 here) and
 # MCI(a) of the target, MCI(a) of the twin.
 printf 't,X,Y,alpha,beta\n0,0,0,0,0\n1,0,0,0,0\n2,0,0,0,0\n3,0,0,0,0\n' >"$tmp/m_home.csv"
