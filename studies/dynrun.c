@@ -256,12 +256,14 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
         pkm_ctx in;
         pkm_ctx_clear(&in);
         st = pkm_trajectory_eval(tr, t, p, pd, pdd, &in);
-        if (st == PKM_OK) st = pkm_motion_at(m, t, p, pd, pdd, &in);
-        if (st == PKM_OK)
-            st = re.e != NULL ? engine_inverse(m, &re, t, p, pd, pdd, res, &in)
-                              : pkm_mbs_inverse(pkm_motion_mbs(m), o->weights, res, &in);
+        /* Another engine than the motion's own system solves its own kinematics from the
+         * actuated coordinates: no closure of the general system, no conditioning (NaN). */
         double cond = NAN;
-        if (st == PKM_OK) st = pkm_motion_locked_conditioning(m, &cond, &in);
+        if (st == PKM_OK && re.e != NULL)
+            st = engine_inverse(m, &re, t, p, pd, pdd, res, &in);
+        else if (st == PKM_OK && (st = pkm_motion_at(m, t, p, pd, pdd, &in)) == PKM_OK &&
+                 (st = pkm_mbs_inverse(pkm_motion_mbs(m), o->weights, res, &in)) == PKM_OK)
+            st = pkm_motion_locked_conditioning(m, &cond, &in);
         if (st == PKM_OK && nextra > 0)
             st = c->extra(params, t, p, pd, pdd, o->inertia, plane + nplane, &in);
         if (st != PKM_OK) st = PKM_FAIL(ctx, st, "t = %.9g s: %s", t, in.msg);

@@ -38,8 +38,9 @@ typedef struct pkm_dynamics_opts {
      * motion's own system (its sparse or dense path); another engine (chain) takes the actuated
      * joints' coordinates from the pose, so the case must drive exactly its actuated joints, and
      * has none of the loads, friction, weights or preload it does not offer (PKM_ERR_INVALID
-     * naming the engine and what it lacks); its rows' residual is NaN (it has none). The
-     * forward run integrates the general system (mbs) only. */
+     * naming the engine and what it lacks); it solves its own kinematics, so its rows'
+     * residual and conditioning are NaN. The forward run integrates the general system (mbs)
+     * only. */
     const pkm_dyn_engine *engine;
     /* The forward run: the drives as a function of time (one column per actuated joint, joint
      * order; a spline through samples), or NULL: the inverse dynamics of the trajectory at
