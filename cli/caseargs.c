@@ -60,6 +60,26 @@ static int cli_unknown_key(const pkm_case *c, const char *key)
                            cli_did_you_mean(key, names, n, hint, sizeof hint));
 }
 
+/* Each KEY=VALUE of sets applied to params of case c (pkm_case_param_set); 0 or an exit status
+ * after its one-line message. */
+static int cli_apply_sets(const pkm_case *c, void *params, const char *const *sets, int nsets)
+{
+    pkm_ctx ctx;
+    pkm_ctx_clear(&ctx);
+    for (int i = 0; i < nsets; i++) {
+        char key[128];
+        const char *eq = strchr(sets[i], '=');
+        const size_t len = eq != NULL ? (size_t)(eq - sets[i]) : 0;
+        if (len == 0 || len >= sizeof(key)) return cli_usage_error("--set '%s': bad key", sets[i]);
+        memcpy(key, sets[i], len);
+        key[len] = '\0';
+        if (pkm_case_param_find(c, key) == NULL) return cli_unknown_key(c, key);
+        const pkm_status st = pkm_case_param_set(c, params, key, eq + 1, &ctx);
+        if (st != PKM_OK) return cli_report(st, &ctx);
+    }
+    return 0;
+}
+
 int cli_load_case(cli_case_args *a, const pkm_case **c, void **params)
 {
     *params = NULL;
@@ -83,24 +103,6 @@ int cli_load_case(cli_case_args *a, const pkm_case **c, void **params)
     for (int i = 0; i < a->nsets; i++)
         if (!applied[i]) rest[nrest++] = a->sets[i];
     return cli_apply_sets(*c, *params, rest, nrest);
-}
-
-int cli_apply_sets(const pkm_case *c, void *params, const char *const *sets, int nsets)
-{
-    pkm_ctx ctx;
-    pkm_ctx_clear(&ctx);
-    for (int i = 0; i < nsets; i++) {
-        char key[128];
-        const char *eq = strchr(sets[i], '=');
-        const size_t len = eq != NULL ? (size_t)(eq - sets[i]) : 0;
-        if (len == 0 || len >= sizeof(key)) return cli_usage_error("--set '%s': bad key", sets[i]);
-        memcpy(key, sets[i], len);
-        key[len] = '\0';
-        if (pkm_case_param_find(c, key) == NULL) return cli_unknown_key(c, key);
-        const pkm_status st = pkm_case_param_set(c, params, key, eq + 1, &ctx);
-        if (st != PKM_OK) return cli_report(st, &ctx);
-    }
-    return 0;
 }
 
 int cli_parse_times(const char *text, int max, double *t0, double *t1, int *n)

@@ -212,9 +212,6 @@ int cli_is_case_file(const char *arg);
 /* The built-in case of that name (pkm_case_names) with its built-in values
  * (pkm_case_params_destroy), or NULL if it does not open (a broken build): for lists and help. */
 const pkm_case *cli_builtin(const char *name, void **params);
-/* Each KEY=VALUE of sets applied to params of case c (pkm_case_param_set); 0 or an exit status
- * after its one-line message. */
-int cli_apply_sets(const pkm_case *c, void *params, const char *const *sets, int nsets);
 /* T0:T1:N, N from 2 to max and T1 > T0, both finite: 1 if parsed. */
 int cli_parse_times(const char *text, int max, double *t0, double *t1, int *n);
 /* -o FILE: FILE (and the temporary files beside it) are replaced by rename(2), which would put a

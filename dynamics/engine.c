@@ -132,13 +132,14 @@ const pkm_dyn_engine pkm_dyn_engines[PKM_DYN_ENGINE_COUNT] = {
     [PKM_DYN_ENGINE_MBS] = {PKM_DYN_ENGINE_MBS, "mbs",
                             "general multibody system, closed loops by cut joints, sparse "
                             "(CHOLMOD) closure and reactions",
-                            PKM_DYN_EXTRA_WEIGHTS | PKM_DYN_EXTRA_FRICTION | PKM_DYN_EXTRA_CLOSURE,
+                            PKM_DYN_EXTRA_WEIGHTS | PKM_DYN_EXTRA_PRELOAD | PKM_DYN_EXTRA_FRICTION |
+                                PKM_DYN_EXTRA_CLOSURE,
                             mbs_accepts, mbs_create, mbs_destroy, mbs_inverse, mbs_forward},
     [PKM_DYN_ENGINE_DENSE] = {PKM_DYN_ENGINE_DENSE, "mbs-dense",
                               "the general multibody system on its dense LAPACK path (the "
                               "reference)",
-                              PKM_DYN_EXTRA_WEIGHTS | PKM_DYN_EXTRA_FRICTION |
-                                  PKM_DYN_EXTRA_CLOSURE,
+                              PKM_DYN_EXTRA_WEIGHTS | PKM_DYN_EXTRA_PRELOAD |
+                                  PKM_DYN_EXTRA_FRICTION | PKM_DYN_EXTRA_CLOSURE,
                               mbs_accepts, dense_create, mbs_destroy, mbs_inverse, mbs_forward},
 };
 

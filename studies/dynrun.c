@@ -114,8 +114,8 @@ static const char *engine_lacks(const pkm_dyn_engine *e, const pkm_case *c, cons
                                 const pkm_dynamics_opts *o)
 {
     if (loaded(o) || case_loaded(pkm_case_dynamics_of(c, params))) return "external loads";
-    if ((o->weights != NULL || o->preload != NULL) && !(e->extras & PKM_DYN_EXTRA_WEIGHTS))
-        return "weights or preload";
+    if (o->weights != NULL && !(e->extras & PKM_DYN_EXTRA_WEIGHTS)) return "weights";
+    if (o->preload != NULL && !(e->extras & PKM_DYN_EXTRA_PRELOAD)) return "preload";
     if (pkm_case_dynamics_of(c, params)->friction_model != PKM_FRICTION_NONE &&
         !(e->extras & PKM_DYN_EXTRA_FRICTION))
         return "joint friction";

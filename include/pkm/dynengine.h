@@ -35,15 +35,13 @@ typedef enum pkm_dyn_engine_id {
 
 #define PKM_DYN_ENGINE_COUNT 3
 
-/* What an engine offers beyond drives, reactions and forward dynamics. PRELOAD and MCI name the
- * chewing robot's extras (its reference routes' preload, pkm/mast.h's M_A and MCI), which no
- * entry of the table offers (see above). */
+/* What an engine offers beyond drives, reactions and forward dynamics (a run that asks for more
+ * than its engine offers is refused, pkm_dynamics_engine_check). */
 enum {
     PKM_DYN_EXTRA_WEIGHTS = 1u,  /* weighted minimum-norm drives of a redundant actuation */
     PKM_DYN_EXTRA_PRELOAD = 2u,  /* an internal preload in the drives' null space */
-    PKM_DYN_EXTRA_MCI = 4u,      /* joint-space inertia M_A and inertia coupling index */
-    PKM_DYN_EXTRA_FRICTION = 8u, /* joint friction under the reactions' normal loads */
-    PKM_DYN_EXTRA_CLOSURE = 16u  /* closed loops of any shape (cut joints, point-on-plane) */
+    PKM_DYN_EXTRA_FRICTION = 4u, /* joint friction under the reactions' normal loads */
+    PKM_DYN_EXTRA_CLOSURE = 8u   /* closed loops of any shape (cut joints, point-on-plane) */
 };
 
 typedef struct pkm_dyn_engine {
