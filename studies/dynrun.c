@@ -353,6 +353,22 @@ static pkm_status fwd_follow(const fwd_run *f, double t, pkm_ctx *ctx)
     return st == PKM_OK ? pkm_motion_at(f->motion, t, p, pd, pdd, ctx) : st;
 }
 
+/* The given drives at t (one per actuated joint of m), each finite and within PKM_WRENCH_MAX
+ * (1e308 made the solve's SVD fail): PKM_ERR_INVALID naming the joint and t otherwise. */
+static pkm_status forces_at(const pkm_model *m, const pkm_trajectory *forces, double t, double *tau,
+                            pkm_ctx *ctx)
+{
+    pkm_status st = pkm_trajectory_eval(forces, t, tau, NULL, NULL, ctx);
+    for (int j = 0, a = 0; st == PKM_OK && j < pkm_model_joint_count(m); j++) {
+        if (!pkm_model_joint(m, j)->actuated) continue;
+        if (!(fabs(tau[a]) <= PKM_WRENCH_MAX))
+            st = PKM_FAIL(ctx, PKM_ERR_INVALID, "drive of joint %s at t = %g: %g, beyond %g",
+                          pkm_model_joint(m, j)->name, t, tau[a], PKM_WRENCH_MAX);
+        a++;
+    }
+    return st;
+}
+
 /* The drives of the actuated joints: the file's at the stage time t, or the inverse dynamics of
  * the trajectory there (the case's friction law included), whatever the forward state. */
 static pkm_status fwd_drives(double t, const double *q, const double *qd, double *tau, void *user,
@@ -360,7 +376,7 @@ static pkm_status fwd_drives(double t, const double *q, const double *qd, double
 {
     (void)q, (void)qd;
     fwd_run *f = user;
-    if (f->forces != NULL) return pkm_trajectory_eval(f->forces, t, tau, NULL, NULL, ctx);
+    if (f->forces != NULL) return forces_at(pkm_motion_model(f->motion), f->forces, t, tau, ctx);
     pkm_status st = fwd_follow(f, t, ctx);
     if (st == PKM_OK) st = pkm_mbs_inverse(pkm_motion_mbs(f->motion), NULL, f->res, ctx);
     const pkm_model *m = pkm_motion_model(f->motion);
@@ -374,8 +390,8 @@ static pkm_status fwd_drives(double t, const double *q, const double *qd, double
 static pkm_status fwd_applied(fwd_run *f, double t, pkm_ctx *ctx)
 {
     double tau[PKM_POSE_MAX];
-    pkm_status st = pkm_trajectory_eval(f->forces, t, tau, NULL, NULL, ctx);
     const pkm_model *m = pkm_motion_model(f->motion);
+    pkm_status st = forces_at(m, f->forces, t, tau, ctx);
     for (int j = 0, a = 0; st == PKM_OK && j < pkm_model_joint_count(m); j++)
         if (pkm_model_joint(m, j)->actuated) f->res[j].drive = tau[a++];
     return st;
@@ -411,7 +427,13 @@ static pkm_status fwd_check(const pkm_motion *m, const pkm_dynamics_opts *o, int
     if (o->t0 < a || o->t1 > b)
         return PKM_FAIL(ctx, PKM_ERR_INVALID, "drives over %g:%g s do not cover the times %g:%g s",
                         a, b, o->t0, o->t1);
-    return PKM_OK;
+    /* every output time checked before the first step (the stages are, as they come) */
+    pkm_status st = PKM_OK;
+    for (int64_t k = 0; k < o->n && st == PKM_OK; k++) {
+        double tau[PKM_POSE_MAX];
+        st = forces_at(pkm_motion_model(m), o->forces, grid_time(o, k), tau, ctx);
+    }
+    return st;
 }
 
 /* After each step: the largest deviation of q from the trajectory and the energy balance. A

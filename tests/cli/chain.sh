@@ -108,6 +108,12 @@ check "dynamics --forces names the file and line of a bad number" \
 expect 2 dynamics boom1 --forward --forces "$tmp/forces_num.csv"
 expect 2 dynamics boom1 --forward --forces "$tmp/forces_short.csv"
 expect 2 dynamics boom1 --forward --forces "$tmp/nonexistent.csv"
+# A drive beyond 1e10 N (1e308 made the solve's SVD fail) is refused before the first step.
+printf 't,cyl1\n0,1e308\n1,1e308\n2,1e308\n3,1e308\n' >"$tmp/forces_huge.csv"
+expect 2 dynamics boom1 --forward --forces "$tmp/forces_huge.csv" --time 0:3:4
+check "dynamics --forces names the joint and the time of a drive out of range" grep -q \
+    "drive of joint cyl1 at t = 0: 1e+308, beyond 1e+10" \
+    <<<"$("$bin" dynamics boom1 --forward --forces "$tmp/forces_huge.csv" --time 0:3:4 2>&1 >/dev/null)"
 expect 2 dynamics boom1 --forces "$tmp/boom_f10.csv"
 # -o: the rows in an HDF5 file (docs/hdf5-layout.md, "Dynamics files": every case's layout),
 # equal to the printed csv rows of both tables (%.17g: bit for bit), inverse and forward (with
