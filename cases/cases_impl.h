@@ -4,6 +4,7 @@
 #define PKM_CASES_IMPL_H
 
 #include "pkm/cases.h"
+#include "pkm/mast.h"
 
 /* A NaVARo leg A-D-E of side l reaches |AE| = s only inside (REACH_RTOL 2l, (1 - REACH_RTOL) 2l)
  * (relative to the leg's span 2l): at the ends the elbow angle acos(s / 2l) has an infinite
@@ -53,6 +54,14 @@ extern const pkm_case pkm_masticatory_case_def;
 /* The build of a case with a rigid-body model only: PKM_ERR_INVALID naming it (a library user
  * that asks its natural frequencies gets a message, not a NULL build). */
 pkm_status pkm_case_build_none(const char *name, pkm_model **out, pkm_ctx *ctx);
+/* cases/masticatory_model.c: the states of the chewing robot at time t (for messages) of a pose
+ * (X, Y, alpha, beta) moving at dpose, ddpose: the target's (tg, s: its contacts set Z and gamma)
+ * and, tw not NULL, its 6-RSS twin's at the same pose (its crank angles started from the
+ * target's). The errors of pkm_masticatory_mechanism and pkm_mast_kinematics. */
+pkm_status pkm_masticatory_states(const void *params, double t, const double *pose,
+                                  const double *dpose, const double *ddpose, pkm_mast *tg,
+                                  pkm_mast_state *s, pkm_mast *tw, pkm_mast_state *sw,
+                                  pkm_ctx *ctx);
 /* cases/masticatory_model.c: the rigid-body model of the case masticatory at a pose. */
 pkm_status pkm_masticatory_build_rigid(const void *params, const double *pose, pkm_model **out,
                                        pkm_ctx *ctx);

@@ -62,10 +62,10 @@ static const pkm_param_desc params[] = {
 static const char *const pose_names[4] = {"X", "Y", "alpha", "beta"};
 static const char *const pose_units[4] = {"m", "m", "rad", "rad"};
 static const double home[4] = {0.0, 0.0, 0.0, 0.0};
-/* The mandible is the model's platform; alpha and beta are its turns about x and y from home
- * (pkm_pose_rotation composes Rx Ry Rz as the floating joint does). */
-static const char *const platform_names[4] = {"platform.x", "platform.y", "platform.rx",
-                                              "platform.ry"};
+/* The mandible is the model's platform, driven through its six coordinates (masticatory_drive);
+ * its turns compose as pkm_pose_rotation's Rx Ry Rz, as the floating joint's do. */
+static const char *const driven_names[6] = {"platform.x",  "platform.y",  "platform.z",
+                                            "platform.rx", "platform.ry", "platform.rz"};
 /* pkm_masticatory_motion as a trajectory: amplitude, 1 Hz, phase per coordinate; 1 s. */
 static const pkm_traj_coord chewing[4] = {{PKM_TRAJ_SINE, {0.0, 2e-3, 1.0, 0.0}},
                                           {PKM_TRAJ_SINE, {0.0, 1e-3, 1.0, 0.3}},
@@ -108,25 +108,38 @@ static pkm_status masticatory_extra(const void *pv, double t, const double *pose
                                     const double *dpose, const double *ddpose, int inertia,
                                     double *out, pkm_ctx *ctx)
 {
-    pkm_masticatory_params q = *(const pkm_masticatory_params *)pv;
     pkm_mast tg, tw;
-    pkm_mast_state s = {0}, sw = {0};
+    pkm_mast_state s, sw;
     double MA[36], MAw[36];
-    q.higher_pairs = 1; /* the target's contacts give the pose (the general path needs them) */
-    pkm_status st = pkm_masticatory_mechanism(&q, &tg, ctx);
-    if (st == PKM_OK) st = pkm_mast_kinematics(&tg, t, pose, dpose, ddpose, &s, ctx);
+    pkm_status st = pkm_masticatory_states(pv, t, pose, dpose, ddpose, &tg, &s,
+                                           inertia ? &tw : NULL, inertia ? &sw : NULL, ctx);
     if (st != PKM_OK) return st;
     out[0] = s.X[2], out[1] = s.X[5];
     if (!inertia) return PKM_OK;
-    q.higher_pairs = 0;
-    st = pkm_masticatory_mechanism(&q, &tw, ctx);
-    /* the twin at the same pose, its crank angles started from the target's: the same angles */
-    memcpy(sw.th, s.th, sizeof(sw.th));
-    if (st == PKM_OK) st = pkm_mast_kinematics(&tw, t, s.X, s.Xd, s.Xdd, &sw, ctx);
-    if (st == PKM_OK) st = pkm_mast_joint_inertia(&tg, &s, MA, out + 2, out + 14, ctx);
+    st = pkm_mast_joint_inertia(&tg, &s, MA, out + 2, out + 14, ctx);
     if (st == PKM_OK) st = pkm_mast_joint_inertia(&tw, &sw, MAw, out + 8, NULL, ctx);
     if (st == PKM_OK) memcpy(out + 20, MA, sizeof(MA));
     return st;
+}
+
+/* The mandible's six coordinates from the pose (X, Y, alpha, beta) with Z and gamma from the
+ * target's contacts (pkm_case.drive; from home, where the condyles are on their planes at
+ * Z = gamma = 0): the target's condyles follow their planes, and its 6-RSS twin (higher_pairs
+ * off, no contacts) is driven through the same six, the target's pose (Cheng et al. 2024,
+ * sec. 7.3's comparison). The run names the time of a failure; here it is unknown (NaN). */
+static pkm_status masticatory_drive(const void *pv, const double *pose, const double *dpose,
+                                    const double *ddpose, double *q, double *qd, double *qdd,
+                                    pkm_ctx *ctx)
+{
+    pkm_mast tg;
+    pkm_mast_state s;
+    const pkm_status st =
+        pkm_masticatory_states(pv, NAN, pose, dpose, ddpose, &tg, &s, NULL, NULL, ctx);
+    if (st != PKM_OK) return st;
+    memcpy(q, s.X, sizeof(s.X));
+    memcpy(qd, s.Xd, sizeof(s.Xd));
+    memcpy(qdd, s.Xdd, sizeof(s.Xdd));
+    return PKM_OK;
 }
 
 const pkm_case pkm_masticatory_case_def = {
@@ -147,7 +160,9 @@ const pkm_case pkm_masticatory_case_def = {
     .analyses = PKM_CASE_DYNAMICS,
     .build_rigid = pkm_masticatory_build_rigid,
     .dynamics_offset = offsetof(pkm_masticatory_params, dynamics),
-    .platform_names = platform_names,
+    .ndriven = 6,
+    .driven_names = driven_names,
+    .drive = masticatory_drive,
     .ntraj = 1,
     .traj = traj,
     .nextra = {2, (int)(sizeof(extra_columns) / sizeof(extra_columns[0]))},

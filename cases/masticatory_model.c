@@ -120,22 +120,38 @@ pkm_status pkm_masticatory_model(const pkm_mast *m, const pkm_mast_state *s, dou
     return PKM_OK;
 }
 
+pkm_status pkm_masticatory_states(const void *params, double t, const double *pose,
+                                  const double *dpose, const double *ddpose, pkm_mast *tg,
+                                  pkm_mast_state *s, pkm_mast *tw, pkm_mast_state *sw, pkm_ctx *ctx)
+{
+    pkm_masticatory_params q = *(const pkm_masticatory_params *)params;
+    q.higher_pairs = 1; /* the target's contacts give the pose */
+    memset(s, 0, sizeof(*s));
+    pkm_status st = pkm_masticatory_mechanism(&q, tg, ctx);
+    if (st == PKM_OK) st = pkm_mast_kinematics(tg, t, pose, dpose, ddpose, s, ctx);
+    if (st != PKM_OK || tw == NULL) return st;
+    q.higher_pairs = 0;
+    memset(sw, 0, sizeof(*sw));
+    memcpy(sw->th, s->th, sizeof(sw->th)); /* the same pose, the same angles */
+    st = pkm_masticatory_mechanism(&q, tw, ctx);
+    return st == PKM_OK ? pkm_mast_kinematics(tw, t, s->X, s->Xd, s->Xdd, sw, ctx) : st;
+}
+
 /* The case's rigid-body model at pose (X, Y, alpha, beta): the state there (parasitic
- * coordinates and crank angles, pkm_mast_kinematics from home at rest), the model of that state
- * with the shafts actuated. */
+ * coordinates and crank angles from the target's contacts, pkm_masticatory_states at rest), the
+ * model of that state with the shafts actuated; the 6-RSS twin's (higher_pairs off) at the
+ * target's pose. */
 pkm_status pkm_masticatory_build_rigid(const void *params, const double *pose, pkm_model **out,
                                        pkm_ctx *ctx)
 {
     *out = NULL;
-    pkm_mast m;
-    pkm_mast_state s;
-    memset(&s, 0, sizeof(s));
+    pkm_mast tg, tw;
+    pkm_mast_state s, sw;
     const double zero[4] = {0.0, 0.0, 0.0, 0.0};
-    pkm_status st = pkm_masticatory_mechanism(params, &m, ctx);
-    if (st == PKM_OK && m.ncontact != 2)
-        st = PKM_FAIL(ctx, PKM_ERR_INVALID,
-                      "masticatory: the case's pose (X, Y, alpha, beta) places the mandible only "
-                      "with its condyle contacts (higher_pairs on)");
-    if (st == PKM_OK) st = pkm_mast_kinematics(&m, 0.0, pose, zero, zero, &s, ctx);
-    return st != PKM_OK ? st : pkm_masticatory_model(&m, &s, 0.0, 1, out, ctx);
+    const int twin = ((const pkm_masticatory_params *)params)->higher_pairs == 0;
+    pkm_status st = pkm_masticatory_states(params, 0.0, pose, zero, zero, &tg, &s,
+                                           twin ? &tw : NULL, twin ? &sw : NULL, ctx);
+    if (st != PKM_OK) return st;
+    return twin ? pkm_masticatory_model(&tw, &sw, 0.0, 1, out, ctx)
+                : pkm_masticatory_model(&tg, &s, 0.0, 1, out, ctx);
 }

@@ -15,11 +15,12 @@ struct pkm_motion {
     pkm_motion_route route;
     pkm_model *m;
     pkm_mbs *s;
-    int nd;        /* driven coordinates */
-    int closed;    /* a configuration closed since the build (or the last reset) */
-    double t_last; /* the time of the last closed configuration */
-    double *q0;    /* every coordinate at the build configuration (all 0) */
-    double *qok;   /* and at the last closed configuration */
+    int nd;                       /* driven coordinates */
+    int closed;                   /* a configuration closed since the build (or the last reset) */
+    double t_last;                /* the time of the last closed configuration */
+    double *q0;                   /* every coordinate at the build configuration (all 0) */
+    double *qok;                  /* and at the last closed configuration */
+    double pose_ok[PKM_POSE_MAX]; /* the pose there */
 };
 
 static pkm_motion_route route_for(const pkm_case *c, pkm_motion_route asked)
@@ -163,12 +164,40 @@ static pkm_status close_at(pkm_motion *m, double t, const double *q, const doubl
     return st == PKM_OK ? pkm_mbs_kinematics(m->s, t, q, qd, qdd, ctx) : st;
 }
 
+/* A case's drive may prescribe more coordinates than its closure leaves free (the chewing robot's
+ * six platform coordinates, whose Z and gamma its condyles' planes set too): off the pose's own
+ * path, on the straight line of the driven coordinates, those constraints cannot close. The
+ * closure is walked along the straight line of the pose instead, from the last closed one, each
+ * point's driven values from the drive, at rest; then at the pose with its rates. */
+static pkm_status walk_pose(pkm_motion *m, double t, const double *pose, const double *q,
+                            const double *qd, const double *qdd, pkm_ctx *ctx)
+{
+    const int n = pkm_mbs_walk_steps(m->s, q);
+    double p[PKM_POSE_MAX], z[PKM_POSE_MAX] = {0}, qk[PKM_POSE_MAX], r1[PKM_POSE_MAX],
+                            r2[PKM_POSE_MAX];
+    pkm_mbs_set_state(m->s, m->qok, m->q0, m->q0);
+    pkm_status st = PKM_OK;
+    for (int k = 1; k < n && st == PKM_OK; k++) {
+        const double f = (double)k / n, tk = m->t_last + f * (t - m->t_last);
+        for (int i = 0; i < m->c->npose; i++)
+            p[i] = m->pose_ok[i] + f * (pose[i] - m->pose_ok[i]);
+        st = pkm_motion_driven(m, p, z, z, qk, r1, r2, ctx);
+        if (st == PKM_OK) st = pkm_mbs_kinematics(m->s, tk, qk, z, z, ctx);
+    }
+    return st == PKM_OK ? pkm_mbs_kinematics(m->s, t, q, qd, qdd, ctx) : st;
+}
+
 pkm_status pkm_motion_at(pkm_motion *m, double t, const double *pose, const double *pd,
                          const double *pdd, pkm_ctx *ctx)
 {
     double q[PKM_POSE_MAX], qd[PKM_POSE_MAX], qdd[PKM_POSE_MAX];
     pkm_status st = pkm_motion_driven(m, pose, pd, pdd, q, qd, qdd, ctx);
     if (st == PKM_OK) st = close_at(m, t, q, qd, qdd, ctx);
+    if (st != PKM_OK && st != PKM_ERR_UNREACHABLE && m->route == PKM_MOTION_DRIVE && m->closed) {
+        pkm_ctx again; /* the first failure stands if this one fails too */
+        pkm_ctx_clear(&again);
+        if (walk_pose(m, t, pose, q, qd, qdd, &again) == PKM_OK) st = PKM_OK;
+    }
     if (st != PKM_OK) {
         /* The state is left where Newton stopped: the next call starts from the last closed. */
         if (m->closed)
@@ -178,6 +207,7 @@ pkm_status pkm_motion_at(pkm_motion *m, double t, const double *pose, const doub
         return st;
     }
     memcpy(m->qok, pkm_mbs_q(m->s), sizeof(double) * (size_t)pkm_mbs_coord_count(m->s));
+    memcpy(m->pose_ok, pose, sizeof(double) * (size_t)m->c->npose);
     m->closed = 1;
     m->t_last = t;
     return PKM_OK;

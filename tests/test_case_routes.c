@@ -119,33 +119,47 @@ static void no_bite(void *params)
         p->dynamics.load_force[k] = 0.0;
 }
 
+/* The 6-RSS twin (Cheng et al. 2024, sec. 7.3): no condyle contacts. */
+static void twin(void *params)
+{
+    ((pkm_masticatory_params *)params)->higher_pairs = 0;
+}
+
 /* Without the bite load, then with it, then with it and weighted, then weighted and preloaded
- * (Cheng et al. 2024's redundant actuation): the general model's torques equal the chewing
- * robot's own (pkm_mast_run, the tests' reference). */
+ * (Cheng et al. 2024's redundant actuation), then its 6-RSS twin driven through the target's
+ * pose (the case's drive): the general model's torques equal the chewing robot's own
+ * (pkm_mast_run, the tests' reference). */
 static void test_masticatory(void **state)
 {
     (void)state;
     static const double w[6] = {1, 2, 3, 4, 5, 6}, pre[6] = {1, 0, 0, 0, 0, -1};
     static drives last;
-    for (int shape = 0; shape < 4; shape++) {
+    for (int shape = 0; shape < 5; shape++) {
         const int bite = shape > 0;
-        const double *weights = shape >= 2 ? w : NULL, *preload = shape == 3 ? pre : NULL;
+        const double *weights = shape == 2 || shape == 3 ? w : NULL;
+        const double *preload = shape == 3 ? pre : NULL;
         pkm_ctx ctx;
         pkm_ctx_clear(&ctx);
         static drives gen, own;
         pkm_trajectory *tr = NULL;
         double t1 = 1.0;
-        general("masticatory", bite ? NULL : no_bite, weights, preload, &gen, &tr, &t1);
+        general("masticatory",
+                shape == 4 ? twin
+                : bite     ? NULL
+                           : no_bite,
+                weights, preload, &gen, &tr, &t1);
         void *params = NULL;
         assert_pkm_ok(pkm_case_params_create(pkm_masticatory_case(), &params, &ctx), &ctx);
         if (!bite) no_bite(params);
+        if (shape == 4) twin(params);
         own.n = gen.n;
         pkm_mast_run_opts o = {.t0 = 0.0, .t1 = t1, .n = NT};
         o.inv.weight = weights, o.inv.preload = preload;
         assert_pkm_ok(pkm_mast_run(params, &o, mast_row, &own, &ctx), &ctx);
         const double d = compare(&gen, &own);
-        static const char *const what[4] = {"", " with the bite load", ", bite and weights",
-                                            ", bite, weights and preload"};
+        static const char *const what[5] = {"", " with the bite load", ", bite and weights",
+                                            ", bite, weights and preload",
+                                            ": its 6-RSS twin, bite"};
         print_message("masticatory%s: general model vs its Lagrangian model, torques %.2e of the "
                       "largest\n",
                       what[shape], d);

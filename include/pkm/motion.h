@@ -70,8 +70,11 @@ pkm_status pkm_motion_driven(const pkm_motion *m, const double *pose, const doub
                              const double *pdd, double *q, double *qd, double *qdd, pkm_ctx *ctx);
 
 /* The closure at time t (for messages) at a pose moving at pd, pdd, followed from the last closed
- * configuration (the build configuration at first); then pkm_mbs_body_motion and pkm_mbs_inverse
- * apply. Errors of pkm_motion_driven and pkm_mbs_walk / pkm_mbs_kinematics. */
+ * configuration (the build configuration at first) along the straight line of the driven
+ * coordinates, or, on the drive's route where that fails, along the pose's (a drive that
+ * prescribes coordinates other constraints set too: the chewing robot's); then
+ * pkm_mbs_body_motion and pkm_mbs_inverse apply. Errors of pkm_motion_driven and pkm_mbs_walk /
+ * pkm_mbs_kinematics (the first route's). */
 pkm_status pkm_motion_at(pkm_motion *m, double t, const double *pose, const double *pd,
                          const double *pdd, pkm_ctx *ctx);
 

@@ -30,12 +30,13 @@ check "dynamics masticatory gamma(0.13)" near "$(field "$mrow" 11)" 0.0613828317
 check "dynamics masticatory tau1(0.13)" near "$(field "$(grep '^0.13,theta1,' <<<"$mcsv")" 7)" 0.31990664 2e-8
 check "dynamics masticatory tau6(0.13)" near "$(field "$(grep '^0.13,theta6,' <<<"$mcsv")" 7)" -0.071280529 2e-8
 check "dynamics masticatory equations' residual" below "$(field "$mrow" 8)" 1e-12
-# The 6-RSS twin has no pose of its own on the general path (its pose is the target's, which
-# the contacts set): refused, one line; its torques are the tests' reference engine's
-# (tests/reference/), its MCI --inertia's twin_mci columns.
-expect 2 dynamics masticatory --set higher_pairs=off
-check "dynamics masticatory higher_pairs=off names the contacts" grep -q "higher_pairs on" \
-    <<<"$("$bin" dynamics masticatory --set higher_pairs=off 2>&1 >/dev/null)"
+# The 6-RSS twin (higher_pairs=off) is driven through the target's pose, Z and gamma included
+# (the case's drive): its torques at 0.13 s equal the 12-digit references, its pose the target's.
+tcsv=$("$bin" dynamics masticatory --set higher_pairs=off --time 0.13:0.2:2 --format csv)
+trow=$("$bin" dynamics masticatory --set higher_pairs=off --time 0.13:0.2:2 --format csv --per-time | grep '^0.13,')
+check "dynamics masticatory twin tau1(0.13)" near "$(field "$(grep '^0.13,theta1,' <<<"$tcsv")" 7)" 2.14946029955 1e-10
+check "dynamics masticatory twin tau5(0.13)" near "$(field "$(grep '^0.13,theta5,' <<<"$tcsv")" 7)" 0.770120679151 1e-10
+check "dynamics masticatory twin replays the pose" test "$(cut -d, -f8,9 <<<"$trow")" = "$(cut -d, -f10,11 <<<"$mrow")"
 # mci_at FILE T: the per-time row at time T of a --inertia csv as a json object.
 mci_at() {
     "$py" -c '
@@ -109,12 +110,14 @@ expect 2 dynamics masticatory --set foo=1
 expect 2 dynamics masticatory --set surface.slope=0 --time 0:1:3
 check "dynamics masticatory unreachable surface names contact and time" \
     grep -q "contact condyle_[LR]: .* t = 0 " <<<"$("$bin" dynamics masticatory --set surface.slope=0 2>&1 >/dev/null)"
-# Mobility (the rigid model's coordinates less its constraints' rank) in the table's header; --weights and --preload choose another of
+# Mobility (the rigid model's coordinates less its constraints' rank) in the table's header: the
+# target 4, the twin 6; --weights and --preload choose another of
 # the torque sets that drive the same motion: the Newton-Euler residual stays at rounding, the
 # weighted set has the least weighted norm, the plain one the least norm, and the preloaded
 # set differs from it (a null-space part: the cranks pull against each other).
-check "dynamics masticatory: mobility 4, NaVARo 3" sh -c \
+check "dynamics masticatory: mobility 4, the twin 6, NaVARo 3" sh -c \
     "\"\$1\" dynamics masticatory --time 0:1:2 | grep -q ', mobility 4$' &&
+     \"\$1\" dynamics masticatory --time 0:1:2 --set higher_pairs=off | grep -q ', mobility 6$' &&
      \"\$1\" dynamics navaro --time 0:1:2 | grep -q ', mobility 3$'" _ "$bin"
 # mast_rows ARGS...: per time (the per-time table's row) a dict of its columns with tau1..tau6
 # read from the joint table's drives (one json object per line).
