@@ -83,10 +83,10 @@ static const cli_command dyn_command = {
     "dynamics",
     "usage: pkmflex dynamics CASE [--trajectory NAME|FILE.csv] [--time T0:T1:N]\n"
     "                        [--friction none|coulomb-viscous|stribeck] [--format table|csv|json]\n"
-    "                        [--per-time] [-o FILE.h5] [--forward] [--singular R]\n"
-    "                        [--engine NAME] [--set KEY=VALUE ...]\n"
+    "                        [--per-time] [-o FILE.h5] [--forward [--forces FILE.csv] [--step H]]\n"
+    "                        [--singular R] [--engine NAME] [--set KEY=VALUE ...]\n"
     "                        [--wrench FX,FY,FZ,MX,MY,MZ|FILE.csv] [--weights W1,...]\n"
-    "                        [--preload T1,...]\n\n"
+    "                        [--preload T1,...] [--inertia]\n\n"
     "Rigid-body inverse dynamics of CASE along a trajectory of its pose coordinates. Every case\n"
     "prints the same joint table (docs/dynamics.md, \"Output columns\"): at each time, one row\n"
     "per joint of the model (cut joints included, named as in the case) with its coordinate (q,\n"
@@ -95,18 +95,18 @@ static const cli_command dyn_command = {
     "friction; passive ones 0), the ideal (frictionless) component of its reaction along its\n"
     "free direction, its friction, and its reaction's axial force, radial force and bending\n"
     "moment (Guo et al. 2024, eqs. 39-46); a quantity a case does not have is an empty cell.\n"
-    "--per-time: the per-time table instead (the pose and the closure's conditioning with the\n"
-    "drives held; a warning names the time where it falls below 1e-3, near-singular).\n"
+    "--per-time: the per-time table instead (the pose, contact forces, the equations' residual,\n"
+    "the closure's conditioning with the drives held, the case's own columns; a warning names\n"
+    "the time where the conditioning falls below 1e-3, near-singular).\n"
     "--wrench: an external load on the platform (a process force, a payload's push) that the\n"
     "drives and joints carry; not with --forward.\n"
+    "The engine (the heading names it): the fastest of the table that takes the run, chain for\n"
+    "the module chains boom1 and crane4, mbs else. --forward integrates the general system.\n"
     "SI units: rad, m, s, N, N m. Everything is checked before the first time is computed: bad\n"
     "input is one line, exit 2; a singular closure on the way (the mechanism at a dead point)\n"
     "stops with exit 3. At most 10 million rows (times x joints) per run: a larger --time is\n"
     "refused before it starts, naming its size. Ctrl-C stops the run after a whole time sample:\n"
-    "the rows done are printed (or in -o, marked partial), exit 130.\n"
-    "CASE boom1 or crane4: the module chains of the hydraulic crane (pkmflex dynamics boom1\n"
-    "--help). CASE masticatory, the chewing robot with condyle contacts and redundant drives,\n"
-    "runs on this general path like every case (--weights, --preload shape its torques).\n\n",
+    "the rows done are printed (or in -o, marked partial), exit 130.\n\n",
     dyn_options, (int)(sizeof(dyn_options) / sizeof(dyn_options[0])), 0};
 
 static int dyn_set(void *user, int id, const char *v)
