@@ -87,22 +87,17 @@ static pkm_status masticatory_none(const void *p, const double *pose, pkm_model 
  * 6-RSS twin at the same pose, the target's MCI(b) and M_A (Cheng et al. 2024, eqs. 58-60:
  * defined with the cranks and the free coordinates taken independent, which a general model's
  * coordinates are not). */
-#define MA_ROW(i)                                                                                  \
-    {"MA" #i "1", "kg m^2"}, {"MA" #i "2", "kg m^2"}, {"MA" #i "3", "kg m^2"},                     \
-        {"MA" #i "4", "kg m^2"}, {"MA" #i "5", "kg m^2"},                                          \
-    {                                                                                              \
-        "MA" #i "6", "kg m^2"                                                                      \
-    }
-#define MCI_SET(p)                                                                                 \
-    {p "1", "1"}, {p "2", "1"}, {p "3", "1"}, {p "4", "1"}, {p "5", "1"},                          \
-    {                                                                                              \
-        p "6", "1"                                                                                 \
-    }
+/* clang-format off */
+#define MA_ROW(i) {"MA" #i "1", "kg m^2"}, {"MA" #i "2", "kg m^2"}, {"MA" #i "3", "kg m^2"}, \
+                  {"MA" #i "4", "kg m^2"}, {"MA" #i "5", "kg m^2"}, {"MA" #i "6", "kg m^2"}
+#define MCI_SET(p) {p "1", "1"}, {p "2", "1"}, {p "3", "1"}, {p "4", "1"}, {p "5", "1"}, {p "6", "1"}
 static const pkm_column extra_columns[] = {
-    {"Z", "m"}, {"gamma", "rad"}, MCI_SET("mci"), MCI_SET("twin_mci"), MCI_SET("mcib"), MA_ROW(1),
-    MA_ROW(2),  MA_ROW(3),        MA_ROW(4),      MA_ROW(5),           MA_ROW(6)};
+    {"Z", "m"}, {"gamma", "rad"},
+    MCI_SET("mci"), MCI_SET("twin_mci"), MCI_SET("mcib"),
+    MA_ROW(1), MA_ROW(2), MA_ROW(3), MA_ROW(4), MA_ROW(5), MA_ROW(6)};
 #undef MA_ROW
 #undef MCI_SET
+/* clang-format on */
 
 static pkm_status masticatory_extra(const void *pv, double t, const double *pose,
                                     const double *dpose, const double *ddpose, int inertia,

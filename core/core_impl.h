@@ -11,6 +11,12 @@
 /* Record the first failure in ctx with this source position and return the status. */
 #define PKM_FAIL(ctx, status, ...) pkm_ctx_fail((ctx), (status), __FILE__, __LINE__, __VA_ARGS__)
 
+/* " at t = T" for a message naming the time t of a failure, or "" when t is NaN (a caller that
+ * does not know it: a case's drive, whose run names the time itself); buf holds the text
+ * (core/status.c). */
+#define PKM_AT_TIME_LEN 40
+const char *pkm_at_time(double t, char buf[PKM_AT_TIME_LEN]);
+
 /* Physical memory of the machine, bytes (core/memory.c). */
 double pkm_memory_bytes(void);
 /* Memory not in use now, bytes; 0 if unknown (core/memory.c). */

@@ -38,3 +38,10 @@ pkm_status pkm_ctx_fail(pkm_ctx *ctx, pkm_status status, const char *file, int l
     va_end(ap);
     return status;
 }
+
+const char *pkm_at_time(double t, char buf[PKM_AT_TIME_LEN])
+{
+    buf[0] = '\0';
+    if (t == t) snprintf(buf, PKM_AT_TIME_LEN, " at t = %g", t); /* t != t: NaN */
+    return buf;
+}

@@ -269,9 +269,9 @@ static pkm_status pkm_contact_derivatives(int nc, const pkm_contact *c, const in
     memcpy(lu, a, sizeof(double) * (size_t)(nc * nc));
     if (!pkm_contact_solve(nc, lu, nf, b))
         return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
-                        "contact %s: the parasitic coordinates are not determined at t = %g "
-                        "(their constraint Jacobian is singular)",
-                        c[0].name ? c[0].name : "?", t);
+                        "contact %s: the parasitic coordinates are not determined%s (their "
+                        "constraint Jacobian is singular)",
+                        c[0].name ? c[0].name : "?", pkm_at_time(t, (char[PKM_AT_TIME_LEN]){0}));
     memset(D, 0, sizeof(D));
     for (int j = 0; j < nf; j++) {
         D[fr[j]][j] = 1.0;
@@ -328,7 +328,8 @@ pkm_status pkm_contact_parasitic(int nc, const pkm_contact *c, const int *par, d
     for (int i = 1; i < nc; i++)
         if (!(fabs(Phi[i]) <= fabs(Phi[worst]))) worst = i;
     return PKM_FAIL(ctx, PKM_ERR_UNREACHABLE,
-                    "contact %s: the point does not reach its surface at t = %g (Newton stopped "
-                    "with residual %g)",
-                    c[worst].name ? c[worst].name : "?", t, Phi[worst]);
+                    "contact %s: the point does not reach its surface%s (Newton stopped with "
+                    "residual %g)",
+                    c[worst].name ? c[worst].name : "?", pkm_at_time(t, (char[PKM_AT_TIME_LEN]){0}),
+                    Phi[worst]);
 }

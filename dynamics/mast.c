@@ -185,9 +185,9 @@ pkm_status pkm_mast_kinematics(const pkm_mast *m, double t, const double *qf, co
         const double ds = pkm_vec3_dot(d, dS);
         if (!(fabs(ds) > PKM_MAST_DEAD_CENTRE * pkm_vec3_norm(d) * c->r))
             return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
-                            "chain %s: dead centre at t = %g (the crank tip moves normal to "
-                            "its coupler)",
-                            c->name ? c->name : "?", t);
+                            "chain %s: dead centre%s (the crank tip moves normal to its "
+                            "coupler)",
+                            c->name ? c->name : "?", pkm_at_time(t, (char[PKM_AT_TIME_LEN]){0}));
         s->thd[i] = 0.0;
         for (int j = 0; j < nf; j++) {
             double jq = 0.0;
@@ -224,9 +224,9 @@ static pkm_status pseudo_inverse(int nch, int nf, const double *J1, double t, do
     dpotrf_("L", &nf, G, &nf, &info, 1);
     if (info != 0)
         return PKM_FAIL(ctx, PKM_ERR_SINGULAR,
-                        "the chains do not determine the free coordinates at t = %g (J1 has "
-                        "rank below %d)",
-                        t, nf);
+                        "the chains do not determine the free coordinates%s (J1 has rank below "
+                        "%d)",
+                        pkm_at_time(t, (char[PKM_AT_TIME_LEN]){0}), nf);
     dpotrs_("L", &nf, &nch, G, &nf, B, &nf, &info, 1);
     return PKM_OK;
 }

@@ -58,9 +58,9 @@ pkm_status pkm_rss_ik(const pkm_rss *c, const double X[PKM_POSE_DOF], double t, 
     const double rho = hypot(v[0], v[1]);
     if (!(fabs(K) <= rho))
         return PKM_FAIL(ctx, PKM_ERR_UNREACHABLE,
-                        "chain %s: the coupler cannot reach the crank circle at t = %g (|K| = %g "
-                        "> rho = %g)",
-                        who, t, fabs(K), rho);
+                        "chain %s: the coupler cannot reach the crank circle%s (|K| = %g > rho "
+                        "= %g)",
+                        who, pkm_at_time(t, (char[PKM_AT_TIME_LEN]){0}), fabs(K), rho);
     const double phi = atan2(v[1], v[0]), da = acos(K / rho);
     double best = 0.0, dist = INFINITY;
     for (int s = -1; s <= 1; s += 2) {
