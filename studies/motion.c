@@ -172,10 +172,10 @@ static pkm_status close_at(pkm_motion *m, double t, const double *q, const doubl
 static pkm_status walk_pose(pkm_motion *m, double t, const double *pose, const double *q,
                             const double *qd, const double *qdd, pkm_ctx *ctx)
 {
-    const int n = pkm_mbs_walk_steps(m->s, q);
     double p[PKM_POSE_MAX], z[PKM_POSE_MAX] = {0}, qk[PKM_POSE_MAX], r1[PKM_POSE_MAX],
                             r2[PKM_POSE_MAX];
-    pkm_mbs_set_state(m->s, m->qok, m->q0, m->q0);
+    pkm_mbs_set_state(m->s, m->qok, m->q0, m->q0); /* the first walk left it where it failed */
+    const int n = pkm_mbs_walk_steps(m->s, q);
     pkm_status st = PKM_OK;
     for (int k = 1; k < n && st == PKM_OK; k++) {
         const double f = (double)k / n, tk = m->t_last + f * (t - m->t_last);
