@@ -283,14 +283,9 @@ static int dyn_forces(dyn_run *r, const dyn_args *o)
     if (o->forces == NULL && o->step == 0.0) return 0;
     if (!o->run.forward) return cli_usage_error("--forces, --step: only with --forward");
     if (o->forces == NULL) return 0;
-    const char *names[PKM_POSE_MAX];
-    int na = 0;
-    for (int j = 0; j < pkm_model_joint_count(r->m); j++)
-        if (pkm_model_joint(r->m, j)->actuated && na < PKM_POSE_MAX)
-            names[na++] = pkm_model_joint(r->m, j)->name;
     pkm_ctx ctx;
     pkm_ctx_clear(&ctx);
-    const pkm_status st = pkm_trajectory_read_csv(o->forces, names, na, &r->forces, &ctx);
+    const pkm_status st = pkm_forces_read_csv(r->m, o->forces, &r->forces, &ctx);
     return st == PKM_OK ? 0 : cli_report(st, &ctx);
 }
 
@@ -322,12 +317,8 @@ static int dyn_rows_init(dyn_run *r, const dyn_args *o)
     r->cols = malloc(sizeof(pkm_column) * ncol);
     if (r->cols == NULL) return cli_usage_error("out of memory");
     int nc = 0;
-    if (o->run.forward) {
-        r->cols[nc++] = (pkm_column){"deviation", "rad or m"};
-        r->cols[nc++] = (pkm_column){"balance", "J"};
-        r->cols[nc++] = (pkm_column){"friction_work", "J"};
-    } else
-        nc = pkm_dynamics_columns(r->motion, o->inertia, r->cols);
+    nc = o->run.forward ? pkm_dynamics_fwd_columns(r->cols)
+                        : pkm_dynamics_columns(r->motion, o->inertia, r->cols);
     r->rows = (cli_rows){.csv = cli_format_is_rows(o->run.format),
                          .per_time = o->run.per_time,
                          .njoint = nj,

@@ -134,3 +134,17 @@ pkm_status pkm_wrench_read_csv(const char *path, pkm_trajectory **out, pkm_ctx *
     static const char *const names[6] = {"fx", "fy", "fz", "mx", "my", "mz"};
     return pkm_trajectory_read_csv(path, names, 6, out, ctx);
 }
+
+pkm_status pkm_forces_read_csv(const pkm_model *m, const char *path, pkm_trajectory **out,
+                               pkm_ctx *ctx)
+{
+    const char *names[PKM_POSE_MAX];
+    int na = 0;
+    for (int j = 0; j < pkm_model_joint_count(m); j++)
+        if (pkm_model_joint(m, j)->actuated) {
+            if (na == PKM_POSE_MAX)
+                return PKM_FAIL(ctx, PKM_ERR_INVALID, "more than %d actuated joints", PKM_POSE_MAX);
+            names[na++] = pkm_model_joint(m, j)->name;
+        }
+    return pkm_trajectory_read_csv(path, names, na, out, ctx);
+}

@@ -322,6 +322,14 @@ void pkm_dynamics_row_values(const pkm_dynamics_row *row, double *out)
     memcpy(out, row->extra, sizeof(double) * (size_t)row->nextra);
 }
 
+int pkm_dynamics_fwd_columns(pkm_column *cols)
+{
+    static const pkm_column fwd[3] = {
+        {"deviation", "rad or m"}, {"balance", "J"}, {"friction_work", "J"}};
+    if (cols != NULL) memcpy(cols, fwd, sizeof(fwd));
+    return 3;
+}
+
 pkm_status pkm_dynamics_run(const pkm_case *c, const void *params, const pkm_trajectory *tr,
                             const pkm_dynamics_opts *o, pkm_dynamics_sink sink, void *user,
                             pkm_ctx *ctx)

@@ -135,6 +135,10 @@ typedef struct pkm_dynamics_fwd_row {
 /* Nonzero stops the run (PKM_OK returned: what was handed over stands). */
 typedef int (*pkm_dynamics_fwd_sink)(void *user, const pkm_dynamics_fwd_row *row);
 
+/* The per-time table of a forward run: `deviation` (rad or m), `balance` (J), `friction_work`
+ * (J), the row's values in that order. Returns 3; cols (NULL to count) receives them. */
+int pkm_dynamics_fwd_columns(pkm_column *cols);
+
 /* The forward dynamics of case c (its gravity and friction) on the motion m of
  * pkm_dynamics_motion_create: from the trajectory's state at o->t0, n - 1 RK4 steps of the grid's
  * spacing (pkm/forward.h) under the drives that the inverse dynamics of tr gives at every stage

@@ -52,6 +52,12 @@ void pkm_table_destroy(pkm_table **t);
 pkm_status pkm_trajectory_read_csv(const char *path, const char *const *names, int n,
                                    pkm_trajectory **out, pkm_ctx *ctx);
 
+/* The drives of a forward run (pkm_dynamics_opts.forces) from a CSV file of samples: header t
+ * and the actuated joints of m by name (any order), read as pkm_trajectory_read_csv reads a
+ * trajectory (its errors name the file and line). */
+pkm_status pkm_forces_read_csv(const pkm_model *m, const char *path, pkm_trajectory **out,
+                               pkm_ctx *ctx);
+
 /* A platform wrench as a time series (pkm_wrench_at's series): pkm_trajectory_read_csv of the
  * six columns fx, fy, fz (N), mx, my, mz (N m). */
 pkm_status pkm_wrench_read_csv(const char *path, pkm_trajectory **out, pkm_ctx *ctx);

@@ -17,6 +17,7 @@ Failures of the library raise :class:`pkmflex.Error` with the library's message 
 from __future__ import annotations
 
 import math
+import os
 import numbers
 
 import numpy as np
@@ -289,7 +290,8 @@ class Case:
         return _transient_rows(r)
 
     def dynamics(self, trajectory=None, times=None, *, friction=None, singular=None,
-                 wrench=None, per_time=False, inertia=False, engine=None):
+                 wrench=None, per_time=False, inertia=False, engine=None, forward=False,
+                 forces=None, step=None):
         """Rigid-body inverse dynamics along a trajectory, as ``pkmflex dynamics CASE``
         computes it (pkm_dynamics_run: the closure followed by continuation, every joint's
         drive and reaction, the case's gravity and friction).
@@ -311,7 +313,11 @@ class Case:
         columns' units: ``units`` in the array's dtype metadata. engine: 'chain', 'mbs' or
         'mbs-dense', as ``--engine``; default the fastest that takes the run (chain for the
         module chains boom1 and crane4, mbs else); the one that ran: ``engine`` in the dtype
-        metadata. Ctrl-C stops the run: the
+        metadata. forward: the forward run instead, as ``--forward`` (RK4 from the trajectory's
+        state at t0 under the drives of its inverse dynamics, or of ``forces``, a CSV file of
+        the actuated joints' drives, header t and their names; ``step`` the largest RK4 step, s,
+        default the grid's spacing): the joint table holds the drives applied, the per-time
+        table ``deviation``, ``balance``, ``friction_work``. Ctrl-C stops the run: the
         KeyboardInterrupt's ``partial`` holds the rows so far (as a dict).
         """
         case = self
@@ -326,7 +332,9 @@ class Case:
             wrench_file, wrench = wrench, None
         r = case._h.dynamics(kind, name, coord, amp, freq, t, q, float(t0), float(t1), int(n),
                              0.0 if singular is None else float(singular), wrench, wrench_file,
-                             bool(inertia), engine)
+                             bool(inertia), engine, bool(forward),
+                             None if forces is None else os.fspath(forces),
+                             0.0 if step is None else float(step))
         return _dynamics_per_time(r) if per_time else _dynamics_rows(r)
 
     def fit(self, table, params, *, kind=None, weights=None, match="order", gap=0.25,

@@ -221,8 +221,9 @@ typedef struct dyn_rows {
     double *data; /* per row: t, joint index, q, qd, qdd, drive, ideal, friction, f_axial,
                      f_radial, m_bending */
     char (*names)[PKM_NAME_LEN];
-    int *types; /* pkm_joint_type, cut: + 16 */
-    int ncol;   /* the per-time table's columns (pkm_dynamics_columns), t first: ncol + 1 */
+    int *types;             /* pkm_joint_type, cut: + 16 */
+    const pkm_model *model; /* the run's rigid-body model */
+    int ncol;   /* the per-time table's columns (pkm_dynamics_columns or _fwd_columns), t first */
     double *pt; /* per time: t, then the ncol values */
     stop_state *stop;
     pkm_ctx *ctx;
@@ -231,16 +232,17 @@ typedef struct dyn_rows {
 
 enum { DYN_WIDTH = 11 };
 
-static int dyn_sink(void *user, const pkm_dynamics_row *r)
+/* Room for one more time: its joint rows written, its per-time row (t, then the ncol values to
+ * fill) returned, or NULL (out of memory, recorded). */
+static double *dyn_room(dyn_rows *o, double t, const pkm_joint_result *joint)
 {
-    dyn_rows *o = user;
-    const int nj = pkm_model_joint_count(r->model);
+    const int nj = pkm_model_joint_count(o->model);
     if (o->names == NULL) {
         o->njoint = nj;
         o->names = calloc((size_t)nj + 1, sizeof *o->names);
         o->types = calloc((size_t)nj + 1, sizeof *o->types);
         for (int j = 0; j < nj && o->names != NULL && o->types != NULL; j++) {
-            const pkm_joint *jt = pkm_model_joint(r->model, j);
+            const pkm_joint *jt = pkm_model_joint(o->model, j);
             snprintf(o->names[j], PKM_NAME_LEN, "%s", jt->name);
             o->types[j] = (int)jt->type + (jt->cut ? 16 : 0);
         }
@@ -250,35 +252,48 @@ static int dyn_sink(void *user, const pkm_dynamics_row *r)
         double *d = o->names != NULL && o->types != NULL
                         ? realloc(o->data, sizeof(double) * (size_t)(cap * DYN_WIDTH))
                         : NULL;
-        if (d == NULL) {
+        if (d != NULL) o->data = d; /* a failed realloc leaves the old block, freed at the end */
+        double *p =
+            d != NULL ? realloc(o->pt, sizeof(double) * (size_t)(cap * (o->ncol + 1))) : NULL;
+        if (p == NULL) {
             o->failed = 1;
             pkm_ctx_fail(o->ctx, PKM_ERR_NOMEM, __FILE__, __LINE__, "out of memory for %lld rows",
                          (long long)cap);
-            return 1;
+            return NULL;
         }
-        double *p = realloc(o->pt, sizeof(double) * (size_t)(cap * (o->ncol + 1)));
-        if (p == NULL) {
-            free(d);
-            o->data = NULL, o->failed = 1;
-            pkm_ctx_fail(o->ctx, PKM_ERR_NOMEM, __FILE__, __LINE__, "out of memory for %lld rows",
-                         (long long)cap);
-            return 1;
-        }
-        o->data = d, o->pt = p, o->cap = cap;
+        o->pt = p, o->cap = cap;
     }
     /* the per-time row: its index is the joint rows' over the joint count */
     double *pt = o->pt + (o->n / nj) * (o->ncol + 1);
-    pt[0] = r->t;
-    pkm_dynamics_row_values(r, pt + 1);
+    pt[0] = t;
     for (int j = 0; j < nj; j++) {
-        const pkm_joint_result *x = &r->joint[j];
+        const pkm_joint_result *x = &joint[j];
         const int has = x->ncoord > 0;
         const double v[DYN_WIDTH] = {
-            r->t,        j,        has ? x->q[0] : 0.0, has ? x->qd[0] : 0.0, has ? x->qdd[0] : 0.0,
+            t,           j,        has ? x->q[0] : 0.0, has ? x->qd[0] : 0.0, has ? x->qdd[0] : 0.0,
             x->drive,    x->ideal, x->friction,         x->f_axial,           x->f_radial,
             x->m_bending};
         memcpy(o->data + (o->n++) * DYN_WIDTH, v, sizeof v);
     }
+    return pt;
+}
+
+static int dyn_sink(void *user, const pkm_dynamics_row *r)
+{
+    dyn_rows *o = user;
+    double *pt = dyn_room(o, r->t, r->joint);
+    if (pt == NULL) return 1;
+    pkm_dynamics_row_values(r, pt + 1);
+    return pkm_py_map_stop(-1, o->stop);
+}
+
+/* A time of the forward run: its per-time values in pkm_dynamics_fwd_columns' order. */
+static int dyn_fwd_sink(void *user, const pkm_dynamics_fwd_row *r)
+{
+    dyn_rows *o = user;
+    double *pt = dyn_room(o, r->t, r->joint);
+    if (pt == NULL) return 1;
+    pt[1] = r->deviation, pt[2] = r->balance, pt[3] = r->friction_work;
     return pkm_py_map_stop(-1, o->stop);
 }
 
@@ -297,26 +312,66 @@ static const char *dyn_name_at(const void *names, int k)
     return ((const char(*)[PKM_NAME_LEN])names)[k];
 }
 
+/* The run of dynamics(): the motion, its per-time columns, the engine (named, else the fastest
+ * that takes an inverse run; a forward run integrates the general system), the drives of
+ * forces_file, then the inverse or the forward run into rows. */
+static pkm_status dyn_py_run(const pkm_case *c, const void *params, const pkm_trajectory *tr,
+                             pkm_dynamics_opts *o, int forward, const char *forces_file,
+                             pkm_motion **motion, pkm_column **cols, dyn_rows *rows, pkm_ctx *ctx)
+{
+    pkm_trajectory *forces = NULL;
+    pkm_status st = pkm_dynamics_motion_create(c, params, o->singular, motion, ctx);
+    if (st != PKM_OK) return st;
+    rows->model = pkm_motion_model(*motion);
+    rows->ncol =
+        forward ? pkm_dynamics_fwd_columns(NULL) : pkm_dynamics_columns(*motion, o->inertia, NULL);
+    *cols = calloc((size_t)rows->ncol + 1, sizeof(**cols));
+    if (*cols == NULL) return pkm_ctx_fail(ctx, PKM_ERR_NOMEM, __FILE__, __LINE__, "out of memory");
+    if (forward)
+        pkm_dynamics_fwd_columns(*cols);
+    else
+        pkm_dynamics_columns(*motion, o->inertia, *cols);
+    if (o->engine == NULL)
+        o->engine =
+            forward ? &pkm_dyn_engines[PKM_DYN_ENGINE_MBS] : pkm_dynamics_engine_choose(*motion, o);
+    if (forces_file != NULL) st = pkm_forces_read_csv(rows->model, forces_file, &forces, ctx);
+    o->forces = forces;
+    if (st == PKM_OK)
+        st = forward
+                 ? pkm_dynamics_forward_run_on(*motion, c, params, tr, o, dyn_fwd_sink, rows, ctx)
+                 : pkm_dynamics_run_on(*motion, tr, o, dyn_sink, rows, ctx);
+    pkm_trajectory_destroy(&forces);
+    o->forces = NULL;
+    return st;
+}
+
 /* dynamics(kind, name, coord, amp, freq, t, q, t0, t1, n, singular, wrench, wrench_file,
- * inertia, engine) -> dict(data [rows, 11], joints, types, per_time [times, 1 + columns],
- * columns, units, engine); t0, t1 NaN: the trajectory's span, n 0: 101 times; engine NULL: the
- * fastest that takes the run (pkm_dynamics_engine_choose), as the command line's. */
+ * inertia, engine, forward, forces, step) -> dict(data [rows, 11], joints, types, per_time
+ * [times, 1 + columns], columns, units, engine); t0, t1 NaN: the trajectory's span, n 0: 101
+ * times; engine NULL: the fastest that takes the run (pkm_dynamics_engine_choose), as the
+ * command line's; forward: the forward run (forces a CSV file of drives, step the largest RK4
+ * step, 0: the grid's spacing). */
 PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"kind",        "name",    "coord",  "amp", "freq",     "t",
-                             "q",           "t0",      "t1",     "n",   "singular", "wrench",
-                             "wrench_file", "inertia", "engine", NULL};
+    static char *kwlist[] = {"kind",     "name",   "coord",       "amp",     "freq",
+                             "t",        "q",      "t0",          "t1",      "n",
+                             "singular", "wrench", "wrench_file", "inertia", "engine",
+                             "forward",  "forces", "step",        NULL};
     traj_spec ts = {0};
     PyObject *tobj = Py_None, *qobj = Py_None, *wobj = Py_None;
     double t0 = NAN, t1 = NAN, singular = 0.0, wrench[6] = {0};
     int n = 0;
     const char *wfile = NULL;
-    int inertia = 0;
-    const char *ename = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iziddOOddidOzpz", kwlist, &ts.kind, &ts.name,
+    int inertia = 0, forward = 0;
+    const char *ename = NULL, *ffile = NULL;
+    double step = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iziddOOddidOzpzpzd", kwlist, &ts.kind, &ts.name,
                                      &ts.coord, &ts.amp, &ts.freq, &tobj, &qobj, &t0, &t1, &n,
-                                     &singular, &wobj, &wfile, &inertia, &ename))
+                                     &singular, &wobj, &wfile, &inertia, &ename, &forward, &ffile,
+                                     &step))
         return NULL;
+    if (!forward && (ffile != NULL || step != 0.0))
+        return pkm_py_raise_invalid("forces, step: only with forward=True");
     const pkm_dyn_engine *engine = ename != NULL ? pkm_dyn_engine_find(ename) : NULL;
     if (ename != NULL && engine == NULL)
         return pkm_py_raise_invalid("engine '%s': expected chain, mbs or mbs-dense", ename);
@@ -350,25 +405,16 @@ PyObject *pkm_py_case_dynamics(CaseObject *self, PyObject *args, PyObject *kw)
                                .n = n > 0 ? n : 101,
                                .singular = singular,
                                .wrench_series = wseries,
-                               .inertia = inertia};
+                               .inertia = inertia,
+                               .engine = engine,
+                               .step = step};
         memcpy(o.wrench, wrench, sizeof(wrench));
         double a, b;
         pkm_trajectory_span(tr, &a, &b);
         if (isnan(o.t0)) o.t0 = a;
         if (isnan(o.t1)) o.t1 = b;
-        st = pkm_dynamics_motion_create(c, self->params, singular, &motion, &ctx);
-        if (st == PKM_OK) {
-            rows.ncol = pkm_dynamics_columns(motion, inertia, NULL);
-            cols = calloc((size_t)rows.ncol + 1, sizeof(*cols));
-            if (cols == NULL)
-                st = pkm_ctx_fail(&ctx, PKM_ERR_NOMEM, __FILE__, __LINE__, "out of memory");
-        }
-        if (st == PKM_OK) {
-            pkm_dynamics_columns(motion, inertia, cols);
-            o.engine = engine != NULL ? engine : pkm_dynamics_engine_choose(motion, &o);
-            engine = o.engine;
-            st = pkm_dynamics_run_on(motion, tr, &o, dyn_sink, &rows, &ctx);
-        }
+        st = dyn_py_run(c, self->params, tr, &o, forward, ffile, &motion, &cols, &rows, &ctx);
+        engine = o.engine;
         if (st == PKM_OK && rows.failed) st = ctx.status;
     }
     pkm_trajectory_destroy(&tr);

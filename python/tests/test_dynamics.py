@@ -111,3 +111,37 @@ def test_dynamics_engines_agree():
     assert "module chain" in str(e.value)
     with pytest.raises(pkmflex.Error):
         pkmflex.Case("crane4").dynamics(engine="fast")
+
+
+@pytest.mark.parametrize("forces", [False, True])
+def test_dynamics_forward_against_cli(cli, tmp_path, forces):
+    """forward=True (with forces=, step=) equals the command's --forward csv: both tables, the
+    same numbers to 1e-12 of each column's largest."""
+    args, kw = ["--time", "0:1.5:7", "--step", "1e-2"], dict(times=(0.0, 1.5, 7), step=1e-2)
+    if forces:
+        inv = pkmflex.Case("navaro").dynamics(times=(0.0, 1.5, 31))
+        path = tmp_path / "forces.csv"
+        with open(path, "w") as f:
+            f.write("t,A11,A12,A13\n")
+            for t in np.unique(inv["t"]):
+                d = [inv["drive"][(inv["t"] == t) & (inv["joint"] == j)][0] for j in ("A11", "A12", "A13")]
+                f.write("%r,%r,%r,%r\n" % (float(t), *map(float, d)))
+        args, kw = args + ["--forces", str(path)], dict(kw, forces=path)
+    for per_time in (False, True):
+        out = cli("dynamics", "navaro", "--forward", *args, "--format", "csv",
+                  *(["--per-time"] if per_time else []))
+        ref = list(csv.DictReader(io.StringIO(out if isinstance(out, str) else out.stdout)))
+        rows = pkmflex.Case("navaro").dynamics(forward=True, per_time=per_time, **kw)
+        assert len(rows) == len(ref)
+        names = [n for n in rows.dtype.names if n not in ("joint", "type")]
+        for name in names:
+            col = np.array([float(r[name]) if r[name] != "" else np.nan for r in ref])
+            got = np.asarray(rows[name], dtype=float)
+            ok = np.isclose(got, col, rtol=0, atol=1e-12 * max(1.0, np.nanmax(np.abs(col))),
+                            equal_nan=True)
+            assert ok.all(), name
+        if per_time:
+            assert list(rows.dtype.names) == ["t", "deviation", "balance", "friction_work"]
+            assert np.abs(rows["balance"]).max() < 1e-9
+    with pytest.raises(pkmflex.Error):
+        pkmflex.Case("navaro").dynamics(step=1e-3)
