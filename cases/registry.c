@@ -46,6 +46,11 @@ const pkm_case_dynamics *pkm_case_dynamics_of(const pkm_case *c, const void *par
     return (const pkm_case_dynamics *)(const void *)((const char *)params + c->dynamics_offset);
 }
 
+int pkm_case_loaded(const pkm_case_dynamics *d)
+{
+    return d->load_force[0] != 0.0 || d->load_force[1] != 0.0 || d->load_force[2] != 0.0;
+}
+
 pkm_friction pkm_case_friction(const pkm_case_dynamics *d)
 {
     const pkm_friction f = {.model = (pkm_friction_model)d->friction_model,

@@ -32,12 +32,6 @@ pkm_status pkm_dynamics_friction(const pkm_case *c, const void *params, const pk
     return PKM_OK;
 }
 
-/* Whether the case's dynamics block loads the platform. */
-static int case_loaded(const pkm_case_dynamics *d)
-{
-    return d->load_force[0] != 0.0 || d->load_force[1] != 0.0 || d->load_force[2] != 0.0;
-}
-
 pkm_status pkm_dynamics_motion_create(const pkm_case *c, const void *params, double singular,
                                       pkm_motion **out, pkm_ctx *ctx)
 {
@@ -53,7 +47,7 @@ pkm_status pkm_dynamics_motion_create(const pkm_case *c, const void *params, dou
     if (st == PKM_OK) st = pkm_mbs_set_friction(pkm_motion_mbs(*out), fr, ctx); /* copied */
     free(fr);
     /* The case's own load on the platform (slot 0; a run's wrench takes slot 1). */
-    if (st == PKM_OK && case_loaded(dyn)) {
+    if (st == PKM_OK && pkm_case_loaded(dyn)) {
         const int p = pkm_model_platform(m);
         const double zero[3] = {0.0, 0.0, 0.0};
         st = p < 0 ? PKM_FAIL(ctx, PKM_ERR_INVALID,
@@ -113,7 +107,7 @@ typedef struct run_engine {
 static const char *engine_lacks(const pkm_dyn_engine *e, const pkm_case *c, const void *params,
                                 const pkm_dynamics_opts *o)
 {
-    if (loaded(o) || case_loaded(pkm_case_dynamics_of(c, params))) return "external loads";
+    if (loaded(o) || pkm_case_loaded(pkm_case_dynamics_of(c, params))) return "external loads";
     if (o->weights != NULL && !(e->extras & PKM_DYN_EXTRA_WEIGHTS)) return "weights";
     if (o->preload != NULL && !(e->extras & PKM_DYN_EXTRA_PRELOAD)) return "preload";
     if (pkm_case_dynamics_of(c, params)->friction_model != PKM_FRICTION_NONE &&
@@ -232,8 +226,9 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
     pkm_joint_result *res = calloc((size_t)pkm_model_joint_count(model) + 1, sizeof(*res));
     const int nplane = pkm_model_plane_count(model);
     const int nextra = c->extra != NULL ? c->nextra[o->inertia != 0] : 0;
-    double *plane = calloc((size_t)(nplane + nextra) + 1, sizeof(double));
-    if (st == PKM_OK && (res == NULL || plane == NULL))
+    /* per time the planes' normal forces, then the case's own values */
+    double *force = calloc((size_t)(nplane + nextra) + 1, sizeof(double));
+    if (st == PKM_OK && (res == NULL || force == NULL))
         st = PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the joints' results");
     if (st == PKM_OK && o->wrench_series != NULL && pkm_trajectory_ncoord(o->wrench_series) != 6)
         st = PKM_FAIL(ctx, PKM_ERR_INVALID, "wrench series of %d components, not 6",
@@ -265,10 +260,10 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
                  (st = pkm_mbs_inverse(pkm_motion_mbs(m), o->weights, res, &in)) == PKM_OK)
             st = pkm_motion_locked_conditioning(m, &cond, &in);
         if (st == PKM_OK && nextra > 0)
-            st = c->extra(params, t, p, pd, pdd, o->inertia, plane + nplane, &in);
+            st = c->extra(params, t, p, pd, pdd, o->inertia, force + nplane, &in);
         if (st != PKM_OK) st = PKM_FAIL(ctx, st, "t = %.9g s: %s", t, in.msg);
         for (int i = 0; i < nplane; i++)
-            plane[i] = pkm_mbs_plane_force(pkm_motion_mbs(m), i);
+            force[i] = pkm_mbs_plane_force(pkm_motion_mbs(m), i);
         const pkm_dynamics_row row = {.t = t,
                                       .step = k,
                                       .model = model,
@@ -277,17 +272,17 @@ pkm_status pkm_dynamics_run_on(pkm_motion *m, const pkm_trajectory *tr, const pk
                                       .pose = p,
                                       .conditioning = cond,
                                       .nplane = nplane,
-                                      .plane_force = plane,
+                                      .plane_force = force,
                                       .residual =
                                           re.e != NULL ? NAN : pkm_mbs_residual(pkm_motion_mbs(m)),
                                       .nextra = nextra,
-                                      .extra = plane + nplane};
+                                      .extra = force + nplane};
         if (st == PKM_OK && sink != NULL && sink(user, &row) != 0) break;
     }
     if (load) (void)pkm_mbs_set_load(pkm_motion_mbs(m), 1, -1, NULL, NULL, NULL, NULL);
     if (o->preload != NULL) (void)pkm_mbs_set_preload(pkm_motion_mbs(m), NULL, NULL);
     if (re.e != NULL) re.e->destroy(&re.eng);
-    free(plane);
+    free(force);
     free(res);
     return st;
 }
@@ -481,7 +476,7 @@ pkm_status pkm_dynamics_forward_run_on(pkm_motion *m, const pkm_case *c, const v
     pkm_fwd *fw = NULL;
     pkm_status st = f.res == NULL || fr == NULL || y == NULL
                         ? PKM_FAIL(ctx, PKM_ERR_NOMEM, "cannot allocate the forward run")
-                    : loaded(o) || case_loaded(pkm_case_dynamics_of(c, params))
+                    : loaded(o) || pkm_case_loaded(pkm_case_dynamics_of(c, params))
                         ? PKM_FAIL(ctx, PKM_ERR_INVALID,
                                    "the forward run takes no external wrench or load (its energy "
                                    "balance has no work of external loads)")

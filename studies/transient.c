@@ -548,8 +548,7 @@ pkm_status pkm_transient_run(const pkm_case *c, const void *params, const pkm_tr
 {
     pkm_status st = check_opts(c, tr, opts, ctx);
     if (st != PKM_OK) return st;
-    const double *lf = pkm_case_dynamics_of(c, params)->load_force;
-    if (lf[0] != 0.0 || lf[1] != 0.0 || lf[2] != 0.0)
+    if (pkm_case_loaded(pkm_case_dynamics_of(c, params)))
         return PKM_FAIL(ctx, PKM_ERR_INVALID,
                         "case '%s': its load (load.force) is the rigid-body dynamics'; the "
                         "elastodynamics takes a platform wrench (--wrench)",

@@ -424,6 +424,9 @@ const pkm_case_dynamics *pkm_case_dynamics_of(const pkm_case *c, const void *par
 /* The friction law of d (no preload, the normal load from the reactions). */
 pkm_friction pkm_case_friction(const pkm_case_dynamics *d);
 
+/* 1 if d loads the platform (a load_force not zero: the rigid-body dynamics' case load). */
+int pkm_case_loaded(const pkm_case_dynamics *d);
+
 /* 1 if joint j carries d's friction: a revolute, prismatic or helical joint, actuated if d asks
  * for the actuated joints only. */
 int pkm_case_joint_has_friction(const pkm_case_dynamics *d, const pkm_joint *j);
