@@ -13,6 +13,13 @@ expect 0 dynamics navaro --time 0:1.5:4
 dcsv=$("$bin" dynamics tree5 --time 0:5:6 --format csv)
 check "dynamics csv header is exact" \
     test "$(head -n 1 <<<"$dcsv")" = "t,joint,type,q,qd,qdd,drive,ideal,friction,f_axial,f_radial,m_bending"
+# Issue 28's contract: the same first line for every case and engine of the registry and a
+# robot file, character for character.
+check "dynamics csv header is the same for the eight cases" sh -c '
+    for c in tree5 loop3 navaro pss5upu crane4 boom1 masticatory "$2/examples/3rrr.yaml"; do
+        test "$("$1" dynamics "$c" --format csv | head -n 1)" = \
+            "t,joint,type,q,qd,qdd,drive,ideal,friction,f_axial,f_radial,m_bending" || exit 1
+    done' _ "$bin" "$root"
 check "dynamics csv: one row per time and joint" test "$(tail -n +2 <<<"$dcsv" | grep -c '')" -eq 30
 # tree5 from rest, every joint at 0.2 rad/s^2: joint 1's drive 1.965952 N m, radial force
 # 2.043916 N, bending moment 27.439889 N m, axial force 9.8 x 11 kg at t = 0; drive 6.029607 N m
