@@ -26,6 +26,11 @@ for c in tree5 loop3; do
     check "cases lists no example file $c.yaml (it moved to cases/)" sh -c \
         '! "$1" cases --format csv | grep -q "^$2.yaml,"' sh "$bin" "$c"
 done
+# Issue 28: one table lists every case of the registry and the example robot files.
+check "cases --format csv: the seven cases and the example files in one table" sh -c '
+    test "$("$1" cases --format csv | cut -d, -f1,2 | tr "\n" " ")" = \
+        "name,kind navaro,case pss5upu,case tree5,case loop3,case masticatory,case boom1,case crane4,case 3rrr.yaml,robot file delta.yaml,robot file fivebar.yaml,robot file navaro.yaml,robot file "' \
+    _ "$bin"
 check "cases --show tree5 prints its robot file" sh -c \
     '"$1" cases --show tree5 | grep -q "^robot: tree5$"' sh "$bin"
 check "cases --show cases/loop3.yaml: analyses dynamics, trajectory crank (14 s)" sh -c \
